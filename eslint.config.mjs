@@ -1,0 +1,75 @@
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+// Import boundaries of docs/architecture.md, enforced here rather than remembered:
+// renderer -> never main/worker/Node; worker -> never main; core -> never electron; shared -> nothing of ours.
+const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'net', 'http', 'https', 'url', 'util', 'stream', 'events', 'worker_threads'];
+const restrict = (patterns) => ['error', { patterns }];
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx,mjs,js}'],
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/shared/**'],
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['**/main/**', '**/worker/**', '**/renderer/**', '**/preload/**', 'electron'], message: 'src/shared imports nothing of ours.' },
+        { group: nodeBuiltins, message: 'src/shared is pure TypeScript: no Node.' },
+      ]),
+    },
+  },
+  {
+    files: ['src/renderer/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['**/main/**', '**/worker/**', '**/preload/**', 'electron'], message: 'The renderer talks only through the typed API.' },
+        { group: nodeBuiltins, message: 'The renderer never imports Node modules.' },
+      ]),
+    },
+  },
+  {
+    files: ['src/worker/**'],
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['**/main/**', '**/renderer/**', '**/preload/**', 'electron'], message: 'The worker knows main only through the contract (src/shared).' },
+      ]),
+    },
+  },
+  {
+    files: ['src/main/**'],
+    ignores: ['src/main/electron/**'],
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['electron', 'electron/*'], message: 'Only src/main/electron imports electron: the core runs on plain Node.' },
+        { group: ['**/renderer/**', '**/worker/**', '**/preload/**'], message: 'main talks to the worker and renderer only through the contract.' },
+      ]),
+    },
+  },
+  {
+    files: ['src/main/electron/**'],
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['**/renderer/**', '**/worker/**', '**/preload/**'], message: 'main talks to the worker and renderer only through the contract.' },
+      ]),
+    },
+  },
+  {
+    files: ['src/preload/**'],
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['**/main/**', '**/worker/**', '**/renderer/**'], message: 'The preload is generated from the contract alone.' },
+      ]),
+    },
+  },
+);

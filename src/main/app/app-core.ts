@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ApiEvent } from '../../shared/api';
+import { GatehouseError } from '../../shared/errors';
+import { GATEHOUSE_VERSION } from '../../shared/version';
+import type { WorkerHost } from '../worker-host/types';
+import type { ApiHandlers } from './api-dispatch';
+import { RecentProjects } from './recent-projects';
+
+export interface AppCoreOptions {
+  shell: 'desktop' | 'browser';
+  worker: WorkerHost;
+  configDir: string;
+  project: string | null;
+  /** The desktop shell's OS folder picker; absent in the browser shell. */
+  pickFolder?: () => Promise<string | null>;
+}
+
+/**
+ * What every shell serves to the renderer: one object holding the worker, the open project and the handlers of
+ * every API channel. Electron's ipcMain and the browser shell's socket both call `handlers` through dispatchApi.
+ */
+export class AppCore {
+  private project: string | null;
+  private readonly listeners = new Set<(event: ApiEvent) => void>();
+  readonly recent: RecentProjects;
+  readonly handlers: ApiHandlers;
+
+  constructor(private readonly options: AppCoreOptions) {
+    this.recent = new RecentProjects(options.configDir);
+    this.project = options.project ? this.checkProject(options.project) : null;
+    if (this.project) this.recent.add(this.project);
+    options.worker.onStatus((status) => this.emit({ type: 'workerStatus', status }));
+    this.handlers = {
+      getAppInfo: async () => ({
+        name: 'Gatehouse',
+        version: GATEHOUSE_VERSION,
+        shell: options.shell,
+        project: this.project,
+        worker: options.worker.status(),
+      }),
+      pingWorker: async () => options.worker.request('info', {}),
+      openFolderDialog: async () => {
+        if (!options.pickFolder) throw new GatehouseError('FORBIDDEN', 'no folder picker in this shell: start it with --project DIR');
+        return { path: await options.pickFolder() };
+      },
+      openProject: async ({ path: dir }) => ({ path: this.openProject(dir) }),
+      listRecentProjects: async () => ({ paths: this.recent.list() }),
+    };
+  }
+
+  currentProject(): string | null {
+    return this.project;
+  }
+
+  openProject(dir: string): string {
+    const real = this.checkProject(dir);
+    this.project = real;
+    this.recent.add(real);
+    this.emit({ type: 'projectChanged', path: real });
+    return real;
+  }
+
+  onEvent(listener: (event: ApiEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(event: ApiEvent): void {
+    for (const l of this.listeners) l(event);
+  }
+
+  private checkProject(dir: string): string {
+    let real: string;
+    try {
+      real = fs.realpathSync.native(path.resolve(dir));
+    } catch {
+      throw new GatehouseError('NOT_FOUND', `project folder not found: ${dir}`);
+    }
+    if (!fs.statSync(real).isDirectory()) throw new GatehouseError('BAD_REQUEST', `not a folder: ${dir}`);
+    return real;
+  }
+}

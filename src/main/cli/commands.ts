@@ -1,0 +1,5 @@
+import type { CliCommand } from './command';
+import { webCommand } from './web-command';
+
+/** Every subcommand of `gatehouse`. Add new ones here. */
+export const COMMANDS: CliCommand[] = [webCommand];

@@ -1,0 +1,56 @@
+import { GATEHOUSE_VERSION } from '../../shared/version';
+import type { CliIO } from './command';
+import { UsageError } from './command';
+import { COMMANDS } from './commands';
+
+function help(): string {
+  const lines = [
+    `gatehouse ${GATEHOUSE_VERSION}: a coding agent whose permission engine you can see and control`,
+    '',
+    'Usage: gatehouse <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(14)} ${c.summary}`),
+    '',
+    'Options:',
+    '  --help, -h     show this help (or `gatehouse <command> --help`)',
+    '  --version, -v  print the version',
+    '',
+    'Environment:',
+    '  GATEHOUSE_HOME  user config directory (default: the OS config folder, e.g. ~/.config/gatehouse)',
+  ];
+  return lines.join('\n');
+}
+
+/** Runs the CLI and returns its exit code. */
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    io.out(help());
+    return first === undefined ? 2 : 0;
+  }
+  if (first === '--version' || first === '-v') {
+    io.out(GATEHOUSE_VERSION);
+    return 0;
+  }
+  const command = COMMANDS.find((c) => c.name === first);
+  if (!command) {
+    io.err(`gatehouse: unknown command "${first}". Run \`gatehouse --help\` for the list.`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(`Usage: ${command.usage}`);
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(`gatehouse ${command.name}: ${err.message}`);
+      io.err(`Usage: ${command.usage}`);
+      return 2;
+    }
+    io.err(`gatehouse ${command.name}: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}

@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The one function that says where a path really lands: used for file tools, command path arguments and
+ * redirect targets alike. `~` is expanded; relative paths are taken from `base`; every existing segment is
+ * resolved through symlinks (dangling ones included, by following their target); segments that do not exist
+ * yet are appended as written, and a later `..` pops them again.
+ */
+const MAX_LINKS = 40;
+
+export function expandHome(p: string, home: string): string {
+  if (p === '~') return home;
+  if (p.startsWith('~/') || p.startsWith('~' + path.sep)) return path.join(home, p.slice(2));
+  return p;
+}
+
+const caseInsensitive = process.platform === 'darwin' || process.platform === 'win32';
+
+/** Normalises a real path for comparison (case-folded where the filesystem usually is). */
+export function comparable(p: string): string {
+  return caseInsensitive ? p.toLowerCase() : p;
+}
+
+function lstatOrNull(p: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+function resolveFrom(start: string, rel: string, budget: { links: number }): string {
+  let current = start;
+  const parts = rel.split(/[\\/]+/).filter((s) => s.length > 0 && s !== '.');
+  for (const part of parts) {
+    if (part === '..') {
+      current = path.dirname(current);
+      continue;
+    }
+    const candidate = path.join(current, part);
+    const st = lstatOrNull(candidate);
+    if (st === null) {
+      current = candidate; // does not exist (yet): appended as written
+      continue;
+    }
+    if (!st.isSymbolicLink()) {
+      current = candidate;
+      continue;
+    }
+    if (--budget.links < 0) throw new Error(`too many levels of symbolic links at ${candidate}`);
+    const target = fs.readlinkSync(candidate);
+    current = path.isAbsolute(target)
+      ? resolveFrom(path.parse(target).root, target, budget)
+      : resolveFrom(current, target, budget);
+  }
+  return current;
+}
+
+/** Where `p` (relative to `base`, `~` expanded) really lands on disk. `base` should itself be a real path. */
+export function resolveRealPath(p: string, base: string, home: string): string {
+  const expanded = expandHome(p, home);
+  const absolute = path.isAbsolute(expanded) ? expanded : path.join(base, expanded);
+  const root = path.parse(absolute).root;
+  return resolveFrom(root, absolute.slice(root.length), { links: MAX_LINKS });
+}
+
+/** Real path of an existing directory (project roots, additional directories). Falls back to resolveRealPath. */
+export function realDir(dir: string, home: string): string {
+  try {
+    return fs.realpathSync.native(expandHome(dir, home));
+  } catch {
+    return resolveRealPath(dir, process.cwd(), home);
+  }
+}
+
+/** True when `child` is `parent` or lies below it (both real paths). */
+export function isInside(child: string, parent: string): boolean {
+  const c = comparable(child);
+  const p = comparable(parent);
+  if (c === p) return true;
+  const rel = path.relative(p, c);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+export interface ConfinementVerdict {
+  /** Where the path really lands. */
+  real: string;
+  /** The allowed root it lies in, or null when it lies outside all of them. */
+  root: string | null;
+}
+
+/** The project root and the additional directories: the only places file tools may touch. */
+export class PathConfinement {
+  readonly roots: readonly string[];
+  constructor(
+    readonly projectRoot: string,
+    additionalDirectories: readonly string[],
+    readonly home: string,
+  ) {
+    this.roots = [projectRoot, ...additionalDirectories];
+  }
+
+  judge(p: string): ConfinementVerdict {
+    const real = resolveRealPath(p, this.projectRoot, this.home);
+    const root = this.roots.find((r) => isInside(real, r)) ?? null;
+    return { real, root };
+  }
+}

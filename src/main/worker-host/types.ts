@@ -1,0 +1,31 @@
+import type { WorkerStatus } from '../../shared/api';
+import type { MainMethod, MainParams, MainResult, PortMessage, WorkerMethod, WorkerParams, WorkerResult } from '../../shared/worker-protocol';
+
+/** One running worker process, whatever launched it (Electron utilityProcess or Node child_process). */
+export interface WorkerChannel {
+  readonly pid: number | undefined;
+  send(message: PortMessage): void;
+  onMessage(listener: (message: unknown) => void): void;
+  /** Called once when the process is gone, whatever the reason. */
+  onExit(listener: (code: number | null, signal: string | null) => void): void;
+  kill(): void;
+}
+
+/** Starts the worker bundle with a given environment (built from scratch by the host, never inherited). */
+export interface WorkerLauncher {
+  readonly runtime: 'node' | 'electron';
+  launch(entry: string, env: Record<string, string>): WorkerChannel;
+}
+
+export type MainMethodHandler<M extends MainMethod> = (params: MainParams<M>) => Promise<MainResult<M>>;
+
+/** The supervised worker as the rest of main sees it. */
+export interface WorkerHost {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  request<M extends WorkerMethod>(method: M, params: WorkerParams<M>, options?: { timeoutMs?: number }): Promise<WorkerResult<M>>;
+  status(): WorkerStatus;
+  onStatus(listener: (status: WorkerStatus) => void): () => void;
+  /** Handles requests the worker makes of main (permission requests). */
+  handle<M extends MainMethod>(method: M, handler: MainMethodHandler<M>): void;
+}

@@ -1,0 +1,2 @@
+// The preload bridge (filled in by the desktop-shell work).
+export {};

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+export const PermissionModeSchema = z.enum(['strict', 'default', 'acceptEdits', 'bypassPermissions']);
+export type PermissionMode = z.infer<typeof PermissionModeSchema>;
+
+export const AgentModeSchema = z.enum(['chat', 'plan', 'do']);
+export type AgentMode = z.infer<typeof AgentModeSchema>;
+
+export const DecisionKindSchema = z.enum(['allow', 'deny', 'ask']);
+export type DecisionKind = z.infer<typeof DecisionKindSchema>;
+
+/** Which stage of the engine decided. */
+export const DecisionSourceSchema = z.enum([
+  'agent-mode',
+  'schema',
+  'unknown',
+  'hard',
+  'policy',
+  'cli',
+  'session',
+  'local',
+  'project',
+  'user',
+  'defaults',
+  'trust',
+  'mode',
+  'approval',
+]);
+export type DecisionSource = z.infer<typeof DecisionSourceSchema>;
+
+/** What the engine answers for every tool call: the decision, who made it, the rule (if any) and why. */
+export const DecisionSchema = z.object({
+  decision: DecisionKindSchema,
+  source: DecisionSourceSchema,
+  rule: z.string().nullable(),
+  reason: z.string(),
+});
+export type Decision = z.infer<typeof DecisionSchema>;
+
+export const RuleBehaviorSchema = z.enum(['allow', 'ask', 'deny']);
+export type RuleBehavior = z.infer<typeof RuleBehaviorSchema>;
+
+export const TrustScopeSchema = z.enum(['session', 'directory', 'parent', 'never']);
+export type TrustScope = z.infer<typeof TrustScopeSchema>;
+
+export const TrustDefaultSchema = z.enum(['trust', 'ask', 'never']);
+export type TrustDefault = z.infer<typeof TrustDefaultSchema>;

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+import pkg from './package.json';
+
+export default defineConfig({
+  define: { __GATEHOUSE_VERSION__: JSON.stringify(pkg.version) },
+  test: {
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    fileParallelism: true,
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
