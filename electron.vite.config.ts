@@ -19,6 +19,7 @@ export default defineConfig({
           index: resolve(__dirname, 'src/main/electron/main.ts'),
           worker: resolve(__dirname, 'src/worker/index.ts'),
           cli: resolve(__dirname, 'src/main/cli/index.ts'),
+          bench: resolve(__dirname, 'src/main/bench/index.ts'),
         },
       },
     },

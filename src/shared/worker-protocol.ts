@@ -16,6 +16,8 @@ export const WorkerInfoSchema = z.object({
   runtime: z.enum(['node', 'electron']),
   nodeVersion: z.string(),
   startedAt: z.string(),
+  /** Names (never values) of the worker's environment variables: shows it was built from scratch. */
+  envNames: z.array(z.string()),
 });
 export type WorkerInfo = z.infer<typeof WorkerInfoSchema>;
 

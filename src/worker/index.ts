@@ -13,6 +13,7 @@ const info: WorkerInfo = {
   runtime: port.runtime,
   nodeVersion: process.versions.node,
   startedAt: new Date().toISOString(),
+  envNames: Object.keys(process.env).sort(),
 };
 
 new WorkerRpc(port, {

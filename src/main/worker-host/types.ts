@@ -17,7 +17,8 @@ export interface WorkerLauncher {
   launch(entry: string, env: Record<string, string>): WorkerChannel;
 }
 
-export type MainMethodHandler<M extends MainMethod> = (params: MainParams<M>) => Promise<MainResult<M>>;
+/** `signal` aborts when the worker dies: a pending permission request then counts as denied. */
+export type MainMethodHandler<M extends MainMethod> = (params: MainParams<M>, signal: AbortSignal) => Promise<MainResult<M>>;
 
 /** The supervised worker as the rest of main sees it. */
 export interface WorkerHost {

@@ -1,0 +1,16 @@
+/**
+ * The worker's environment, built from scratch: only what a process needs to run, never the parent's tokens or
+ * secrets. The model key (later) travels over the port, not through here.
+ */
+const PASS_THROUGH = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TMPDIR', 'TZ'];
+const WINDOWS_PASS_THROUGH = ['SystemRoot', 'SYSTEMROOT', 'windir', 'ComSpec', 'PATHEXT', 'TEMP', 'TMP', 'USERPROFILE', 'APPDATA', 'LOCALAPPDATA'];
+
+export function buildWorkerEnv(parent: NodeJS.ProcessEnv, extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  const names = process.platform === 'win32' ? [...PASS_THROUGH, ...WINDOWS_PASS_THROUGH] : PASS_THROUGH;
+  for (const name of names) {
+    const value = parent[name];
+    if (typeof value === 'string') env[name] = value;
+  }
+  return { ...env, ...extra };
+}
