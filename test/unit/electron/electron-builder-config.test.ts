@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import YAML from 'yaml';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(__dirname, '../../..');
+const configFile = path.join(root, 'build/electron-builder.yml');
+const require = createRequire(import.meta.url);
+// electron-builder's own validation (its JSON schema, node_modules/app-builder-lib/scheme.json).
+const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as {
+  validateConfiguration: (config: unknown, logger: { isEnabled: boolean; add: () => void }) => Promise<void>;
+};
+const logger = { isEnabled: false, add: () => undefined };
+
+function load(): Record<string, unknown> {
+  return YAML.parse(fs.readFileSync(configFile, 'utf8')) as Record<string, unknown>;
+}
+
+describe('build/electron-builder.yml', () => {
+  it('passes electron-builder 26 schema validation', async () => {
+    await expect(validateConfiguration(load(), logger)).resolves.toBeUndefined();
+  });
+
+  it('the validation is real: a misspelt fuse is rejected', async () => {
+    const config = load();
+    config.electronFuses = { ...(config.electronFuses as object), runAsnode: false };
+    await expect(validateConfiguration(config, logger)).rejects.toThrow(/configuration/i);
+  });
+
+  it('flips the security fuses', () => {
+    expect(load().electronFuses).toMatchObject({
+      runAsNode: false,
+      enableCookieEncryption: true,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      grantFileProtocolExtraPrivileges: false,
+    });
+  });
+
+  it('packs the built app into asar for Linux (AppImage, deb), macOS (dmg) and Windows (nsis)', () => {
+    const c = load() as {
+      appId: string;
+      productName: string;
+      asar: boolean;
+      files: string[];
+      asarUnpack: string[];
+      linux: { target: string[] };
+      mac: { target: string[] };
+      win: { target: string[] };
+    };
+    expect(c.productName).toBe('Gatehouse');
+    expect(c.appId).toMatch(/^[a-z0-9.-]+$/);
+    expect(c.asar).toBe(true);
+    expect(c.files).toContain('out/**');
+    expect(c.asarUnpack.some((p) => p.startsWith('node_modules/node-pty'))).toBe(true);
+    expect(c.asarUnpack.some((p) => p.includes('tree-sitter') && p.endsWith('.wasm'))).toBe(true);
+    expect(c.linux.target).toEqual(expect.arrayContaining(['AppImage', 'deb']));
+    expect(c.mac.target).toContain('dmg');
+    expect(c.win.target).toContain('nsis');
+    // The package's main points at the Electron entry the build emits.
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string };
+    expect(pkg.main).toBe('out/main/index.js');
+  });
+});

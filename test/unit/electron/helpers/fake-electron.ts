@@ -1,0 +1,166 @@
+import { EventEmitter } from 'node:events';
+import { NodeAsUtilityProcess } from './node-utility-process';
+
+/**
+ * Just enough of Electron's main-process API, recording what the app does with it, to run the built main bundle
+ * (out/main/index.js) under plain Node. The worker is a real process (NodeAsUtilityProcess).
+ */
+type Handler = (...args: never[]) => unknown;
+
+export class FakeFrame {
+  parent: FakeFrame | null = null;
+  destroyed = false;
+  constructor(
+    public url: string,
+    public processId = 1,
+    public routingId = 1,
+  ) {}
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+}
+
+export class FakeWebContents extends EventEmitter {
+  windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;
+  readonly sent: Array<[string, unknown]> = [];
+  readonly mainFrame = new FakeFrame('');
+  setWindowOpenHandler(h: (details: { url: string }) => { action: string }): void {
+    this.windowOpenHandler = h;
+  }
+  getURL(): string {
+    return this.mainFrame.url;
+  }
+  isDestroyed(): boolean {
+    return false;
+  }
+  send(channel: string, payload: unknown): void {
+    this.sent.push([channel, payload]);
+  }
+}
+
+export function createFakeElectron(options: { pickFolder: () => string | null }) {
+  const app = new (class extends EventEmitter {
+    isPackaged = true;
+    name = '';
+    readonly paths: Record<string, string> = {};
+    sandboxEnabled = false;
+    quits = 0;
+    private resolveReady: () => void = () => undefined;
+    readonly ready = new Promise<void>((r) => (this.resolveReady = r));
+    setName(n: string) {
+      this.name = n;
+    }
+    setPath(n: string, p: string) {
+      this.paths[n] = p;
+    }
+    enableSandbox() {
+      this.sandboxEnabled = true;
+    }
+    requestSingleInstanceLock() {
+      return true;
+    }
+    whenReady() {
+      return this.ready;
+    }
+    fireReady() {
+      this.resolveReady();
+    }
+    quit() {
+      this.quits++;
+    }
+    exit() {}
+  })();
+
+  const windows: FakeBrowserWindow[] = [];
+  class FakeBrowserWindow extends EventEmitter {
+    readonly webContents = new FakeWebContents();
+    loaded: string | null = null;
+    constructor(public readonly options: { webPreferences: Record<string, unknown> }) {
+      super();
+      windows.push(this);
+      app.emit('web-contents-created', {}, this.webContents);
+    }
+    async loadURL(url: string) {
+      this.loaded = url;
+      this.webContents.mainFrame.url = url;
+    }
+    isDestroyed() {
+      return false;
+    }
+    isMinimized() {
+      return false;
+    }
+    restore() {}
+    focus() {}
+    show() {}
+  }
+
+  const ipcHandlers = new Map<string, Handler>();
+  const protocolHandlers = new Map<string, (request: Request) => Promise<Response>>();
+  const schemes: unknown[] = [];
+  const sessionHandlers: Record<string, Handler> = {};
+  const session = new (class extends EventEmitter {
+    setPermissionRequestHandler(h: Handler) {
+      sessionHandlers.request = h;
+    }
+    setPermissionCheckHandler(h: Handler) {
+      sessionHandlers.check = h;
+    }
+    setDevicePermissionHandler(h: Handler) {
+      sessionHandlers.device = h;
+    }
+  })();
+  const opened: string[] = [];
+  const forks: Array<{ entry: string; options: Record<string, unknown>; child: NodeAsUtilityProcess }> = [];
+  let menu: unknown = null;
+
+  const electron = {
+    app,
+    BrowserWindow: FakeBrowserWindow,
+    ipcMain: {
+      handle: (channel: string, fn: Handler) => {
+        if (ipcHandlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+        ipcHandlers.set(channel, fn);
+      },
+      removeHandler: (channel: string) => ipcHandlers.delete(channel),
+    },
+    protocol: {
+      registerSchemesAsPrivileged: (s: unknown[]) => schemes.push(...s),
+      handle: (scheme: string, h: (request: Request) => Promise<Response>) => protocolHandlers.set(scheme, h),
+    },
+    session: { defaultSession: session },
+    shell: { openExternal: async (url: string) => void opened.push(url) },
+    dialog: {
+      showOpenDialog: async () => {
+        const picked = options.pickFolder();
+        return { canceled: picked === null, filePaths: picked ? [picked] : [] };
+      },
+      showErrorBox: () => undefined,
+    },
+    Menu: {
+      buildFromTemplate: (t: unknown) => t,
+      setApplicationMenu: (m: unknown) => (menu = m),
+    },
+    utilityProcess: {
+      fork: (entry: string, _args: string[], forkOptions: { env: Record<string, string> }) => {
+        const child = new NodeAsUtilityProcess(entry, forkOptions.env);
+        forks.push({ entry, options: forkOptions, child });
+        return child;
+      },
+    },
+  };
+
+  return {
+    electron,
+    app,
+    windows,
+    ipcHandlers,
+    protocolHandlers,
+    schemes,
+    session,
+    sessionHandlers,
+    opened,
+    forks,
+    menu: () => menu,
+  };
+}

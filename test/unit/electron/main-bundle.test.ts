@@ -1,0 +1,196 @@
+import fs from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_CHANNELS, IPC_EVENT_CHANNEL, ipcChannelName } from '../../../src/shared/api';
+import { createFakeElectron, FakeFrame } from './helpers/fake-electron';
+import type { FakeWebContents } from './helpers/fake-electron';
+
+// The built Electron main (out/main/index.js) run under plain Node against a recording fake of Electron's API,
+// with a real worker process: checks the wiring main.ts does (window options, IPC sender checks, app:// serving,
+// permission and navigation guards, quitting stops the worker).
+
+const root = path.resolve(__dirname, '../../..');
+const mainBundle = path.join(root, 'out/main/index.js');
+let home: string;
+let project: string;
+let fake: ReturnType<typeof createFakeElectron>;
+let contents: FakeWebContents;
+const originalLoad = (Module as unknown as { _load: (...a: unknown[]) => unknown })._load;
+
+beforeAll(async () => {
+  if (!fs.existsSync(mainBundle)) throw new Error(`${mainBundle} is missing: run \`npm run build\` first`);
+  home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-main-')));
+  project = path.join(home, 'project');
+  fs.mkdirSync(project);
+  fake = createFakeElectron({ pickFolder: () => project });
+  process.env.GATEHOUSE_HOME = path.join(home, 'config');
+  delete process.env.ELECTRON_RENDERER_URL;
+  (Module as unknown as { _load: (...a: unknown[]) => unknown })._load = function (request: unknown, ...rest: unknown[]) {
+    if (request === 'electron') return fake.electron;
+    return originalLoad.call(this, request, ...rest);
+  };
+  createRequire(__filename)(mainBundle);
+  fake.app.fireReady();
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const ready = fake.windows[0]?.webContents.sent.some(([, e]) => (e as { status?: { state: string } }).status?.state === 'ready');
+    if (ready) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  contents = fake.windows[0]!.webContents;
+}, 30_000);
+
+afterAll(() => {
+  (Module as unknown as { _load: unknown })._load = originalLoad;
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+function appEvent(frame: FakeFrame = contents.mainFrame, sender: unknown = contents) {
+  return { senderFrame: frame, sender };
+}
+
+async function callIpc(channel: string, payload: unknown, event = appEvent()) {
+  const handler = fake.ipcHandlers.get(channel);
+  if (!handler) throw new Error(`no handler for ${channel}`);
+  return (handler as unknown as (e: unknown, p: unknown) => Promise<{ ok: boolean; result?: unknown; error?: { code: string } }>)(event, payload);
+}
+
+describe('out/main/index.js under a fake Electron', () => {
+  it('prepares the app before ready: sandbox everywhere, app:// privileged, userData under GATEHOUSE_HOME', () => {
+    expect(fake.app.sandboxEnabled).toBe(true);
+    expect(fake.schemes).toEqual([{ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }]);
+    expect(fake.app.paths.userData).toBe(path.join(home, 'config', 'desktop'));
+  });
+
+  it('opens one hardened window on the app page, with the bundled preload', () => {
+    expect(fake.windows).toHaveLength(1);
+    const prefs = fake.windows[0]!.options.webPreferences;
+    expect(prefs).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
+    expect(prefs.preload).toBe(path.join(root, 'out/preload/index.cjs'));
+    expect(fs.existsSync(prefs.preload as string)).toBe(true);
+    expect(fake.windows[0]!.loaded).toBe('app://gatehouse/index.html');
+  });
+
+  it('starts the worker as a utility process with a minimal environment', () => {
+    expect(fake.forks).toHaveLength(1);
+    const f = fake.forks[0]!;
+    expect(f.entry).toBe(path.join(root, 'out/main/worker.js'));
+    expect(f.options).toMatchObject({ serviceName: 'Gatehouse worker', stdio: 'pipe' });
+    const env = f.options.env as Record<string, string>;
+    expect(env.GATEHOUSE_HOME).toBe(path.join(home, 'config'));
+    expect(Object.keys(env).every((k) => !/TOKEN|KEY|SECRET|NODE_OPTIONS/i.test(k))).toBe(true);
+  });
+
+  it('answers every API channel from the app page, and a ping reaches the real worker', async () => {
+    expect([...fake.ipcHandlers.keys()].sort()).toEqual(API_CHANNELS.map(ipcChannelName).sort());
+    const reply = await callIpc(ipcChannelName('pingWorker'), {});
+    expect(reply.ok).toBe(true);
+    const pid = (reply.result as { pid: number }).pid;
+    expect(pid).toBe(fake.forks[0]!.child.pid);
+    expect(pid).not.toBe(process.pid);
+  });
+
+  it('refuses requests from a subframe, another webContents, another page or a dead frame', async () => {
+    const channel = ipcChannelName('getAppInfo');
+    const sub = new FakeFrame('app://gatehouse/index.html', 1, 2);
+    sub.parent = contents.mainFrame;
+    const otherPage = new FakeFrame('https://evil.example/', 1, 1);
+    const dead = new FakeFrame('app://gatehouse/index.html', 1, 1);
+    dead.destroyed = true;
+    const sameUrlOtherFrame = new FakeFrame('app://gatehouse/index.html', 7, 9);
+    for (const event of [
+      appEvent(sub),
+      appEvent(otherPage),
+      appEvent(contents.mainFrame, {}),
+      appEvent(null as unknown as FakeFrame),
+      appEvent(dead),
+      appEvent(sameUrlOtherFrame),
+    ]) {
+      const reply = await callIpc(channel, {}, event);
+      expect(reply).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    }
+    const saved = contents.mainFrame.url;
+    contents.mainFrame.url = 'https://evil.example/';
+    try {
+      expect(await callIpc(channel, {})).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    } finally {
+      contents.mainFrame.url = saved;
+    }
+  });
+
+  it('validates payloads, and pushes project changes to the window as events', async () => {
+    expect(await callIpc(ipcChannelName('openProject'), { path: 7 })).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+    const sentBefore = contents.sent.length;
+    expect(await callIpc(ipcChannelName('openProject'), { path: project })).toEqual({ ok: true, result: { path: project } });
+    expect(contents.sent.slice(sentBefore)).toContainEqual([IPC_EVENT_CHANNEL, { type: 'projectChanged', path: project }]);
+    const menu = fake.menu() as Array<{ label?: string; submenu?: Array<{ label?: string; submenu?: Array<{ sublabel?: string }> }> }>;
+    const recent = menu[0]!.submenu!.find((i) => i.label === 'Open Recent')!.submenu!;
+    expect(recent[0]!.sublabel).toBe(project);
+  });
+
+  it('serves the built renderer on app:// with a CSP, and nothing outside it', async () => {
+    const handle = fake.protocolHandlers.get('app')!;
+    const page = await handle(new Request('app://gatehouse/index.html'));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await page.text()).toContain('<div id="root">');
+    for (const url of ['app://gatehouse/..%2f..%2fpackage.json', 'app://gatehouse/../main/index.js', 'app://gatehouse/%2e%2e/preload/index.cjs', 'app://evil/index.html']) {
+      expect((await handle(new Request(url))).status, url).toBe(404);
+    }
+    expect((await handle(new Request('app://gatehouse/index.html', { method: 'POST', body: 'x' }))).status).toBe(404);
+  });
+
+  it('denies web permissions (except clipboard writes from the app page) and devices', () => {
+    const decide = (permission: string, url: string) => {
+      let granted: boolean | null = null;
+      (fake.sessionHandlers.request as unknown as (...a: unknown[]) => void)(contents, permission, (g: boolean) => (granted = g), { requestingUrl: url });
+      return granted;
+    };
+    expect(decide('media', 'app://gatehouse/index.html')).toBe(false);
+    expect(decide('notifications', 'app://gatehouse/index.html')).toBe(false);
+    expect(decide('clipboard-sanitized-write', 'app://gatehouse/index.html')).toBe(true);
+    expect(decide('clipboard-sanitized-write', 'https://evil.example/')).toBe(false);
+    const check = fake.sessionHandlers.check as unknown as (...a: unknown[]) => boolean;
+    expect(check(contents, 'geolocation', 'app://gatehouse', {})).toBe(false);
+    expect(check(contents, 'clipboard-sanitized-write', 'app://gatehouse', {})).toBe(true);
+    expect((fake.sessionHandlers.device as unknown as () => boolean)()).toBe(false);
+  });
+
+  it('denies new windows (validated http(s) links go to the OS browser) and navigation away', () => {
+    const open = contents.windowOpenHandler!;
+    expect(open({ url: 'https://example.com/docs' })).toEqual({ action: 'deny' });
+    expect(open({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
+    expect(open({ url: 'javascript:alert(1)' })).toEqual({ action: 'deny' });
+    const navigate = (name: string, url: string) => {
+      let prevented = false;
+      contents.emit(name, { url, preventDefault: () => (prevented = true) });
+      return prevented;
+    };
+    expect(navigate('will-navigate', 'https://evil.example/')).toBe(true);
+    expect(navigate('will-navigate', 'file:///etc/passwd')).toBe(true);
+    expect(navigate('will-frame-navigate', 'https://evil.example/')).toBe(true);
+    expect(navigate('will-redirect', 'https://evil.example/')).toBe(true);
+    expect(navigate('will-navigate', 'app://gatehouse/index.html')).toBe(false);
+    expect(navigate('will-attach-webview', 'x')).toBe(true);
+    return new Promise<void>((resolve) =>
+      setImmediate(() => {
+        expect(fake.opened).toEqual(['https://example.com/docs', 'https://evil.example/']);
+        resolve();
+      }),
+    );
+  });
+
+  it('stops the worker when the app quits', async () => {
+    const pid = fake.forks[0]!.child.pid!;
+    let prevented = false;
+    fake.app.emit('will-quit', { preventDefault: () => (prevented = true) });
+    expect(prevented).toBe(true);
+    const deadline = Date.now() + 5_000;
+    while (fake.app.quits === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(fake.app.quits).toBe(1);
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+});

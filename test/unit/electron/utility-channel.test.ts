@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { channelFromUtilityProcess } from '../../../src/main/electron/utility-channel';
+import { buildWorkerEnv, workerEntryPath, WorkerSupervisor } from '../../../src/main/worker-host';
+import type { WorkerLauncher } from '../../../src/main/worker-host';
+import { NodeAsUtilityProcess } from './helpers/node-utility-process';
+
+let base: string;
+beforeAll(() => {
+  base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-utility-')));
+});
+afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('channelFromUtilityProcess', () => {
+  it('runs the real worker bundle under the supervisor: handshake, request, restart after a crash', async () => {
+    const output: string[] = [];
+    const launcher: WorkerLauncher = {
+      runtime: 'electron',
+      launch: (entry, env) => channelFromUtilityProcess(new NodeAsUtilityProcess(entry, env), { onOutput: (t) => output.push(t) }),
+    };
+    const host = new WorkerSupervisor({
+      launcher,
+      entry: workerEntryPath(),
+      env: buildWorkerEnv(process.env, { GATEHOUSE_HOME: base }),
+      backoffBaseMs: 20,
+    });
+    try {
+      await host.start();
+      const first = await host.request('echo', { value: 'über 🚪' });
+      expect(first.value).toBe('über 🚪');
+      const info = await host.request('info', {});
+      expect(info.pid).not.toBe(process.pid);
+      // A crash mid-request: typed error, then a fresh worker answers.
+      const inFlight = host.request('delay', { ms: 5_000 });
+      process.kill(info.pid, 'SIGKILL');
+      await expect(inFlight).rejects.toMatchObject({ code: 'WORKER_CRASHED' });
+      const deadline = Date.now() + 10_000;
+      while (host.status().state !== 'ready' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const again = await host.request('info', {});
+      expect(again.pid).not.toBe(info.pid);
+      expect(host.status().restarts).toBeGreaterThanOrEqual(1);
+    } finally {
+      await host.stop();
+    }
+  });
+
+  it('drains the piped stdout/stderr to onOutput', async () => {
+    const script = path.join(base, 'chatty.cjs');
+    fs.writeFileSync(script, "process.stdout.write('out-line\\n'); process.stderr.write('err-line\\n'); process.on('message', () => process.exit(0));");
+    const output: string[] = [];
+    const child = new NodeAsUtilityProcess(script, {});
+    const ch = channelFromUtilityProcess(child, { onOutput: (t) => output.push(t) });
+    const exited = new Promise<number | null>((r) => ch.onExit((code) => r(code)));
+    await new Promise((r) => child.once('spawn', r));
+    while (output.join('').split('-line').length < 3) await new Promise((r) => setTimeout(r, 10));
+    ch.send({ kind: 'ping', seq: 1 });
+    expect(await exited).toBe(0);
+    expect(output.join('')).toContain('out-line');
+    expect(output.join('')).toContain('err-line');
+  });
+
+  it('kill() escalates to SIGKILL when the worker ignores SIGTERM, and reports the exit once', async () => {
+    const script = path.join(base, 'stubborn.cjs');
+    fs.writeFileSync(script, "process.on('SIGTERM', () => {}); process.send('up'); setInterval(() => {}, 1000);");
+    const child = new NodeAsUtilityProcess(script, {});
+    const ch = channelFromUtilityProcess(child, { killGraceMs: 200, onOutput: () => undefined });
+    await new Promise<void>((r) => ch.onMessage(() => r()));
+    const pid = ch.pid;
+    expect(pid).toBeGreaterThan(0);
+    const exits: Array<number | null> = [];
+    const exited = new Promise<void>((r) =>
+      ch.onExit((code) => {
+        exits.push(code);
+        r();
+      }),
+    );
+    const started = Date.now();
+    ch.kill();
+    ch.kill();
+    await exited;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    expect(isAlive(pid!)).toBe(false);
+    expect(exits).toEqual([137]);
+    // Known pid after exit (Electron clears it), sends after exit are dropped, late subscribers are still told.
+    expect(ch.pid).toBe(pid);
+    expect(() => ch.send({ kind: 'ping', seq: 2 })).not.toThrow();
+    const late = await new Promise<number | null>((r) => ch.onExit((code) => r(code)));
+    expect(late).toBe(137);
+  });
+});
