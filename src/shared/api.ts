@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RpcErrorSchema } from './errors';
+import { TrustChannels } from './trust-contract';
 import { WorkerInfoSchema } from './worker-protocol';
 
 /**
@@ -35,6 +36,7 @@ export const ApiChannels = {
   openFolderDialog: { request: none, response: z.object({ path: z.string().nullable() }) },
   openProject: { request: z.object({ path: z.string().min(1).max(4096) }).strict(), response: z.object({ path: z.string() }) },
   listRecentProjects: { request: none, response: z.object({ paths: z.array(z.string()) }) },
+  ...TrustChannels,
 } as const;
 
 export type ApiChannel = keyof typeof ApiChannels;
@@ -50,6 +52,8 @@ export function isApiChannel(name: string): name is ApiChannel {
 export const ApiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('workerStatus'), status: WorkerStatusSchema }),
   z.object({ type: z.literal('projectChanged'), path: z.string().nullable() }),
+  /** A trust decision changed (set or revoked) for this folder: re-read getTrust. */
+  z.object({ type: z.literal('trustChanged'), path: z.string() }),
 ]);
 export type ApiEvent = z.infer<typeof ApiEventSchema>;
 

@@ -6,6 +6,8 @@ import { GATEHOUSE_VERSION } from '../../shared/version';
 import type { WorkerHost } from '../worker-host/types';
 import type { ApiHandlers } from './api-dispatch';
 import { RecentProjects } from './recent-projects';
+import { createTrustHandlers } from './trust-handlers';
+import { TrustStore } from '../trust/trust-store';
 
 export interface AppCoreOptions {
   shell: 'desktop' | 'browser';
@@ -24,12 +26,18 @@ export class AppCore {
   private project: string | null;
   private readonly listeners = new Set<(event: ApiEvent) => void>();
   readonly recent: RecentProjects;
+  /** Project trust: the permission engine asks it whether the open project is trusted. */
+  readonly trust: TrustStore;
   readonly handlers: ApiHandlers;
 
   constructor(private readonly options: AppCoreOptions) {
     this.recent = new RecentProjects(options.configDir);
+    this.trust = new TrustStore({ configDir: options.configDir });
     this.project = options.project ? this.checkProject(options.project) : null;
-    if (this.project) this.recent.add(this.project);
+    if (this.project) {
+      this.recent.add(this.project);
+      this.trust.touch(this.project);
+    }
     options.worker.onStatus((status) => this.emit({ type: 'workerStatus', status }));
     this.handlers = {
       getAppInfo: async () => ({
@@ -46,6 +54,7 @@ export class AppCore {
       },
       openProject: async ({ path: dir }) => ({ path: this.openProject(dir) }),
       listRecentProjects: async () => ({ paths: this.recent.list() }),
+      ...createTrustHandlers(this, this.trust, (p) => this.emit({ type: 'trustChanged', path: p })),
     };
   }
 
@@ -57,6 +66,7 @@ export class AppCore {
     const real = this.checkProject(dir);
     this.project = real;
     this.recent.add(real);
+    this.trust.touch(real);
     this.emit({ type: 'projectChanged', path: real });
     return real;
   }

@@ -1,5 +1,6 @@
 import type { CliCommand } from './command';
+import { trustCommand } from './trust-command';
 import { webCommand } from './web-command';
 
 /** Every subcommand of `gatehouse`. Add new ones here. */
-export const COMMANDS: CliCommand[] = [webCommand];
+export const COMMANDS: CliCommand[] = [trustCommand, webCommand];

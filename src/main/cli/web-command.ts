@@ -1,11 +1,82 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { AppCore } from '../app/app-core';
+import { userConfigDir } from '../paths';
+import { startWebServer } from '../web/web-server';
+import { createNodeWorkerHost } from '../worker-host/index';
 import type { CliCommand } from './command';
+import { UsageError } from './command';
+
+export const DEFAULT_WEB_PORT = 4317;
+
+interface WebArgs {
+  project: string | null;
+  port: number;
+}
+
+export function parseWebArgs(args: string[], cwd: string): WebArgs {
+  const out: WebArgs = { project: null, port: DEFAULT_WEB_PORT };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = (): string => {
+      const v = inline ?? args[++i];
+      if (v === undefined || v === '') throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === '--project') out.project = path.resolve(cwd, value());
+    else if (flag === '--port') {
+      const raw = value();
+      const port = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535 (0 picks a free port), got "${raw}"`);
+      out.port = port;
+    } else throw new UsageError(`unknown option "${arg}"`);
+  }
+  return out;
+}
+
+/** The built renderer: out/renderer beside out/main (where this CLI bundle lives). */
+function rendererDir(): string {
+  return path.join(__dirname, '..', 'renderer');
+}
+
+function waitForStopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
 
 export const webCommand: CliCommand = {
   name: 'web',
   summary: 'serve the app in a browser on 127.0.0.1 (prints the URL with its token)',
-  usage: 'gatehouse web [--project DIR] [--port N]',
-  async run(_args, io) {
-    io.err('not implemented yet');
-    return 1;
+  usage: 'gatehouse web [--project DIR] [--port N]   (--port 0 picks a free port; default 4317)',
+  async run(args, io) {
+    const { project, port } = parseWebArgs(args, io.cwd);
+    if (project && !fs.existsSync(project)) throw new UsageError(`--project: no such folder: ${project}`);
+    const configDir = userConfigDir(io.env);
+    const stopped = waitForStopSignal();
+    const worker = createNodeWorkerHost({ configDir, env: io.env });
+    try {
+      await worker.start();
+    } catch (err) {
+      // The page still opens and says plainly that the worker is unavailable (and why).
+      io.err(`gatehouse web: the worker did not start: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    try {
+      const core = new AppCore({ shell: 'browser', worker, configDir, project });
+      const server = await startWebServer({ rendererDir: rendererDir(), port, handlers: core.handlers, onEvent: (l) => core.onEvent(l) });
+      io.out(`Gatehouse is running at ${server.url}`);
+      await stopped;
+      await server.close();
+    } finally {
+      await worker.stop();
+    }
+    return 0;
   },
 };

@@ -89,9 +89,11 @@ export class WorkerSupervisor implements WorkerHost {
     this.pending.failAll((m) => new GatehouseError('WORKER_UNAVAILABLE', `the worker was stopped while handling "${m}"`));
     this.abortIncoming();
     if (ch) {
+      let timer: NodeJS.Timeout | undefined;
       const exited = new Promise<void>((r) => ch.onExit(() => r()));
       ch.kill();
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 2_000))]);
+      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 2_000)))]);
+      clearTimeout(timer);
     }
   }
 

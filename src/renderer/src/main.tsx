@@ -1,8 +1,18 @@
+import './zod-config';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-
-function App() {
-  return <h1>Gatehouse</h1>;
-}
+import { ApiProvider, createBridgeClient } from './api';
+import { App } from './app/App';
+import './styles.css';
 
 const root = document.getElementById('root');
-if (root) createRoot(root).render(<App />);
+if (root) {
+  const client = createBridgeClient();
+  createRoot(root).render(
+    <StrictMode>
+      <ApiProvider client={client}>
+        <App />
+      </ApiProvider>
+    </StrictMode>,
+  );
+}

@@ -1,0 +1,58 @@
+import type { TrustChannels } from '../../shared/trust-contract';
+import type { z } from 'zod';
+import { GatehouseError } from '../../shared/errors';
+import type { TrustStore } from '../trust/trust-store';
+import { trustPreview } from '../trust/trust-preview';
+
+type Channels = typeof TrustChannels;
+export type TrustHandlers = {
+  [C in keyof Channels]: (request: z.infer<Channels[C]['request']>) => Promise<z.infer<Channels[C]['response']>>;
+};
+
+/**
+ * The renderer's trust channels. The renderer holds no authority, so granting trust (session, directory, parent)
+ * is accepted only for the project that is open in this window: a compromised page cannot trust an arbitrary
+ * folder. Restricting (`never`, revoke) is accepted for any folder.
+ */
+export function createTrustHandlers(
+  core: { currentProject(): string | null },
+  store: TrustStore,
+  onChanged: (path: string) => void = () => {},
+): TrustHandlers {
+  const requireOpenProject = (dir: string): string => {
+    const project = core.currentProject();
+    const real = store.resolve(dir);
+    if (!project || store.resolve(project) !== real) {
+      throw new GatehouseError('FORBIDDEN', `trust can only be granted to the open project${project ? ` (${project})` : ''}, not ${real}`);
+    }
+    return real;
+  };
+  return {
+    getTrust: async ({ path: requested }) => {
+      const project = core.currentProject();
+      const dir = requested ?? project;
+      if (!dir) return { project, status: null, parent: null, preview: null };
+      const status = store.check(dir);
+      const parent = store.parentToTrust(status.path);
+      // What a folder would load is shown for the open project only: the page has no business reading others.
+      const isOpen = project !== null && store.resolve(project) === status.path;
+      return { project, status, parent, preview: isOpen ? trustPreview(status.path) : null };
+    },
+    setTrust: async ({ path: dir, scope }) => {
+      const real = scope === 'never' ? store.resolve(dir) : requireOpenProject(dir);
+      store.set(real, scope);
+      // Granted from the open project, in the app: that is an opening too (the trusted-folders page shows it).
+      if (scope !== 'never') store.touch(real);
+      const status = store.check(real);
+      onChanged(status.path);
+      return { status };
+    },
+    revokeTrust: async ({ path: dir }) => {
+      const removed = store.revoke(dir);
+      const status = store.check(dir);
+      onChanged(status.path);
+      return { removed, status };
+    },
+    listTrust: async () => ({ entries: store.list(), default: store.trustDefault(), error: store.lastError() }),
+  };
+}

@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The project settings files whose allow-rules and hooks only load in a trusted project. */
+export const PROJECT_SETTINGS_FILES = [
+  '.gatehouse/settings.yaml',
+  '.gatehouse/settings.local.yaml',
+  '.claude/settings.json',
+  '.claude/settings.local.json',
+] as const;
+
+/** Project instruction files that would be added to the model's prompt: only in a trusted project. */
+export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', '.gatehouse/instructions.md'] as const;
+
+/** The most of one project file that is read (instructions and settings are small; a huge one is refused). */
+export const MAX_PROJECT_FILE_BYTES = 256 * 1024;
+
+export type ProjectFileRead =
+  | { kind: 'missing' }
+  | { kind: 'ok'; path: string; content: string; bytes: number }
+  | { kind: 'refused'; path: string; reason: string };
+
+function inside(root: string, target: string): boolean {
+  const rel = path.relative(root, target);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * Reads a file of the project by its relative name, judged by where it really lands: a symlink pointing outside
+ * the project (an `AGENTS.md` -> `~/.aws/credentials` would send a secret to the model) is refused, as are
+ * folders, special files and files over the size limit.
+ */
+export function readProjectFile(projectRoot: string, relative: string): ProjectFileRead {
+  const root = fs.realpathSync.native(projectRoot);
+  const full = path.join(root, relative);
+  let real: string;
+  try {
+    real = fs.realpathSync.native(full);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      if (isDanglingLink(full)) return { kind: 'refused', path: full, reason: 'a symbolic link to a missing file' };
+      return { kind: 'missing' };
+    }
+    return { kind: 'refused', path: full, reason: `cannot resolve: ${(err as Error).message}` };
+  }
+  if (!inside(root, real)) return { kind: 'refused', path: full, reason: `points outside the project (${real}); not read` };
+  let fd: number;
+  try {
+    // O_NOFOLLOW: a link swapped in after the check is not followed; O_NONBLOCK: a FIFO cannot hang the read.
+    fd = fs.openSync(real, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    return { kind: 'refused', path: full, reason: `cannot open: ${(err as Error).message}` };
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return { kind: 'refused', path: full, reason: 'not a regular file' };
+    if (st.size > MAX_PROJECT_FILE_BYTES) return { kind: 'refused', path: full, reason: `too large (${st.size} bytes, limit ${MAX_PROJECT_FILE_BYTES})` };
+    const content = fs.readFileSync(fd, 'utf8');
+    return { kind: 'ok', path: full, content, bytes: Buffer.byteLength(content) };
+  } catch (err) {
+    return { kind: 'refused', path: full, reason: `cannot read: ${(err as Error).message}` };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function isDanglingLink(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** The instruction files that exist in the project (absolute paths), whether or not it is trusted. */
+export function projectInstructionFiles(projectRoot: string): string[] {
+  const root = fs.realpathSync.native(projectRoot);
+  return INSTRUCTION_FILES.map((name) => path.join(root, name)).filter((file) => {
+    try {
+      fs.lstatSync(file);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * The instruction files to add to the model's prompt: nothing at all unless the project is trusted; then each file
+ * that exists, lies inside the project and is within the size limit.
+ */
+export function loadInstructionFiles(projectRoot: string, trusted: boolean): { path: string; content: string }[] {
+  if (!trusted) return [];
+  const out: { path: string; content: string }[] = [];
+  for (const name of INSTRUCTION_FILES) {
+    const read = readProjectFile(projectRoot, name);
+    if (read.kind === 'ok') out.push({ path: read.path, content: read.content });
+  }
+  return out;
+}

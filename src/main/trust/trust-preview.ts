@@ -1,0 +1,112 @@
+import { parseDocument } from 'yaml';
+import type { TrustPreview } from '../../shared/trust-contract';
+import { INSTRUCTION_FILES, PROJECT_SETTINGS_FILES, readProjectFile } from './project-files';
+
+export { loadInstructionFiles, projectInstructionFiles } from './project-files';
+
+type Item<K extends keyof TrustPreview> = TrustPreview[K] extends (infer T)[] ? T : never;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))) : [];
+}
+
+/**
+ * Every hook command in a `hooks:` value. Claude Code's shape is `{ Event: [{ matcher, hooks: [{ type, command }] }] }`;
+ * other shapes are walked too, so a hook is never hidden from the person because its shape is unexpected.
+ */
+function hookCommands(hooks: unknown, file: string): Item<'hooks'>[] {
+  const out: Item<'hooks'>[] = [];
+  const walk = (v: unknown, label: string, depth: number): void => {
+    if (depth > 10) return;
+    if (typeof v === 'string') {
+      out.push({ file, event: label || 'hook', command: v });
+      return;
+    }
+    if (Array.isArray(v)) {
+      for (const x of v) walk(x, label, depth + 1);
+      return;
+    }
+    if (!isRecord(v)) return;
+    const here = typeof v.matcher === 'string' && v.matcher ? `${label} (${v.matcher})` : label;
+    const command = v.command ?? v.run ?? v.script;
+    if (typeof command === 'string') {
+      out.push({ file, event: here || 'hook', command });
+      return;
+    }
+    if (typeof v.type === 'string' && !('hooks' in v)) {
+      const body = typeof v.prompt === 'string' ? v.prompt : JSON.stringify(v);
+      out.push({ file, event: here || 'hook', command: `[${v.type}] ${body}` });
+      return;
+    }
+    for (const [key, x] of Object.entries(v)) {
+      if (key === 'matcher') continue;
+      walk(x, key === 'hooks' ? here : here ? `${here}.${key}` : key, depth + 1);
+    }
+  };
+  walk(hooks, '', 0);
+  return out;
+}
+
+/** Claude Code's `.json` files are strict JSON (a trailing comma is an error there); ours are YAML. */
+function parseSettings(name: string, text: string): { ok: true; body: unknown } | { ok: false; reason: string } {
+  if (name.endsWith('.json')) {
+    try {
+      return { ok: true, body: JSON.parse(text) as unknown };
+    } catch (err) {
+      return { ok: false, reason: `not valid JSON: ${(err as Error).message}` };
+    }
+  }
+  const doc = parseDocument(text);
+  if (doc.errors.length) {
+    const first = doc.errors[0];
+    const line = first?.linePos?.[0]?.line;
+    return { ok: false, reason: `not valid YAML${line ? ` (line ${line})` : ''}: ${first?.code ?? 'error'}` };
+  }
+  return { ok: true, body: doc.toJS() as unknown };
+}
+
+/**
+ * What the project would load if trusted, read without running anything: allow-rules (with their text) and hooks
+ * from the project and local settings (Gatehouse's and Claude Code's), additional directories and allowed network
+ * domains they would add, and the instruction files that would join the model's prompt. Files that cannot be
+ * parsed are reported, not hidden.
+ */
+export function trustPreview(projectRoot: string): TrustPreview {
+  const preview: TrustPreview = { root: projectRoot, allowRules: [], hooks: [], instructionFiles: [], allowedDomains: [], additionalDirectories: [], errors: [] };
+  for (const name of PROJECT_SETTINGS_FILES) {
+    const read = readProjectFile(projectRoot, name);
+    if (read.kind === 'missing') continue;
+    if (read.kind === 'refused') {
+      preview.errors.push({ file: read.path, reason: read.reason });
+      continue;
+    }
+    const parsed = parseSettings(name, read.content);
+    if (!parsed.ok) {
+      preview.errors.push({ file: read.path, reason: parsed.reason });
+      continue;
+    }
+    const body = parsed.body;
+    if (body === null || body === undefined) continue;
+    if (!isRecord(body)) {
+      preview.errors.push({ file: read.path, reason: 'expected a mapping at the top level' });
+      continue;
+    }
+    const permissions = isRecord(body.permissions) ? body.permissions : {};
+    for (const rule of strings(permissions.allow)) preview.allowRules.push({ file: read.path, rule });
+    for (const directory of strings(permissions.additionalDirectories)) preview.additionalDirectories.push({ file: read.path, directory });
+    if (body.hooks !== undefined) preview.hooks.push(...hookCommands(body.hooks, read.path));
+    const sandbox = isRecord(body.sandbox) ? body.sandbox : {};
+    const network = isRecord(sandbox.network) ? sandbox.network : {};
+    for (const domain of strings(network.allowedDomains)) preview.allowedDomains.push({ file: read.path, domain });
+  }
+  for (const name of INSTRUCTION_FILES) {
+    const read = readProjectFile(projectRoot, name);
+    if (read.kind === 'ok') preview.instructionFiles.push({ path: read.path, bytes: read.bytes });
+    else if (read.kind === 'refused') preview.errors.push({ file: read.path, reason: read.reason });
+  }
+  return preview;
+}

@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseDocument } from 'yaml';
+import type { TrustDefault } from '../../shared/permission';
+import { TrustDefaultSchema } from '../../shared/permission';
+import { writeFileAtomic } from '../fs/atomic-write';
+import { withFileLock } from './file-lock';
+
+/** The user settings file holding `trust: { default: trust | ask | never }`. */
+export function userSettingsFile(configDir: string): string {
+  return path.join(configDir, 'settings.yaml');
+}
+
+export interface TrustDefaultRead {
+  value: TrustDefault;
+  /** Why the file's value was not used (unreadable YAML, unknown value); null when it was read cleanly or absent. */
+  error: string | null;
+}
+
+/**
+ * Reads `trust.default` from the user settings. Absent means `ask`. A malformed file or value never widens trust:
+ * it is reported and `ask` applies.
+ */
+export function readTrustDefault(configDir: string): TrustDefaultRead {
+  const file = userSettingsFile(configDir);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { value: 'ask', error: null };
+    return { value: 'ask', error: `${file}: cannot read: ${(err as Error).message}` };
+  }
+  const doc = parseDocument(text);
+  if (doc.errors.length) {
+    const first = doc.errors[0];
+    const where = first?.linePos?.[0] ? ` (line ${first.linePos[0].line})` : '';
+    return { value: 'ask', error: `${file}${where}: not valid YAML: ${first?.code ?? 'error'}` };
+  }
+  const raw: unknown = doc.getIn(['trust', 'default']);
+  if (raw === undefined || raw === null) return { value: 'ask', error: null };
+  const parsed = TrustDefaultSchema.safeParse(raw);
+  if (!parsed.success) return { value: 'ask', error: `${file}: trust.default must be trust, ask or never (got ${JSON.stringify(raw)})` };
+  return { value: parsed.data, error: null };
+}
+
+/**
+ * Sets `trust.default` in the user settings, keeping the rest of the file and its comments, atomically and under a
+ * lock. A settings file that is not valid YAML is not overwritten: the person's other settings would be lost.
+ */
+export function writeTrustDefault(configDir: string, value: TrustDefault): void {
+  const file = userSettingsFile(configDir);
+  withFileLock(`${file}.lock`, () => {
+    let text = '';
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    const doc = parseDocument(text);
+    if (doc.errors.length) throw new Error(`${file} is not valid YAML (${doc.errors[0]?.code ?? 'error'}): fix it first, it was left unchanged`);
+    doc.setIn(['trust', 'default'], value);
+    writeFileAtomic(file, doc.toString());
+  });
+}

@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+const MIME_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.webp': 'image/webp',
+  '.wasm': 'application/wasm',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+export function mimeType(file: string): string {
+  return MIME_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
+export type StaticLookup = { kind: 'file'; file: string } | { kind: 'not-found' } | { kind: 'bad-request' };
+
+/**
+ * Maps a URL path to a regular file inside `root` (a realpath). Percent-escapes are decoded once; a path that
+ * would leave the root (`..`, encoded slashes, backslashes, NUL, symlinks pointing out) is never served.
+ */
+export function resolveStaticFile(root: string, urlPath: string): StaticLookup {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return { kind: 'bad-request' };
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return { kind: 'bad-request' };
+  const segments = decoded.split('/').filter((s) => s.length > 0);
+  if (segments.some((s) => s === '..' || s === '.')) return { kind: 'not-found' };
+  const relative = segments.length === 0 ? 'index.html' : segments.join(path.sep);
+  const candidate = path.resolve(root, relative);
+  if (!isInside(root, candidate)) return { kind: 'not-found' };
+  let real: string;
+  try {
+    real = fs.realpathSync.native(candidate);
+  } catch {
+    return { kind: 'not-found' };
+  }
+  if (!isInside(root, real)) return { kind: 'not-found' };
+  try {
+    if (!fs.statSync(real).isFile()) return { kind: 'not-found' };
+  } catch {
+    return { kind: 'not-found' };
+  }
+  return { kind: 'file', file: real };
+}
+
+function isInside(root: string, file: string): boolean {
+  const rel = path.relative(root, file);
+  return rel.length > 0 && rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel);
+}
+
+/**
+ * The CSP of the page itself (its meta tag), so the header and the meta never disagree, plus `frame-ancestors
+ * 'none'`, which only a header can carry (browsers ignore it in a meta tag).
+ */
+export function readPageCsp(indexHtml: string): string | null {
+  const meta = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/i.exec(indexHtml);
+  const csp = meta?.[1]?.replace(/\s+/g, ' ').trim().replace(/;\s*$/, '');
+  if (!csp) return null;
+  return /(^|;)\s*frame-ancestors\b/.test(csp) ? csp : `${csp}; frame-ancestors 'none'`;
+}

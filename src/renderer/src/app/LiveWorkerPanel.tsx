@@ -1,0 +1,45 @@
+import { useApi } from '../api';
+import { pingWorker, useShell } from './store';
+
+/** What the live worker process says about itself: a real round trip through main to the worker. */
+export function LiveWorkerPanel() {
+  const api = useApi();
+  const live = useShell((s) => s.live);
+  const error = useShell((s) => s.liveError);
+  const pinging = useShell((s) => s.pinging);
+  return (
+    <section className="panel" aria-labelledby="live-worker-title" data-testid="live-worker">
+      <div className="panel-head">
+        <h2 id="live-worker-title">Live worker</h2>
+        <button type="button" className="secondary" onClick={() => void pingWorker(api)} disabled={pinging}>
+          {pinging ? 'Pinging…' : 'Ping worker'}
+        </button>
+      </div>
+      <p className="panel-note">As reported by the worker process itself, through main.</p>
+      {error ? (
+        <p className="error" role="alert">
+          Worker unavailable: {error}
+        </p>
+      ) : !live ? (
+        <p className="muted">Asking the worker…</p>
+      ) : (
+        <dl className="facts">
+          <dt>Process id</dt>
+          <dd data-testid="live-worker-pid">{live.pid}</dd>
+          <dt>Version</dt>
+          <dd data-testid="live-worker-version">{live.version}</dd>
+          <dt>Runtime</dt>
+          <dd>
+            {live.runtime} (Node {live.nodeVersion})
+          </dd>
+          <dt>Protocol</dt>
+          <dd>{live.protocol}</dd>
+          <dt>Started</dt>
+          <dd>
+            <time dateTime={live.startedAt}>{new Date(live.startedAt).toLocaleString()}</time>
+          </dd>
+        </dl>
+      )}
+    </section>
+  );
+}

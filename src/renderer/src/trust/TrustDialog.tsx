@@ -1,0 +1,104 @@
+import { useEffect, useId, useRef } from 'react';
+import type { KeyboardEvent } from 'react';
+import type { TrustScope } from '../../../shared/permission';
+import type { TrustPreview, TrustStatus } from '../../../shared/trust-contract';
+import { TrustPreviewList } from './TrustPreviewList';
+
+export interface TrustDialogProps {
+  path: string;
+  /** The parent folder a "Trust parent folder" answer trusts; null at the file-system root. */
+  parent: string | null;
+  preview: TrustPreview | null;
+  status: TrustStatus | null;
+  busy?: boolean;
+  onAnswer(scope: TrustScope): void;
+}
+
+const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
+
+/**
+ * The trust prompt: a modal dialog naming the folder and what it would load if trusted. Focus starts on
+ * "Don't trust" (the safe answer) and stays inside; Escape answers "Don't trust".
+ */
+export function TrustDialog({ path, parent, preview, status, busy = false, onAnswer }: TrustDialogProps) {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const dontTrustRef = useRef<HTMLButtonElement>(null);
+  const titleId = useId();
+  const descId = useId();
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (dialog && !dialog.open && typeof dialog.showModal === 'function') dialog.showModal();
+    dontTrustRef.current?.focus();
+    return () => {
+      if (dialog?.open) dialog.close();
+      previous?.focus();
+    };
+  }, []);
+
+  const trapTab = (event: KeyboardEvent<HTMLDialogElement>) => {
+    if (event.key !== 'Tab' || !dialogRef.current) return;
+    const items = Array.from(dialogRef.current.querySelectorAll<HTMLElement>(FOCUSABLE));
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (!first || !last) return;
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    } else if (!dialogRef.current.contains(document.activeElement)) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+
+  return (
+    <dialog
+      ref={dialogRef}
+      className="trust-dialog"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
+      aria-describedby={descId}
+      onKeyDown={trapTab}
+      onCancel={(event) => {
+        // Escape: the safe answer.
+        event.preventDefault();
+        if (!busy) onAnswer('never');
+      }}
+    >
+      <h2 id={titleId}>Do you trust this folder?</h2>
+      <p className="trust-dialog-path">
+        <code data-testid="trust-dialog-path">{path}</code>
+      </p>
+      <p id={descId}>
+        Until you trust it, this project is untrusted: only read-only tools run without asking, and its allow-rules,
+        hooks and instruction files are not loaded. Its deny and ask rules always apply.
+      </p>
+      {status && !status.needsDecision ? <p className="muted">Now: {status.reason}</p> : null}
+      {preview ? <TrustPreviewList preview={preview} /> : <p className="muted">Reading what the project would load…</p>}
+      <div className="trust-dialog-actions">
+        <button type="button" disabled={busy} onClick={() => onAnswer('session')}>
+          Trust this session
+        </button>
+        <button type="button" disabled={busy} onClick={() => onAnswer('directory')}>
+          Trust this folder
+        </button>
+        {parent ? (
+          <button type="button" disabled={busy} onClick={() => onAnswer('parent')} aria-label="Trust parent folder" aria-describedby={`${titleId}-parent`}>
+            Trust parent folder{' '}
+            <code id={`${titleId}-parent`} className="trust-parent-path">
+              {parent}
+            </code>
+          </button>
+        ) : null}
+        <button type="button" ref={dontTrustRef} className="primary" disabled={busy} onClick={() => onAnswer('never')}>
+          Don&apos;t trust
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,86 @@
+import { useEffect } from 'react';
+import { useApi, useApiEvent, useConnection } from '../api';
+import { TrustChip } from './TrustChip';
+import { TrustDialog } from './TrustDialog';
+import { TrustedFoldersPage } from './TrustedFoldersPage';
+import { answerTrust, loadTrust, loadTrustList, openTrustChoice, revokeTrust, selectDialogOpen, useTrust } from './trust-state';
+
+/** Keeps the trust state current: on (re)connection, when the project changes and when a decision changes. */
+export function useTrustSync(): void {
+  const api = useApi();
+  const connected = useConnection().status === 'open';
+  useEffect(() => {
+    if (!connected) return;
+    const reload = () => {
+      void loadTrust(api);
+      void loadTrustList(api);
+    };
+    reload();
+    // A decision changed from elsewhere (the CLI, another window) shows when the person comes back to this one.
+    window.addEventListener('focus', reload);
+    return () => window.removeEventListener('focus', reload);
+  }, [api, connected]);
+  useApiEvent((event) => {
+    if (event.type === 'projectChanged') {
+      useTrust.setState({ choosing: false });
+      void loadTrust(api);
+      void loadTrustList(api);
+    }
+    if (event.type === 'trustChanged') {
+      void loadTrust(api);
+      void loadTrustList(api);
+    }
+  });
+}
+
+/** The header chip, wired to the open project. Mount it in the header. */
+export function ProjectTrustChip() {
+  const status = useTrust((s) => (s.project ? s.status : null));
+  return <TrustChip status={status} onOpen={openTrustChoice} />;
+}
+
+/** The trust dialog, shown when the open project has no decision (default `ask`) or when the chip asks for it. */
+export function ProjectTrustPrompt() {
+  const api = useApi();
+  const open = useTrust(selectDialogOpen);
+  const status = useTrust((s) => s.status);
+  const parent = useTrust((s) => s.parent);
+  const preview = useTrust((s) => s.preview);
+  const busy = useTrust((s) => s.busy);
+  const error = useTrust((s) => s.error);
+  return (
+    <>
+      {error ? (
+        <p className="error trust-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {open && status ? (
+        <TrustDialog key={status.path} path={status.path} parent={parent} preview={preview} status={status} busy={busy} onAnswer={(scope) => void answerTrust(api, scope)} />
+      ) : null}
+    </>
+  );
+}
+
+/** The "Trusted folders" page, wired to main. */
+export function ProjectTrustedFolders() {
+  const api = useApi();
+  const entries = useTrust((s) => s.entries);
+  const storeError = useTrust((s) => s.storeError);
+  const error = useTrust((s) => s.listError);
+  return <TrustedFoldersPage entries={entries} storeError={storeError} error={error} onRevoke={(p) => void revokeTrust(api, p)} />;
+}
+
+/**
+ * Everything but the chip, in one: keeps the state in sync, shows the prompt when needed and the trusted-folders
+ * page. Mount once inside <ApiProvider> (e.g. in <main>), and <ProjectTrustChip /> in the header.
+ */
+export function TrustFeature({ showFolders = true }: { showFolders?: boolean }) {
+  useTrustSync();
+  return (
+    <>
+      <ProjectTrustPrompt />
+      {showFolders ? <ProjectTrustedFolders /> : null}
+    </>
+  );
+}

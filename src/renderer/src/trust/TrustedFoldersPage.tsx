@@ -1,0 +1,117 @@
+import { useDeferredValue, useId, useMemo, useState } from 'react';
+import type { TrustEntry, TrustStoreError } from '../../../shared/trust-contract';
+
+/** Rows rendered at once; more are shown on request (the list can hold hundreds of folders). */
+export const PAGE_SIZE = 200;
+
+const SCOPE_WORDS: Record<TrustEntry['scope'], string> = {
+  session: 'this session',
+  directory: 'this folder',
+  parent: 'folder and everything below',
+  never: 'never',
+};
+
+function formatDate(iso: string | null): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+}
+
+/** Case-insensitive match on the path, the scope and the folder it was granted from. */
+export function filterEntries(entries: TrustEntry[], query: string): TrustEntry[] {
+  const q = query.trim().toLowerCase();
+  if (!q) return entries;
+  return entries.filter((e) => e.path.toLowerCase().includes(q) || e.scope.includes(q) || (e.grantedFrom ?? '').toLowerCase().includes(q));
+}
+
+export interface TrustedFoldersPageProps {
+  entries: TrustEntry[];
+  storeError?: TrustStoreError | null;
+  error?: string | null;
+  onRevoke(path: string): void;
+}
+
+/** Every trust decision, searchable, with a revoke button per folder. */
+export function TrustedFoldersPage({ entries, storeError = null, error = null, onRevoke }: TrustedFoldersPageProps) {
+  const [query, setQuery] = useState('');
+  const [limit, setLimit] = useState(PAGE_SIZE);
+  const deferredQuery = useDeferredValue(query);
+  const matches = useMemo(() => filterEntries(entries, deferredQuery), [entries, deferredQuery]);
+  const shown = matches.slice(0, limit);
+  const searchId = useId();
+  const titleId = useId();
+
+  return (
+    <section className="panel trusted-folders" aria-labelledby={titleId}>
+      <h2 id={titleId}>Trusted folders</h2>
+      {storeError ? (
+        <p className="error" role="alert">
+          The trust store {storeError.path} is corrupt ({storeError.reason}); every folder is untrusted until it is repaired
+          {storeError.copy ? ` (a copy is kept at ${storeError.copy})` : ''}. Run <code>gatehouse trust repair</code>.
+        </p>
+      ) : null}
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="trusted-folders-search">
+        <label htmlFor={searchId}>Search folders</label>
+        <input
+          id={searchId}
+          type="search"
+          value={query}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setLimit(PAGE_SIZE);
+          }}
+          spellCheck={false}
+          autoComplete="off"
+        />
+      </div>
+      <p className="muted" aria-live="polite">
+        {entries.length === 0 ? 'No decisions stored yet.' : `${matches.length} of ${entries.length} folders`}
+      </p>
+      {shown.length ? (
+        <div className="trusted-folders-table-wrap">
+          <table className="trusted-folders-table">
+            <thead>
+              <tr>
+                <th scope="col">Folder</th>
+                <th scope="col">Trust</th>
+                <th scope="col">Granted</th>
+                <th scope="col">Last opened</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((e) => (
+                <tr key={`${e.scope === 'session' ? 's' : 'd'}:${e.path}`}>
+                  <td>
+                    <code>{e.path}</code>
+                    {e.grantedFrom && e.grantedFrom !== e.path ? <span className="muted"> (from {e.grantedFrom})</span> : null}
+                  </td>
+                  <td>{SCOPE_WORDS[e.scope]}</td>
+                  <td title={e.grantedAt}>{formatDate(e.grantedAt)}</td>
+                  <td title={e.lastOpened ?? undefined}>{formatDate(e.lastOpened)}</td>
+                  <td>
+                    <button type="button" aria-label={`Revoke ${e.path}`} onClick={() => onRevoke(e.path)}>
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {matches.length > shown.length ? (
+        <button type="button" onClick={() => setLimit((n) => n + PAGE_SIZE)}>
+          Show {Math.min(PAGE_SIZE, matches.length - shown.length)} more ({matches.length - shown.length} not shown)
+        </button>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiHandlers } from '../../src/main/app/api-dispatch';
+import { API_CHANNELS } from '../../src/shared/api';
+import { readPageCsp, resolveStaticFile } from '../../src/main/web/static-files';
+import { startWebServer } from '../../src/main/web/web-server';
+import type { WebServer } from '../../src/main/web/web-server';
+import { makeTempDir, removeTempDir } from '../e2e/support/start-web';
+
+const PAGE = `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'self';  script-src 'self'" /></head><body>page</body></html>`;
+
+let base: string;
+let root: string;
+
+/** root/ holds the page and assets; beside it, secrets; inside it, symlinks pointing out. */
+beforeAll(() => {
+  base = makeTempDir('gh-web-static-');
+  root = path.join(base, 'renderer');
+  fs.mkdirSync(path.join(root, 'assets'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'index.html'), PAGE);
+  fs.writeFileSync(path.join(root, 'assets', 'app.js'), 'console.log(1)');
+  fs.writeFileSync(path.join(root, 'assets', 'style.css'), 'body{}');
+  fs.writeFileSync(path.join(base, 'secret.txt'), 'TOP SECRET');
+  fs.mkdirSync(path.join(base, 'outside'));
+  fs.writeFileSync(path.join(base, 'outside', 'x.js'), 'SECRET JS');
+  fs.symlinkSync(path.join(base, 'secret.txt'), path.join(root, 'link.txt'));
+  fs.symlinkSync(path.join(base, 'outside'), path.join(root, 'assets', 'out'));
+  fs.symlinkSync(path.join(root, 'assets', 'app.js'), path.join(root, 'inner-link.js'));
+});
+
+afterAll(() => removeTempDir(base));
+
+describe('resolveStaticFile confines every path to the renderer folder', () => {
+  it('finds the page and its assets', () => {
+    expect(resolveStaticFile(root, '/')).toEqual({ kind: 'file', file: path.join(root, 'index.html') });
+    expect(resolveStaticFile(root, '/assets/app.js')).toEqual({ kind: 'file', file: path.join(root, 'assets', 'app.js') });
+    expect(resolveStaticFile(root, '/assets//app.js')).toEqual({ kind: 'file', file: path.join(root, 'assets', 'app.js') });
+    expect(resolveStaticFile(root, '/inner-link.js')).toEqual({ kind: 'file', file: path.join(root, 'assets', 'app.js') });
+  });
+
+  it.each([
+    ['/../secret.txt'],
+    ['/..%2fsecret.txt'],
+    ['/%2e%2e/secret.txt'],
+    ['/assets/..%2F..%2Fsecret.txt'],
+    ['/link.txt'],
+    ['/assets/out/x.js'],
+    ['/assets/out/../../secret.txt'],
+    ['/assets'],
+    ['/missing.js'],
+    [`/${'../'.repeat(20)}etc/passwd`],
+  ])('never resolves %s to a file', (p) => {
+    expect(resolveStaticFile(root, p).kind).toBe('not-found');
+  });
+
+  it.each([['/%'], ['/%E0%A4%A'], ['/index.html%00'], ['/..%5csecret.txt'], ['/assets\\..\\..\\secret.txt']])('rejects the malformed path %s', (p) => {
+    expect(resolveStaticFile(root, p).kind).toBe('bad-request');
+  });
+});
+
+describe('readPageCsp', () => {
+  it('takes the meta policy and adds frame-ancestors, which only a header can carry', () => {
+    expect(readPageCsp(PAGE)).toBe("default-src 'self'; script-src 'self'; frame-ancestors 'none'");
+    expect(readPageCsp(PAGE.replace("'self'\"", "'self'; frame-ancestors 'self'\""))).toBe("default-src 'self'; script-src 'self'; frame-ancestors 'self'");
+    expect(readPageCsp('<html></html>')).toBeNull();
+  });
+});
+
+describe('startWebServer over real HTTP, with symlinks in the served folder', () => {
+  let server: WebServer;
+  const unused = async (): Promise<never> => {
+    throw new Error('not used here');
+  };
+  const handlers = Object.fromEntries(API_CHANNELS.map((c) => [c, unused])) as unknown as ApiHandlers;
+
+  beforeAll(async () => {
+    server = await startWebServer({ rendererDir: root, port: 0, handlers, onEvent: () => () => undefined });
+  });
+  afterAll(() => server.close());
+
+  const get = (p: string): Promise<{ status: number; body: string; type: string | undefined }> =>
+    new Promise((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port: server.port, path: p }, (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (c: string) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body, type: res.headers['content-type'] }));
+        })
+        .on('error', reject);
+    });
+
+  it('binds 127.0.0.1 and prints the token in the URL', () => {
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=${server.token}`);
+  });
+
+  it('serves what is inside, with MIME types, and nothing a symlink points to outside', async () => {
+    const t = `token=${server.token}`;
+    expect(await get(`/?${t}`)).toMatchObject({ status: 200, body: PAGE, type: 'text/html; charset=utf-8' });
+    expect(await get(`/assets/style.css?${t}`)).toMatchObject({ status: 200, type: 'text/css; charset=utf-8' });
+    for (const p of ['/link.txt', '/assets/out/x.js', '/..%2fsecret.txt', '/assets/out/..%2f..%2fsecret.txt']) {
+      const res = await get(`${p}?${t}`);
+      expect([400, 404], p).toContain(res.status);
+      expect(res.body).not.toMatch(/SECRET/);
+      expect((await get(p)).status).toBe(401);
+    }
+  });
+
+  it('refuses to start when the renderer is not built', async () => {
+    await expect(startWebServer({ rendererDir: path.join(base, 'outside'), port: 0, handlers, onEvent: () => () => undefined })).rejects.toThrow(/not built/);
+  });
+});

@@ -1,0 +1,136 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withFileLock } from '../../../src/main/trust/file-lock';
+import { TrustStore } from '../../../src/main/trust/trust-store';
+import { REPO, mkdirs, privateCli, tempDir } from './helpers';
+
+let cli: ReturnType<typeof privateCli>;
+let writer: string;
+let writerDir: string;
+beforeAll(async () => {
+  cli = privateCli();
+  // The writer (fixtures/trust-writer.ts) is bundled with vite into a plain Node script run as separate processes.
+  // Under the repo, so the bundle's dependencies (zod, yaml) resolve from node_modules.
+  fs.mkdirSync(path.join(REPO, 'test-results'), { recursive: true });
+  writerDir = fs.mkdtempSync(path.join(REPO, 'test-results', 'trust-writer-'));
+  await build({
+    configFile: false,
+    logLevel: 'silent',
+    build: {
+      ssr: path.join(__dirname, 'fixtures/trust-writer.ts'),
+      outDir: writerDir,
+      emptyOutDir: false,
+      rollupOptions: { output: { format: 'cjs', entryFileNames: 'trust-writer.cjs' } },
+    },
+  });
+  writer = path.join(writerDir, 'trust-writer.cjs');
+});
+afterAll(() => {
+  cli?.cleanup();
+  if (writerDir) fs.rmSync(writerDir, { recursive: true, force: true });
+});
+
+function runNode(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli.cli, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+describe('two processes writing at once', () => {
+  it('lose no decision: CLI processes in parallel with writes from this process', async () => {
+    const root = tempDir();
+    const config = path.join(root, 'config');
+    const cliFolders = Array.from({ length: 8 }, (_, i) => path.join(root, 'cli', `p${i}`));
+    const appFolders = Array.from({ length: 15 }, (_, i) => path.join(root, 'app', `p${i}`));
+    mkdirs(root, ...cliFolders.map((f) => path.relative(root, f)), ...appFolders.map((f) => path.relative(root, f)));
+    const env = { ...process.env, GATEHOUSE_HOME: config };
+    const runs = cliFolders.map((dir, i) => runCli(['trust', 'set', dir, '--scope', i % 2 ? 'never' : 'directory'], env));
+    const app = new TrustStore({ configDir: config });
+    // The desktop app writes while the CLIs do; each of its writes is its own read-modify-write under the lock.
+    for (const dir of appFolders) {
+      app.set(dir, 'directory');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const results = await Promise.all(runs);
+    expect(results.map((r) => r.stderr).join('')).toBe('');
+    expect(results.map((r) => r.code)).toEqual(cliFolders.map(() => 0));
+    const fresh = new TrustStore({ configDir: config });
+    expect(fresh.list()).toHaveLength(cliFolders.length + appFolders.length);
+    cliFolders.forEach((dir, i) => expect(fresh.check(dir).decision).toBe(i % 2 ? 'never' : 'directory'));
+    for (const dir of appFolders) expect(fresh.check(dir).trusted).toBe(true);
+    expect(fs.readdirSync(config).sort()).toEqual(['trust.json']);
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('lose no decision under sustained load: 4 processes writing 30 decisions each, plus this one', async () => {
+    const root = tempDir();
+    const config = path.join(root, 'config');
+    const writers = [0, 1, 2, 3].map((w) => runNode([writer, config, path.join(root, `w${w}`), '30']));
+    const app = new TrustStore({ configDir: config });
+    for (let i = 0; i < 30; i++) {
+      const dir = path.join(root, `app-${i}`);
+      fs.mkdirSync(dir);
+      app.set(dir, 'directory');
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    const results = await Promise.all(writers);
+    expect(results.map((r) => r.stderr).join('')).toBe('');
+    const entries = new TrustStore({ configDir: config }).list();
+    expect(entries).toHaveLength(5 * 30);
+    for (let w = 0; w < 4; w++) {
+      for (let i = 0; i < 30; i++) expect(app.check(path.join(root, `w${w}-${i}`)).decision).toBe(i % 3 === 0 ? 'never' : 'directory');
+    }
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('a revoke from the CLI applies to the running app on its next check', async () => {
+    const root = tempDir();
+    const config = path.join(root, 'config');
+    mkdirs(root, 'proj');
+    const app = new TrustStore({ configDir: config });
+    app.set(path.join(root, 'proj'), 'directory');
+    expect(app.check(path.join(root, 'proj')).trusted).toBe(true);
+    const r = await runCli(['trust', 'revoke', path.join(root, 'proj')], { ...process.env, GATEHOUSE_HOME: config });
+    expect(r.code).toBe(0);
+    expect(app.check(path.join(root, 'proj')).trusted).toBe(false);
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+});
+
+describe('the lock file', () => {
+  it('is taken over when its owner died', () => {
+    const root = tempDir();
+    const lock = path.join(root, 'x.lock');
+    const dead = spawnSync(process.execPath, ['-e', 'process.pid']).pid ?? 999999;
+    fs.writeFileSync(lock, JSON.stringify({ pid: dead, token: 'old', at: Date.now() }));
+    expect(withFileLock(lock, () => 42, { timeoutMs: 2000 })).toBe(42);
+    expect(fs.existsSync(lock)).toBe(false);
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('is waited for while its owner lives, then the write fails clearly rather than racing', () => {
+    const root = tempDir();
+    const lock = path.join(root, 'x.lock');
+    fs.writeFileSync(lock, JSON.stringify({ pid: process.ppid, token: 'live', at: Date.now() }));
+    const started = Date.now();
+    expect(() => withFileLock(lock, () => 1, { timeoutMs: 300, staleMs: 60_000 })).toThrow(/could not lock/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(JSON.parse(fs.readFileSync(lock, 'utf8')).token).toBe('live');
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+});
