@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { ErrorCodeSchema } from './errors';
+import { StopReasonSchema, TokenUsageSchema } from './conversation';
+import { ToolSafetySchema } from './tools';
+
+/**
+ * What the agent runner in the worker reports while it works: streamed to main (transcript, CLI, RPC) and on to the
+ * UI. A discriminated union on `type`; every consumer validates it with `AgentEventSchema`.
+ */
+
+const turn = z.number().int().min(1);
+const callId = z.string().min(1);
+
+export const ToolPreviewSchema = z.object({ kind: z.literal('diff'), path: z.string(), unifiedDiff: z.string() });
+
+/** How a run ended. */
+export const AgentRunStatusSchema = z.enum(['completed', 'max_turns', 'cancelled', 'error']);
+export type AgentRunStatus = z.infer<typeof AgentRunStatusSchema>;
+
+export const AgentEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('turn_started'), turn }),
+  z.object({ type: z.literal('text_delta'), turn, text: z.string() }),
+  z.object({
+    type: z.literal('tool_call_started'),
+    turn,
+    id: callId,
+    name: z.string(),
+    input: z.unknown(),
+    safety: ToolSafetySchema.nullable(),
+    preview: ToolPreviewSchema.optional(),
+  }),
+  /** Who decided (a permission-engine source such as `user`, or `schema` / `internal` from the runner) and why. */
+  z.object({
+    type: z.literal('tool_call_decided'),
+    id: callId,
+    allow: z.boolean(),
+    source: z.string().min(1),
+    reason: z.string(),
+    rule: z.string().nullable(),
+  }),
+  z.object({ type: z.literal('tool_call_output'), id: callId, chunk: z.string() }),
+  z.object({
+    type: z.literal('tool_call_finished'),
+    id: callId,
+    /** Whether the tool actually ran (false for denied, malformed or refused calls). */
+    ran: z.boolean(),
+    isError: z.boolean(),
+    content: z.string(),
+    exitCode: z.number().int().nullable().optional(),
+    durationMs: z.number().nonnegative(),
+  }),
+  z.object({
+    type: z.literal('turn_usage'),
+    turn,
+    stopReason: StopReasonSchema,
+    usage: TokenUsageSchema,
+    total: TokenUsageSchema,
+  }),
+  z.object({
+    type: z.literal('context_trimmed'),
+    turn,
+    trimmedResults: z.number().int().min(1),
+    trimmedChars: z.number().int().nonnegative(),
+  }),
+  z.object({
+    type: z.literal('done'),
+    status: z.enum(['completed', 'max_turns']),
+    turns: z.number().int().nonnegative(),
+    usage: TokenUsageSchema,
+    message: z.string(),
+  }),
+  z.object({
+    type: z.literal('error'),
+    code: ErrorCodeSchema,
+    message: z.string(),
+    turns: z.number().int().nonnegative(),
+    usage: TokenUsageSchema,
+  }),
+  z.object({
+    type: z.literal('cancelled'),
+    turns: z.number().int().nonnegative(),
+    usage: TokenUsageSchema,
+    message: z.string(),
+  }),
+]);
+export type AgentEvent = z.infer<typeof AgentEventSchema>;
+export type AgentEventType = AgentEvent['type'];

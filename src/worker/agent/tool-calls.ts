@@ -1,0 +1,162 @@
+import type { AgentEvent } from '../../shared/agent-events';
+import type { ToolResultBlock, ToolUseBlock } from '../../shared/conversation';
+import type { AgentMode } from '../../shared/permission';
+import type { ToolSafety } from '../../shared/tools';
+import { CancelledError } from '../providers/errors';
+import type { ToolContext, ToolPreview, ToolRegistry, ToolResult } from '../tools/types';
+import type { BeforeToolCall, ToolCallVerdict } from './types';
+
+export interface ToolCallsContext {
+  registry: ToolRegistry;
+  ctx: ToolContext;
+  agentMode: AgentMode;
+  allowList?: readonly string[];
+  beforeToolCall: BeforeToolCall;
+  emit: (event: AgentEvent) => void;
+  signal: AbortSignal;
+  turn: number;
+}
+
+/**
+ * Runs one turn's tool calls: consecutive read-only calls together (in parallel), every write or command alone and
+ * in order. Each call: preview (writes) -> permission check -> execution gate -> run. Results come back in the
+ * model's order; nothing here throws: a failure is an `is_error` result.
+ */
+export async function runToolCalls(calls: ToolUseBlock[], context: ToolCallsContext): Promise<ToolResultBlock[]> {
+  const results: ToolResultBlock[] = [];
+  for (const batch of batchBySafety(calls, context.registry)) {
+    results.push(...(await Promise.all(batch.map((call) => runOneCall(call, context)))));
+  }
+  return results;
+}
+
+function batchBySafety(calls: ToolUseBlock[], registry: ToolRegistry): ToolUseBlock[][] {
+  const batches: ToolUseBlock[][] = [];
+  let reads: ToolUseBlock[] = [];
+  for (const call of calls) {
+    if (registry.safety(call.name) === 'readOnly') {
+      reads.push(call);
+      continue;
+    }
+    if (reads.length) batches.push(reads);
+    reads = [];
+    batches.push([call]);
+  }
+  if (reads.length) batches.push(reads);
+  return batches;
+}
+
+async function runOneCall(call: ToolUseBlock, c: ToolCallsContext): Promise<ToolResultBlock> {
+  const started = Date.now();
+  const safety = c.registry.safety(call.name);
+  const finish = (content: string, isError: boolean, ran: boolean, exitCode?: number | null): ToolResultBlock => {
+    c.emit({ type: 'tool_call_finished', id: call.id, ran, isError, content, ...(exitCode !== undefined ? { exitCode } : {}), durationMs: Date.now() - started });
+    return { type: 'tool_result', tool_use_id: call.id, content, is_error: isError };
+  };
+
+  if (call.inputError !== undefined) {
+    c.emit({ type: 'tool_call_started', turn: c.turn, id: call.id, name: call.name, input: call.input, safety });
+    const reason = `${call.inputError}. Send the call again with its arguments as one valid JSON object.`;
+    c.emit({ type: 'tool_call_decided', id: call.id, allow: false, source: 'schema', reason, rule: null });
+    return finish(`denied by schema: ${reason}`, true, false);
+  }
+  if (c.signal.aborted) return cancelledBeforeRun(call, c, safety, finish);
+
+  const preview = safety === 'write' ? await safePreview(call, c) : undefined;
+  c.emit({ type: 'tool_call_started', turn: c.turn, id: call.id, name: call.name, input: call.input, safety, ...(preview ? { preview } : {}) });
+
+  let verdict: ToolCallVerdict;
+  try {
+    verdict = await raceAbort(c.beforeToolCall({ id: call.id, name: call.name, input: call.input, ...(preview ? { preview } : {}) }), c.signal);
+  } catch (err) {
+    if (err instanceof CancelledError) verdict = { allow: false, source: 'cancelled', reason: 'the run was cancelled before the call was decided' };
+    else verdict = { allow: false, source: 'internal', reason: `the permission check failed, so the call was not run: ${messageOf(err)}` };
+  }
+  c.emit({
+    type: 'tool_call_decided',
+    id: call.id,
+    allow: verdict.allow,
+    source: verdict.source ?? 'permission',
+    reason: verdict.reason ?? 'allowed',
+    rule: verdict.rule ?? null,
+  });
+  if (!verdict.allow) return finish(describeDenial(verdict), true, false);
+
+  // The execution gate, before the registry's own: plan mode runs read-only tools only, whatever was allowed.
+  if (c.agentMode === 'plan' && safety !== 'readOnly') {
+    return finish(`tool_not_allowed: ${call.name} is not available in plan mode (read-only tools only); the call was not run.`, true, false);
+  }
+  if (c.allowList && !c.allowList.includes(call.name)) {
+    return finish(`tool_not_allowed: ${call.name} is not in this run's tool allow-list; the call was not run.`, true, false);
+  }
+  if (c.signal.aborted) return finish('cancelled: the run was cancelled before the tool ran', true, false);
+
+  const result = await safeExecute(call, c);
+  return finish(result.content, result.isError, true, result.exitCode);
+}
+
+/** `denied by user rule Bash(git push:*): <reason>` and, where given, what would be allowed instead. */
+export function describeDenial(verdict: Extract<ToolCallVerdict, { allow: false }>): string {
+  const who = verdict.rule ? `${verdict.source} rule ${verdict.rule}` : verdict.source;
+  const lines = [`denied by ${who}: ${verdict.reason}`];
+  if (verdict.alternative) lines.push(`Allowed instead: ${verdict.alternative}`);
+  return lines.join('\n');
+}
+
+function cancelledBeforeRun(
+  call: ToolUseBlock,
+  c: ToolCallsContext,
+  safety: ToolSafety | null,
+  finish: (content: string, isError: boolean, ran: boolean) => ToolResultBlock,
+): ToolResultBlock {
+  c.emit({ type: 'tool_call_started', turn: c.turn, id: call.id, name: call.name, input: call.input, safety });
+  return finish('cancelled: the run was cancelled before the tool ran', true, false);
+}
+
+async function safePreview(call: ToolUseBlock, c: ToolCallsContext): Promise<ToolPreview | undefined> {
+  try {
+    return await c.registry.preview(call.name, call.input, c.ctx);
+  } catch {
+    // No preview is not a reason to fail the call: the approval shows the input instead.
+    return undefined;
+  }
+}
+
+async function safeExecute(call: ToolUseBlock, c: ToolCallsContext): Promise<ToolResult> {
+  const signal = c.ctx.signal === c.signal ? c.signal : AbortSignal.any([c.ctx.signal, c.signal]);
+  const ctx: ToolContext = {
+    ...c.ctx,
+    signal,
+    onOutput: (chunk) => {
+      c.emit({ type: 'tool_call_output', id: call.id, chunk });
+      c.ctx.onOutput?.(chunk);
+    },
+  };
+  try {
+    return await c.registry.execute(call.name, call.input, ctx, { agentMode: c.agentMode, ...(c.allowList ? { allowList: c.allowList } : {}) });
+  } catch (err) {
+    return { content: `the tool failed: ${messageOf(err)}`, isError: true };
+  }
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new CancelledError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new CancelledError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,59 @@
+import type { AgentEvent, AgentRunStatus } from '../../shared/agent-events';
+import type { ConversationMessage, TokenUsage } from '../../shared/conversation';
+import type { RpcError } from '../../shared/errors';
+import type { AgentMode } from '../../shared/permission';
+import type { ModelProvider } from '../providers/types';
+import type { ToolContext, ToolPreview, ToolRegistry } from '../tools/types';
+
+/** A tool call as the runner hands it to the permission check (main's engine, over the port). */
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  input: unknown;
+  preview?: ToolPreview;
+}
+
+/** The answer of the permission check. A denial carries who decided, why and, where it helps, what would pass. */
+export type ToolCallVerdict =
+  | { allow: true; source?: string; reason?: string; rule?: string | null }
+  | { allow: false; reason: string; source: string; rule?: string | null; alternative?: string };
+
+export type BeforeToolCall = (call: ToolCallRequest) => Promise<ToolCallVerdict>;
+
+export interface RunAgentOptions {
+  provider: ModelProvider;
+  registry: ToolRegistry;
+  ctx: ToolContext;
+  agentMode: AgentMode;
+  task: string;
+  /** do mode: the plan the person confirmed. */
+  plan?: string;
+  /** Earlier messages of this session (a follow-up in chat, a resumed session). */
+  history?: ConversationMessage[];
+  maxTurns: number;
+  beforeToolCall: BeforeToolCall;
+  onEvent: (event: AgentEvent) => void;
+  signal: AbortSignal;
+  /** Defaults to the provider's model. */
+  model?: string;
+  /** Output tokens per model turn. Default 8192. */
+  maxTokens?: number;
+  /** Context window, in tokens (default 200 000), and the share at which old tool outputs are trimmed (0.8). */
+  contextLimitTokens?: number;
+  contextThresholdRatio?: number;
+  /** Tool names allowed in this run (e.g. a restricted sub-agent): filters the definitions and gates execution. */
+  allowList?: readonly string[];
+  /** Extra system instructions (project instructions, settings). */
+  systemExtra?: string;
+}
+
+export interface AgentRunResult {
+  status: AgentRunStatus;
+  /** The whole conversation, history included; every tool_use has its tool_result, even after a cancel. */
+  conversation: ConversationMessage[];
+  usage: TokenUsage;
+  turns: number;
+  /** The text of the model's last answer. */
+  finalText: string;
+  error?: RpcError;
+}

@@ -1,0 +1,147 @@
+import { RunCommandInput } from '../../shared/tools';
+import * as pty from 'node-pty';
+import { terminateGroup, groupAlive } from './process-group';
+import { EndMarkerFilter, newEndMarker, WRAPPER_SCRIPT } from './pty-sentinel';
+import { cleanTerminalOutput, HeadTailCollector } from './terminal-output';
+import { defineTool, ToolError, type RegisteredTool, type ToolRunContext } from './tool';
+import { truncateHeadTail } from './truncate';
+import type { ToolResult } from './types';
+
+/**
+ * Runs each command inside something else (the OS sandbox of src/worker/sandbox: its CommandSandbox fits this
+ * shape): `wrap` gives the argv, environment and folder to spawn instead of `bash -c COMMAND`.
+ */
+export interface CommandWrapper {
+  wrap(command: string): { file: string; args: string[]; env: Record<string, string>; cwd: string; cleanup?(): void };
+  /** A message for the model when the output shows the wrapper blocked something, else null. */
+  describeViolation?(output: string, exitCode: number | null): string | null;
+}
+
+export interface RunCommandOptions {
+  /** Absent: plain `bash -c` with the worker's environment. */
+  wrapper?: CommandWrapper | undefined;
+  /** When the model gives no `timeout_ms`. */
+  defaultTimeoutMs: number;
+  /** Time between SIGTERM and SIGKILL when a command is killed. */
+  killGraceMs: number;
+}
+
+export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
+export const DEFAULT_KILL_GRACE_MS = 2_000;
+/** Raw output kept in memory at each end of a long stream. */
+const KEEP_EACH_END_CHARS = 512 * 1024;
+
+type Ending = { kind: 'exit'; exitCode: number; signal: number } | { kind: 'timeout' } | { kind: 'cancel' };
+
+function workerEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+function footerFor(ending: Ending, timeoutMs: number): string {
+  switch (ending.kind) {
+    case 'timeout':
+      return `[killed after timeout ${timeoutMs} ms]`;
+    case 'cancel':
+      return '[cancelled]';
+    case 'exit':
+      return ending.signal !== 0 ? `[terminated by signal ${ending.signal}]` : `[exit code ${ending.exitCode}]`;
+  }
+}
+
+/**
+ * Runs `bash -c COMMAND` (stdin from /dev/null) in a pty in the project root, under the end-marker wrapper of
+ * pty-sentinel.ts; the whole process group dies on timeout or cancel.
+ */
+export function runInPty(command: string, timeoutMs: number, opts: RunCommandOptions, ctx: ToolRunContext): Promise<ToolResult> {
+  const graceMs = opts.killGraceMs;
+  const marker = newEndMarker();
+  const filter = new EndMarkerFilter(marker);
+  const spawnSpec = opts.wrapper?.wrap(command) ?? { file: 'bash', args: ['-c', command], env: workerEnv(), cwd: ctx.projectRoot };
+  let term: pty.IPty;
+  try {
+    term = pty.spawn('bash', ['-c', WRAPPER_SCRIPT, 'gatehouse', marker, spawnSpec.file, ...spawnSpec.args], {
+      name: 'xterm-256color',
+      cols: 160,
+      rows: 50,
+      cwd: spawnSpec.cwd,
+      env: spawnSpec.env,
+    });
+  } catch (err) {
+    spawnSpec.cleanup?.();
+    throw new ToolError(`could not start the command: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const pgid = term.pid; // the pty's child is a session leader: its pid is the group id
+  const collector = new HeadTailCollector(KEEP_EACH_END_CHARS);
+  return new Promise((resolve) => {
+    let killing: { kind: 'timeout' | 'cancel'; done: Promise<void> } | null = null;
+    const kill = (kind: 'timeout' | 'cancel'): void => {
+      if (killing === null) killing = { kind, done: terminateGroup(pgid, graceMs) };
+    };
+    const timer = setTimeout(() => kill('timeout'), timeoutMs);
+    const onAbort = (): void => kill('cancel');
+    if (ctx.signal.aborted) onAbort();
+    else ctx.signal.addEventListener('abort', onAbort, { once: true });
+    const emit = (output: string): void => {
+      if (output === '') return;
+      collector.push(output);
+      try {
+        ctx.onOutput?.(output);
+      } catch {
+        // a failing UI stream must not break the command
+      }
+    };
+    term.onData((chunk) => {
+      const hadCode = filter.exitCode !== null;
+      emit(filter.push(chunk));
+      if (!hadCode && filter.exitCode !== null) {
+        try {
+          term.write('\n'); // everything arrived: let the wrapper exit
+        } catch {
+          // the wrapper is gone already
+        }
+      }
+    });
+    term.onExit(({ exitCode, signal }) => {
+      emit(filter.flush());
+      try {
+        spawnSpec.cleanup?.();
+      } catch {
+        // cleanup is best effort
+      }
+      clearTimeout(timer);
+      ctx.signal.removeEventListener('abort', onAbort);
+      const finish = (ending: Ending): void => {
+        const footer = footerFor(ending, timeoutMs);
+        const output = cleanTerminalOutput(collector.text()).replace(/\n+$/, '');
+        const body = truncateHeadTail(output === '' ? '(no output)' : output, Math.max(200, ctx.maxOutputChars - footer.length - 1));
+        const code = ending.kind === 'exit' && ending.signal === 0 ? ending.exitCode : null;
+        const violation = opts.wrapper?.describeViolation?.(output, code) ?? null;
+        const note = violation === null ? '' : `\n${violation}`;
+        resolve({ content: `${body}\n${footer}${note}`, isError: code === null || violation !== null, exitCode: code });
+      };
+      if (killing !== null) {
+        const { kind, done } = killing;
+        void done.then(() => finish({ kind }));
+        return;
+      }
+      // Background jobs left behind by a finished command are not kept running.
+      if (groupAlive(pgid)) void terminateGroup(pgid, graceMs);
+      finish({ kind: 'exit', exitCode: filter.exitCode ?? exitCode, signal: filter.exitCode === null ? (signal ?? 0) : 0 });
+    });
+  });
+}
+
+export function createRunCommandTool(opts: RunCommandOptions): RegisteredTool {
+  return defineTool({
+    name: 'run_command',
+    input: RunCommandInput,
+    description:
+      'Run a bash command in the project root (bash -c, in a terminal). Returns the output (stdout and stderr ' +
+      `together) and the exit code. Killed after timeout_ms (default ${opts.defaultTimeoutMs} ms). ` +
+      'Interactive commands get no input: pass flags that make them non-interactive.',
+    timeoutMs: (input) => (input.timeout_ms ?? opts.defaultTimeoutMs) + opts.killGraceMs + 5_000,
+    run: (input, ctx) => runInPty(input.command, input.timeout_ms ?? opts.defaultTimeoutMs, opts, ctx),
+  });
+}

@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { displayPath } from './confined-fs';
+import type { SearchScope } from './search-scope';
+import { MAX_SEARCH_FILE_BYTES, MAX_SEARCH_MATCHES, type SearchMatch, type SearchOutcome } from './search-format';
+import { ToolError } from './tool';
+import { walkFiles } from './walk';
+
+export interface SearchRequest {
+  pattern: string;
+  glob?: string | undefined;
+  caseInsensitive: boolean;
+}
+
+export function compileRegex(pattern: string, caseInsensitive: boolean): RegExp {
+  const flags = caseInsensitive ? 'i' : '';
+  try {
+    return new RegExp(pattern, flags + 'u');
+  } catch {
+    try {
+      return new RegExp(pattern, flags);
+    } catch (err) {
+      throw new ToolError(`invalid regular expression /${pattern}/: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+}
+
+/** Like ripgrep's `-g`: a glob without a slash matches the file name at any depth. */
+export function globFilter(glob: string | undefined): (relToStart: string) => boolean {
+  if (glob === undefined) return () => true;
+  const negated = glob.startsWith('!');
+  const body = negated ? glob.slice(1) : glob;
+  const isMatch = picomatch(body, { dot: true, basename: !body.includes('/') });
+  return negated ? (rel) => !isMatch(rel) : (rel) => isMatch(rel);
+}
+
+function readSearchable(abs: string): Buffer | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_SEARCH_FILE_BYTES) return null;
+    const buf = fs.readFileSync(fd);
+    return buf.includes(0) ? null : buf;
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function searchBuffer(buf: Buffer, regex: RegExp, shown: string, out: SearchMatch[]): boolean {
+  const lines = buf.toString('utf8').split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i] ?? '';
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (!regex.test(text)) continue;
+    if (out.length >= MAX_SEARCH_MATCHES) return false;
+    out.push({ path: shown, line: i + 1, text });
+  }
+  return true;
+}
+
+/** The JS search used when ripgrep is not installed: same ignore rules, same order, same result format. */
+export function searchWithJs(scope: SearchScope, req: SearchRequest, projectRoot: string, signal: AbortSignal): SearchOutcome {
+  const regex = compileRegex(req.pattern, req.caseInsensitive);
+  const matches: SearchMatch[] = [];
+  let capped = false;
+  if (!scope.isDirectory) {
+    const buf = readSearchable(scope.real);
+    if (buf !== null) capped = !searchBuffer(buf, regex, displayPath(scope.real, projectRoot), matches);
+    return { matches, capped };
+  }
+  const wanted = globFilter(req.glob);
+  walkFiles(
+    scope.ignoreRoot,
+    scope.real,
+    (entry) => {
+      if (entry.isSymlink) return true; // like ripgrep: symlinks are not followed during a walk
+      const relToStart = path.relative(scope.real, entry.abs).split(path.sep).join('/');
+      if (!wanted(relToStart)) return true;
+      const buf = readSearchable(entry.abs);
+      if (buf === null) return true;
+      if (!searchBuffer(buf, regex, displayPath(entry.abs, projectRoot), matches)) {
+        capped = true;
+        return false;
+      }
+      return true;
+    },
+    signal,
+  );
+  return { matches, capped };
+}

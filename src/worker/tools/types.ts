@@ -1,0 +1,51 @@
+import type { AgentMode } from '../../shared/permission';
+import type { ToolName, ToolSafety } from '../../shared/tools';
+
+/** Where and how a tool runs. The roots are real paths (symlinks resolved) decided by main. */
+export interface ToolContext {
+  projectRoot: string;
+  additionalDirectories: string[];
+  signal: AbortSignal;
+  /** Streams command output to the UI as it comes (run_command). */
+  onOutput?: (chunk: string) => void;
+  /**
+   * Real paths file tools never write, on top of the project's `.gatehouse/`, `.claude/settings.json` and
+   * `.claude/settings.local.json` (self-protection, re-checked at open time): e.g. the user config directory.
+   */
+  protectedPaths?: string[];
+}
+
+/** What a tool returns to the model. Errors are results (`isError: true`), never a crashed worker. */
+export interface ToolResult {
+  content: string;
+  isError: boolean;
+  /** run_command: the process's exit code (null when killed). */
+  exitCode?: number | null;
+}
+
+/** A read-only preview for the approval UI: the unified diff a write/edit would make. */
+export interface ToolPreview {
+  kind: 'diff';
+  path: string;
+  unifiedDiff: string;
+}
+
+/** The JSON shape the model sees for one tool (Anthropic Messages API `tools[]`). */
+export interface ModelToolDefinition {
+  name: ToolName;
+  description: string;
+  input_schema: Record<string, unknown>;
+}
+
+export interface ToolRegistry {
+  /** Definitions the model is shown in this agent mode (plan: read-only tools only). */
+  definitions(agentMode: AgentMode): ModelToolDefinition[];
+  safety(name: string): ToolSafety | null;
+  /** The preview a write/edit would make, computed without touching the disk; undefined for other tools. */
+  preview(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolPreview | undefined>;
+  /**
+   * The execution gate and the run: re-checks the tool is allowed in `agentMode` and by `allowList` (when given),
+   * validates the input, runs with the tool's timeout; every failure comes back as an error result.
+   */
+  execute(name: string, rawInput: unknown, ctx: ToolContext, gate: { agentMode: AgentMode; allowList?: readonly string[] }): Promise<ToolResult>;
+}

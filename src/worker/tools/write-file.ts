@@ -1,0 +1,30 @@
+import { WriteFileInput } from '../../shared/tools';
+import fs from 'node:fs';
+import { displayPath, overwrite } from './confined-fs';
+import { openConfinedForWrite } from './confined-write';
+import { readCurrentForPreview, unifiedDiff } from './diff-preview';
+import { defineTool, ok } from './tool';
+
+export const writeFileTool = defineTool({
+  name: 'write_file',
+    input: WriteFileInput,
+  description:
+    'Create a file or replace its whole content. Missing parent folders are created. ' +
+    'Prefer edit_file to change part of an existing file.',
+  timeoutMs: () => 30_000,
+  async run(input, ctx) {
+    const file = openConfinedForWrite(input.path, ctx, { mustExist: false });
+    let bytes: number;
+    try {
+      bytes = overwrite(file.fd, input.content);
+    } finally {
+      fs.closeSync(file.fd);
+    }
+    const verb = file.created ? 'Created' : 'Overwrote';
+    return ok(`${verb} ${displayPath(file.realPath, ctx.projectRoot)} (${bytes.toLocaleString('en-US')} bytes)`);
+  },
+  async preview(input, ctx) {
+    const current = readCurrentForPreview(input.path, ctx);
+    return unifiedDiff(current.shownPath, current.text, input.content);
+  },
+});

@@ -1,0 +1,174 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createToolRegistry } from '../../src/worker/tools';
+import { DO, makeSandbox, type Sandbox } from '../unit/tools/helpers';
+
+/** run_command with real bash in a real pty: exit codes, streaming, timeouts, cancel killing the process group. */
+let sb: Sandbox;
+beforeAll(() => {
+  sb = makeSandbox();
+});
+afterAll(() => sb.cleanup());
+
+const reg = createToolRegistry({ ripgrepPath: null, killGraceMs: 300 });
+const run = (command: string, extra: { timeout_ms?: number; signal?: AbortSignal; onOutput?: (c: string) => void } = {}) =>
+  reg.execute(
+    'run_command',
+    { command, ...(extra.timeout_ms === undefined ? {} : { timeout_ms: extra.timeout_ms }) },
+    sb.ctx({ ...(extra.signal ? { signal: extra.signal } : {}), ...(extra.onOutput ? { onOutput: extra.onOutput } : {}) }),
+    DO,
+  );
+
+/** Live (non-zombie) processes whose command line contains `marker`. */
+function liveProcessesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      const state = /^State:\s+(\S)/m.exec(fs.readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1];
+      if (cmdline.includes(marker) && state !== 'Z') found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+async function waitUntil(cond: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (cond()) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return cond();
+}
+
+describe('run_command', () => {
+  it('returns the output and the exit code, in the project root', async () => {
+    const ok = await run('pwd; echo out; echo err >&2');
+    expect(ok).toEqual({ content: `${sb.root}\nout\nerr\n[exit code 0]`, isError: false, exitCode: 0 });
+    const failed = await run('echo nope; exit 3');
+    expect(failed).toEqual({ content: 'nope\n[exit code 3]', isError: false, exitCode: 3 });
+    expect(await run('true')).toEqual({ content: '(no output)\n[exit code 0]', isError: false, exitCode: 0 });
+  });
+
+  it('really runs bash (quoting, pipes, files in the project)', async () => {
+    const res = await run(`printf '%s\\n' "a b" 'c' | wc -l > count.txt && cat count.txt`);
+    expect(res.content).toBe('2\n[exit code 0]');
+    expect(fs.readFileSync(path.join(sb.root, 'count.txt'), 'utf8').trim()).toBe('2');
+  });
+
+  it('streams output as it comes, ANSI kept for the UI and stripped for the model', async () => {
+    const chunks: Array<{ at: number; text: string }> = [];
+    const started = Date.now();
+    const res = await run(`printf '\\033[32mgreen\\033[0m\\n'; sleep 0.3; echo second`, { onOutput: (text) => chunks.push({ at: Date.now() - started, text }) });
+    const streamed = chunks.map((c) => c.text).join('');
+    expect(streamed).toContain('\x1b[32mgreen\x1b[0m');
+    expect(streamed).not.toContain('__gatehouse_done_');
+    expect(streamed.indexOf('green')).toBeLessThan(streamed.indexOf('second'));
+    const first = chunks.find((c) => c.text.includes('green'));
+    const last = chunks.find((c) => c.text.includes('second'));
+    expect((last?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(200); // delivered before the command ended
+    expect(res.content).toBe('green\nsecond\n[exit code 0]');
+  });
+
+  it('survives a UI stream that throws', async () => {
+    const res = await run('echo fine', { onOutput: () => { throw new Error('ui broke'); } });
+    expect(res.content).toBe('fine\n[exit code 0]');
+  });
+
+  it('kills the whole process group on timeout and says so', async () => {
+    const marker = `gh-timeout-${process.pid}-${Date.now()}`;
+    const started = Date.now();
+    const res = await run(`echo started; sleep 30 & sleep 30; : ${marker}`.replace('sleep 30 &', `bash -c 'sleep 30; : ${marker}' &`), { timeout_ms: 400 });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(res).toEqual({ content: 'started\n[killed after timeout 400 ms]', isError: true, exitCode: null });
+    expect(await waitUntil(() => liveProcessesWith(marker).length === 0, 2_000)).toBe(true);
+  });
+
+  it('cancels quickly, killing background children too', async () => {
+    const marker = `gh-cancel-${process.pid}-${Date.now()}`;
+    const ac = new AbortController();
+    const pending = run(`bash -c 'sleep 30 & sleep 30; : ${marker}'; : ${marker}`, { signal: ac.signal });
+    expect(await waitUntil(() => liveProcessesWith(marker).length >= 1, 3_000)).toBe(true);
+    const children = execFileSync('pgrep', ['-f', marker]).toString().trim().split('\n');
+    expect(children.length).toBeGreaterThanOrEqual(1);
+    const started = Date.now();
+    ac.abort();
+    const res = await pending;
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(res.isError).toBe(true);
+    expect(res.exitCode).toBeNull();
+    expect(res.content.endsWith('[cancelled]')).toBe(true);
+    expect(await waitUntil(() => liveProcessesWith(marker).length === 0, 2_000)).toBe(true);
+    // the plain `sleep 30` children (no marker in their own command line) are gone too: their group is empty
+  });
+
+  it('SIGKILLs what ignores SIGTERM after the grace period', async () => {
+    const marker = `gh-stubborn-${process.pid}-${Date.now()}`;
+    const res = await run(`trap '' TERM HUP; echo armed; while :; do sleep 0.05; done; : ${marker}`, { timeout_ms: 300 });
+    expect(res.content).toBe('armed\n[killed after timeout 300 ms]');
+    expect(await waitUntil(() => liveProcessesWith(marker).length === 0, 2_000)).toBe(true);
+  });
+
+  it('does not leave background jobs running after the command ends', async () => {
+    const marker = `gh-bg-${process.pid}-${Date.now()}`;
+    const res = await run(`bash -c 'sleep 30; : ${marker}' & echo launched`);
+    expect(res.content).toBe('launched\n[exit code 0]');
+    expect(await waitUntil(() => liveProcessesWith(marker).length === 0, 2_000)).toBe(true);
+  });
+
+  it('cuts large output head and tail, keeping the exit code line', async () => {
+    const res = await run('seq 1 100000; exit 4');
+    expect(res.exitCode).toBe(4);
+    expect(res.content.length).toBeLessThanOrEqual(30_000);
+    expect(res.content.startsWith('1\n2\n3\n')).toBe(true);
+    expect(res.content).toMatch(/\[\.\.\. [\d,]+ characters omitted \.\.\.\]/);
+    expect(res.content.endsWith('99999\n100000\n[exit code 4]')).toBe(true);
+  });
+
+  it('reports a command killed by a signal', async () => {
+    const res = await run('kill -KILL $$'); // the command's shell dies of SIGKILL: 128 + 9
+    expect(res).toEqual({ content: '(no output)\n[exit code 137]', isError: false, exitCode: 137 });
+  });
+
+  it('gets no stdin (a reader sees end of input instead of hanging until the timeout)', async () => {
+    const started = Date.now();
+    const res = await run('read -t 5 line; echo "read exited $?"; cat; [ -t 1 ] && echo "stdout is a terminal"', { timeout_ms: 8_000 });
+    expect(res.content).toBe('read exited 1\nstdout is a terminal\n[exit code 0]');
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('never loses the end of a large output (repeatedly)', async () => {
+    for (let i = 0; i < 2; i++) {
+      const res = await run('seq 1 100000; printf "no newline at the end"');
+      expect(res.content.endsWith('99999\n100000\nno newline at the end\n[exit code 0]')).toBe(true);
+    }
+  });
+
+  it('runs inside a command wrapper (the sandbox hook): its argv, env and cwd, cleanup, violations', async () => {
+    let cleaned = 0;
+    const wrapped = createToolRegistry({
+      ripgrepPath: null,
+      killGraceMs: 300,
+      commandWrapper: {
+        wrap: (command) => ({
+          file: 'bash',
+          args: ['-c', `echo "[wrapped]"; ${command}`],
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', WRAPPED: 'yes' },
+          cwd: sb.outside,
+          cleanup: () => void cleaned++,
+        }),
+        describeViolation: (output, exitCode) => (output.includes('Permission denied') ? `sandbox_violation: blocked (exit ${exitCode})` : null),
+      },
+    });
+    const ok = await wrapped.execute('run_command', { command: 'echo "$WRAPPED $HOME"; pwd' }, sb.ctx(), DO);
+    expect(ok).toEqual({ content: `[wrapped]\nyes \n${sb.outside}\n[exit code 0]`, isError: false, exitCode: 0 });
+    const blocked = await wrapped.execute('run_command', { command: 'echo "x: Permission denied" >&2; exit 1' }, sb.ctx(), DO);
+    expect(blocked).toEqual({ content: '[wrapped]\nx: Permission denied\n[exit code 1]\nsandbox_violation: blocked (exit 1)', isError: true, exitCode: 1 });
+    expect(cleaned).toBe(2);
+  });
+});
