@@ -1,0 +1,70 @@
+/** The bubblewrap command line for one sandboxed command (pure: easy to read, easy to test). */
+import type { MaskTarget, RootGuards } from './protected-paths';
+
+/** Port the in-sandbox bridge listens on (loopback of the command's own network namespace). */
+export const SANDBOX_PROXY_PORT = 3128;
+/** Where the host's proxy socket directory appears inside the sandbox. */
+export const SANDBOX_PROXY_DIR = '/tmp/.gatehouse-net';
+export const PROXY_SOCKET_NAME = 'proxy.sock';
+
+export type SandboxNetwork = { kind: 'none' } | { kind: 'proxy'; hostSocketDir: string; socatPath: string };
+
+export interface BwrapPlan {
+  bwrapPath: string;
+  projectRoot: string;
+  /** Project root first, then additional directories; each bound read-write at the same path. */
+  writableRoots: string[];
+  /** Host directory that becomes the command's `/tmp`. */
+  privateTmp: string;
+  masks: MaskTarget[];
+  guards: RootGuards;
+  network: SandboxNetwork;
+}
+
+/**
+ * Waits (builtins only, no fork per try) until socat listens on the bridge port, then runs the command. socat
+ * forwards each loopback connection to the worker's proxy through the unix socket bound into the sandbox.
+ */
+function proxyBridgeScript(socatPath: string): string {
+  const hexPort = SANDBOX_PROXY_PORT.toString(16).toUpperCase().padStart(4, '0');
+  return [
+    `${shQuote(socatPath)} TCP-LISTEN:${SANDBOX_PROXY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${SANDBOX_PROXY_DIR}/${PROXY_SOCKET_NAME} </dev/null >/dev/null 2>&1 &`,
+    'for _ in {1..400}; do',
+    `  while IFS= read -r l; do [[ $l == *":${hexPort} 00000000:0000 0A"* ]] && break 2; done < /proc/net/tcp`,
+    '  sleep 0.005',
+    'done',
+    'unset l',
+    'exec bash -c "$1"',
+  ].join('\n');
+}
+
+export function shQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** argv after the bwrap binary. */
+export function bwrapArgs(plan: BwrapPlan, command: string): string[] {
+  const args = [
+    '--die-with-parent',
+    // user (when possible), pid, ipc, uts, cgroup and net namespaces: no network but the proxy bridge, and no view
+    // of host processes (a host /proc/<pid>/root would be a way out of the mount namespace).
+    '--unshare-all',
+    '--ro-bind', '/', '/',
+    '--dev', '/dev',
+    '--proc', '/proc',
+    '--bind', plan.privateTmp, '/tmp',
+  ];
+  for (const root of plan.writableRoots) args.push('--bind', root, root);
+  for (const pin of plan.guards.pins) args.push('--bind', pin, pin);
+  for (const ro of plan.guards.readOnly) args.push('--ro-bind', ro, ro);
+  // Masks come after the writable binds: a secret folder inside the project stays hidden.
+  for (const m of plan.masks) {
+    if (m.isDirectory) args.push('--tmpfs', m.path, '--remount-ro', m.path);
+    else args.push('--ro-bind', '/dev/null', m.path); // a file or a socket: /dev/null in its place
+  }
+  if (plan.network.kind === 'proxy') args.push('--ro-bind', plan.network.hostSocketDir, SANDBOX_PROXY_DIR);
+  args.push('--chdir', plan.projectRoot, '--');
+  if (plan.network.kind === 'proxy') args.push('bash', '-c', proxyBridgeScript(plan.network.socatPath), 'gatehouse-sandbox', command);
+  else args.push('bash', '-c', command);
+  return args;
+}

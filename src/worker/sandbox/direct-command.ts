@@ -1,0 +1,17 @@
+/** The unsandboxed form of a command (sandbox unavailable or turned off): same shape, environment still scrubbed. */
+import { scrubEnv } from './env-scrub';
+import type { WrappedCommand } from './types';
+
+export function directCommand(command: string, projectRoot: string, envAllowList: readonly string[] = [], baseEnv: NodeJS.ProcessEnv = process.env): WrappedCommand {
+  return { file: 'bash', args: ['-c', command], env: scrubEnv(baseEnv, envAllowList), cwd: projectRoot };
+}
+
+/**
+ * A wrapper for run_command when there is no sandbox (unavailable, or turned off in settings): plain `bash -c`
+ * in the project, but the environment still scrubbed. Same shape as a CommandSandbox's `wrap`.
+ */
+export function unsandboxedWrapper(projectRoot: string, envAllowList: readonly string[] = [], baseEnv: NodeJS.ProcessEnv = process.env): {
+  wrap(command: string): WrappedCommand;
+} {
+  return { wrap: (command) => directCommand(command, projectRoot, envAllowList, baseEnv) };
+}

@@ -1,0 +1,54 @@
+/** Bench helper: what the sandbox adds to a trivial command, the sandbox already initialised. */
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createCommandSandbox } from './command-sandbox';
+
+export interface SandboxOverhead {
+  sandboxed_p50_ms: number;
+  direct_p50_ms: number;
+}
+
+function runOnce(file: string, args: string[], env: Record<string, string>, cwd: string): Promise<number> {
+  const start = performance.now();
+  return new Promise((resolve, reject) => {
+    execFile(file, args, { env, cwd }, (err) => (err === null ? resolve(performance.now() - start) : reject(err)));
+  });
+}
+
+function p50(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return Math.round((sorted[Math.floor(sorted.length / 2)] ?? NaN) * 100) / 100;
+}
+
+/** Runs `true` `runs` times sandboxed (bwrap) and directly (`bash -c true`). Throws when there is no sandbox. */
+export async function measureSandboxOverhead(runs = 30): Promise<SandboxOverhead> {
+  const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-home-')));
+  const project = path.join(home, 'project');
+  fs.mkdirSync(project);
+  const sandbox = await createCommandSandbox({
+    projectRoot: project,
+    additionalDirectories: [],
+    userConfigDir: path.join(home, '.config', 'gatehouse'),
+    home,
+    allowedDomains: [],
+  });
+  try {
+    if (sandbox.kind === 'unavailable') throw new Error(`no sandbox to measure: ${sandbox.reason}`);
+    const direct: number[] = [];
+    const sandboxed: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      // wrap() is part of the cost: it is paid before every command.
+      const wrapStart = performance.now();
+      const w = sandbox.wrap('true');
+      const wrapMs = performance.now() - wrapStart;
+      sandboxed.push(wrapMs + (await runOnce(w.file, w.args, w.env, w.cwd)));
+      direct.push(await runOnce('bash', ['-c', 'true'], w.env, project));
+    }
+    return { sandboxed_p50_ms: p50(sandboxed), direct_p50_ms: p50(direct) };
+  } finally {
+    if (sandbox.kind === 'sandbox') await sandbox.dispose();
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,117 @@
+/** Where secrets live: folders a sandboxed command must not read, whatever else it may do. */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** Relative to the home directory. */
+const HOME_SECRET_DIRS: readonly string[] = [
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.azure',
+  '.kube',
+  '.docker',
+  '.config/gcloud',
+  '.config/gh',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials',
+  // browser profiles
+  '.config/google-chrome',
+  '.config/chromium',
+  '.config/BraveSoftware',
+  '.config/microsoft-edge',
+  '.mozilla',
+  'snap/firefox',
+  'snap/chromium',
+  'Library/Application Support/Google/Chrome',
+  'Library/Application Support/Chromium',
+  'Library/Application Support/Firefox',
+  'Library/Safari',
+  'Library/Cookies',
+  // keychains and secret stores
+  'Library/Keychains',
+  '.local/share/keyrings',
+  '.password-store',
+];
+
+/**
+ * Local sockets outside /tmp that would be a way out: the user's session services (D-Bus to the keyring, ssh and
+ * gpg agents under /run/user), and container engines (docker.sock is root on the host).
+ */
+const SYSTEM_SOCKET_PATHS: readonly string[] = [
+  '/run/user',
+  '/run/dbus',
+  '/run/docker.sock',
+  '/var/run/docker.sock',
+  '/run/podman',
+  '/run/containerd',
+  '/run/snapd.socket',
+  '/run/snapd-snap.socket',
+];
+
+/** Every path whose contents a command must not read (absolute, not necessarily existing). */
+export function protectedReadPaths(home: string, userConfigDir: string): string[] {
+  const list = [userConfigDir, ...HOME_SECRET_DIRS.map((rel) => path.join(home, rel)), ...SYSTEM_SOCKET_PATHS];
+  return [...new Set(list.map((p) => path.resolve(p)))];
+}
+
+export interface MaskTarget {
+  /** Absolute real path of an existing file, socket or directory. */
+  path: string;
+  isDirectory: boolean;
+}
+
+/**
+ * The existing protected paths, resolved through symlinks: a mask goes where the data really is, so every name
+ * leading there (the link included) ends on the mask. Paths that do not exist need no mask: nothing secret is there.
+ */
+export function existingMaskTargets(paths: readonly string[]): MaskTarget[] {
+  const out = new Map<string, MaskTarget>();
+  for (const p of paths) {
+    let real: string;
+    let stat: fs.Stats;
+    try {
+      real = fs.realpathSync(p);
+      stat = fs.statSync(real);
+    } catch {
+      continue;
+    }
+    if (!stat.isDirectory() && !stat.isFile() && !stat.isSocket()) continue;
+    out.set(real, { path: real, isDirectory: stat.isDirectory() });
+  }
+  return [...out.values()];
+}
+
+/**
+ * Parts of a writable root that run code outside the sandbox later (git hooks, git config with its
+ * `core.hooksPath`): bound read-only. `.git` itself is pinned (bound onto itself) so that renaming it away and
+ * making a new one is refused (EBUSY) rather than a way around the read-only hooks.
+ */
+export interface RootGuards {
+  pins: string[];
+  readOnly: string[];
+}
+
+export function writableRootGuards(roots: readonly string[]): RootGuards {
+  const pins: string[] = [];
+  const readOnly: string[] = [];
+  for (const root of roots) {
+    const gitDir = path.join(root, '.git');
+    try {
+      if (!fs.lstatSync(gitDir).isDirectory()) continue;
+    } catch {
+      continue;
+    }
+    pins.push(gitDir);
+    const hooks = path.join(gitDir, 'hooks');
+    try {
+      fs.mkdirSync(hooks, { recursive: true }); // what `git init` makes anyway; absent, a command could create it
+    } catch {
+      continue;
+    }
+    readOnly.push(hooks);
+    if (fs.existsSync(path.join(gitDir, 'config'))) readOnly.push(path.join(gitDir, 'config'));
+  }
+  return { pins, readOnly };
+}

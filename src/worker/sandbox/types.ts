@@ -1,0 +1,53 @@
+/** The OS sandbox for `run_command`: what the worker asks for and what it gets back. */
+
+export interface CommandSandboxConfig {
+  /** Absolute, real path of the project: writable, and the command's working directory. */
+  projectRoot: string;
+  /** More writable roots granted with the project (absolute). */
+  additionalDirectories: string[];
+  /** Gatehouse's own config dir (settings, trust store): never readable from a command. */
+  userConfigDir: string;
+  /** The user's home directory, for the secret folders (`~/.ssh`, `~/.aws`...). */
+  home: string;
+  /** `sandbox.network.allowedDomains`: `example.com`, `*.example.com`, an IP literal; empty = no network. */
+  allowedDomains: string[];
+  /** Environment variables kept even though their names look secret. */
+  envAllowList?: string[];
+  /** The bubblewrap binary; found on PATH when absent. A path that does not work makes the sandbox unavailable. */
+  bwrapPath?: string;
+  /** The socat binary (only needed when a domain is allowed); found on PATH when absent. */
+  socatPath?: string;
+  /** The environment commands inherit (scrubbed); defaults to `process.env`. */
+  baseEnv?: NodeJS.ProcessEnv;
+}
+
+/** The argv to spawn (with node-pty or child_process) instead of `bash -c command`. */
+export interface WrappedCommand {
+  file: string;
+  args: string[];
+  /** The complete environment to spawn with (already scrubbed). */
+  env: Record<string, string>;
+  /** The working directory to spawn in (the project root). */
+  cwd: string;
+  cleanup?(): void;
+}
+
+export interface CommandSandbox {
+  readonly kind: 'sandbox';
+  /** `bubblewrap` today; a Seatbelt implementation would say `seatbelt`. */
+  readonly mechanism: 'bubblewrap';
+  wrap(command: string): WrappedCommand;
+  /** A clear tool error when the output shows the sandbox blocked something, else null. */
+  describeViolation(output: string, exitCode: number | null): string | null;
+  dispose(): Promise<void>;
+}
+
+export interface SandboxUnavailable {
+  readonly kind: 'unavailable';
+  /** Why, in words for a persistent UI warning: "bubblewrap (bwrap) was not found on PATH". */
+  readonly reason: string;
+}
+
+export function isSandboxAvailable(s: CommandSandbox | SandboxUnavailable): s is CommandSandbox {
+  return s.kind === 'sandbox';
+}

@@ -1,0 +1,82 @@
+/** Turns what a blocked command printed into a clear tool error for the model ("blocked by sandbox: ..."). */
+import * as path from 'node:path';
+import type { ProxyDenial } from './domain-proxy';
+
+export interface ViolationContext {
+  projectRoot: string;
+  writableRoots: readonly string[];
+  protectedPaths: readonly string[];
+  home: string;
+  allowedDomains: readonly string[];
+  /** Proxy denials during the command (newest last). */
+  denials: readonly ProxyDenial[];
+}
+
+/** bubblewrap's read-only binds fail writes with EROFS, never EACCES: an unambiguous sign of the sandbox. */
+const WRITE_DENIED = /read-only file system|EROFS|Errno 30\b/i;
+const READ_HIDDEN = /no such file or directory|ENOENT|permission denied|EACCES|not permitted/i;
+const PROXY_REFUSED = /CONNECT tunnel failed, response 403|Received HTTP code 403 from proxy|blocked by sandbox: (network|could not resolve|.* resolves to)|\b403 Forbidden\b.*proxy/i;
+const NO_NETWORK = /could not resolve host|temporary failure in name resolution|name or service not known|getaddrinfo (ENOTFOUND|EAI_AGAIN)|network is unreachable|ENETUNREACH|failed to connect to .*(connection refused|couldn't connect)|ECONNREFUSED/i;
+
+function inside(p: string, root: string): boolean {
+  const rel = path.relative(root, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** Absolute, `~/` and `./`, `../` paths mentioned on a line (relative ones resolved against the project), as the tools print them: quoted, after a colon, bare. */
+export function pathsInLine(line: string, home: string, cwd: string): string[] {
+  const out: string[] = [];
+  const re = /(?:^|[\s'"`‘(=,])((?:~|\.{1,2})?\/[^\s'"`’:,)]*)/g;
+  for (const m of line.matchAll(re)) {
+    const raw = m[1];
+    if (raw === undefined || raw === '/' || /^\/\/|^\/dev\/(null|tty)/.test(raw)) continue;
+    const abs = raw.startsWith('~/') ? path.join(home, raw.slice(2)) : path.resolve(cwd, raw);
+    out.push(abs);
+  }
+  return out;
+}
+
+function displayPath(p: string, home: string): string {
+  return inside(p, home) && p !== home ? `~/${path.relative(home, p)}` : p;
+}
+
+function fileViolations(output: string, ctx: ViolationContext): string[] {
+  const found: string[] = [];
+  for (const line of output.split(/\r?\n/)) {
+    const writeDenied = WRITE_DENIED.test(line);
+    const readHidden = READ_HIDDEN.test(line);
+    if (!writeDenied && !readHidden) continue;
+    for (const p of pathsInLine(line, ctx.home, ctx.projectRoot)) {
+      if (ctx.protectedPaths.some((prot) => inside(p, prot))) {
+        found.push(`${writeDenied ? 'write to' : 'read of'} a protected path: ${displayPath(p, ctx.home)}`);
+      } else if (writeDenied && !inside(p, '/tmp') && !ctx.writableRoots.some((r) => inside(p, r))) {
+        found.push(`write outside the project: ${p}`);
+      }
+    }
+  }
+  return found;
+}
+
+function networkViolations(output: string, exitCode: number | null, ctx: ViolationContext): string[] {
+  const allowed = ctx.allowedDomains.length === 0 ? 'none' : ctx.allowedDomains.join(', ');
+  const last = ctx.denials[ctx.denials.length - 1];
+  if (last !== undefined && (PROXY_REFUSED.test(output) || exitCode !== 0)) {
+    return [`${last.reason} (allowed domains: ${allowed})`];
+  }
+  if (PROXY_REFUSED.test(output)) return [`network access to a domain that is not allowed (allowed domains: ${allowed})`];
+  if (exitCode !== 0 && ctx.allowedDomains.length === 0 && NO_NETWORK.test(output)) {
+    return ['network access is disabled (no allowed domains; add one to sandbox.network.allowedDomains)'];
+  }
+  return [];
+}
+
+/** `blocked by sandbox: ...` for each distinct violation the output shows (at most 3), or null. */
+export function describeViolation(output: string, exitCode: number | null, ctx: ViolationContext): string | null {
+  const bwrapFailure = /^bwrap: (.+)$/m.exec(output);
+  if (bwrapFailure?.[1] !== undefined && exitCode !== 0) return `blocked by sandbox: the sandbox could not start the command: ${bwrapFailure[1]}`;
+  const all = [...new Set([...fileViolations(output, ctx), ...networkViolations(output, exitCode, ctx)])];
+  if (all.length === 0) return null;
+  const shown = all.slice(0, 3).map((v) => `blocked by sandbox: ${v}`);
+  if (all.length > 3) shown.push(`(and ${all.length - 3} more)`);
+  return shown.join('\n');
+}

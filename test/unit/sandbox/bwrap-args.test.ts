@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { bwrapArgs, shQuote, type BwrapPlan } from '../../../src/worker/sandbox/bwrap-args';
+
+const plan = (extra: Partial<BwrapPlan> = {}): BwrapPlan => ({
+  bwrapPath: '/usr/bin/bwrap',
+  projectRoot: '/home/u/proj',
+  writableRoots: ['/home/u/proj', '/data/extra'],
+  privateTmp: '/tmp/gatehouse-sandbox-tmp-1',
+  masks: [
+    { path: '/home/u/proj/.ssh', isDirectory: true },
+    { path: '/home/u/.netrc', isDirectory: false },
+  ],
+  guards: { pins: ['/home/u/proj/.git'], readOnly: ['/home/u/proj/.git/hooks'] },
+  network: { kind: 'none' },
+  ...extra,
+});
+
+function indexOfPair(args: string[], flag: string, value: string): number {
+  return args.findIndex((a, i) => a === flag && args[i + 1] === value);
+}
+
+describe('bwrapArgs', () => {
+  it('binds / read-only, the project and extra roots writable, and masks secrets after them', () => {
+    const args = bwrapArgs(plan(), 'make test');
+    expect(args.slice(0, 2)).toEqual(['--die-with-parent', '--unshare-all']);
+    expect(args).not.toContain('--new-session'); // it would take the pty away as controlling terminal
+    expect(indexOfPair(args, '--ro-bind', '/')).toBeGreaterThan(-1);
+    const project = indexOfPair(args, '--bind', '/home/u/proj');
+    const mask = indexOfPair(args, '--tmpfs', '/home/u/proj/.ssh');
+    expect(project).toBeGreaterThan(indexOfPair(args, '--ro-bind', '/'));
+    expect(mask).toBeGreaterThan(project);
+    expect(indexOfPair(args, '--ro-bind', '/dev/null')).toBeGreaterThan(project);
+    expect(indexOfPair(args, '--ro-bind', '/home/u/proj/.git/hooks')).toBeGreaterThan(indexOfPair(args, '--bind', '/home/u/proj/.git'));
+    expect(indexOfPair(args, '--bind', '/home/u/proj/.git')).toBeGreaterThan(project);
+    expect(args.slice(-4)).toEqual(['--', 'bash', '-c', 'make test']);
+  });
+
+  it('passes the command as one argument, never re-parsed by a host shell', () => {
+    const evil = `"; rm -rf / #' $(id) \`id\``;
+    const args = bwrapArgs(plan({ network: { kind: 'proxy', hostSocketDir: '/tmp/net', socatPath: '/usr/bin/socat' } }), evil);
+    expect(args[args.length - 1]).toBe(evil);
+    expect(args[args.length - 2]).toBe('gatehouse-sandbox');
+    expect(indexOfPair(args, '--ro-bind', '/tmp/net')).toBeGreaterThan(-1);
+  });
+
+  it('quotes for the shell', () => {
+    expect(shQuote(`it's`)).toBe(`'it'\\''s'`);
+  });
+});
