@@ -2,13 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchIpc } from './ipc-bench';
+import { benchPermission } from './permission-bench';
 
 // `npm run bench [-- --json]`: measures the product's speed; with --json the last line is one JSON object.
 async function main(): Promise<void> {
   const json = process.argv.includes('--json');
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-bench-'));
   const results: Record<string, number> = {};
-  const benches: [string, () => Promise<Record<string, number>>][] = [['ipc', () => benchIpc(configDir)]];
+  const benches: [string, () => Promise<Record<string, number>>][] = [
+    ['ipc', () => benchIpc(configDir)],
+    ['permission', () => benchPermission()],
+  ];
   try {
     for (const [name, run] of benches) {
       const r = await run();

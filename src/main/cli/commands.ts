@@ -1,6 +1,8 @@
 import type { CliCommand } from './command';
+import { permissionsCommand } from './permissions-command';
+import { rulesCommand } from './rules-command';
 import { trustCommand } from './trust-command';
 import { webCommand } from './web-command';
 
 /** Every subcommand of `gatehouse`. Add new ones here. */
-export const COMMANDS: CliCommand[] = [trustCommand, webCommand];
+export const COMMANDS: CliCommand[] = [permissionsCommand, rulesCommand, trustCommand, webCommand];

@@ -24,7 +24,7 @@ export function comparable(p: string): string {
 
 function lstatOrNull(p: string): fs.Stats | null {
   try {
-    return fs.lstatSync(p);
+    return fs.lstatSync(p, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }
@@ -61,8 +61,24 @@ function resolveFrom(start: string, rel: string, budget: { links: number }): str
 export function resolveRealPath(p: string, base: string, home: string): string {
   const expanded = expandHome(p, home);
   const absolute = path.isAbsolute(expanded) ? expanded : path.join(base, expanded);
+  // `base` is already real: when the (lexically normalised) path lies below it, start there instead of
+  // re-resolving every one of its segments.
+  if (absolute.startsWith(base + path.sep)) return resolveFrom(base, absolute.slice(base.length + 1), { links: MAX_LINKS });
   const root = path.parse(absolute).root;
   return resolveFrom(root, absolute.slice(root.length), { links: MAX_LINKS });
+}
+
+/**
+ * Where a shell would land: like resolveRealPath, but `..` is applied after the symlink before it is followed
+ * (`link/..` is the link target's parent), as the kernel does for a command's arguments.
+ */
+export function resolvePhysicalPath(p: string, base: string, home: string): string {
+  const expanded = expandHome(p, home);
+  if (path.isAbsolute(expanded)) {
+    const root = path.parse(expanded).root;
+    return resolveFrom(root, expanded.slice(root.length), { links: MAX_LINKS });
+  }
+  return resolveFrom(base, expanded, { links: MAX_LINKS });
 }
 
 /** Real path of an existing directory (project roots, additional directories). Falls back to resolveRealPath. */

@@ -1,0 +1,95 @@
+import { RuleBehaviorSchema } from '../../shared/permission';
+import { userConfigDir, homeDir } from '../paths';
+import { UNTRUSTED_ALLOW_EXCLUDED } from '../permission/stages/trust';
+import { addRuleToFile, removeRuleFromFile } from '../settings/edit-rules-file';
+import { ensureGitExcluded } from '../settings/git-exclude';
+import { localSettingsFile, scopeFile } from '../settings/settings-locations';
+import { SettingsStore } from '../settings/settings-store';
+import type { CliCommand, CliIO } from './command';
+import { UsageError } from './command';
+import { parseFlags, projectDir, single, trustOracle } from './permissions-command';
+
+const SCOPES = ['user', 'project', 'local'] as const;
+type Scope = (typeof SCOPES)[number];
+
+function list(args: string[], io: CliIO): number {
+  const flags = parseFlags(args, ['project'], ['json']);
+  if (flags.positional.length) throw new UsageError(`unexpected argument "${flags.positional[0]}"`);
+  const projectRoot = projectDir(flags, io.cwd);
+  const configDir = userConfigDir(io.env);
+  const trusted = trustOracle(configDir, io.env).isTrusted(projectRoot);
+  const snapshot = new SettingsStore({ projectRoot, configDir, home: homeDir(io.env), env: io.env }).snapshot();
+  const rules = snapshot.rules.map((r) => ({
+    rule: r.text,
+    behavior: r.behavior,
+    source: r.source,
+    file: r.file,
+    // Rules for tools Gatehouse does not have yet are kept and shown; they match nothing for now.
+    appliesTo: r.tools,
+    active: r.tools.length > 0 && (trusted || r.behavior !== 'allow' || !UNTRUSTED_ALLOW_EXCLUDED.has(r.source)),
+  }));
+  const result = {
+    project: projectRoot,
+    trusted,
+    mode: snapshot.mode,
+    rules,
+    ruleErrors: snapshot.ruleErrors,
+    fileErrors: snapshot.fileErrors,
+    additionalDirectories: snapshot.additionalDirectories,
+  };
+  if (flags.booleans.has('json')) {
+    io.out(JSON.stringify(result, null, 2));
+    return 0;
+  }
+  io.out(`Project ${projectRoot} (${trusted ? 'trusted' : 'not trusted: project and local allow rules are not loaded'})`);
+  if (rules.length === 0) io.out('No rules.');
+  for (const r of rules) {
+    const note = r.appliesTo.length === 0 ? '  (no such tool yet)' : r.active ? '' : '  (inactive: project not trusted)';
+    io.out(`  ${r.behavior.padEnd(5)} ${r.rule}  [${r.source}${r.file ? `: ${r.file}` : ''}]${note}`);
+  }
+  for (const e of snapshot.fileErrors) io.out(`error: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.reason} (not applied; its last good version stays in force)`);
+  for (const e of snapshot.ruleErrors) io.out(`error: ${e.file ?? e.source}: ${e.behavior} rule "${e.rule}" skipped: ${e.reason}`);
+  return 0;
+}
+
+function edit(action: 'add' | 'remove', args: string[], io: CliIO): number {
+  const flags = parseFlags(args, ['project', 'scope', 'behavior']);
+  const scopeText = single(flags, 'scope');
+  if (!scopeText || !(SCOPES as readonly string[]).includes(scopeText)) throw new UsageError('--scope must be user, project or local');
+  const behavior = RuleBehaviorSchema.safeParse(single(flags, 'behavior'));
+  if (!behavior.success) throw new UsageError('--behavior must be allow, ask or deny');
+  if (flags.positional.length !== 1) throw new UsageError('give exactly one RULE (quote it)');
+  const rule = flags.positional[0]!;
+  const configDir = userConfigDir(io.env);
+  const scope = scopeText as Scope;
+  const projectRoot = scope === 'user' ? io.cwd : projectDir(flags, io.cwd);
+  const file = scopeFile(scope, projectRoot, configDir);
+  if (action === 'add') {
+    let added: boolean;
+    try {
+      added = addRuleToFile(file, behavior.data, rule);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    if (scope === 'local') ensureGitExcluded(projectRoot, localSettingsFile(projectRoot));
+    io.out(added ? `added ${behavior.data} ${rule} to ${file}` : `${behavior.data} ${rule} is already in ${file}`);
+    return 0;
+  }
+  const removed = removeRuleFromFile(file, behavior.data, rule);
+  io.out(removed ? `removed ${behavior.data} ${rule} from ${file}` : `${behavior.data} ${rule} is not in ${file}`);
+  return removed ? 0 : 1;
+}
+
+export const rulesCommand: CliCommand = {
+  name: 'rules',
+  summary: 'list the effective permission rules, or add/remove one',
+  usage:
+    'gatehouse rules list [--project DIR] [--json]\n' +
+    '       gatehouse rules add|remove --scope user|project|local --behavior allow|ask|deny RULE [--project DIR]',
+  async run(args, io) {
+    const [sub, ...rest] = args;
+    if (sub === 'list') return list(rest, io);
+    if (sub === 'add' || sub === 'remove') return edit(sub, rest, io);
+    throw new UsageError(sub ? `unknown subcommand "${sub}"` : 'missing subcommand (list, add, remove)');
+  },
+};

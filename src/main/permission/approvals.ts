@@ -1,0 +1,70 @@
+import type { Decision } from '../../shared/permission';
+import { ensureGitExcluded } from '../settings/git-exclude';
+import { addRuleToFile } from '../settings/edit-rules-file';
+import { localSettingsFile } from '../settings/settings-locations';
+import type { PermissionEngine } from './engine';
+import { parseRule } from './rules/parse-rule';
+import { decision } from './stage-types';
+import { suggestRules } from './suggest-rule';
+
+/** A person's answer to an `ask`. `rules` are the (possibly edited) suggestions for session/always. */
+export type ApprovalAnswer =
+  | { kind: 'once' }
+  | { kind: 'session'; rules?: string[] }
+  | { kind: 'always'; rules?: string[] }
+  | { kind: 'deny'; note?: string };
+
+/** What the engine proposes for a call that asks: the rules "allow for this session/always" would add. */
+export function proposeRules(engine: PermissionEngine, call: unknown): string[] {
+  const { context } = engine.evaluate(call);
+  return context ? suggestRules(context) : [];
+}
+
+function checkedRules(rules: readonly string[]): string[] {
+  for (const r of rules) {
+    const parsed = parseRule(r);
+    if (!parsed.ok) throw new Error(`rule "${r}" does not parse: ${parsed.reason}`);
+  }
+  return rules.map((r) => r.trim());
+}
+
+/**
+ * Stage 8: applies a person's answer to a call the engine asked about. The call is evaluated again first: only a
+ * call that still asks can be approved (nothing approves a deny, a hard check or plan mode). "session" adds session
+ * rules; "always" also writes them to the project's local settings file (kept out of git). Every answer is
+ * appended to the audit log.
+ */
+export function applyApproval(engine: PermissionEngine, call: unknown, answer: ApprovalAnswer): Decision {
+  const { decision: current, context } = engine.evaluate(call);
+  if (current.decision !== 'ask' || context === null) return current;
+  let result: Decision;
+  switch (answer.kind) {
+    case 'once':
+      result = decision('allow', 'approval', 'allowed once by you');
+      break;
+    case 'session':
+    case 'always': {
+      const rules = checkedRules(answer.rules ?? suggestRules(context));
+      for (const r of rules) engine.state.addSessionRule('allow', r);
+      if (answer.kind === 'always') {
+        const file = localSettingsFile(engine.state.projectRoot);
+        for (const r of rules) addRuleToFile(file, 'allow', r);
+        ensureGitExcluded(engine.state.projectRoot, file);
+      }
+      const scope = answer.kind === 'session' ? 'for this session' : 'always in this project';
+      result = decision('allow', 'approval', `allowed ${scope} by you`, rules.length ? rules.join(', ') : null);
+      break;
+    }
+    case 'deny':
+      result = decision('deny', 'approval', answer.note ? `denied by you: ${answer.note}` : 'denied by you');
+      break;
+  }
+  engine.record(call, result);
+  return result;
+}
+
+/** Where no person can answer (print mode, a background sub-agent), an ask becomes a deny: "approval required". */
+export function withoutPerson(d: Decision): Decision {
+  if (d.decision !== 'ask') return d;
+  return { decision: 'deny', source: d.source, rule: d.rule, reason: `approval required: ${d.reason}` };
+}

@@ -1,0 +1,126 @@
+import type { SyntaxNode as Node } from './syntax-node';
+import type { AnalysisState, Stdin } from './state';
+import { evaluateRaw, groupAdjacent, isDynamic, rawText, walkExpression, type WordHooks } from './words';
+
+/**
+ * Redirections: `>`, `>>`, `>|`, `&>`, `&>>`, `N>` write a file; `<` reads one; `<>` does both; `>&N`/`<&N`
+ * duplicate descriptors (no file) unless the target is not a number (`>& file` writes `file`).
+ */
+const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>']);
+const DUP_OPS = new Set(['>&', '<&']);
+const CLOSE_OPS = new Set(['>&-', '<&-']);
+const ALL_OPS = new Set([...WRITE_OPS, ...DUP_OPS, ...CLOSE_OPS, '<', '<>']);
+
+function operator(r: Node): string | null {
+  for (const c of r.children) if (!c.isNamed && ALL_OPS.has(c.type)) return c.type;
+  return null;
+}
+
+function descriptor(r: Node): string {
+  return r.childForFieldName('descriptor')?.text ?? '';
+}
+
+/** `< file` or `0< file`: the command's stdin is a file. */
+export function isStdinRedirect(r: Node): boolean {
+  const op = operator(r);
+  const fd = descriptor(r);
+  return (op === '<' || op === '<>') && (fd === '' || fd === '0');
+}
+
+/** The redirect sends stdout somewhere other than the pipe. */
+export function writesStdout(r: Node): boolean {
+  const op = operator(r);
+  const fd = descriptor(r);
+  if (op === '&>' || op === '&>>') return true;
+  return op !== null && op.startsWith('>') && (fd === '' || fd === '1');
+}
+
+export function fileRedirect(r: Node, source: string, state: AnalysisState, hooks: WordHooks): void {
+  const op = operator(r);
+  const targets = r.childrenForFieldName('destination');
+  if (op === null) {
+    hooks.unreadable(`unsupported redirection: ${r.text}`);
+    return;
+  }
+  if (CLOSE_OPS.has(op)) return;
+  if (targets.length === 0) {
+    hooks.unreadable(`redirection without a target: ${r.text}`);
+    return;
+  }
+  const groups = groupAdjacent(targets, source);
+  if (groups.length !== 1) hooks.unreadable(`ambiguous redirection: ${r.text}`);
+  const raw = evaluateRaw(targets, hooks);
+  const path = rawText(raw);
+  const dynamic = isDynamic(raw);
+  const target = { path, via: descriptor(r) + op, dynamic, ...(state.cwd === '' ? {} : { cwd: state.cwd }) };
+  if (DUP_OPS.has(op)) {
+    if (/^\d+-?$/.test(path) || path === '-') return;
+    if (dynamic) {
+      hooks.unreadable(`redirection to a computed descriptor or file: ${r.text}`);
+      return;
+    }
+    if (op === '>&') state.writes.push(target);
+    else state.reads.push(target);
+    return;
+  }
+  if (op === '<' || op === '<>') state.reads.push(target);
+  if (op !== '<') state.writes.push(target);
+}
+
+function stripLeadingTabs(text: string): string {
+  return text.replace(/^\t+/gm, '');
+}
+
+/** Unquoted heredoc text: backslash escapes `$`, backtick, `\` and newline only. */
+function unescapeHeredoc(text: string): string {
+  return text.replace(/\\([$`\\\n])/g, (_m, c: string) => (c === '\n' ? '' : c));
+}
+
+/**
+ * tree-sitter-bash misreads a heredoc body that starts with a backslash as words after the delimiter
+ * (`bash <<'EOF'\n\\rm -rf /\nEOF`). We recognise that shape and take the body from the source text.
+ */
+export function misreadHeredocBody(r: Node, source: string): string | null {
+  const start = r.children.find((c) => c.type === 'heredoc_start');
+  const end = r.children.find((c) => c.type === 'heredoc_end');
+  const firstArg = r.childForFieldName('argument');
+  if (start === undefined || end === undefined || firstArg === null) return null;
+  if (!source.slice(start.endIndex, firstArg.startIndex + 1).includes('\n')) return null;
+  const lineEnd = source.indexOf('\n', start.endIndex);
+  return lineEnd < 0 || lineEnd >= end.startIndex ? null : source.slice(lineEnd + 1, end.startIndex);
+}
+
+/**
+ * The text a heredoc feeds to its command's stdin, when known. Substitutions in an unquoted heredoc run: they
+ * are handed to `hooks.code`, and such a body is not literal.
+ */
+export function heredocLiteral(r: Node, source: string, hooks: WordHooks): Stdin {
+  const start = r.children.find((c) => c.type === 'heredoc_start');
+  const body = r.children.find((c) => c.type === 'heredoc_body');
+  const stripTabs = r.children.some((c) => c.type === '<<-');
+  if (start === undefined) {
+    hooks.unreadable('heredoc without a delimiter');
+    return { kind: 'unknown' };
+  }
+  const quoted = /['"\\]/.test(start.text);
+  const misread = misreadHeredocBody(r, source);
+  if (misread !== null) {
+    if (!quoted && /[$`]/.test(misread)) {
+      hooks.unreadable('heredoc body the grammar cannot read');
+      return { kind: 'unknown' };
+    }
+    const plain = quoted ? misread : unescapeHeredoc(misread);
+    return { kind: 'literal', text: stripTabs ? stripLeadingTabs(plain) : plain };
+  }
+  const text = body?.text ?? '';
+  if (quoted) return { kind: 'literal', text: stripTabs ? stripLeadingTabs(text) : text };
+  let expands = false;
+  for (const child of body?.namedChildren ?? []) {
+    if (child.type === 'heredoc_content') continue;
+    expands = true;
+    walkExpression(child, hooks);
+  }
+  if (expands) return { kind: 'unknown' };
+  const plain = unescapeHeredoc(text);
+  return { kind: 'literal', text: stripTabs ? stripLeadingTabs(plain) : plain };
+}

@@ -1,0 +1,39 @@
+import type { ReadTarget, SimpleCommand, WriteTarget } from './types';
+
+/** Where a command's standard input comes from, as far as the analyser can tell. */
+export type Stdin =
+  | { kind: 'none' } // inherited from the tool: nothing the command line provides
+  | { kind: 'literal'; text: string } // a heredoc, here-string or `echo '...' |` whose text is known
+  | { kind: 'file' } // `< FILE`: a file's contents
+  | { kind: 'unknown' }; // output of another program, or text with expansions
+
+export const NO_STDIN: Stdin = { kind: 'none' };
+export const UNKNOWN_STDIN: Stdin = { kind: 'unknown' };
+
+/** Everything one analysis collects, shared by the nested walks of `bash -c`, `eval`, heredocs... */
+export interface AnalysisState {
+  commands: SimpleCommand[];
+  writes: WriteTarget[];
+  reads: ReadTarget[];
+  reasons: string[];
+  forkBomb: string | null;
+  changesDirectory: boolean;
+  /** A PATH-like variable was changed or a file sourced: later commands may not be what their names say. */
+  environmentAltered: boolean;
+  /** The working directory after the `cd`s seen so far ('' = the project root, null = unknown). */
+  cwd: string | null;
+}
+
+export function newState(): AnalysisState {
+  return { commands: [], writes: [], reads: [], reasons: [], forkBomb: null, changesDirectory: false, environmentAltered: false, cwd: '' };
+}
+
+/** What the per-program handlers (shells, eval, find -exec, tee...) may ask of the walker. */
+export interface WalkerApi {
+  readonly state: AnalysisState;
+  unreadable(reason: string): void;
+  /** Parses and analyses `text` as a nested script (the `-c` string of a shell, an `eval`...). */
+  nestedSource(text: string, stdin: Stdin): void;
+  /** Analyses an argv that another program runs (`find -exec CMD ;`), wrappers and all. */
+  emitArgv(words: string[], dynamic: boolean[], text: string, stdin: Stdin): void;
+}

@@ -1,0 +1,99 @@
+/**
+ * What the shell analyser tells the permission engine about one `run_command` string. Produced from a real bash
+ * grammar (web-tree-sitter + tree-sitter-bash); the engine never matches raw command strings.
+ */
+
+/** One simple command, wherever it appeared (list, pipeline, subshell, substitution, `bash -c`, heredoc...). */
+export interface SimpleCommand {
+  /** The source text of this simple command, as written. */
+  text: string;
+  /**
+   * The words as the shell would pass them, quotes and escapes removed, wrappers (`env`, `command`, `nice`,
+   * `timeout`, `xargs`, ...) and leading assignments stripped: argv[0] is the program that really runs.
+   */
+  argv: string[];
+  /** argv[0] reduced to its base name (`/bin/rm` -> `rm`). Empty only when argv is empty. */
+  name: string;
+  /** The words as written (quotes removed) before wrappers were stripped: what rules match against. */
+  words: string[];
+  /** Leading `NAME=value` assignments, set aside for matching. */
+  assignments: string[];
+  /**
+   * Parallel to `argv`: true where the shell would expand the word at run time (a `$VAR`, `${..}`, `$(..)`,
+   * backtick, `$((..))`, `<(..)`, an unquoted glob `* ? [`, or `~user`), so its text as written is not what the
+   * program receives. Such a word cannot be confined to the project by its text.
+   */
+  argvDynamic?: boolean[];
+  /**
+   * True when PATH, LD_PRELOAD, BASH_ENV, GIT_* or a similar variable was changed for this command (leading
+   * assignment, `env X=..`) or before it (`export PATH=.`, `source file`): the program that runs, or what it
+   * loads, may not be what `name` says. Such a command is never in the read-only set.
+   */
+  environmentAltered?: boolean;
+  /**
+   * True when the program gets more arguments from its input at run time (`... | xargs cat`): its argument list,
+   * and so the files it touches, are not all in the text. Such a command is never in the read-only set.
+   */
+  argsFromInput?: boolean;
+  /**
+   * Where the command runs when a `cd`/`pushd` came before it: the directory as written (relative to the project
+   * root, or absolute, or `~/...`), or null when it went somewhere that cannot be known (`cd "$X"`, `cd -`,
+   * `popd`). Absent: the project root. Relative paths of this command are relative to it.
+   */
+  cwd?: string | null;
+}
+
+/**
+ * A file the command writes through a redirection (`>`, `>>`, `&>`, `>|`) or `tee FILE`. `/dev/null`,
+ * `/dev/stdout` and `/dev/stderr` are reported like any other target: the engine treats them as free.
+ */
+export interface WriteTarget {
+  /** The target path as written, quotes removed. */
+  path: string;
+  /** `>`, `>>`, `&>`, `tee`, ... */
+  via: string;
+  /** True when the path contains an expansion, substitution or glob: where it lands cannot be known statically. */
+  dynamic?: boolean;
+  /** As `SimpleCommand.cwd`: where a relative path is relative to, when a `cd` came before. */
+  cwd?: string | null;
+}
+
+/** A file the command reads through an input redirection (`< FILE`, `<> FILE`, `<& FILE`). */
+export interface ReadTarget {
+  /** The source path as written, quotes removed. */
+  path: string;
+  /** `<`, `<>`, `0<`, ... */
+  via: string;
+  /** True when the path contains an expansion, substitution or glob. */
+  dynamic?: boolean;
+  /** As `SimpleCommand.cwd`. */
+  cwd?: string | null;
+}
+
+export interface CommandAnalysis {
+  /** False when the engine cannot know what runs (computed command name, eval/sh -c of non-literal, syntax error, unknown node). */
+  readable: boolean;
+  /** Why it is unreadable, in plain words (empty when readable). */
+  unreadableReasons: string[];
+  /** Every simple command found, flattened, outermost first. */
+  commands: SimpleCommand[];
+  /** Every file written by redirection or tee. */
+  writes: WriteTarget[];
+  /** Every file read by an input redirection (`cat < .env`): judge it with Read rules. Always set by analyzeCommand. */
+  reads?: ReadTarget[];
+  /** The reason when a fork bomb was found (a function calling itself in a pipeline or in the background), else null. */
+  forkBomb?: string | null;
+  /**
+   * True when some part changes the working directory (`cd`, `pushd`, `popd`, `env -C`): relative paths of the
+   * commands after it are no longer relative to the project root.
+   */
+  changesDirectory?: boolean;
+}
+
+/** What the hard deny list and path checks need to know about where the command runs. */
+export interface CommandContext {
+  /** Real path of the project root (the command's working directory). */
+  projectRoot: string;
+  /** The user's home directory. */
+  home: string;
+}

@@ -1,0 +1,91 @@
+import path from 'node:path';
+import type { AgentMode, PermissionMode, RuleBehavior } from '../../shared/permission';
+import { policyFile } from '../settings/settings-locations';
+import { SettingsStore, type RuleText, type SettingsSnapshot } from '../settings/settings-store';
+import { expandHome, PathConfinement, realDir } from './path-confinement';
+import { ProtectedPaths } from './protected-paths';
+import { RuleSet } from './rules/rule-set';
+import type { EngineState } from './stage-types';
+import { UNTRUSTED_ALLOW_EXCLUDED } from './stages/trust';
+import type { TrustOracle } from './trust-oracle';
+
+export interface EngineStateOptions {
+  /** Real path of the project root. */
+  projectRoot: string;
+  configDir: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  trust: TrustOracle;
+  cliRules?: readonly RuleText[];
+  /** This run's `--mode`: beats the settings files. */
+  mode?: PermissionMode;
+  agentMode?: AgentMode;
+}
+
+/**
+ * What the engine's stages need, kept current: the settings files are stat'ed on every call (re-parsed only when
+ * changed), trust is asked on every call, and the compiled rules and allowed roots are rebuilt only when one of
+ * those changed.
+ */
+export class EngineStateSource {
+  readonly settings: SettingsStore;
+  readonly protectedPaths: ProtectedPaths;
+  private built: { version: number; trusted: boolean; rules: RuleSet; confinement: PathConfinement } | null = null;
+
+  constructor(readonly options: EngineStateOptions) {
+    this.settings = new SettingsStore({
+      projectRoot: options.projectRoot,
+      configDir: options.configDir,
+      home: options.home,
+      env: options.env,
+      cliRules: options.cliRules,
+    });
+    this.protectedPaths = new ProtectedPaths({
+      projectRoot: options.projectRoot,
+      configDir: options.configDir,
+      home: options.home,
+      policyFile: policyFile(options.env),
+    });
+  }
+
+  get projectRoot(): string {
+    return this.options.projectRoot;
+  }
+
+  addSessionRule(behavior: RuleBehavior, rule: string): void {
+    this.settings.addSessionRule({ behavior, rule });
+  }
+
+  snapshot(): SettingsSnapshot {
+    return this.settings.snapshot();
+  }
+
+  current(overrides: { agentMode?: AgentMode; mode?: PermissionMode } = {}): EngineState {
+    const snapshot = this.settings.snapshot();
+    const trusted = this.options.trust.isTrusted(this.options.projectRoot);
+    if (!this.built || this.built.version !== snapshot.version || this.built.trusted !== trusted) {
+      this.built = { version: snapshot.version, trusted, ...this.build(snapshot, trusted) };
+    }
+    const settingsMode = snapshot.mode && (trusted || !UNTRUSTED_ALLOW_EXCLUDED.has(snapshot.mode.source)) ? snapshot.mode.mode : null;
+    return {
+      projectRoot: this.options.projectRoot,
+      home: this.options.home,
+      mode: overrides.mode ?? this.options.mode ?? settingsMode ?? 'default',
+      agentMode: overrides.agentMode ?? this.options.agentMode ?? 'chat',
+      trusted,
+      confinement: this.built.confinement,
+      protectedPaths: this.protectedPaths,
+      rules: this.built.rules,
+    };
+  }
+
+  private build(snapshot: SettingsSnapshot, trusted: boolean): { rules: RuleSet; confinement: PathConfinement } {
+    const { projectRoot, home } = this.options;
+    const rules = new RuleSet(snapshot.rules, { projectRoot, home });
+    // Additional directories widen what file tools reach: an untrusted project's own settings cannot add any.
+    const dirs = snapshot.additionalDirectories
+      .filter((d) => trusted || !UNTRUSTED_ALLOW_EXCLUDED.has(d.source))
+      .map((d) => realDir(path.resolve(projectRoot, expandHome(d.dir, home)), home));
+    return { rules, confinement: new PathConfinement(projectRoot, [...new Set(dirs)], home) };
+  }
+}

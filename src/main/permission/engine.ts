@@ -1,0 +1,92 @@
+import type { AgentMode, Decision, PermissionMode } from '../../shared/permission';
+import { TOOLS } from '../../shared/tools';
+import type { EngineStateSource } from './engine-state';
+import type { AuditLog } from './audit-log';
+import { categoryOf, commandFacts, fileFacts, type CallFacts } from './call-facts';
+import { decision, PASSTHROUGH, type CallContext, type StageAnswer } from './stage-types';
+import { agentModeStage } from './stages/agent-mode';
+import { defaultsStage } from './stages/defaults';
+import { hardStage } from './stages/hard';
+import { modeStage } from './stages/mode';
+import { rulesStage } from './stages/rules';
+import { parseCallShape, schemaStage } from './stages/schema';
+import { trustStage } from './stages/trust';
+
+export interface DecideOptions {
+  /** Overrides the engine's agent mode for this call. */
+  agentMode?: AgentMode;
+  /** Overrides the engine's permission mode for this call. */
+  mode?: PermissionMode;
+}
+
+/** The result of `evaluate`: the decision plus what the engine learnt about the call (for suggestions and audit). */
+export interface Evaluation {
+  decision: Decision;
+  /** Set once the call passed the schema stage. */
+  context: CallContext | null;
+}
+
+/**
+ * The permission engine: every tool call of every shell goes through `decide`, in the contract's order:
+ * agent mode -> known tool + schema -> hard checks -> rules -> defaults -> trust -> mode. Approval (stage 8) is
+ * applied by the caller to an `ask` (see approvals.ts). Settings files are stat'ed on each call, so edits and
+ * trust changes apply to the next call.
+ */
+export class PermissionEngine {
+  constructor(
+    private readonly source: EngineStateSource,
+    private readonly audit: { log: AuditLog; session: string } | null = null,
+  ) {}
+
+  /** Decides one call and appends the decision to the audit log. */
+  decide(call: unknown, options: DecideOptions = {}): Decision {
+    const result = this.evaluate(call, options).decision;
+    this.record(call, result);
+    return result;
+  }
+
+  /** Appends a decision (the engine's, or a person's approval) to the audit log, if there is one. */
+  record(call: unknown, result: Decision): void {
+    this.audit?.log.record(this.audit.session, call, result);
+  }
+
+  evaluate(call: unknown, options: DecideOptions = {}): Evaluation {
+    const shape = parseCallShape(call);
+    if (!shape.ok) return { decision: shape.answer, context: null };
+    const state = this.source.current(options);
+    const agent = agentModeStage(shape.tool, state.agentMode);
+    if (agent !== PASSTHROUGH) return { decision: agent, context: null };
+    const schema = schemaStage(shape.tool, shape.input);
+    if (!schema.ok) return { decision: schema.answer, context: null };
+    let facts: CallFacts;
+    try {
+      facts =
+        schema.tool === 'run_command'
+          ? commandFacts(String(schema.input.command), state.confinement)
+          : fileFacts(schema.tool, schema.input, state.confinement);
+    } catch (err) {
+      // Fail closed: a call the engine cannot analyse is never let through (and cannot be approved).
+      const why = err instanceof Error ? err.message : String(err);
+      return { decision: decision('deny', 'hard', `could not analyse this call (internal error: ${why})`), context: null };
+    }
+    const context: CallContext = {
+      ...state,
+      tool: schema.tool,
+      input: schema.input,
+      facts,
+      category: categoryOf(schema.tool, facts, TOOLS[schema.tool].category),
+      explicitlyAllowed: new Set(),
+    };
+    const stages: ((ctx: CallContext) => StageAnswer)[] = [hardStage, rulesStage, defaultsStage, trustStage];
+    for (const stage of stages) {
+      const answer = stage(context);
+      if (answer !== PASSTHROUGH) return { decision: answer, context };
+    }
+    return { decision: modeStage(context), context };
+  }
+
+  /** The source of rules, settings and state (for `rules list`, approvals and the rules editor). */
+  get state(): EngineStateSource {
+    return this.source;
+  }
+}

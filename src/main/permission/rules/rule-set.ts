@@ -1,0 +1,147 @@
+import type { RuleBehavior } from '../../../shared/permission';
+import type { ToolName } from '../../../shared/tools';
+import { compileCommandPattern, literalLeadingWords, type CommandMatcher } from './command-pattern';
+import { compilePathPatternParts, pathViews, type CompiledPathPattern, type PathPatternBase, type PathViews } from './path-pattern';
+import { PathRuleIndex } from './path-rule-index';
+import { SOURCE_ORDER, type LoadedRule, type RuleSourceName } from './rule-types';
+
+/** A loaded rule with its matcher compiled once. */
+export interface CompiledRule extends LoadedRule {
+  rank: number;
+  command: CommandMatcher | null;
+  path: CompiledPathPattern | null;
+}
+
+/** Which allow rules count: in an untrusted project, project and local allow rules are not loaded. */
+export interface AllowFilter {
+  excludeSources: ReadonlySet<RuleSourceName>;
+}
+
+const NO_FILTER: AllowFilter = { excludeSources: new Set() };
+
+/** Command rules indexed by their literal leading words: a lookup walks the command's words down the trie. */
+interface WordTrie {
+  rules: CompiledRule[];
+  children: Map<string, WordTrie>;
+}
+
+const newTrie = (): WordTrie => ({ rules: [], children: new Map() });
+
+function bestOf(a: CompiledRule | null, b: CompiledRule): CompiledRule {
+  return a === null || b.rank < a.rank ? b : a;
+}
+
+/**
+ * Every effective rule, compiled and indexed: command rules by their literal first word, path rules by tool
+ * and behaviour. Queries return the winning rule of one behaviour (the first by source order) or null.
+ */
+export class RuleSet {
+  private readonly commandIndex = new Map<RuleBehavior, WordTrie>();
+  private readonly allCommandRules = new Map<RuleBehavior, CompiledRule[]>();
+  private readonly byToolBehavior = new Map<string, CompiledRule[]>();
+  private readonly pathIndex = new Map<string, PathRuleIndex<CompiledRule>>();
+
+  private readonly viewCache = new Map<string, PathViews>();
+
+  constructor(
+    readonly rules: readonly LoadedRule[],
+    private readonly base: PathPatternBase,
+  ) {
+    const compiled = rules
+      .map((r, i) => this.compile(r, i))
+      .sort((a, b) => a.rank - b.rank);
+    for (const behavior of ['allow', 'ask', 'deny'] as const) {
+      this.commandIndex.set(behavior, newTrie());
+      this.allCommandRules.set(behavior, []);
+    }
+    for (const rule of compiled) {
+      for (const tool of rule.tools) {
+        const key = `${tool}:${rule.behavior}`;
+        const list = this.byToolBehavior.get(key) ?? [];
+        list.push(rule);
+        this.byToolBehavior.set(key, list);
+        if (rule.kind === 'path' || rule.kind === 'any') {
+          const index = this.pathIndex.get(key) ?? new PathRuleIndex<CompiledRule>();
+          index.add(rule);
+          this.pathIndex.set(key, index);
+        }
+      }
+      if (rule.command) {
+        let node = this.commandIndex.get(rule.behavior)!;
+        for (const word of literalLeadingWords(rule.specifier ?? '')) {
+          let next = node.children.get(word);
+          if (!next) node.children.set(word, (next = newTrie()));
+          node = next;
+        }
+        node.rules.push(rule);
+        this.allCommandRules.get(rule.behavior)!.push(rule);
+      }
+    }
+  }
+
+  private views(abs: string): PathViews {
+    let v = this.viewCache.get(abs);
+    if (!v) {
+      if (this.viewCache.size > 2000) this.viewCache.clear();
+      v = pathViews(abs, this.base);
+      this.viewCache.set(abs, v);
+    }
+    return v;
+  }
+
+  private compile(rule: LoadedRule, i: number): CompiledRule {
+    const rank = SOURCE_ORDER.indexOf(rule.source) * 1_000_000 + i;
+    const command = rule.kind === 'command' && rule.specifier !== null ? compileCommandPattern(rule.specifier) : null;
+    const pathMatcher = rule.kind === 'path' && rule.specifier !== null ? compilePathPatternParts(rule.specifier) : null;
+    return { ...rule, rank, command, path: pathMatcher };
+  }
+
+  private bare(tool: ToolName, behavior: RuleBehavior, filter: AllowFilter): CompiledRule | null {
+    for (const r of this.byToolBehavior.get(`${tool}:${behavior}`) ?? []) {
+      if (r.kind === 'any' && !filter.excludeSources.has(r.source)) return r;
+    }
+    return null;
+  }
+
+  /** The winning rule of `behavior` among bare `Bash`/`run_command` rules and command rules matching any of the word lists. */
+  matchCommand(behavior: RuleBehavior, wordLists: readonly (readonly string[])[], filter: AllowFilter = NO_FILTER): CompiledRule | null {
+    let best = this.bare('run_command', behavior, filter);
+    for (const words of wordLists) {
+      if (words.length === 0) continue;
+      for (const r of this.candidates(behavior, words)) {
+        if (filter.excludeSources.has(r.source)) continue;
+        if ((best === null || r.rank < best.rank) && r.command!(words)) best = bestOf(best, r);
+      }
+    }
+    return best;
+  }
+
+  /** Command rules that may match `words`: those whose literal leading words are a prefix of them. */
+  private candidates(behavior: RuleBehavior, words: readonly string[]): CompiledRule[] {
+    // A word with whitespace in it spans several words of a rule's text: no shortcut, try every rule.
+    if (words.some((w) => /\s/.test(w))) return this.allCommandRules.get(behavior)!;
+    const out: CompiledRule[] = [];
+    let node: WordTrie | undefined = this.commandIndex.get(behavior)!;
+    for (let i = 0; node; i++) {
+      out.push(...node.rules);
+      if (i >= words.length) break;
+      node = node.children.get(words[i]!);
+    }
+    return out;
+  }
+
+  /** The winning rule of `behavior` for `tool` whose pattern matches any of the absolute paths (or a bare rule). */
+  matchPath(tool: ToolName, behavior: RuleBehavior, paths: readonly string[], filter: AllowFilter = NO_FILTER): CompiledRule | null {
+    const index = this.pathIndex.get(`${tool}:${behavior}`);
+    if (!index) return null;
+    return index.best(
+      paths.map((p) => this.views(p)),
+      (r) => filter.excludeSources.has(r.source),
+    );
+  }
+
+  /** Whether `tool` has a bare rule or a rule of `behavior` at all (quick exits). */
+  has(tool: ToolName, behavior: RuleBehavior): boolean {
+    return (this.byToolBehavior.get(`${tool}:${behavior}`) ?? []).length > 0;
+  }
+}

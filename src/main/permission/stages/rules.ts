@@ -1,0 +1,115 @@
+import type { Decision, RuleBehavior } from '../../../shared/permission';
+import type { CommandFacts, FileFacts } from '../call-facts';
+import type { SimpleCommand } from '../command/types';
+import { bothForms, type JudgedPath } from '../judged-path';
+import type { AllowFilter, CompiledRule } from '../rules/rule-set';
+import { configFolderOf } from '../sensitive-files';
+import { decision, PASSTHROUGH, type CallContext, type StageAnswer } from '../stage-types';
+import { capRuleAllow, UNTRUSTED_ALLOW_EXCLUDED } from './trust';
+import path from 'node:path';
+
+/**
+ * Stage 4: rules from every source. Any matching deny wins, else any ask, else allow (for a command: only when
+ * every simple command in it is allowed). An unreadable command is never allowed: without a deny it asks.
+ */
+export function rulesStage(ctx: CallContext): StageAnswer {
+  const filter: AllowFilter = { excludeSources: ctx.trusted ? new Set() : UNTRUSTED_ALLOW_EXCLUDED };
+  return ctx.facts.kind === 'file' ? fileRules(ctx, ctx.facts, filter) : commandRules(ctx, ctx.facts, filter);
+}
+
+function ruleDecision(kind: RuleBehavior, rule: CompiledRule, what: string): Decision {
+  const verb = kind === 'deny' ? 'denied' : kind === 'ask' ? 'asks' : 'allowed';
+  const where = rule.file ? ` in ${rule.file}` : '';
+  return decision(kind, rule.source, `${what} ${verb} by the ${rule.source} rule ${rule.text}${where}`, rule.text);
+}
+
+function best(rules: (CompiledRule | null)[]): CompiledRule | null {
+  let winner: CompiledRule | null = null;
+  for (const r of rules) if (r && (winner === null || r.rank < winner.rank)) winner = r;
+  return winner;
+}
+
+function fileRules(ctx: CallContext, facts: FileFacts, filter: AllowFilter): StageAnswer {
+  const targets = [facts.target, ...facts.extra];
+  const forms = targets.flatMap(bothForms);
+  const what = `${ctx.tool} ${facts.target.given}`;
+  for (const behavior of ['deny', 'ask'] as const) {
+    const hit = ctx.rules.matchPath(ctx.tool, behavior, forms);
+    if (hit) return ruleDecision(behavior, hit, what);
+  }
+  // Allow rules judge where the path really lands (a symlink named like an allowed folder does not count).
+  const allows = targets.map((t) => ctx.rules.matchPath(ctx.tool, 'allow', [t.real], filter));
+  if (allows.some((a) => a === null)) return PASSTHROUGH;
+  const rules = allows as CompiledRule[];
+  targets.forEach((t) => ctx.explicitlyAllowed.add(t));
+  return capRuleAllow(ctx, ruleDecision('allow', rules[0]!, what), rules.map((r) => r.source));
+}
+
+/** Names whose value changes what a program loads or runs: an allow rule is not widened to commands setting them. */
+const RISKY_ASSIGNMENT = /^(LD_\w*|DYLD_\w*|PATH|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG_\w*)=/;
+
+/** Deny and ask rules match the words as written, the program that really runs, and its base name. */
+function restrictVariants(cmd: SimpleCommand): string[][] {
+  const out = [cmd.words, cmd.argv];
+  if (cmd.name && cmd.argv[0] !== cmd.name) out.push([cmd.name, ...cmd.argv.slice(1)]);
+  return out;
+}
+
+/**
+ * Allow rules match the program that really runs (wrappers such as `timeout 5` and leading assignments set
+ * aside), so `Bash(timeout:*)` does not allow whatever `timeout` wraps; an assignment of a variable that changes
+ * what runs (LD_PRELOAD, PATH, NODE_OPTIONS...) is never allowed by a rule, nor a program fed extra arguments
+ * from its input (`xargs`).
+ */
+function allowVariants(cmd: SimpleCommand): string[][] {
+  // Arguments read from input at run time (`... | xargs rm`) are not in the text a rule was written for.
+  if (cmd.environmentAltered === true || cmd.argsFromInput === true) return [];
+  if ([...cmd.assignments, ...cmd.words].some((w) => RISKY_ASSIGNMENT.test(w))) return [];
+  return [cmd.argv];
+}
+
+/** `tee FILE...`: its targets are judged as writes below, so the part itself needs no rule of its own. */
+function isPlainTee(cmd: SimpleCommand): boolean {
+  return cmd.name === 'tee' && cmd.argv.slice(1).every((a) => !a.startsWith('-') || a === '-a' || a === '--append');
+}
+
+function commandRules(ctx: CallContext, facts: CommandFacts, filter: AllowFilter): StageAnswer {
+  const readPaths: JudgedPath[] = [...facts.parts.flatMap((p) => p.readPaths), ...facts.inputReads];
+  const writes = facts.writes.filter((w) => !w.free);
+  const what = 'this command';
+  for (const behavior of ['deny', 'ask'] as const) {
+    const hit = best([
+      ctx.rules.matchCommand(behavior, []),
+      ...facts.parts.map((p) => ctx.rules.matchCommand(behavior, restrictVariants(p.cmd))),
+      ...readPaths.map((p) => ctx.rules.matchPath('read_file', behavior, bothForms(p))),
+      ...writes.map((w) => ctx.rules.matchPath('write_file', behavior, bothForms(w.path))),
+    ]);
+    if (hit) return ruleDecision(behavior, hit, what);
+  }
+  if (!facts.analysis.readable) {
+    const why = facts.analysis.unreadableReasons.join('; ') || 'it cannot be parsed';
+    return decision('ask', 'defaults', `unreadable command (${why}): Gatehouse cannot know what runs, so it asks in every mode`);
+  }
+  // Explicit allows for paths override the defaults (sensitive reads, writes outside the project).
+  for (const p of readPaths) if (!p.unknown && ctx.rules.matchPath('read_file', 'allow', [p.real], filter)) ctx.explicitlyAllowed.add(p);
+  for (const w of writes) if (!w.path.unknown && ctx.rules.matchPath('write_file', 'allow', [w.path.real], filter)) ctx.explicitlyAllowed.add(w.path);
+
+  const matched: CompiledRule[] = [];
+  for (const part of facts.parts) {
+    const rule = ctx.rules.matchCommand('allow', allowVariants(part.cmd), filter);
+    if (rule) matched.push(rule);
+    // Every simple command must match an allow rule (contract, "Rules"); `tee FILE` is output redirection.
+    else if (!isPlainTee(part.cmd)) return PASSTHROUGH;
+  }
+  if (matched.length === 0) return PASSTHROUGH;
+  // An allowed command may write into the project (not into its config folders) or where an Edit rule allows.
+  for (const w of writes) {
+    if (ctx.explicitlyAllowed.has(w.path)) continue;
+    if (w.path.unknown || w.path.root === null) return PASSTHROUGH;
+    if (configFolderOf(path.relative(w.path.root, w.path.real)) !== null) return PASSTHROUGH;
+  }
+  const texts = [...new Set(matched.map((r) => r.text))];
+  const first = matched.reduce((a, b) => (b.rank > a.rank ? b : a));
+  const allow = decision('allow', first.source, `every part of this command is allowed (${texts.join(', ')})`, texts.join(', '));
+  return capRuleAllow(ctx, allow, matched.map((r) => r.source));
+}

@@ -1,0 +1,79 @@
+import path from 'node:path';
+import type { CallContext } from './stage-types';
+import type { SimpleCommand } from './command/types';
+import type { JudgedPath } from './judged-path';
+import { isSensitiveFile } from './sensitive-files';
+
+const MAX_LEAD_WORDS = 3;
+const MAX_EXACT_WORDS = 6;
+
+function toPosix(p: string): string {
+  return p.split(path.sep).join('/');
+}
+
+/** The leading words of a command: its program and subcommands, up to the first flag, assignment or path. */
+function leadWords(cmd: SimpleCommand): string[] {
+  const lead: string[] = [];
+  for (let i = 0; i < cmd.argv.length && lead.length < MAX_LEAD_WORDS; i++) {
+    const w = cmd.argv[i]!;
+    if (cmd.argvDynamic?.[i] || /[$`*?]/.test(w)) break;
+    if (i > 0 && (w.startsWith('-') || w.includes('=') || w.includes('/') || w.includes(' '))) break;
+    lead.push(w);
+  }
+  return lead;
+}
+
+/** `Bash(npm run test *)` for `npm run test -- --watch`; an exact rule where the leading words are only the program. */
+export function suggestCommandRule(cmd: SimpleCommand): string | null {
+  if (cmd.argv.length === 0) return null;
+  const lead = leadWords(cmd);
+  if (lead.length === 0) return null;
+  if (lead.length === cmd.argv.length) return `Bash(${lead.join(' ')})`;
+  if (lead.length >= 2) return `Bash(${lead.join(' ')} *)`;
+  const dynamic = cmd.argv.some((w, i) => cmd.argvDynamic?.[i] || /[$`]/.test(w));
+  if (!dynamic && cmd.argv.length <= MAX_EXACT_WORDS && !cmd.argv.some((w) => /[()]/.test(w))) return `Bash(${cmd.argv.join(' ')})`;
+  return `Bash(${lead[0]} *)`;
+}
+
+/** A path pattern covering `p`: its folder (`src/components/**`), or the file itself for secrets and top-level files. */
+function pathPattern(ctx: CallContext, p: JudgedPath, exactFile: boolean): string {
+  const rel = p.root === ctx.projectRoot ? toPosix(path.relative(ctx.projectRoot, p.real)) : null;
+  if (rel === null || rel.startsWith('..')) {
+    const abs = toPosix(p.real);
+    return exactFile ? `/${abs}` : `/${toPosix(path.dirname(p.real))}/**`;
+  }
+  const dir = path.posix.dirname(rel);
+  if (exactFile || dir === '.' || rel === '') return `./${rel}`;
+  return `${dir}/**`;
+}
+
+/**
+ * The narrowest useful generalisation of a call, as rules the person can edit before saving: one per part of a
+ * compound command (none for an unreadable one), `Edit(folder/**)` for a write, `Read(folder/**)` for a read.
+ */
+export function suggestRules(ctx: CallContext): string[] {
+  const facts = ctx.facts;
+  if (facts.kind === 'file') {
+    const sensitive = isSensitiveFile(facts.target.real);
+    const tool = facts.access === 'write' ? 'Edit' : 'Read';
+    const isFolder = ctx.tool !== 'read_file' && facts.access === 'read';
+    if (isFolder) {
+      const rel = facts.target.root === ctx.projectRoot ? toPosix(path.relative(ctx.projectRoot, facts.target.real)) : null;
+      return [rel === null ? `Read(/${toPosix(facts.target.real)}/**)` : rel === '' ? 'Read(./**)' : `Read(${rel}/**)`];
+    }
+    return [`${tool}(${pathPattern(ctx, facts.target, sensitive)})`];
+  }
+  if (!facts.analysis.readable) return [];
+  const rules: string[] = [];
+  const parts = facts.parts.filter((p) => !p.readOnly);
+  for (const part of parts.length ? parts : facts.parts) {
+    const rule = suggestCommandRule(part.cmd);
+    if (rule === null) return [];
+    rules.push(rule);
+  }
+  for (const w of facts.writes) {
+    if (w.free || w.path.unknown || w.path.root !== null) continue;
+    rules.push(`Edit(${pathPattern(ctx, w.path, true)})`);
+  }
+  return [...new Set(rules)];
+}

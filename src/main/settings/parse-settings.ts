@@ -1,0 +1,60 @@
+import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { EMPTY_SETTINGS, SettingsFileSchema, type FileSettings } from './settings-schema';
+
+/** Why a settings file was not applied: its path, the line (1-based, when known) and the reason. */
+export interface SettingsFileError {
+  file: string;
+  line: number | null;
+  column: number | null;
+  reason: string;
+}
+
+export type SettingsParseResult = { ok: true; settings: FileSettings } | { ok: false; error: SettingsFileError };
+
+function lineOfPath(doc: Document, counter: LineCounter, issuePath: readonly PropertyKey[]): { line: number; col: number } | null {
+  const keys = issuePath.filter((k): k is string | number => typeof k === 'string' || typeof k === 'number');
+  for (let n = keys.length; n >= 0; n--) {
+    const node = n === 0 ? doc.contents : doc.getIn(keys.slice(0, n), true);
+    if (isNode(node) && node.range) {
+      const pos = counter.linePos(node.range[0]);
+      return { line: pos.line, col: pos.col };
+    }
+  }
+  return null;
+}
+
+/** Parses one settings file's text (YAML; JSON is YAML). Never throws. */
+export function parseSettingsText(file: string, text: string): SettingsParseResult {
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
+  const yamlError = doc.errors[0];
+  if (yamlError) {
+    const pos = yamlError.linePos?.[0] ?? counter.linePos(yamlError.pos[0]);
+    return { ok: false, error: { file, line: pos.line, column: pos.col, reason: yamlError.message.split('\n')[0]! } };
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    return { ok: false, error: { file, line: null, column: null, reason: err instanceof Error ? err.message : String(err) } };
+  }
+  if (value === null || value === undefined) return { ok: true, settings: { ...EMPTY_SETTINGS } };
+  const parsed = SettingsFileSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const pos = lineOfPath(doc, counter, issue.path);
+    const where = issue.path.length ? issue.path.map(String).join('.') : '(top level)';
+    return { ok: false, error: { file, line: pos?.line ?? null, column: pos?.col ?? null, reason: `${where}: ${issue.message}` } };
+  }
+  const p = parsed.data.permissions ?? {};
+  return {
+    ok: true,
+    settings: {
+      mode: p.mode,
+      allow: p.allow ?? [],
+      ask: p.ask ?? [],
+      deny: p.deny ?? [],
+      additionalDirectories: p.additionalDirectories ?? [],
+    },
+  };
+}

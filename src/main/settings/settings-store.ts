@@ -1,0 +1,119 @@
+import type { PermissionMode, RuleBehavior } from '../../shared/permission';
+import { parseRule } from '../permission/rules/parse-rule';
+import type { LoadedRule, RuleError, RuleSourceName } from '../permission/rules/rule-types';
+import type { SettingsFileError } from './parse-settings';
+import { settingsLocations, type SettingsLocation } from './settings-locations';
+import { LastGoodCache } from './last-good-cache';
+import { WatchedSettingsFile } from './watched-settings-file';
+
+export interface RuleText {
+  behavior: RuleBehavior;
+  rule: string;
+}
+
+export interface AdditionalDirectory {
+  dir: string;
+  source: RuleSourceName;
+  file: string;
+}
+
+/** Everything the settings say right now. `version` changes whenever any of it changed. */
+export interface SettingsSnapshot {
+  version: number;
+  rules: LoadedRule[];
+  ruleErrors: RuleError[];
+  fileErrors: SettingsFileError[];
+  additionalDirectories: AdditionalDirectory[];
+  /** The mode the settings ask for (local > project > user > policy), or null. */
+  mode: { mode: PermissionMode; source: RuleSourceName; file: string } | null;
+  files: { location: SettingsLocation; exists: boolean; error: SettingsFileError | null }[];
+}
+
+const BEHAVIORS: readonly RuleBehavior[] = ['deny', 'ask', 'allow'];
+const MODE_PRECEDENCE: readonly RuleSourceName[] = ['local', 'project', 'user', 'policy'];
+
+export interface SettingsStoreOptions {
+  projectRoot: string;
+  configDir: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  cliRules?: readonly RuleText[];
+}
+
+/**
+ * Every rule source: the settings files (stat'ed on each `snapshot()`, re-parsed when changed), this run's CLI
+ * flags and this session's approvals (memory).
+ */
+export class SettingsStore {
+  private readonly files: { location: SettingsLocation; watched: WatchedSettingsFile }[];
+  private readonly cliRules: RuleText[];
+  private readonly sessionRules: RuleText[] = [];
+  private version = 0;
+  private dirty = true;
+  private cached: SettingsSnapshot | null = null;
+
+  constructor(opts: SettingsStoreOptions) {
+    const persisted = new LastGoodCache(opts.configDir);
+    this.files = settingsLocations(opts).map((location) => ({ location, watched: new WatchedSettingsFile(location.file, persisted) }));
+    this.cliRules = [...(opts.cliRules ?? [])];
+  }
+
+  addSessionRule(rule: RuleText): void {
+    if (!this.sessionRules.some((r) => r.behavior === rule.behavior && r.rule === rule.rule)) {
+      this.sessionRules.push(rule);
+      this.dirty = true;
+    }
+  }
+
+  listSessionRules(): readonly RuleText[] {
+    return this.sessionRules;
+  }
+
+  /** Stats every file; re-parses the changed ones; rebuilds the snapshot only when something changed. */
+  snapshot(): SettingsSnapshot {
+    for (const f of this.files) if (f.watched.refresh()) this.dirty = true;
+    if (!this.dirty && this.cached) return this.cached;
+    this.dirty = false;
+    this.version++;
+    this.cached = this.build();
+    return this.cached;
+  }
+
+  private build(): SettingsSnapshot {
+    const rules: LoadedRule[] = [];
+    const ruleErrors: RuleError[] = [];
+    const add = (text: string, behavior: RuleBehavior, source: RuleSourceName, file: string | null): void => {
+      const parsed = parseRule(text);
+      if (parsed.ok) rules.push({ ...parsed.rule, behavior, source, file });
+      else ruleErrors.push({ rule: String(text), behavior, source, file, reason: parsed.reason });
+    };
+    for (const r of this.cliRules) add(r.rule, r.behavior, 'cli', null);
+    for (const r of this.sessionRules) add(r.rule, r.behavior, 'session', null);
+    const additionalDirectories: AdditionalDirectory[] = [];
+    const fileErrors: SettingsFileError[] = [];
+    let mode: SettingsSnapshot['mode'] = null;
+    for (const { location, watched } of this.files) {
+      const s = watched.current();
+      const err = watched.error();
+      if (err) fileErrors.push(err);
+      for (const behavior of BEHAVIORS) for (const text of s[behavior]) add(text, behavior, location.source, location.file);
+      for (const dir of s.additionalDirectories) additionalDirectories.push({ dir, source: location.source, file: location.file });
+    }
+    for (const source of MODE_PRECEDENCE) {
+      const hit = this.files.find((f) => f.location.source === source && f.location.format === 'gatehouse' && f.watched.current().mode);
+      if (hit) {
+        mode = { mode: hit.watched.current().mode!, source, file: hit.location.file };
+        break;
+      }
+    }
+    return {
+      version: this.version,
+      rules,
+      ruleErrors,
+      fileErrors,
+      additionalDirectories,
+      mode,
+      files: this.files.map((f) => ({ location: f.location, exists: f.watched.exists(), error: f.watched.error() })),
+    };
+  }
+}

@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  analyzeCommand,
+  hardDenyReason,
+  hardDenyWriteReason,
+  type CommandAnalysis,
+  type CommandContext,
+} from '../../../../src/main/permission/command';
+
+/** argv of every simple command found, in order. */
+export function argvs(command: string): string[][] {
+  return analyzeCommand(command).commands.map((c) => c.argv);
+}
+
+/** Names of every simple command found, in order. */
+export function names(command: string): string[] {
+  return analyzeCommand(command).commands.map((c) => c.name);
+}
+
+/** The first deny reason the built-in deny list gives for a command line, as the engine's hard stage would. */
+export function denyReason(command: string, ctx: CommandContext): string | null {
+  const a: CommandAnalysis = analyzeCommand(command);
+  if (a.forkBomb) return a.forkBomb;
+  for (const c of a.commands) {
+    const r = hardDenyReason(c, ctx);
+    if (r !== null) return r;
+  }
+  for (const w of a.writes) {
+    const r = hardDenyWriteReason(w);
+    if (r !== null) return r;
+  }
+  return null;
+}
+
+/** A real temp project at <tmp>/x/y and a fake home at <tmp>/home/me, all real paths. */
+export function makeContext(): CommandContext & { base: string } {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-cmd-')));
+  const projectRoot = path.join(base, 'x', 'y');
+  const home = path.join(base, 'home', 'me');
+  fs.mkdirSync(projectRoot, { recursive: true });
+  fs.mkdirSync(home, { recursive: true });
+  return { base, projectRoot, home };
+}
+
+export function removeContext(ctx: { base: string }): void {
+  fs.rmSync(ctx.base, { recursive: true, force: true });
+}

@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isInside, PathConfinement, resolveRealPath } from '../../../src/main/permission/path-confinement';
+import { judgePath } from '../../../src/main/permission/judged-path';
+
+let root: string;
+let project: string;
+let outside: string;
+let home: string;
+
+beforeAll(() => {
+  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-confine-')));
+  project = path.join(root, 'project');
+  outside = path.join(root, 'outside');
+  home = path.join(root, 'home');
+  for (const d of [path.join(project, 'src', 'deep'), outside, home, path.join(root, 'extra')]) fs.mkdirSync(d, { recursive: true });
+  fs.writeFileSync(path.join(outside, 'secret.txt'), 's');
+  fs.symlinkSync('../outside', path.join(project, 'link-out'));
+  fs.symlinkSync('../outside/secret.txt', path.join(project, 'link-file'));
+  fs.symlinkSync('src', path.join(project, 'link-in'));
+  fs.symlinkSync('link-out', path.join(project, 'chain'));
+  fs.symlinkSync('../outside/not-yet', path.join(project, 'dangling'));
+  fs.symlinkSync('loop-b', path.join(project, 'loop-a'));
+  fs.symlinkSync('loop-a', path.join(project, 'loop-b'));
+  fs.symlinkSync(path.join(root, 'extra'), path.join(project, 'to-extra'));
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+describe('PathConfinement', () => {
+  const c = () => new PathConfinement(project, [path.join(root, 'extra')], home);
+  it('judges where paths really land', () => {
+    expect(c().judge('src/deep/new/file.ts').root).toBe(project);
+    expect(c().judge('../outside/secret.txt').root).toBeNull();
+    expect(c().judge('/etc/passwd').root).toBeNull();
+    expect(c().judge('link-out/secret.txt').root).toBeNull();
+    expect(c().judge('link-out/new.txt').root).toBeNull();
+    expect(c().judge('link-file').root).toBeNull();
+    expect(c().judge('chain/x').root).toBeNull();
+    expect(c().judge('dangling').real).toBe(path.join(outside, 'not-yet'));
+    expect(c().judge('link-in/deep').real).toBe(path.join(project, 'src', 'deep'));
+    expect(c().judge('src/../../project/src').root).toBe(project);
+    expect(c().judge('to-extra/x').root).toBe(path.join(root, 'extra'));
+    expect(c().judge('~/x').root).toBeNull();
+    expect(c().judge(project).root).toBe(project);
+  });
+  it('link loops throw rather than hang', () => {
+    expect(() => c().judge('loop-a/x')).toThrow(/symbolic links/);
+  });
+  it('isInside is segment-aware', () => {
+    expect(isInside('/a/bc', '/a/b')).toBe(false);
+    expect(isInside('/a/b/c', '/a/b')).toBe(true);
+    expect(isInside('/a/b', '/a/b')).toBe(true);
+    expect(isInside('/a', '/a/b')).toBe(false);
+  });
+});
+
+/** The reference: create the path for real (directories), then ask the OS where it is. */
+function referenceResolve(rel: string): string | null {
+  const abs = path.join(project, rel);
+  try {
+    fs.mkdirSync(abs, { recursive: true });
+    return fs.realpathSync(abs);
+  } catch {
+    return null;
+  }
+}
+
+describe('property: a path judged inside never resolves outside', () => {
+  const segment = fc.constantFrom('..', '.', 'src', 'deep', 'link-out', 'link-in', 'chain', 'new', 'x', 'dangling', 'to-extra', 'project');
+  it('random .., symlink chains and missing segments agree with the OS', () => {
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 7 }), (segs) => {
+        const rel = segs.join('/');
+        const judged = new PathConfinement(project, [], home).judge(rel);
+        const real = referenceResolve(rel);
+        if (real === null) return true; // the OS could not create it (e.g. through a file): nothing to compare
+        expect(judged.real).toBe(real);
+        if (judged.root !== null) expect(isInside(real, project)).toBe(true);
+        return true;
+      }),
+      { numRuns: 300 },
+    );
+    // The reference created directories inside `outside` too; they do not matter for later runs.
+  });
+  it('resolveRealPath never reports inside for absolute paths elsewhere', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('..', 'etc', 'tmp', 'x', '.'), { maxLength: 6 }), (segs) => {
+        const p = '/' + segs.join('/');
+        const real = resolveRealPath(p, project, home);
+        return !isInside(real, project) || p.startsWith(project);
+      }),
+    );
+  });
+});
+
+describe('property: a command path judged inside is inside as the kernel resolves it', () => {
+  const segment = fc.constantFrom('..', '.', 'src', 'deep', 'link-out', 'link-in', 'chain', 'x', 'to-extra', 'project', 'outside');
+  it('`..` after symlinks is applied where the kernel applies it', () => {
+    const confinement = new PathConfinement(project, [], home);
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 7 }), (segs) => {
+        const rel = segs.join('/');
+        const judged = judgePath(confinement, rel);
+        let kernel: string;
+        try {
+          kernel = fs.realpathSync.native(`${project}/${rel}`); // realpath(3): physical resolution, no lexical `..`
+        } catch {
+          return true; // does not exist as the kernel walks it
+        }
+        if (judged.root !== null) expect(isInside(kernel, project), `${rel} -> ${kernel}`).toBe(true);
+        return true;
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
