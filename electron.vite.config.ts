@@ -20,6 +20,7 @@ export default defineConfig({
           worker: resolve(__dirname, 'src/worker/index.ts'),
           cli: resolve(__dirname, 'src/main/cli/index.ts'),
           bench: resolve(__dirname, 'src/main/bench/index.ts'),
+          sdk: resolve(__dirname, 'src/main/sdk/index.ts'),
         },
       },
     },

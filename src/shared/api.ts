@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ChatChannels, ChatEventSchemas } from './chat-contract';
 import { RpcErrorSchema } from './errors';
 import { TrustChannels } from './trust-contract';
 import { WorkerInfoSchema } from './worker-protocol';
@@ -37,6 +38,7 @@ export const ApiChannels = {
   openProject: { request: z.object({ path: z.string().min(1).max(4096) }).strict(), response: z.object({ path: z.string() }) },
   listRecentProjects: { request: none, response: z.object({ paths: z.array(z.string()) }) },
   ...TrustChannels,
+  ...ChatChannels,
 } as const;
 
 export type ApiChannel = keyof typeof ApiChannels;
@@ -54,6 +56,7 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('projectChanged'), path: z.string().nullable() }),
   /** A trust decision changed (set or revoked) for this folder: re-read getTrust. */
   z.object({ type: z.literal('trustChanged'), path: z.string() }),
+  ...ChatEventSchemas,
 ]);
 export type ApiEvent = z.infer<typeof ApiEventSchema>;
 

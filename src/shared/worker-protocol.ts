@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { RpcErrorSchema } from './errors';
-import { DecisionSchema } from './permission';
+import { AgentEventSchema, AgentRunStatusSchema } from './agent-events';
+import { ConversationMessageSchema, TokenUsageSchema } from './conversation';
+import { AgentModeSchema, DecisionSchema } from './permission';
 
 /**
  * The typed port between main and the worker. Both directions may send requests (main asks the worker to do
@@ -21,12 +23,96 @@ export const WorkerInfoSchema = z.object({
 });
 export type WorkerInfo = z.infer<typeof WorkerInfoSchema>;
 
+const runId = z.string().min(1).max(100);
+
+/**
+ * How `run_command` is confined, decided by main from the settings (`sandbox:` in the user / project settings).
+ * `enabled: false` only ever comes from the user's own settings: the worker then runs commands unsandboxed
+ * (environment still scrubbed). `bwrapPath`: an explicit bubblewrap binary (`GATEHOUSE_BWRAP`; tests point it
+ * at a missing file to simulate an unavailable sandbox).
+ */
+export const SandboxRunConfigSchema = z.object({
+  enabled: z.boolean(),
+  allowedDomains: z.array(z.string().min(1).max(300)).max(1000),
+  envAllowList: z.array(z.string().min(1).max(300)).max(1000),
+  userConfigDir: z.string().min(1),
+  home: z.string().min(1),
+  bwrapPath: z.string().min(1).optional(),
+});
+export type SandboxRunConfig = z.infer<typeof SandboxRunConfigSchema>;
+
+/** `sandbox.status`: whether commands of this project would run sandboxed (the sandbox is set up and probed). */
+export const SandboxStatusParamsSchema = z.object({
+  projectRoot: z.string().min(1),
+  additionalDirectories: z.array(z.string().min(1)),
+  sandbox: SandboxRunConfigSchema,
+});
+export const SandboxStatusSchema = z.object({
+  /** False when the user turned the sandbox off in their settings. */
+  enabled: z.boolean(),
+  /** True when a working sandbox confines every command. */
+  available: z.boolean(),
+  /** Why it is unavailable (for a persistent warning), when it is. */
+  reason: z.string().optional(),
+  mechanism: z.string().optional(),
+});
+export type SandboxStatus = z.infer<typeof SandboxStatusSchema>;
+
+/** `agent.run`: one prompt of a session. The model key travels here, never through the worker's environment. */
+export const AgentRunParamsSchema = z.object({
+  runId,
+  task: z.string().max(1_000_000),
+  agentMode: AgentModeSchema,
+  /** do mode: the plan the person confirmed. */
+  plan: z.string().max(1_000_000).optional(),
+  /** The session's conversation so far (a follow-up, a resumed session). */
+  history: z.array(ConversationMessageSchema).optional(),
+  model: z.string().min(1).max(200),
+  maxTurns: z.number().int().min(1).max(1000),
+  /** Real paths, resolved by main. */
+  projectRoot: z.string().min(1),
+  additionalDirectories: z.array(z.string().min(1)),
+  provider: z.object({ apiKey: z.string().min(1), baseURL: z.string().url().optional() }),
+  /** How run_command is confined; absent: the sandbox on, no network, the worker's own defaults (fail safe). */
+  sandbox: SandboxRunConfigSchema.optional(),
+});
+export type AgentRunParams = z.infer<typeof AgentRunParamsSchema>;
+
+export const AgentRunResultSchema = z.object({
+  status: AgentRunStatusSchema,
+  conversation: z.array(ConversationMessageSchema),
+  usage: TokenUsageSchema,
+  turns: z.number().int().nonnegative(),
+  finalText: z.string(),
+  error: RpcErrorSchema.optional(),
+});
+export type AgentRunResultWire = z.infer<typeof AgentRunResultSchema>;
+
+/** Port events the worker sends while a run goes (`{kind:'event', event, data}`). */
+export const AGENT_EVENT = 'agent';
+/** The conversation as the model is about to see it, before each model turn: main's transcript checkpoint. */
+export const AGENT_CHECKPOINT = 'agent.checkpoint';
+export const AgentEventDataSchema = z.object({ runId, event: AgentEventSchema });
+export const AgentCheckpointDataSchema = z.object({ runId, conversation: z.array(ConversationMessageSchema) });
+
 /** Methods main may call on the worker: params and result schemas. */
 export const WorkerMethods = {
   info: { params: z.object({}), result: WorkerInfoSchema },
   /** Waits, then answers: used by the supervisor's tests and the benchmark to hold a request in flight. */
   delay: { params: z.object({ ms: z.number().int().min(0).max(60_000) }), result: z.object({ sleptMs: z.number() }) },
   echo: { params: z.object({ value: z.string().max(1_000_000) }), result: z.object({ value: z.string() }) },
+  'agent.run': { params: AgentRunParamsSchema, result: AgentRunResultSchema },
+  /** Aborts a run: the model request and any running tool. `cancelled` is false when no such run is going. */
+  'agent.cancel': { params: z.object({ runId }), result: z.object({ cancelled: z.boolean() }) },
+  /** Sets up (and caches) the command sandbox for a project and says whether it works. */
+  'sandbox.status': { params: SandboxStatusParamsSchema, result: SandboxStatusSchema },
+  /** Tears down every cached sandbox (its private temp dir, its network proxy) before the worker is stopped. */
+  'sandbox.dispose': { params: z.object({}), result: z.object({ disposed: z.boolean() }) },
+  /** Benchmark: p50 of a trivial command sandboxed vs direct (an error when there is no sandbox here). */
+  'bench.sandboxOverhead': {
+    params: z.object({ runs: z.number().int().min(1).max(1000).optional() }),
+    result: z.object({ sandboxed_p50_ms: z.number(), direct_p50_ms: z.number() }),
+  },
 } as const;
 export type WorkerMethod = keyof typeof WorkerMethods;
 export type WorkerParams<M extends WorkerMethod> = z.infer<(typeof WorkerMethods)[M]['params']>;
@@ -37,6 +123,9 @@ export const PermissionRequestSchema = z.object({
   input: z.unknown(),
   /** A read-only preview for the approval UI, e.g. the unified diff a write would make. */
   preview: z.object({ kind: z.literal('diff'), path: z.string(), unifiedDiff: z.string() }).optional(),
+  /** The run and the model's tool_use id the request belongs to (main routes and records by them). */
+  runId: runId.optional(),
+  callId: z.string().max(200).optional(),
 });
 export type PermissionRequest = z.infer<typeof PermissionRequestSchema>;
 

@@ -1,8 +1,11 @@
 import { WORKER_PROTOCOL_VERSION } from '../shared/worker-protocol';
-import type { WorkerInfo } from '../shared/worker-protocol';
+import type { AgentRunResultWire, WorkerInfo } from '../shared/worker-protocol';
+import type { Decision } from '../shared/permission';
 import { GATEHOUSE_VERSION } from '../shared/version';
+import { AgentService } from './agent-service';
 import { connectToMain } from './port';
 import { WorkerRpc } from './rpc-server';
+import { measureSandboxOverhead } from './sandbox/index';
 
 // The worker process: runs as an Electron utility process or a Node child process, from the same bundle.
 const port = connectToMain();
@@ -16,7 +19,12 @@ const info: WorkerInfo = {
   envNames: Object.keys(process.env).sort(),
 };
 
-new WorkerRpc(port, {
+const agents: AgentService = new AgentService({
+  port,
+  requestPermission: (request): Promise<Decision> => rpc.callMain('permission.request', request),
+});
+
+const rpc: WorkerRpc = new WorkerRpc(port, {
   info: async () => info,
   delay: async ({ ms }) => {
     const start = Date.now();
@@ -24,6 +32,19 @@ new WorkerRpc(port, {
     return { sleptMs: Date.now() - start };
   },
   echo: async ({ value }) => ({ value }),
+  'agent.run': (params): Promise<AgentRunResultWire> => agents.run(params),
+  'agent.cancel': async ({ runId }) => agents.cancel(runId),
+  'sandbox.status': ({ projectRoot, additionalDirectories, sandbox }) => agents.confinement.status(projectRoot, additionalDirectories, sandbox),
+  'sandbox.dispose': async () => {
+    await agents.confinement.dispose();
+    return { disposed: true };
+  },
+  'bench.sandboxOverhead': ({ runs }) => measureSandboxOverhead(runs),
+});
+
+// The sandboxes' private temp dirs and proxies go with the worker when it is asked to stop.
+process.once('SIGTERM', () => {
+  void agents.confinement.dispose().finally(() => process.exit(0));
 });
 
 // A tool or library bug must become an error, never a silent dead worker.

@@ -5,6 +5,8 @@ import { GatehouseError } from '../../shared/errors';
 import { GATEHOUSE_VERSION } from '../../shared/version';
 import type { WorkerHost } from '../worker-host/types';
 import type { ApiHandlers } from './api-dispatch';
+import { createChatHandlers } from './chat-handlers';
+import { ChatService } from './chat-service';
 import { RecentProjects } from './recent-projects';
 import { createTrustHandlers } from './trust-handlers';
 import { TrustStore } from '../trust/trust-store';
@@ -16,6 +18,8 @@ export interface AppCoreOptions {
   project: string | null;
   /** The desktop shell's OS folder picker; absent in the browser shell. */
   pickFolder?: () => Promise<string | null>;
+  /** The server's environment (model key and base URL for the chat); defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -29,6 +33,8 @@ export class AppCore {
   /** Project trust: the permission engine asks it whether the open project is trusted. */
   readonly trust: TrustStore;
   readonly handlers: ApiHandlers;
+  /** The chat: one agent session on this worker for the open project. */
+  readonly chat: ChatService;
 
   constructor(private readonly options: AppCoreOptions) {
     this.recent = new RecentProjects(options.configDir);
@@ -39,6 +45,15 @@ export class AppCore {
       this.trust.touch(this.project);
     }
     options.worker.onStatus((status) => this.emit({ type: 'workerStatus', status }));
+    this.chat = new ChatService({
+      host: options.worker,
+      configDir: options.configDir,
+      env: options.env ?? process.env,
+      trust: { isTrusted: (dir) => this.trust.isTrusted(dir) },
+      project: () => this.project,
+      emit: (event) => this.emit(event),
+      hasListeners: () => this.listeners.size > 0,
+    });
     this.handlers = {
       getAppInfo: async () => ({
         name: 'Gatehouse',
@@ -55,6 +70,7 @@ export class AppCore {
       openProject: async ({ path: dir }) => ({ path: this.openProject(dir) }),
       listRecentProjects: async () => ({ paths: this.recent.list() }),
       ...createTrustHandlers(this, this.trust, (p) => this.emit({ type: 'trustChanged', path: p })),
+      ...createChatHandlers(this.chat),
     };
   }
 
@@ -64,16 +80,22 @@ export class AppCore {
 
   openProject(dir: string): string {
     const real = this.checkProject(dir);
+    const changed = real !== this.project;
     this.project = real;
     this.recent.add(real);
     this.trust.touch(real);
+    if (changed) void this.chat.endSession();
     this.emit({ type: 'projectChanged', path: real });
     return real;
   }
 
   onEvent(listener: (event: ApiEvent) => void): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return () => {
+      this.listeners.delete(listener);
+      // The last page went away: nobody can answer a waiting approval, so it is denied.
+      if (this.listeners.size === 0) this.chat.denyPending('the page was closed before an answer');
+    };
   }
 
   private emit(event: ApiEvent): void {

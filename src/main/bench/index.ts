@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { benchIpc } from './ipc-bench';
 import { benchPermission } from './permission-bench';
+import { benchSandbox } from './sandbox-bench';
 
 // `npm run bench [-- --json]`: measures the product's speed; with --json the last line is one JSON object.
 async function main(): Promise<void> {
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
   const benches: [string, () => Promise<Record<string, number>>][] = [
     ['ipc', () => benchIpc(configDir)],
     ['permission', () => benchPermission()],
+    ['sandbox', () => benchSandbox(configDir)],
   ];
   try {
     for (const [name, run] of benches) {

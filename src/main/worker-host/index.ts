@@ -9,7 +9,7 @@ export type { SupervisorOptions } from './supervisor';
 export { NodeWorkerLauncher } from './node-launcher';
 export { buildWorkerEnv } from './worker-env';
 export { workerEntryPath } from './worker-entry';
-export type { WorkerHost, WorkerLauncher, WorkerChannel } from './types';
+export type { WorkerHost, WorkerLauncher, WorkerChannel, WorkerEventListener } from './types';
 
 /** The worker as a Node child process: for the CLI, the browser shell and tests. */
 export function createNodeWorkerHost(options: {

@@ -5,7 +5,7 @@ import type { MainMethod, WorkerInfo, WorkerMethod, WorkerParams, WorkerResult }
 import { MainMethods, PortMessageSchema, WORKER_PROTOCOL_VERSION, WorkerMethods } from '../../shared/worker-protocol';
 import type { z } from 'zod';
 import { PendingRequests } from './pending-requests';
-import type { MainMethodHandler, WorkerChannel, WorkerHost, WorkerLauncher } from './types';
+import type { MainMethodHandler, WorkerChannel, WorkerEventListener, WorkerHost, WorkerLauncher } from './types';
 
 export interface SupervisorOptions {
   launcher: WorkerLauncher;
@@ -39,6 +39,7 @@ export class WorkerSupervisor implements WorkerHost {
   private readonly incoming = new Map<number, AbortController>();
   private readonly handlers = new Map<string, IncomingHandler>();
   private readonly statusListeners = new Set<(s: WorkerStatus) => void>();
+  private readonly eventListeners = new Set<WorkerEventListener>();
   private ready: Promise<void> | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
@@ -66,6 +67,12 @@ export class WorkerSupervisor implements WorkerHost {
   onStatus(listener: (s: WorkerStatus) => void): () => void {
     this.statusListeners.add(listener);
     return () => this.statusListeners.delete(listener);
+  }
+
+  /** Port events from the worker (e.g. agent events); validated by the listener. */
+  onEvent(listener: WorkerEventListener): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
   }
 
   handle<M extends MainMethod>(method: M, handler: MainMethodHandler<M>): void {
@@ -171,6 +178,15 @@ export class WorkerSupervisor implements WorkerHost {
         return;
       case 'request':
         void this.serveIncoming(ch, msg.id, msg.method, msg.params);
+        return;
+      case 'event':
+        for (const listener of this.eventListeners) {
+          try {
+            listener(msg.event, msg.data);
+          } catch {
+            // A failing listener must not break the port.
+          }
+        }
         return;
       default:
         return;

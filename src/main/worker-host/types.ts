@@ -20,6 +20,9 @@ export interface WorkerLauncher {
 /** `signal` aborts when the worker dies: a pending permission request then counts as denied. */
 export type MainMethodHandler<M extends MainMethod> = (params: MainParams<M>, signal: AbortSignal) => Promise<MainResult<M>>;
 
+/** A port event from the worker: `event` names it, `data` is unvalidated until the listener parses it. */
+export type WorkerEventListener = (event: string, data: unknown) => void;
+
 /** The supervised worker as the rest of main sees it. */
 export interface WorkerHost {
   start(): Promise<void>;
@@ -29,4 +32,6 @@ export interface WorkerHost {
   onStatus(listener: (status: WorkerStatus) => void): () => void;
   /** Handles requests the worker makes of main (permission requests). */
   handle<M extends MainMethod>(method: M, handler: MainMethodHandler<M>): void;
+  /** Port events the worker sends (agent events while a run goes). Returns the unsubscribe. */
+  onEvent(listener: WorkerEventListener): () => void;
 }

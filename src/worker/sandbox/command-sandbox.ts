@@ -3,7 +3,7 @@
  * domain proxy) and checked with a real probe before it is trusted. Anything that prevents it working returns a
  * `SandboxUnavailable` with the reason, never a sandbox that silently does nothing.
  */
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -32,9 +32,16 @@ function realDir(p: string): string | null {
 
 function probe(file: string, args: string[], env: Record<string, string>, cwd: string): Promise<{ ok: boolean; detail: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { env, cwd, timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' }, (err, stdout, stderr) => {
-      if (err === null && stdout.trim() === 'gatehouse-sandbox-ok') resolve({ ok: true, detail: '' });
-      else resolve({ ok: false, detail: (stderr.trim() || (err?.message ?? 'unexpected probe output')).split('\n')[0] ?? '' });
+    // stdin from /dev/null, not a socket: bash sources ~/.bashrc when its stdin is a socket and SHLVL is unset.
+    const child = spawn(file, args, { env, cwd, timeout: PROBE_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', (err) => resolve({ ok: false, detail: err.message }));
+    child.on('close', (code, signal) => {
+      if (code === 0 && stdout.trim() === 'gatehouse-sandbox-ok') resolve({ ok: true, detail: '' });
+      else resolve({ ok: false, detail: (stderr.trim() || `unexpected probe result (exit ${String(code ?? signal)})`).split('\n')[0] ?? '' });
     });
   });
 }

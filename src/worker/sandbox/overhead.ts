@@ -1,5 +1,5 @@
 /** Bench helper: what the sandbox adds to a trivial command, the sandbox already initialised. */
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -13,7 +13,10 @@ export interface SandboxOverhead {
 function runOnce(file: string, args: string[], env: Record<string, string>, cwd: string): Promise<number> {
   const start = performance.now();
   return new Promise((resolve, reject) => {
-    execFile(file, args, { env, cwd }, (err) => (err === null ? resolve(performance.now() - start) : reject(err)));
+    // stdin from /dev/null, not a socket: bash sources ~/.bashrc when its stdin is a socket and SHLVL is unset.
+    const child = spawn(file, args, { env, cwd, stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(performance.now() - start) : reject(new Error(`${file} exited with ${String(code)}`))));
   });
 }
 

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useApi, useApiEvent, useConnection } from '../api';
+import { ChatPanel } from '../chat';
 import { TrustFeature } from '../trust';
 import { Header } from './Header';
 import { LiveWorkerPanel } from './LiveWorkerPanel';
@@ -36,6 +37,7 @@ export function App() {
         ) : null}
         <LiveWorkerPanel />
         <ProjectPanel />
+        <ChatPanel />
         <TrustFeature />
       </main>
     </>

@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ConversationMessage } from '../../shared/conversation';
+import { GatehouseError, toRpcError } from '../../shared/errors';
+import type { AgentMode, Decision } from '../../shared/permission';
+import type { AgentRunResultWire, PermissionRequest, SandboxRunConfig, SandboxStatus } from '../../shared/worker-protocol';
+import { AGENT_CHECKPOINT, AGENT_EVENT, AgentCheckpointDataSchema, AgentEventDataSchema } from '../../shared/worker-protocol';
+import { createPermissionEngine } from '../permission';
+import type { PermissionEngine } from '../permission';
+import type { TrustOracle } from '../permission/trust-oracle';
+import { sandboxRunConfig } from '../sandbox/run-config';
+import type { SessionHeader } from '../session/transcript-entry';
+import { SessionStore } from '../session/session-store';
+import type { TranscriptWriter } from '../session/transcript-writer';
+import { TrustStore } from '../trust/trust-store';
+import type { WorkerHost } from '../worker-host/types';
+import { decideCall } from './permission-gate';
+import type { GateRun } from './permission-gate';
+import type { AgentSessionOptions, PromptOptions, PromptResult, SessionEvent } from './types';
+
+const DEFAULT_MAX_TURNS = 50;
+/** Until the worker said otherwise, commands are treated as unconfined (fail safe). */
+const NOT_CHECKED: SandboxStatus = { enabled: true, available: false, reason: 'not checked yet' };
+/** Events too fine-grained for the transcript (the final text and tool results are in the conversation). */
+const NOT_RECORDED = new Set(['text_delta', 'tool_call_output']);
+
+interface ActiveRun extends GateRun {
+  abort: AbortController;
+  emit: (event: SessionEvent) => void;
+}
+
+/**
+ * One agent session in main, whatever the shell: a project, its permission engine, a transcript on disk and the
+ * supervised worker that runs the agent. Prompts run one at a time; each continues the session's conversation.
+ */
+export class AgentSession {
+  private active: ActiveRun | null = null;
+  private readonly listeners = new Set<(event: SessionEvent) => void>();
+  private readonly offEvents: () => void;
+  private closed = false;
+  private sandbox: { status: SandboxStatus; problems: string[] } | null = null;
+
+  private constructor(
+    private readonly options: AgentSessionOptions,
+    private readonly engine: PermissionEngine,
+    readonly header: SessionHeader,
+    private readonly writer: TranscriptWriter,
+    /** Lines of a resumed transcript that could not be read (skipped). */
+    readonly problems: string[],
+    private readonly trust: TrustOracle,
+  ) {
+    const host = options.host;
+    host.handle('permission.request', (request, signal) => this.onPermissionRequest(request, signal));
+    this.offEvents = host.onEvent((name, data) => this.onWorkerEvent(name, data));
+  }
+
+  static async open(options: AgentSessionOptions): Promise<AgentSession> {
+    const store = new SessionStore({ configDir: options.configDir });
+    let header: SessionHeader;
+    let writer: TranscriptWriter;
+    let problems: string[] = [];
+    if (options.resume) {
+      const resumed = store.resume(options.resume);
+      ({ header, writer } = resumed);
+      problems = resumed.transcript.problems.map((p) => `line ${p.line}: ${p.message}`);
+      if (options.project && realDir(options.project) !== header.projectRoot) {
+        writer.close();
+        throw new GatehouseError('BAD_REQUEST', `session ${header.id} belongs to ${header.projectRoot}, not ${realDir(options.project)}`);
+      }
+    } else {
+      ({ header, writer } = store.create({ projectRoot: realDir(options.project ?? '.'), agentMode: options.agentMode ?? 'chat', model: options.model }));
+    }
+    // A resumed session keeps its agent mode unless the shell names another.
+    const agentMode = options.agentMode ?? header.agentMode;
+    const trustStore = options.trust ? null : new TrustStore({ configDir: options.configDir, env: options.env });
+    const trust: TrustOracle = options.trust ?? { isTrusted: (dir) => trustStore!.isTrusted(dir) };
+    const engine = await createPermissionEngine({
+      projectRoot: header.projectRoot,
+      configDir: options.configDir,
+      env: options.env,
+      trust,
+      ...(options.cliRules ? { cliRules: options.cliRules } : {}),
+      ...(options.mode ? { mode: options.mode } : {}),
+      agentMode,
+      sessionId: header.id,
+    });
+    const session = new AgentSession({ ...options, agentMode }, engine, header, writer, problems, trust);
+    await options.host.start();
+    await session.checkSandbox();
+    return session;
+  }
+
+  get id(): string {
+    return this.header.id;
+  }
+
+  get projectRoot(): string {
+    return this.header.projectRoot;
+  }
+
+  get host(): WorkerHost {
+    return this.options.host;
+  }
+
+  get conversation(): ConversationMessage[] {
+    return this.writer.conversation;
+  }
+
+  /**
+   * Whether commands run in the OS sandbox (checked at open and before every prompt), and the sandbox settings
+   * that were not applied. `enabled && !available`: a persistent warning, and every command asks.
+   */
+  get sandboxStatus(): { status: SandboxStatus; problems: string[] } | null {
+    return this.sandbox;
+  }
+
+  /** Reads the sandbox settings and asks the worker whether its sandbox works for this project (fail safe). */
+  async checkSandbox(): Promise<{ config: SandboxRunConfig; status: SandboxStatus }> {
+    const { config, problems } = sandboxRunConfig({
+      configDir: this.options.configDir,
+      projectRoot: this.header.projectRoot,
+      projectTrusted: this.projectTrusted(),
+      env: this.options.env,
+    });
+    let status: SandboxStatus;
+    try {
+      const additionalDirectories = this.additionalDirectories();
+      status = await this.options.host.request('sandbox.status', { projectRoot: this.header.projectRoot, additionalDirectories, sandbox: config }, { timeoutMs: 30_000 });
+    } catch (err) {
+      status = { enabled: config.enabled, available: false, reason: `the worker could not check the sandbox: ${toRpcError(err).message}` };
+    }
+    this.sandbox = { status, problems };
+    return { config, status };
+  }
+
+  onEvent(listener: (event: SessionEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async prompt(text: string, options: PromptOptions = {}): Promise<PromptResult> {
+    if (this.closed) throw new GatehouseError('BAD_REQUEST', 'the session is closed');
+    if (this.active) throw new GatehouseError('BAD_REQUEST', 'a prompt is already running in this session');
+    const agentMode: AgentMode = options.agentMode ?? this.options.agentMode ?? 'chat';
+    const runId = randomUUID();
+    const abort = new AbortController();
+    const emit = (event: SessionEvent): void => {
+      for (const l of [...this.listeners, ...(options.onEvent ? [options.onEvent] : [])]) safely(() => l(event));
+    };
+    this.active = { runId, agentMode, signal: abort.signal, abort, emit, sandbox: NOT_CHECKED };
+    const run = this.active;
+    this.writer.append({ type: 'prompt', runId, text, agentMode });
+    this.writer.flush();
+    let result: AgentRunResultWire;
+    try {
+      const sandbox = await this.checkSandbox();
+      run.sandbox = sandbox.status;
+      result = await this.options.host.request(
+        'agent.run',
+        {
+          runId,
+          task: text,
+          agentMode,
+          ...(options.plan !== undefined ? { plan: options.plan } : {}),
+          history: this.writer.conversation,
+          model: this.options.model,
+          maxTurns: options.maxTurns ?? this.options.maxTurns ?? DEFAULT_MAX_TURNS,
+          projectRoot: this.header.projectRoot,
+          additionalDirectories: this.additionalDirectories(),
+          provider: this.options.provider,
+          sandbox: sandbox.config,
+        },
+        { timeoutMs: 0 },
+      );
+    } catch (err) {
+      // The worker died (or never came up): the transcript keeps the last turn's checkpoint; the session resumes.
+      const error = toRpcError(err);
+      result = { status: 'error', conversation: this.writer.conversation, usage: { inputTokens: 0, outputTokens: 0 }, turns: 0, finalText: '', error };
+    } finally {
+      this.active = null;
+    }
+    this.writer.recordConversation(runId, result.conversation);
+    const { status, usage, turns, finalText } = result;
+    this.writer.append({ type: 'result', runId, status, usage, turns, finalText, ...(result.error ? { error: result.error } : {}) });
+    this.writer.flush();
+    return { sessionId: this.id, runId, status, finalText, usage, turns, ...(result.error ? { error: result.error } : {}) };
+  }
+
+  /** Cancels the running prompt (model request, tools, pending approval). */
+  async cancel(): Promise<boolean> {
+    const run = this.active;
+    if (!run) return false;
+    run.abort.abort();
+    try {
+      return (await this.options.host.request('agent.cancel', { runId: run.runId })).cancelled;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(options: { stopWorker?: boolean } = {}): Promise<void> {
+    if (this.closed) return;
+    await this.cancel();
+    this.closed = true;
+    this.offEvents();
+    this.writer.close();
+    if (options.stopWorker ?? true) {
+      // The sandboxes' private temp dirs and proxies are the worker's to remove; it is killed right after.
+      await this.options.host.request('sandbox.dispose', {}, { timeoutMs: 3_000 }).catch(() => undefined);
+      await this.options.host.stop();
+    }
+  }
+
+  private additionalDirectories(): string[] {
+    return (this.options.additionalDirectories ?? []).map(realDir);
+  }
+
+  private projectTrusted(): boolean {
+    try {
+      return this.trust.isTrusted(this.header.projectRoot);
+    } catch {
+      return false;
+    }
+  }
+
+  private async onPermissionRequest(request: PermissionRequest, workerSignal: AbortSignal): Promise<Decision> {
+    const run = this.active;
+    if (!run || request.runId !== run.runId) {
+      return { decision: 'deny', source: 'policy', rule: null, reason: 'no prompt of this session is running' };
+    }
+    const outcome = await decideCall(this.engine, this.options.approve, run, request, workerSignal);
+    const { engine, final } = outcome;
+    this.writer.append({ type: 'decision', runId: run.runId, ...(request.callId ? { callId: request.callId } : {}), tool: request.tool, engine, final });
+    run.emit({ type: 'decision', runId: run.runId, ...(request.callId ? { callId: request.callId } : {}), tool: request.tool, decision: final, asked: engine.decision === 'ask' });
+    return final;
+  }
+
+  private onWorkerEvent(name: string, data: unknown): void {
+    const run = this.active;
+    if (!run) return;
+    if (name === AGENT_EVENT) {
+      const parsed = AgentEventDataSchema.safeParse(data);
+      if (!parsed.success || parsed.data.runId !== run.runId) return;
+      const event = parsed.data.event;
+      if (!NOT_RECORDED.has(event.type)) this.writer.append({ type: 'event', runId: run.runId, event });
+      run.emit({ type: 'agent', runId: run.runId, event });
+    } else if (name === AGENT_CHECKPOINT) {
+      const parsed = AgentCheckpointDataSchema.safeParse(data);
+      if (parsed.success && parsed.data.runId === run.runId) this.writer.recordConversation(run.runId, parsed.data.conversation);
+    }
+  }
+}
+
+function realDir(dir: string): string {
+  const resolved = path.resolve(dir);
+  try {
+    const real = fs.realpathSync.native(resolved);
+    if (fs.statSync(real).isDirectory()) return real;
+  } catch {
+    // reported below
+  }
+  throw new GatehouseError('NOT_FOUND', `project folder not found: ${resolved}`);
+}
+
+function safely(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // A failing listener loses its event; the run goes on.
+  }
+}

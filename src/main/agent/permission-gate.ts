@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import type { AgentMode, Decision } from '../../shared/permission';
+import type { PermissionRequest, SandboxStatus } from '../../shared/worker-protocol';
+import type { PermissionEngine } from '../permission';
+import type { ApprovalAnswer } from '../permission/approvals';
+import { applyApproval, proposeRules, withoutPerson } from '../permission/approvals';
+import { gateOnSandbox } from '../sandbox/sandbox-gate';
+import type { ApprovalRequest, Approver } from './types';
+
+export interface GateRun {
+  runId: string;
+  agentMode: AgentMode;
+  /** Aborts on cancel: a pending approval is then answered deny. */
+  signal: AbortSignal;
+  /** The worker's command sandbox for this run; missing while enabled: every run_command asks. */
+  sandbox?: SandboxStatus | null;
+}
+
+export interface GateOutcome {
+  engine: Decision;
+  final: Decision;
+}
+
+/**
+ * main's answer to the worker's `permission.request`: the engine decides (and audits); an `ask` goes to the
+ * person through `approve` and the answer is applied through the engine's approvals (audited too). No person,
+ * no answer, a cancel or a dead worker: deny.
+ */
+export async function decideCall(
+  engine: PermissionEngine,
+  approve: Approver | null,
+  run: GateRun,
+  request: PermissionRequest,
+  workerSignal: AbortSignal,
+): Promise<GateOutcome> {
+  const call = { tool: request.tool, input: request.input };
+  const engineDecision = engine.decide(call, { agentMode: run.agentMode });
+  const first = gateOnSandbox(request.tool, engineDecision, run.sandbox ?? null);
+  if (first.decision !== 'ask') return { engine: first, final: first };
+  if (!approve) {
+    const final = withoutPerson(first);
+    engine.record(call, final);
+    return { engine: first, final };
+  }
+  // An ask of our own (the engine allowed): the engine's approval path would answer its own allow, so the
+  // person's answer is applied here, once, and rules "for the session" are not offered (they would not help).
+  const sandboxAsk = first !== engineDecision;
+  const signal = AbortSignal.any([run.signal, workerSignal]);
+  let answer: ApprovalAnswer;
+  try {
+    answer = await untilAborted(approve(approvalRequest(run, request, first, sandboxAsk ? [] : proposeRules(engine, call)), signal), signal);
+  } catch (err) {
+    const why = signal.aborted ? 'nobody answered before the run stopped' : `the approval failed: ${err instanceof Error ? err.message : String(err)}`;
+    const final: Decision = { decision: 'deny', source: 'approval', rule: null, reason: why };
+    engine.record(call, final);
+    return { engine: first, final };
+  }
+  if (sandboxAsk) {
+    const final = answerWithoutSandbox(answer);
+    engine.record(call, final);
+    return { engine: first, final };
+  }
+  try {
+    return { engine: first, final: applyApproval(engine, call, answer) };
+  } catch (err) {
+    const final: Decision = { decision: 'deny', source: 'approval', rule: null, reason: `the approval could not be applied: ${err instanceof Error ? err.message : String(err)}` };
+    engine.record(call, final);
+    return { engine: first, final };
+  }
+}
+
+function approvalRequest(run: GateRun, request: PermissionRequest, asked: Decision, suggestedRules: string[]): ApprovalRequest {
+  return {
+    requestId: randomUUID(),
+    runId: run.runId,
+    ...(request.callId ? { callId: request.callId } : {}),
+    tool: request.tool,
+    input: request.input,
+    ...(request.preview ? { preview: request.preview } : {}),
+    reason: asked.reason,
+    source: asked.source,
+    suggestedRules,
+  };
+}
+
+/** A person's answer to a command asked about only because the sandbox is missing: this one call, nothing more. */
+function answerWithoutSandbox(answer: ApprovalAnswer): Decision {
+  if (answer.kind === 'deny') {
+    return { decision: 'deny', source: 'approval', rule: null, reason: answer.note ? `denied by you: ${answer.note}` : 'denied by you' };
+  }
+  return { decision: 'allow', source: 'approval', rule: null, reason: 'allowed once by you (the OS sandbox is unavailable)' };
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error('aborted'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}

@@ -1,0 +1,135 @@
+import type { RpcCommand, RpcEvent } from '../../shared/rpc-protocol';
+import { RpcCommandSchema } from '../../shared/rpc-protocol';
+import { toRpcError } from '../../shared/errors';
+import { describeZodError } from '../../shared/validate';
+import type { ApprovalAnswer } from '../permission/approvals';
+import type { AgentSession } from './agent-session';
+import type { Approver } from './types';
+
+type Emit = (event: RpcEvent) => void;
+const MAX_LINE_CHARS = 4_000_000;
+
+/**
+ * The engine of `gatehouse rpc`: turns command lines into session calls and session activity into events.
+ * Lines are split on LF only; a malformed line becomes an `error` event naming it, never a crash.
+ */
+export class RpcShell {
+  private session: AgentSession | null = null;
+  private readonly approvals = new Map<string, (answer: ApprovalAnswer) => void>();
+  private running: { promptId: string; done: Promise<void> } | null = null;
+  private buffer = '';
+  private lineNo = 0;
+
+  constructor(private readonly emit: Emit) {}
+
+  attach(session: AgentSession): void {
+    this.session = session;
+  }
+
+  /** The approver handed to the session: an `approval_request` event, then wait for the matching `approve`. */
+  readonly approve: Approver = (request, signal) =>
+    new Promise<ApprovalAnswer>((resolve) => {
+      const promptId = this.running?.promptId ?? 'unknown';
+      const done = (answer: ApprovalAnswer): void => {
+        signal.removeEventListener('abort', onAbort);
+        this.approvals.delete(request.requestId);
+        resolve(answer);
+      };
+      const onAbort = (): void => {
+        this.emit({ type: 'approval_closed', requestId: request.requestId, reason: 'the run stopped before an answer (cancelled, or the worker died)' });
+        done({ kind: 'deny' });
+      };
+      this.approvals.set(request.requestId, done);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.emit({ type: 'approval_request', promptId, ...request });
+      if (signal.aborted) onAbort();
+    });
+
+  /** Feeds raw stdin text; complete lines are handled as they arrive. */
+  feed(chunk: string): void {
+    this.buffer += chunk;
+    let nl: number;
+    while ((nl = this.buffer.indexOf('\n')) !== -1) {
+      const line = this.buffer.slice(0, nl);
+      this.buffer = this.buffer.slice(nl + 1);
+      this.handleLine(line, ++this.lineNo);
+    }
+    if (this.buffer.length > MAX_LINE_CHARS) {
+      this.buffer = '';
+      this.emit({ type: 'error', code: 'BAD_REQUEST', message: `line ${this.lineNo + 1}: longer than ${MAX_LINE_CHARS} characters, dropped`, line: this.lineNo + 1 });
+    }
+  }
+
+  /** stdin ended: the last unterminated line counts; nobody can answer approvals any more; waits for the run. */
+  async end(): Promise<void> {
+    if (this.buffer.trim()) this.handleLine(this.buffer, ++this.lineNo);
+    this.buffer = '';
+    for (const answer of [...this.approvals.values()]) answer({ kind: 'deny', note: 'the client closed its input' });
+    await this.running?.done;
+  }
+
+  private handleLine(raw: string, line: number): void {
+    if (raw.trim() === '') return;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch (err) {
+      this.emit({ type: 'error', code: 'BAD_REQUEST', message: `line ${line}: not JSON: ${err instanceof Error ? err.message : String(err)}`, line });
+      return;
+    }
+    const parsed = RpcCommandSchema.safeParse(json);
+    if (!parsed.success) {
+      this.emit({ type: 'error', code: 'BAD_REQUEST', message: `line ${line}: ${describeZodError(parsed.error, 'command')}`, line });
+      return;
+    }
+    this.dispatch(parsed.data, line);
+  }
+
+  private dispatch(command: RpcCommand, line: number): void {
+    const session = this.session;
+    if (!session) {
+      this.emit({ type: 'error', code: 'WORKER_UNAVAILABLE', message: `line ${line}: the session is not open yet`, line });
+      return;
+    }
+    switch (command.type) {
+      case 'prompt': {
+        if (this.running) {
+          this.emit({ type: 'error', code: 'BAD_REQUEST', message: `line ${line}: prompt "${this.running.promptId}" is still running`, line, promptId: command.id });
+          return;
+        }
+        const promptId = command.id;
+        const done = session
+          .prompt(command.text, {
+            ...(command.agentMode ? { agentMode: command.agentMode } : {}),
+            ...(command.plan !== undefined ? { plan: command.plan } : {}),
+            ...(command.maxTurns ? { maxTurns: command.maxTurns } : {}),
+            onEvent: (event) =>
+              this.emit(event.type === 'agent' ? { type: 'agent', promptId, runId: event.runId, event: event.event } : { ...event, promptId }),
+          })
+          .then(
+            (result) => this.emit({ type: 'result', promptId, ...result }),
+            (err: unknown) => this.emit({ type: 'error', ...toRpcError(err), promptId }),
+          )
+          .finally(() => {
+            this.running = null;
+          });
+        this.running = { promptId, done };
+        return;
+      }
+      case 'approve': {
+        const answer = this.approvals.get(command.requestId);
+        if (!answer) {
+          this.emit({ type: 'error', code: 'NOT_FOUND', message: `line ${line}: no approval request "${command.requestId}" is waiting`, line });
+          return;
+        }
+        if (command.decision === 'deny') answer({ kind: 'deny', ...(command.note !== undefined ? { note: command.note } : {}) });
+        else if (command.decision === 'once') answer({ kind: 'once' });
+        else answer({ kind: command.decision, ...(command.rules ? { rules: command.rules } : {}) });
+        return;
+      }
+      case 'cancel':
+        void session.cancel();
+        return;
+    }
+  }
+}

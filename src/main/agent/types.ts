@@ -1,0 +1,74 @@
+import type { AgentEvent, AgentRunStatus } from '../../shared/agent-events';
+import type { TokenUsage } from '../../shared/conversation';
+import type { RpcError } from '../../shared/errors';
+import type { AgentMode, Decision, DecisionSource, PermissionMode } from '../../shared/permission';
+import type { ApprovalAnswer } from '../permission/approvals';
+import type { TrustOracle } from '../permission/trust-oracle';
+import type { RuleText } from '../settings/settings-store';
+import type { WorkerHost } from '../worker-host/types';
+
+export type { ApprovalAnswer } from '../permission/approvals';
+
+/** A call the engine asks about, handed to the shell's approver (TTY prompt, RPC client, SDK callback). */
+export interface ApprovalRequest {
+  requestId: string;
+  runId: string;
+  callId?: string;
+  tool: string;
+  input: unknown;
+  /** The unified diff a write/edit would make. */
+  preview?: { kind: 'diff'; path: string; unifiedDiff: string };
+  /** Why the engine asks, and which stage did. */
+  reason: string;
+  source: DecisionSource;
+  /** The rules "allow for this session / always" would add. */
+  suggestedRules: string[];
+}
+
+/** Answers an ask. `signal` aborts when the run is cancelled or the worker died: the call is then denied. */
+export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
+
+/** What a session reports while a prompt runs. */
+export type SessionEvent =
+  | { type: 'agent'; runId: string; event: AgentEvent }
+  /** main's final decision for one call (after the person's approval, if it asked). */
+  | { type: 'decision'; runId: string; callId?: string; tool: string; decision: Decision; asked: boolean };
+
+export interface PromptResult {
+  sessionId: string;
+  runId: string;
+  status: AgentRunStatus;
+  finalText: string;
+  usage: TokenUsage;
+  turns: number;
+  error?: RpcError;
+}
+
+export interface PromptOptions {
+  agentMode?: AgentMode;
+  /** do mode: the confirmed plan. */
+  plan?: string;
+  maxTurns?: number;
+  onEvent?: (event: SessionEvent) => void;
+}
+
+export interface AgentSessionOptions {
+  host: WorkerHost;
+  configDir: string;
+  env: NodeJS.ProcessEnv;
+  /** The project folder; with `resume`, defaults to the session's. */
+  project?: string;
+  additionalDirectories?: string[];
+  mode?: PermissionMode;
+  agentMode?: AgentMode;
+  model: string;
+  maxTurns?: number;
+  cliRules?: readonly RuleText[];
+  provider: { apiKey: string; baseURL?: string };
+  /** null: nobody can answer, so an ask is denied with "approval required". */
+  approve: Approver | null;
+  /** A session id to continue. */
+  resume?: string;
+  /** Defaults to the user's TrustStore. */
+  trust?: TrustOracle;
+}

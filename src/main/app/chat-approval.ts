@@ -1,0 +1,58 @@
+import type { ApprovalChoice, ApprovalRequestEvent } from '../../shared/chat-contract';
+import type { ApprovalAnswer, ApprovalRequest } from '../agent/types';
+
+const MAX_SUMMARY_CHARS = 2_000;
+
+function field(input: unknown, key: string): string | null {
+  if (typeof input !== 'object' || input === null || !(key in input)) return null;
+  const value = (input as Record<string, unknown>)[key];
+  return typeof value === 'string' ? value : null;
+}
+
+/** What the call is about, in one line: its path, command or pattern. */
+export function callTarget(input: unknown): string {
+  return field(input, 'path') ?? field(input, 'command') ?? field(input, 'pattern') ?? '';
+}
+
+/** The call's input as short text; a file's content is counted, not repeated (the diff preview shows it). */
+export function summariseInput(tool: string, input: unknown): string {
+  const content = field(input, 'content');
+  if (tool === 'write_file' && content !== null) return `${field(input, 'path') ?? '?'} (${content.length} characters)`;
+  let text: string;
+  try {
+    text = JSON.stringify(input, null, 2) ?? String(input);
+  } catch {
+    text = String(input);
+  }
+  return text.length > MAX_SUMMARY_CHARS ? `${text.slice(0, MAX_SUMMARY_CHARS)}… (${text.length} characters)` : text;
+}
+
+/** The approval dialog's view of a request the engine asked about. */
+export function toApprovalEvent(request: ApprovalRequest): ApprovalRequestEvent {
+  return {
+    type: 'approvalRequest',
+    requestId: request.requestId,
+    runId: request.runId,
+    ...(request.callId ? { callId: request.callId } : {}),
+    tool: request.tool,
+    target: callTarget(request.input),
+    inputSummary: summariseInput(request.tool, request.input),
+    source: request.source,
+    reason: request.reason,
+    ...(request.preview ? { preview: request.preview } : {}),
+    suggestedRules: request.suggestedRules,
+  };
+}
+
+/** The page's answer as the engine's approval; an edited rule replaces the suggestions. */
+export function toApprovalAnswer(decision: ApprovalChoice, note?: string, rule?: string): ApprovalAnswer {
+  switch (decision) {
+    case 'once':
+      return { kind: 'once' };
+    case 'session':
+    case 'always':
+      return { kind: decision, ...(rule ? { rules: [rule] } : {}) };
+    case 'deny':
+      return { kind: 'deny', ...(note && note.trim() ? { note: note.trim() } : {}) };
+  }
+}

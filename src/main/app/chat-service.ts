@@ -1,0 +1,170 @@
+import type { ApiEvent } from '../../shared/api';
+import type { ApprovalChoice, ApprovalRequestEvent, ChatState, SessionSummary } from '../../shared/chat-contract';
+import type { ConversationMessage } from '../../shared/conversation';
+import { GatehouseError } from '../../shared/errors';
+import type { AgentMode } from '../../shared/permission';
+import { AgentSession } from '../agent/agent-session';
+import { resolveModelConfig } from '../agent/model-config';
+import type { ApprovalAnswer, Approver, SessionEvent } from '../agent/types';
+import type { TrustOracle } from '../permission/trust-oracle';
+import { SessionStore } from '../session/session-store';
+import type { WorkerHost } from '../worker-host/types';
+import { toApprovalAnswer, toApprovalEvent } from './chat-approval';
+
+export interface ChatServiceOptions {
+  host: WorkerHost;
+  configDir: string;
+  /** The server's environment: ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL / ANTHROPIC_MODEL (never sent to the page). */
+  env: NodeJS.ProcessEnv;
+  trust: TrustOracle;
+  project: () => string | null;
+  emit: (event: ApiEvent) => void;
+  /** Whether any page is there to answer an approval. */
+  hasListeners: () => boolean;
+}
+
+interface PendingApproval {
+  event: ApprovalRequestEvent;
+  finish(answer: ApprovalAnswer, reason: string): void;
+}
+
+/**
+ * The app's chat: one AgentSession on the app's worker for the open project, opened on the first message and
+ * closed when another project opens. Approvals wait for the page's answer; no page, a cancel or a dead worker: deny.
+ */
+export class ChatService {
+  private session: AgentSession | null = null;
+  private runningRunId: string | null = null;
+  private busy = false;
+  private readonly pending = new Map<string, PendingApproval>();
+
+  constructor(private readonly options: ChatServiceOptions) {}
+
+  state(): ChatState {
+    return {
+      project: this.options.project(),
+      sessionId: this.session?.id ?? null,
+      runningRunId: this.runningRunId,
+      pending: [...this.pending.values()].map((p) => p.event),
+      hasModelKey: Boolean(this.options.env.ANTHROPIC_API_KEY?.trim()),
+      messages: this.session?.conversation ?? [],
+    };
+  }
+
+  listSessions(): SessionSummary[] {
+    const project = this.options.project();
+    if (!project) return [];
+    return new SessionStore({ configDir: this.options.configDir })
+      .list()
+      .filter((s) => s.projectRoot === project)
+      .map(({ id, createdAt, updatedAt, prompts, lastPrompt }) => ({ id, createdAt, updatedAt, prompts, lastPrompt: lastPrompt && lastPrompt.slice(0, 300) }));
+  }
+
+  /** Continues an earlier session of the open project (not while a message runs). */
+  async resume(id: string): Promise<{ sessionId: string; messages: ConversationMessage[] }> {
+    const session = await this.exclusively(async () => {
+      await this.endSession();
+      return this.openSession(id);
+    });
+    return { sessionId: session.id, messages: session.conversation };
+  }
+
+  /** Starts a run and answers as soon as it has an id; the rest arrives as events. */
+  async send(text: string, agentMode?: AgentMode): Promise<{ runId: string; sessionId: string }> {
+    if (this.busy) throw new GatehouseError('BAD_REQUEST', 'the agent is still working on the last message: wait or cancel it');
+    this.busy = true;
+    let session: AgentSession;
+    try {
+      session = await this.openSession();
+    } catch (err) {
+      this.busy = false;
+      throw err;
+    }
+    let started: (runId: string) => void = () => undefined;
+    const firstEvent = new Promise<string>((resolve) => (started = resolve));
+    const onEvent = (event: SessionEvent): void => {
+      this.runningRunId ??= event.runId;
+      started(event.runId);
+      this.forward(event);
+    };
+    const done = session
+      .prompt(text, { ...(agentMode ? { agentMode } : {}), onEvent })
+      .then((result) => {
+        this.options.emit({ type: 'runFinished', ...result });
+        return result.runId;
+      })
+      .finally(() => {
+        this.busy = false;
+        this.runningRunId = null;
+      });
+    const runId = await Promise.race([firstEvent, done]);
+    return { runId, sessionId: session.id };
+  }
+
+  async cancel(): Promise<boolean> {
+    return (await this.session?.cancel()) ?? false;
+  }
+
+  /** The page's answer to a waiting approval; false when none with this id is waiting (answered elsewhere). */
+  answer(requestId: string, decision: ApprovalChoice, note?: string, rule?: string): boolean {
+    const pending = this.pending.get(requestId);
+    if (!pending) return false;
+    pending.finish(toApprovalAnswer(decision, note, rule), `answered: ${decision}`);
+    return true;
+  }
+
+  /** Nobody is left to answer (the last page closed): every waiting approval is denied. */
+  denyPending(reason: string): void {
+    for (const p of [...this.pending.values()]) p.finish({ kind: 'deny' }, reason);
+  }
+
+  /** Another project opened, or the page asked for a new session: the session (and its run) ends. */
+  async endSession(): Promise<void> {
+    const session = this.session;
+    this.session = null;
+    if (session) await session.close({ stopWorker: false });
+  }
+
+  private readonly approve: Approver = (request, signal) =>
+    new Promise<ApprovalAnswer>((resolve) => {
+      const event = toApprovalEvent(request);
+      const finish = (answer: ApprovalAnswer, reason: string): void => {
+        if (!this.pending.delete(request.requestId)) return;
+        signal.removeEventListener('abort', onAbort);
+        this.options.emit({ type: 'approvalClosed', requestId: request.requestId, reason });
+        resolve(answer);
+      };
+      const onAbort = (): void => finish({ kind: 'deny' }, 'the run stopped before an answer (cancelled, or the worker died)');
+      this.pending.set(request.requestId, { event, finish });
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.options.emit(event);
+      if (signal.aborted) onAbort();
+      else if (!this.options.hasListeners()) finish({ kind: 'deny' }, 'no page is open to answer');
+    });
+
+  private forward(event: SessionEvent): void {
+    if (event.type === 'agent') this.options.emit({ type: 'agent', runId: event.runId, event: event.event });
+    else this.options.emit({ type: 'toolDecision', runId: event.runId, ...(event.callId ? { callId: event.callId } : {}), tool: event.tool, decision: event.decision, asked: event.asked });
+  }
+
+  private async exclusively<T>(work: () => Promise<T>): Promise<T> {
+    if (this.busy) throw new GatehouseError('BAD_REQUEST', 'the agent is still working on the last message: wait or cancel it');
+    this.busy = true;
+    try {
+      return await work();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async openSession(resume?: string): Promise<AgentSession> {
+    const project = this.options.project();
+    if (!project) throw new GatehouseError('BAD_REQUEST', 'open a project folder before chatting');
+    if (!resume && this.session && this.session.projectRoot === project) return this.session;
+    if (this.session) await this.endSession();
+    const { env, host, configDir, trust } = this.options;
+    const config = resolveModelConfig(env);
+    this.session = await AgentSession.open({ host, configDir, env, project, model: config.model, provider: config.provider, approve: this.approve, trust, ...(resume ? { resume } : {}) });
+    return this.session;
+  }
+}

@@ -1,0 +1,22 @@
+import { toRpcError } from '../../shared/errors';
+import { createNodeWorkerHost } from '../worker-host';
+import { round } from './stats';
+
+/**
+ * `sandbox_overhead_p50_ms`: a trivial command run in the worker's bubblewrap sandbox minus the same command run
+ * directly, the sandbox already set up (measured in the real worker). No sandbox here: the metric is omitted and
+ * the reason goes to stderr.
+ */
+export async function benchSandbox(configDir: string): Promise<Record<string, number>> {
+  const host = createNodeWorkerHost({ configDir });
+  await host.start();
+  try {
+    const r = await host.request('bench.sandboxOverhead', { runs: 30 }, { timeoutMs: 120_000 });
+    return { sandbox_overhead_p50_ms: round(r.sandboxed_p50_ms - r.direct_p50_ms) };
+  } catch (err) {
+    process.stderr.write(`bench: sandbox_overhead_p50_ms skipped: ${toRpcError(err).message}\n`);
+    return {};
+  } finally {
+    await host.stop();
+  }
+}

@@ -1,0 +1,49 @@
+import { toRpcError } from '../../shared/errors';
+import { openCliSession, readSessionFlags, SESSION_FLAGS } from '../agent/session-flags';
+import { RpcShell } from '../agent/rpc-shell';
+import { sandboxWarnings } from '../agent/sandbox-warnings';
+import type { CliCommand } from './command';
+import { parseFlags } from './permissions-command';
+import { readyEvent } from './run-command';
+
+export const rpcCommand: CliCommand = {
+  name: 'rpc',
+  summary: 'drive a session over stdio: JSON Lines commands in (prompt, approve, cancel), events out',
+  usage:
+    'gatehouse rpc [--project DIR] [--mode M] [--agent-mode chat|plan|do] [--model M] [--allow RULE]... [--ask RULE]... ' +
+    '[--deny RULE]... [--max-turns N] [--resume ID]   (stdin: {"type":"prompt","id":"1","text":"..."} per line)',
+  async run(args, io) {
+    const values = readSessionFlags(parseFlags(args, [...SESSION_FLAGS]), io.cwd);
+    const shell = new RpcShell((event) => io.out(JSON.stringify(event)));
+    // Read stdin from the start, so nothing sent before the session opens is lost.
+    process.stdin.setEncoding('utf8');
+    const ended = new Promise<void>((resolve) => process.stdin.once('end', () => resolve()));
+    const early: string[] = [];
+    let opened = false;
+    process.stdin.on('data', (chunk: string) => (opened ? shell.feed(chunk) : early.push(chunk)));
+    let session;
+    try {
+      session = await openCliSession(values, io, shell.approve);
+    } catch (err) {
+      // The client reads stdout: it gets the failure as an event too, then the process exits 1.
+      io.out(JSON.stringify({ type: 'error', ...toRpcError(err) }));
+      process.stdin.destroy();
+      throw err;
+    }
+    shell.attach(session);
+    for (const w of sandboxWarnings(session.sandboxStatus)) io.err(`gatehouse rpc: ${w}`);
+    io.out(JSON.stringify(readyEvent(session, values.resume !== undefined)));
+    opened = true;
+    for (const chunk of early.splice(0)) shell.feed(chunk);
+    const onSigint = (): void => void session.cancel();
+    process.once('SIGINT', onSigint);
+    try {
+      await ended;
+      await shell.end();
+    } finally {
+      process.off('SIGINT', onSigint);
+      await session.close();
+    }
+    return 0;
+  },
+};

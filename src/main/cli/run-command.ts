@@ -1,0 +1,70 @@
+import type { AgentSession, PromptResult, SessionEvent } from '../agent';
+import { openCliSession, readSessionFlags, SESSION_FLAGS } from '../agent/session-flags';
+import { TextRenderer } from '../agent/text-renderer';
+import { sandboxWarnings } from '../agent/sandbox-warnings';
+import { ttyApprover } from '../agent/tty-approver';
+import type { RpcEvent } from '../../shared/rpc-protocol';
+import { GATEHOUSE_VERSION } from '../../shared/version';
+import type { CliCommand } from './command';
+import { UsageError } from './command';
+import { parseFlags, single } from './permissions-command';
+
+const PROMPT_ID = 'run';
+
+export const runCommand: CliCommand = {
+  name: 'run',
+  summary: 'run the agent once on a prompt, headless (no TTY: a call that asks is denied)',
+  usage:
+    'gatehouse run [--project DIR] [--mode strict|default|acceptEdits|bypassPermissions] [--agent-mode chat|plan|do] ' +
+    '[--output text|json] [--model M] [--allow RULE]... [--ask RULE]... [--deny RULE]... [--max-turns N] [--resume ID] "PROMPT"',
+  async run(args, io) {
+    const flags = parseFlags(args, [...SESSION_FLAGS, 'output']);
+    const output = single(flags, 'output') ?? 'text';
+    if (output !== 'text' && output !== 'json') throw new UsageError('--output must be text or json');
+    const prompt = flags.positional.join(' ').trim();
+    if (!prompt) throw new UsageError('missing the prompt');
+    const values = readSessionFlags(flags, io.cwd);
+    // With nobody at a terminal, an ask is denied "approval required"; on a TTY, a y/N prompt (default N).
+    const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
+    const session = await openCliSession(values, io, interactive ? ttyApprover(process.stdin, process.stderr) : null);
+    const emit = (event: RpcEvent): void => io.out(JSON.stringify(event));
+    const text = new TextRenderer(io.out);
+    if (output === 'json') emit(readyEvent(session, values.resume !== undefined));
+    for (const p of session.problems) io.err(`gatehouse run: skipped a transcript line: ${p}`);
+    for (const w of sandboxWarnings(session.sandboxStatus)) io.err(`gatehouse run: ${w}`);
+    const onSigint = (): void => void session.cancel();
+    process.once('SIGINT', onSigint);
+    let result: PromptResult;
+    try {
+      result = await session.prompt(prompt, {
+        onEvent: (event) => (output === 'json' ? emit(toRpcEvent(PROMPT_ID, event)) : text.handle(event)),
+      });
+    } finally {
+      process.off('SIGINT', onSigint);
+      await session.close();
+    }
+    text.flush();
+    if (output === 'json') emit({ type: 'result', promptId: PROMPT_ID, ...result });
+    else io.err(`session ${result.sessionId} (${result.status}; resume with --resume ${result.sessionId})`);
+    if (result.error) io.err(`gatehouse run: ${result.error.message}`);
+    if (result.status === 'max_turns') io.err('gatehouse run: stopped by the max-turns guard');
+    return result.status === 'error' ? 1 : result.status === 'cancelled' ? 130 : 0;
+  },
+};
+
+export function readyEvent(session: AgentSession, resumed: boolean): RpcEvent {
+  return {
+    type: 'ready',
+    sessionId: session.id,
+    projectRoot: session.projectRoot,
+    version: GATEHOUSE_VERSION,
+    workerPid: session.host.status().info?.pid ?? null,
+    resumed,
+    problems: session.problems,
+  };
+}
+
+export function toRpcEvent(promptId: string, event: SessionEvent): RpcEvent {
+  if (event.type === 'agent') return { type: 'agent', promptId, runId: event.runId, event: event.event };
+  return { ...event, promptId };
+}

@@ -1,0 +1,114 @@
+/**
+ * The `sandbox:` block of the settings: is run_command confined, which domains it may reach, which
+ * secret-looking environment variables it keeps.
+ *
+ *   sandbox:
+ *     enabled: true            # only the user's own settings may turn it off
+ *     network:
+ *       allowedDomains: [registry.npmjs.org, "*.example.com"]
+ *     envAllowList: [NPM_TOKEN]
+ *
+ * The user file (`<config dir>/settings.yaml`) counts as written. The project's `.gatehouse/settings.yaml` and
+ * `.gatehouse/settings.local.yaml` add domains and env names only while the project is trusted ("granted with
+ * trust"), and can never turn the sandbox off: a repository must not unlock its own confinement. A file that does
+ * not parse is reported and contributes nothing (fail safe: sandbox on, no network).
+ */
+import fs from 'node:fs';
+import { parseDocument } from 'yaml';
+import { z } from 'zod';
+import { localSettingsFile, projectSettingsFile, userSettingsFile } from '../settings/settings-locations';
+
+const NameList = z.array(z.string().trim().min(1).max(300)).max(1000);
+
+const SandboxBlockSchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  network: z.strictObject({ allowedDomains: NameList.optional() }).nullish(),
+  envAllowList: NameList.optional(),
+});
+type SandboxBlock = z.infer<typeof SandboxBlockSchema>;
+
+const FileSchema = z.looseObject({ sandbox: SandboxBlockSchema.nullish() });
+
+export interface SandboxSettings {
+  enabled: boolean;
+  allowedDomains: string[];
+  envAllowList: string[];
+  /** Files that could not be read or parsed, and settings that were ignored (for a warning, never fatal). */
+  problems: string[];
+}
+
+export interface SandboxSettingsSources {
+  configDir: string;
+  projectRoot: string;
+  /** Whether the project is trusted now: its domains and env names count only then. */
+  projectTrusted: boolean;
+}
+
+type Read = { ok: true; block: SandboxBlock | null } | { ok: false; problem: string };
+
+/** The `sandbox:` block of one file; a missing file is an empty block. Never throws. */
+export function readSandboxBlock(file: string): Read {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, block: null };
+    return { ok: false, problem: `${file}: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const yamlError = doc.errors[0];
+  if (yamlError) return { ok: false, problem: `${file}: ${yamlError.message.split('\n')[0] ?? 'invalid YAML'}` };
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    return { ok: false, problem: `${file}: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (value === null || value === undefined) return { ok: true, block: null };
+  const parsed = FileSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(top level)';
+    return { ok: false, problem: `${file}: ${where}: ${issue?.message ?? 'invalid settings'}` };
+  }
+  return { ok: true, block: parsed.data.sandbox ?? null };
+}
+
+function unique(values: Iterable<string>): string[] {
+  return [...new Set(values)];
+}
+
+/** The sandbox settings in effect for a project now. */
+export function loadSandboxSettings(sources: SandboxSettingsSources): SandboxSettings {
+  const problems: string[] = [];
+  const domains: string[] = [];
+  const envNames: string[] = [];
+  let enabled = true;
+
+  const user = readSandboxBlock(userSettingsFile(sources.configDir));
+  if (!user.ok) problems.push(`${user.problem} (sandbox settings ignored: the sandbox stays on)`);
+  else if (user.block) {
+    if (user.block.enabled === false) enabled = false;
+    domains.push(...(user.block.network?.allowedDomains ?? []));
+    envNames.push(...(user.block.envAllowList ?? []));
+  }
+
+  for (const file of [projectSettingsFile(sources.projectRoot), localSettingsFile(sources.projectRoot)]) {
+    const project = readSandboxBlock(file);
+    if (!project.ok) {
+      problems.push(`${project.problem} (sandbox settings ignored)`);
+      continue;
+    }
+    const block = project.block;
+    if (!block) continue;
+    if (block.enabled === false) problems.push(`${file}: sandbox.enabled: false is ignored: only your user settings can turn the sandbox off`);
+    const wantsMore = (block.network?.allowedDomains?.length ?? 0) + (block.envAllowList?.length ?? 0) > 0;
+    if (!sources.projectTrusted) {
+      if (wantsMore) problems.push(`${file}: sandbox.network.allowedDomains / sandbox.envAllowList are ignored until you trust this project`);
+      continue;
+    }
+    domains.push(...(block.network?.allowedDomains ?? []));
+    envNames.push(...(block.envAllowList ?? []));
+  }
+  return { enabled, allowedDomains: unique(domains), envAllowList: unique(envNames), problems };
+}

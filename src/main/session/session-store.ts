@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AgentMode } from '../../shared/permission';
+import { GatehouseError } from '../../shared/errors';
+import type { SessionHeader } from './transcript-entry';
+import { SESSION_FORMAT_VERSION, SessionIdSchema } from './transcript-entry';
+import type { LoadedTranscript } from './transcript-reader';
+import { readTranscript } from './transcript-reader';
+import { TranscriptWriter } from './transcript-writer';
+
+export interface SessionSummary {
+  id: string;
+  projectRoot: string;
+  agentMode: AgentMode;
+  model: string;
+  createdAt: string;
+  updatedAt: string;
+  prompts: number;
+  lastPrompt: string | null;
+  problems: number;
+}
+
+export interface NewSession {
+  projectRoot: string;
+  agentMode: AgentMode;
+  model: string;
+}
+
+/** The sessions of `<configDir>/sessions`: one JSONL transcript each. */
+export class SessionStore {
+  readonly dir: string;
+
+  constructor(options: { configDir: string }) {
+    this.dir = path.join(options.configDir, 'sessions');
+  }
+
+  fileOf(id: string): string {
+    const valid = SessionIdSchema.safeParse(id);
+    if (!valid.success) throw new GatehouseError('BAD_REQUEST', `"${id.slice(0, 100)}" is not a session id`);
+    return path.join(this.dir, `${valid.data}.jsonl`);
+  }
+
+  create(session: NewSession): { header: SessionHeader; writer: TranscriptWriter } {
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const header: SessionHeader = {
+      type: 'session',
+      format: SESSION_FORMAT_VERSION,
+      id: randomUUID(),
+      createdAt: new Date().toISOString(),
+      ...session,
+    };
+    const writer = new TranscriptWriter(this.fileOf(header.id));
+    writer.append(header);
+    writer.flush();
+    return { header, writer };
+  }
+
+  /** Loads a session to resume it; the writer appends to the same file, starting from its conversation. */
+  resume(id: string): { header: SessionHeader; transcript: LoadedTranscript; writer: TranscriptWriter } {
+    const transcript = this.load(id);
+    const header = transcript.header;
+    if (!header) throw new GatehouseError('BAD_REQUEST', `session ${id} has no readable header line`);
+    return { header, transcript, writer: new TranscriptWriter(this.fileOf(id), transcript.conversation) };
+  }
+
+  load(id: string): LoadedTranscript {
+    const file = this.fileOf(id);
+    if (!fs.existsSync(file)) throw new GatehouseError('NOT_FOUND', `no session ${id}`);
+    return readTranscript(file);
+  }
+
+  /** Newest first. Unreadable files are listed with their problems, never fatal. */
+  list(): SessionSummary[] {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.dir).filter((n) => n.endsWith('.jsonl'));
+    } catch {
+      return [];
+    }
+    const out: SessionSummary[] = [];
+    for (const name of names) {
+      const id = name.slice(0, -'.jsonl'.length);
+      if (!SessionIdSchema.safeParse(id).success) continue;
+      try {
+        const t = this.load(id);
+        if (!t.header) continue;
+        const prompts = t.entries.filter((e) => e.type === 'prompt');
+        const updatedAt = fs.statSync(this.fileOf(id)).mtime.toISOString();
+        const { projectRoot, agentMode, model, createdAt } = t.header;
+        const lastPrompt = prompts.length ? prompts[prompts.length - 1]!.text : null;
+        out.push({ id, projectRoot, agentMode, model, createdAt, updatedAt, prompts: prompts.length, lastPrompt, problems: t.problems.length });
+      } catch {
+        // A file that vanished or cannot be read is left out of the list.
+      }
+    }
+    return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  }
+
+  delete(id: string): boolean {
+    const file = this.fileOf(id);
+    if (!fs.existsSync(file)) return false;
+    fs.rmSync(file);
+    return true;
+  }
+}

@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import type { ConversationMessage, TokenUsage } from '../../shared/conversation';
+import { describeZodError } from '../../shared/validate';
+import type { SessionHeader, TranscriptEntry } from './transcript-entry';
+import { TranscriptEntrySchema } from './transcript-entry';
+
+/** A line that could not be read: reported, skipped, never fatal. */
+export interface TranscriptProblem {
+  line: number;
+  message: string;
+}
+
+export interface LoadedTranscript {
+  header: SessionHeader | null;
+  entries: TranscriptEntry[];
+  conversation: ConversationMessage[];
+  usage: TokenUsage;
+  problems: TranscriptProblem[];
+}
+
+/** Reads a transcript file line by line (LF only); corrupt lines are reported in `problems` and skipped. */
+export function readTranscript(file: string): LoadedTranscript {
+  const text = fs.readFileSync(file, 'utf8');
+  const entries: TranscriptEntry[] = [];
+  const problems: TranscriptProblem[] = [];
+  text.split('\n').forEach((raw, index) => {
+    if (raw.trim() === '') return;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch (err) {
+      problems.push({ line: index + 1, message: `not JSON: ${err instanceof Error ? err.message : String(err)}` });
+      return;
+    }
+    const parsed = TranscriptEntrySchema.safeParse(json);
+    if (!parsed.success) problems.push({ line: index + 1, message: describeZodError(parsed.error, 'entry') });
+    else entries.push(parsed.data);
+  });
+  return { header: findHeader(entries), entries, conversation: rebuildConversation(entries), usage: totalUsage(entries), problems };
+}
+
+function findHeader(entries: TranscriptEntry[]): SessionHeader | null {
+  for (const e of entries) if (e.type === 'session') return e;
+  return null;
+}
+
+/** Each `messages` entry replaces the conversation from its `start` on (a start past the end appends). */
+export function rebuildConversation(entries: TranscriptEntry[]): ConversationMessage[] {
+  let conversation: ConversationMessage[] = [];
+  for (const e of entries) {
+    if (e.type !== 'messages') continue;
+    conversation = [...conversation.slice(0, e.start), ...e.messages];
+  }
+  return conversation;
+}
+
+function totalUsage(entries: TranscriptEntry[]): TokenUsage {
+  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  for (const e of entries) {
+    if (e.type !== 'result') continue;
+    usage.inputTokens += e.usage.inputTokens;
+    usage.outputTokens += e.usage.outputTokens;
+  }
+  return usage;
+}

@@ -1,0 +1,135 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import type { KeyboardEvent } from 'react';
+import type { ApprovalChoice, ApprovalRequestEvent } from '../../../shared/chat-contract';
+import { DiffView } from './DiffView';
+
+export interface ApprovalAnswerInput {
+  decision: ApprovalChoice;
+  note?: string;
+  rule?: string;
+}
+
+export interface ApprovalDialogProps {
+  request: ApprovalRequestEvent;
+  /** 1-based position in the queue, and its length. */
+  position: number;
+  total: number;
+  busy: boolean;
+  onAnswer(answer: ApprovalAnswerInput): void;
+}
+
+const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select, textarea, summary, [tabindex]:not([tabindex="-1"])';
+
+/**
+ * The approval prompt for one call the engine asked about: tool, target, why, the diff for a write/edit, and the
+ * four answers. Focus starts on "Deny" and stays inside; Escape answers Deny.
+ */
+export function ApprovalDialog({ request, position, total, busy, onAnswer }: ApprovalDialogProps) {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const denyRef = useRef<HTMLButtonElement>(null);
+  const titleId = useId();
+  const ruleId = useId();
+  const noteId = useId();
+  const suggested = request.suggestedRules.join(', ');
+  const [rule, setRule] = useState(suggested);
+  const [note, setNote] = useState('');
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (dialog && !dialog.open && typeof dialog.showModal === 'function') dialog.showModal();
+    return () => {
+      if (dialog?.open) dialog.close();
+    };
+  }, []);
+
+  useEffect(() => {
+    setRule(request.suggestedRules.join(', '));
+    setNote('');
+    denyRef.current?.focus();
+  }, [request.requestId, request.suggestedRules]);
+
+  /** An edited rule replaces the suggestions; unchanged, main uses its own suggestions. */
+  const editedRule = (): string | undefined => (rule.trim() && rule.trim() !== suggested ? rule.trim() : undefined);
+  const deny = () => onAnswer({ decision: 'deny', ...(note.trim() ? { note: note.trim() } : {}) });
+
+  const trapTab = (event: KeyboardEvent<HTMLDialogElement>) => {
+    if (event.key !== 'Tab' || !dialogRef.current) return;
+    const items = Array.from(dialogRef.current.querySelectorAll<HTMLElement>(FOCUSABLE));
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (!first || !last) return;
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+
+  return (
+    <dialog
+      ref={dialogRef}
+      className="approval-dialog"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
+      onKeyDown={trapTab}
+      onCancel={(event) => {
+        event.preventDefault();
+        if (!busy) deny();
+      }}
+    >
+      <h2 id={titleId}>
+        Allow <code>{request.tool}</code>?{total > 1 ? <span className="approval-count"> {`${position} of ${total}`}</span> : null}
+      </h2>
+      <dl className="approval-facts">
+        <dt>Tool</dt>
+        <dd>
+          <code>{request.tool}</code>
+        </dd>
+        {request.target ? (
+          <>
+            <dt>Target</dt>
+            <dd>
+              <code data-testid="approval-target">{request.target}</code>
+            </dd>
+          </>
+        ) : null}
+        <dt>Why you are asked</dt>
+        <dd data-testid="approval-reason">
+          {request.reason} <span className="muted">({request.source})</span>
+        </dd>
+      </dl>
+      {request.preview ? (
+        <DiffView path={request.preview.path} diff={request.preview.unifiedDiff} />
+      ) : (
+        <pre className="approval-input">{request.inputSummary}</pre>
+      )}
+      <div className="approval-fields">
+        <label htmlFor={ruleId}>Rule</label>
+        <input id={ruleId} type="text" value={rule} onChange={(e) => setRule(e.target.value)} spellCheck={false} disabled={busy} />
+        <label htmlFor={noteId}>Note to the model</label>
+        <input id={noteId} type="text" value={note} onChange={(e) => setNote(e.target.value)} placeholder="optional, sent with Deny" disabled={busy} />
+      </div>
+      <div className="approval-actions">
+        <button type="button" className="secondary" disabled={busy} onClick={() => onAnswer({ decision: 'once' })}>
+          Allow once
+        </button>
+        <button type="button" className="secondary" disabled={busy} onClick={() => onAnswer({ decision: 'session', ...optional(editedRule()) })}>
+          Allow for session
+        </button>
+        <button type="button" className="secondary" disabled={busy} onClick={() => onAnswer({ decision: 'always', ...optional(editedRule()) })}>
+          Always allow in this project
+        </button>
+        <button type="button" ref={denyRef} className="primary" disabled={busy} onClick={deny} aria-keyshortcuts="Escape">
+          Deny
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+function optional(rule: string | undefined): { rule?: string } {
+  return rule ? { rule } : {};
+}

@@ -1,0 +1,51 @@
+import type { ToolItem } from './chat-store';
+
+function target(input: unknown): string {
+  if (typeof input !== 'object' || input === null) return '';
+  const record = input as Record<string, unknown>;
+  for (const key of ['path', 'command', 'pattern']) {
+    const value = record[key];
+    if (typeof value === 'string') return value;
+  }
+  return '';
+}
+
+/** The decision in plain words, e.g. "allowed by rule Bash(npm test) from project", "asked: …", "denied: …". */
+export function decisionLabel(item: ToolItem): { text: string; tone: 'ok' | 'warn' | 'bad' | 'muted' } {
+  const d = item.decision;
+  if (item.earlier) return { text: 'earlier run', tone: 'muted' };
+  if (item.askedReason) return { text: `asked: ${item.askedReason}`, tone: d && !d.allow ? 'bad' : 'warn' };
+  if (!d) return { text: 'deciding…', tone: 'muted' };
+  if (!d.allow) return { text: `denied: ${d.reason}`, tone: 'bad' };
+  if (d.rule) return { text: `allowed by rule ${d.rule} from ${d.source}`, tone: 'ok' };
+  return { text: `allowed: ${d.reason}`, tone: 'ok' };
+}
+
+/** One tool call: name, target, the decision badge, and its output folded away. */
+export function ToolCard({ item }: { item: ToolItem }) {
+  const badge = decisionLabel(item);
+  const outcome = item.askedReason && item.decision ? item.decision.reason : null;
+  const output = item.result ? item.result.content : item.output;
+  return (
+    <article className="tool-card" aria-label={`Tool call ${item.name}`} data-testid="tool-card">
+      <header className="tool-card-head">
+        <code className="tool-name">{item.name}</code> <code className="tool-target">{target(item.input)}</code>
+        <span className={`badge badge-${badge.tone}`} data-testid="decision-badge">
+          {badge.text}
+        </span>
+        {item.result ? (
+          <span className={item.result.isError ? 'tool-status bad' : 'tool-status'}>{item.result.isError ? 'error' : item.result.ran ? 'done' : 'not run'}</span>
+        ) : (
+          <span className="tool-status muted">running…</span>
+        )}
+        {outcome ? <span className="tool-outcome muted">→ {outcome}</span> : null}
+      </header>
+      {output ? (
+        <details className="tool-output">
+          <summary>Output</summary>
+          <pre>{output}</pre>
+        </details>
+      ) : null}
+    </article>
+  );
+}

@@ -1,0 +1,159 @@
+import { create } from 'zustand';
+import type { AgentEvent } from '../../../shared/agent-events';
+import type { ApiEvent } from '../../../shared/api';
+import type { ApprovalRequestEvent, ChatState } from '../../../shared/chat-contract';
+import type { ConversationMessage, TokenUsage } from '../../../shared/conversation';
+import { itemsFromConversation } from './history';
+import type { AgentMode } from '../../../shared/permission';
+
+/** How the worker (or main, for an ask) decided one call: what the card's badge shows. */
+export interface CallDecision {
+  allow: boolean;
+  source: string;
+  reason: string;
+  rule: string | null;
+}
+
+export interface ToolItem {
+  kind: 'tool';
+  key: string;
+  callId: string;
+  name: string;
+  input: unknown;
+  decision: CallDecision | null;
+  /** Why the engine asked the person, when it did. */
+  askedReason: string | null;
+  output: string;
+  result: { ran: boolean; isError: boolean; content: string; exitCode: number | null } | null;
+  /** From a stored session: its decision is in the transcript file, not shown here. */
+  earlier?: boolean;
+}
+
+export type ChatItem =
+  | { kind: 'user'; key: string; text: string }
+  | { kind: 'assistant'; key: string; turn: number; text: string }
+  | ToolItem
+  | { kind: 'notice'; key: string; tone: 'info' | 'error'; text: string };
+
+export interface ChatStore {
+  items: ChatItem[];
+  running: boolean;
+  runId: string | null;
+  usage: TokenUsage | null;
+  /** Waiting approvals, oldest first: the dialog shows the first. */
+  approvals: ApprovalRequestEvent[];
+  askedReasons: Record<string, string>;
+  agentMode: AgentMode;
+  hasModelKey: boolean;
+}
+
+export const useChat = create<ChatStore>(() => ({
+  items: [],
+  running: false,
+  runId: null,
+  usage: null,
+  approvals: [],
+  askedReasons: {},
+  agentMode: 'chat',
+  hasModelKey: true,
+}));
+
+let seq = 0;
+export const nextKey = (): string => `k${++seq}`;
+
+export function pushItem(item: ChatItem): void {
+  useChat.setState((s) => ({ items: [...s.items, item] }));
+}
+
+function updateTool(callId: string, update: (item: ToolItem) => ToolItem): void {
+  useChat.setState((s) => ({ items: s.items.map((it) => (it.kind === 'tool' && it.callId === callId ? update(it) : it)) }));
+}
+
+function applyAgentEvent(event: AgentEvent): void {
+  switch (event.type) {
+    case 'text_delta':
+      useChat.setState((s) => {
+        const last = s.items[s.items.length - 1];
+        if (last?.kind === 'assistant' && last.turn === event.turn) {
+          return { items: [...s.items.slice(0, -1), { ...last, text: last.text + event.text }] };
+        }
+        return { items: [...s.items, { kind: 'assistant', key: nextKey(), turn: event.turn, text: event.text }] };
+      });
+      return;
+    case 'tool_call_started':
+      pushItem({ kind: 'tool', key: nextKey(), callId: event.id, name: event.name, input: event.input, decision: null, askedReason: null, output: '', result: null });
+      return;
+    case 'tool_call_decided':
+      updateTool(event.id, (it) => ({ ...it, decision: { allow: event.allow, source: event.source, reason: event.reason, rule: event.rule } }));
+      return;
+    case 'tool_call_output':
+      updateTool(event.id, (it) => ({ ...it, output: it.output + event.chunk }));
+      return;
+    case 'tool_call_finished':
+      updateTool(event.id, (it) => ({ ...it, result: { ran: event.ran, isError: event.isError, content: event.content, exitCode: event.exitCode ?? null } }));
+      return;
+    case 'turn_usage':
+      useChat.setState({ usage: event.total });
+      return;
+    case 'done':
+    case 'cancelled':
+    case 'error':
+      useChat.setState({ usage: event.usage });
+      return;
+    default:
+      return;
+  }
+}
+
+/** Folds one of main's events into the chat. */
+export function applyChatEvent(event: ApiEvent): void {
+  switch (event.type) {
+    case 'agent':
+      useChat.setState((s) => (s.runId === event.runId && s.running ? s : { runId: event.runId, running: true }));
+      applyAgentEvent(event.event);
+      return;
+    case 'toolDecision': {
+      const callId = event.callId;
+      if (callId && event.asked) {
+        updateTool(callId, (it) => ({ ...it, askedReason: useChat.getState().askedReasons[callId] ?? 'the engine asked you' }));
+      }
+      return;
+    }
+    case 'approvalRequest':
+      useChat.setState((s) => ({
+        approvals: s.approvals.some((a) => a.requestId === event.requestId) ? s.approvals : [...s.approvals, event],
+        askedReasons: event.callId ? { ...s.askedReasons, [event.callId]: event.reason } : s.askedReasons,
+      }));
+      return;
+    case 'approvalClosed':
+      useChat.setState((s) => ({ approvals: s.approvals.filter((a) => a.requestId !== event.requestId) }));
+      return;
+    case 'runFinished':
+      useChat.setState({ running: false, runId: null, usage: event.usage });
+      if (event.status === 'error') pushItem({ kind: 'notice', key: nextKey(), tone: 'error', text: `The run failed: ${event.error?.message ?? 'unknown error'}` });
+      else if (event.status === 'cancelled') pushItem({ kind: 'notice', key: nextKey(), tone: 'info', text: 'Cancelled.' });
+      else if (event.status === 'max_turns') pushItem({ kind: 'notice', key: nextKey(), tone: 'info', text: 'Stopped: the turn limit was reached.' });
+      return;
+    case 'projectChanged':
+      useChat.setState({ items: [], running: false, runId: null, usage: null, approvals: [], askedReasons: {} });
+      return;
+    default:
+      return;
+  }
+}
+
+/** After a (re)connection: what main says is running and waiting; a fresh page also shows the session so far. */
+export function applyChatState(state: ChatState): void {
+  useChat.setState((s) => ({
+    running: state.runningRunId !== null,
+    runId: state.runningRunId,
+    approvals: state.pending,
+    hasModelKey: state.hasModelKey,
+    items: s.items.length === 0 ? itemsFromConversation(state.messages) : s.items,
+  }));
+}
+
+/** Replaces the transcript with a stored conversation (a resumed session). */
+export function showConversation(messages: ConversationMessage[]): void {
+  useChat.setState({ items: itemsFromConversation(messages), usage: null, askedReasons: {} });
+}

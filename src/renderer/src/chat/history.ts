@@ -1,0 +1,25 @@
+import type { ConversationMessage } from '../../../shared/conversation';
+import type { ChatItem, ToolItem } from './chat-store';
+
+/** The stored conversation of a session as transcript items (decisions of earlier runs are not replayed). */
+export function itemsFromConversation(messages: ConversationMessage[]): ChatItem[] {
+  const items: ChatItem[] = [];
+  const tools = new Map<string, ToolItem>();
+  let n = 0;
+  const key = (): string => `h${++n}`;
+  for (const message of messages) {
+    for (const block of message.content) {
+      if (block.type === 'text' && block.text.trim()) {
+        items.push(message.role === 'user' ? { kind: 'user', key: key(), text: block.text } : { kind: 'assistant', key: key(), turn: 0, text: block.text });
+      } else if (block.type === 'tool_use') {
+        const tool: ToolItem = { kind: 'tool', key: key(), callId: block.id, name: block.name, input: block.input, decision: null, askedReason: null, output: '', result: null, earlier: true };
+        tools.set(block.id, tool);
+        items.push(tool);
+      } else if (block.type === 'tool_result') {
+        const tool = tools.get(block.tool_use_id);
+        if (tool) tool.result = { ran: !block.is_error, isError: block.is_error, content: block.content, exitCode: null };
+      }
+    }
+  }
+  return items;
+}

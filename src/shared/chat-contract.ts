@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { AgentEventSchema, AgentRunStatusSchema, ToolPreviewSchema } from './agent-events';
+import { ConversationMessageSchema, TokenUsageSchema } from './conversation';
+import { RpcErrorSchema } from './errors';
+import { AgentModeSchema, DecisionSchema, DecisionSourceSchema } from './permission';
+
+/**
+ * The chat between the renderer and the app's agent session: send a message, cancel, answer approvals. The
+ * channels are spread into `ApiChannels` and the events into `ApiEventSchema` (api.ts).
+ */
+
+const none = z.object({}).strict();
+
+export const ApprovalChoiceSchema = z.enum(['once', 'session', 'always', 'deny']);
+export type ApprovalChoice = z.infer<typeof ApprovalChoiceSchema>;
+
+/** A call the engine asks about, as the approval dialog shows it. Never carries a credential. */
+export const ApprovalRequestEventSchema = z.object({
+  type: z.literal('approvalRequest'),
+  requestId: z.string().min(1),
+  runId: z.string().min(1),
+  callId: z.string().optional(),
+  tool: z.string(),
+  /** The path or command the call is about ('' when the input names none). */
+  target: z.string(),
+  /** The call's input as short, readable text. */
+  inputSummary: z.string(),
+  /** Which stage of the engine asked, and why. */
+  source: DecisionSourceSchema,
+  reason: z.string(),
+  preview: ToolPreviewSchema.optional(),
+  /** The rules "Allow for session" / "Always allow" would add. */
+  suggestedRules: z.array(z.string()),
+});
+export type ApprovalRequestEvent = z.infer<typeof ApprovalRequestEventSchema>;
+
+export const RunFinishedEventSchema = z.object({
+  type: z.literal('runFinished'),
+  runId: z.string(),
+  status: AgentRunStatusSchema,
+  finalText: z.string(),
+  usage: TokenUsageSchema,
+  turns: z.number().int().nonnegative(),
+  error: RpcErrorSchema.optional(),
+});
+export type RunFinishedEvent = z.infer<typeof RunFinishedEventSchema>;
+
+export const ChatEventSchemas = [
+  /** One event of the running agent (streamed text, tool calls, usage, the end). */
+  z.object({ type: z.literal('agent'), runId: z.string(), event: AgentEventSchema }),
+  /** main's final decision for one call, after the person's answer if the engine asked. */
+  z.object({
+    type: z.literal('toolDecision'),
+    runId: z.string(),
+    callId: z.string().optional(),
+    tool: z.string(),
+    decision: DecisionSchema,
+    asked: z.boolean(),
+  }),
+  ApprovalRequestEventSchema,
+  /** The request is no longer waiting (answered here or elsewhere, the run stopped, or nobody is left to answer). */
+  z.object({ type: z.literal('approvalClosed'), requestId: z.string(), reason: z.string() }),
+  RunFinishedEventSchema,
+] as const;
+
+export const SessionSummarySchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  prompts: z.number().int().nonnegative(),
+  lastPrompt: z.string().nullable(),
+});
+export type SessionSummary = z.infer<typeof SessionSummarySchema>;
+
+export const ChatStateSchema = z.object({
+  project: z.string().nullable(),
+  sessionId: z.string().nullable(),
+  runningRunId: z.string().nullable(),
+  /** Approvals still waiting for an answer (a reloaded page shows them again). */
+  pending: z.array(ApprovalRequestEventSchema),
+  /** Whether the server has a model key (the key itself never leaves main). */
+  hasModelKey: z.boolean(),
+  /** The open session's conversation so far (a reloaded page shows it again). */
+  messages: z.array(ConversationMessageSchema),
+});
+export type ChatState = z.infer<typeof ChatStateSchema>;
+
+export const ChatChannels = {
+  sendMessage: {
+    request: z.object({ text: z.string().trim().min(1).max(200_000), agentMode: AgentModeSchema.optional() }).strict(),
+    response: z.object({ runId: z.string(), sessionId: z.string() }),
+  },
+  cancelRun: { request: none, response: z.object({ cancelled: z.boolean() }) },
+  answerApproval: {
+    request: z
+      .object({
+        requestId: z.string().min(1).max(200),
+        decision: ApprovalChoiceSchema,
+        note: z.string().max(10_000).optional(),
+        rule: z.string().trim().min(1).max(2_000).optional(),
+      })
+      .strict(),
+    response: z.object({ accepted: z.boolean() }),
+  },
+  getChatState: { request: none, response: ChatStateSchema },
+  /** The open project's earlier sessions, newest first. */
+  listSessions: { request: none, response: z.object({ sessions: z.array(SessionSummarySchema) }) },
+  /** Continues an earlier session of the open project; answers its conversation. */
+  resumeSession: {
+    request: z.object({ id: z.string().min(1).max(100) }).strict(),
+    response: z.object({ sessionId: z.string(), messages: z.array(ConversationMessageSchema) }),
+  },
+  /** Ends the open session; the next message starts a new one. */
+  newSession: { request: none, response: z.object({ ok: z.literal(true) }) },
+} as const;

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { AgentEventSchema, AgentRunStatusSchema, ToolPreviewSchema } from './agent-events';
+import { TokenUsageSchema } from './conversation';
+import { ErrorCodeSchema, RpcErrorSchema } from './errors';
+import { AgentModeSchema, DecisionSchema, DecisionSourceSchema } from './permission';
+
+/**
+ * `gatehouse rpc`: JSON Lines over stdio (one JSON value per LF-terminated line; a CR is never a separator).
+ * Commands come in on stdin, events go out on stdout. `gatehouse run --output json` prints the same events.
+ */
+
+const id = z.string().min(1).max(200);
+
+export const RpcCommandSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('prompt'),
+    id,
+    text: z.string().min(1).max(1_000_000),
+    agentMode: AgentModeSchema.optional(),
+    /** do mode: the confirmed plan. */
+    plan: z.string().max(1_000_000).optional(),
+    maxTurns: z.number().int().min(1).max(1000).optional(),
+  }),
+  z.object({
+    type: z.literal('approve'),
+    requestId: id,
+    decision: z.enum(['once', 'session', 'always', 'deny']),
+    /** deny: why, told to the model. */
+    note: z.string().max(10_000).optional(),
+    /** session/always: the rules to add (default: the suggested ones). */
+    rules: z.array(z.string().max(1000)).max(20).optional(),
+  }),
+  /** Cancels the running prompt. */
+  z.object({ type: z.literal('cancel') }),
+]);
+export type RpcCommand = z.infer<typeof RpcCommandSchema>;
+
+export const RpcEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('ready'),
+    sessionId: z.string(),
+    projectRoot: z.string(),
+    version: z.string(),
+    workerPid: z.number().int().nullable(),
+    resumed: z.boolean(),
+    /** Transcript lines of a resumed session that could not be read (skipped). */
+    problems: z.array(z.string()),
+  }),
+  z.object({ type: z.literal('agent'), promptId: id, runId: z.string(), event: AgentEventSchema }),
+  z.object({
+    type: z.literal('decision'),
+    promptId: id,
+    runId: z.string(),
+    callId: z.string().optional(),
+    tool: z.string(),
+    decision: DecisionSchema,
+    asked: z.boolean(),
+  }),
+  z.object({
+    type: z.literal('approval_request'),
+    promptId: id,
+    requestId: id,
+    runId: z.string(),
+    callId: z.string().optional(),
+    tool: z.string(),
+    input: z.unknown(),
+    preview: ToolPreviewSchema.optional(),
+    reason: z.string(),
+    source: DecisionSourceSchema,
+    suggestedRules: z.array(z.string()),
+  }),
+  /** An approval request that no longer waits (the run was cancelled or the worker died): it counts as denied. */
+  z.object({ type: z.literal('approval_closed'), requestId: id, reason: z.string() }),
+  z.object({
+    type: z.literal('result'),
+    promptId: id,
+    sessionId: z.string(),
+    runId: z.string(),
+    status: AgentRunStatusSchema,
+    finalText: z.string(),
+    usage: TokenUsageSchema,
+    turns: z.number().int().nonnegative(),
+    error: RpcErrorSchema.optional(),
+  }),
+  /** A malformed command line (`line` is its 1-based number) or a failure outside any run. */
+  z.object({
+    type: z.literal('error'),
+    code: ErrorCodeSchema,
+    message: z.string(),
+    line: z.number().int().min(1).optional(),
+    promptId: id.optional(),
+  }),
+]);
+export type RpcEvent = z.infer<typeof RpcEventSchema>;

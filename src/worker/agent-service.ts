@@ -1,0 +1,114 @@
+import type { ConversationMessage } from '../shared/conversation';
+import { GatehouseError } from '../shared/errors';
+import type { Decision } from '../shared/permission';
+import type { AgentRunParams, AgentRunResultWire, PermissionRequest } from '../shared/worker-protocol';
+import { AGENT_CHECKPOINT, AGENT_EVENT } from '../shared/worker-protocol';
+import { permissionBridge } from './agent/permission-bridge';
+import { runAgent } from './agent/runner';
+import type { BeforeToolCall } from './agent/runner';
+import type { MainPort } from './port';
+import { CommandConfinement } from './command-confinement';
+import { AnthropicProvider } from './providers/anthropic';
+import type { ModelProvider } from './providers/types';
+import { createToolRegistry } from './tools/index';
+import type { CommandWrapper } from './tools/index';
+import type { ToolRegistry } from './tools/types';
+
+export interface AgentServiceDeps {
+  port: MainPort;
+  /** main's `permission.request`: every tool call is decided there. */
+  requestPermission: (request: PermissionRequest) => Promise<Decision>;
+  /** Defaults to the real tools (run_command confined by `confinement`). */
+  registry?: ToolRegistry;
+  /** How run_command is confined; defaults to a bubblewrap sandbox cache of its own. */
+  confinement?: CommandConfinement;
+}
+
+/**
+ * The worker's `agent.run` / `agent.cancel`: runs the agent loop with the Anthropic provider and the tool registry,
+ * asks main before every tool call, streams agent events and a conversation checkpoint per model turn to main.
+ */
+export class AgentService {
+  private readonly runs = new Map<string, AbortController>();
+  /** One registry per command wrapper (a sandbox is reused for every run of its project and configuration). */
+  private readonly registries = new WeakMap<CommandWrapper, ToolRegistry>();
+  readonly confinement: CommandConfinement;
+
+  constructor(private readonly deps: AgentServiceDeps) {
+    this.confinement = deps.confinement ?? new CommandConfinement();
+  }
+
+  async run(params: AgentRunParams): Promise<AgentRunResultWire> {
+    if (this.runs.has(params.runId)) throw new GatehouseError('BAD_REQUEST', `run "${params.runId}" is already going`);
+    const abort = new AbortController();
+    this.runs.set(params.runId, abort);
+    try {
+      const provider = withCheckpoints(
+        new AnthropicProvider({ apiKey: params.provider.apiKey, model: params.model, ...(params.provider.baseURL ? { baseURL: params.provider.baseURL } : {}) }),
+        (conversation) => this.deps.port.send({ kind: 'event', event: AGENT_CHECKPOINT, data: { runId: params.runId, conversation } }),
+      );
+      const confined = await this.confinement.resolve(params.projectRoot, params.additionalDirectories, params.sandbox);
+      const result = await runAgent({
+        provider,
+        registry: this.registry(confined.wrapper),
+        ctx: { projectRoot: params.projectRoot, additionalDirectories: params.additionalDirectories, signal: abort.signal, protectedPaths: confined.protectedPaths },
+        agentMode: params.agentMode,
+        task: params.task,
+        ...(params.plan !== undefined ? { plan: params.plan } : {}),
+        ...(params.history ? { history: params.history } : {}),
+        maxTurns: params.maxTurns,
+        model: params.model,
+        beforeToolCall: this.beforeToolCall(params.runId),
+        onEvent: (event) => this.deps.port.send({ kind: 'event', event: AGENT_EVENT, data: { runId: params.runId, event } }),
+        signal: abort.signal,
+      });
+      return {
+        status: result.status,
+        conversation: result.conversation,
+        usage: result.usage,
+        turns: result.turns,
+        finalText: result.finalText,
+        ...(result.error ? { error: result.error } : {}),
+      };
+    } finally {
+      this.runs.delete(params.runId);
+    }
+  }
+
+  cancel(runId: string): { cancelled: boolean } {
+    const abort = this.runs.get(runId);
+    abort?.abort();
+    return { cancelled: abort !== undefined };
+  }
+
+  private registry(wrapper: CommandWrapper): ToolRegistry {
+    if (this.deps.registry) return this.deps.registry;
+    let registry = this.registries.get(wrapper);
+    if (registry === undefined) {
+      registry = createToolRegistry({ commandWrapper: wrapper });
+      this.registries.set(wrapper, registry);
+    }
+    return registry;
+  }
+
+  /** main decides; the request carries the run and the model's call id so main can route and record it. */
+  private beforeToolCall(runId: string): BeforeToolCall {
+    return (call) => permissionBridge((request) => this.deps.requestPermission({ ...request, runId, callId: call.id }))(call);
+  }
+}
+
+/** The provider, reporting the conversation it is about to send: main's per-turn transcript checkpoint. */
+function withCheckpoints(provider: ModelProvider, checkpoint: (conversation: ConversationMessage[]) => void): ModelProvider {
+  return {
+    name: provider.name,
+    defaultModel: provider.defaultModel,
+    stream(request, handlers, signal) {
+      try {
+        checkpoint(request.messages);
+      } catch {
+        // A lost checkpoint costs the transcript one turn, never the run.
+      }
+      return provider.stream(request, handlers, signal);
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FakeAnthropic, FakeRequestBody } from '../support/fake-anthropic';
+
+// Shared by the agent / CLI integration tests: temp folders, the built `gatehouse` binary as a real process.
+
+export const CLI = path.resolve(__dirname, '../../out/main/cli.js');
+
+export interface Sandbox {
+  project: string;
+  configDir: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  cleanup(): void;
+}
+
+export function makeSandbox(fake: FakeAnthropic): Sandbox {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-agent-cli-')));
+  const project = path.join(root, 'project');
+  const configDir = path.join(root, 'config');
+  const home = path.join(root, 'home');
+  for (const d of [project, configDir, home]) fs.mkdirSync(d);
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    GATEHOUSE_HOME: configDir,
+    ANTHROPIC_API_KEY: fake.apiKey,
+    ANTHROPIC_BASE_URL: fake.baseURL,
+  };
+  return { project, configDir, home, env, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
+}
+
+export function runGatehouse(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** `gatehouse rpc` as a process: send commands, wait for events. */
+export class RpcClient {
+  readonly events: Array<Record<string, unknown>> = [];
+  readonly child: ChildProcessWithoutNullStreams;
+  stderr = '';
+  private buffer = '';
+  private waiters: Array<() => void> = [];
+
+  constructor(args: string[], env: NodeJS.ProcessEnv, cwd: string) {
+    this.child = spawn(process.execPath, [CLI, 'rpc', ...args], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stderr.setEncoding('utf8').on('data', (c: string) => (this.stderr += c));
+    this.child.stdout.setEncoding('utf8').on('data', (c: string) => {
+      this.buffer += c;
+      let nl: number;
+      while ((nl = this.buffer.indexOf('\n')) !== -1) {
+        const line = this.buffer.slice(0, nl);
+        this.buffer = this.buffer.slice(nl + 1);
+        if (line.trim()) this.events.push(JSON.parse(line) as Record<string, unknown>);
+      }
+      for (const w of this.waiters.splice(0)) w();
+    });
+  }
+
+  send(value: unknown): void {
+    this.child.stdin.write((typeof value === 'string' ? value : JSON.stringify(value)) + '\n');
+  }
+
+  /** The first event (from index `from`) matching `match`. */
+  async waitFor(match: (e: Record<string, unknown>) => boolean, from = 0, timeoutMs = 20_000): Promise<Record<string, unknown>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.events.slice(from).find(match);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`event not seen; got ${JSON.stringify(this.events).slice(0, 3000)}\nstderr: ${this.stderr}`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, 200);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+  }
+
+  async close(): Promise<number | null> {
+    this.child.stdin.end();
+    if (this.child.exitCode !== null) return this.child.exitCode;
+    return new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+  }
+}
+
+/** The tool_result blocks of the last user message of a recorded request. */
+export function sentToolResults(body: FakeRequestBody): Array<Record<string, unknown>> {
+  const last = body.messages[body.messages.length - 1]!;
+  return Array.isArray(last.content) ? last.content.filter((b) => b.type === 'tool_result') : [];
+}
+
+export const jsonLines = (text: string): Array<Record<string, unknown>> =>
+  text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Record<string, unknown>);

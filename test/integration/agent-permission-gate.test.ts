@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { decideCall } from '../../src/main/agent/permission-gate';
+import type { ApprovalRequest, Approver } from '../../src/main/agent/types';
+import { createPermissionEngine, fixedTrust } from '../../src/main/permission';
+import type { PermissionEngine } from '../../src/main/permission';
+
+// main's answer to the worker's permission.request, with the real engine on a real (untrusted) project folder.
+
+let root: string;
+let project: string;
+let configDir: string;
+let engine: PermissionEngine;
+beforeEach(async () => {
+  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-gate-')));
+  project = path.join(root, 'project');
+  configDir = path.join(root, 'config');
+  fs.mkdirSync(project);
+  fs.mkdirSync(configDir);
+  engine = await createPermissionEngine({ projectRoot: project, configDir, env: { HOME: root }, trust: fixedTrust(false), sessionId: 's1' });
+});
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const run = (signal = new AbortController().signal) => ({ runId: 'r1', agentMode: 'chat' as const, signal });
+const write = (p = 'a.txt') => ({ tool: 'write_file', input: { path: p, content: 'x' }, runId: 'r1', callId: 'c1' });
+const live = () => new AbortController().signal;
+
+function recording(answer: Awaited<ReturnType<Approver>>): { approve: Approver; asked: ApprovalRequest[] } {
+  const asked: ApprovalRequest[] = [];
+  return { asked, approve: async (request) => (asked.push(request), answer) };
+}
+
+describe('decideCall', () => {
+  it('no person: an ask becomes "approval required", and both answers reach the audit log', async () => {
+    const out = await decideCall(engine, null, run(), write(), live());
+    expect(out.engine.decision).toBe('ask');
+    expect(out.final).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/^approval required: /) });
+    const audit = fs.readFileSync(path.join(configDir, 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { decision: string; session: string });
+    expect(audit.map((a) => a.decision)).toEqual(['ask', 'deny']);
+    expect(audit[0]!.session).toBe('s1');
+  });
+
+  it('approve for the session: allowed, and the next identical call no longer asks', async () => {
+    const { approve, asked } = recording({ kind: 'session' });
+    const first = await decideCall(engine, approve, run(), write(), live());
+    expect(first.final).toMatchObject({ decision: 'allow', source: 'approval' });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ tool: 'write_file', callId: 'c1', source: 'trust' });
+    const second = await decideCall(engine, approve, run(), write(), live());
+    expect(second.engine.decision).toBe('allow');
+    expect(asked).toHaveLength(1);
+  });
+
+  it('deny with a note: the note is the reason the model gets', async () => {
+    const { approve } = recording({ kind: 'deny', note: 'not today' });
+    const out = await decideCall(engine, approve, run(), write(), live());
+    expect(out.final).toMatchObject({ decision: 'deny', source: 'approval', reason: 'denied by you: not today' });
+  });
+
+  it('a cancel or a dead worker while waiting denies the call', async () => {
+    const never: Approver = () => new Promise(() => undefined);
+    const cancel = new AbortController();
+    const pending = decideCall(engine, never, run(cancel.signal), write(), live());
+    cancel.abort();
+    expect((await pending).final).toMatchObject({ decision: 'deny', reason: expect.stringContaining('nobody answered') });
+    const worker = new AbortController();
+    const pending2 = decideCall(engine, never, run(), write(), worker.signal);
+    worker.abort();
+    expect((await pending2).final.decision).toBe('deny');
+  });
+
+  it('an approver that throws, or answers with a rule that does not parse, denies', async () => {
+    const throws: Approver = async () => {
+      throw new Error('UI gone');
+    };
+    expect((await decideCall(engine, throws, run(), write(), live())).final).toMatchObject({ decision: 'deny', reason: expect.stringContaining('UI gone') });
+    const bad = recording({ kind: 'session', rules: ['Write((('] });
+    expect((await decideCall(engine, bad.approve, run(), write(), live())).final.decision).toBe('deny');
+  });
+
+  it('a hard deny never reaches the person; plan mode denies a write before any ask', async () => {
+    const { approve, asked } = recording({ kind: 'once' });
+    const hard = await decideCall(engine, approve, run(), { tool: 'run_command', input: { command: 'rm -rf /' } }, live());
+    expect(hard.final).toMatchObject({ decision: 'deny', source: 'hard' });
+    const plan = await decideCall(engine, approve, { ...run(), agentMode: 'plan' }, write(), live());
+    expect(plan.final).toMatchObject({ decision: 'deny', source: 'agent-mode' });
+    expect(asked).toHaveLength(0);
+  });
+});

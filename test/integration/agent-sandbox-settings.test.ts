@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadSandboxSettings, sandboxRunConfig } from '../../src/main/sandbox';
+
+// The `sandbox:` settings main sends the worker: real files in temp folders, hostile project settings.
+
+let root: string;
+let configDir: string;
+let projectRoot: string;
+beforeEach(() => {
+  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-sandbox-settings-')));
+  configDir = path.join(root, 'config');
+  projectRoot = path.join(root, 'project');
+  fs.mkdirSync(configDir);
+  fs.mkdirSync(path.join(projectRoot, '.gatehouse'), { recursive: true });
+});
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const user = (yaml: string) => fs.writeFileSync(path.join(configDir, 'settings.yaml'), yaml);
+const project = (yaml: string, name = 'settings.yaml') => fs.writeFileSync(path.join(projectRoot, '.gatehouse', name), yaml);
+const load = (projectTrusted: boolean) => loadSandboxSettings({ configDir, projectRoot, projectTrusted });
+
+describe('sandbox settings', () => {
+  it('no files: on, no network, nothing kept', () => {
+    expect(load(true)).toEqual({ enabled: true, allowedDomains: [], envAllowList: [], problems: [] });
+  });
+
+  it('the user settings: enabled false, domains and env names count', () => {
+    user('permissions:\n  allow: ["Read"]\nsandbox:\n  enabled: false\n  network:\n    allowedDomains: [example.com, "*.npmjs.org"]\n  envAllowList: [NPM_TOKEN]\n');
+    expect(load(false)).toMatchObject({ enabled: false, allowedDomains: ['example.com', '*.npmjs.org'], envAllowList: ['NPM_TOKEN'], problems: [] });
+  });
+
+  it('a project can never turn the sandbox off, trusted or not, shared or local file', () => {
+    project('sandbox:\n  enabled: false\n');
+    project('sandbox:\n  enabled: false\n', 'settings.local.yaml');
+    for (const trusted of [true, false]) {
+      const s = load(trusted);
+      expect(s.enabled).toBe(true);
+      expect(s.problems.join('\n')).toContain('only your user settings can turn the sandbox off');
+    }
+  });
+
+  it('project domains and env names count only while the project is trusted', () => {
+    user('sandbox:\n  network:\n    allowedDomains: [user.example]\n');
+    project('sandbox:\n  network:\n    allowedDomains: [evil.example]\n  envAllowList: [AWS_SECRET_ACCESS_KEY]\n');
+    project('sandbox:\n  network:\n    allowedDomains: [local.example, user.example]\n', 'settings.local.yaml');
+    const untrusted = load(false);
+    expect(untrusted.allowedDomains).toEqual(['user.example']);
+    expect(untrusted.envAllowList).toEqual([]);
+    expect(untrusted.problems.join('\n')).toContain('ignored until you trust this project');
+    const trusted = load(true);
+    expect(trusted.allowedDomains).toEqual(['user.example', 'evil.example', 'local.example']);
+    expect(trusted.envAllowList).toEqual(['AWS_SECRET_ACCESS_KEY']);
+  });
+
+  it('broken files are reported, never fatal, and fail safe (sandbox on)', () => {
+    const cases = [
+      'sandbox:\n  enabled: [oops\n', // YAML error
+      'sandbox:\n  enabled: "false"\n', // a string is not a boolean
+      'sandbox:\n  enabld: false\n', // a typo is an error, not silently ignored
+      'sandbox:\n  network:\n    allowedDomains: example.com\n', // not a list
+      `a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\nb: &b [${Array(10).fill('*a').join(', ')}]\nc: &c [${Array(10).fill('*b').join(', ')}]\nd: [${Array(10).fill('*c').join(', ')}]\nsandbox: {enabled: false}\n`, // alias bomb
+      'sandbox: {enabled: false}\nsandbox: {enabled: false}\n', // duplicate keys
+    ];
+    for (const text of cases) {
+      user(text);
+      const s = load(true);
+      expect(s.enabled, text).toBe(true);
+      expect(s.problems.length, text).toBe(1);
+      expect(s.problems[0], text).toContain(path.join(configDir, 'settings.yaml'));
+    }
+  });
+
+  it('an unreadable user file (a directory) is a problem, and the sandbox stays on', () => {
+    fs.mkdirSync(path.join(configDir, 'settings.yaml'));
+    const s = load(true);
+    expect(s.enabled).toBe(true);
+    expect(s.problems).toHaveLength(1);
+  });
+
+  it('the run config: user config dir, HOME, and GATEHOUSE_BWRAP', () => {
+    const { config } = sandboxRunConfig({ configDir, projectRoot, projectTrusted: false, env: { HOME: root, GATEHOUSE_BWRAP: '/nonexistent/bwrap' } });
+    expect(config).toEqual({ enabled: true, allowedDomains: [], envAllowList: [], userConfigDir: configDir, home: root, bwrapPath: '/nonexistent/bwrap' });
+    const plain = sandboxRunConfig({ configDir, projectRoot, projectTrusted: false, env: { HOME: root, GATEHOUSE_BWRAP: ' ' } }).config;
+    expect(plain.bwrapPath).toBeUndefined();
+  });
+});

@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
+import type { FakeAnthropic } from '../support/fake-anthropic';
+import { makeSandbox, sentToolResults } from './agent-helpers';
+import type { Sandbox } from './agent-helpers';
+
+// The SDK as a user gets it: a script in its own folder that does `require('gatehouse')` (the package installed
+// as a link in node_modules, resolved through package.json "exports"), with an `approve` callback.
+
+const REPO = path.resolve(__dirname, '../..');
+
+let fake: FakeAnthropic;
+let box: Sandbox;
+beforeEach(async () => {
+  fake = await startFakeAnthropic();
+  box = makeSandbox(fake);
+});
+afterEach(async () => {
+  await fake.close();
+  box.cleanup();
+});
+
+const SCRIPT = `
+const { createSession } = require('gatehouse');
+(async () => {
+  const asked = [];
+  const session = await createSession({
+    project: process.argv[2],
+    approve: async (request) => {
+      asked.push({ tool: request.tool, path: request.preview && request.preview.path, reason: request.reason });
+      return request.input.path === 'yes.txt' ? 'once' : { kind: 'deny', note: 'not that one' };
+    },
+  });
+  const run = session.prompt('write two files');
+  const types = [];
+  for await (const event of run.events) types.push(event.type === 'agent' ? event.event.type : event.type);
+  const result = await run;
+  await session.close();
+  process.stdout.write(JSON.stringify({ sessionId: session.id, asked, types, result }));
+})().catch((err) => {
+  process.stderr.write(String(err && err.stack || err));
+  process.exit(1);
+});
+`;
+
+function runScript(app: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(app, 'main.cjs'), box.project], { cwd: app, env: box.env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("the SDK: createSession from 'gatehouse'", () => {
+  it('runs a prompt; the approve callback allows one write and denies the other with a note', async () => {
+    const app = path.join(box.home, 'app');
+    fs.mkdirSync(path.join(app, 'node_modules'), { recursive: true });
+    fs.symlinkSync(REPO, path.join(app, 'node_modules', 'gatehouse'), 'dir');
+    fs.writeFileSync(path.join(app, 'main.cjs'), SCRIPT);
+    fake.enqueue(
+      reply(toolUse('toolu_yes', 'write_file', { path: 'yes.txt', content: 'ok\n' }), toolUse('toolu_no', 'write_file', { path: 'no.txt', content: 'no\n' })),
+      reply(text('One of two.')),
+    );
+    const r = await runScript(app);
+    expect(r.stderr).not.toContain('Error');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { asked: Array<{ tool: string; path: string }>; types: string[]; result: { status: string; finalText: string } };
+    expect(out.asked.map((a) => a.path)).toEqual(['yes.txt', 'no.txt']);
+    expect(out.result).toMatchObject({ status: 'completed', finalText: 'One of two.' });
+    expect(out.types).toContain('decision');
+    expect(out.types).toContain('done');
+    expect(fs.readFileSync(path.join(box.project, 'yes.txt'), 'utf8')).toBe('ok\n');
+    expect(fs.existsSync(path.join(box.project, 'no.txt'))).toBe(false);
+    const results = sentToolResults(fake.requests[1]!.body);
+    expect(results[0]).toMatchObject({ tool_use_id: 'toolu_yes', is_error: false });
+    expect(results[1]).toMatchObject({ tool_use_id: 'toolu_no', is_error: true });
+    expect(String(results[1]!.content)).toContain('not that one');
+  });
+});
