@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
+import { trapTab } from '../app/focus-trap';
 import type { ApprovalChoice, ApprovalRequestEvent } from '../../../shared/chat-contract';
 import { DiffView } from './DiffView';
 
@@ -18,7 +19,6 @@ export interface ApprovalDialogProps {
   onAnswer(answer: ApprovalAnswerInput): void;
 }
 
-const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select, textarea, summary, [tabindex]:not([tabindex="-1"])';
 
 /**
  * The approval prompt for one call the engine asked about: tool, target, why, the diff for a write/edit, and the
@@ -52,20 +52,7 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
   const editedRule = (): string | undefined => (rule.trim() && rule.trim() !== suggested ? rule.trim() : undefined);
   const deny = () => onAnswer({ decision: 'deny', ...(note.trim() ? { note: note.trim() } : {}) });
 
-  const trapTab = (event: KeyboardEvent<HTMLDialogElement>) => {
-    if (event.key !== 'Tab' || !dialogRef.current) return;
-    const items = Array.from(dialogRef.current.querySelectorAll<HTMLElement>(FOCUSABLE));
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (!first || !last) return;
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
-  };
+  const onTab = (event: KeyboardEvent<HTMLDialogElement>) => trapTab(event, dialogRef.current);
 
   return (
     <dialog
@@ -74,7 +61,7 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
       role="dialog"
       aria-modal="true"
       aria-labelledby={titleId}
-      onKeyDown={trapTab}
+      onKeyDown={onTab}
       onCancel={(event) => {
         event.preventDefault();
         if (!busy) deny();

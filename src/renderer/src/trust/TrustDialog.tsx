@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
 import type { KeyboardEvent } from 'react';
+import { trapTab } from '../app/focus-trap';
 import type { TrustScope } from '../../../shared/permission';
 import type { TrustPreview, TrustStatus } from '../../../shared/trust-contract';
 import { TrustPreviewList } from './TrustPreviewList';
@@ -14,7 +15,6 @@ export interface TrustDialogProps {
   onAnswer(scope: TrustScope): void;
 }
 
-const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
 
 /**
  * The trust prompt: a modal dialog naming the folder and what it would load if trusted. Focus starts on
@@ -37,23 +37,7 @@ export function TrustDialog({ path, parent, preview, status, busy = false, onAns
     };
   }, []);
 
-  const trapTab = (event: KeyboardEvent<HTMLDialogElement>) => {
-    if (event.key !== 'Tab' || !dialogRef.current) return;
-    const items = Array.from(dialogRef.current.querySelectorAll<HTMLElement>(FOCUSABLE));
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (!first || !last) return;
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    } else if (!dialogRef.current.contains(document.activeElement)) {
-      event.preventDefault();
-      first.focus();
-    }
-  };
+  const onTab = (event: KeyboardEvent<HTMLDialogElement>) => trapTab(event, dialogRef.current);
 
   return (
     <dialog
@@ -63,7 +47,7 @@ export function TrustDialog({ path, parent, preview, status, busy = false, onAns
       aria-modal="true"
       aria-labelledby={titleId}
       aria-describedby={descId}
-      onKeyDown={trapTab}
+      onKeyDown={onTab}
       onCancel={(event) => {
         // Escape: the safe answer.
         event.preventDefault();
