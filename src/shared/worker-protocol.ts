@@ -75,6 +75,8 @@ export const AgentRunParamsSchema = z.object({
   provider: z.object({ apiKey: z.string().min(1), baseURL: z.string().url().optional() }),
   /** How run_command is confined; absent: the sandbox on, no network, the worker's own defaults (fail safe). */
   sandbox: SandboxRunConfigSchema.optional(),
+  /** The project's instruction files (AGENTS.md, CLAUDE.md, .gatehouse/instructions.md): sent only for a trusted project. */
+  instructions: z.string().max(1_000_000).optional(),
 });
 export type AgentRunParams = z.infer<typeof AgentRunParamsSchema>;
 
@@ -112,6 +114,11 @@ export const WorkerMethods = {
   'bench.sandboxOverhead': {
     params: z.object({ runs: z.number().int().min(1).max(1000).optional() }),
     result: z.object({ sandboxed_p50_ms: z.number(), direct_p50_ms: z.number() }),
+  },
+  /** Benchmark: p50 of `count` read_file calls, each asking main `permission.request` then running the tool. */
+  'bench.toolRoundtrip': {
+    params: z.object({ projectRoot: z.string().min(1), count: z.number().int().min(1).max(100_000) }),
+    result: z.object({ p50_us: z.number(), samples: z.number().int() }),
   },
 } as const;
 export type WorkerMethod = keyof typeof WorkerMethods;

@@ -56,6 +56,7 @@ export class AgentService {
         task: params.task,
         ...(params.plan !== undefined ? { plan: params.plan } : {}),
         ...(params.history ? { history: params.history } : {}),
+        ...(params.instructions ? { systemExtra: params.instructions } : {}),
         maxTurns: params.maxTurns,
         model: params.model,
         beforeToolCall: this.beforeToolCall(params.runId),

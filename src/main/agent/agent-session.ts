@@ -13,6 +13,7 @@ import { sandboxRunConfig } from '../sandbox/run-config';
 import type { SessionHeader } from '../session/transcript-entry';
 import { SessionStore } from '../session/session-store';
 import type { TranscriptWriter } from '../session/transcript-writer';
+import { loadInstructionFiles } from '../trust/trust-preview';
 import { TrustStore } from '../trust/trust-store';
 import type { WorkerHost } from '../worker-host/types';
 import { decideCall } from './permission-gate';
@@ -170,6 +171,7 @@ export class AgentSession {
           additionalDirectories: this.additionalDirectories(),
           provider: this.options.provider,
           sandbox: sandbox.config,
+          ...this.instructions(),
         },
         { timeoutMs: 0 },
       );
@@ -214,6 +216,13 @@ export class AgentSession {
 
   private additionalDirectories(): string[] {
     return (this.options.additionalDirectories ?? []).map(realDir);
+  }
+
+  /** Instruction files join the prompt only when the project is trusted (checked on every prompt: revoke is immediate). */
+  private instructions(): { instructions?: string } {
+    const files = loadInstructionFiles(this.header.projectRoot, this.projectTrusted());
+    if (files.length === 0) return {};
+    return { instructions: files.map((f) => `<project-instructions file="${f.path}">\n${f.content}\n</project-instructions>`).join('\n\n') };
   }
 
   private projectTrusted(): boolean {
