@@ -141,7 +141,7 @@ describe.skipIf(skipReason !== null)(`the browser shell in Chromium${skipReason 
         if (frame.kind !== 'response') throw new Error(JSON.stringify(frame));
         const worker = AppInfoSchema.parse(frame.result).worker;
         if (worker.state === 'failed') break;
-        if (worker.state === 'ready' && worker.info) process.kill(worker.info.pid, 'SIGKILL');
+        if (worker.state === 'ready' && worker.info) killIfAlive(worker.info.pid); // the last kill may not be seen yet
         await new Promise((r) => setTimeout(r, 150));
       }
       await socket.close();
@@ -165,3 +165,12 @@ describe.skipIf(skipReason !== null)(`the browser shell in Chromium${skipReason 
     await context.close();
   });
 });
+
+/** SIGKILL that tolerates a process that is already gone (the supervisor may not have noticed the last kill yet). */
+function killIfAlive(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+  }
+}
