@@ -1,0 +1,63 @@
+import { parseArgs } from 'node:util';
+import { userConfigDir } from '../paths';
+import { SessionStore } from '../session/session-store';
+import type { CliCommand } from './command';
+import { UsageError } from './command';
+
+const USAGE = [
+  'gatehouse sessions <action> ...',
+  '  list [--project DIR] [--json]   saved sessions, newest first (resume one with `gatehouse run --resume ID`)',
+  '  delete ID                       delete a session transcript',
+].join('\n');
+
+function parseSessionArgs(args: string[]) {
+  try {
+    return parseArgs({ args, allowPositionals: true, strict: true, options: { json: { type: 'boolean' }, project: { type: 'string' } } });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+export const sessionsCommand: CliCommand = {
+  name: 'sessions',
+  summary: 'list or delete saved agent sessions',
+  usage: USAGE,
+  async run(args, io) {
+    const [action, ...rest] = args;
+    const parsed = parseSessionArgs(rest);
+    const store = new SessionStore({ configDir: userConfigDir(io.env) });
+    if (action === 'list') {
+      if (parsed.positionals.length) throw new UsageError(`list takes no arguments, got "${parsed.positionals.join(' ')}"`);
+      const project = parsed.values.project;
+      const sessions = store.list().filter((s) => !project || s.projectRoot === project);
+      if (parsed.values.json) {
+        io.out(JSON.stringify(sessions));
+      } else if (sessions.length === 0) {
+        io.out('no saved sessions');
+      } else {
+        for (const s of sessions) {
+          const last = s.lastPrompt ? ` "${s.lastPrompt.slice(0, 60)}"` : '';
+          io.out(`${s.id}  ${s.updatedAt}  ${s.prompts} prompt(s)  ${s.projectRoot}${last}`);
+        }
+      }
+      return 0;
+    }
+    if (action === 'delete') {
+      const [id, ...extra] = parsed.positionals;
+      if (!id || extra.length) throw new UsageError('delete takes exactly one session id');
+      let deleted: boolean;
+      try {
+        deleted = store.delete(id);
+      } catch (err) {
+        throw new UsageError(err instanceof Error ? err.message : String(err));
+      }
+      if (!deleted) {
+        io.err(`no session ${id}`);
+        return 1;
+      }
+      io.out(`deleted session ${id}`);
+      return 0;
+    }
+    throw new UsageError(action ? `unknown action "${action}"` : 'missing action');
+  },
+};
