@@ -3,6 +3,7 @@ import type { AgentRunResultWire, WorkerInfo } from '../shared/worker-protocol';
 import type { Decision } from '../shared/permission';
 import { GATEHOUSE_VERSION } from '../shared/version';
 import { AgentService } from './agent-service';
+import { measureToolRoundtrip } from './bench-service';
 import { connectToMain } from './port';
 import { WorkerRpc } from './rpc-server';
 import { measureSandboxOverhead } from './sandbox/index';
@@ -40,6 +41,7 @@ const rpc: WorkerRpc = new WorkerRpc(port, {
     return { disposed: true };
   },
   'bench.sandboxOverhead': ({ runs }) => measureSandboxOverhead(runs),
+  'bench.toolRoundtrip': (params) => measureToolRoundtrip(params, (request) => rpc.callMain('permission.request', request)),
 });
 
 // The sandboxes' private temp dirs and proxies go with the worker when it is asked to stop.

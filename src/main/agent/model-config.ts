@@ -7,16 +7,37 @@ export interface ModelConfig {
   provider: { apiKey: string; baseURL?: string };
 }
 
+/** The user settings' `model:` block (see model-settings.ts): the lowest-priority source. */
+export interface ModelSettings {
+  name?: string;
+  baseURL?: string;
+  apiKey?: string;
+}
+
+function nonBlank(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
 /**
- * The model and its credentials for a headless shell: explicit values first, then ANTHROPIC_API_KEY /
- * ANTHROPIC_BASE_URL / ANTHROPIC_MODEL, then the default model. The key goes to the worker over the port only.
+ * The model and its credentials for a session. Model: explicit (`--model`) > ANTHROPIC_MODEL > settings
+ * `model.name` > the default. Key: explicit > ANTHROPIC_API_KEY > settings `model.apiKey`. Base URL: explicit >
+ * ANTHROPIC_BASE_URL > settings `model.baseURL`. `settings` comes from the user's own settings file only. The key
+ * goes to the worker over the port only.
  */
-export function resolveModelConfig(env: NodeJS.ProcessEnv, explicit: { model?: string; apiKey?: string; baseURL?: string } = {}): ModelConfig {
-  const apiKey = explicit.apiKey ?? env.ANTHROPIC_API_KEY;
-  if (!apiKey || !apiKey.trim()) {
-    throw new GatehouseError('BAD_REQUEST', 'no Anthropic API key: set ANTHROPIC_API_KEY (or pass apiKey to createSession)');
+export function resolveModelConfig(
+  env: NodeJS.ProcessEnv,
+  explicit: { model?: string; apiKey?: string; baseURL?: string } = {},
+  settings: ModelSettings = {},
+): ModelConfig {
+  const apiKey = nonBlank(explicit.apiKey) ?? nonBlank(env.ANTHROPIC_API_KEY) ?? nonBlank(settings.apiKey);
+  if (!apiKey) {
+    throw new GatehouseError(
+      'BAD_REQUEST',
+      'no Anthropic API key: set ANTHROPIC_API_KEY, or model.apiKey in your user settings.yaml (or pass apiKey to createSession)',
+    );
   }
-  const baseURL = explicit.baseURL ?? (env.ANTHROPIC_BASE_URL?.trim() || undefined);
-  const model = explicit.model ?? (env.ANTHROPIC_MODEL?.trim() || DEFAULT_MODEL);
-  return { model, provider: { apiKey: apiKey.trim(), ...(baseURL ? { baseURL } : {}) } };
+  const baseURL = nonBlank(explicit.baseURL) ?? nonBlank(env.ANTHROPIC_BASE_URL) ?? nonBlank(settings.baseURL);
+  const model = nonBlank(explicit.model) ?? nonBlank(env.ANTHROPIC_MODEL) ?? nonBlank(settings.name) ?? DEFAULT_MODEL;
+  return { model, provider: { apiKey, ...(baseURL ? { baseURL } : {}) } };
 }

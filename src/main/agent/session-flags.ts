@@ -10,6 +10,7 @@ import type { RuleText } from '../settings/settings-store';
 import { createNodeWorkerHost } from '../worker-host';
 import { AgentSession } from './agent-session';
 import { resolveModelConfig } from './model-config';
+import { readUserModelSettings } from './model-settings';
 import type { Approver } from './types';
 
 /** The flags `gatehouse run` and `gatehouse rpc` share. */
@@ -56,10 +57,15 @@ export function readSessionFlags(flags: ParsedFlags, cwd: string): SessionFlagVa
   return out;
 }
 
-/** Opens a session for a headless shell: the worker as a Node child process, the key from the environment. */
+/**
+ * Opens a session for a headless shell: the worker as a Node child process, the key from the environment or the
+ * user's own settings file (never the project's); a malformed `model:` block is a warning on stderr.
+ */
 export async function openCliSession(values: SessionFlagValues, io: CliIO, approve: Approver | null): Promise<AgentSession> {
-  const config = resolveModelConfig(io.env, values.model !== undefined ? { model: values.model } : {});
   const configDir = userConfigDir(io.env);
+  const modelSettings = readUserModelSettings(configDir);
+  for (const w of modelSettings.warnings) io.err(`gatehouse: ${w}`);
+  const config = resolveModelConfig(io.env, values.model !== undefined ? { model: values.model } : {}, modelSettings.settings);
   const host = createNodeWorkerHost({ configDir, env: io.env });
   try {
     return await AgentSession.open({

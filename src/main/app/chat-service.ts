@@ -5,6 +5,7 @@ import { GatehouseError } from '../../shared/errors';
 import type { AgentMode } from '../../shared/permission';
 import { AgentSession } from '../agent/agent-session';
 import { resolveModelConfig } from '../agent/model-config';
+import { readUserModelSettings } from '../agent/model-settings';
 import type { ApprovalAnswer, Approver, SessionEvent } from '../agent/types';
 import type { TrustOracle } from '../permission/trust-oracle';
 import { SessionStore } from '../session/session-store';
@@ -46,7 +47,7 @@ export class ChatService {
       sessionId: this.session?.id ?? null,
       runningRunId: this.runningRunId,
       pending: [...this.pending.values()].map((p) => p.event),
-      hasModelKey: Boolean(this.options.env.ANTHROPIC_API_KEY?.trim()),
+      hasModelKey: Boolean(this.options.env.ANTHROPIC_API_KEY?.trim() || readUserModelSettings(this.options.configDir).settings.apiKey),
       messages: this.session?.conversation ?? [],
     };
   }
@@ -163,7 +164,15 @@ export class ChatService {
     if (!resume && this.session && this.session.projectRoot === project) return this.session;
     if (this.session) await this.endSession();
     const { env, host, configDir, trust } = this.options;
-    const config = resolveModelConfig(env);
+    // The user's own settings only (never the project's); a malformed `model:` block is named in the error.
+    const modelSettings = readUserModelSettings(configDir);
+    let config;
+    try {
+      config = resolveModelConfig(env, {}, modelSettings.settings);
+    } catch (err) {
+      if (modelSettings.warnings.length === 0) throw err;
+      throw new GatehouseError('BAD_REQUEST', `${err instanceof Error ? err.message : String(err)} (${modelSettings.warnings.join('; ')})`);
+    }
     this.session = await AgentSession.open({ host, configDir, env, project, model: config.model, provider: config.provider, approve: this.approve, trust, ...(resume ? { resume } : {}) });
     return this.session;
   }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { benchIpc } from './ipc-bench';
 import { benchPermission } from './permission-bench';
 import { benchSandbox } from './sandbox-bench';
+import { benchToolRoundtrip } from './tool-bench';
 
 // `npm run bench [-- --json]`: measures the product's speed; with --json the last line is one JSON object.
 async function main(): Promise<void> {
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
     ['ipc', () => benchIpc(configDir)],
     ['permission', () => benchPermission()],
     ['sandbox', () => benchSandbox(configDir)],
+    ['tool', () => benchToolRoundtrip(configDir)],
   ];
   try {
     for (const [name, run] of benches) {

@@ -1,6 +1,7 @@
 import type { AgentMode, PermissionMode, RuleBehavior } from '../../shared/permission';
 import { AgentSession } from '../agent/agent-session';
 import { resolveModelConfig } from '../agent/model-config';
+import { readUserModelSettings } from '../agent/model-settings';
 import type { ApprovalAnswer, ApprovalRequest, Approver, PromptOptions, PromptResult, SessionEvent } from '../agent/types';
 import { userConfigDir } from '../paths';
 import { createNodeWorkerHost } from '../worker-host';
@@ -51,12 +52,17 @@ export interface GatehouseSession {
 /** `import { createSession } from 'gatehouse'`: the agent, the permission engine and a transcript, headless. */
 export async function createSession(options: CreateSessionOptions): Promise<GatehouseSession> {
   const env = options.env ?? process.env;
-  const config = resolveModelConfig(env, {
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
-    ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
-  });
   const configDir = options.configDir ?? userConfigDir(env);
+  // The user's own settings.yaml `model:` block is the last resort (a malformed block is ignored).
+  const config = resolveModelConfig(
+    env,
+    {
+      ...(options.model !== undefined ? { model: options.model } : {}),
+      ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+      ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
+    },
+    readUserModelSettings(configDir).settings,
+  );
   const host = createNodeWorkerHost({ configDir, env });
   const behaviors: RuleBehavior[] = ['allow', 'ask', 'deny'];
   const session = await AgentSession.open({

@@ -1,0 +1,31 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createPermissionEngine, fixedTrust } from '../permission';
+import { createNodeWorkerHost } from '../worker-host';
+import { round } from './stats';
+
+/** Must match BENCH_FILE in src/worker/bench-service.ts (the worker reads it; main only creates it). */
+const BENCH_FILE = 'bench-small.txt';
+
+/**
+ * `tool_roundtrip_overhead_p50_us`: one read_file call through request -> decision -> execution -> result, model
+ * excluded. The real worker asks this process `permission.request`; a real PermissionEngine (project trusted, no
+ * audit log) decides; on allow the worker's tool registry reads a small file. Timed in the worker per call.
+ */
+export async function benchToolRoundtrip(configDir: string): Promise<Record<string, number>> {
+  const projectRoot = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-bench-project-')));
+  fs.writeFileSync(path.join(projectRoot, BENCH_FILE), 'line one\nline two\nline three\n');
+  const host = createNodeWorkerHost({ configDir });
+  try {
+    const engine = await createPermissionEngine({ projectRoot, configDir, env: { HOME: configDir }, trust: fixedTrust(true), audit: null });
+    host.handle('permission.request', async (request) => engine.decide({ tool: request.tool, input: request.input }, { agentMode: 'do' }));
+    await host.start();
+    await host.request('bench.toolRoundtrip', { projectRoot, count: 200 }, { timeoutMs: 60_000 });
+    const r = await host.request('bench.toolRoundtrip', { projectRoot, count: 2000 }, { timeoutMs: 120_000 });
+    return { tool_roundtrip_overhead_p50_us: round(r.p50_us) };
+  } finally {
+    await host.stop();
+    fs.rmSync(projectRoot, { recursive: true, force: true });
+  }
+}
