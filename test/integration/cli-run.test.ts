@@ -78,6 +78,8 @@ describe('gatehouse run', () => {
     const [result] = sentToolResults(fake.requests[1]!.body);
     expect(result).toMatchObject({ tool_use_id: 'toolu_f', is_error: true });
     expect(String(result!.content)).toMatch(/plan mode/);
+    // The seed's test: the conversation names the refusal tool_not_allowed, as the worker's own gate does.
+    expect(String(result!.content)).toContain('tool_not_allowed');
   });
 
   it('resume: a second run continues the transcript of the first', async () => {
