@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ChatChannels, ChatEventSchemas } from './chat-contract';
 import { RpcErrorSchema } from './errors';
+import { RulesChannels } from './rules-contract';
+import { SandboxChannels } from './sandbox-contract';
 import { TrustChannels } from './trust-contract';
 import { WorkerInfoSchema } from './worker-protocol';
 
@@ -39,6 +41,8 @@ export const ApiChannels = {
   listRecentProjects: { request: none, response: z.object({ paths: z.array(z.string()) }) },
   ...TrustChannels,
   ...ChatChannels,
+  ...RulesChannels,
+  ...SandboxChannels,
 } as const;
 
 export type ApiChannel = keyof typeof ApiChannels;

@@ -8,6 +8,8 @@ import type { ApiHandlers } from './api-dispatch';
 import { createChatHandlers } from './chat-handlers';
 import { ChatService } from './chat-service';
 import { RecentProjects } from './recent-projects';
+import { createRulesHandlers } from './rules-handlers';
+import { createSandboxHandlers } from './sandbox-handlers';
 import { createTrustHandlers } from './trust-handlers';
 import { TrustStore } from '../trust/trust-store';
 
@@ -71,6 +73,13 @@ export class AppCore {
       listRecentProjects: async () => ({ paths: this.recent.list() }),
       ...createTrustHandlers(this, this.trust, (p) => this.emit({ type: 'trustChanged', path: p })),
       ...createChatHandlers(this.chat),
+      ...createRulesHandlers({
+        currentProject: () => this.project,
+        configDir: options.configDir,
+        env: options.env ?? process.env,
+        trust: { isTrusted: (dir) => this.trust.isTrusted(dir) },
+      }),
+      ...createSandboxHandlers({ host: options.worker, configDir: options.configDir, env: options.env ?? process.env, project: () => this.project, isTrusted: (dir) => this.trust.isTrusted(dir) }),
     };
   }
 

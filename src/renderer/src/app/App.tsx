@@ -1,6 +1,8 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useApi, useApiEvent, useConnection } from '../api';
 import { ChatPanel } from '../chat';
+import { RulesView } from '../rules';
+import { SandboxBanner } from '../sandbox';
 import { TrustFeature } from '../trust';
 import { Header } from './Header';
 import { LiveWorkerPanel } from './LiveWorkerPanel';
@@ -13,6 +15,7 @@ export function App() {
   const connection = useConnection();
   const loadError = useShell((s) => s.loadError);
   const connected = connection.status === 'open';
+  const [view, setView] = useState<'chat' | 'rules'>('chat');
 
   useEffect(() => {
     if (!connected) return;
@@ -24,11 +27,14 @@ export function App() {
     applyEvent(event);
     if (event.type === 'projectChanged') void refreshRecent(api);
     if (event.type === 'workerStatus' && event.status.state === 'ready') void pingWorker(api);
+    // An approval must never wait unseen behind another view: bring the chat (and its dialog) forward.
+    if (event.type === 'approvalRequest') setView('chat');
   });
 
   return (
     <>
       <Header />
+      <SandboxBanner />
       <main className="app-main">
         {loadError ? (
           <p className="error" role="alert">
@@ -37,7 +43,23 @@ export function App() {
         ) : null}
         <LiveWorkerPanel />
         <ProjectPanel />
-        <ChatPanel />
+        <nav className="view-tabs" aria-label="Views" style={{ gridColumn: '1 / -1' }}>
+          <button type="button" aria-pressed={view === 'chat'} onClick={() => setView('chat')}>
+            Chat
+          </button>
+          <button type="button" aria-pressed={view === 'rules'} onClick={() => setView('rules')}>
+            Rules
+          </button>
+        </nav>
+        {/* Chat stays mounted (its session and approvals live on) while the Rules view is shown. */}
+        <div style={{ display: view === 'chat' ? 'contents' : 'none' }}>
+          <ChatPanel />
+        </div>
+        {view === 'rules' ? (
+          <div style={{ gridColumn: '1 / -1' }}>
+            <RulesView />
+          </div>
+        ) : null}
         <TrustFeature />
       </main>
     </>

@@ -1,0 +1,112 @@
+import type { z } from 'zod';
+import { GatehouseError } from '../../shared/errors';
+import type { RuleEntry, RulesChannels } from '../../shared/rules-contract';
+import { homeDir } from '../paths';
+import { createPermissionEngine } from '../permission';
+import { parseRule } from '../permission/rules/parse-rule';
+import type { TrustOracle } from '../permission/trust-oracle';
+import { addRuleToFile, removeRuleFromFile } from '../settings/edit-rules-file';
+import { ensureGitExcluded } from '../settings/git-exclude';
+import { localSettingsFile, scopeFile } from '../settings/settings-locations';
+import { SettingsStore } from '../settings/settings-store';
+
+type Channels = typeof RulesChannels;
+export type RulesHandlers = {
+  [C in keyof Channels]: (request: z.infer<Channels[C]['request']>) => Promise<z.infer<Channels[C]['response']>>;
+};
+
+export interface RulesHandlersOptions {
+  currentProject(): string | null;
+  configDir: string;
+  env: NodeJS.ProcessEnv;
+  /** The app's TrustStore, as the engine sees it. */
+  trust: TrustOracle;
+}
+
+/**
+ * The rules editor's channels. Listing and editing go through the same settings code as `gatehouse rules`
+ * (yaml Document API, atomic writes); `testCall` builds the engine exactly as `gatehouse permissions check` does.
+ * Only Gatehouse's own user/project/local files are ever written: policy and Claude Code imports are read only.
+ */
+export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
+  const requireProject = (): string => {
+    const project = opts.currentProject();
+    if (!project) throw new GatehouseError('BAD_REQUEST', 'no project is open: open a folder to see and edit its rules');
+    return project;
+  };
+  const store = (projectRoot: string) => new SettingsStore({ projectRoot, configDir: opts.configDir, home: homeDir(opts.env), env: opts.env });
+
+  return {
+    listRules: async () => {
+      const project = requireProject();
+      const snapshot = store(project).snapshot();
+      const claudeFiles = new Set(snapshot.files.filter((f) => f.location.format === 'claude').map((f) => f.location.file));
+      const rules: RuleEntry[] = snapshot.rules.map((r) => {
+        const claudeImport = r.file !== null && claudeFiles.has(r.file);
+        return {
+          rule: r.text,
+          behavior: r.behavior,
+          scope: r.source,
+          file: r.file,
+          claudeImport,
+          editable: !claudeImport && (r.source === 'user' || r.source === 'project' || r.source === 'local'),
+          appliesToTools: r.tools.length > 0,
+        };
+      });
+      return {
+        project,
+        trusted: opts.trust.isTrusted(project),
+        rules,
+        ruleErrors: snapshot.ruleErrors.map((e) => ({ rule: e.rule, behavior: e.behavior, scope: e.source, file: e.file, reason: e.reason })),
+        fileErrors: snapshot.fileErrors.map((e) => ({ file: e.file, line: e.line, column: e.column, reason: e.reason })),
+        mode: snapshot.mode,
+        additionalDirectories: snapshot.additionalDirectories.map((d) => ({ dir: d.dir, source: d.source, file: d.file })),
+        scopeFiles: {
+          user: scopeFile('user', project, opts.configDir),
+          project: scopeFile('project', project, opts.configDir),
+          local: scopeFile('local', project, opts.configDir),
+        },
+      };
+    },
+    addRule: async ({ rule, behavior, scope }) => {
+      const project = requireProject();
+      const file = scopeFile(scope, project, opts.configDir);
+      let changed: boolean;
+      try {
+        changed = addRuleToFile(file, behavior, rule);
+      } catch (err) {
+        throw new GatehouseError('BAD_REQUEST', (err as Error).message);
+      }
+      if (scope === 'local') ensureGitExcluded(project, localSettingsFile(project));
+      return { changed, file };
+    },
+    removeRule: async ({ rule, behavior, scope }) => {
+      const project = requireProject();
+      const file = scopeFile(scope, project, opts.configDir);
+      let changed: boolean;
+      try {
+        changed = removeRuleFromFile(file, behavior, rule);
+      } catch (err) {
+        throw new GatehouseError('BAD_REQUEST', (err as Error).message);
+      }
+      if (!changed) throw new GatehouseError('NOT_FOUND', `${behavior} rule "${rule}" is not in ${file}`);
+      return { changed, file };
+    },
+    validateRule: async ({ rule }) => {
+      const parsed = parseRule(rule);
+      return parsed.ok ? { ok: true } : { ok: false, error: parsed.reason };
+    },
+    testCall: async ({ tool, input }) => {
+      const projectRoot = requireProject();
+      const engine = await createPermissionEngine({
+        projectRoot,
+        configDir: opts.configDir,
+        env: opts.env,
+        trust: opts.trust,
+        sessionId: `app-rules-test-${process.pid}`,
+      });
+      const d = engine.decide({ tool, input });
+      return { decision: d.decision, source: d.source, rule: d.rule, reason: d.reason };
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import type { z } from 'zod';
+import { toRpcError } from '../../shared/errors';
+import type { SandboxChannels, SandboxStatusView } from '../../shared/sandbox-contract';
+import type { SandboxStatus } from '../../shared/worker-protocol';
+import { sandboxRunConfig } from '../sandbox/run-config';
+import type { WorkerHost } from '../worker-host/types';
+
+type Channels = typeof SandboxChannels;
+export type SandboxHandlers = {
+  [C in keyof Channels]: (request: z.infer<Channels[C]['request']>) => Promise<z.infer<Channels[C]['response']>>;
+};
+
+export interface SandboxHandlerSources {
+  host: Pick<WorkerHost, 'request'>;
+  configDir: string;
+  env: NodeJS.ProcessEnv;
+  project: () => string | null;
+  isTrusted: (dir: string) => boolean;
+}
+
+/**
+ * The renderer's sandbox channel: the same check an agent session makes before every prompt (the settings from
+ * `src/main/sandbox/`, then `sandbox.status` on the worker), fail safe: a worker that cannot answer means
+ * "unavailable", never "fine".
+ */
+export function createSandboxHandlers(sources: SandboxHandlerSources): SandboxHandlers {
+  return {
+    getSandboxStatus: async () => {
+      const projectRoot = sources.project();
+      if (projectRoot === null) return { enabled: true, available: false, reason: 'no project is open', warnings: [] };
+      const projectTrusted = trustedOrFalse(sources, projectRoot);
+      const { config, problems } = sandboxRunConfig({ configDir: sources.configDir, projectRoot, projectTrusted, env: sources.env });
+      let status: SandboxStatus;
+      try {
+        status = await sources.host.request('sandbox.status', { projectRoot, additionalDirectories: [], sandbox: config }, { timeoutMs: 30_000 });
+      } catch (err) {
+        status = { enabled: config.enabled, available: false, reason: `the worker could not check the sandbox: ${toRpcError(err).message}` };
+      }
+      return toView(status, problems);
+    },
+  };
+}
+
+/** A trust store that cannot answer means untrusted: the project's settings then add nothing (fail safe). */
+function trustedOrFalse(sources: SandboxHandlerSources, projectRoot: string): boolean {
+  try {
+    return sources.isTrusted(projectRoot);
+  } catch {
+    return false;
+  }
+}
+
+function toView(status: SandboxStatus, problems: string[]): SandboxStatusView {
+  const missing = status.enabled && !status.available;
+  return {
+    enabled: status.enabled,
+    available: status.available,
+    reason: missing ? (status.reason ?? 'unknown reason') : null,
+    warnings: problems,
+  };
+}

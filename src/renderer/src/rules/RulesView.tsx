@@ -1,0 +1,106 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { EditableScope, RuleEntry, RulesList } from '../../../shared/rules-contract';
+import { errorMessage, useApi, useApiEvent } from '../api';
+import { AddRuleForm } from './AddRuleForm';
+import { CallSimulator } from './CallSimulator';
+import { RuleGroups } from './RuleGroups';
+import './rules.css';
+
+function isEditableScope(scope: string): scope is EditableScope {
+  return scope === 'user' || scope === 'project' || scope === 'local';
+}
+
+/** The "Rules" view: every rule by scope, settings files that failed to load, add/delete, and the simulator. */
+export function RulesView() {
+  const api = useApi();
+  const [list, setList] = useState<RulesList | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const refresh = useCallback(() => {
+    api.listRules({}).then(
+      (l) => {
+        setList(l);
+        setError(null);
+      },
+      (err: unknown) => setError(errorMessage(err)),
+    );
+  }, [api]);
+
+  useEffect(refresh, [refresh]);
+  useApiEvent((event) => {
+    if (event.type === 'projectChanged' || event.type === 'trustChanged') refresh();
+  });
+
+  const remove = (r: RuleEntry) => {
+    if (!isEditableScope(r.scope)) return;
+    api.removeRule({ rule: r.rule, behavior: r.behavior, scope: r.scope }).then(refresh, (err: unknown) => setError(errorMessage(err)));
+  };
+
+  return (
+    <section className="panel rules-view" aria-labelledby="rules-title">
+      <div className="rules-title-row">
+        <h2 id="rules-title">Rules</h2>
+        <button type="button" onClick={refresh}>
+          Refresh
+        </button>
+      </div>
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {list ? (
+        <>
+          <p className="muted">
+            Mode: <strong>{list.mode ? `${list.mode.mode} (from ${list.mode.file})` : 'default'}</strong>
+            {list.trusted ? '' : ' · Project not trusted: its project and local allow rules are not applied.'}
+          </p>
+          {list.fileErrors.length > 0 ? (
+            <div className="rules-file-errors" role="alert" aria-label="Settings files that failed to load">
+              <h3>Settings files that failed to load</h3>
+              <ul>
+                {list.fileErrors.map((e) => (
+                  <li key={e.file}>
+                    <code>
+                      {e.file}
+                      {e.line !== null ? `:${e.line}` : ''}
+                    </code>
+                    : {e.reason} (not applied; its last good version stays in force)
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+          {list.ruleErrors.length > 0 ? (
+            <div className="rules-file-errors" aria-label="Rules that were skipped">
+              <h3>Rules that were skipped</h3>
+              <ul>
+                {list.ruleErrors.map((e) => (
+                  <li key={`${e.file ?? e.scope}|${e.behavior}|${e.rule}`}>
+                    {e.behavior} <code>{e.rule}</code> in {e.file ?? e.scope}: {e.reason}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+          <RuleGroups rules={list.rules} onDelete={remove} />
+          {list.additionalDirectories.length > 0 ? (
+            <section className="rules-group" aria-label="Additional directories">
+              <h3>Additional directories</h3>
+              <ul className="rules-list">
+                {list.additionalDirectories.map((d) => (
+                  <li key={`${d.dir}|${d.file}`} className="rules-row">
+                    <code>{d.dir}</code> <span className="rules-file muted">{d.file}</span>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          <h3>Add a rule</h3>
+          <AddRuleForm onChanged={refresh} scopeFiles={list.scopeFiles} />
+        </>
+      ) : null}
+      <CallSimulator />
+    </section>
+  );
+}

@@ -1,0 +1,2 @@
+// The rules editor: import from here.
+export { RulesView } from './RulesView';

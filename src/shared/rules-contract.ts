@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { DecisionSchema, PermissionModeSchema, RuleBehaviorSchema } from './permission';
+
+/**
+ * The rules editor's channels: every rule the engine sees for the open project, editing Gatehouse's own settings
+ * files, live syntax validation and the "Test a call" simulator. Spread into `ApiChannels` (api.ts).
+ */
+
+/** Where a rule lives. `claude` marks rules imported from Claude Code's settings files (read only). */
+export const RuleScopeSchema = z.enum(['policy', 'cli', 'session', 'local', 'project', 'user']);
+export type RuleScope = z.infer<typeof RuleScopeSchema>;
+
+/** The scopes the editor writes to. */
+export const EditableScopeSchema = z.enum(['user', 'project', 'local']);
+export type EditableScope = z.infer<typeof EditableScopeSchema>;
+
+export const RuleEntrySchema = z.object({
+  rule: z.string(),
+  behavior: RuleBehaviorSchema,
+  scope: RuleScopeSchema,
+  /** The settings file it came from, or null (CLI flags, session approvals). */
+  file: z.string().nullable(),
+  /** True when the rule comes from a Claude Code settings file (imported, read only). */
+  claudeImport: z.boolean(),
+  /** False for policy and Claude Code imports. */
+  editable: z.boolean(),
+  /** False for rules naming a tool Gatehouse does not have (kept, match nothing). */
+  appliesToTools: z.boolean(),
+});
+export type RuleEntry = z.infer<typeof RuleEntrySchema>;
+
+export const RuleParseErrorSchema = z.object({
+  rule: z.string(),
+  behavior: RuleBehaviorSchema,
+  scope: RuleScopeSchema,
+  file: z.string().nullable(),
+  reason: z.string(),
+});
+export type RuleParseError = z.infer<typeof RuleParseErrorSchema>;
+
+export const SettingsFileErrorSchema = z.object({
+  file: z.string(),
+  line: z.number().int().nullable(),
+  column: z.number().int().nullable(),
+  reason: z.string(),
+});
+export type SettingsFileLoadError = z.infer<typeof SettingsFileErrorSchema>;
+
+export const RulesListSchema = z.object({
+  project: z.string(),
+  trusted: z.boolean(),
+  rules: z.array(RuleEntrySchema),
+  ruleErrors: z.array(RuleParseErrorSchema),
+  fileErrors: z.array(SettingsFileErrorSchema),
+  mode: z.object({ mode: PermissionModeSchema, source: RuleScopeSchema, file: z.string() }).nullable(),
+  additionalDirectories: z.array(z.object({ dir: z.string(), source: RuleScopeSchema, file: z.string() })),
+  /** The file each editable scope writes to. */
+  scopeFiles: z.object({ user: z.string(), project: z.string(), local: z.string() }),
+});
+export type RulesList = z.infer<typeof RulesListSchema>;
+
+const ruleText = z.string().max(4096);
+const ruleEdit = z.object({ rule: ruleText.min(1), behavior: RuleBehaviorSchema, scope: EditableScopeSchema }).strict();
+const editResult = z.object({ changed: z.boolean(), file: z.string() });
+
+export const RulesChannels = {
+  listRules: { request: z.object({}).strict(), response: RulesListSchema },
+  addRule: { request: ruleEdit, response: editResult },
+  removeRule: { request: ruleEdit, response: editResult },
+  validateRule: { request: z.object({ rule: ruleText }).strict(), response: z.object({ ok: z.boolean(), error: z.string().optional() }) },
+  /** The same engine call as `gatehouse permissions check` for the open project. */
+  testCall: {
+    request: z.object({ tool: z.string().min(1).max(100), input: z.record(z.string(), z.unknown()) }).strict(),
+    response: DecisionSchema,
+  },
+} as const;
