@@ -85,7 +85,7 @@ export const TrustChannels = {
       preview: TrustPreviewSchema.nullable(),
     }),
   },
-  /** Records the person's answer. Granting trust is only accepted for the open project (never: any folder). */
+  /** Records the person's answer. Granting trust is only accepted for the open project (a `never` decision may be recorded for other folders too). */
   setTrust: {
     request: z.object({ path: folderPath, scope: TrustScopeSchema }).strict(),
     response: z.object({ status: TrustStatusSchema }),

@@ -3,6 +3,8 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+import { startFakeAnthropic } from '../support/fake-anthropic';
 import type { FakeAnthropic, FakeRequestBody } from '../support/fake-anthropic';
 
 // Shared by the agent / CLI integration tests: temp folders, the built `gatehouse` binary as a real process.
@@ -106,3 +108,22 @@ export const jsonLines = (text: string): Array<Record<string, unknown>> =>
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+/**
+ * Per test: a fresh loopback model server and a fresh temp sandbox (project, config dir, home), torn down after.
+ * `use` receives both before each test.
+ */
+export function withFakeModel(use: (fake: FakeAnthropic, box: Sandbox) => void): void {
+  let current: { fake: FakeAnthropic; box: Sandbox } | null = null;
+  beforeEach(async () => {
+    const fake = await startFakeAnthropic();
+    current = { fake, box: makeSandbox(fake) };
+    use(current.fake, current.box);
+  });
+  afterEach(async () => {
+    if (!current) return;
+    await current.fake.close();
+    current.box.cleanup();
+    current = null;
+  });
+}

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
+import { describe, expect, it } from 'vitest';
+import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
-import { makeSandbox, sentToolResults } from './agent-helpers';
+import { sentToolResults, withFakeModel } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
 
 // The SDK as a user gets it: a script in its own folder that does `require('gatehouse')` (the package installed
@@ -14,13 +14,9 @@ const REPO = path.resolve(__dirname, '../..');
 
 let fake: FakeAnthropic;
 let box: Sandbox;
-beforeEach(async () => {
-  fake = await startFakeAnthropic();
-  box = makeSandbox(fake);
-});
-afterEach(async () => {
-  await fake.close();
-  box.cleanup();
+withFakeModel((f, b) => {
+  fake = f;
+  box = b;
 });
 
 const SCRIPT = `

@@ -1,23 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as pty from 'node-pty';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
+import { describe, expect, it } from 'vitest';
+import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
-import { CLI, makeSandbox } from './agent-helpers';
+import { CLI, withFakeModel } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
 
 // `gatehouse run` on a real terminal (a pty): an ask becomes a y/N prompt whose default is No.
 
 let fake: FakeAnthropic;
 let box: Sandbox;
-beforeEach(async () => {
-  fake = await startFakeAnthropic();
-  box = makeSandbox(fake);
-});
-afterEach(async () => {
-  await fake.close();
-  box.cleanup();
+withFakeModel((f, b) => {
+  fake = f;
+  box = b;
 });
 
 function runOnTty(answer: string): Promise<{ code: number; screen: string }> {

@@ -1,23 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RpcEventSchema } from '../../src/shared/rpc-protocol';
-import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
+import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
-import { jsonLines, makeSandbox, runGatehouse, sentToolResults } from './agent-helpers';
+import { jsonLines, runGatehouse, sentToolResults, withFakeModel } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
 
 // `gatehouse run` as a real process (the built bundle) against the loopback Messages API.
 
 let fake: FakeAnthropic;
 let box: Sandbox;
-beforeEach(async () => {
-  fake = await startFakeAnthropic();
-  box = makeSandbox(fake);
-});
-afterEach(async () => {
-  await fake.close();
-  box.cleanup();
+withFakeModel((f, b) => {
+  fake = f;
+  box = b;
 });
 
 describe('gatehouse run', () => {

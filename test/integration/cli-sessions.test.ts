@@ -1,19 +1,15 @@
 import fs from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { reply, startFakeAnthropic, text } from '../support/fake-anthropic';
+import { describe, expect, it } from 'vitest';
+import { reply, text } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
-import { makeSandbox, runGatehouse } from './agent-helpers';
+import { runGatehouse, withFakeModel } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
 
 let fake: FakeAnthropic;
 let box: Sandbox;
-beforeEach(async () => {
-  fake = await startFakeAnthropic();
-  box = makeSandbox(fake);
-});
-afterEach(async () => {
-  await fake.close();
-  box.cleanup();
+withFakeModel((f, b) => {
+  fake = f;
+  box = b;
 });
 
 describe('gatehouse sessions', () => {

@@ -38,7 +38,7 @@ export function readConfinedText(p: string, ctx: ToolContext, opts: { maxBytes: 
 
 export type Eol = '\n' | '\r\n';
 
-/** A file that has any CRLF line ending is treated as a CRLF file. */
+/** A file with at least one CRLF line ending is treated as a CRLF file. */
 export function detectEol(text: string): Eol {
   return text.includes('\r\n') ? '\r\n' : '\n';
 }
