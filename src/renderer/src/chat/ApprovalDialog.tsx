@@ -57,7 +57,7 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
   return (
     <dialog
       ref={dialogRef}
-      className="approval-dialog"
+      className="modal-dialog approval-dialog"
       role="dialog"
       aria-modal="true"
       aria-labelledby={titleId}

@@ -42,7 +42,7 @@ export function TrustDialog({ path, parent, preview, status, busy = false, onAns
   return (
     <dialog
       ref={dialogRef}
-      className="trust-dialog"
+      className="modal-dialog trust-dialog"
       role="dialog"
       aria-modal="true"
       aria-labelledby={titleId}
