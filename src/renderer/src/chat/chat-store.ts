@@ -4,6 +4,9 @@ import type { ApiEvent } from '../../../shared/api';
 import type { ApprovalRequestEvent, ChatState } from '../../../shared/chat-contract';
 import type { ConversationMessage, TokenUsage } from '../../../shared/conversation';
 import { itemsFromConversation } from './history';
+import { appendDeltas } from './chat-deltas';
+import type { ChatDelta } from './chat-deltas';
+import { createDeltaBatcher } from './delta-batcher';
 import type { AgentMode } from '../../../shared/permission';
 
 /** How the worker (or main, for an ask) decided one call: what the card's badge shows. */
@@ -62,6 +65,7 @@ let seq = 0;
 export const nextKey = (): string => `k${++seq}`;
 
 export function pushItem(item: ChatItem): void {
+  flushChatDeltas();
   useChat.setState((s) => ({ items: [...s.items, item] }));
 }
 
@@ -72,13 +76,7 @@ function updateTool(callId: string, update: (item: ToolItem) => ToolItem): void 
 function applyAgentEvent(event: AgentEvent): void {
   switch (event.type) {
     case 'text_delta':
-      useChat.setState((s) => {
-        const last = s.items[s.items.length - 1];
-        if (last?.kind === 'assistant' && last.turn === event.turn) {
-          return { items: [...s.items.slice(0, -1), { ...last, text: last.text + event.text }] };
-        }
-        return { items: [...s.items, { kind: 'assistant', key: nextKey(), turn: event.turn, text: event.text }] };
-      });
+      applyDeltas([event]);
       return;
     case 'tool_call_started':
       pushItem({ kind: 'tool', key: nextKey(), callId: event.id, name: event.name, input: event.input, decision: null, askedReason: null, output: '', result: null });
@@ -87,7 +85,7 @@ function applyAgentEvent(event: AgentEvent): void {
       updateTool(event.id, (it) => ({ ...it, decision: { allow: event.allow, source: event.source, reason: event.reason, rule: event.rule } }));
       return;
     case 'tool_call_output':
-      updateTool(event.id, (it) => ({ ...it, output: it.output + event.chunk }));
+      applyDeltas([event]);
       return;
     case 'tool_call_finished':
       updateTool(event.id, (it) => ({ ...it, result: { ran: event.ran, isError: event.isError, content: event.content, exitCode: event.exitCode ?? null } }));
@@ -105,11 +103,51 @@ function applyAgentEvent(event: AgentEvent): void {
   }
 }
 
-/** Folds one of main's events into the chat. */
+type AgentApiEvent = Extract<ApiEvent, { type: 'agent' }>;
+
+function markRunning(runId: string): void {
+  useChat.setState((s) => (s.runId === runId && s.running ? s : { runId, running: true }));
+}
+
+/** Many streamed deltas in one state change: the transcript renders once for the whole batch. */
+function applyDeltas(deltas: ChatDelta[], runId?: string): void {
+  useChat.setState((s) => {
+    const items = appendDeltas(s.items, deltas, nextKey);
+    const run = runId === undefined || (s.runId === runId && s.running) ? {} : { runId, running: true };
+    return items === s.items && !('runId' in run) ? s : { ...run, items };
+  });
+}
+
+const isDelta = (event: ApiEvent): event is AgentApiEvent & { event: ChatDelta } =>
+  event.type === 'agent' && (event.event.type === 'text_delta' || event.event.type === 'tool_call_output');
+
+/** text_delta and tool_call_output wait for the next animation frame; any other event flushes them first. */
+const batcher = createDeltaBatcher<ApiEvent>({
+  isDelta,
+  applyDeltas(events) {
+    const last = events[events.length - 1];
+    applyDeltas(
+      events.filter(isDelta).map((e) => e.event),
+      last?.type === 'agent' ? last.runId : undefined,
+    );
+  },
+  applyEvent: applyOneEvent,
+});
+
+/** Applies the streamed deltas still waiting for a frame (before anything else rewrites the transcript). */
+export function flushChatDeltas(): void {
+  batcher.flush();
+}
+
+/** Folds one of main's events into the chat (streamed deltas are batched per animation frame, order kept). */
 export function applyChatEvent(event: ApiEvent): void {
+  batcher.push(event);
+}
+
+function applyOneEvent(event: ApiEvent): void {
   switch (event.type) {
     case 'agent':
-      useChat.setState((s) => (s.runId === event.runId && s.running ? s : { runId: event.runId, running: true }));
+      markRunning(event.runId);
       applyAgentEvent(event.event);
       return;
     case 'toolDecision': {
@@ -144,6 +182,7 @@ export function applyChatEvent(event: ApiEvent): void {
 
 /** After a (re)connection: what main says is running and waiting; a fresh page also shows the session so far. */
 export function applyChatState(state: ChatState): void {
+  flushChatDeltas();
   useChat.setState((s) => ({
     running: state.runningRunId !== null,
     runId: state.runningRunId,
@@ -155,5 +194,6 @@ export function applyChatState(state: ChatState): void {
 
 /** Replaces the transcript with a stored conversation (a resumed session). */
 export function showConversation(messages: ConversationMessage[]): void {
+  flushChatDeltas();
   useChat.setState({ items: itemsFromConversation(messages), usage: null, askedReasons: {} });
 }
