@@ -1,37 +1,84 @@
-import type { ReactNode } from 'react';
+import { memo, useMemo } from 'react';
+import type { ComponentPropsWithoutRef, JSX } from 'react';
+import ReactMarkdown from 'react-markdown';
+import type { Components, ExtraProps, Options } from 'react-markdown';
+import rehypeHighlight from 'rehype-highlight';
+import remarkGfm from 'remark-gfm';
+import { splitMarkdownBlocks } from './markdown-blocks';
+import { rehypeTrimCodeNewline } from './rehype-trim-code';
+import { safeLinkUrl } from './safe-url';
+import './markdown.css';
 
-/**
- * A small, safe markdown subset: fenced code blocks in <pre>, inline `code`, paragraphs. Everything is rendered as
- * React text (never as HTML), so whatever the model writes cannot inject markup.
- */
-export function Markdown({ text }: { text: string }) {
-  const parts = text.split(/^```/m);
+type Props<T extends keyof JSX.IntrinsicElements> = ComponentPropsWithoutRef<T> & ExtraProps;
+
+/** Links open outside the app, and only to http(s)/mailto; any other address leaves the text, inert. */
+function SafeLink({ href, children, title }: Props<'a'>) {
+  const url = safeLinkUrl(href);
+  if (!url) {
+    return (
+      <span className="md-link-inert" data-testid="inert-link" title="Link removed: only http, https and mailto addresses open">
+        {children}
+      </span>
+    );
+  }
   return (
-    <div className="md">
-      {parts.map((part, i) => {
-        if (i % 2 === 1) {
-          const nl = part.indexOf('\n');
-          const lang = nl === -1 ? '' : part.slice(0, nl).trim();
-          const code = nl === -1 ? part : part.slice(nl + 1);
-          return (
-            <pre key={i} className="md-code" data-lang={lang || undefined}>
-              <code>{code.replace(/\n$/, '')}</code>
-            </pre>
-          );
-        }
-        return part
-          .split(/\n{2,}/)
-          .filter((p) => p.trim() !== '')
-          .map((para, j) => <p key={`${i}-${j}`}>{inline(para)}</p>);
-      })}
+    <a href={url} title={title} target="_blank" rel="noreferrer noopener">
+      {children}
+    </a>
+  );
+}
+
+/** Images are never fetched (the page loads nothing remote): their description shows instead. */
+function ImageAsText({ alt, src }: Props<'img'>) {
+  const label = `[image${alt ? `: ${alt}` : ''}]`;
+  const url = typeof src === 'string' ? safeLinkUrl(src) : null;
+  return url ? <SafeLink href={url}>{label}</SafeLink> : <span className="md-image">{label}</span>;
+}
+
+function Pre({ children }: Props<'pre'>) {
+  return <pre className="md-code">{children}</pre>;
+}
+
+function Table({ children }: Props<'table'>) {
+  return (
+    <div className="md-table-wrap">
+      <table>{children}</table>
     </div>
   );
 }
 
-function inline(text: string): ReactNode[] {
-  return text.split(/(`[^`\n]+`|\*\*[^*\n]+\*\*)/).map((piece, i) => {
-    if (piece.length > 2 && piece.startsWith('`') && piece.endsWith('`')) return <code key={i}>{piece.slice(1, -1)}</code>;
-    if (piece.length > 4 && piece.startsWith('**') && piece.endsWith('**')) return <strong key={i}>{piece.slice(2, -2)}</strong>;
-    return piece;
-  });
+/** GFM task-list boxes: read-only, named for their state. */
+function Input({ type, checked }: Props<'input'>) {
+  if (type !== 'checkbox') return null;
+  return <input type="checkbox" checked={checked ?? false} disabled readOnly aria-label={checked ? 'Done' : 'To do'} />;
+}
+
+const safeOrEmpty = (url: string): string => safeLinkUrl(url) ?? '';
+
+const COMPONENTS: Components = { a: SafeLink, img: ImageAsText, pre: Pre, table: Table, input: Input };
+const REMARK_PLUGINS: Options['remarkPlugins'] = [remarkGfm];
+const REHYPE_PLUGINS: Options['rehypePlugins'] = [rehypeTrimCodeNewline, [rehypeHighlight, { detect: false }]];
+
+/** One top-level block, parsed again only when its own text changes. */
+const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
+  return (
+    <ReactMarkdown remarkPlugins={REMARK_PLUGINS} rehypePlugins={REHYPE_PLUGINS} components={COMPONENTS} skipHtml urlTransform={safeOrEmpty}>
+      {text}
+    </ReactMarkdown>
+  );
+});
+
+/**
+ * The model's markdown (GFM: tables, task lists, strikethrough; fenced code highlighted). Never raw HTML: HTML in the
+ * text is dropped, links are checked by `safeLinkUrl`. While a message streams only its last block re-renders.
+ */
+export function Markdown({ text }: { text: string }) {
+  const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
+  return (
+    <div className="md">
+      {blocks.map((block, i) => (
+        <MarkdownBlock key={i} text={block} />
+      ))}
+    </div>
+  );
 }

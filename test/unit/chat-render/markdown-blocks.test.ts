@@ -1,0 +1,84 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { splitMarkdownBlocks } from '../../../src/renderer/src/chat/markdown-blocks';
+import { safeLinkUrl } from '../../../src/renderer/src/chat/safe-url';
+
+describe('splitMarkdownBlocks', () => {
+  it('splits at blank lines, dropping the blank lines between blocks', () => {
+    expect(splitMarkdownBlocks('# Title\n\nFirst para\nstill first.\n\n\n- a\n- b\n')).toEqual(['# Title', 'First para\nstill first.', '- a\n- b']);
+  });
+
+  it('never splits inside a ``` fence, blank lines and all', () => {
+    const text = 'Before\n\n```ts\nconst a = 1;\n\n\nconst b = 2;\n```\n\nAfter';
+    expect(splitMarkdownBlocks(text)).toEqual(['Before', '```ts\nconst a = 1;\n\n\nconst b = 2;\n```', 'After']);
+  });
+
+  it('a ~~~ fence is closed by ~~~ only; a longer fence by one at least as long', () => {
+    const tilde = '~~~\n```\n\nstill code\n~~~\n\nout';
+    expect(splitMarkdownBlocks(tilde)).toEqual(['~~~\n```\n\nstill code\n~~~', 'out']);
+    const long = '````md\n```js\n\nx\n```\n\nstill inside\n````\n\nafter';
+    expect(splitMarkdownBlocks(long)).toEqual(['````md\n```js\n\nx\n```\n\nstill inside\n````', 'after']);
+  });
+
+  it('inline backticks and a ``` with a backtick in its info string are not fences', () => {
+    expect(splitMarkdownBlocks('Use ``` `code` ``` inline\n\nnext')).toEqual(['Use ``` `code` ``` inline', 'next']);
+    expect(splitMarkdownBlocks('```a`b\n\nnext')).toEqual(['```a`b', 'next']);
+    // A closing line with text after the marks does not close.
+    expect(splitMarkdownBlocks('```\n``` not a close\n\nin\n```\n\nout')).toEqual(['```\n``` not a close\n\nin\n```', 'out']);
+  });
+
+  it('an unterminated fence (still streaming) runs to the end of the text', () => {
+    expect(splitMarkdownBlocks('Intro\n\n```py\ndef f():\n\n    return 1\n')).toEqual(['Intro', '```py\ndef f():\n\n    return 1\n']);
+  });
+
+  it('an indented line after a blank line stays with the block above (list continuation, indented code)', () => {
+    expect(splitMarkdownBlocks('1. item\n\n    more of item\n\n2. next')).toEqual(['1. item\n\n    more of item', '2. next']);
+    expect(splitMarkdownBlocks('- a\n\n\n  b')).toEqual(['- a\n\n\n  b']);
+  });
+
+  it('while text grows, every block but the last is stable (the memo key of the streaming view)', () => {
+    const full = 'Para one.\n\n```ts\nlet x = 1;\n\nx++;\n```\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\nLast words here.';
+    let previous: string[] = [];
+    for (let n = 1; n <= full.length; n++) {
+      const blocks = splitMarkdownBlocks(full.slice(0, n));
+      // Finished blocks never change as more text arrives.
+      for (let i = 0; i < Math.max(0, Math.min(previous.length, blocks.length) - 1); i++) expect(blocks[i]).toBe(previous[i]);
+      previous = blocks;
+    }
+    expect(previous).toHaveLength(4);
+  });
+
+  it('joining the blocks keeps every non-blank line, in order (property)', () => {
+    const line = fc.constantFrom('', 'text', '```', '```ts', '~~~', '    indented', '- item', '> quote', '````');
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 40 }), (lines) => {
+        const text = lines.join('\n');
+        const kept = splitMarkdownBlocks(text).join('\n').split('\n').filter((l) => l.trim() !== '');
+        expect(kept).toEqual(lines.filter((l) => l.trim() !== ''));
+      }),
+    );
+  });
+
+  it('handles a 250 KB message quickly', () => {
+    const para = 'Some words about the change, with `code` and **bold**.\n';
+    const text = Array.from({ length: 2500 }, (_, i) => (i % 10 === 0 ? '```ts\nconst a = 1;\n\nconst b = 2;\n```\n' : para)).join('\n');
+    const started = performance.now();
+    const blocks = splitMarkdownBlocks(text);
+    expect(performance.now() - started).toBeLessThan(50);
+    expect(blocks).toHaveLength(2500);
+  });
+});
+
+describe('safeLinkUrl', () => {
+  it('keeps absolute http, https and mailto addresses', () => {
+    expect(safeLinkUrl('https://example.com/a?b=1')).toBe('https://example.com/a?b=1');
+    expect(safeLinkUrl('http://localhost:3000')).toBe('http://localhost:3000/');
+    expect(safeLinkUrl('mailto:someone@example.com')).toBe('mailto:someone@example.com');
+  });
+
+  it('refuses script, data, file, relative and disguised addresses', () => {
+    for (const bad of ['javascript:alert(1)', ' JavaScript:alert(1)', 'java\nscript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', 'file:///etc/passwd', '/relative', '#top', 'src/a.ts', '', null, undefined]) {
+      expect(safeLinkUrl(bad)).toBeNull();
+    }
+  });
+});
