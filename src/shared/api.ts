@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChatChannels, ChatEventSchemas } from './chat-contract';
 import { RpcErrorSchema } from './errors';
+import { ModesChannels, ModesEventSchemas } from './modes-contract';
 import { RulesChannels } from './rules-contract';
 import { SandboxChannels } from './sandbox-contract';
 import { TrustChannels } from './trust-contract';
@@ -43,6 +44,7 @@ export const ApiChannels = {
   ...ChatChannels,
   ...RulesChannels,
   ...SandboxChannels,
+  ...ModesChannels,
 } as const;
 
 export type ApiChannel = keyof typeof ApiChannels;
@@ -61,6 +63,7 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   /** A trust decision changed (set or revoked) for this folder: re-read getTrust. */
   z.object({ type: z.literal('trustChanged'), path: z.string() }),
   ...ChatEventSchemas,
+  ...ModesEventSchemas,
 ]);
 export type ApiEvent = z.infer<typeof ApiEventSchema>;
 

@@ -238,7 +238,8 @@ export class AgentSession {
     if (!run || request.runId !== run.runId) {
       return { decision: 'deny', source: 'policy', rule: null, reason: 'no prompt of this session is running' };
     }
-    const outcome = await decideCall(this.engine, this.options.approve, run, request, workerSignal);
+    const mode = this.options.sessionMode?.();
+    const outcome = await decideCall(this.engine, this.options.approve, { ...run, ...(mode ? { mode } : {}) }, request, workerSignal);
     const { engine, final } = outcome;
     this.writer.append({ type: 'decision', runId: run.runId, ...(request.callId ? { callId: request.callId } : {}), tool: request.tool, engine, final });
     run.emit({ type: 'decision', runId: run.runId, ...(request.callId ? { callId: request.callId } : {}), tool: request.tool, decision: final, asked: engine.decision === 'ask' });

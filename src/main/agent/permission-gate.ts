@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentMode, Decision } from '../../shared/permission';
+import type { AgentMode, Decision, PermissionMode } from '../../shared/permission';
 import type { PermissionRequest, SandboxStatus } from '../../shared/worker-protocol';
-import type { PermissionEngine } from '../permission';
+import type { DecideOptions, PermissionEngine } from '../permission';
 import type { ApprovalAnswer } from '../permission/approvals';
 import { applyApproval, proposeRules, withoutPerson } from '../permission/approvals';
 import { gateOnSandbox } from '../sandbox/sandbox-gate';
@@ -10,6 +10,8 @@ import type { ApprovalRequest, Approver } from './types';
 export interface GateRun {
   runId: string;
   agentMode: AgentMode;
+  /** The session's permission mode for this call (beats the settings, like `--mode`); unset: the engine's own. */
+  mode?: PermissionMode;
   /** Aborts on cancel: a pending approval is then answered deny. */
   signal: AbortSignal;
   /** The worker's command sandbox for this run; missing while enabled: every run_command asks. */
@@ -34,7 +36,9 @@ export async function decideCall(
   workerSignal: AbortSignal,
 ): Promise<GateOutcome> {
   const call = { tool: request.tool, input: request.input };
-  const engineDecision = engine.decide(call, { agentMode: run.agentMode });
+  // The same options for the decision, the suggestions and the approval's re-evaluation.
+  const options: DecideOptions = { agentMode: run.agentMode, ...(run.mode ? { mode: run.mode } : {}) };
+  const engineDecision = engine.decide(call, options);
   const first = gateOnSandbox(request.tool, engineDecision, run.sandbox ?? null);
   if (first.decision !== 'ask') return { engine: first, final: first };
   if (!approve) {
@@ -48,7 +52,7 @@ export async function decideCall(
   const signal = AbortSignal.any([run.signal, workerSignal]);
   let answer: ApprovalAnswer;
   try {
-    answer = await untilAborted(approve(approvalRequest(run, request, first, sandboxAsk ? [] : proposeRules(engine, call)), signal), signal);
+    answer = await untilAborted(approve(approvalRequest(run, request, first, sandboxAsk ? [] : proposeRules(engine, call, options)), signal), signal);
   } catch (err) {
     const why = signal.aborted ? 'nobody answered before the run stopped' : `the approval failed: ${err instanceof Error ? err.message : String(err)}`;
     const final: Decision = { decision: 'deny', source: 'approval', rule: null, reason: why };
@@ -61,7 +65,7 @@ export async function decideCall(
     return { engine: first, final };
   }
   try {
-    return { engine: first, final: applyApproval(engine, call, answer) };
+    return { engine: first, final: applyApproval(engine, call, answer, options) };
   } catch (err) {
     const final: Decision = { decision: 'deny', source: 'approval', rule: null, reason: `the approval could not be applied: ${err instanceof Error ? err.message : String(err)}` };
     engine.record(call, final);

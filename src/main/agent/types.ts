@@ -60,6 +60,11 @@ export interface AgentSessionOptions {
   project?: string;
   additionalDirectories?: string[];
   mode?: PermissionMode;
+  /**
+   * Asked before every call: the permission mode the shell chose for this session (the chat's mode selector), which
+   * beats `mode` and the settings; undefined: none.
+   */
+  sessionMode?: () => PermissionMode | undefined;
   agentMode?: AgentMode;
   model: string;
   maxTurns?: number;

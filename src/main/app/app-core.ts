@@ -6,6 +6,7 @@ import { GATEHOUSE_VERSION } from '../../shared/version';
 import type { WorkerHost } from '../worker-host/types';
 import type { ApiHandlers } from './api-dispatch';
 import { createChatHandlers } from './chat-handlers';
+import { createModesHandlers } from './modes-handlers';
 import { ChatService } from './chat-service';
 import { RecentProjects } from './recent-projects';
 import { createRulesHandlers } from './rules-handlers';
@@ -71,8 +72,13 @@ export class AppCore {
       },
       openProject: async ({ path: dir }) => ({ path: this.openProject(dir) }),
       listRecentProjects: async () => ({ paths: this.recent.list() }),
-      ...createTrustHandlers(this, this.trust, (p) => this.emit({ type: 'trustChanged', path: p })),
+      ...createTrustHandlers(this, this.trust, (p) => {
+        this.emit({ type: 'trustChanged', path: p });
+        // Revoking trust ends a session's bypass at once (and before its next call at the latest).
+        this.chat.modes.dropBypassIfUntrusted();
+      }),
       ...createChatHandlers(this.chat),
+      ...createModesHandlers(this.chat.modes),
       ...createRulesHandlers({
         currentProject: () => this.project,
         configDir: options.configDir,

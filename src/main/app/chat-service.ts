@@ -11,6 +11,7 @@ import type { TrustOracle } from '../permission/trust-oracle';
 import { SessionStore } from '../session/session-store';
 import type { WorkerHost } from '../worker-host/types';
 import { toApprovalAnswer, toApprovalEvent } from './chat-approval';
+import { SessionMode } from './session-mode';
 
 export interface ChatServiceOptions {
   host: WorkerHost;
@@ -38,8 +39,13 @@ export class ChatService {
   private runningRunId: string | null = null;
   private busy = false;
   private readonly pending = new Map<string, PendingApproval>();
+  /** The session's permission mode (the composer's selector), asked before every call. */
+  readonly modes: SessionMode;
 
-  constructor(private readonly options: ChatServiceOptions) {}
+  constructor(private readonly options: ChatServiceOptions) {
+    const { configDir, env, trust, project, emit } = options;
+    this.modes = new SessionMode({ configDir, env, trust, project, emit });
+  }
 
   state(): ChatState {
     return {
@@ -123,6 +129,7 @@ export class ChatService {
   async endSession(): Promise<void> {
     const session = this.session;
     this.session = null;
+    this.modes.reset();
     if (session) await session.close({ stopWorker: false });
   }
 
@@ -173,7 +180,7 @@ export class ChatService {
       if (modelSettings.warnings.length === 0) throw err;
       throw new GatehouseError('BAD_REQUEST', `${err instanceof Error ? err.message : String(err)} (${modelSettings.warnings.join('; ')})`);
     }
-    this.session = await AgentSession.open({ host, configDir, env, project, model: config.model, provider: config.provider, approve: this.approve, trust, ...(resume ? { resume } : {}) });
+    this.session = await AgentSession.open({ host, configDir, env, project, model: config.model, provider: config.provider, approve: this.approve, trust, sessionMode: this.modes.forCall, ...(resume ? { resume } : {}) });
     return this.session;
   }
 }

@@ -2,7 +2,7 @@ import type { Decision } from '../../shared/permission';
 import { ensureGitExcluded } from '../settings/git-exclude';
 import { addRuleToFile } from '../settings/edit-rules-file';
 import { localSettingsFile } from '../settings/settings-locations';
-import type { PermissionEngine } from './engine';
+import type { DecideOptions, PermissionEngine } from './engine';
 import { parseRule } from './rules/parse-rule';
 import { decision } from './stage-types';
 import { suggestRules } from './suggest-rule';
@@ -15,8 +15,8 @@ export type ApprovalAnswer =
   | { kind: 'deny'; note?: string };
 
 /** What the engine proposes for a call that asks: the rules "allow for this session/always" would add. */
-export function proposeRules(engine: PermissionEngine, call: unknown): string[] {
-  const { context } = engine.evaluate(call);
+export function proposeRules(engine: PermissionEngine, call: unknown, options: DecideOptions = {}): string[] {
+  const { context } = engine.evaluate(call, options);
   return context ? suggestRules(context) : [];
 }
 
@@ -32,10 +32,10 @@ function checkedRules(rules: readonly string[]): string[] {
  * Stage 8: applies a person's answer to a call the engine asked about. The call is evaluated again first: only a
  * call that still asks can be approved (nothing approves a deny, a hard check or plan mode). "session" adds session
  * rules; "always" also writes them to the project's local settings file (kept out of git). Every answer is
- * appended to the audit log.
+ * appended to the audit log. `options` must be the ones the call was decided with (agent and session mode).
  */
-export function applyApproval(engine: PermissionEngine, call: unknown, answer: ApprovalAnswer): Decision {
-  const { decision: current, context } = engine.evaluate(call);
+export function applyApproval(engine: PermissionEngine, call: unknown, answer: ApprovalAnswer, options: DecideOptions = {}): Decision {
+  const { decision: current, context } = engine.evaluate(call, options);
   if (current.decision !== 'ask' || context === null) return current;
   let result: Decision;
   switch (answer.kind) {

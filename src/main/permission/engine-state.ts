@@ -22,6 +22,11 @@ export interface EngineStateOptions {
   agentMode?: AgentMode;
 }
 
+/** The settings files' mode as the engine applies it: an untrusted project's own files cannot set one. */
+export function settingsModeInForce(snapshot: SettingsSnapshot, trusted: boolean): SettingsSnapshot['mode'] {
+  return snapshot.mode && (trusted || !UNTRUSTED_ALLOW_EXCLUDED.has(snapshot.mode.source)) ? snapshot.mode : null;
+}
+
 /**
  * What the engine's stages need, kept current: the settings files are stat'ed on every call (re-parsed only when
  * changed), trust is asked on every call, and the compiled rules and allowed roots are rebuilt only when one of
@@ -66,7 +71,7 @@ export class EngineStateSource {
     if (!this.built || this.built.version !== snapshot.version || this.built.trusted !== trusted) {
       this.built = { version: snapshot.version, trusted, ...this.build(snapshot, trusted) };
     }
-    const settingsMode = snapshot.mode && (trusted || !UNTRUSTED_ALLOW_EXCLUDED.has(snapshot.mode.source)) ? snapshot.mode.mode : null;
+    const settingsMode = settingsModeInForce(snapshot, trusted)?.mode ?? null;
     return {
       projectRoot: this.options.projectRoot,
       home: this.options.home,

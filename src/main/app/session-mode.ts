@@ -1,0 +1,92 @@
+import type { ApiEvent } from '../../shared/api';
+import { GatehouseError } from '../../shared/errors';
+import type { PermissionModeState } from '../../shared/modes-contract';
+import type { PermissionMode } from '../../shared/permission';
+import { homeDir } from '../paths';
+import { settingsModeInForce } from '../permission/engine-state';
+import type { TrustOracle } from '../permission/trust-oracle';
+import { SettingsStore } from '../settings/settings-store';
+
+export interface SessionModeOptions {
+  configDir: string;
+  env: NodeJS.ProcessEnv;
+  trust: TrustOracle;
+  project: () => string | null;
+  emit: (event: ApiEvent) => void;
+}
+
+export const BYPASS_UNTRUSTED = 'bypass is unavailable in a project that is not trusted: trust the project first';
+
+/**
+ * The chat session's permission mode, chosen in the page. It reaches the engine as the per-call `mode` override
+ * (the same override `gatehouse run --mode` sets), asked before every call. Bypass is refused in an untrusted
+ * project, and dropped (back to the settings' mode) as soon as the project stops being trusted.
+ */
+export class SessionMode {
+  private chosen: PermissionMode | null = null;
+
+  constructor(private readonly options: SessionModeOptions) {}
+
+  state(): PermissionModeState {
+    const project = this.options.project();
+    const trusted = project !== null && this.isTrusted(project);
+    const fromSettings = project ? this.settingsMode(project, trusted) : null;
+    const settingsMode = fromSettings?.mode ?? 'default';
+    return {
+      mode: this.chosen ?? settingsMode,
+      source: this.chosen ? 'session' : fromSettings ? 'settings' : 'default',
+      settingsFile: fromSettings?.file ?? null,
+      settingsMode,
+      trusted,
+      bypassUnavailable: project === null ? 'open a project first' : trusted ? null : BYPASS_UNTRUSTED,
+    };
+  }
+
+  /** The page's choice; null clears it. Bypass in an untrusted project is refused and changes nothing. */
+  set(mode: PermissionMode | null): PermissionModeState {
+    const project = this.options.project();
+    if (!project) throw new GatehouseError('BAD_REQUEST', 'open a project folder before choosing a permission mode');
+    if (mode === 'bypassPermissions' && !this.isTrusted(project)) throw new GatehouseError('FORBIDDEN', `${BYPASS_UNTRUSTED} (${project})`);
+    this.chosen = mode;
+    return this.state();
+  }
+
+  /** Asked by the agent session before every call: the session's mode, with bypass dropped when trust is gone. */
+  readonly forCall = (): PermissionMode | undefined => {
+    this.dropBypassIfUntrusted();
+    return this.chosen ?? undefined;
+  };
+
+  /** Trust changed (set or revoked): bypass ends at once when the project is no longer trusted. */
+  dropBypassIfUntrusted(): void {
+    const project = this.options.project();
+    if (this.chosen !== 'bypassPermissions' || (project !== null && this.isTrusted(project))) return;
+    this.chosen = null;
+    this.options.emit({ type: 'permissionModeChanged', state: this.state(), reason: 'the project is no longer trusted: bypass ended, the settings\u2019 mode applies' });
+  }
+
+  /** The session ended (new session, another project): its choice ends with it. */
+  reset(): void {
+    if (this.chosen === null) return;
+    this.chosen = null;
+    this.options.emit({ type: 'permissionModeChanged', state: this.state(), reason: 'a new session starts with the settings\u2019 mode' });
+  }
+
+  private settingsMode(project: string, trusted: boolean): { mode: PermissionMode; file: string } | null {
+    const { configDir, env } = this.options;
+    try {
+      const snapshot = new SettingsStore({ projectRoot: project, configDir, home: homeDir(env), env }).snapshot();
+      return settingsModeInForce(snapshot, trusted);
+    } catch {
+      return null;
+    }
+  }
+
+  private isTrusted(project: string): boolean {
+    try {
+      return this.options.trust.isTrusted(project);
+    } catch {
+      return false;
+    }
+  }
+}
