@@ -1,54 +1,88 @@
-interface Hunk {
-  header: string;
-  lines: string[];
-}
+import { useMemo, useState } from 'react';
+import { highlightHunk, parseDiffHunks, splitRows } from './diff-model';
+import type { DiffHunk, DiffLine } from './diff-model';
+import { SplitLines, UnifiedLines } from './DiffLines';
+import { languageForPath } from './highlight';
+import './diff.css';
 
-/** Splits a unified diff into its file header lines and hunks. */
-export function parseUnifiedDiff(diff: string): { files: string[]; hunks: Hunk[] } {
-  const files: string[] = [];
-  const hunks: Hunk[] = [];
-  for (const line of diff.split('\n')) {
-    if (line.startsWith('@@')) hunks.push({ header: line, lines: [] });
-    else if (hunks.length === 0) {
-      if (line.startsWith('---') || line.startsWith('+++')) files.push(line);
-    } else if (line !== '' || hunks[hunks.length - 1]?.lines.length === 0) hunks[hunks.length - 1]?.lines.push(line);
-  }
-  return { files, hunks };
-}
+export { parseUnifiedDiff } from './diff-model';
 
-function lineClass(line: string): string {
-  if (line.startsWith('+')) return 'diff-line diff-add';
-  if (line.startsWith('-')) return 'diff-line diff-del';
-  return 'diff-line';
-}
+export type DiffLayout = 'unified' | 'split';
 
+const LAYOUT_KEY = 'gatehouse.diffLayout';
 const OPEN_HUNK_LINES = 60;
 
-/** A unified diff, added and removed lines coloured; every hunk folds, long ones start folded. */
-export function DiffView({ path, diff }: { path: string; diff: string }) {
-  const { hunks } = parseUnifiedDiff(diff);
-  const added = hunks.reduce((n, h) => n + h.lines.filter((l) => l.startsWith('+')).length, 0);
-  const removed = hunks.reduce((n, h) => n + h.lines.filter((l) => l.startsWith('-')).length, 0);
+/** The layout chosen last in this window (the session), unified until one is chosen. */
+function storedLayout(): DiffLayout {
+  try {
+    return sessionStorage.getItem(LAYOUT_KEY) === 'split' ? 'split' : 'unified';
+  } catch {
+    return 'unified';
+  }
+}
+
+function useDiffLayout(): [DiffLayout, (layout: DiffLayout) => void] {
+  const [layout, setLayout] = useState<DiffLayout>(storedLayout);
+  const choose = (next: DiffLayout): void => {
+    setLayout(next);
+    try {
+      sessionStorage.setItem(LAYOUT_KEY, next);
+    } catch {
+      // no storage: the choice lasts as long as this view
+    }
+  };
+  return [layout, choose];
+}
+
+/** One hunk: folds; a long one starts folded and is highlighted only once opened. */
+function Hunk({ hunk, layout, language }: { hunk: DiffHunk; layout: DiffLayout; language: string | null }) {
+  const long = hunk.lines.length > OPEN_HUNK_LINES;
+  const [open, setOpen] = useState(!long);
   return (
-    <section className="diff-view" aria-label={`Changes to ${path}`}>
-      <p className="diff-summary">
-        <code>{path}</code> <span className="diff-add-count">+{added}</span> <span className="diff-del-count">−{removed}</span>
-      </p>
+    <details className="diff-hunk" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>
+        <code>{hunk.header}</code>
+        {long ? <span className="muted"> ({hunk.lines.length} lines)</span> : null}
+      </summary>
+      {open ? <HunkBody hunk={hunk} layout={layout} language={language} /> : null}
+    </details>
+  );
+}
+
+function HunkBody({ hunk, layout, language }: { hunk: DiffHunk; layout: DiffLayout; language: string | null }) {
+  const tokens = useMemo(() => highlightHunk(hunk.lines, language), [hunk, language]);
+  const rows = useMemo(() => (layout === 'split' ? splitRows(hunk.lines) : []), [hunk, layout]);
+  if (layout === 'unified') return <UnifiedLines lines={hunk.lines} tokens={tokens} />;
+  const index = new Map<DiffLine, number>(hunk.lines.map((line, i) => [line, i]));
+  return <SplitLines rows={rows} tokensOf={(line) => tokens[index.get(line) ?? -1] ?? []} />;
+}
+
+/**
+ * A diff preview: unified or side by side (the choice is remembered for the session), highlighted by the file's
+ * extension, every hunk folds and long ones start folded.
+ */
+export function DiffView({ path, diff }: { path: string; diff: string }) {
+  const hunks = useMemo(() => parseDiffHunks(diff), [diff]);
+  const language = languageForPath(path);
+  const [layout, setLayout] = useDiffLayout();
+  const count = (kind: DiffLine['kind']): number => hunks.reduce((n, h) => n + h.lines.filter((l) => l.kind === kind).length, 0);
+  return (
+    <section className="diff-view" aria-label={`Changes to ${path}`} data-layout={layout}>
+      <div className="diff-toolbar">
+        <p className="diff-summary">
+          <code>{path}</code> <span className="diff-add-count">+{count('add')}</span> <span className="diff-del-count">−{count('del')}</span>
+        </p>
+        <div className="diff-layouts" role="group" aria-label="Diff layout">
+          {(['unified', 'split'] as const).map((option) => (
+            <button key={option} type="button" className="diff-layout-button" aria-pressed={layout === option} onClick={() => setLayout(option)}>
+              {option === 'unified' ? 'Unified' : 'Split'}
+            </button>
+          ))}
+        </div>
+      </div>
       {hunks.length === 0 ? <p className="muted">No changes.</p> : null}
       {hunks.map((hunk, i) => (
-        <details key={i} className="diff-hunk" open={hunk.lines.length <= OPEN_HUNK_LINES}>
-          <summary>
-            <code>{hunk.header}</code>
-            {hunk.lines.length > OPEN_HUNK_LINES ? <span className="muted"> ({hunk.lines.length} lines)</span> : null}
-          </summary>
-          <pre className="diff-body">
-            {hunk.lines.map((line, j) => (
-              <span key={j} className={lineClass(line)}>
-                {line || ' '}
-              </span>
-            ))}
-          </pre>
-        </details>
+        <Hunk key={i} hunk={hunk} layout={layout} language={language} />
       ))}
     </section>
   );
