@@ -4,6 +4,7 @@ import { RpcErrorSchema } from './errors';
 import { ModesChannels, ModesEventSchemas } from './modes-contract';
 import { RulesChannels } from './rules-contract';
 import { SandboxChannels } from './sandbox-contract';
+import { SettingsChannels, SettingsEventSchemas } from './settings-contract';
 import { TrustChannels } from './trust-contract';
 import { WorkerInfoSchema } from './worker-protocol';
 
@@ -45,6 +46,7 @@ export const ApiChannels = {
   ...RulesChannels,
   ...SandboxChannels,
   ...ModesChannels,
+  ...SettingsChannels,
 } as const;
 
 export type ApiChannel = keyof typeof ApiChannels;
@@ -64,6 +66,7 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('trustChanged'), path: z.string() }),
   ...ChatEventSchemas,
   ...ModesEventSchemas,
+  ...SettingsEventSchemas,
 ]);
 export type ApiEvent = z.infer<typeof ApiEventSchema>;
 

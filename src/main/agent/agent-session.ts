@@ -157,6 +157,7 @@ export class AgentSession {
     try {
       const sandbox = await this.checkSandbox();
       run.sandbox = sandbox.status;
+      const live = this.options.modelConfig?.();
       result = await this.options.host.request(
         'agent.run',
         {
@@ -165,11 +166,11 @@ export class AgentSession {
           agentMode,
           ...(options.plan !== undefined ? { plan: options.plan } : {}),
           history: this.writer.conversation,
-          model: this.options.model,
+          model: live?.model ?? this.options.model,
           maxTurns: options.maxTurns ?? this.options.maxTurns ?? DEFAULT_MAX_TURNS,
           projectRoot: this.header.projectRoot,
           additionalDirectories: this.additionalDirectories(),
-          provider: this.options.provider,
+          provider: live?.provider ?? this.options.provider,
           sandbox: sandbox.config,
           ...this.instructions(),
         },

@@ -9,15 +9,14 @@
  * Read from the user file only, never from a project's settings: a repository must not redirect your key to its
  * server or pick the model you pay for. A block (or file) that does not parse is reported and ignored.
  */
-import fs from 'node:fs';
-import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { userSettingsFile } from '../settings/settings-locations';
+import { BaseUrlSchema, ModelNameSchema } from '../../shared/settings-contract';
+import { readUserSettingsYaml, settingsBlock } from '../settings/user-settings-yaml';
 import type { ModelSettings } from './model-config';
 
 export const ModelSettingsSchema = z.strictObject({
-  name: z.string().trim().min(1).max(200).optional(),
-  baseURL: z.url({ protocol: /^https?$/ }).optional(),
+  name: ModelNameSchema.optional(),
+  baseURL: BaseUrlSchema.optional(),
   apiKey: z.string().trim().min(1).max(1000).optional(),
 });
 
@@ -31,25 +30,9 @@ const IGNORED = '(model settings ignored)';
 
 /** The user's `model:` settings; a missing file or block is empty. Never throws. */
 export function readUserModelSettings(configDir: string): UserModelSettings {
-  const file = userSettingsFile(configDir);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { settings: {}, warnings: [] };
-    return { settings: {}, warnings: [`${file}: ${err instanceof Error ? err.message : String(err)} ${IGNORED}`] };
-  }
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
-  const yamlError = doc.errors[0];
-  if (yamlError) return { settings: {}, warnings: [`${file}: ${yamlError.message.split('\n')[0] ?? 'invalid YAML'} ${IGNORED}`] };
-  let value: unknown;
-  try {
-    value = doc.toJS({ maxAliasCount: 100 });
-  } catch (err) {
-    return { settings: {}, warnings: [`${file}: ${err instanceof Error ? err.message : String(err)} ${IGNORED}`] };
-  }
-  if (typeof value !== 'object' || value === null || !('model' in value)) return { settings: {}, warnings: [] };
-  const block = (value as { model: unknown }).model;
+  const { file, value, problem } = readUserSettingsYaml(configDir);
+  if (problem) return { settings: {}, warnings: [`${problem} ${IGNORED}`] };
+  const block = settingsBlock(value, 'model');
   if (block === null || block === undefined) return { settings: {}, warnings: [] };
   const parsed = ModelSettingsSchema.safeParse(block);
   if (!parsed.success) {

@@ -67,6 +67,8 @@ export interface AgentSessionOptions {
   sessionMode?: () => PermissionMode | undefined;
   agentMode?: AgentMode;
   model: string;
+  /** Asked before every prompt: the model and key to use now (the app's Settings page can change them); undefined: `model` / `provider`. */
+  modelConfig?: () => { model: string; provider: { apiKey: string; baseURL?: string } } | undefined;
   maxTurns?: number;
   cliRules?: readonly RuleText[];
   provider: { apiKey: string; baseURL?: string };

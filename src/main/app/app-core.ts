@@ -11,6 +11,9 @@ import { ChatService } from './chat-service';
 import { RecentProjects } from './recent-projects';
 import { createRulesHandlers } from './rules-handlers';
 import { createSandboxHandlers } from './sandbox-handlers';
+import { SettingsFileKeyStore } from './secret-store';
+import type { SecretStore } from './secret-store';
+import { createSettingsHandlers } from './settings-handlers';
 import { createTrustHandlers } from './trust-handlers';
 import { TrustStore } from '../trust/trust-store';
 
@@ -23,6 +26,8 @@ export interface AppCoreOptions {
   pickFolder?: () => Promise<string | null>;
   /** The server's environment (model key and base URL for the chat); defaults to process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Where the Settings page's "Save key" stores the model key: the desktop injects its OS-encrypted store; default settings.yaml. */
+  secrets?: SecretStore;
 }
 
 /**
@@ -32,6 +37,8 @@ export interface AppCoreOptions {
 export class AppCore {
   private project: string | null;
   private readonly listeners = new Set<(event: ApiEvent) => void>();
+  /** Listeners that are not a page (the desktop menu): they get events but cannot answer an approval. */
+  private readonly watchers = new Set<(event: ApiEvent) => void>();
   readonly recent: RecentProjects;
   /** Project trust: the permission engine asks it whether the open project is trusted. */
   readonly trust: TrustStore;
@@ -48,6 +55,7 @@ export class AppCore {
       this.trust.touch(this.project);
     }
     options.worker.onStatus((status) => this.emit({ type: 'workerStatus', status }));
+    const secrets = options.secrets ?? new SettingsFileKeyStore(options.configDir);
     this.chat = new ChatService({
       host: options.worker,
       configDir: options.configDir,
@@ -56,6 +64,7 @@ export class AppCore {
       project: () => this.project,
       emit: (event) => this.emit(event),
       hasListeners: () => this.listeners.size > 0,
+      ...(secrets.kind === 'secure-store' ? { storedKey: () => secrets.get() } : {}),
     });
     this.handlers = {
       getAppInfo: async () => ({
@@ -85,6 +94,7 @@ export class AppCore {
         env: options.env ?? process.env,
         trust: { isTrusted: (dir) => this.trust.isTrusted(dir) },
       }),
+      ...createSettingsHandlers({ configDir: options.configDir, env: options.env ?? process.env, secrets, changed: () => this.emit({ type: 'settingsChanged' }) }),
       ...createSandboxHandlers({ host: options.worker, configDir: options.configDir, env: options.env ?? process.env, project: () => this.project, isTrusted: (dir) => this.trust.isTrusted(dir) }),
     };
   }
@@ -113,8 +123,14 @@ export class AppCore {
     };
   }
 
+  /** Events for something that is not a page (it does not count as someone who can answer an approval). */
+  watch(listener: (event: ApiEvent) => void): () => void {
+    this.watchers.add(listener);
+    return () => this.watchers.delete(listener);
+  }
+
   private emit(event: ApiEvent): void {
-    for (const l of this.listeners) l(event);
+    for (const l of [...this.listeners, ...this.watchers]) l(event);
   }
 
   private checkProject(dir: string): string {

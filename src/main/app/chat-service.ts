@@ -4,13 +4,13 @@ import type { ConversationMessage } from '../../shared/conversation';
 import { GatehouseError } from '../../shared/errors';
 import type { AgentMode } from '../../shared/permission';
 import { AgentSession } from '../agent/agent-session';
-import { resolveModelConfig } from '../agent/model-config';
-import { readUserModelSettings } from '../agent/model-settings';
+import type { ModelConfig } from '../agent/model-config';
 import type { ApprovalAnswer, Approver, SessionEvent } from '../agent/types';
 import type { TrustOracle } from '../permission/trust-oracle';
 import { SessionStore } from '../session/session-store';
 import type { WorkerHost } from '../worker-host/types';
 import { toApprovalAnswer, toApprovalEvent } from './chat-approval';
+import { currentModelConfig, hasModelKey } from './chat-model-config';
 import { SessionMode } from './session-mode';
 
 export interface ChatServiceOptions {
@@ -23,6 +23,8 @@ export interface ChatServiceOptions {
   emit: (event: ApiEvent) => void;
   /** Whether any page is there to answer an approval. */
   hasListeners: () => boolean;
+  /** The desktop's encrypted key store (see secret-store.ts); absent: the environment and settings.yaml only. */
+  storedKey?: () => string | null;
 }
 
 interface PendingApproval {
@@ -39,6 +41,8 @@ export class ChatService {
   private runningRunId: string | null = null;
   private busy = false;
   private readonly pending = new Map<string, PendingApproval>();
+  /** The model config read for the latest message (a key or model saved in Settings applies to the next one). */
+  private liveModel: ModelConfig | null = null;
   /** The session's permission mode (the composer's selector), asked before every call. */
   readonly modes: SessionMode;
 
@@ -53,7 +57,7 @@ export class ChatService {
       sessionId: this.session?.id ?? null,
       runningRunId: this.runningRunId,
       pending: [...this.pending.values()].map((p) => p.event),
-      hasModelKey: Boolean(this.options.env.ANTHROPIC_API_KEY?.trim() || readUserModelSettings(this.options.configDir).settings.apiKey),
+      hasModelKey: hasModelKey(this.options),
       messages: this.session?.conversation ?? [],
     };
   }
@@ -83,6 +87,8 @@ export class ChatService {
     let session: AgentSession;
     try {
       session = await this.openSession();
+      // Read again for every message: a key or model saved on the Settings page since is used now.
+      this.liveModel = currentModelConfig(this.options);
     } catch (err) {
       this.busy = false;
       throw err;
@@ -172,15 +178,8 @@ export class ChatService {
     if (this.session) await this.endSession();
     const { env, host, configDir, trust } = this.options;
     // The user's own settings only (never the project's); a malformed `model:` block is named in the error.
-    const modelSettings = readUserModelSettings(configDir);
-    let config;
-    try {
-      config = resolveModelConfig(env, {}, modelSettings.settings);
-    } catch (err) {
-      if (modelSettings.warnings.length === 0) throw err;
-      throw new GatehouseError('BAD_REQUEST', `${err instanceof Error ? err.message : String(err)} (${modelSettings.warnings.join('; ')})`);
-    }
-    this.session = await AgentSession.open({ host, configDir, env, project, model: config.model, provider: config.provider, approve: this.approve, trust, sessionMode: this.modes.forCall, ...(resume ? { resume } : {}) });
+    const config = (this.liveModel = currentModelConfig(this.options));
+    this.session = await AgentSession.open({ host, configDir, env, project, model: config.model, provider: config.provider, approve: this.approve, trust, modelConfig: () => this.liveModel ?? undefined, sessionMode: this.modes.forCall, ...(resume ? { resume } : {}) });
     return this.session;
   }
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_MODEL, resolveModelConfig } from '../../../src/main/agent/model-config';
+import { DEFAULT_MODEL, modelConfigSources, resolveModelConfig } from '../../../src/main/agent/model-config';
 import { readUserModelSettings } from '../../../src/main/agent/model-settings';
 
 let root: string;
@@ -49,6 +49,21 @@ describe('resolveModelConfig precedence', () => {
     expect(resolveModelConfig(blank, {}, settings).model).toBe('settings-model');
     expect(resolveModelConfig({ ANTHROPIC_API_KEY: 'k' }).model).toBe(DEFAULT_MODEL);
     expect(resolveModelConfig({ ANTHROPIC_API_KEY: 'k' }).provider).toEqual({ apiKey: 'k' });
+  });
+
+  it("the desktop's stored key sits between the environment and the file; the sources say which won", () => {
+    writeUserSettings(FULL);
+    const { settings } = readUserModelSettings(configDir);
+    expect(resolveModelConfig({}, {}, settings, 'stored-key').provider.apiKey).toBe('stored-key');
+    expect(resolveModelConfig({ ANTHROPIC_API_KEY: 'env-key' }, {}, settings, 'stored-key').provider.apiKey).toBe('env-key');
+    expect(resolveModelConfig({}, { apiKey: 'explicit-key' }, settings, 'stored-key').provider.apiKey).toBe('explicit-key');
+    expect(resolveModelConfig({}, {}, settings, '  ').provider.apiKey).toBe('settings-key');
+    expect(modelConfigSources({}, {}, settings, 'stored-key')).toEqual({
+      model: { value: 'settings-model', source: 'settings-file' },
+      apiKey: { value: 'stored-key', source: 'secure-store' },
+      baseURL: { value: 'http://127.0.0.1:9/settings', source: 'settings-file' },
+    });
+    expect(modelConfigSources({}, {}, {}, null)).toEqual({ model: { value: DEFAULT_MODEL, source: 'default' }, apiKey: null, baseURL: null });
   });
 
   it('no key anywhere is an error that says where to put one', () => {

@@ -1,0 +1,48 @@
+import { editUserSettingsYaml } from '../settings/user-settings-yaml';
+import { userSettingsFile } from '../settings/settings-locations';
+
+/**
+ * Where the app keeps the model's API key that the Settings page saves. The desktop shell injects one backed by
+ * Electron's safeStorage (encrypted with the OS keychain); elsewhere the key goes to the user's settings.yaml.
+ * Nothing here is ever sent to the page: handlers report only whether a key is set.
+ */
+export interface SecretStore {
+  /** `secure-store`: encrypted by the OS; `settings-file`: plain text in the user's settings.yaml (mode 0600). */
+  readonly kind: 'secure-store' | 'settings-file';
+  /** Plain words on where the key goes, for the Settings page. */
+  readonly description: string;
+  /** The stored key; null when none (or it cannot be read: see `problem`). Secure stores only: the file's key is read with the rest of the settings. */
+  get(): string | null;
+  /** Stores the key; throws a GatehouseError (with the reason) when it cannot, and never falls back to plain text. */
+  set(key: string): void;
+  /** Removes the stored key (no error when there is none). */
+  clear(): void;
+  /** Why "Save key" cannot work here (null when it can), or why a stored key could not be read. */
+  problem(): string | null;
+}
+
+/** The browser shell's (and the default) store: `model.apiKey` in the user's settings.yaml, comments kept, 0600. */
+export class SettingsFileKeyStore implements SecretStore {
+  readonly kind = 'settings-file' as const;
+  readonly description: string;
+
+  constructor(private readonly configDir: string) {
+    this.description = `saved as plain text (model.apiKey) in ${userSettingsFile(configDir)}, readable only by you (mode 0600)`;
+  }
+
+  get(): string | null {
+    return null;
+  }
+
+  set(key: string): void {
+    editUserSettingsYaml(this.configDir, [{ block: 'model', key: 'apiKey', value: key }]);
+  }
+
+  clear(): void {
+    editUserSettingsYaml(this.configDir, [{ block: 'model', key: 'apiKey', value: null }]);
+  }
+
+  problem(): string | null {
+    return null;
+  }
+}

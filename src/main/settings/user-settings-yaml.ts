@@ -1,0 +1,96 @@
+/**
+ * The user's own `settings.yaml` as a whole, for the blocks that only it may hold (`model:`, `ui:`): read it
+ * (never throwing: a problem is a warning naming the file) and edit it with yaml's Document API (comments and
+ * layout kept), atomically, mode 0600 (it may hold an API key).
+ */
+import fs from 'node:fs';
+import { Document, isMap, isScalar, parseDocument } from 'yaml';
+import { GatehouseError } from '../../shared/errors';
+import { writeFileAtomic } from '../fs/atomic-write';
+import { userSettingsFile } from './settings-locations';
+
+export interface UserSettingsRead {
+  file: string;
+  /** The parsed file (undefined when missing, empty or unreadable). */
+  value: unknown;
+  /** Why the file could not be read or parsed; null when fine (a missing file is fine). */
+  problem: string | null;
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}
+
+export function readUserSettingsYaml(configDir: string): UserSettingsRead {
+  const file = userSettingsFile(configDir);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { file, value: undefined, problem: null };
+    return { file, value: undefined, problem: `${file}: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const yamlError = doc.errors[0];
+  if (yamlError) return { file, value: undefined, problem: `${file}: ${firstLine(yamlError.message) || 'invalid YAML'}` };
+  try {
+    return { file, value: doc.toJS({ maxAliasCount: 100 }), problem: null };
+  } catch (err) {
+    return { file, value: undefined, problem: `${file}: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+/** The top-level block `key` of a parsed settings value (undefined when absent or the file is no mapping). */
+export function settingsBlock(value: unknown, key: string): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  return (value as Record<string, unknown>)[key];
+}
+
+function loadForEdit(file: string): Document {
+  let text = '';
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new GatehouseError('INTERNAL', `${file}: cannot read it (${(err as Error).message}); nothing was changed`);
+  }
+  const doc = text.trim() ? parseDocument(text, { uniqueKeys: true }) : new Document({});
+  const error = doc.errors[0];
+  if (error) throw new GatehouseError('BAD_REQUEST', `${file} is not valid YAML (${firstLine(error.message)}): fix it first; nothing was changed`);
+  if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) doc.contents = doc.createNode({});
+  if (!isMap(doc.contents)) throw new GatehouseError('BAD_REQUEST', `${file}: the top level must be a mapping; nothing was changed`);
+  return doc;
+}
+
+/** One value to set (a string) or remove (null) at `block.key`. */
+export interface SettingChange {
+  block: string;
+  key: string;
+  value: string | null;
+}
+
+/**
+ * Applies the changes to the user's settings.yaml in one atomic write. A block that is not a mapping is refused
+ * (nothing is lost); a block left empty by removals is removed; nothing to change writes nothing. Returns the file.
+ */
+export function editUserSettingsYaml(configDir: string, changes: readonly SettingChange[]): string {
+  const file = userSettingsFile(configDir);
+  const doc = loadForEdit(file);
+  let changed = false;
+  for (const { block, key, value } of changes) {
+    const node = doc.get(block, true);
+    const empty = node === undefined || node === null || (isScalar(node) && node.value === null);
+    if (!empty && !isMap(node)) throw new GatehouseError('BAD_REQUEST', `${file}: "${block}" must be a mapping (it is not); fix it first; nothing was changed`);
+    if (value !== null) {
+      changed = true;
+      if (empty) doc.set(block, doc.createNode({ [key]: value }));
+      else doc.setIn([block, key], value);
+    } else if (!empty && doc.hasIn([block, key])) {
+      changed = true;
+      doc.deleteIn([block, key]);
+      const after = doc.get(block, true);
+      if (isMap(after) && after.items.length === 0) doc.delete(block);
+    }
+  }
+  if (changed) writeFileAtomic(file, doc.toString(), 0o600);
+  return file;
+}
