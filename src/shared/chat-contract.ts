@@ -31,6 +31,8 @@ export const ApprovalRequestEventSchema = z.object({
   preview: ToolPreviewSchema.optional(),
   /** The rules "Allow for session" / "Always allow" would add. */
   suggestedRules: z.array(z.string()),
+  /** A command to run outside the OS sandbox: the dialog offers only "Allow once" and "Deny". */
+  onceOnly: z.boolean().optional(),
 });
 export type ApprovalRequestEvent = z.infer<typeof ApprovalRequestEventSchema>;
 

@@ -68,6 +68,8 @@ export const RpcEventSchema = z.discriminatedUnion('type', [
     reason: z.string(),
     source: DecisionSourceSchema,
     suggestedRules: z.array(z.string()),
+    /** A command outside the OS sandbox: answer only "once" or "deny" (session/always count once, never stored). */
+    onceOnly: z.boolean().optional(),
   }),
   /** An approval request that no longer waits (the run was cancelled or the worker died): it counts as denied. */
   z.object({ type: z.literal('approval_closed'), requestId: id, reason: z.string() }),

@@ -37,7 +37,20 @@ export const SearchCodeInput = z.object({
 export const RunCommandInput = z.object({
   command: z.string().min(1, 'command must not be empty').describe('A bash command, run in the project root'),
   timeout_ms: z.number().int().min(1).max(3_600_000).optional().describe('Kill the command after this long'),
+  unsandboxed: z
+    .boolean()
+    .optional()
+    .describe(
+      'Run this one command outside the OS sandbox (it can then write anywhere, read secrets and use the network). ' +
+        'Only when the sandbox blocked something the task really needs. A person must approve this exact command, ' +
+        'once; never remembered, never allowed by a rule or a mode, unavailable in bypass mode.',
+    ),
 });
+
+/** A run_command the model asked to run outside the OS sandbox: only ever allowed once, by a person. */
+export function isUnsandboxedCall(tool: string, input: unknown): boolean {
+  return tool === 'run_command' && typeof input === 'object' && input !== null && (input as Record<string, unknown>).unsandboxed === true;
+}
 
 export const TOOLS = {
   read_file: { safety: 'readOnly', category: 'read', input: ReadFileInput, description: 'Read a text file.' },

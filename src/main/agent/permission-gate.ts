@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentMode, Decision, PermissionMode } from '../../shared/permission';
+import { isUnsandboxedCall } from '../../shared/tools';
 import type { PermissionRequest, SandboxStatus } from '../../shared/worker-protocol';
 import type { DecideOptions, PermissionEngine } from '../permission';
 import type { ApprovalAnswer } from '../permission/approvals';
@@ -84,6 +85,7 @@ function approvalRequest(run: GateRun, request: PermissionRequest, asked: Decisi
     reason: asked.reason,
     source: asked.source,
     suggestedRules,
+    ...(isUnsandboxedCall(request.tool, request.input) ? { onceOnly: true } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import { describeCall } from './text-renderer';
 import type { Approver } from './types';
 
 const MAX_DIFF_LINES = 60;
+export const UNSANDBOXED_WARNING = 'Runs outside the sandbox: it can write anywhere, read your secrets and use the network.';
 
 /**
  * A y/N prompt on a terminal; the default (Enter, anything else, Ctrl-D) is No. Asks one at a time: read-only
@@ -19,6 +20,11 @@ export function ttyApprover(input: NodeJS.ReadableStream, output: NodeJS.Writabl
         const lines = request.preview.unifiedDiff.split('\n');
         output.write(lines.slice(0, MAX_DIFF_LINES).join('\n') + '\n');
         if (lines.length > MAX_DIFF_LINES) output.write(`  ... ${lines.length - MAX_DIFF_LINES} more diff lines\n`);
+      }
+      if (request.onceOnly) {
+        output.write(`  ${UNSANDBOXED_WARNING}\n`);
+        const answer = parseAnswer(await question(input, output, 'Allow once? [y]es once, [N]o: ', signal));
+        return answer.kind === 'once' ? answer : { kind: 'deny' };
       }
       if (request.suggestedRules.length) output.write(`  "session"/"always" would add: ${request.suggestedRules.join(', ')}\n`);
       const answer = await question(input, output, 'Allow? [y]es once, [s]ession, [a]lways, [N]o: ', signal);

@@ -23,6 +23,11 @@ export interface ApprovalRequest {
   source: DecisionSource;
   /** The rules "allow for this session / always" would add. */
   suggestedRules: string[];
+  /**
+   * A command to run outside the OS sandbox: the only answers are "allow once" and "deny" (main counts a
+   * session/always answer once and never stores a rule).
+   */
+  onceOnly?: boolean;
 }
 
 /** Answers an ask. `signal` aborts when the run is cancelled or the worker died: the call is then denied. */

@@ -41,6 +41,7 @@ export function toApprovalEvent(request: ApprovalRequest): ApprovalRequestEvent 
     reason: request.reason,
     ...(request.preview ? { preview: request.preview } : {}),
     suggestedRules: request.suggestedRules,
+    ...(request.onceOnly ? { onceOnly: true } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Decision } from '../../shared/permission';
+import { isUnsandboxedCall } from '../../shared/tools';
 import { ensureGitExcluded } from '../settings/git-exclude';
 import { addRuleToFile } from '../settings/edit-rules-file';
 import { localSettingsFile } from '../settings/settings-locations';
@@ -17,7 +18,8 @@ export type ApprovalAnswer =
 /** What the engine proposes for a call that asks: the rules "allow for this session/always" would add. */
 export function proposeRules(engine: PermissionEngine, call: unknown, options: DecideOptions = {}): string[] {
   const { context } = engine.evaluate(call, options);
-  return context ? suggestRules(context) : [];
+  if (context === null || isUnsandboxedCall(context.tool, context.input)) return [];
+  return suggestRules(context);
 }
 
 function checkedRules(rules: readonly string[]): string[] {
@@ -38,6 +40,13 @@ export function applyApproval(engine: PermissionEngine, call: unknown, answer: A
   const { decision: current, context } = engine.evaluate(call, options);
   if (current.decision !== 'ask' || context === null) return current;
   let result: Decision;
+  if (isUnsandboxedCall(context.tool, context.input) && answer.kind !== 'deny') {
+    // Outside the sandbox is "allow once" or nothing: a session/always answer is downgraded, no rule is stored.
+    const note = answer.kind === 'once' ? '' : ` (your "${answer.kind}" answer counts once: such approvals are never remembered)`;
+    result = decision('allow', 'approval', `allowed once by you, outside the OS sandbox${note}`);
+    engine.record(call, result);
+    return result;
+  }
   switch (answer.kind) {
     case 'once':
       result = decision('allow', 'approval', 'allowed once by you');

@@ -11,6 +11,7 @@ import { modeStage } from './stages/mode';
 import { rulesStage } from './stages/rules';
 import { parseCallShape, schemaStage } from './stages/schema';
 import { trustStage } from './stages/trust';
+import { capUnsandboxed } from './stages/unsandboxed';
 
 export interface DecideOptions {
   /** Overrides the engine's agent mode for this call. */
@@ -78,11 +79,13 @@ export class PermissionEngine {
       explicitlyAllowed: new Set(),
     };
     const stages: ((ctx: CallContext) => StageAnswer)[] = [hardStage, rulesStage, defaultsStage, trustStage];
+    let answer: StageAnswer = PASSTHROUGH;
     for (const stage of stages) {
-      const answer = stage(context);
-      if (answer !== PASSTHROUGH) return { decision: answer, context };
+      answer = stage(context);
+      if (answer !== PASSTHROUGH) break;
     }
-    return { decision: modeStage(context), context };
+    // A command asked to run outside the OS sandbox is only ever allowed by a person, once.
+    return { decision: capUnsandboxed(answer === PASSTHROUGH ? modeStage(context) : answer, context), context };
   }
 
   /** The source of rules, settings and state (for `rules list`, approvals and the rules editor). */

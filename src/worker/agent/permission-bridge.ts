@@ -1,4 +1,5 @@
 import type { Decision } from '../../shared/permission';
+import { isUnsandboxedCall } from '../../shared/tools';
 import type { PermissionRequest } from '../../shared/worker-protocol';
 import type { BeforeToolCall } from './types';
 
@@ -9,6 +10,10 @@ import type { BeforeToolCall } from './types';
 export function permissionBridge(requestPermission: (request: PermissionRequest) => Promise<Decision>): BeforeToolCall {
   return async (call) => {
     const decision = await requestPermission({ tool: call.name, input: call.input, ...(call.preview ? { preview: call.preview } : {}) });
+    if (decision.decision === 'allow' && isUnsandboxedCall(call.name, call.input) && decision.source !== 'approval') {
+      // Outside the sandbox only on a person's approval of this very call: anything else is a bug, never a run.
+      return { allow: false, source: decision.source, reason: 'a command outside the OS sandbox runs only when you approve it', rule: decision.rule };
+    }
     if (decision.decision === 'allow') return { allow: true, source: decision.source, reason: decision.reason, rule: decision.rule };
     const reason = decision.decision === 'ask' ? `approval required: ${decision.reason}` : decision.reason;
     return { allow: false, source: decision.source, reason, rule: decision.rule };

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { bwrapArgs, PROXY_SOCKET_NAME, type BwrapPlan, type SandboxNetwork } from './bwrap-args';
+import { directCommand } from './direct-command';
 import { DomainProxy } from './domain-proxy';
 import { findOnPath, isExecutable } from './find-binary';
 import { existingMaskTargets, protectedReadPaths, writableRootGuards } from './protected-paths';
@@ -126,6 +127,7 @@ export async function createCommandSandbox(config: CommandSandboxConfig): Promis
       if (disposed) throw new Error('the command sandbox was disposed');
       return wrap(command);
     },
+    wrapUnsandboxed: (command) => directCommand(command, projectRoot, allowList, baseEnv),
     describeViolation: (output, exitCode) =>
       describeViolation(output, exitCode, {
         projectRoot,

@@ -37,6 +37,8 @@ export interface CommandSandbox {
   /** `bubblewrap` today; a Seatbelt implementation would say `seatbelt`. */
   readonly mechanism: 'bubblewrap';
   wrap(command: string): WrappedCommand;
+  /** The command outside the sandbox (environment still scrubbed): only for a call a person allowed once. */
+  wrapUnsandboxed(command: string): WrappedCommand;
   /** A clear tool error when the output shows the sandbox blocked something, else null. */
   describeViolation(output: string, exitCode: number | null): string | null;
   dispose(): Promise<void>;

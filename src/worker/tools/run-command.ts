@@ -13,6 +13,11 @@ import type { ToolResult } from './types';
  */
 export interface CommandWrapper {
   wrap(command: string): { file: string; args: string[]; env: Record<string, string>; cwd: string; cleanup?(): void };
+  /**
+   * The same command outside the sandbox (environment still scrubbed), for a call main allowed with
+   * `unsandboxed: true` (a person's "allow once"). Absent: the wrapper confines nothing anyway, `wrap` is used.
+   */
+  wrapUnsandboxed?(command: string): { file: string; args: string[]; env: Record<string, string>; cwd: string; cleanup?(): void };
   /** A message for the model when the output shows the wrapper blocked something, else null. */
   describeViolation?(output: string, exitCode: number | null): string | null;
 }
@@ -25,6 +30,12 @@ export interface RunCommandOptions {
   /** Time between SIGTERM and SIGKILL when a command is killed. */
   killGraceMs: number;
 }
+
+/** Told to the model with every sandbox violation: the one explicit way out, and what it costs. */
+export const UNSANDBOXED_HINT =
+  'If the task truly needs this, you may call run_command again with "unsandboxed": true: a person must approve ' +
+  'that exact command, once, and it then runs outside the sandbox (not available in bypass mode). Prefer a way ' +
+  'that works inside the sandbox.';
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
 export const DEFAULT_KILL_GRACE_MS = 2_000;
@@ -54,11 +65,13 @@ function footerFor(ending: Ending, timeoutMs: number): string {
  * Runs `bash -c COMMAND` (stdin from /dev/null) in a pty in the project root, under the end-marker wrapper of
  * pty-sentinel.ts; the whole process group dies on timeout or cancel.
  */
-export function runInPty(command: string, timeoutMs: number, opts: RunCommandOptions, ctx: ToolRunContext): Promise<ToolResult> {
+export function runInPty(command: string, timeoutMs: number, opts: RunCommandOptions, ctx: ToolRunContext, unsandboxed = false): Promise<ToolResult> {
   const graceMs = opts.killGraceMs;
   const marker = newEndMarker();
   const filter = new EndMarkerFilter(marker);
-  const spawnSpec = opts.wrapper?.wrap(command) ?? { file: 'bash', args: ['-c', command], env: workerEnv(), cwd: ctx.projectRoot };
+  const wrapper = opts.wrapper;
+  const wrapped = wrapper === undefined ? undefined : unsandboxed && wrapper.wrapUnsandboxed ? wrapper.wrapUnsandboxed(command) : wrapper.wrap(command);
+  const spawnSpec = wrapped ?? { file: 'bash', args: ['-c', command], env: workerEnv(), cwd: ctx.projectRoot };
   let term: pty.IPty;
   try {
     term = pty.spawn('bash', ['-c', WRAPPER_SCRIPT, 'gatehouse', marker, spawnSpec.file, ...spawnSpec.args], {
@@ -117,8 +130,8 @@ export function runInPty(command: string, timeoutMs: number, opts: RunCommandOpt
         const output = cleanTerminalOutput(collector.text()).replace(/\n+$/, '');
         const body = truncateHeadTail(output === '' ? '(no output)' : output, Math.max(200, ctx.maxOutputChars - footer.length - 1));
         const code = ending.kind === 'exit' && ending.signal === 0 ? ending.exitCode : null;
-        const violation = opts.wrapper?.describeViolation?.(output, code) ?? null;
-        const note = violation === null ? '' : `\n${violation}`;
+        const violation = unsandboxed ? null : (opts.wrapper?.describeViolation?.(output, code) ?? null);
+        const note = violation === null ? '' : `\n${violation}\n${UNSANDBOXED_HINT}`;
         resolve({ content: `${body}\n${footer}${note}`, isError: code === null || violation !== null, exitCode: code });
       };
       if (killing !== null) {
@@ -140,8 +153,10 @@ export function createRunCommandTool(opts: RunCommandOptions): RegisteredTool {
     description:
       'Run a bash command in the project root (bash -c, in a terminal). Returns the output (stdout and stderr ' +
       `together) and the exit code. Killed after timeout_ms (default ${opts.defaultTimeoutMs} ms). ` +
-      'Interactive commands get no input: pass flags that make them non-interactive.',
+      'Interactive commands get no input: pass flags that make them non-interactive. Commands run in an OS ' +
+      'sandbox (writes only in the project, no secrets, network only to allowed domains); set unsandboxed: true ' +
+      'only for one command the sandbox blocked that the task truly needs: a person must approve it.',
     timeoutMs: (input) => (input.timeout_ms ?? opts.defaultTimeoutMs) + opts.killGraceMs + 5_000,
-    run: (input, ctx) => runInPty(input.command, input.timeout_ms ?? opts.defaultTimeoutMs, opts, ctx),
+    run: (input, ctx) => runInPty(input.command, input.timeout_ms ?? opts.defaultTimeoutMs, opts, ctx, input.unsandboxed === true),
   });
 }

@@ -7,6 +7,7 @@ function fakeSandbox(log: string[], name: string): CommandSandbox {
     kind: 'sandbox',
     mechanism: 'bubblewrap',
     wrap: (command) => ({ file: 'bwrap', args: [command], env: {}, cwd: '/' }),
+    wrapUnsandboxed: (command) => ({ file: 'bash', args: ['-c', command], env: {}, cwd: '/' }),
     describeViolation: () => null,
     dispose: async () => {
       log.push(`dispose ${name}`);

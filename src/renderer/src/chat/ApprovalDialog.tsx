@@ -93,9 +93,18 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
       ) : (
         <pre className="approval-input">{request.inputSummary}</pre>
       )}
+      {request.onceOnly ? (
+        <p className="error" data-testid="approval-unsandboxed">
+          Runs outside the sandbox: it can write anywhere, read your secrets and use the network.
+        </p>
+      ) : null}
       <div className="approval-fields">
-        <label htmlFor={ruleId}>Rule</label>
-        <input id={ruleId} type="text" value={rule} onChange={(e) => setRule(e.target.value)} spellCheck={false} disabled={busy} />
+        {request.onceOnly ? null : (
+          <>
+            <label htmlFor={ruleId}>Rule</label>
+            <input id={ruleId} type="text" value={rule} onChange={(e) => setRule(e.target.value)} spellCheck={false} disabled={busy} />
+          </>
+        )}
         <label htmlFor={noteId}>Note to the model</label>
         <input id={noteId} type="text" value={note} onChange={(e) => setNote(e.target.value)} placeholder="optional, sent with Deny" disabled={busy} />
       </div>
@@ -103,12 +112,16 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
         <button type="button" className="secondary" disabled={busy} onClick={() => onAnswer({ decision: 'once' })}>
           Allow once
         </button>
-        <button type="button" className="secondary" disabled={busy} onClick={() => onAnswer({ decision: 'session', ...optional(editedRule()) })}>
-          Allow for session
-        </button>
-        <button type="button" className="secondary" disabled={busy} onClick={() => onAnswer({ decision: 'always', ...optional(editedRule()) })}>
-          Always allow in this project
-        </button>
+        {request.onceOnly ? null : (
+          <>
+            <button type="button" className="secondary" disabled={busy} onClick={() => onAnswer({ decision: 'session', ...optional(editedRule()) })}>
+              Allow for session
+            </button>
+            <button type="button" className="secondary" disabled={busy} onClick={() => onAnswer({ decision: 'always', ...optional(editedRule()) })}>
+              Always allow in this project
+            </button>
+          </>
+        )}
         <button type="button" ref={denyRef} className="primary" disabled={busy} onClick={deny} aria-keyshortcuts="Escape">
           Deny
         </button>
