@@ -28,6 +28,7 @@ export class SessionMode {
   constructor(private readonly options: SessionModeOptions) {}
 
   state(): PermissionModeState {
+    this.dropBypassIfUntrusted();
     const project = this.options.project();
     const trusted = project !== null && this.isTrusted(project);
     const fromSettings = project ? this.settingsMode(project, trusted) : null;

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import type { AgentMode } from '../../../shared/permission';
 import { errorMessage, useApi, useApiEvent, useConnection } from '../api';
 import { useShell } from '../app/store';
 import { ApprovalDialog } from './ApprovalDialog';
@@ -7,13 +8,14 @@ import { applyChatEvent, applyChatState, nextKey, pushItem, useChat } from './ch
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { SessionsMenu } from './SessionsMenu';
+import { RUN_PLAN_MESSAGE, RunPlanButton } from '../modes/RunPlanButton';
 
 /** The chat with the agent: transcript, working indicator, message box and the approval queue. */
 export function ChatPanel() {
   const api = useApi();
   const connected = useConnection().status === 'open';
   const project = useShell((s) => s.info?.project ?? null);
-  const { items, running, usage, approvals, agentMode, hasModelKey } = useChat();
+  const { items, running, usage, approvals, agentMode, hasModelKey, plan } = useChat();
   /** The request whose answer is on its way (its buttons are disabled; the next one in the queue is not). */
   const [answering, setAnswering] = useState<string | null>(null);
   const [cancelling, setCancelling] = useState(false);
@@ -25,11 +27,11 @@ export function ChatPanel() {
 
   useApiEvent(applyChatEvent);
 
-  const send = async (text: string): Promise<boolean> => {
+  const send = async (text: string, mode: AgentMode = agentMode): Promise<boolean> => {
     pushItem({ kind: 'user', key: nextKey(), text });
-    useChat.setState({ running: true });
+    useChat.setState({ running: true, runAgentMode: mode, plan: null });
     try {
-      const { runId } = await api.sendMessage({ text, agentMode });
+      const { runId } = await api.sendMessage({ text, agentMode: mode });
       useChat.setState((s) => (s.running ? { runId } : s));
       return true;
     } catch (err) {
@@ -76,6 +78,16 @@ export function ChatPanel() {
       </div>
       {!hasModelKey ? <p className="warn-note">No model key: start Gatehouse with ANTHROPIC_API_KEY set.</p> : null}
       <MessageList items={items} />
+      {plan && !running ? (
+        <RunPlanButton
+          disabled={!project || !connected}
+          onRun={() => {
+            // Do mode from now on, and a message asking the agent to carry out the plan above.
+            useChat.setState({ agentMode: 'do' });
+            void send(RUN_PLAN_MESSAGE, 'do');
+          }}
+        />
+      ) : null}
       {running ? (
         <div className="chat-working" role="status" data-testid="chat-working">
           <span className="spinner" aria-hidden="true" /> Working…

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { AgentMode } from '../../../shared/permission';
 import { AgentModeSchema } from '../../../shared/permission';
+import { PermissionModeSelect } from '../modes/PermissionModeSelect';
 
 export interface ComposerProps {
   running: boolean;
@@ -62,6 +63,7 @@ export function Composer({ running, disabled, agentMode, onAgentMode, onSend }: 
             </option>
           ))}
         </select>
+        <PermissionModeSelect disabled={disabled} />
         <button type="submit" className="primary" disabled={!canSend}>
           Send
         </button>

@@ -48,6 +48,10 @@ export interface ChatStore {
   askedReasons: Record<string, string>;
   agentMode: AgentMode;
   hasModelKey: boolean;
+  /** The agent mode of the run this page started (null when unknown). */
+  runAgentMode: AgentMode | null;
+  /** The plan a Plan-mode run just completed with: "Run this plan" is offered until the next message. */
+  plan: string | null;
 }
 
 export const useChat = create<ChatStore>(() => ({
@@ -59,6 +63,8 @@ export const useChat = create<ChatStore>(() => ({
   askedReasons: {},
   agentMode: 'chat',
   hasModelKey: true,
+  runAgentMode: null,
+  plan: null,
 }));
 
 let seq = 0;
@@ -167,13 +173,19 @@ function applyOneEvent(event: ApiEvent): void {
       useChat.setState((s) => ({ approvals: s.approvals.filter((a) => a.requestId !== event.requestId) }));
       return;
     case 'runFinished':
-      useChat.setState({ running: false, runId: null, usage: event.usage });
+      useChat.setState((s) => ({
+        running: false,
+        runId: null,
+        usage: event.usage,
+        plan: s.runAgentMode === 'plan' && event.status === 'completed' && event.finalText.trim() ? event.finalText : null,
+        runAgentMode: null,
+      }));
       if (event.status === 'error') pushItem({ kind: 'notice', key: nextKey(), tone: 'error', text: `The run failed: ${event.error?.message ?? 'unknown error'}` });
       else if (event.status === 'cancelled') pushItem({ kind: 'notice', key: nextKey(), tone: 'info', text: 'Cancelled.' });
       else if (event.status === 'max_turns') pushItem({ kind: 'notice', key: nextKey(), tone: 'info', text: 'Stopped: the turn limit was reached.' });
       return;
     case 'projectChanged':
-      useChat.setState({ items: [], running: false, runId: null, usage: null, approvals: [], askedReasons: {} });
+      useChat.setState({ items: [], running: false, runId: null, usage: null, approvals: [], askedReasons: {}, plan: null, runAgentMode: null });
       return;
     default:
       return;

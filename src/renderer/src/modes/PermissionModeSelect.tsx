@@ -1,0 +1,98 @@
+import { useEffect, useId, useState } from 'react';
+import type { PermissionMode } from '../../../shared/permission';
+import { PermissionModeSchema } from '../../../shared/permission';
+import { errorMessage, useApi, useApiEvent, useConnection } from '../api';
+import { BypassConfirmDialog } from './BypassConfirmDialog';
+import { PERMISSION_MODE_HINTS, PERMISSION_MODE_LABELS } from './mode-labels';
+import { refreshPermissionMode, usePermissionMode } from './mode-store';
+import './modes.css';
+
+/**
+ * The composer's permission-mode selector: the mode in force for the session's next calls and where it comes from.
+ * Choosing one asks main (which refuses bypass in an untrusted project); bypass first needs an explicit confirmation.
+ */
+export function PermissionModeSelect({ disabled }: { disabled: boolean }) {
+  const api = useApi();
+  const connected = useConnection().status === 'open';
+  const { state, error } = usePermissionMode();
+  const [confirming, setConfirming] = useState(false);
+  const ids = { select: useId(), source: useId() };
+
+  useEffect(() => {
+    if (connected) void refreshPermissionMode(api);
+  }, [api, connected]);
+
+  useApiEvent((event) => {
+    if (event.type === 'permissionModeChanged') usePermissionMode.setState({ state: event.state, error: null });
+    else if (event.type === 'projectChanged' || event.type === 'trustChanged' || event.type === 'runFinished') void refreshPermissionMode(api);
+  });
+
+  const apply = (mode: PermissionMode | null) => {
+    api.setPermissionMode({ mode }).then(
+      (next) => usePermissionMode.setState({ state: next, error: null }),
+      (err: unknown) => usePermissionMode.setState({ error: errorMessage(err) }),
+    );
+  };
+
+  const choose = (mode: PermissionMode) => {
+    if (mode === 'bypassPermissions') setConfirming(true);
+    else apply(mode);
+  };
+
+  const mode = state?.mode ?? 'default';
+  const source = !state
+    ? ''
+    : state.source === 'session'
+      ? 'this session'
+      : state.source === 'settings'
+        ? `settings: ${state.settingsFile ?? ''}`
+        : 'built-in default';
+
+  return (
+    <span className="permission-mode">
+      <label htmlFor={ids.select}>Permission mode</label>
+      <select
+        id={ids.select}
+        value={mode}
+        disabled={disabled || !state}
+        aria-describedby={ids.source}
+        className={mode === 'bypassPermissions' ? 'permission-mode-bypass' : undefined}
+        onChange={(e) => choose(PermissionModeSchema.parse(e.target.value))}
+      >
+        {PermissionModeSchema.options.map((m) => {
+          const unavailable = m === 'bypassPermissions' && state?.bypassUnavailable && mode !== m;
+          return (
+            <option key={m} value={m} disabled={Boolean(unavailable)} title={PERMISSION_MODE_HINTS[m]}>
+              {PERMISSION_MODE_LABELS[m]}
+              {unavailable ? ' (unavailable: project not trusted)' : ''}
+            </option>
+          );
+        })}
+      </select>
+      <span id={ids.source} className="permission-mode-source muted" data-testid="permission-mode-source" title={state ? `${PERMISSION_MODE_LABELS[mode]}: ${PERMISSION_MODE_HINTS[mode]} (from ${source})` : undefined}>
+        {state ? `from ${source} · ${PERMISSION_MODE_HINTS[mode]}` : ''}
+        {state && !state.trusted && state.bypassUnavailable ? ` · ${state.bypassUnavailable}` : ''}
+      </span>
+      {state?.source === 'session' ? (
+        <button type="button" className="link" disabled={disabled} onClick={() => apply(null)}>
+          Use settings ({PERMISSION_MODE_LABELS[state.settingsMode]})
+        </button>
+      ) : null}
+      {error ? (
+        <span className="error" role="alert">
+          {error}
+        </span>
+      ) : null}
+      {confirming ? (
+        <BypassConfirmDialog
+          scope="this chat session"
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            apply('bypassPermissions');
+          }}
+        />
+      ) : null}
+    </span>
+  );
+}

@@ -1,0 +1,164 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
+import type { FakeAnthropic } from '../support/fake-anthropic';
+import { openApiSocket } from './support/api-socket';
+import { chromiumSkipReason, launchChromium } from './support/browser';
+import { CLI_PATH, makeTempDir, removeTempDir, REPO_ROOT, requireBuiltApp, startWeb } from './support/start-web';
+import type { RunningWeb } from './support/start-web';
+
+const skipReason = chromiumSkipReason();
+const SCREENSHOTS = path.join(REPO_ROOT, 'test-results/e2e');
+const POLL = { timeout: 20_000, interval: 100 };
+const API_KEY = 'test-key-modes';
+
+async function focusedText(page: Page): Promise<string> {
+  return page.evaluate(() => (document.activeElement instanceof HTMLElement ? document.activeElement.innerText.trim() : ''));
+}
+
+describe.skipIf(skipReason !== null)(`permission modes and "Run this plan" in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, { timeout: 90_000 }, () => {
+  let web: RunningWeb;
+  let browser: Browser;
+  let fake: FakeAnthropic;
+  let project: string;
+  let home: string;
+  const savedEnv = { key: process.env.ANTHROPIC_API_KEY, url: process.env.ANTHROPIC_BASE_URL };
+
+  beforeAll(async () => {
+    requireBuiltApp();
+    fake = await startFakeAnthropic({ apiKey: API_KEY });
+    project = makeTempDir('gh-e2e-modes-');
+    home = makeTempDir('gh-e2e-modes-home-');
+    fs.writeFileSync(path.join(home, 'settings.yaml'), 'trust:\n  default: trust\n');
+    process.env.ANTHROPIC_API_KEY = API_KEY;
+    process.env.ANTHROPIC_BASE_URL = fake.baseURL;
+    web = await startWeb({ project, home });
+    browser = await launchChromium();
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await web?.stop();
+    await fake?.close();
+    for (const dir of [project, home]) if (dir) removeTempDir(dir);
+    if (savedEnv.key === undefined) delete process.env.ANTHROPIC_API_KEY;
+    else process.env.ANTHROPIC_API_KEY = savedEnv.key;
+    if (savedEnv.url === undefined) delete process.env.ANTHROPIC_BASE_URL;
+    else process.env.ANTHROPIC_BASE_URL = savedEnv.url;
+  });
+
+  const contexts: BrowserContext[] = [];
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close();
+  });
+
+  async function openPage(): Promise<{ page: Page; problems: string[] }> {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    contexts.push(context);
+    context.setDefaultTimeout(15_000);
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+    });
+    await page.goto(web.url);
+    await expect.poll(() => page.getByRole('textbox', { name: 'Message' }).isEnabled(), POLL).toBe(true);
+    await expect.poll(() => page.getByRole('combobox', { name: 'Permission mode' }).isEnabled(), POLL).toBe(true);
+    return { page, problems };
+  }
+
+  it('acceptEdits for the session: the write the model asks for runs without a dialog and the file changes', async () => {
+    const { page, problems } = await openPage();
+    const modeSelect = page.getByRole('combobox', { name: 'Permission mode' });
+    expect(await modeSelect.inputValue()).toBe('default');
+    expect(await page.getByTestId('permission-mode-source').textContent()).toContain('built-in default');
+    await modeSelect.selectOption('acceptEdits');
+    await expect.poll(() => page.getByTestId('permission-mode-source').textContent(), POLL).toContain('this session');
+
+    fake.enqueue(reply(toolUse('toolu_ae_1', 'write_file', { path: 'accepted.txt', content: 'written without asking\n' })), reply(text('Wrote accepted.txt.')));
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Create accepted.txt');
+    await box.press('Enter');
+    await expect.poll(() => fs.existsSync(path.join(project, 'accepted.txt')) && fs.readFileSync(path.join(project, 'accepted.txt'), 'utf8'), POLL).toBe('written without asking\n');
+    await expect.poll(() => page.getByTestId('chat-working').count(), POLL).toBe(0);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(await page.getByTestId('decision-badge').last().textContent()).toMatch(/acceptEdits/);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'modes-accept-edits.png'), fullPage: true });
+    expect(problems).toEqual([]);
+  });
+
+  it('a finished plan offers "Run this plan" (keyboard): it switches to Do and sends a Do-mode run', async () => {
+    const { page, problems } = await openPage();
+    await page.getByRole('combobox', { name: 'Agent mode' }).selectOption('plan');
+    fake.enqueue(reply(text('Plan:\n\n1. Create `plan.txt` with "step one".\n2. Report back.')));
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Plan how to add plan.txt');
+    await box.press('Enter');
+    const runPlan = page.getByRole('button', { name: 'Run this plan' });
+    await runPlan.waitFor();
+    const planRequest = fake.requests[fake.requests.length - 1]!;
+    expect((planRequest.body.tools ?? []).map((t) => t.name)).not.toContain('write_file');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'modes-run-this-plan.png'), fullPage: true });
+
+    fake.enqueue(reply(toolUse('toolu_plan_1', 'write_file', { path: 'plan.txt', content: 'step one\n' })), reply(text('Done: plan.txt created.')));
+    const before = fake.requests.length;
+    await runPlan.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => fs.existsSync(path.join(project, 'plan.txt')), POLL).toBe(true);
+    expect(await page.getByRole('combobox', { name: 'Agent mode' }).inputValue()).toBe('do');
+    const doRequest = fake.requests[before]!;
+    expect((doRequest.body.tools ?? []).map((t) => t.name)).toContain('write_file');
+    const lastUser = doRequest.body.messages.filter((m) => m.role === 'user').pop();
+    expect(JSON.stringify(lastUser?.content)).toContain('carry out the plan above');
+    await expect.poll(() => page.getByTestId('chat-working').count(), POLL).toBe(0);
+    expect(await runPlan.count()).toBe(0); // offered once, for the plan that just finished
+    expect(problems).toEqual([]);
+  });
+
+  it('bypass asks for confirmation (focus on Cancel); in an untrusted project it is disabled and main refuses it', async () => {
+    const { page, problems } = await openPage();
+    const modeSelect = page.getByRole('combobox', { name: 'Permission mode' });
+    const start = await modeSelect.inputValue();
+    await modeSelect.selectOption('bypassPermissions');
+    const dialog = page.getByRole('dialog', { name: 'Turn on bypass mode?' });
+    await dialog.waitFor({ state: 'visible' });
+    expect(await dialog.getAttribute('aria-modal')).toBe('true');
+    expect(await dialog.textContent()).toContain('without asking you');
+    await expect.poll(() => focusedText(page), POLL).toBe('Cancel');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'modes-bypass-confirm.png') });
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await modeSelect.inputValue()).toBe(start);
+
+    await modeSelect.selectOption('bypassPermissions');
+    await dialog.getByRole('button', { name: 'Turn on bypass' }).click();
+    await expect.poll(() => modeSelect.inputValue(), POLL).toBe('bypassPermissions');
+
+    // The project stops being trusted behind the page's back (the CLI): bypass ends, and cannot be chosen again.
+    execFileSync(process.execPath, [CLI_PATH, 'trust', 'set', project, '--scope', 'never'], { env: { ...process.env, GATEHOUSE_HOME: home, HOME: home } });
+    const second = await openPage();
+    const select2 = second.page.getByRole('combobox', { name: 'Permission mode' });
+    expect(await select2.inputValue()).toBe('default');
+    const bypassOption = select2.locator('option[value="bypassPermissions"]');
+    expect(await bypassOption.isDisabled()).toBe(true);
+    expect(await bypassOption.textContent()).toContain('unavailable: project not trusted');
+    expect(await second.page.getByTestId('permission-mode-source').textContent()).toMatch(/bypass is unavailable in a project that is not trusted/);
+    await second.page.screenshot({ path: path.join(SCREENSHOTS, 'modes-bypass-untrusted.png'), fullPage: true });
+
+    // A forged request from a page: a clear error, and nothing changes.
+    const socket = await openApiSocket(web.port, { token: web.token });
+    try {
+      const refused = await socket.call('setPermissionMode', { mode: 'bypassPermissions' });
+      expect(refused).toMatchObject({ kind: 'error', error: { code: 'FORBIDDEN', message: expect.stringMatching(/not trusted/) } });
+      expect(await socket.call('getPermissionMode', {})).toMatchObject({ kind: 'response', result: { mode: 'default', trusted: false } });
+    } finally {
+      await socket.close();
+    }
+    expect([...problems, ...second.problems]).toEqual([]);
+  });
+});
