@@ -1,7 +1,6 @@
 import type { WebContents, WebFrameMain } from 'electron';
 import { ipcMain } from 'electron';
-import { API_CHANNELS, IPC_EVENT_CHANNEL, ipcChannelName } from '../../shared/api';
-import type { ApiEvent } from '../../shared/api';
+import { API_CHANNELS, ipcChannelName } from '../../shared/api';
 import type { AppCore } from '../app/app-core';
 import { answerIpcRequest } from './ipc-answer';
 
@@ -21,13 +20,4 @@ export function registerApiIpc(core: AppCore, isAppSender: SenderCheck): () => v
   return () => {
     for (const channel of API_CHANNELS) ipcMain.removeHandler(ipcChannelName(channel));
   };
-}
-
-/** Pushes the core's events (worker status, project changes) to the window, if it still shows the app's page. */
-export function forwardCoreEvents(core: AppCore, target: () => WebContents | null, isAppPage: (url: string) => boolean): () => void {
-  return core.onEvent((event: ApiEvent) => {
-    const contents = target();
-    if (!contents || contents.isDestroyed() || !isAppPage(contents.getURL())) return;
-    contents.send(IPC_EVENT_CHANNEL, event);
-  });
 }

@@ -3,17 +3,19 @@
 // no navigation away, no web permissions, IPC only from the app's own page, contract-validated (see ipc.ts).
 import path from 'node:path';
 import type { BrowserWindow } from 'electron';
-import { app, dialog, Menu, session } from 'electron';
+import { app, dialog, Menu, safeStorage, session } from 'electron';
 import { AppCore } from '../app/app-core';
 import { userConfigDir } from '../paths';
 import { buildWorkerEnv, workerEntryPath, WorkerSupervisor } from '../worker-host';
 import { APP_PAGE_URL } from './app-assets';
-import { forwardCoreEvents, registerApiIpc } from './ipc';
+import { registerApiIpc } from './ipc';
 import { buildAppMenuTemplate } from './menu-template';
+import { SafeStorageKeyStore } from './safe-storage-key-store';
 import { UtilityProcessLauncher } from './utility-launcher';
 import { appPagesFor, isAppPageUrl } from './url-policy';
 import { hardenSession, hardenWebContents, registerAppScheme, serveAppScheme } from './web-security';
 import { bundlePaths, createMainWindow, isAppFrame } from './window';
+import { linkWindowEvents } from './window-events';
 
 const STOP_TIMEOUT_MS = 3_000;
 
@@ -58,6 +60,8 @@ async function startDesktop(): Promise<void> {
     worker,
     configDir,
     project: null,
+    // The model key saved on the Settings page: encrypted by the OS (never plain text; refused without a keychain).
+    secrets: new SafeStorageKeyStore(safeStorage, configDir),
     pickFolder: async () => {
       const options = { title: 'Open Folder', properties: ['openDirectory', 'createDirectory'] as Array<'openDirectory' | 'createDirectory'> };
       const picked = window && !window.isDestroyed() ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
@@ -66,7 +70,6 @@ async function startDesktop(): Promise<void> {
   });
 
   registerApiIpc(core, (frame, sender) => isAppFrame(window, frame, sender, isAppPage));
-  forwardCoreEvents(core, () => (window && !window.isDestroyed() ? window.webContents : null), isAppPage);
 
   const openProject = (dir: string): void => {
     try {
@@ -89,7 +92,8 @@ async function startDesktop(): Promise<void> {
     Menu.setApplicationMenu(Menu.buildFromTemplate(template));
   };
   installMenu();
-  core.onEvent((event) => {
+  // The menu watches without being a page: a closed window leaves nobody to answer an approval (it is denied).
+  core.watch((event) => {
     if (event.type === 'projectChanged') installMenu();
   });
 
@@ -101,6 +105,8 @@ async function startDesktop(): Promise<void> {
     }
     window = createMainWindow({ preload: bundle.preload, title: 'Gatehouse' });
     const shown = window;
+    // Events reach the page while it lives; closing it or losing its renderer denies waiting approvals.
+    linkWindowEvents(core, shown, isAppPage);
     shown.once('ready-to-show', () => shown.show());
     shown.on('closed', () => {
       if (window === shown) window = null;

@@ -24,6 +24,7 @@ export class FakeWebContents extends EventEmitter {
   windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;
   readonly sent: Array<[string, unknown]> = [];
   readonly mainFrame = new FakeFrame('');
+  destroyed = false;
   setWindowOpenHandler(h: (details: { url: string }) => { action: string }): void {
     this.windowOpenHandler = h;
   }
@@ -31,10 +32,34 @@ export class FakeWebContents extends EventEmitter {
     return this.mainFrame.url;
   }
   isDestroyed(): boolean {
-    return false;
+    return this.destroyed;
   }
   send(channel: string, payload: unknown): void {
     this.sent.push([channel, payload]);
+  }
+}
+
+/**
+ * Electron's safeStorage, reversibly "encrypted" (so a test can see that the stored bytes are not the plain text).
+ * `available: false` is a machine without a keychain; `backend: 'basic_text'` is Linux without a secret service.
+ */
+export class FakeSafeStorage {
+  available = true;
+  backend = 'gnome_libsecret';
+  encryptString(plain: string): Buffer {
+    if (!this.available) throw new Error('Error while encrypting the text provided to safeStorage.encryptString. Encryption is not available.');
+    return Buffer.concat([Buffer.from('v10'), Buffer.from(plain, 'utf8').map((b) => b ^ 0x5a)]);
+  }
+  decryptString(encrypted: Buffer): string {
+    if (!this.available) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString. Decryption is not available.');
+    if (encrypted.subarray(0, 3).toString() !== 'v10') throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+    return Buffer.from(encrypted.subarray(3).map((b) => b ^ 0x5a)).toString('utf8');
+  }
+  isEncryptionAvailable(): boolean {
+    return this.available;
+  }
+  getSelectedStorageBackend(): string {
+    return this.backend;
   }
 }
 
@@ -113,6 +138,7 @@ export function createFakeElectron(options: { pickFolder: () => string | null })
   const opened: string[] = [];
   const forks: Array<{ entry: string; options: Record<string, unknown>; child: NodeAsUtilityProcess }> = [];
   let menu: unknown = null;
+  const safeStorage = new FakeSafeStorage();
 
   const electron = {
     app,
@@ -129,6 +155,7 @@ export function createFakeElectron(options: { pickFolder: () => string | null })
       handle: (scheme: string, h: (request: Request) => Promise<Response>) => protocolHandlers.set(scheme, h),
     },
     session: { defaultSession: session },
+    safeStorage,
     shell: { openExternal: async (url: string) => void opened.push(url) },
     dialog: {
       showOpenDialog: async () => {
@@ -161,6 +188,7 @@ export function createFakeElectron(options: { pickFolder: () => string | null })
     sessionHandlers,
     opened,
     forks,
+    safeStorage,
     menu: () => menu,
   };
 }
