@@ -10,6 +10,7 @@ import { createPermissionEngine } from '../permission';
 import type { PermissionEngine } from '../permission';
 import type { TrustOracle } from '../permission/trust-oracle';
 import { sandboxRunConfig } from '../sandbox/run-config';
+import { writableDirectories } from '../sandbox/writable-directories';
 import type { SessionHeader } from '../session/transcript-entry';
 import { SessionStore } from '../session/session-store';
 import type { TranscriptWriter } from '../session/transcript-writer';
@@ -215,8 +216,9 @@ export class AgentSession {
     }
   }
 
+  /** The shell's directories and the settings' `permissions.additionalDirectories`: writable in the sandbox too. */
   private additionalDirectories(): string[] {
-    return (this.options.additionalDirectories ?? []).map(realDir);
+    return writableDirectories(this.engine, (this.options.additionalDirectories ?? []).map(realDir));
   }
 
   /** Instruction files join the prompt only when the project is trusted (checked on every prompt: revoke is immediate). */
