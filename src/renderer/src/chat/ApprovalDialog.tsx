@@ -3,6 +3,8 @@ import type { KeyboardEvent } from 'react';
 import { trapTab } from '../app/focus-trap';
 import type { ApprovalChoice, ApprovalRequestEvent } from '../../../shared/chat-contract';
 import { DiffView } from './DiffView';
+import { ariaShortcut, shortcutAction, ShortcutLabel } from './approval-shortcuts';
+import type { ApprovalAction } from './approval-shortcuts';
 
 export interface ApprovalAnswerInput {
   decision: ApprovalChoice;
@@ -52,7 +54,24 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
   const editedRule = (): string | undefined => (rule.trim() && rule.trim() !== suggested ? rule.trim() : undefined);
   const deny = () => onAnswer({ decision: 'deny', ...(note.trim() ? { note: note.trim() } : {}) });
 
-  const onTab = (event: KeyboardEvent<HTMLDialogElement>) => trapTab(event, dialogRef.current);
+  const answers: Record<ApprovalAction, () => void> = {
+    once: () => onAnswer({ decision: 'once' }),
+    session: () => onAnswer({ decision: 'session', ...optional(editedRule()) }),
+    always: () => onAnswer({ decision: 'always', ...optional(editedRule()) }),
+    deny,
+  };
+  /** Alt + a button's underlined letter answers, for the buttons shown only. */
+  const shown: ApprovalAction[] = request.onceOnly ? ['once', 'deny'] : ['once', 'session', 'always', 'deny'];
+  const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
+    const action = shortcutAction(event, shown);
+    if (action) {
+      event.preventDefault();
+      if (!busy) answers[action]();
+      return;
+    }
+    trapTab(event, dialogRef.current);
+  };
+  const keys = (action: ApprovalAction) => ({ 'aria-keyshortcuts': ariaShortcut(action), title: ariaShortcut(action).replace(' ', ' or ') });
 
   return (
     <dialog
@@ -61,7 +80,7 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
       role="dialog"
       aria-modal="true"
       aria-labelledby={titleId}
-      onKeyDown={onTab}
+      onKeyDown={onKeyDown}
       onCancel={(event) => {
         event.preventDefault();
         if (!busy) deny();
@@ -109,23 +128,26 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
         <input id={noteId} type="text" value={note} onChange={(e) => setNote(e.target.value)} placeholder="optional, sent with Deny" disabled={busy} />
       </div>
       <div className="approval-actions">
-        <button type="button" className="secondary" disabled={busy} onClick={() => onAnswer({ decision: 'once' })}>
-          Allow once
+        <button type="button" className="secondary" disabled={busy} onClick={answers.once} {...keys('once')}>
+          <ShortcutLabel text="Allow once" action="once" />
         </button>
         {request.onceOnly ? null : (
           <>
-            <button type="button" className="secondary" disabled={busy} onClick={() => onAnswer({ decision: 'session', ...optional(editedRule()) })}>
-              Allow for session
+            <button type="button" className="secondary" disabled={busy} onClick={answers.session} {...keys('session')}>
+              <ShortcutLabel text="Allow for session" action="session" />
             </button>
-            <button type="button" className="secondary" disabled={busy} onClick={() => onAnswer({ decision: 'always', ...optional(editedRule()) })}>
-              Always allow in this project
+            <button type="button" className="secondary" disabled={busy} onClick={answers.always} {...keys('always')}>
+              <ShortcutLabel text="Always allow in this project" action="always" />
             </button>
           </>
         )}
-        <button type="button" ref={denyRef} className="primary" disabled={busy} onClick={deny} aria-keyshortcuts="Escape">
-          Deny
+        <button type="button" ref={denyRef} className="primary" disabled={busy} onClick={deny} {...keys('deny')}>
+          <ShortcutLabel text="Deny" action="deny" />
         </button>
       </div>
+      <p className="approval-keys muted" aria-hidden="true">
+        <kbd>Alt</kbd> + underlined letter answers · <kbd>Esc</kbd> denies
+      </p>
     </dialog>
   );
 }
