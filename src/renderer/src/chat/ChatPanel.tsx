@@ -96,7 +96,7 @@ export function ChatPanel() {
           </button>
         </div>
       ) : null}
-      <Composer running={running} disabled={!project || !connected} agentMode={agentMode} onAgentMode={(mode) => useChat.setState({ agentMode: mode })} onSend={send} />
+      <Composer running={running} disabled={!project || !connected} agentMode={agentMode} onAgentMode={(mode) => useChat.setState({ agentMode: mode })} onSend={send} onCancel={() => void cancel()} />
       {current ? <ApprovalDialog key={current.requestId} request={current} position={1} total={approvals.length} busy={answering === current.requestId} onAnswer={(a) => void answer(a)} /> : null}
     </section>
   );

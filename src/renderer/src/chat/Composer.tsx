@@ -1,8 +1,9 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { AgentMode } from '../../../shared/permission';
 import { AgentModeSchema } from '../../../shared/permission';
 import { PermissionModeSelect } from '../modes/PermissionModeSelect';
+import { CANCEL_RUN_KEYS, FOCUS_MESSAGE_KEYS, useChatShortcuts } from './chat-shortcuts';
 
 export interface ComposerProps {
   running: boolean;
@@ -11,15 +12,19 @@ export interface ComposerProps {
   onAgentMode(mode: AgentMode): void;
   /** Resolves true when the message was accepted (the box is then emptied). */
   onSend(text: string): Promise<boolean>;
+  /** Ctrl/Cmd+. while a run is going (Escape in the box never cancels). */
+  onCancel?(): void;
 }
 
 const MODE_LABELS: Record<AgentMode, string> = { chat: 'Chat', plan: 'Plan', do: 'Do' };
 
 /** The message box: Enter sends, Shift+Enter starts a new line; the agent mode beside it. */
-export function Composer({ running, disabled, agentMode, onAgentMode, onSend }: ComposerProps) {
+export function Composer({ running, disabled, agentMode, onAgentMode, onSend, onCancel }: ComposerProps) {
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const modeId = useId();
+  const boxRef = useRef<HTMLTextAreaElement>(null);
+  useChatShortcuts(boxRef, running ? onCancel : undefined);
   const canSend = !running && !disabled && !sending && text.trim() !== '';
 
   const send = async () => {
@@ -46,7 +51,9 @@ export function Composer({ running, disabled, agentMode, onAgentMode, onSend }: 
       }}
     >
       <textarea
+        ref={boxRef}
         aria-label="Message"
+        aria-keyshortcuts={running && onCancel ? `${FOCUS_MESSAGE_KEYS} ${CANCEL_RUN_KEYS}` : FOCUS_MESSAGE_KEYS}
         placeholder={disabled ? 'Open a project to chat' : 'Ask the agent… (Enter sends, Shift+Enter for a new line)'}
         rows={3}
         value={text}
