@@ -1,12 +1,16 @@
 import type { ConversationMessage } from '../../../shared/conversation';
 import type { ChatItem, ToolItem } from './chat-store';
 
+let loads = 0;
+
 /** The stored conversation of a session as transcript items (decisions of earlier runs are not replayed). */
 export function itemsFromConversation(messages: ConversationMessage[]): ChatItem[] {
   const items: ChatItem[] = [];
   const tools = new Map<string, ToolItem>();
+  // Keys unique across loads: rows of another conversation never inherit this one's (measured sizes are per key).
+  const prefix = `h${++loads}-`;
   let n = 0;
-  const key = (): string => `h${++n}`;
+  const key = (): string => `${prefix}${++n}`;
   for (const message of messages) {
     for (const block of message.content) {
       if (block.type === 'text' && block.text.trim()) {

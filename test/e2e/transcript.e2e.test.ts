@@ -1,0 +1,184 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { writeLongSession } from '../../src/main/bench/ui/long-session';
+import type { LongSession } from '../../src/main/bench/ui/long-session';
+import { startStreamServer } from '../../src/main/bench/ui/stream-server';
+import type { StreamServer } from '../../src/main/bench/ui/stream-server';
+import { chromiumSkipReason, launchChromium } from './support/browser';
+import { makeTempDir, removeTempDir, REPO_ROOT, requireBuiltApp, startWeb } from './support/start-web';
+import type { RunningWeb } from './support/start-web';
+
+const skipReason = chromiumSkipReason();
+const SCREENSHOTS = path.join(REPO_ROOT, 'test-results/e2e');
+const POLL = { timeout: 20_000, interval: 100 };
+const API_KEY = 'test-key-transcript';
+const MESSAGES = 5000;
+
+interface Scroll {
+  top: number;
+  height: number;
+  client: number;
+  /** Pixels between the bottom of the viewport and the end of the content. */
+  fromEnd: number;
+}
+
+const scrollOf = (log: Locator): Promise<Scroll> =>
+  log.evaluate((el) => ({ top: el.scrollTop, height: el.scrollHeight, client: el.clientHeight, fromEnd: el.scrollHeight - el.scrollTop - el.clientHeight }));
+
+/** Whether a row holding `text` is (at least partly) inside the log's viewport. */
+const showsText = (log: Locator, text: string): Promise<boolean> =>
+  log.evaluate((el, t) => {
+    const box = el.getBoundingClientRect();
+    return Array.from(el.querySelectorAll('.message-row')).some((row) => {
+      const r = row.getBoundingClientRect();
+      return r.bottom > box.top && r.top < box.bottom && (row.textContent ?? '').includes(t);
+    });
+  }, text);
+
+describe.skipIf(skipReason !== null)(`a 5,000-message transcript in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, { timeout: 120_000 }, () => {
+  let web: RunningWeb;
+  let browser: Browser;
+  let model: StreamServer;
+  let project: string;
+  let home: string;
+  let session: LongSession;
+  const savedEnv = { key: process.env.ANTHROPIC_API_KEY, url: process.env.ANTHROPIC_BASE_URL };
+
+  beforeAll(async () => {
+    requireBuiltApp();
+    // Each answer streams for 6 s at 400 tokens/s: long enough to scroll while it grows.
+    model = await startStreamServer({ tokensPerSecond: 400, durationMs: 6_000, apiKey: API_KEY });
+    project = makeTempDir('gh-e2e-transcript-');
+    home = makeTempDir('gh-e2e-transcript-home-');
+    fs.writeFileSync(path.join(home, 'settings.yaml'), 'trust:\n  default: trust\n');
+    session = writeLongSession(home, project, MESSAGES);
+    process.env.ANTHROPIC_API_KEY = API_KEY;
+    process.env.ANTHROPIC_BASE_URL = model.baseURL;
+    web = await startWeb({ project, home });
+    browser = await launchChromium();
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await web?.stop();
+    await model?.close();
+    for (const dir of [project, home]) if (dir) removeTempDir(dir);
+    if (savedEnv.key === undefined) delete process.env.ANTHROPIC_API_KEY;
+    else process.env.ANTHROPIC_API_KEY = savedEnv.key;
+    if (savedEnv.url === undefined) delete process.env.ANTHROPIC_BASE_URL;
+    else process.env.ANTHROPIC_BASE_URL = savedEnv.url;
+  });
+
+  const contexts: BrowserContext[] = [];
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close();
+  });
+
+  async function openPage(): Promise<{ page: Page; log: Locator; problems: string[] }> {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    contexts.push(context);
+    context.setDefaultTimeout(15_000);
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console: ${msg.text()}`);
+    });
+    await page.goto(web.url);
+    await expect.poll(() => page.getByRole('textbox', { name: 'Message' }).isEnabled(), POLL).toBe(true);
+    return { page, log: page.getByRole('log', { name: 'Conversation' }), problems };
+  }
+
+  it('opens at its newest message with far fewer rows than messages in the DOM; Home, End and PageUp scroll it; an expanded tool card re-measures', async () => {
+    const { page, log, problems } = await openPage();
+    await page.getByRole('button', { name: 'Sessions', exact: true }).click();
+    await page.getByRole('button', { name: /^Resume session/ }).first().click();
+    await expect.poll(() => showsText(log, session.lastMarker), POLL).toBe(true);
+    const rows = await log.locator('.message-row').count();
+    expect(rows).toBeGreaterThan(0);
+    expect(rows).toBeLessThan(100); // of about 5,000 entries
+    expect(Number(await log.getAttribute('data-count'))).toBeGreaterThan(MESSAGES * 0.9);
+    expect((await scrollOf(log)).fromEnd).toBeLessThan(10);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'transcript-5000-end.png') });
+
+    // The keyboard: the log takes focus; Home goes to the first message, End back to the newest.
+    await log.focus();
+    await log.press('Home');
+    await expect.poll(() => showsText(log, session.firstMarker), POLL).toBe(true);
+    expect(await log.getByText(session.lastMarker).count()).toBe(0); // not even in the DOM
+    expect((await scrollOf(log)).top).toBe(0);
+    await log.press('PageDown');
+    await expect.poll(async () => (await scrollOf(log)).top, POLL).toBeGreaterThan(200);
+    await log.press('End');
+    await expect.poll(() => showsText(log, session.lastMarker), POLL).toBe(true);
+    await expect.poll(async () => (await scrollOf(log)).fromEnd, POLL).toBeLessThan(10);
+    const atEnd = (await scrollOf(log)).top;
+    await log.press('PageUp');
+    await expect.poll(async () => atEnd - (await scrollOf(log)).top, POLL).toBeGreaterThan(200);
+
+    // Expanding a tool card's output grows its row, and the rows after it move down instead of overlapping it.
+    const card = log.getByTestId('tool-card').last();
+    await card.scrollIntoViewIfNeeded();
+    const rowOf = card.locator('xpath=ancestor::div[contains(@class, "message-row")]');
+    const before = await rowOf.evaluate((row) => row.getBoundingClientRect().height);
+    await card.locator('summary').first().click();
+    await expect.poll(() => rowOf.evaluate((row) => row.getBoundingClientRect().height), POLL).toBeGreaterThan(before);
+    await expect
+      .poll(
+        () =>
+          rowOf.evaluate((row) => {
+            const next = row.nextElementSibling;
+            return next ? next.getBoundingClientRect().top - row.getBoundingClientRect().bottom : 0;
+          }),
+        POLL,
+      )
+      .toBeGreaterThanOrEqual(-1);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'transcript-tool-expanded.png') });
+    expect(problems).toEqual([]);
+  });
+
+  it('stays at the bottom while an answer streams, and stays put once the person scrolls up', async () => {
+    const { page, log, problems } = await openPage();
+    await page.getByRole('button', { name: 'Sessions', exact: true }).click();
+    await page.getByRole('button', { name: /^Resume session/ }).first().click();
+    await expect.poll(() => showsText(log, session.lastMarker), POLL).toBe(true);
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Explain it at length, please');
+    await box.press('Enter');
+    await page.getByTestId('chat-working').waitFor({ state: 'visible' });
+
+    // Pinned: while the answer grows, the view follows it.
+    const growing = log.getByTestId('assistant-message').last();
+    await expect.poll(async () => ((await growing.textContent()) ?? '').length, POLL).toBeGreaterThan(1500);
+    const pinned: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await page.waitForTimeout(150);
+      pinned.push((await scrollOf(log)).fromEnd);
+    }
+    expect(Math.max(...pinned)).toBeLessThan(10);
+
+    // The person scrolls up: the answer keeps growing below, and the view does not move.
+    await log.hover();
+    await page.mouse.wheel(0, -600);
+    await expect.poll(async () => (await scrollOf(log)).fromEnd, POLL).toBeGreaterThan(300);
+    const held = await scrollOf(log);
+    await page.waitForTimeout(1_500);
+    const later = await scrollOf(log);
+    expect(later.height).toBeGreaterThan(held.height + 100); // it did stream meanwhile
+    expect(Math.abs(later.top - held.top)).toBeLessThanOrEqual(2);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'transcript-scrolled-up-while-streaming.png') });
+
+    // End pins it again, and it follows the stream from there.
+    await log.focus();
+    await log.press('End');
+    await expect.poll(async () => (await scrollOf(log)).fromEnd, POLL).toBeLessThan(10);
+    await page.waitForTimeout(500);
+    expect((await scrollOf(log)).fromEnd).toBeLessThan(10);
+    await page.getByTestId('chat-working').waitFor({ state: 'detached', timeout: 30_000 });
+    expect(await page.locator('.msg-notice.error').count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+});
