@@ -56,17 +56,36 @@ export const RulesListSchema = z.object({
   additionalDirectories: z.array(z.object({ dir: z.string(), source: RuleScopeSchema, file: z.string() })),
   /** The file each editable scope writes to. */
   scopeFiles: z.object({ user: z.string(), project: z.string(), local: z.string() }),
+  /** The default permission mode each editable scope's file sets (null: none, or the file does not load). */
+  scopeModes: z.object({ user: PermissionModeSchema.nullable(), project: PermissionModeSchema.nullable(), local: PermissionModeSchema.nullable() }),
 });
 export type RulesList = z.infer<typeof RulesListSchema>;
 
 const ruleText = z.string().max(4096);
 const ruleEdit = z.object({ rule: ruleText.min(1), behavior: RuleBehaviorSchema, scope: EditableScopeSchema }).strict();
 const editResult = z.object({ changed: z.boolean(), file: z.string() });
+const directory = z.string().trim().min(1).max(4096);
 
 export const RulesChannels = {
   listRules: { request: z.object({}).strict(), response: RulesListSchema },
   addRule: { request: ruleEdit, response: editResult },
   removeRule: { request: ruleEdit, response: editResult },
+  /**
+   * Edits a rule (text, behaviour) and/or moves it to another scope. Another scope: added there first, then removed
+   * here, each file written atomically, so a failed second write never loses the rule.
+   */
+  updateRule: {
+    request: z.object({ from: ruleEdit, to: ruleEdit }).strict(),
+    response: z.object({ changed: z.boolean(), files: z.array(z.string()) }),
+  },
+  /** A scope file's default permission mode (null removes it). Bypass is refused for an untrusted project's own files. */
+  setScopeMode: {
+    request: z.object({ scope: EditableScopeSchema, mode: PermissionModeSchema.nullable() }).strict(),
+    response: editResult,
+  },
+  /** `permissions.additionalDirectories` of a scope file; the directory must exist (relative to the project root). */
+  addDirectory: { request: z.object({ scope: EditableScopeSchema, dir: directory }).strict(), response: editResult.extend({ resolved: z.string() }) },
+  removeDirectory: { request: z.object({ scope: EditableScopeSchema, dir: directory }).strict(), response: editResult },
   validateRule: { request: z.object({ rule: ruleText }).strict(), response: z.object({ ok: z.boolean(), error: z.string().optional() }) },
   /** The same engine call as `gatehouse permissions check` for the open project. */
   testCall: {

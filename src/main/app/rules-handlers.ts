@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import type { z } from 'zod';
 import { GatehouseError } from '../../shared/errors';
+import type { PermissionMode } from '../../shared/permission';
 import type { RuleEntry, RulesChannels } from '../../shared/rules-contract';
 import { homeDir } from '../paths';
 import { createPermissionEngine } from '../permission';
@@ -7,8 +9,11 @@ import { parseRule } from '../permission/rules/parse-rule';
 import type { TrustOracle } from '../permission/trust-oracle';
 import { addRuleToFile, removeRuleFromFile } from '../settings/edit-rules-file';
 import { ensureGitExcluded } from '../settings/git-exclude';
+import type { RuleFileOps } from '../settings/move-rule';
+import { parseSettingsText } from '../settings/parse-settings';
 import { localSettingsFile, scopeFile } from '../settings/settings-locations';
 import { SettingsStore } from '../settings/settings-store';
+import { createRulesSettingsHandlers } from './rules-settings-handlers';
 
 type Channels = typeof RulesChannels;
 export type RulesHandlers = {
@@ -21,6 +26,20 @@ export interface RulesHandlersOptions {
   env: NodeJS.ProcessEnv;
   /** The app's TrustStore, as the engine sees it. */
   trust: TrustOracle;
+  /** Tests only: the file operations a move between scopes uses. */
+  moveOps?: RuleFileOps;
+}
+
+/** The default mode a scope file sets, as the settings loader reads it (null: none, missing or not loadable). */
+function fileMode(file: string): PermissionMode | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+  const parsed = parseSettingsText(file, text);
+  return parsed.ok ? (parsed.settings.mode ?? null) : null;
 }
 
 /**
@@ -66,6 +85,11 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
           project: scopeFile('project', project, opts.configDir),
           local: scopeFile('local', project, opts.configDir),
         },
+        scopeModes: {
+          user: fileMode(scopeFile('user', project, opts.configDir)),
+          project: fileMode(scopeFile('project', project, opts.configDir)),
+          local: fileMode(scopeFile('local', project, opts.configDir)),
+        },
       };
     },
     addRule: async ({ rule, behavior, scope }) => {
@@ -92,6 +116,7 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
       if (!changed) throw new GatehouseError('NOT_FOUND', `${behavior} rule "${rule}" is not in ${file}`);
       return { changed, file };
     },
+    ...createRulesSettingsHandlers({ requireProject, configDir: opts.configDir, env: opts.env, trust: opts.trust, ...(opts.moveOps ? { moveOps: opts.moveOps } : {}) }),
     validateRule: async ({ rule }) => {
       const parsed = parseRule(rule);
       return parsed.ok ? { ok: true } : { ok: false, error: parsed.reason };

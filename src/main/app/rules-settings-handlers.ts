@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { GatehouseError } from '../../shared/errors';
+import type { EditableScope } from '../../shared/rules-contract';
+import { homeDir } from '../paths';
+import { expandHome } from '../permission/path-confinement';
+import type { TrustOracle } from '../permission/trust-oracle';
+import { replaceRuleInFile } from '../settings/edit-rules-file';
+import { addDirectoryToFile, removeDirectoryFromFile, setModeInFile } from '../settings/edit-settings-file';
+import { ensureGitExcluded } from '../settings/git-exclude';
+import { moveRuleBetweenFiles, PartialMoveError, RuleNotFoundError } from '../settings/move-rule';
+import type { RuleFileOps } from '../settings/move-rule';
+import { localSettingsFile, scopeFile } from '../settings/settings-locations';
+import type { RulesHandlers } from './rules-handlers';
+
+export interface RulesSettingsHandlersOptions {
+  requireProject(): string;
+  configDir: string;
+  env: NodeJS.ProcessEnv;
+  trust: TrustOracle;
+  /** Tests only: the file operations a move uses. */
+  moveOps?: RuleFileOps;
+}
+
+export const BYPASS_UNTRUSTED_FILE = 'bypass cannot be the default mode of an untrusted project\u2019s own settings: trust the project first';
+
+/** Turns a settings-edit failure into a contract error (the message names the file and the reason). */
+function asContractError(err: unknown): GatehouseError {
+  if (err instanceof GatehouseError) return err;
+  if (err instanceof RuleNotFoundError) return new GatehouseError('NOT_FOUND', err.message);
+  if (err instanceof PartialMoveError) return new GatehouseError('INTERNAL', err.message);
+  return new GatehouseError('BAD_REQUEST', err instanceof Error ? err.message : String(err));
+}
+
+function guarded<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (err) {
+    throw asContractError(err);
+  }
+}
+
+type Handled = 'updateRule' | 'setScopeMode' | 'addDirectory' | 'removeDirectory';
+
+/** The rules editor's edits besides add/remove: edit or move a rule, a scope's default mode, additional directories. */
+export function createRulesSettingsHandlers(opts: RulesSettingsHandlersOptions): Pick<RulesHandlers, Handled> {
+  const fileOf = (scope: EditableScope, project: string): string => scopeFile(scope, project, opts.configDir);
+  const keepLocalOutOfGit = (scope: EditableScope, project: string): void => {
+    if (scope === 'local') ensureGitExcluded(project, localSettingsFile(project));
+  };
+
+  return {
+    updateRule: async ({ from, to }) => {
+      const project = opts.requireProject();
+      const fromFile = fileOf(from.scope, project);
+      const toFile = fileOf(to.scope, project);
+      const result = guarded(() => {
+        if (fromFile === toFile) {
+          if (!replaceRuleInFile(fromFile, from, to)) throw new RuleNotFoundError(`${from.behavior} rule "${from.rule}" is not in ${fromFile}`);
+          return { changed: true, files: [fromFile] };
+        }
+        return moveRuleBetweenFiles(fromFile, from, toFile, to, opts.moveOps);
+      });
+      keepLocalOutOfGit(to.scope, project);
+      return result;
+    },
+    setScopeMode: async ({ scope, mode }) => {
+      const project = opts.requireProject();
+      const file = fileOf(scope, project);
+      if (mode === 'bypassPermissions' && scope !== 'user' && !isTrusted(opts.trust, project)) {
+        throw new GatehouseError('FORBIDDEN', `${BYPASS_UNTRUSTED_FILE} (${file})`);
+      }
+      const changed = guarded(() => setModeInFile(file, mode));
+      keepLocalOutOfGit(scope, project);
+      return { changed, file };
+    },
+    addDirectory: async ({ scope, dir }) => {
+      const project = opts.requireProject();
+      const file = fileOf(scope, project);
+      const resolved = path.resolve(project, expandHome(dir, homeDir(opts.env)));
+      let stat: fs.Stats;
+      try {
+        stat = fs.statSync(resolved);
+      } catch {
+        throw new GatehouseError('BAD_REQUEST', `directory "${dir}" does not exist (looked for ${resolved}); create it first or fix the path`);
+      }
+      if (!stat.isDirectory()) throw new GatehouseError('BAD_REQUEST', `"${dir}" is not a directory (${resolved})`);
+      const changed = guarded(() => addDirectoryToFile(file, dir));
+      keepLocalOutOfGit(scope, project);
+      return { changed, file, resolved };
+    },
+    removeDirectory: async ({ scope, dir }) => {
+      const project = opts.requireProject();
+      const file = fileOf(scope, project);
+      const changed = guarded(() => removeDirectoryFromFile(file, dir));
+      if (!changed) throw new GatehouseError('NOT_FOUND', `directory "${dir}" is not listed in ${file}`);
+      return { changed, file };
+    },
+  };
+}
+
+function isTrusted(trust: TrustOracle, project: string): boolean {
+  try {
+    return trust.isTrusted(project);
+  } catch {
+    return false;
+  }
+}
