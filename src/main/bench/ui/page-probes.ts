@@ -1,0 +1,61 @@
+// Functions that run inside the page (Playwright serialises them): self-contained, DOM only, no imports.
+
+export interface StreamProbe {
+  longTasks: number[];
+  frames: number[];
+}
+
+declare global {
+  interface Window {
+    __ghBench?: { longTasks: number[]; frames: number[]; stop: boolean };
+  }
+}
+
+/** Starts recording long tasks (PerformanceObserver 'longtask') and the interval between animation frames. */
+export function installStreamProbe(): void {
+  const probe = { longTasks: [] as number[], frames: [] as number[], stop: false };
+  window.__ghBench = probe;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) probe.longTasks.push(entry.duration);
+  }).observe({ type: 'longtask', buffered: false });
+  let last = performance.now();
+  const frame = (now: number): void => {
+    probe.frames.push(now - last);
+    last = now;
+    if (!probe.stop) requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+}
+
+export function collectStreamProbe(): StreamProbe {
+  const probe = window.__ghBench;
+  if (!probe) throw new Error('the stream probe was not installed');
+  probe.stop = true;
+  return { longTasks: probe.longTasks, frames: probe.frames.slice(1) };
+}
+
+/**
+ * Clicks the first "Resume session" button and resolves with the milliseconds until a row holding `marker` is in the
+ * conversation's viewport and the frame that shows it has been painted.
+ */
+export function resumeAndTime(args: { marker: string; timeoutMs: number }): Promise<number> {
+  const button = Array.from(document.querySelectorAll('button')).find((b) => (b.getAttribute('aria-label') ?? '').startsWith('Resume session'));
+  const log = document.querySelector('[role="log"]');
+  if (!button || !log) return Promise.reject(new Error('no Resume button or conversation log on the page'));
+  const started = performance.now();
+  button.click();
+  return new Promise((resolve, reject) => {
+    const check = (): void => {
+      if (performance.now() - started > args.timeoutMs) return reject(new Error(`"${args.marker}" did not show within ${args.timeoutMs} ms`));
+      const box = log.getBoundingClientRect();
+      const shown = Array.from(log.querySelectorAll('.message-row')).some((row) => {
+        const r = row.getBoundingClientRect();
+        return r.bottom > box.top && r.top < box.bottom && (row.textContent ?? '').includes(args.marker);
+      });
+      // Seen in this frame's layout: the next task runs after the frame is painted.
+      if (shown) setTimeout(() => resolve(performance.now() - started), 0);
+      else requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  });
+}

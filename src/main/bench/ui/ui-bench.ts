@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright';
+import { percentile, round } from '../stats';
+import { writeLongSession } from './long-session';
+import type { LongSession } from './long-session';
+import { collectStreamProbe, installStreamProbe, resumeAndTime } from './page-probes';
+import { startStreamServer } from './stream-server';
+import { startWebProcess } from './web-process';
+
+/** Debian's Chromium (never a downloaded browser); GATEHOUSE_CHROMIUM overrides it. */
+const CHROMIUM = process.env.GATEHOUSE_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const API_KEY = 'sk-ant-bench-loopback';
+const OPEN_REPEATS = 3;
+
+export interface UiBenchOptions {
+  /** out/main/cli.js: the built `gatehouse` whose `web` command serves the renderer. */
+  cliPath: string;
+  streamMs: number;
+  tokensPerSecond: number;
+  messages: number;
+}
+
+export type UiBenchResult = { metrics: Record<string, number> } | { skipped: string };
+
+type Playwright = typeof import('playwright');
+
+/** Why the UI bench cannot run here, or null. */
+function skipReason(cliPath: string): string | null {
+  if (!fs.existsSync(CHROMIUM)) return `${CHROMIUM} is not installed (apt-get install chromium)`;
+  if (!fs.existsSync(path.join(path.dirname(cliPath), '..', 'renderer', 'index.html'))) return 'the renderer is not built (npm run build)';
+  return null;
+}
+
+/** Loaded at run time from node_modules (a devDependency: never bundled into the app). */
+function loadPlaywright(): Playwright | string {
+  try {
+    return createRequire(__filename)('playwright') as Playwright;
+  } catch (err) {
+    return `playwright could not be loaded (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`;
+  }
+}
+
+/**
+ * The renderer's speed in Debian Chromium through the browser shell (`gatehouse web`), with the real SDK in the
+ * worker talking to a loopback Messages API: the longest main-thread task (and p95 frame interval) while an answer
+ * streams at `tokensPerSecond`, and the time from clicking "Resume" on a stored session of `messages` messages to
+ * its newest message on screen.
+ */
+export async function benchUi(options: UiBenchOptions): Promise<UiBenchResult> {
+  const reason = skipReason(options.cliPath);
+  if (reason) return { skipped: reason };
+  const playwright = loadPlaywright();
+  if (typeof playwright === 'string') return { skipped: playwright };
+
+  const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-bench-ui-home-')));
+  const project = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-bench-ui-project-')));
+  fs.writeFileSync(path.join(home, 'settings.yaml'), 'trust:\n  default: trust\n');
+  const session = writeLongSession(home, project, options.messages);
+  const model = await startStreamServer({ tokensPerSecond: options.tokensPerSecond, durationMs: options.streamMs, apiKey: API_KEY });
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, GATEHOUSE_HOME: home, HOME: home, ANTHROPIC_API_KEY: API_KEY, ANTHROPIC_BASE_URL: model.baseURL };
+  let browser: Browser | null = null;
+  const web = await startWebProcess({ cliPath: options.cliPath, project, env }).catch(async (err: unknown) => {
+    await model.close();
+    throw err;
+  });
+  try {
+    browser = await playwright.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    page.setDefaultTimeout(30_000);
+    await page.goto(web.url);
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    await waitEnabled(page);
+    const open = await timeOpen(page, session);
+    const stream = await timeStream(page, options.streamMs);
+    return {
+      metrics: {
+        ui_stream_longest_task_ms: round(stream.longTasks.length ? Math.max(...stream.longTasks) : 0),
+        ui_stream_long_tasks: stream.longTasks.length,
+        ui_stream_p95_frame_ms: round(percentile(stream.frames, 95)),
+        ui_stream_tokens: model.tokensSent(),
+        ui_open_5000_messages_ms: round(percentile(open, 50)),
+        ui_open_5000_messages_first_ms: round(open[0] ?? NaN),
+      },
+    };
+  } finally {
+    await browser?.close();
+    await web.stop();
+    await model.close();
+    for (const dir of [home, project]) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function waitEnabled(page: Page): Promise<void> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  for (let i = 0; i < 200 && !(await box.isEnabled()); i++) await page.waitForTimeout(100);
+}
+
+/** Opens the stored session OPEN_REPEATS times (from an empty transcript each time); milliseconds per open. */
+async function timeOpen(page: Page, session: LongSession): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < OPEN_REPEATS; i++) {
+    await page.getByRole('button', { name: 'New session', exact: true }).click();
+    await page.getByText('No messages yet.').waitFor();
+    const sessions = page.getByRole('button', { name: 'Sessions', exact: true });
+    if ((await sessions.getAttribute('aria-expanded')) !== 'true') await sessions.click();
+    await page.getByRole('button', { name: /^Resume session/ }).first().waitFor();
+    times.push(await page.evaluate(resumeAndTime, { marker: session.lastMarker, timeoutMs: 30_000 }));
+  }
+  return times;
+}
+
+/** Streams one long answer into an empty transcript while the page records its long tasks and frames. */
+async function timeStream(page: Page, streamMs: number): Promise<{ longTasks: number[]; frames: number[] }> {
+  await page.getByRole('button', { name: 'New session', exact: true }).click();
+  await page.getByText('No messages yet.').waitFor();
+  await page.evaluate(installStreamProbe);
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('Explain the permission engine at length.');
+  await box.press('Enter');
+  await page.getByTestId('chat-working').waitFor({ state: 'visible' });
+  await page.getByTestId('chat-working').waitFor({ state: 'detached', timeout: streamMs + 60_000 });
+  await page.waitForTimeout(300);
+  const problem = await page.locator('.msg-notice.error').count();
+  if (problem > 0) throw new Error(`the streamed run failed on the page: ${await page.locator('.msg-notice.error').last().textContent()}`);
+  return page.evaluate(collectStreamProbe);
+}
