@@ -1,47 +1,37 @@
 /**
- * The worker-side HTTP proxy that is a sandboxed command's only way out: it listens on a unix socket (bound into
- * the sandbox and bridged to loopback there by socat) and connects only to allowed domains. HTTPS goes through
- * CONNECT; plain HTTP as absolute-URI requests. Anything else gets a 403 naming the host.
+ * The worker-side proxy that is a sandboxed command's only way out: it listens on a unix socket (bound into the
+ * sandbox and bridged to loopback there by socat) and connects only to allowed domains. One socket speaks two
+ * protocols, told apart by the first byte: SOCKS5 (0x05, for any TCP: `ALL_PROXY=socks5h://...`) and HTTP
+ * (HTTPS through CONNECT, plain HTTP as absolute-URI requests). A refused destination gets a 403 (HTTP) or reply
+ * 0x02 (SOCKS) naming nothing the command could use, and is recorded for the violation message.
  */
-import * as dns from 'node:dns/promises';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import type { Duplex } from 'node:stream';
-import { DomainPolicy, isInternalAddress, normaliseHost } from './domain-policy';
+import { DestinationJudge, type ProxyDenial } from './destination-judge';
+import { normaliseHost } from './domain-policy';
+import { SOCKS_VERSION, serveSocks5 } from './socks5';
 
+export type { ProxyDenial } from './destination-judge';
 export const PROXY_DENIED_HEADER = 'X-Gatehouse-Sandbox';
 
-export interface ProxyDenial {
-  host: string;
-  port: number;
-  reason: string;
-  at: number;
-}
-
-type Verdict = { ok: true; address: string } | { ok: false; reason: string };
-
-const MAX_DENIALS_KEPT = 50;
-
 export class DomainProxy {
-  private readonly server: http.Server;
-  private readonly sockets = new Set<Duplex>();
-  private readonly denials: ProxyDenial[] = [];
+  private readonly front: net.Server;
+  private readonly http: http.Server;
+  private readonly sockets = new Set<net.Socket>();
 
-  private constructor(private readonly policy: DomainPolicy) {
-    this.server = http.createServer((req, res) => void this.forwardHttp(req, res));
-    this.server.on('connect', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void this.tunnel(req, socket, head));
-    this.server.on('connection', (s: net.Socket) => {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
-    });
+  private constructor(private readonly judge: DestinationJudge) {
+    this.http = http.createServer((req, res) => void this.forwardHttp(req, res));
+    this.http.on('connect', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void this.tunnel(req, socket, head));
+    this.front = net.createServer((socket) => this.accept(socket));
   }
 
   static async listen(socketPath: string, allowedDomains: readonly string[]): Promise<DomainProxy> {
-    const proxy = new DomainProxy(new DomainPolicy(allowedDomains));
+    const proxy = new DomainProxy(new DestinationJudge(allowedDomains));
     await new Promise<void>((resolve, reject) => {
-      proxy.server.once('error', reject);
-      proxy.server.listen(socketPath, () => {
-        proxy.server.off('error', reject);
+      proxy.front.once('error', reject);
+      proxy.front.listen(socketPath, () => {
+        proxy.front.off('error', reject);
         resolve();
       });
     });
@@ -50,39 +40,36 @@ export class DomainProxy {
 
   /** Denials since `since` (ms epoch), newest last. */
   recentDenials(since = 0): ProxyDenial[] {
-    return this.denials.filter((d) => d.at >= since);
+    return this.judge.recentDenials(since);
   }
 
   async close(): Promise<void> {
     for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await new Promise<void>((resolve) => this.front.close(() => resolve()));
   }
 
-  private deny(host: string, port: number, reason: string): Verdict {
-    this.denials.push({ host, port, reason, at: Date.now() });
-    if (this.denials.length > MAX_DENIALS_KEPT) this.denials.shift();
-    return { ok: false, reason };
-  }
-
-  private async judge(hostIn: string, port: number): Promise<Verdict> {
-    const host = normaliseHost(hostIn);
-    if (!this.policy.allows(host, port)) return this.deny(host, port, `network access to ${host}:${port} is not in the allowed domains`);
-    if (net.isIP(host) !== 0) return { ok: true, address: host };
-    let addresses: string[];
-    try {
-      addresses = (await dns.lookup(host, { all: true })).map((a) => a.address);
-    } catch {
-      return this.deny(host, port, `could not resolve ${host}`);
-    }
-    const usable = addresses.find((a) => !isInternalAddress(a) || this.policy.allowsLiteral(a, port));
-    if (usable === undefined) return this.deny(host, port, `${host} resolves to an internal address`);
-    return { ok: true, address: usable };
+  /** The first byte says which protocol the client speaks; the bytes read are handed on, never lost. */
+  private accept(socket: net.Socket): void {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    socket.once('data', (first: Buffer) => {
+      socket.pause();
+      if (first[0] === SOCKS_VERSION) {
+        socket.resume();
+        void serveSocks5(socket, first, this.judge);
+        return;
+      }
+      socket.unshift(first);
+      this.http.emit('connection', socket);
+      socket.resume();
+    });
   }
 
   private async tunnel(req: http.IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
     client.on('error', () => client.destroy());
     const target = parseAuthority(req.url ?? '');
-    const verdict = target === null ? { ok: false as const, reason: 'malformed CONNECT target' } : await this.judge(target.host, target.port);
+    const verdict = target === null ? { ok: false as const, reason: 'malformed CONNECT target' } : await this.judge.judge(target.host, target.port);
     if (!verdict.ok || target === null) {
       const body = `blocked by sandbox: ${verdict.ok ? 'malformed request' : verdict.reason}\n`;
       client.end(`HTTP/1.1 403 Forbidden\r\n${PROXY_DENIED_HEADER}: denied\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
@@ -110,7 +97,7 @@ export class DomainProxy {
       return;
     }
     const port = url.port === '' ? 80 : Number(url.port);
-    const verdict = await this.judge(url.hostname, port);
+    const verdict = await this.judge.judge(url.hostname, port);
     if (!verdict.ok) {
       res.writeHead(403, { 'Content-Type': 'text/plain', [PROXY_DENIED_HEADER]: 'denied' }).end(`blocked by sandbox: ${verdict.reason}\n`);
       return;

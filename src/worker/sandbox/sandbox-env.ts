@@ -14,8 +14,13 @@ export function sandboxEnv(base: NodeJS.ProcessEnv, allowList: readonly string[]
   env.npm_config_cache = '/tmp/.npm';
   env.GATEHOUSE_SANDBOX = '1';
   if (withProxy) {
-    const url = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
-    for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY']) {
+    // One bridge port speaks both: HTTP(S) proxying, and SOCKS5 for any other TCP (names resolved on the host).
+    const proxies: Record<string, string> = {
+      HTTP_PROXY: `http://127.0.0.1:${SANDBOX_PROXY_PORT}`,
+      HTTPS_PROXY: `http://127.0.0.1:${SANDBOX_PROXY_PORT}`,
+      ALL_PROXY: `socks5h://127.0.0.1:${SANDBOX_PROXY_PORT}`,
+    };
+    for (const [name, url] of Object.entries(proxies)) {
       env[name] = url;
       env[name.toLowerCase()] = url;
     }
