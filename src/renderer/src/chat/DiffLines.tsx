@@ -39,7 +39,7 @@ export function SplitLines({ rows, tokensOf }: { rows: SplitRow[]; tokensOf(line
   const cell = (line: DiffLine | null, side: 'old' | 'new') =>
     line ? (
       <>
-        <td className="diff-num" aria-hidden="true">
+        <td className={`diff-num diff-cell-${line.kind}`} aria-hidden="true">
           {num(side === 'old' ? line.oldNo : line.newNo)}
         </td>
         <td className={`diff-cell diff-cell-${line.kind}`} data-side={side}>

@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import type { ToolItem } from './chat-store';
+import { TerminalView } from './TerminalView';
 
 function target(input: unknown): string {
   if (typeof input !== 'object' || input === null) return '';
@@ -21,11 +23,32 @@ export function decisionLabel(item: ToolItem): { text: string; tone: 'ok' | 'war
   return { text: `allowed: ${d.reason}`, tone: 'ok' };
 }
 
+/** Cards whose output is open, by item key: a card scrolled out of a virtualised list and back stays open. */
+const openOutputs = new Set<string>();
+
+/**
+ * What the Output disclosure shows. A command that ran gets a terminal: its raw stream (ANSI kept) while it is
+ * live, its stored result when it comes from an earlier session. Anything else (other tools, a command that never
+ * ran) is plain text.
+ */
+function outputOf(item: ToolItem): { text: string; terminal: 'stream' | 'result' | null } {
+  const isCommand = item.name === 'run_command';
+  if (isCommand && item.output !== '') return { text: item.output, terminal: 'stream' };
+  if (isCommand && item.result?.ran) return { text: item.result.content, terminal: 'result' };
+  return { text: item.result ? item.result.content : item.output, terminal: null };
+}
+
 /** One tool call: name, target, the decision badge, and its output folded away. */
 export function ToolCard({ item }: { item: ToolItem }) {
   const badge = decisionLabel(item);
   const outcome = item.askedReason && item.decision ? item.decision.reason : null;
-  const output = item.result ? item.result.content : item.output;
+  const output = outputOf(item);
+  const [open, setOpen] = useState(() => openOutputs.has(item.key));
+  const toggle = (isOpen: boolean): void => {
+    if (isOpen) openOutputs.add(item.key);
+    else openOutputs.delete(item.key);
+    setOpen(isOpen);
+  };
   return (
     <article className="tool-card" aria-label={`Tool call ${item.name}`} data-testid="tool-card">
       <header className="tool-card-head">
@@ -40,10 +63,10 @@ export function ToolCard({ item }: { item: ToolItem }) {
         )}
         {outcome ? <span className="tool-outcome muted">→ {outcome}</span> : null}
       </header>
-      {output ? (
-        <details className="tool-output">
+      {output.text ? (
+        <details className="tool-output" open={open} onToggle={(e) => toggle(e.currentTarget.open)}>
           <summary>Output</summary>
-          <pre>{output}</pre>
+          {output.terminal === null ? <pre>{output.text}</pre> : open ? <TerminalView key={output.terminal} text={output.text} /> : null}
         </details>
       ) : null}
     </article>
