@@ -1,10 +1,9 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { RuleBehavior } from '../../../shared/permission';
 import type { EditableScope } from '../../../shared/rules-contract';
 import { errorMessage, useApi } from '../api';
-
-type Validation = { state: 'empty' } | { state: 'checking' } | { state: 'ok' } | { state: 'bad'; error: string };
+import { useRuleValidation, validationText } from './use-rule-validation';
 
 /** Add a rule: live syntax validation (Add is disabled while the rule does not parse). */
 export function AddRuleForm({ onChanged, scopeFiles }: { onChanged(): void; scopeFiles: Record<EditableScope, string> }) {
@@ -12,28 +11,9 @@ export function AddRuleForm({ onChanged, scopeFiles }: { onChanged(): void; scop
   const [rule, setRule] = useState('');
   const [behavior, setBehavior] = useState<RuleBehavior>('allow');
   const [scope, setScope] = useState<EditableScope>('project');
-  const [validation, setValidation] = useState<Validation>({ state: 'empty' });
+  const validation = useRuleValidation(rule);
   const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null);
   const ids = { rule: useId(), behavior: useId(), scope: useId(), hint: useId() };
-
-  useEffect(() => {
-    if (!rule.trim()) {
-      setValidation({ state: 'empty' });
-      return;
-    }
-    let current = true;
-    setValidation({ state: 'checking' });
-    const timer = setTimeout(() => {
-      api.validateRule({ rule }).then(
-        (r) => current && setValidation(r.ok ? { state: 'ok' } : { state: 'bad', error: r.error ?? 'invalid rule' }),
-        (err: unknown) => current && setValidation({ state: 'bad', error: errorMessage(err) }),
-      );
-    }, 120);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [api, rule]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -84,13 +64,7 @@ export function AddRuleForm({ onChanged, scopeFiles }: { onChanged(): void; scop
         Add rule
       </button>
       <p id={ids.hint} className={validation.state === 'bad' ? 'rules-hint error' : 'rules-hint muted'} aria-live="polite" data-testid="rule-validation">
-        {validation.state === 'bad'
-          ? `Invalid rule: ${validation.error}`
-          : validation.state === 'ok'
-            ? `Valid rule; it will be written to ${scopeFiles[scope]}`
-            : validation.state === 'checking'
-              ? 'Checking…'
-              : 'Type a rule such as Bash(npm test) or Edit(src/**).'}
+        {validationText(validation, scopeFiles[scope])}
       </p>
       {status ? (
         <p className={status.error ? 'error' : 'muted'} role={status.error ? 'alert' : 'status'}>

@@ -1,4 +1,6 @@
-import type { RuleEntry, RuleScope } from '../../../shared/rules-contract';
+import { useState } from 'react';
+import type { EditableScope, RuleEntry, RuleScope } from '../../../shared/rules-contract';
+import { EditRuleForm } from './EditRuleForm';
 import { SCOPE_LABELS, SCOPE_ORDER } from './rules-api';
 
 type GroupKey = RuleScope | 'claude';
@@ -7,8 +9,25 @@ function groupOf(r: RuleEntry): GroupKey {
   return r.claudeImport ? 'claude' : r.scope;
 }
 
-/** Every rule, grouped by scope, with its behaviour and file; editable rules get a delete button. */
-export function RuleGroups({ rules, onDelete }: { rules: RuleEntry[]; onDelete(rule: RuleEntry): void }) {
+function ruleKey(r: RuleEntry): string {
+  return `${r.behavior}|${r.rule}|${r.file ?? ''}`;
+}
+
+function editable(r: RuleEntry): r is RuleEntry & { scope: EditableScope } {
+  return r.editable && (r.scope === 'user' || r.scope === 'project' || r.scope === 'local');
+}
+
+export interface RuleGroupsProps {
+  rules: RuleEntry[];
+  scopeFiles: Record<EditableScope, string>;
+  onDelete(rule: RuleEntry): void;
+  /** An edit or move was saved: re-read the rules. */
+  onChanged(): void;
+}
+
+/** Every rule, grouped by scope, with its behaviour and file; editable rules can be edited in place or deleted. */
+export function RuleGroups({ rules, scopeFiles, onDelete, onChanged }: RuleGroupsProps) {
+  const [editing, setEditing] = useState<string | null>(null);
   if (rules.length === 0) return <p className="muted">No rules yet: every call follows the permission mode.</p>;
   const groups = SCOPE_ORDER.map((key) => ({ key, rules: rules.filter((r) => groupOf(r) === key) })).filter((g) => g.rules.length > 0);
   return (
@@ -23,21 +42,39 @@ export function RuleGroups({ rules, onDelete }: { rules: RuleEntry[]; onDelete(r
               {readOnly ? <span className="rules-readonly"> (read-only)</span> : null}
             </h3>
             <ul className="rules-list">
-              {g.rules.map((r) => (
-                <li key={`${r.behavior}|${r.rule}|${r.file ?? ''}`} className="rules-row">
-                  <span className={`rules-badge rules-badge-${r.behavior}`}>{r.behavior}</span>
-                  <code className="rules-text">{r.rule}</code>
-                  {r.appliesToTools ? null : <span className="muted"> (no such tool yet)</span>}
-                  <span className="rules-file muted" title={r.file ?? undefined}>
-                    {r.file ?? ''}
-                  </span>
-                  {r.editable ? (
-                    <button type="button" className="rules-delete" aria-label={`Delete ${r.rule}`} onClick={() => onDelete(r)}>
-                      Delete
-                    </button>
-                  ) : null}
-                </li>
-              ))}
+              {g.rules.map((r) =>
+                editing === ruleKey(r) && editable(r) ? (
+                  <li key={ruleKey(r)} className="rules-row rules-row-editing">
+                    <EditRuleForm
+                      entry={r}
+                      scopeFiles={scopeFiles}
+                      onDone={(changed) => {
+                        setEditing(null);
+                        if (changed) onChanged();
+                      }}
+                    />
+                  </li>
+                ) : (
+                  <li key={ruleKey(r)} className="rules-row">
+                    <span className={`rules-badge rules-badge-${r.behavior}`}>{r.behavior}</span>
+                    <code className="rules-text">{r.rule}</code>
+                    {r.appliesToTools ? null : <span className="muted"> (no such tool yet)</span>}
+                    <span className="rules-file muted" title={r.file ?? undefined}>
+                      {r.file ?? ''}
+                    </span>
+                    {editable(r) ? (
+                      <>
+                        <button type="button" className="secondary rules-edit-button" aria-label={`Edit ${r.rule}`} onClick={() => setEditing(ruleKey(r))}>
+                          Edit
+                        </button>
+                        <button type="button" className="rules-delete" aria-label={`Delete ${r.rule}`} onClick={() => onDelete(r)}>
+                          Delete
+                        </button>
+                      </>
+                    ) : null}
+                  </li>
+                ),
+              )}
             </ul>
           </section>
         );

@@ -1,9 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { EditableScope, RuleEntry, RulesList } from '../../../shared/rules-contract';
 import { errorMessage, useApi, useApiEvent } from '../api';
+import { refreshPermissionMode } from '../modes';
 import { AddRuleForm } from './AddRuleForm';
+import { AdditionalDirectories } from './AdditionalDirectories';
 import { CallSimulator } from './CallSimulator';
 import { RuleGroups } from './RuleGroups';
+import { ScopeModes } from './ScopeModes';
 import './rules.css';
 
 function isEditableScope(scope: string): scope is EditableScope {
@@ -27,13 +30,18 @@ export function RulesView() {
   }, [api]);
 
   useEffect(refresh, [refresh]);
+  /** After a settings edit: the rules, and the chat's mode in force (a scope's default mode may have changed). */
+  const changed = useCallback(() => {
+    refresh();
+    void refreshPermissionMode(api);
+  }, [api, refresh]);
   useApiEvent((event) => {
     if (event.type === 'projectChanged' || event.type === 'trustChanged') refresh();
   });
 
   const remove = (r: RuleEntry) => {
     if (!isEditableScope(r.scope)) return;
-    api.removeRule({ rule: r.rule, behavior: r.behavior, scope: r.scope }).then(refresh, (err: unknown) => setError(errorMessage(err)));
+    api.removeRule({ rule: r.rule, behavior: r.behavior, scope: r.scope }).then(changed, (err: unknown) => setError(errorMessage(err)));
   };
 
   return (
@@ -51,10 +59,7 @@ export function RulesView() {
       ) : null}
       {list ? (
         <>
-          <p className="muted">
-            Mode: <strong>{list.mode ? `${list.mode.mode} (from ${list.mode.file})` : 'default'}</strong>
-            {list.trusted ? '' : ' · Project not trusted: its project and local allow rules are not applied.'}
-          </p>
+          {list.trusted ? null : <p className="muted">Project not trusted: its project and local allow rules, default mode and directories are not applied.</p>}
           {list.fileErrors.length > 0 ? (
             <div className="rules-file-errors" role="alert" aria-label="Settings files that failed to load">
               <h3>Settings files that failed to load</h3>
@@ -83,21 +88,11 @@ export function RulesView() {
               </ul>
             </div>
           ) : null}
-          <RuleGroups rules={list.rules} onDelete={remove} />
-          {list.additionalDirectories.length > 0 ? (
-            <section className="rules-group" aria-label="Additional directories">
-              <h3>Additional directories</h3>
-              <ul className="rules-list">
-                {list.additionalDirectories.map((d) => (
-                  <li key={`${d.dir}|${d.file}`} className="rules-row">
-                    <code>{d.dir}</code> <span className="rules-file muted">{d.file}</span>
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ) : null}
+          <RuleGroups rules={list.rules} scopeFiles={list.scopeFiles} onDelete={remove} onChanged={changed} />
           <h3>Add a rule</h3>
-          <AddRuleForm onChanged={refresh} scopeFiles={list.scopeFiles} />
+          <AddRuleForm onChanged={changed} scopeFiles={list.scopeFiles} />
+          <ScopeModes list={list} onChanged={changed} />
+          <AdditionalDirectories list={list} onChanged={changed} />
         </>
       ) : null}
       <CallSimulator />

@@ -1,0 +1,114 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import type { FormEvent } from 'react';
+import { RuleBehaviorSchema } from '../../../shared/permission';
+import type { RuleBehavior } from '../../../shared/permission';
+import { EditableScopeSchema } from '../../../shared/rules-contract';
+import type { EditableScope, RuleEntry } from '../../../shared/rules-contract';
+import { errorMessage, useApi } from '../api';
+import { useRuleValidation, validationText } from './use-rule-validation';
+
+export interface EditRuleFormProps {
+  entry: RuleEntry & { scope: EditableScope };
+  scopeFiles: Record<EditableScope, string>;
+  onDone(changed: boolean): void;
+}
+
+/**
+ * Edits one rule where it stands: its text and behaviour (validated live, like Add), and its scope (a move: main adds
+ * it to the new file first, then removes it from the old one). Enter saves, Escape cancels.
+ */
+export function EditRuleForm({ entry, scopeFiles, onDone }: EditRuleFormProps) {
+  const api = useApi();
+  const [rule, setRule] = useState(entry.rule);
+  const [behavior, setBehavior] = useState<RuleBehavior>(entry.behavior);
+  const [scope, setScope] = useState<EditableScope>(entry.scope);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const validation = useRuleValidation(rule);
+  const ids = { rule: useId(), behavior: useId(), scope: useId(), hint: useId() };
+  const ruleRef = useRef<HTMLInputElement>(null);
+  const unchanged = rule.trim() === entry.rule && behavior === entry.behavior && scope === entry.scope;
+
+  useEffect(() => {
+    ruleRef.current?.focus();
+    ruleRef.current?.select();
+  }, []);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (validation.state !== 'ok' || saving) return;
+    if (unchanged) return onDone(false);
+    setSaving(true);
+    const from = { rule: entry.rule, behavior: entry.behavior, scope: entry.scope };
+    api.updateRule({ from, to: { rule: rule.trim(), behavior, scope } }).then(
+      () => onDone(true),
+      (err: unknown) => {
+        setSaving(false);
+        setError(errorMessage(err));
+      },
+    );
+  };
+
+  return (
+    <form
+      className="rules-add rules-edit"
+      onSubmit={submit}
+      aria-label={`Edit ${entry.rule}`}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          onDone(false);
+        }
+      }}
+    >
+      <div className="rules-field">
+        <label htmlFor={ids.rule}>Edit rule text</label>
+        <input
+          id={ids.rule}
+          ref={ruleRef}
+          type="text"
+          value={rule}
+          aria-invalid={validation.state === 'bad'}
+          aria-describedby={ids.hint}
+          onChange={(e) => setRule(e.target.value)}
+          spellCheck={false}
+          autoComplete="off"
+        />
+      </div>
+      <div className="rules-field">
+        <label htmlFor={ids.behavior}>Edit behavior</label>
+        <select id={ids.behavior} value={behavior} onChange={(e) => setBehavior(RuleBehaviorSchema.parse(e.target.value))}>
+          {RuleBehaviorSchema.options.map((b) => (
+            <option key={b} value={b}>
+              {b}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="rules-field">
+        <label htmlFor={ids.scope}>Edit scope</label>
+        <select id={ids.scope} value={scope} onChange={(e) => setScope(EditableScopeSchema.parse(e.target.value))}>
+          {EditableScopeSchema.options.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" className="primary" disabled={validation.state !== 'ok' || saving}>
+        Save
+      </button>
+      <button type="button" onClick={() => onDone(false)}>
+        Cancel
+      </button>
+      <p id={ids.hint} className={validation.state === 'bad' ? 'rules-hint error' : 'rules-hint muted'} aria-live="polite" data-testid="edit-rule-validation">
+        {scope !== entry.scope && validation.state === 'ok' ? `Valid rule; it moves from ${scopeFiles[entry.scope]} to ${scopeFiles[scope]}` : validationText(validation, scopeFiles[scope])}
+      </p>
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}
