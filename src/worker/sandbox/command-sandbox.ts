@@ -3,49 +3,19 @@
  * domain proxy) and checked with a real probe before it is trusted. Anything that prevents it working returns a
  * `SandboxUnavailable` with the reason, never a sandbox that silently does nothing.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bwrapArgs, PROXY_SOCKET_NAME, type BwrapPlan, type SandboxNetwork } from './bwrap-args';
+import { bwrapArgs, PROXY_SOCKET_NAME, SANDBOX_PROXY_PORT, type BwrapPlan, type SandboxNetwork } from './bwrap-args';
 import { directCommand } from './direct-command';
 import { DomainProxy } from './domain-proxy';
 import { findOnPath, isExecutable } from './find-binary';
 import { existingMaskTargets, protectedReadPaths, writableRootGuards } from './protected-paths';
+import { probe, PROBE_COMMAND, unavailable, writableRootsOf } from './sandbox-probe';
 import { sandboxEnv } from './sandbox-env';
+import { createSeatbeltSandbox } from './seatbelt-sandbox';
 import type { CommandSandbox, CommandSandboxConfig, SandboxUnavailable, WrappedCommand } from './types';
 import { describeViolation } from './violation';
-
-const PROBE_TIMEOUT_MS = 10_000;
-
-function unavailable(reason: string): SandboxUnavailable {
-  return { kind: 'unavailable', reason };
-}
-
-function realDir(p: string): string | null {
-  try {
-    const real = fs.realpathSync(p);
-    return fs.statSync(real).isDirectory() ? real : null;
-  } catch {
-    return null;
-  }
-}
-
-function probe(file: string, args: string[], env: Record<string, string>, cwd: string): Promise<{ ok: boolean; detail: string }> {
-  return new Promise((resolve) => {
-    // stdin from /dev/null, not a socket: bash sources ~/.bashrc when its stdin is a socket and SHLVL is unset.
-    const child = spawn(file, args, { env, cwd, timeout: PROBE_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', (err) => resolve({ ok: false, detail: err.message }));
-    child.on('close', (code, signal) => {
-      if (code === 0 && stdout.trim() === 'gatehouse-sandbox-ok') resolve({ ok: true, detail: '' });
-      else resolve({ ok: false, detail: (stderr.trim() || `unexpected probe result (exit ${String(code ?? signal)})`).split('\n')[0] ?? '' });
-    });
-  });
-}
 
 type Located = { ok: true; bwrap: string; socat: string | null } | { ok: false; reason: string };
 
@@ -62,15 +32,13 @@ function locateBinaries(config: CommandSandboxConfig): Located {
 }
 
 export async function createCommandSandbox(config: CommandSandboxConfig): Promise<CommandSandbox | SandboxUnavailable> {
-  if (process.platform !== 'linux') {
-    return unavailable(`no command sandbox on ${process.platform} yet (bubblewrap on Linux only; Seatbelt on macOS is not implemented)`);
-  }
+  if (process.platform === 'darwin') return createSeatbeltSandbox(config);
+  if (process.platform !== 'linux') return unavailable(`no command sandbox on ${process.platform} (bubblewrap on Linux, Seatbelt on macOS)`);
   const located = locateBinaries(config);
   if (!located.ok) return unavailable(located.reason);
-  const projectRoot = realDir(config.projectRoot);
-  if (projectRoot === null) return unavailable(`the project folder does not exist: ${config.projectRoot}`);
-  const extra = config.additionalDirectories.map(realDir).filter((d): d is string => d !== null);
-  const writableRoots = [...new Set([projectRoot, ...extra])];
+  const roots = writableRootsOf(config);
+  if (roots === null) return unavailable(`the project folder does not exist: ${config.projectRoot}`);
+  const { projectRoot, writableRoots } = roots;
 
   const privateTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-sandbox-tmp-'));
   const dirsToRemove = [privateTmp];
@@ -109,11 +77,10 @@ export async function createCommandSandbox(config: CommandSandboxConfig): Promis
   const wrap = (command: string): WrappedCommand => {
     lastWrapAt = Date.now();
     const p = plan();
-    return { file: p.bwrapPath, args: bwrapArgs(p, command), env: sandboxEnv(baseEnv, allowList, proxy !== null), cwd: projectRoot };
+    return { file: p.bwrapPath, args: bwrapArgs(p, command), env: sandboxEnv(baseEnv, allowList, proxy === null ? null : SANDBOX_PROXY_PORT), cwd: projectRoot };
   };
 
-  const check = wrap('echo gatehouse-sandbox-ok');
-  const result = await probe(check.file, check.args, check.env, check.cwd);
+  const result = await probe(wrap(PROBE_COMMAND));
   if (!result.ok) {
     await teardown();
     return unavailable(`bubblewrap does not work here: ${result.detail}`);

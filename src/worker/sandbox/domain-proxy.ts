@@ -26,16 +26,25 @@ export class DomainProxy {
     this.front = net.createServer((socket) => this.accept(socket));
   }
 
-  static async listen(socketPath: string, allowedDomains: readonly string[]): Promise<DomainProxy> {
+  /** On a unix socket path (bubblewrap: bridged in by socat), or on a loopback TCP port (Seatbelt: port 0 picks one). */
+  static async listen(where: string | { host: string; port: number }, allowedDomains: readonly string[]): Promise<DomainProxy> {
     const proxy = new DomainProxy(new DestinationJudge(allowedDomains));
     await new Promise<void>((resolve, reject) => {
       proxy.front.once('error', reject);
-      proxy.front.listen(socketPath, () => {
+      const ready = (): void => {
         proxy.front.off('error', reject);
         resolve();
-      });
+      };
+      if (typeof where === 'string') proxy.front.listen(where, ready);
+      else proxy.front.listen(where.port, where.host, ready);
     });
     return proxy;
+  }
+
+  /** The TCP port it listens on, or null on a unix socket. */
+  get port(): number | null {
+    const address = this.front.address();
+    return typeof address === 'object' && address !== null ? address.port : null;
   }
 
   /** Denials since `since` (ms epoch), newest last. */

@@ -19,6 +19,7 @@ function keyOf(config: CommandSandboxConfig): string {
     [...(config.envAllowList ?? [])].sort(),
     config.bwrapPath ?? null,
     config.socatPath ?? null,
+    config.sandboxExecPath ?? null,
   ]);
 }
 

@@ -15,6 +15,8 @@ export interface CommandSandboxConfig {
   envAllowList?: string[];
   /** The bubblewrap binary; found on PATH when absent. A path that does not work makes the sandbox unavailable. */
   bwrapPath?: string;
+  /** macOS: the sandbox-exec binary; `/usr/bin/sandbox-exec` when absent. */
+  sandboxExecPath?: string;
   /** The socat binary (only needed when a domain is allowed); found on PATH when absent. */
   socatPath?: string;
   /** The environment commands inherit (scrubbed); defaults to `process.env`. */
@@ -34,8 +36,8 @@ export interface WrappedCommand {
 
 export interface CommandSandbox {
   readonly kind: 'sandbox';
-  /** `bubblewrap` today; a Seatbelt implementation would say `seatbelt`. */
-  readonly mechanism: 'bubblewrap';
+  /** bubblewrap on Linux, Seatbelt (`sandbox-exec`) on macOS. */
+  readonly mechanism: 'bubblewrap' | 'seatbelt';
   wrap(command: string): WrappedCommand;
   /** The command outside the sandbox (environment still scrubbed): only for a call a person allowed once. */
   wrapUnsandboxed(command: string): WrappedCommand;

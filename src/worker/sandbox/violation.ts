@@ -10,10 +10,15 @@ export interface ViolationContext {
   allowedDomains: readonly string[];
   /** Proxy denials during the command (newest last). */
   denials: readonly ProxyDenial[];
+  /** The command's private temp dir as it sees it (`/tmp` under bubblewrap). */
+  tmpDir?: string;
+  /** Seatbelt refuses with EPERM ("Operation not permitted"), bubblewrap's read-only binds with EROFS. */
+  mechanism?: 'bubblewrap' | 'seatbelt';
 }
 
 /** bubblewrap's read-only binds fail writes with EROFS, never EACCES: an unambiguous sign of the sandbox. */
 const WRITE_DENIED = /read-only file system|EROFS|Errno 30\b/i;
+const SEATBELT_DENIED = /operation not permitted|EPERM|Errno 1\b/i;
 const READ_HIDDEN = /no such file or directory|ENOENT|permission denied|EACCES|not permitted/i;
 const PROXY_REFUSED = /CONNECT tunnel failed, response 403|Received HTTP code 403 from proxy|blocked by sandbox: (network|could not resolve|.* resolves to)|\b403 Forbidden\b.*proxy/i;
 const NO_NETWORK = /could not resolve host|temporary failure in name resolution|name or service not known|getaddrinfo (ENOTFOUND|EAI_AGAIN)|network is unreachable|ENETUNREACH|failed to connect to .*(connection refused|couldn't connect)|ECONNREFUSED/i;
@@ -43,13 +48,14 @@ function displayPath(p: string, home: string): string {
 function fileViolations(output: string, ctx: ViolationContext): string[] {
   const found: string[] = [];
   for (const line of output.split(/\r?\n/)) {
-    const writeDenied = WRITE_DENIED.test(line);
+    const writeDenied = (ctx.mechanism === 'seatbelt' ? SEATBELT_DENIED : WRITE_DENIED).test(line);
     const readHidden = READ_HIDDEN.test(line);
     if (!writeDenied && !readHidden) continue;
     for (const p of pathsInLine(line, ctx.home, ctx.projectRoot)) {
       if (ctx.protectedPaths.some((prot) => inside(p, prot))) {
-        found.push(`${writeDenied ? 'write to' : 'read of'} a protected path: ${displayPath(p, ctx.home)}`);
-      } else if (writeDenied && !inside(p, '/tmp') && !ctx.writableRoots.some((r) => inside(p, r))) {
+        const what = ctx.mechanism === 'seatbelt' ? 'access to' : writeDenied ? 'write to' : 'read of'; // EPERM says neither
+        found.push(`${what} a protected path: ${displayPath(p, ctx.home)}`);
+      } else if (writeDenied && !inside(p, ctx.tmpDir ?? '/tmp') && !ctx.writableRoots.some((r) => inside(p, r))) {
         found.push(`write outside the project: ${p}`);
       }
     }

@@ -58,11 +58,17 @@ describe('scrubEnv', () => {
 
   it('sandboxEnv replaces the host proxy settings and points at the bridge only when there is a proxy', () => {
     const host = { PATH: '/bin', http_proxy: 'http://corp:8080', NO_PROXY: '*', ANTHROPIC_API_KEY: 'k' };
-    const none = sandboxEnv(host, [], false);
+    const none = sandboxEnv(host, [], null);
     expect(none).toEqual({ PATH: '/bin', TMPDIR: '/tmp', XDG_CACHE_HOME: '/tmp/.cache', npm_config_cache: '/tmp/.npm', GATEHOUSE_SANDBOX: '1' });
-    const withProxy = sandboxEnv(host, [], true);
+    const withProxy = sandboxEnv(host, [], 3128);
     expect(withProxy.http_proxy).toBe('http://127.0.0.1:3128');
     expect(withProxy.HTTPS_PROXY).toBe('http://127.0.0.1:3128');
+    expect(withProxy.ALL_PROXY).toBe('socks5h://127.0.0.1:3128');
+    expect(withProxy.all_proxy).toBe('socks5h://127.0.0.1:3128');
     expect(withProxy.NO_PROXY).toBeUndefined();
+    // Seatbelt: the host port of the proxy, and the private temp dir by its real path
+    const seatbelt = sandboxEnv(host, [], 51234, '/private/var/folders/x/T/gh-tmp');
+    expect(seatbelt).toMatchObject({ HTTP_PROXY: 'http://127.0.0.1:51234', ALL_PROXY: 'socks5h://127.0.0.1:51234', TMPDIR: '/private/var/folders/x/T/gh-tmp' });
+    expect(seatbelt.XDG_CACHE_HOME).toBe('/private/var/folders/x/T/gh-tmp/.cache');
   });
 });

@@ -1,0 +1,83 @@
+/**
+ * The macOS Seatbelt profile (SBPL, for `sandbox-exec -p`) with bubblewrap's guarantees: writes only in the
+ * writable roots and the private temp dir; the secrets' folders unreadable (and unwritable) even inside a root;
+ * `.git/hooks` and `.git/config` read-only; no network except the local proxy port. In SBPL the last matching rule
+ * wins, so the denials come after the allowances they narrow. Paths become SBPL string literals: a backslash and a
+ * double quote are escaped, and a control character (newline, NUL...) is refused outright rather than trusted to
+ * an escape, so no path can end its string and add a rule of its own.
+ */
+
+export interface SeatbeltPlan {
+  /** Real paths: the project root first, then the additional directories. */
+  writableRoots: string[];
+  /** Real path of the command's private temp dir (TMPDIR). */
+  privateTmp: string;
+  /** Paths never readable nor writable (both their configured and their real form). */
+  protectedPaths: string[];
+  /** `.git` folders that must not be renamed or removed, and files/folders inside roots kept read-only. */
+  pins: string[];
+  readOnly: string[];
+  /** The domain proxy's loopback port, or null for no network at all. */
+  proxyPort: number | null;
+}
+
+export class SeatbeltProfileError extends Error {}
+
+/** `s` as an SBPL string literal. Throws for characters that have no place in a path we can vouch for. */
+export function sbplString(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(s)) throw new SeatbeltProfileError(`a path contains a control character, which the sandbox profile cannot hold safely: ${JSON.stringify(s)}`);
+  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+const subpaths = (paths: readonly string[]): string => paths.map((p) => `(subpath ${sbplString(p)})`).join(' ');
+const literals = (paths: readonly string[]): string => paths.map((p) => `(literal ${sbplString(p)})`).join(' ');
+
+/** Mach services a shell and common tools need, and nothing that holds secrets (no keychain, no pasteboard). */
+const MACH_SERVICES = [
+  'com.apple.system.logger',
+  'com.apple.system.notification_center',
+  'com.apple.system.opendirectoryd.libinfo',
+  'com.apple.system.opendirectoryd.membership',
+  'com.apple.bsd.dirhelper',
+  'com.apple.trustd.agent',
+  'com.apple.coreservices.launchservicesd',
+];
+
+const DEVICE_WRITES = [
+  '(literal "/dev/null")',
+  '(literal "/dev/zero")',
+  '(literal "/dev/tty")',
+  '(literal "/dev/stdout")',
+  '(literal "/dev/stderr")',
+  '(literal "/dev/dtracehelper")',
+  '(regex #"^/dev/ttys[0-9]+$")',
+  '(regex #"^/dev/fd/[0-9]+$")',
+];
+
+export function seatbeltProfile(plan: SeatbeltPlan): string {
+  const lines = [
+    '(version 1)',
+    '(deny default)',
+    '(allow process-exec process-fork)',
+    '(allow signal (target same-sandbox))',
+    '(allow process-info* (target same-sandbox))',
+    '(allow sysctl-read)',
+    '(allow user-preference-read)',
+    '(allow ipc-posix-shm ipc-posix-sem)',
+    `(allow mach-lookup ${MACH_SERVICES.map((n) => `(global-name ${sbplString(n)})`).join(' ')})`,
+    '(allow file-ioctl (literal "/dev/tty") (regex #"^/dev/ttys[0-9]+$"))',
+    '(allow file-read*)',
+    `(allow file-write* ${subpaths([...plan.writableRoots, plan.privateTmp])} ${DEVICE_WRITES.join(' ')})`,
+  ];
+  if (plan.readOnly.length > 0) lines.push(`(deny file-write* ${subpaths(plan.readOnly)})`);
+  if (plan.pins.length > 0) lines.push(`(deny file-write* ${literals(plan.pins)})`);
+  if (plan.protectedPaths.length > 0) {
+    lines.push(`(deny file-read* ${subpaths(plan.protectedPaths)})`, `(deny file-write* ${subpaths(plan.protectedPaths)})`);
+  }
+  if (plan.proxyPort !== null) {
+    if (!Number.isInteger(plan.proxyPort) || plan.proxyPort < 1 || plan.proxyPort > 65535) throw new SeatbeltProfileError(`bad proxy port ${plan.proxyPort}`);
+    lines.push(`(allow network-outbound (remote ip "localhost:${plan.proxyPort}"))`);
+  }
+  return `${lines.join('\n')}\n`;
+}

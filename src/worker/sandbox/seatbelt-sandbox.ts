@@ -1,0 +1,94 @@
+/**
+ * The command sandbox on macOS: `sandbox-exec -p PROFILE bash -c COMMAND` with the profile of seatbelt-profile.ts,
+ * a private temp dir (TMPDIR) and, when a domain is allowed, the domain proxy on a loopback port (the only network
+ * the profile lets through). Same interface and the same fail-safe rule as bubblewrap: probed once, and anything
+ * that keeps it from working is a `SandboxUnavailable` with the reason.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { directCommand } from './direct-command';
+import { DomainProxy } from './domain-proxy';
+import { isExecutable } from './find-binary';
+import { existingMaskTargets, protectedReadPaths, writableRootGuards } from './protected-paths';
+import { probe, PROBE_COMMAND, unavailable, writableRootsOf } from './sandbox-probe';
+import { sandboxEnv } from './sandbox-env';
+import { seatbeltProfile, type SeatbeltPlan } from './seatbelt-profile';
+import type { CommandSandbox, CommandSandboxConfig, SandboxUnavailable, WrappedCommand } from './types';
+import { describeViolation } from './violation';
+
+export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
+
+/** The argv for one command under Seatbelt (pure: the profile is rebuilt per command, like bubblewrap's masks). */
+export function seatbeltCommand(sandboxExec: string, plan: SeatbeltPlan, command: string, env: Record<string, string>, cwd: string): WrappedCommand {
+  return { file: sandboxExec, args: ['-p', seatbeltProfile(plan), 'bash', '-c', command], env, cwd };
+}
+
+export async function createSeatbeltSandbox(config: CommandSandboxConfig): Promise<CommandSandbox | SandboxUnavailable> {
+  const sandboxExec = config.sandboxExecPath ?? SANDBOX_EXEC;
+  if (!isExecutable(sandboxExec)) return unavailable(`sandbox-exec was not found at ${sandboxExec}`);
+  const roots = writableRootsOf(config);
+  if (roots === null) return unavailable(`the project folder does not exist: ${config.projectRoot}`);
+  const { projectRoot, writableRoots } = roots;
+  const privateTmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-sandbox-tmp-')));
+  let proxy: DomainProxy | null = null;
+  const teardown = async (): Promise<void> => {
+    await proxy?.close();
+    fs.rmSync(privateTmp, { recursive: true, force: true });
+  };
+  try {
+    if (config.allowedDomains.length > 0) proxy = await DomainProxy.listen({ host: '127.0.0.1', port: 0 }, config.allowedDomains);
+  } catch (err) {
+    await teardown();
+    return unavailable(`the sandbox network proxy could not start: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const configuredProtected = protectedReadPaths(config.home, config.userConfigDir);
+  const protectedNow = (): string[] => [...new Set([...configuredProtected, ...existingMaskTargets(configuredProtected).map((m) => m.path)])];
+  const baseEnv = config.baseEnv ?? process.env;
+  const allowList = config.envAllowList ?? [];
+  const env = sandboxEnv(baseEnv, allowList, proxy?.port ?? null, privateTmp);
+  let lastWrapAt = 0;
+  const wrap = (command: string): WrappedCommand => {
+    lastWrapAt = Date.now();
+    const guards = writableRootGuards(writableRoots);
+    const plan: SeatbeltPlan = { writableRoots, privateTmp, protectedPaths: protectedNow(), pins: guards.pins, readOnly: guards.readOnly, proxyPort: proxy?.port ?? null };
+    return seatbeltCommand(sandboxExec, plan, command, env, projectRoot);
+  };
+
+  let result: { ok: boolean; detail: string };
+  try {
+    result = await probe(wrap(PROBE_COMMAND));
+  } catch (err) {
+    result = { ok: false, detail: err instanceof Error ? err.message : String(err) }; // a path the profile cannot hold
+  }
+  if (!result.ok) {
+    await teardown();
+    return unavailable(`sandbox-exec does not work here: ${result.detail}`);
+  }
+  let disposed = false;
+  return {
+    kind: 'sandbox',
+    mechanism: 'seatbelt',
+    wrap: (command) => {
+      if (disposed) throw new Error('the command sandbox was disposed');
+      return wrap(command);
+    },
+    wrapUnsandboxed: (command) => directCommand(command, projectRoot, allowList, baseEnv),
+    describeViolation: (output, exitCode) =>
+      describeViolation(output, exitCode, {
+        projectRoot,
+        writableRoots,
+        protectedPaths: protectedNow(),
+        home: config.home,
+        allowedDomains: config.allowedDomains,
+        denials: proxy?.recentDenials(lastWrapAt - 1_000) ?? [],
+        tmpDir: privateTmp,
+        mechanism: 'seatbelt',
+      }),
+    dispose: async () => {
+      if (disposed) return;
+      disposed = true;
+      await teardown();
+    },
+  };
+}

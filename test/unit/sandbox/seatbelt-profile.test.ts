@@ -1,0 +1,186 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSeatbeltSandbox, seatbeltCommand } from '../../../src/worker/sandbox/seatbelt-sandbox';
+import { sbplString, seatbeltProfile, SeatbeltProfileError, type SeatbeltPlan } from '../../../src/worker/sandbox/seatbelt-profile';
+import { makeWorld, runWrapped, type SandboxWorld } from './support';
+
+// The macOS Seatbelt profile, read back with an S-expression reader that follows SBPL's (TinyScheme's) string
+// rules: whatever a path contains, it stays one string inside the rule it was put in.
+
+type Sexp = string | { str: string } | { regex: string } | Sexp[];
+
+function readSbpl(text: string): Sexp[] {
+  let i = 0;
+  const readString = (): string => {
+    let out = '';
+    i++; // opening quote
+    for (;;) {
+      if (i >= text.length) throw new Error('unterminated string');
+      const c = text[i++]!;
+      if (c === '"') return out;
+      if (c === '\\') {
+        const e = text[i++];
+        if (e === '\\' || e === '"') out += e;
+        else throw new Error(`unexpected escape \\${e}`);
+      } else out += c;
+    }
+  };
+  const readForm = (): Sexp => {
+    while (/\s/.test(text[i] ?? '')) i++;
+    const c = text[i];
+    if (c === '(') {
+      i++;
+      const list: Sexp[] = [];
+      for (;;) {
+        while (/\s/.test(text[i] ?? '')) i++;
+        if (text[i] === ')') {
+          i++;
+          return list;
+        }
+        if (i >= text.length) throw new Error('unbalanced (');
+        list.push(readForm());
+      }
+    }
+    if (c === ')') throw new Error('unbalanced )');
+    if (c === '"') return { str: readString() };
+    if (c === '#' && text[i + 1] === '"') {
+      i++;
+      return { regex: readString() };
+    }
+    const start = i;
+    while (i < text.length && !/[\s()"]/.test(text[i]!)) i++;
+    return text.slice(start, i);
+  };
+  const forms: Sexp[] = [];
+  for (;;) {
+    while (/\s/.test(text[i] ?? '')) i++;
+    if (i >= text.length) return forms;
+    forms.push(readForm());
+  }
+}
+
+/** The string arguments of every `(FILTER "...")` inside top-level forms `(ACTION OPERATION ...)`. */
+function filterStrings(forms: Sexp[], action: string, operation: string, filter: string): string[] {
+  const out: string[] = [];
+  for (const f of forms) {
+    if (!Array.isArray(f) || f[0] !== action || f[1] !== operation) continue;
+    for (const part of f.slice(2)) {
+      if (Array.isArray(part) && part[0] === filter && part.length === 2 && typeof part[1] === 'object' && 'str' in part[1]) out.push(part[1].str);
+    }
+  }
+  return out;
+}
+
+const plan = (extra: Partial<SeatbeltPlan> = {}): SeatbeltPlan => ({
+  writableRoots: ['/Users/u/project', '/Users/u/shared lib'],
+  privateTmp: '/private/var/folders/x/T/gatehouse-sandbox-tmp-1',
+  protectedPaths: ['/Users/u/.ssh', '/Users/u/Library/Application Support/Gatehouse'],
+  pins: ['/Users/u/project/.git'],
+  readOnly: ['/Users/u/project/.git/hooks', '/Users/u/project/.git/config'],
+  proxyPort: null,
+  ...extra,
+});
+
+describe('the Seatbelt profile', () => {
+  it('denies by default; writes only in the roots, the private temp dir and devices; secrets denied last', () => {
+    const forms = readSbpl(seatbeltProfile(plan()));
+    expect(forms[0]).toEqual(['version', '1']);
+    expect(forms[1]).toEqual(['deny', 'default']);
+    expect(filterStrings(forms, 'allow', 'file-write*', 'subpath')).toEqual(['/Users/u/project', '/Users/u/shared lib', '/private/var/folders/x/T/gatehouse-sandbox-tmp-1']);
+    expect(filterStrings(forms, 'deny', 'file-write*', 'subpath')).toEqual([...plan().readOnly, ...plan().protectedPaths]);
+    expect(filterStrings(forms, 'deny', 'file-write*', 'literal')).toEqual(['/Users/u/project/.git']);
+    expect(filterStrings(forms, 'deny', 'file-read*', 'subpath')).toEqual(plan().protectedPaths);
+    // last match wins in SBPL: every narrowing deny comes after the broad allows
+    const index = (action: string, op: string) => forms.findIndex((f) => Array.isArray(f) && f[0] === action && f[1] === op);
+    expect(index('deny', 'file-read*')).toBeGreaterThan(index('allow', 'file-read*'));
+    expect(index('deny', 'file-write*')).toBeGreaterThan(index('allow', 'file-write*'));
+  });
+
+  it('no network at all without a proxy; with one, only its loopback port', () => {
+    const none = seatbeltProfile(plan());
+    expect(none).not.toMatch(/network/);
+    const forms = readSbpl(seatbeltProfile(plan({ proxyPort: 51234 })));
+    const network = forms.filter((f) => Array.isArray(f) && typeof f[1] === 'string' && f[1].startsWith('network'));
+    expect(network).toEqual([['allow', 'network-outbound', ['remote', 'ip', { str: 'localhost:51234' }]]]);
+    expect(() => seatbeltProfile(plan({ proxyPort: 70000 }))).toThrow(SeatbeltProfileError);
+  });
+
+  it('a path cannot break out of its string: quotes, parentheses, semicolons, backslashes stay data', () => {
+    const attacks = [
+      '/Users/u/a") (allow file-write* (subpath "/")) ("',
+      '/Users/u/b\\") (allow network*) ;',
+      '/Users/u/c\\',
+      '/Users/u/d\\\\"(deny default)',
+      '/Users/u/#"e"',
+      "/Users/u/f' ; (allow default)",
+    ];
+    const plain = readSbpl(seatbeltProfile(plan()));
+    for (const attack of attacks) {
+      const forms = readSbpl(seatbeltProfile(plan({ writableRoots: [attack], protectedPaths: [attack], pins: [], readOnly: [] })));
+      expect(forms.length, attack).toBe(plain.length - 2); // the same rules (minus the two guard rules), none added
+      expect(filterStrings(forms, 'allow', 'file-write*', 'subpath'), attack).toEqual([attack, plan().privateTmp]);
+      expect(filterStrings(forms, 'deny', 'file-read*', 'subpath'), attack).toEqual([attack]);
+      const heads = forms.map((f) => (Array.isArray(f) ? `${String(f[0])} ${String(f[1])}` : String(f)));
+      expect(heads.filter((h) => h === 'allow default' || h === 'allow network*'), attack).toEqual([]);
+    }
+  });
+
+  it('refuses control characters (a newline could not be held safely), with the path in the message', () => {
+    for (const bad of ['/Users/u/x\n(allow default)', '/Users/u/nul\u0000', '/Users/u/cr\r', '/Users/u/del\u007f']) {
+      expect(() => sbplString(bad)).toThrow(SeatbeltProfileError);
+      expect(() => seatbeltProfile(plan({ writableRoots: [bad] }))).toThrow(/control character/);
+      expect(() => seatbeltProfile(plan({ protectedPaths: [bad] }))).toThrow(JSON.stringify(bad).slice(1, 10));
+    }
+  });
+
+  it('sandbox-exec gets the profile and the command, nothing else', () => {
+    const w = seatbeltCommand('/usr/bin/sandbox-exec', plan(), 'npm test', { PATH: '/bin' }, '/Users/u/project');
+    expect(w.file).toBe('/usr/bin/sandbox-exec');
+    expect(w.args[0]).toBe('-p');
+    expect(w.args[1]).toBe(seatbeltProfile(plan()));
+    expect(w.args.slice(2)).toEqual(['bash', '-c', 'npm test']);
+  });
+});
+
+describe('the Seatbelt set-up (wiring only, off macOS: a stand-in sandbox-exec that runs the command unconfined)', () => {
+  let world: SandboxWorld | null = null;
+  afterEach(() => {
+    world?.remove();
+    world = null;
+  });
+
+  it('no sandbox-exec: unavailable, with the reason', async () => {
+    world = makeWorld();
+    const s = await createSeatbeltSandbox(world.config({ sandboxExecPath: path.join(world.root, 'no-such-sandbox-exec') }));
+    expect(s).toEqual({ kind: 'unavailable', reason: `sandbox-exec was not found at ${path.join(world.root, 'no-such-sandbox-exec')}` });
+  });
+
+  it('probes, hands over the profile, a private TMPDIR and the proxy port; a project path with a newline is unavailable', async () => {
+    world = makeWorld();
+    const fake = path.join(world.root, 'fake-sandbox-exec');
+    fs.writeFileSync(fake, '#!/bin/bash\n[ "$1" = -p ] || exit 64\nprintf %s "$2" > "$(dirname "$0")/last-profile.sb"\nshift 2\nexec "$@"\n', { mode: 0o755 });
+    const s = await createSeatbeltSandbox(world.config({ sandboxExecPath: fake, allowedDomains: ['example.com'] }));
+    if (s.kind !== 'sandbox') throw new Error(s.reason);
+    try {
+      expect(s.mechanism).toBe('seatbelt');
+      const r = await runWrapped(s.wrap('echo "tmp=$TMPDIR proxy=$ALL_PROXY"'));
+      const tmp = /tmp=(\S+)/.exec(r.output)?.[1] ?? '';
+      expect(fs.statSync(tmp).isDirectory()).toBe(true);
+      expect(r.output).toMatch(/proxy=socks5h:\/\/127\.0\.0\.1:\d+/);
+      const port = /127\.0\.0\.1:(\d+)/.exec(r.output)?.[1];
+      const profile = fs.readFileSync(path.join(world.root, 'last-profile.sb'), 'utf8');
+      expect(profile).toContain(`(remote ip "localhost:${port}")`);
+      expect(profile).toContain(`(subpath ${JSON.stringify(fs.realpathSync(world.project))})`);
+      expect(s.describeViolation(`touch: ${world.outside}/x: Operation not permitted`, 1)).toBe(`blocked by sandbox: write outside the project: ${world.outside}/x`);
+      expect(s.describeViolation(`touch: ${tmp}/x: Operation not permitted`, 1)).toBeNull();
+    } finally {
+      await s.dispose();
+    }
+    const odd = path.join(world.root, 'odd\nproject');
+    fs.mkdirSync(odd);
+    const refused = await createSeatbeltSandbox(world.config({ sandboxExecPath: fake, projectRoot: odd }));
+    expect(refused.kind).toBe('unavailable');
+    expect(refused.kind === 'unavailable' ? refused.reason : '').toContain('control character');
+  });
+});
