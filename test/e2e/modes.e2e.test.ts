@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright';
@@ -7,7 +6,7 @@ import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthro
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { openApiSocket } from './support/api-socket';
 import { chromiumSkipReason, launchChromium } from './support/browser';
-import { CLI_PATH, makeTempDir, removeTempDir, REPO_ROOT, requireBuiltApp, startWeb } from './support/start-web';
+import { makeTempDir, removeTempDir, REPO_ROOT, requireBuiltApp, startWeb } from './support/start-web';
 import type { RunningWeb } from './support/start-web';
 
 const skipReason = chromiumSkipReason();
@@ -139,8 +138,17 @@ describe.skipIf(skipReason !== null)(`permission modes and "Run this plan" in Ch
     await dialog.getByRole('button', { name: 'Turn on bypass' }).click();
     await expect.poll(() => modeSelect.inputValue(), POLL).toBe('bypassPermissions');
 
-    // The project stops being trusted behind the page's back (the CLI): bypass ends, and cannot be chosen again.
-    execFileSync(process.execPath, [CLI_PATH, 'trust', 'set', project, '--scope', 'never'], { env: { ...process.env, GATEHOUSE_HOME: home, HOME: home } });
+    // Trust is withdrawn (from another window of the app): this page's session drops out of bypass at once.
+    const other = await openApiSocket(web.port, { token: web.token });
+    try {
+      expect(await other.call('setTrust', { path: project, scope: 'never' })).toMatchObject({ kind: 'response', result: { status: { trusted: false } } });
+    } finally {
+      await other.close();
+    }
+    await expect.poll(() => modeSelect.inputValue(), POLL).toBe('default');
+    expect(await page.getByTestId('permission-mode-notice').textContent()).toMatch(/no longer trusted: bypass ended/);
+    expect(await modeSelect.locator('option[value="bypassPermissions"]').isDisabled()).toBe(true);
+    // A page opened now cannot choose it either.
     const second = await openPage();
     const select2 = second.page.getByRole('combobox', { name: 'Permission mode' });
     expect(await select2.inputValue()).toBe('default');

@@ -16,6 +16,8 @@ export function PermissionModeSelect({ disabled }: { disabled: boolean }) {
   const connected = useConnection().status === 'open';
   const { state, error } = usePermissionMode();
   const [confirming, setConfirming] = useState(false);
+  /** Why main changed the mode on its own (e.g. trust revoked during bypass). */
+  const [notice, setNotice] = useState<string | null>(null);
   const ids = { select: useId(), source: useId() };
 
   useEffect(() => {
@@ -23,11 +25,15 @@ export function PermissionModeSelect({ disabled }: { disabled: boolean }) {
   }, [api, connected]);
 
   useApiEvent((event) => {
-    if (event.type === 'permissionModeChanged') usePermissionMode.setState({ state: event.state, error: null });
+    if (event.type === 'permissionModeChanged') {
+      usePermissionMode.setState({ state: event.state, error: null });
+      setNotice(event.reason);
+    }
     else if (event.type === 'projectChanged' || event.type === 'trustChanged' || event.type === 'runFinished') void refreshPermissionMode(api);
   });
 
   const apply = (mode: PermissionMode | null) => {
+    setNotice(null);
     api.setPermissionMode({ mode }).then(
       (next) => usePermissionMode.setState({ state: next, error: null }),
       (err: unknown) => usePermissionMode.setState({ error: errorMessage(err) }),
@@ -77,6 +83,11 @@ export function PermissionModeSelect({ disabled }: { disabled: boolean }) {
         <button type="button" className="link" disabled={disabled} onClick={() => apply(null)}>
           Use settings ({PERMISSION_MODE_LABELS[state.settingsMode]})
         </button>
+      ) : null}
+      {notice ? (
+        <span className="muted" role="status" data-testid="permission-mode-notice">
+          {notice}
+        </span>
       ) : null}
       {error ? (
         <span className="error" role="alert">
