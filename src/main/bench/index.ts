@@ -65,6 +65,7 @@ async function runUiBench(streamMs: number): Promise<Record<string, number>> {
     console.error(`ui           skipped: ${result.skipped}`);
     return {};
   }
+  for (const note of result.notes) console.error(`ui           ${note}`);
   return result.metrics;
 }
 

@@ -1,30 +1,38 @@
 // Functions that run inside the page (Playwright serialises them): self-contained, DOM only, no imports.
 
 export interface StreamProbe {
-  longTasks: number[];
+  /** Each long task: when it started (ms after the probe was installed) and how long it ran. */
+  longTasks: Array<{ at: number; ms: number }>;
   frames: number[];
 }
 
 declare global {
   interface Window {
-    __ghBench?: { longTasks: number[]; frames: number[]; stop: boolean };
+    __ghBench?: { longTasks: Array<{ at: number; ms: number }>; frames: number[]; stop: boolean };
   }
 }
 
 /** Starts recording long tasks (PerformanceObserver 'longtask') and the interval between animation frames. */
 export function installStreamProbe(): void {
-  const probe = { longTasks: [] as number[], frames: [] as number[], stop: false };
+  const probe = { longTasks: [] as Array<{ at: number; ms: number }>, frames: [] as number[], stop: false };
   window.__ghBench = probe;
+  const installed = performance.now();
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) probe.longTasks.push(entry.duration);
+    for (const entry of list.getEntries()) probe.longTasks.push({ at: Math.round(entry.startTime - installed), ms: entry.duration });
   }).observe({ type: 'longtask', buffered: false });
-  let last = performance.now();
+  let last = installed;
   const frame = (now: number): void => {
     probe.frames.push(now - last);
     last = now;
     if (!probe.stop) requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
+}
+
+/** Characters of text in the newest assistant message (the streamed answer, as rendered). */
+export function renderedAnswerLength(): number {
+  const answers = document.querySelectorAll('[data-testid="assistant-message"]');
+  return answers[answers.length - 1]?.textContent?.length ?? 0;
 }
 
 export function collectStreamProbe(): StreamProbe {

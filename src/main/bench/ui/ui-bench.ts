@@ -6,8 +6,9 @@ import type { Browser, Page } from 'playwright';
 import { percentile, round } from '../stats';
 import { writeLongSession } from './long-session';
 import type { LongSession } from './long-session';
-import { collectStreamProbe, installStreamProbe, resumeAndTime } from './page-probes';
-import { startStreamServer } from './stream-server';
+import { collectStreamProbe, installStreamProbe, renderedAnswerLength, resumeAndTime } from './page-probes';
+import type { StreamProbe } from './page-probes';
+import { benchToken, startStreamServer } from './stream-server';
 import { startWebProcess } from './web-process';
 
 /** Debian's Chromium (never a downloaded browser); GATEHOUSE_CHROMIUM overrides it. */
@@ -24,7 +25,7 @@ export interface UiBenchOptions {
   messages: number;
 }
 
-export type UiBenchResult = { metrics: Record<string, number> } | { skipped: string };
+export type UiBenchResult = { metrics: Record<string, number>; notes: string[] } | { skipped: string };
 
 type Playwright = typeof import('playwright');
 
@@ -76,9 +77,15 @@ export async function benchUi(options: UiBenchOptions): Promise<UiBenchResult> {
     await waitEnabled(page);
     const open = await timeOpen(page, session);
     const stream = await timeStream(page, options.streamMs);
+    const streamed = Array.from({ length: model.tokensSent() }, (_, i) => benchToken(i)).join('').length;
+    const rendered = await page.evaluate(renderedAnswerLength);
+    // Markdown drops its marks (fences, `-`, `**`), so the page shows a little less text than was streamed.
+    if (rendered < streamed * 0.8) throw new Error(`the page shows ${rendered} characters of the ${streamed} streamed: the stream did not render`);
+    const longest = stream.longTasks.reduce((max, t) => Math.max(max, t.ms), 0);
     return {
+      notes: stream.longTasks.map((t) => `long task of ${round(t.ms)} ms at ${(t.at / 1000).toFixed(1)} s`),
       metrics: {
-        ui_stream_longest_task_ms: round(stream.longTasks.length ? Math.max(...stream.longTasks) : 0),
+        ui_stream_longest_task_ms: round(longest),
         ui_stream_long_tasks: stream.longTasks.length,
         ui_stream_p95_frame_ms: round(percentile(stream.frames, 95)),
         ui_stream_tokens: model.tokensSent(),
@@ -114,7 +121,7 @@ async function timeOpen(page: Page, session: LongSession): Promise<number[]> {
 }
 
 /** Streams one long answer into an empty transcript while the page records its long tasks and frames. */
-async function timeStream(page: Page, streamMs: number): Promise<{ longTasks: number[]; frames: number[] }> {
+async function timeStream(page: Page, streamMs: number): Promise<StreamProbe> {
   await page.getByRole('button', { name: 'New session', exact: true }).click();
   await page.getByText('No messages yet.').waitFor();
   await page.evaluate(installStreamProbe);
