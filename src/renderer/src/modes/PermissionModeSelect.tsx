@@ -46,13 +46,9 @@ export function PermissionModeSelect({ disabled }: { disabled: boolean }) {
   };
 
   const mode = state?.mode ?? 'default';
-  const source = !state
-    ? ''
-    : state.source === 'session'
-      ? 'this session'
-      : state.source === 'settings'
-        ? `settings: ${state.settingsFile ?? ''}`
-        : 'built-in default';
+  const short = !state ? '' : state.source === 'session' ? 'this session' : state.source === 'settings' ? 'settings' : 'built-in default';
+  const long = state?.source === 'settings' ? `settings: ${state.settingsFile ?? ''}` : short;
+  const bypassOff = state && !state.trusted ? state.bypassUnavailable : null;
 
   return (
     <span className="permission-mode">
@@ -70,14 +66,19 @@ export function PermissionModeSelect({ disabled }: { disabled: boolean }) {
           return (
             <option key={m} value={m} disabled={Boolean(unavailable)} title={PERMISSION_MODE_HINTS[m]}>
               {PERMISSION_MODE_LABELS[m]}
-              {unavailable ? ' (unavailable: project not trusted)' : ''}
+              {unavailable ? ' (unavailable)' : ''}
             </option>
           );
         })}
       </select>
-      <span id={ids.source} className="permission-mode-source muted" data-testid="permission-mode-source" title={state ? `${PERMISSION_MODE_LABELS[mode]}: ${PERMISSION_MODE_HINTS[mode]} (from ${source})` : undefined}>
-        {state ? `from ${source} · ${PERMISSION_MODE_HINTS[mode]}` : ''}
-        {state && !state.trusted && state.bypassUnavailable ? ` · ${state.bypassUnavailable}` : ''}
+      {state ? (
+        <span className="permission-mode-source muted" aria-hidden="true" title={`${PERMISSION_MODE_LABELS[mode]}: ${PERMISSION_MODE_HINTS[mode]} (from ${long})${bypassOff ? `. ${bypassOff}` : ''}`}>
+          from {short}
+          {bypassOff ? ' · bypass unavailable (untrusted)' : ''}
+        </span>
+      ) : null}
+      <span id={ids.source} className="visually-hidden" data-testid="permission-mode-source">
+        {state ? `${PERMISSION_MODE_HINTS[mode]}; from ${long}.${bypassOff ? ` ${bypassOff}.` : ''}` : ''}
       </span>
       {state?.source === 'session' ? (
         <button type="button" className="link" disabled={disabled} onClick={() => apply(null)}>
