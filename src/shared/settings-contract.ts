@@ -60,7 +60,7 @@ export const AppSettingsViewSchema = z.object({
     last4: z.string().max(4).nullable(),
     /** Where "Save key" puts a key in this shell. */
     storage: z.enum(['secure-store', 'settings-file']),
-    /** Plain words on that storage, e.g. "encrypted with the OS keychain" or "plain text in ~/.config/.../settings.yaml". */
+    /** How "Save key" keeps it, in words that follow "stores it": "encrypted by …" or "as plain text … in settings.yaml". */
     storageNote: z.string(),
     /** Null when "Save key" can work here; otherwise why not (e.g. no OS encryption available). */
     unavailable: z.string().nullable(),

@@ -9,7 +9,7 @@ import { userSettingsFile } from '../settings/settings-locations';
 export interface SecretStore {
   /** `secure-store`: encrypted by the OS; `settings-file`: plain text in the user's settings.yaml (mode 0600). */
   readonly kind: 'secure-store' | 'settings-file';
-  /** Plain words on where the key goes, for the Settings page. */
+  /** Plain words on how the key is kept ("Save key stores it …"), for the Settings page. */
   readonly description: string;
   /** The stored key; null when none (or it cannot be read: see `problem`). Secure stores only: the file's key is read with the rest of the settings. */
   get(): string | null;
@@ -27,7 +27,7 @@ export class SettingsFileKeyStore implements SecretStore {
   readonly description: string;
 
   constructor(private readonly configDir: string) {
-    this.description = `saved as plain text (model.apiKey) in ${userSettingsFile(configDir)}, readable only by you (mode 0600)`;
+    this.description = `as plain text (model.apiKey) in ${userSettingsFile(configDir)}, readable only by you (mode 0600)`;
   }
 
   get(): string | null {

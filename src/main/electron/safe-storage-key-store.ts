@@ -27,7 +27,7 @@ export function modelKeyFile(configDir: string): string {
  */
 export class SafeStorageKeyStore implements SecretStore {
   readonly kind = 'secure-store' as const;
-  readonly description = "encrypted by your operating system's keychain (Electron safeStorage)";
+  readonly description = "encrypted by your operating system's keychain (Electron safeStorage), in the Gatehouse config folder";
   private readonly file: string;
   private readError: string | null = null;
 

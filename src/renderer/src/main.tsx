@@ -3,9 +3,12 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiProvider, createBridgeClient } from './api';
 import { App } from './app/App';
+import { applyCachedTheme } from './settings';
 import './styles.css';
 
 const root = document.getElementById('root');
+// The last theme, before anything paints (the settings confirm it once they load).
+applyCachedTheme();
 if (root) {
   const client = createBridgeClient();
   createRoot(root).render(

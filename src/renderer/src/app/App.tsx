@@ -3,6 +3,7 @@ import { useApi, useApiEvent, useConnection } from '../api';
 import { ChatPanel } from '../chat';
 import { RulesView } from '../rules';
 import { SandboxBanner } from '../sandbox';
+import { focusSettingsHeading, SettingsView, useSettingsShortcut, useSettingsSync } from '../settings';
 import { TrustFeature } from '../trust';
 import { Header } from './Header';
 import { LiveWorkerPanel } from './LiveWorkerPanel';
@@ -15,7 +16,13 @@ export function App() {
   const connection = useConnection();
   const loadError = useShell((s) => s.loadError);
   const connected = connection.status === 'open';
-  const [view, setView] = useState<'chat' | 'rules'>('chat');
+  const [view, setView] = useState<'chat' | 'rules' | 'settings'>('chat');
+  const openSettings = (): void => {
+    setView('settings');
+    focusSettingsHeading();
+  };
+  useSettingsSync();
+  useSettingsShortcut(openSettings);
 
   useEffect(() => {
     if (!connected) return;
@@ -33,7 +40,7 @@ export function App() {
 
   return (
     <>
-      <Header />
+      <Header onOpenSettings={openSettings} />
       <SandboxBanner />
       <main className="app-main">
         {loadError ? (
@@ -50,6 +57,9 @@ export function App() {
           <button type="button" aria-pressed={view === 'rules'} onClick={() => setView('rules')}>
             Rules
           </button>
+          <button type="button" aria-pressed={view === 'settings'} onClick={() => setView('settings')}>
+            Settings
+          </button>
         </nav>
         {/* Chat stays mounted (its session and approvals live on) while the Rules view is shown. */}
         <div style={{ display: view === 'chat' ? 'contents' : 'none' }}>
@@ -58,6 +68,11 @@ export function App() {
         {view === 'rules' ? (
           <div style={{ gridColumn: '1 / -1' }}>
             <RulesView />
+          </div>
+        ) : null}
+        {view === 'settings' ? (
+          <div style={{ gridColumn: '1 / -1' }}>
+            <SettingsView />
           </div>
         ) : null}
         <TrustFeature />

@@ -3,7 +3,8 @@ import { ConnectionBadge } from './ConnectionBadge';
 import { useShell } from './store';
 import { WorkerStatusBadge } from './WorkerStatusBadge';
 
-export function Header() {
+/** `onOpenSettings`: the Settings button (also Ctrl+, / Cmd+,). */
+export function Header({ onOpenSettings }: { onOpenSettings?: () => void } = {}) {
   const project = useShell((s) => s.info?.project ?? null);
   return (
     <header className="app-header">
@@ -23,6 +24,11 @@ export function Header() {
         <ProjectTrustChip />
         <WorkerStatusBadge />
         <ConnectionBadge />
+        {onOpenSettings ? (
+          <button type="button" className="secondary" onClick={onOpenSettings} aria-label="Open Settings" aria-keyshortcuts="Control+, Meta+," title="Settings (Ctrl+,)">
+            Settings
+          </button>
+        ) : null}
       </div>
     </header>
   );
