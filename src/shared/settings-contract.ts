@@ -62,7 +62,7 @@ export const AppSettingsViewSchema = z.object({
     storage: z.enum(['secure-store', 'settings-file']),
     /** How "Save key" keeps it, in words that follow "stores it": "encrypted by …" or "as plain text … in settings.yaml". */
     storageNote: z.string(),
-    /** Null when "Save key" can work here; otherwise why not (e.g. no OS encryption available). */
+    /** Why "Save key" cannot work here (no OS encryption) or a saved key cannot be used (undecryptable, the desktop's); else null. */
     unavailable: z.string().nullable(),
   }),
   theme: ThemeSchema,

@@ -1,5 +1,12 @@
-import { editUserSettingsYaml } from '../settings/user-settings-yaml';
+import fs from 'node:fs';
+import path from 'node:path';
 import { userSettingsFile } from '../settings/settings-locations';
+import { editUserSettingsYaml } from '../settings/user-settings-yaml';
+
+/** The desktop's encrypted key (written by its safeStorage store; only Electron can decrypt it). */
+export function desktopKeyFile(configDir: string): string {
+  return path.join(configDir, 'model-key.safe');
+}
 
 /**
  * Where the app keeps the model's API key that the Settings page saves. The desktop shell injects one backed by
@@ -42,7 +49,9 @@ export class SettingsFileKeyStore implements SecretStore {
     editUserSettingsYaml(this.configDir, [{ block: 'model', key: 'apiKey', value: null }]);
   }
 
+  /** A key the desktop app saved is encrypted by the OS for Electron: this shell cannot use it, and says so. */
   problem(): string | null {
-    return null;
+    if (!fs.existsSync(desktopKeyFile(this.configDir))) return null;
+    return `the desktop app's saved key (${desktopKeyFile(this.configDir)}) is encrypted for the desktop app and cannot be used here: save a key here or set ANTHROPIC_API_KEY`;
   }
 }

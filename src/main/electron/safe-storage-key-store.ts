@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { GatehouseError } from '../../shared/errors';
+import { desktopKeyFile } from '../app/secret-store';
 import type { SecretStore } from '../app/secret-store';
 import { writeFileAtomic } from '../fs/atomic-write';
 
@@ -16,9 +16,8 @@ export interface SafeStorageLike {
 
 const StoredKeyFileSchema = z.strictObject({ version: z.literal(1), encrypted: z.base64().min(1) });
 
-export function modelKeyFile(configDir: string): string {
-  return path.join(configDir, 'model-key.safe');
-}
+/** `<config dir>/model-key.safe`. */
+export const modelKeyFile = desktopKeyFile;
 
 /**
  * The desktop's model key: encrypted with Electron's safeStorage (the OS keychain / DPAPI / libsecret) and kept as

@@ -53,7 +53,7 @@ function loadForEdit(file: string): Document {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new GatehouseError('INTERNAL', `${file}: cannot read it (${(err as Error).message}); nothing was changed`);
   }
-  const doc = text.trim() ? parseDocument(text, { uniqueKeys: true }) : new Document({});
+  const doc = text.trim() ? parseDocument(text, { uniqueKeys: true, prettyErrors: false }) : new Document({});
   const error = doc.errors[0];
   if (error) throw new GatehouseError('BAD_REQUEST', `${file} is not valid YAML (${firstLine(error.message)}): fix it first; nothing was changed`);
   if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) doc.contents = doc.createNode({});

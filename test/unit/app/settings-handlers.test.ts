@@ -182,6 +182,15 @@ describe('settings handlers, browser shell (key in settings.yaml)', () => {
     expect(wire.join('\n')).not.toContain(KEY);
   });
 
+  it("says that the desktop app's encrypted key cannot be used by this shell, and still saves one here", async () => {
+    fs.writeFileSync(path.join(configDir, 'model-key.safe'), '{"version":1,"encrypted":"AAAA"}\n');
+    const call = handlersFor(new SettingsFileKeyStore(configDir));
+    const view = await call('getAppSettings');
+    expect(view.apiKey).toMatchObject({ set: false, source: 'none' });
+    expect(view.apiKey.unavailable).toMatch(/model-key\.safe\) is encrypted for the desktop app and cannot be used here/);
+    expect((await call('saveApiKey', { apiKey: KEY })).apiKey).toMatchObject({ set: true, source: 'settings-file' });
+  });
+
   it('a settings file that is not valid YAML is not overwritten: the save fails with the file and reason', async () => {
     fs.writeFileSync(file, 'model:\n  name: [unclosed\n');
     const call = handlersFor(new SettingsFileKeyStore(configDir));
