@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { splitMarkdownBlocks } from '../../../src/renderer/src/chat/markdown-blocks';
+import { extendMarkdownBlocks, splitMarkdownBlocks } from '../../../src/renderer/src/chat/markdown-blocks';
 import { safeLinkUrl } from '../../../src/renderer/src/chat/safe-url';
 
 describe('splitMarkdownBlocks', () => {
@@ -80,5 +80,31 @@ describe('safeLinkUrl', () => {
     for (const bad of ['javascript:alert(1)', ' JavaScript:alert(1)', 'java\nscript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', 'file:///etc/passwd', '/relative', '#top', 'src/a.ts', '', null, undefined]) {
       expect(safeLinkUrl(bad)).toBeNull();
     }
+  });
+});
+
+describe('extendMarkdownBlocks', () => {
+  it('splitting a growing text piece by piece equals splitting it whole, at every length (property)', () => {
+    const piece = fc.constantFrom('\n', '\n\n', 'text ', '```', '```ts\n', '~~~\n', '    ind', '- item', ' ', '`', 'x');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 10 }), (pieces, steps) => {
+        const text = pieces.join('');
+        let state = extendMarkdownBlocks(null, '');
+        let at = 0;
+        for (let i = 0; at < text.length; i++) {
+          at = Math.min(text.length, at + (steps[i % steps.length] ?? 1));
+          state = extendMarkdownBlocks(state, text.slice(0, at));
+          expect(state.blocks).toEqual(splitMarkdownBlocks(text.slice(0, at)));
+        }
+      }),
+    );
+  });
+
+  it('keeps the finished blocks as the same strings and starts over when the text is replaced', () => {
+    const first = extendMarkdownBlocks(null, 'one\n\ntwo');
+    const next = extendMarkdownBlocks(first, 'one\n\ntwo\n\nthree');
+    expect(next.blocks).toEqual(['one', 'two', 'three']);
+    expect(next.blocks[0]).toBe(first.blocks[0]);
+    expect(extendMarkdownBlocks(next, 'other').blocks).toEqual(['other']);
   });
 });

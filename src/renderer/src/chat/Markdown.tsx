@@ -1,10 +1,11 @@
-import { memo, useMemo } from 'react';
+import { memo, useMemo, useRef } from 'react';
 import type { ComponentPropsWithoutRef, JSX } from 'react';
 import ReactMarkdown from 'react-markdown';
 import type { Components, ExtraProps, Options } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
-import { splitMarkdownBlocks } from './markdown-blocks';
+import { extendMarkdownBlocks } from './markdown-blocks';
+import type { MarkdownBlocks } from './markdown-blocks';
 import { rehypeTrimCodeNewline } from './rehype-trim-code';
 import { safeLinkUrl } from './safe-url';
 import './markdown.css';
@@ -62,20 +63,29 @@ const REHYPE_PLUGINS: Options['rehypePlugins'] = [rehypeTrimCodeNewline, [rehype
 /** One top-level block, parsed again only when its own text changes. */
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
   return (
-    <ReactMarkdown remarkPlugins={REMARK_PLUGINS} rehypePlugins={REHYPE_PLUGINS} components={COMPONENTS} skipHtml urlTransform={safeOrEmpty}>
-      {text}
-    </ReactMarkdown>
+    <div className="md-block">
+      <ReactMarkdown remarkPlugins={REMARK_PLUGINS} rehypePlugins={REHYPE_PLUGINS} components={COMPONENTS} skipHtml urlTransform={safeOrEmpty}>
+        {text}
+      </ReactMarkdown>
+    </div>
   );
 });
+
+/** Past this many blocks, blocks out of view skip layout and paint (`content-visibility: auto`). */
+const MANY_BLOCKS = 40;
 
 /**
  * The model's markdown (GFM: tables, task lists, strikethrough; fenced code highlighted). Never raw HTML: HTML in the
  * text is dropped, links are checked by `safeLinkUrl`. While a message streams only its last block re-renders.
  */
 export function Markdown({ text }: { text: string }) {
-  const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
+  const split = useRef<MarkdownBlocks | null>(null);
+  const blocks = useMemo(() => {
+    split.current = extendMarkdownBlocks(split.current, text);
+    return split.current.blocks;
+  }, [text]);
   return (
-    <div className="md">
+    <div className={blocks.length > MANY_BLOCKS ? 'md md-long' : 'md'}>
       {blocks.map((block, i) => (
         <MarkdownBlock key={i} text={block} />
       ))}

@@ -10,18 +10,52 @@
  * "\n\n" gives back an equivalent document.
  */
 export function splitMarkdownBlocks(text: string): string[] {
-  const lines = text.split('\n');
+  return scanBlocks(text, 0).blocks;
+}
+
+/** A split of `text`, with where each block starts in it (so a longer text can be split from its last block). */
+export interface MarkdownBlocks {
+  text: string;
+  blocks: string[];
+  starts: number[];
+}
+
+/**
+ * The split of `text`, reusing `previous` when `text` extends it (a streaming message): only the last block and
+ * what follows are scanned again, and the finished blocks are the same strings as before. Equal to
+ * `splitMarkdownBlocks(text)`: a block starts outside any fence with a line that is not indented, so nothing after
+ * it can change the blocks before it.
+ */
+export function extendMarkdownBlocks(previous: MarkdownBlocks | null, text: string): MarkdownBlocks {
+  const last = previous ? previous.blocks.length - 1 : -1;
+  const from = previous?.starts[last];
+  if (!previous || from === undefined || !text.startsWith(previous.text)) return { text, ...scanBlocks(text, 0) };
+  const tail = scanBlocks(text, from);
+  return { text, blocks: [...previous.blocks.slice(0, last), ...tail.blocks], starts: [...previous.starts.slice(0, last), ...tail.starts] };
+}
+
+function scanBlocks(text: string, from: number): { blocks: string[]; starts: number[] } {
   const blocks: string[] = [];
+  const starts: number[] = [];
   let current: string[] = [];
+  let currentStart = from;
   let fence: { char: string; length: number } | null = null;
   let blanks = 0;
 
   const flush = (): void => {
-    if (current.length > 0) blocks.push(current.join('\n'));
+    if (current.length > 0) {
+      blocks.push(current.join('\n'));
+      starts.push(currentStart);
+    }
     current = [];
   };
 
-  for (const line of lines) {
+  for (let at = from; at <= text.length; ) {
+    const nl = text.indexOf('\n', at);
+    const end = nl === -1 ? text.length : nl;
+    const line = text.slice(at, end);
+    const lineStart = at;
+    at = end + 1;
     if (fence) {
       current.push(line);
       if (closesFence(line, fence)) fence = null;
@@ -36,11 +70,12 @@ export function splitMarkdownBlocks(text: string): string[] {
       else flush();
       blanks = 0;
     }
+    if (current.length === 0) currentStart = lineStart;
     current.push(line);
     fence = opensFence(line);
   }
   flush();
-  return blocks;
+  return { blocks, starts };
 }
 
 const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})(.*)$/;
