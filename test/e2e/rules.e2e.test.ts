@@ -132,8 +132,11 @@ describe.skipIf(skipReason !== null)(`rules editor in Chromium through the brows
     await page.getByRole('button', { name: 'Rules', exact: true }).click();
     await page.getByTestId('rules-group-project').getByText('Read(.env)').waitFor();
 
+    // Policy and Claude Code imports stay read only: no Edit button.
+    expect(await page.getByRole('button', { name: 'Edit Bash(ls:*)' }).count()).toBe(0);
     // Edit in place (keyboard): live validation, then a new text and behaviour; the file's comment stays.
-    await page.getByRole('button', { name: 'Edit Read(.env)' }).click();
+    await page.getByRole('button', { name: 'Edit Read(.env)' }).focus();
+    await page.keyboard.press('Enter');
     const form = page.getByRole('form', { name: 'Edit Read(.env)' });
     const text = form.getByRole('textbox', { name: 'Edit rule text' });
     expect(await text.evaluate((el) => el === document.activeElement)).toBe(true);

@@ -92,6 +92,14 @@ describe('rules editor: edit, move, default mode, additional directories', () =>
     expect(bad).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/does not parse/) });
     const gone = await rejection(call('updateRule', { from: { ...from, rule: 'Bash(ls)' }, to: from }));
     expect(gone).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining(projectFile) });
+    // A Claude Code import stays read only: no scope names its file, so a forged edit finds nothing to change.
+    const claudeFile = path.join(project, '.claude/settings.json');
+    write(claudeFile, JSON.stringify({ permissions: { allow: ['Bash(ls:*)'] } }));
+    const imported = { rule: 'Bash(ls:*)', behavior: 'allow', scope: 'project' };
+    expect((await rejection(call('updateRule', { from: imported, to: { ...imported, behavior: 'deny' } }))).code).toBe('NOT_FOUND');
+    expect((await rejection(call('updateRule', { from: imported, to: { ...imported, scope: 'user' } }))).code).toBe('NOT_FOUND');
+    expect(fs.readFileSync(claudeFile, 'utf8')).toBe(JSON.stringify({ permissions: { allow: ['Bash(ls:*)'] } }));
+    expect(fs.readFileSync(userFile, 'utf8')).not.toContain('Bash(ls:*)');
     expect(fs.readFileSync(projectFile, 'utf8')).toBe(before);
     for (const payload of [{ from }, { from, to: { ...from, scope: 'policy' } }, { from, to: { ...from, behavior: 'maybe' } }, { from, to: from, extra: 1 }, { from: { ...from, rule: '' }, to: from }]) {
       const err = await rejection(call('updateRule', payload));
