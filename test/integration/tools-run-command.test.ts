@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolRegistry } from '../../src/worker/tools';
+import { UNSANDBOXED_HINT } from '../../src/worker/tools/run-command';
 import { DO, makeSandbox, type Sandbox } from '../unit/tools/helpers';
 
 /** run_command with real bash in a real pty: exit codes, streaming, timeouts, cancel killing the process group. */
@@ -168,7 +169,23 @@ describe('run_command', () => {
     const ok = await wrapped.execute('run_command', { command: 'echo "$WRAPPED $HOME"; pwd' }, sb.ctx(), DO);
     expect(ok).toEqual({ content: `[wrapped]\nyes \n${sb.outside}\n[exit code 0]`, isError: false, exitCode: 0 });
     const blocked = await wrapped.execute('run_command', { command: 'echo "x: Permission denied" >&2; exit 1' }, sb.ctx(), DO);
-    expect(blocked).toEqual({ content: '[wrapped]\nx: Permission denied\n[exit code 1]\nsandbox_violation: blocked (exit 1)', isError: true, exitCode: 1 });
+    expect(blocked).toEqual({ content: `[wrapped]\nx: Permission denied\n[exit code 1]\nsandbox_violation: blocked (exit 1)\n${UNSANDBOXED_HINT}`, isError: true, exitCode: 1 });
     expect(cleaned).toBe(2);
+  });
+
+  it('unsandboxed: true (allowed by main) spawns the wrapper\'s unsandboxed form, and reports no sandbox violation', async () => {
+    const registry = createToolRegistry({
+      ripgrepPath: null,
+      killGraceMs: 300,
+      commandWrapper: {
+        wrap: (command) => ({ file: 'bash', args: ['-c', `echo "[sandboxed]"; ${command}`], env: { PATH: process.env.PATH ?? '/bin' }, cwd: sb.root }),
+        wrapUnsandboxed: (command) => ({ file: 'bash', args: ['-c', `echo "[outside]"; ${command}`], env: { PATH: process.env.PATH ?? '/bin' }, cwd: sb.root }),
+        describeViolation: () => 'sandbox_violation: should not be asked',
+      },
+    });
+    const outside = await registry.execute('run_command', { command: 'echo hi', unsandboxed: true }, sb.ctx(), DO);
+    expect(outside).toEqual({ content: '[outside]\nhi\n[exit code 0]', isError: false, exitCode: 0 });
+    const inside = await registry.execute('run_command', { command: 'echo hi', unsandboxed: false }, sb.ctx(), DO);
+    expect(inside.content).toMatch(/^\[sandboxed\]\nhi\n\[exit code 0\]\nsandbox_violation/);
   });
 });
