@@ -188,6 +188,9 @@ describe.skipIf(skipReason !== null)(`chat rendering in Chromium${skipReason ? `
     const [left, right] = await Promise.all([rows.nth(0).locator('td[data-side="old"]').boundingBox(), rows.nth(0).locator('td[data-side="new"]').boundingBox()]);
     expect(left && right && right.x > left.x + left.width - 1 && Math.abs(right.y - left.y) < 2).toBe(true);
     await dialog.screenshot({ path: path.join(SCREENSHOTS, 'render-split-diff.png') });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await dialog.screenshot({ path: path.join(SCREENSHOTS, 'render-split-diff-dark.png') });
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // The shortcut is on the button and answers "Allow once" (the file changes).
     const once = dialog.getByRole('button', { name: 'Allow once', exact: true });
@@ -197,7 +200,7 @@ describe.skipIf(skipReason !== null)(`chat rendering in Chromium${skipReason ? `
     await expect.poll(() => fs.readFileSync(path.join(project, 'app.ts'), 'utf8'), POLL).toBe('const total = 2;\nconsole.log(total);\nexport {};\n');
 
     // The next diff opens split (remembered); typing a note with plain letters answers nothing; Alt+D denies.
-    await expect.poll(() => dialog.locator('.diff-cell-add').allTextContents(), POLL).toEqual(['+const total = 3;']);
+    await expect.poll(() => dialog.locator('td.diff-cell-add[data-side="new"]').allTextContents(), POLL).toEqual(['+const total = 3;']);
     expect(await dialog.getByRole('button', { name: 'Split', exact: true }).getAttribute('aria-pressed')).toBe('true');
     const note = dialog.getByRole('textbox', { name: 'Note to the model' });
     await note.fill('');

@@ -87,6 +87,9 @@ export function TerminalView({ text }: { text: string }) {
     });
     term.attachCustomKeyEventHandler((event) => scrollKey(term, event));
     term.open(host);
+    // Its helper textarea takes focus (to scroll and copy) but nothing typed there goes anywhere.
+    term.textarea?.setAttribute('aria-label', 'Command output (read-only)');
+    term.textarea?.setAttribute('aria-readonly', 'true');
     term.write('\x1b[?25l'); // no cursor: nothing is typed here
     termRef.current = term;
     live.add(term);
