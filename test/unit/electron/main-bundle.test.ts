@@ -183,6 +183,40 @@ describe('out/main/index.js under a fake Electron', () => {
     );
   });
 
+  it("saves the Settings page's key with safeStorage (encrypted file, 0600), never answers it, refuses without OS encryption", async () => {
+    const key = 'sk-ant-desktop-main-0123456789-KEYX';
+    const file = path.join(home, 'config', 'model-key.safe');
+    const reply = await callIpc(ipcChannelName('saveApiKey'), { apiKey: key });
+    expect(reply).toMatchObject({ ok: true, result: { apiKey: { set: true, source: 'secure-store', storage: 'secure-store', last4: 'KEYX' } } });
+    expect(JSON.stringify(reply)).not.toContain(key);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(file, 'utf8')).not.toContain(key);
+    expect(fs.existsSync(path.join(home, 'config', 'settings.yaml'))).toBe(false); // not in plain text anywhere
+    expect(await callIpc(ipcChannelName('getChatState'), {})).toMatchObject({ ok: true, result: { hasModelKey: true } });
+    fake.safeStorage.available = false;
+    try {
+      const refused = await callIpc(ipcChannelName('saveApiKey'), { apiKey: `${key}2` });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'FORBIDDEN', message: expect.stringMatching(/will not store the key/) } });
+    } finally {
+      fake.safeStorage.available = true;
+    }
+    expect(await callIpc(ipcChannelName('removeApiKey'), {})).toMatchObject({ ok: true, result: { apiKey: { set: false } } });
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it('a closed window is no longer a page: its events stop, and a new window gets them', async () => {
+    const first = fake.windows[0]!;
+    first.emit('closed');
+    const sentBefore = first.webContents.sent.length;
+    fake.app.emit('activate');
+    const second = fake.windows[1]!;
+    expect(second).toBeDefined();
+    const reply = await callIpc(ipcChannelName('openProject'), { path: project }, appEvent(second.webContents.mainFrame, second.webContents));
+    expect(reply).toMatchObject({ ok: true });
+    expect(second.webContents.sent).toContainEqual([IPC_EVENT_CHANNEL, { type: 'projectChanged', path: project }]);
+    expect(first.webContents.sent.length).toBe(sentBefore);
+  });
+
   it('stops the worker when the app quits', async () => {
     const pid = fake.forks[0]!.child.pid!;
     let prevented = false;
