@@ -76,7 +76,7 @@ export function ChatPanel() {
           </span>
         ) : null}
       </div>
-      {!hasModelKey ? <p className="warn-note">No model key: start Gatehouse with ANTHROPIC_API_KEY set.</p> : null}
+      {!hasModelKey ? <p className="warn-note">No model key: save one on the Settings page (Ctrl+,), or start Gatehouse with ANTHROPIC_API_KEY set.</p> : null}
       <MessageList items={items} />
       {plan && !running ? (
         <RunPlanButton
