@@ -134,6 +134,13 @@ describe.skipIf(skipReason !== null)(`rules editor in Chromium through the brows
 
     // Policy and Claude Code imports stay read only: no Edit button.
     expect(await page.getByRole('button', { name: 'Edit Bash(ls:*)' }).count()).toBe(0);
+    // Escape cancels an edit: nothing is written and focus is back on the row's Edit button.
+    const projectBefore = fs.readFileSync(projectFile, 'utf8');
+    await page.getByRole('button', { name: 'Edit Read(.env)' }).click();
+    await page.getByRole('textbox', { name: 'Edit rule text' }).fill('Read(other)');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Edit Read(.env)');
+    expect(fs.readFileSync(projectFile, 'utf8')).toBe(projectBefore);
     // Edit in place (keyboard): live validation, then a new text and behaviour; the file's comment stays.
     await page.getByRole('button', { name: 'Edit Read(.env)' }).focus();
     await page.keyboard.press('Enter');

@@ -28,6 +28,8 @@ export interface RuleGroupsProps {
 /** Every rule, grouped by scope, with its behaviour and file; editable rules can be edited in place or deleted. */
 export function RuleGroups({ rules, scopeFiles, onDelete, onChanged }: RuleGroupsProps) {
   const [editing, setEditing] = useState<string | null>(null);
+  /** After a cancelled edit, focus goes back to the row's Edit button (keyboard users stay in place). */
+  const [refocus, setRefocus] = useState<string | null>(null);
   if (rules.length === 0) return <p className="muted">No rules yet: every call follows the permission mode.</p>;
   const groups = SCOPE_ORDER.map((key) => ({ key, rules: rules.filter((r) => groupOf(r) === key) })).filter((g) => g.rules.length > 0);
   return (
@@ -51,6 +53,7 @@ export function RuleGroups({ rules, scopeFiles, onDelete, onChanged }: RuleGroup
                       onDone={(changed) => {
                         setEditing(null);
                         if (changed) onChanged();
+                        else setRefocus(ruleKey(r));
                       }}
                     />
                   </li>
@@ -64,7 +67,18 @@ export function RuleGroups({ rules, scopeFiles, onDelete, onChanged }: RuleGroup
                     </span>
                     {editable(r) ? (
                       <>
-                        <button type="button" className="secondary rules-edit-button" aria-label={`Edit ${r.rule}`} onClick={() => setEditing(ruleKey(r))}>
+                        <button
+                          type="button"
+                          className="secondary rules-edit-button"
+                          aria-label={`Edit ${r.rule}`}
+                          onClick={() => setEditing(ruleKey(r))}
+                          ref={(el) => {
+                            if (el && refocus === ruleKey(r)) {
+                              el.focus();
+                              setRefocus(null);
+                            }
+                          }}
+                        >
                           Edit
                         </button>
                         <button type="button" className="rules-delete" aria-label={`Delete ${r.rule}`} onClick={() => onDelete(r)}>
