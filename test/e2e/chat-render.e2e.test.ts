@@ -117,6 +117,12 @@ describe.skipIf(skipReason !== null)(`chat rendering in Chromium${skipReason ? `
       return { block: getComputedStyle(el).color, keyword: keyword ? getComputedStyle(keyword).color : '' };
     });
     expect(colours.keyword).not.toBe(colours.block);
+    // The block names its language and copies exactly its code.
+    expect(await message.locator('.md-code-lang').textContent()).toBe('ts');
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web.origin });
+    await message.getByRole('button', { name: 'Copy code' }).click();
+    await expect.poll(() => message.getByRole('button', { name: 'Copy code' }).textContent(), POLL).toBe('Copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await code.textContent());
 
     expect(await message.getByRole('heading', { name: 'Plan' }).count()).toBe(1);
     expect(await message.getByRole('cell', { name: 'build' }).count()).toBe(1);

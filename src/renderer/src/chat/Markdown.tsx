@@ -4,6 +4,7 @@ import ReactMarkdown from 'react-markdown';
 import type { Components, ExtraProps, Options } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
+import { CodeBlock } from './CodeBlock';
 import { extendMarkdownBlocks } from './markdown-blocks';
 import type { MarkdownBlocks } from './markdown-blocks';
 import { rehypeTrimCodeNewline } from './rehype-trim-code';
@@ -36,10 +37,6 @@ function ImageAsText({ alt, src }: Props<'img'>) {
   return url ? <SafeLink href={url}>{label}</SafeLink> : <span className="md-image">{label}</span>;
 }
 
-function Pre({ children }: Props<'pre'>) {
-  return <pre className="md-code">{children}</pre>;
-}
-
 function Table({ children }: Props<'table'>) {
   return (
     <div className="md-table-wrap">
@@ -56,7 +53,7 @@ function Input({ type, checked }: Props<'input'>) {
 
 const safeOrEmpty = (url: string): string => safeLinkUrl(url) ?? '';
 
-const COMPONENTS: Components = { a: SafeLink, img: ImageAsText, pre: Pre, table: Table, input: Input };
+const COMPONENTS: Components = { a: SafeLink, img: ImageAsText, pre: CodeBlock, table: Table, input: Input };
 const REMARK_PLUGINS: Options['remarkPlugins'] = [remarkGfm];
 const REHYPE_PLUGINS: Options['rehypePlugins'] = [rehypeTrimCodeNewline, [rehypeHighlight, { detect: false }]];
 

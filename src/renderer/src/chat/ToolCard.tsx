@@ -23,7 +23,7 @@ export function decisionLabel(item: ToolItem): { text: string; tone: 'ok' | 'war
   return { text: `allowed: ${d.reason}`, tone: 'ok' };
 }
 
-/** Cards whose output is open, by item key: a card scrolled out of a virtualised list and back stays open. */
+/** Cards whose output is open, by call id: a card scrolled out of a virtualised list and back stays open. */
 const openOutputs = new Set<string>();
 
 /**
@@ -43,10 +43,10 @@ export function ToolCard({ item }: { item: ToolItem }) {
   const badge = decisionLabel(item);
   const outcome = item.askedReason && item.decision ? item.decision.reason : null;
   const output = outputOf(item);
-  const [open, setOpen] = useState(() => openOutputs.has(item.key));
+  const [open, setOpen] = useState(() => openOutputs.has(item.callId));
   const toggle = (isOpen: boolean): void => {
-    if (isOpen) openOutputs.add(item.key);
-    else openOutputs.delete(item.key);
+    if (isOpen) openOutputs.add(item.callId);
+    else openOutputs.delete(item.callId);
     setOpen(isOpen);
   };
   return (
