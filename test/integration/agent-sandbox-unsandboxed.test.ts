@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
-import { makeSandbox, runGatehouse, sentToolResults } from './agent-helpers';
+import { makeSandbox, RpcClient, runGatehouse, sentToolResults } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
 import { createSession } from '../../src/main/sdk';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/main/sdk';
@@ -95,6 +95,26 @@ describe.skipIf(bwrap === null)('run_command with unsandboxed: true (real bubble
     expect(result.is_error).toBe(true);
     expect(content).toContain('unavailable in bypass mode');
     expect(fs.existsSync(target)).toBe(false);
+  });
+
+  it('over RPC: the request says onceOnly; an "always" answer runs it once and writes no rule', async () => {
+    const target = path.join(outside, 'rpc.txt');
+    fake.enqueue(reply(toolUse('toolu_r', 'run_command', { command: pyWrite(target), unsandboxed: true })), reply(text('Done.')));
+    const c = new RpcClient(['--project', box.project], box.env, box.home);
+    try {
+      await c.waitFor((e) => e.type === 'ready');
+      c.send({ type: 'prompt', id: 'p1', text: 'do it' });
+      const ask = await c.waitFor((e) => e.type === 'approval_request');
+      expect(ask).toMatchObject({ tool: 'run_command', onceOnly: true, suggestedRules: [] });
+      c.send({ type: 'approve', requestId: ask.requestId, decision: 'always' });
+      const decision = await c.waitFor((e) => e.type === 'decision');
+      expect(decision.decision).toMatchObject({ decision: 'allow', source: 'approval', rule: null });
+      await c.waitFor((e) => e.type === 'result');
+    } finally {
+      await c.close();
+    }
+    expect(fs.readFileSync(target, 'utf8')).toBe('escaped');
+    expect(fs.existsSync(path.join(box.project, '.gatehouse', 'settings.local.yaml'))).toBe(false);
   });
 
   it('print mode (no person), even with an allow-all flag: denied "approval required", not run', async () => {
