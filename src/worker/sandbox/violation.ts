@@ -20,7 +20,8 @@ export interface ViolationContext {
 const WRITE_DENIED = /read-only file system|EROFS|Errno 30\b/i;
 const SEATBELT_DENIED = /operation not permitted|EPERM|Errno 1\b/i;
 const READ_HIDDEN = /no such file or directory|ENOENT|permission denied|EACCES|not permitted/i;
-const PROXY_REFUSED = /CONNECT tunnel failed, response 403|Received HTTP code 403 from proxy|blocked by sandbox: (network|could not resolve|.* resolves to)|\b403 Forbidden\b.*proxy/i;
+const PROXY_REFUSED =
+  /CONNECT tunnel failed, response 403|Received HTTP code 403 from proxy|blocked by sandbox: (network|could not resolve|.* resolves to)|\b403 Forbidden\b.*proxy|complete SOCKS5 connection to .*\(2\)|not allowed by ruleset/i;
 const NO_NETWORK = /could not resolve host|temporary failure in name resolution|name or service not known|getaddrinfo (ENOTFOUND|EAI_AGAIN)|network is unreachable|ENETUNREACH|failed to connect to .*(connection refused|couldn't connect)|ECONNREFUSED/i;
 
 function inside(p: string, root: string): boolean {

@@ -75,6 +75,15 @@ describe('describeViolation', () => {
     );
   });
 
+  it('names the host the SOCKS5 proxy refused (reply 0x02), even when the command went on and exited 0', () => {
+    const denials = [{ host: '10.0.0.5', port: 5432, reason: 'network access to 10.0.0.5:5432 is not in the allowed domains', at: Date.now() }];
+    for (const out of ["curl: (97) Can't complete SOCKS5 connection to 10.0.0.5. (2)\ndone", 'socks.ProxyError: 0x02: Connection not allowed by ruleset']) {
+      expect(describeViolation(out, 0, ctx({ allowedDomains: ['x.com'], denials })), out).toBe(
+        'blocked by sandbox: network access to 10.0.0.5:5432 is not in the allowed domains (allowed domains: x.com)',
+      );
+    }
+  });
+
   it('reports bubblewrap itself failing', () => {
     expect(describeViolation("bwrap: Can't find source path /gone: No such file or directory", 1, ctx())).toBe(
       "blocked by sandbox: the sandbox could not start the command: Can't find source path /gone: No such file or directory",
