@@ -166,16 +166,19 @@ export async function serveSocks5(client: net.Socket, first: Buffer, judge: Dest
   }
   if (client.destroyed) return void reader.detach();
   const upstream = net.connect(target.port, verdict.address);
-  upstream.once('error', (err: NodeJS.ErrnoException) => {
+  let connected = false;
+  upstream.on('error', (err: NodeJS.ErrnoException) => {
     reader.detach();
-    if (!client.destroyed) client.end(reply(failureFor(err)));
+    // Before the tunnel exists the client gets a SOCKS failure reply; inside it, a reply would be garbage data.
+    if (connected) client.destroy();
+    else if (!client.destroyed) client.end(reply(failureFor(err)));
   });
   upstream.once('connect', () => {
+    connected = true;
     client.setTimeout(0);
     const early = reader.detach();
     client.write(successReply(upstream));
     if (early.length > 0) upstream.write(early);
-    upstream.on('error', () => client.destroy());
     upstream.pipe(client);
     client.pipe(upstream);
   });

@@ -160,6 +160,21 @@ describe('SOCKS5 through the sandbox proxy socket', () => {
     expect([...data.subarray(2, 4)]).toEqual([5, 5]);
   });
 
+  it('an upstream reset inside the tunnel closes the client, with no SOCKS reply mixed into the data', async () => {
+    const rude = net.createServer((s) => s.write('bye', () => setTimeout(() => s.resetAndDestroy(), 20)));
+    await new Promise<void>((r) => rude.listen(0, '127.0.0.1', r));
+    const rudePort = (rude.address() as AddressInfo).port;
+    const rudeProxy = await DomainProxy.listen(path.join(dir, 'rude.sock'), [`127.0.0.1:${rudePort}`]);
+    try {
+      const { data } = await exchange(path.join(dir, 'rude.sock'), [hello, connectV4('127.0.0.1', rudePort)]);
+      expect([...data.subarray(2, 4)]).toEqual([5, 0]);
+      expect(data.subarray(12).toString()).toBe('bye');
+    } finally {
+      await rudeProxy.close();
+      await new Promise<void>((r) => rude.close(() => r()));
+    }
+  });
+
   it('HTTP still works on the same socket', async () => {
     const { data } = await exchange(socketPath, [Buffer.from('GET http://example.com/ HTTP/1.1\r\nHost: example.com\r\n\r\n')], Infinity, 500);
     expect(data.toString()).toContain('403 Forbidden');
