@@ -84,14 +84,18 @@ export class DomainProxy {
       client.end(`HTTP/1.1 403 Forbidden\r\n${PROXY_DENIED_HEADER}: denied\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
       return;
     }
+    let connected = false;
     const upstream = net.connect(target.port, verdict.address, () => {
+      connected = true;
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);
       upstream.pipe(client);
       client.pipe(upstream);
     });
     upstream.on('error', () => {
-      if (!client.destroyed) client.end('HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\n\r\n');
+      // A 502 only before the tunnel exists: inside it, it would be mixed into the data.
+      if (connected) client.destroy();
+      else if (!client.destroyed) client.end('HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\n\r\n');
     });
     client.on('close', () => upstream.destroy());
   }
