@@ -96,6 +96,8 @@ describe.skipIf(skipReason !== null)(`a 5,000-message transcript in Chromium${sk
     const { page, log, problems } = await openPage();
     await page.getByRole('button', { name: 'Sessions', exact: true }).click();
     await page.getByRole('button', { name: /^Resume session/ }).first().click();
+    // Resumed once the menu closes (a new page may already show the server's current conversation before that).
+    await page.getByRole('button', { name: /^Resume session/ }).first().waitFor({ state: 'detached' });
     await expect.poll(() => showsText(log, session.lastMarker), POLL).toBe(true);
     const rows = await log.locator('.message-row').count();
     expect(rows).toBeGreaterThan(0);
@@ -144,11 +146,18 @@ describe.skipIf(skipReason !== null)(`a 5,000-message transcript in Chromium${sk
     const { page, log, problems } = await openPage();
     await page.getByRole('button', { name: 'Sessions', exact: true }).click();
     await page.getByRole('button', { name: /^Resume session/ }).first().click();
+    // Resumed once the menu closes (a new page may already show the server's current conversation before that).
+    await page.getByRole('button', { name: /^Resume session/ }).first().waitFor({ state: 'detached' });
     await expect.poll(() => showsText(log, session.lastMarker), POLL).toBe(true);
+    // Read from the top, then send: the view jumps to the message just sent, and the answer streams in view.
+    await log.focus();
+    await log.press('Home');
+    await expect.poll(() => showsText(log, session.firstMarker), POLL).toBe(true);
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.fill('Explain it at length, please');
     await box.press('Enter');
     await page.getByTestId('chat-working').waitFor({ state: 'visible' });
+    await expect.poll(() => showsText(log, 'Explain it at length, please'), POLL).toBe(true);
 
     // Pinned: while the answer grows, the view follows it.
     const growing = log.getByTestId('assistant-message').last();

@@ -32,11 +32,14 @@ export function MessageList({ items }: { items: ChatItem[] }) {
     scrollEndThreshold: AT_END_PX,
   });
 
-  // A different conversation (a resumed session, another project): open it at its newest message.
+  // A different conversation (a resumed session, another project) opens at its newest message; a message the person
+  // just sent brings them to the bottom too, wherever they were (the answer then streams in view).
   const firstKey = items[0]?.key;
+  const last = items[items.length - 1];
+  const sentKey = last?.kind === 'user' ? last.key : undefined;
   useLayoutEffect(() => {
     if (firstKey !== undefined) virtualizer.scrollToEnd();
-  }, [firstKey, virtualizer]);
+  }, [firstKey, sentKey, virtualizer]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
     const el = scrollRef.current;
