@@ -5,6 +5,8 @@ import type { Components, ExtraProps, Options } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import { CodeBlock } from './CodeBlock';
+import { parseFencedBlock } from './fenced-code';
+import { FencedCodeView } from './FencedCodeView';
 import { extendMarkdownBlocks } from './markdown-blocks';
 import type { MarkdownBlocks } from './markdown-blocks';
 import { rehypeTrimCodeNewline } from './rehype-trim-code';
@@ -57,8 +59,16 @@ const COMPONENTS: Components = { a: SafeLink, img: ImageAsText, pre: CodeBlock, 
 const REMARK_PLUGINS: Options['remarkPlugins'] = [remarkGfm];
 const REHYPE_PLUGINS: Options['rehypePlugins'] = [rehypeTrimCodeNewline, [rehypeHighlight, { detect: false }]];
 
-/** One top-level block, parsed again only when its own text changes. */
+/** One top-level block, parsed again only when its own text changes; a code block takes the fast code view. */
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
+  const fenced = parseFencedBlock(text);
+  if (fenced) {
+    return (
+      <div className="md-block">
+        <FencedCodeView code={fenced} />
+      </div>
+    );
+  }
   return (
     <div className="md-block">
       <ReactMarkdown remarkPlugins={REMARK_PLUGINS} rehypePlugins={REHYPE_PLUGINS} components={COMPONENTS} skipHtml urlTransform={safeOrEmpty}>
