@@ -14,6 +14,7 @@ declare global {
 
 /** Starts recording long tasks (PerformanceObserver 'longtask') and the interval between animation frames. */
 export function installStreamProbe(): void {
+  if (!PerformanceObserver.supportedEntryTypes.includes('longtask')) throw new Error('this browser does not report long tasks');
   const probe = { longTasks: [] as Array<{ at: number; ms: number }>, frames: [] as number[], stop: false };
   window.__ghBench = probe;
   const installed = performance.now();
