@@ -263,7 +263,10 @@ describe.skipIf(skipReason !== null)(`chat and approvals in Chromium${skipReason
     const { page, problems } = await openPage();
     const log = page.getByRole('log', { name: 'Conversation' });
     await expect.poll(() => log.getByTestId('assistant-message').last().textContent(), POLL).toContain('Hello again.');
-    expect(await log.getByTestId('user-message').first().textContent()).toContain('Please update hello.txt');
+    // The transcript is virtualised and opens at its newest entry: Home brings its first message into view.
+    await log.focus();
+    await log.press('Home');
+    await expect.poll(() => log.getByTestId('user-message').first().textContent(), POLL).toContain('Please update hello.txt');
 
     await page.getByRole('button', { name: 'New session', exact: true }).click();
     await expect.poll(() => log.textContent(), POLL).toBe('No messages yet.');
