@@ -270,6 +270,13 @@ describe.skipIf(skipReason !== null)(`chat rendering in Chromium${skipReason ? `
     const box = await terminal.boundingBox();
     expect(box && box.height < 120).toBe(true);
     await card.screenshot({ path: path.join(SCREENSHOTS, 'render-terminal.png') });
+    // The terminal follows the theme: its colours change with the system scheme.
+    const foreground = () => terminal.locator('.xterm-rows').evaluate((el) => getComputedStyle(el).color);
+    const lightForeground = await foreground();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(foreground, POLL).not.toBe(lightForeground);
+    await card.screenshot({ path: path.join(SCREENSHOTS, 'render-terminal-dark.png') });
+    await page.emulateMedia({ colorScheme: 'light' });
     // Read-only: typing into it sends nothing and changes nothing.
     await terminal.click();
     await page.keyboard.type('ls\n');
@@ -283,6 +290,29 @@ describe.skipIf(skipReason !== null)(`chat rendering in Chromium${skipReason ? `
     await storedCard.getByText('Output', { exact: true }).click();
     await expect.poll(() => storedCard.getByRole('region', { name: 'Command output' }).locator('.xterm-rows').textContent(), POLL).toContain('red alert and green ok');
     expect(nextProblems).toEqual([]);
+  });
+
+  it('long command output: the terminal stops growing at its max height, shows the newest lines and scrolls back', async () => {
+    fake.enqueue(reply(toolUse('toolu_render_seq', 'run_command', { command: 'seq 1 60' })), reply(text('Counted.')));
+    const { page, problems } = await openPage();
+    await send(page, 'Count to 60', 'do');
+    const log = page.getByRole('log', { name: 'Conversation' });
+    await expect.poll(() => log.getByTestId('assistant-message').last().textContent(), POLL).toContain('Counted.');
+    const card = log.getByTestId('tool-card').last();
+    await card.getByText('Output', { exact: true }).click();
+    const terminal = card.getByRole('region', { name: 'Command output' });
+    const rows = terminal.locator('.xterm-rows > div');
+    await expect.poll(() => rows.last().textContent(), POLL).toMatch(/^60\s*$/);
+    expect(await rows.count()).toBe(18);
+    expect((await rows.first().textContent())?.trim()).toBe('43');
+    // Keyboard scrolling: Home shows the first lines, and Tab still leaves the terminal.
+    await terminal.locator('textarea').focus();
+    await page.keyboard.press('Home');
+    await expect.poll(async () => (await rows.first().textContent())?.trim(), POLL).toBe('1');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.closest('[aria-label="Command output"]') === null)).toBe(true);
+    await card.screenshot({ path: path.join(SCREENSHOTS, 'render-terminal-long.png') });
+    expect(problems).toEqual([]);
   });
 
   it('Ctrl+K focuses the message box; Escape there does not cancel a run; Ctrl+. does', async () => {
