@@ -3,6 +3,7 @@ import { highlightHunk, parseDiffHunks, splitRows } from './diff-model';
 import type { DiffHunk, DiffLine } from './diff-model';
 import { SplitLines, UnifiedLines } from './DiffLines';
 import { languageForPath } from './highlight';
+import './code-theme.css';
 import './diff.css';
 
 export { parseUnifiedDiff } from './diff-model';

@@ -11,6 +11,7 @@ import { extendMarkdownBlocks } from './markdown-blocks';
 import type { MarkdownBlocks } from './markdown-blocks';
 import { rehypeTrimCodeNewline } from './rehype-trim-code';
 import { safeLinkUrl } from './safe-url';
+import './code-theme.css';
 import './markdown.css';
 
 type Props<T extends keyof JSX.IntrinsicElements> = ComponentPropsWithoutRef<T> & ExtraProps;

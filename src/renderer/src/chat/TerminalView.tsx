@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { terminalTheme, watchTheme } from './terminal-theme';
+import './code-theme.css';
 import './terminal.css';
 
 const MAX_ROWS = 18;
