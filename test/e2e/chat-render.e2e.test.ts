@@ -244,6 +244,26 @@ describe.skipIf(skipReason !== null)(`chat rendering in Chromium${skipReason ? `
     expect(problems).toEqual([]);
   });
 
+  it('the once-only dialog (an unsandboxed command) has no shortcuts for the answers it does not offer', async () => {
+    fake.enqueue(reply(toolUse('toolu_render_unsb', 'run_command', { command: 'touch outside-sandbox', unsandboxed: true })), reply(text('Not run.')));
+    const { page, problems } = await openPage();
+    await send(page, 'Run it outside the sandbox', 'do');
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor({ state: 'visible' });
+    await dialog.getByTestId('approval-unsandboxed').waitFor();
+    expect(await dialog.getByRole('button', { name: 'Allow for session', exact: true }).count()).toBe(0);
+    await page.keyboard.press('Alt+s');
+    await page.keyboard.press('Alt+a');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await dialog.isVisible()).toBe(true);
+    expect(fs.existsSync(path.join(project, 'outside-sandbox'))).toBe(false);
+    await page.keyboard.press('Alt+d');
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByRole('log', { name: 'Conversation' }).getByTestId('assistant-message').last().textContent(), POLL).toContain('Not run.');
+    expect(fs.existsSync(path.join(project, 'outside-sandbox'))).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
   it('command output shows in a terminal with ANSI colours; a stored session shows its result there too', async () => {
     const command = "printf '\\033[31mred alert\\033[0m and \\033[32mgreen ok\\033[0m\\n'";
     fake.enqueue(reply(toolUse('toolu_render_cmd', 'run_command', { command })), reply(text('The command ran.')));
