@@ -33,6 +33,8 @@ const MARKDOWN = [
   '- [x] write the test',
   '- [ ] ship it',
   '',
+  '![diagram](https://example.com/d.png) ![pixel](javascript:void(0))',
+  '',
   '<img src="x" onerror="window.__pwned=2"> <b>raw html</b>',
 ].join('\n');
 
@@ -139,6 +141,9 @@ describe.skipIf(skipReason !== null)(`chat rendering in Chromium${skipReason ? `
     expect(await message.getByTestId('inert-link').allTextContents()).toEqual(['click me', 'data']);
     expect(await page.locator('[href^="javascript:" i], [href^="data:" i], [src^="javascript:" i]').count()).toBe(0);
     await message.getByText('click me', { exact: true }).click();
+    // Images are never fetched: their description shows, as a link when the address is safe.
+    expect(await message.getByRole('link', { name: '[image: diagram]' }).getAttribute('href')).toBe('https://example.com/d.png');
+    expect(await message.getByText('[image: pixel]', { exact: true }).count()).toBe(1);
     // Raw HTML is never rendered: no <img> or <b> from the model, nothing ran.
     expect(await message.locator('img, b, script').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
