@@ -10,6 +10,7 @@ import type { TrustOracle } from '../permission/trust-oracle';
 import { SessionStore } from '../session/session-store';
 import type { WorkerHost } from '../worker-host/types';
 import { toApprovalAnswer, toApprovalEvent } from './chat-approval';
+import { EventCoalescer } from './event-coalescer';
 import { currentModelConfig, hasModelKey } from './chat-model-config';
 import { SessionMode } from './session-mode';
 
@@ -41,6 +42,8 @@ export class ChatService {
   private runningRunId: string | null = null;
   private busy = false;
   private readonly pending = new Map<string, PendingApproval>();
+  /** Every event of the chat goes out through here, streamed text joined per frame (event-coalescer.ts). */
+  private readonly events = new EventCoalescer((event) => this.options.emit(event));
   /** The model config read for the latest message (a key or model saved in Settings applies to the next one). */
   private liveModel: ModelConfig | null = null;
   /** The session's permission mode (the composer's selector), asked before every call. */
@@ -103,7 +106,7 @@ export class ChatService {
     const done = session
       .prompt(text, { ...(agentMode ? { agentMode } : {}), onEvent })
       .then((result) => {
-        this.options.emit({ type: 'runFinished', ...result });
+        this.events.push({ type: 'runFinished', ...result });
         return result.runId;
       })
       .finally(() => {
@@ -145,20 +148,20 @@ export class ChatService {
       const finish = (answer: ApprovalAnswer, reason: string): void => {
         if (!this.pending.delete(request.requestId)) return;
         signal.removeEventListener('abort', onAbort);
-        this.options.emit({ type: 'approvalClosed', requestId: request.requestId, reason });
+        this.events.push({ type: 'approvalClosed', requestId: request.requestId, reason });
         resolve(answer);
       };
       const onAbort = (): void => finish({ kind: 'deny' }, 'the run stopped before an answer (cancelled, or the worker died)');
       this.pending.set(request.requestId, { event, finish });
       signal.addEventListener('abort', onAbort, { once: true });
-      this.options.emit(event);
+      this.events.push(event);
       if (signal.aborted) onAbort();
       else if (!this.options.hasListeners()) finish({ kind: 'deny' }, 'no page is open to answer');
     });
 
   private forward(event: SessionEvent): void {
-    if (event.type === 'agent') this.options.emit({ type: 'agent', runId: event.runId, event: event.event });
-    else this.options.emit({ type: 'toolDecision', runId: event.runId, ...(event.callId ? { callId: event.callId } : {}), tool: event.tool, decision: event.decision, asked: event.asked });
+    if (event.type === 'agent') this.events.push({ type: 'agent', runId: event.runId, event: event.event });
+    else this.events.push({ type: 'toolDecision', runId: event.runId, ...(event.callId ? { callId: event.callId } : {}), tool: event.tool, decision: event.decision, asked: event.asked });
   }
 
   private async exclusively<T>(work: () => Promise<T>): Promise<T> {
