@@ -4,21 +4,13 @@ import type { Browser, BrowserContext, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
-import { chromiumSkipReason, launchChromium } from './support/browser';
-import { makeTempDir, removeTempDir, REPO_ROOT, requireBuiltApp, startWeb } from './support/start-web';
+import { chromiumSkipReason } from './support/browser';
+import { openChatPage, POLL, SCREENSHOTS, startChatApp } from './support/chat-app';
+import type { ChatApp, WatchedPage } from './support/chat-app';
 import type { RunningWeb } from './support/start-web';
 
 const skipReason = chromiumSkipReason();
-const SCREENSHOTS = path.join(REPO_ROOT, 'test-results/e2e');
-const POLL = { timeout: 20_000, interval: 100 };
 const API_KEY = 'test-key-never-on-the-page';
-
-interface Watched {
-  page: Page;
-  problems: string[];
-  /** Every socket frame the page received. */
-  frames: string[];
-}
 
 async function focusedText(page: Page): Promise<string> {
   return page.evaluate(() => (document.activeElement instanceof HTMLElement ? document.activeElement.innerText.trim() : ''));
@@ -37,34 +29,21 @@ describe.skipIf(skipReason !== null)(`chat and approvals in Chromium${skipReason
   let browser: Browser;
   let fake: FakeAnthropic;
   let project: string;
-  let home: string;
-  const savedEnv = { key: process.env.ANTHROPIC_API_KEY, url: process.env.ANTHROPIC_BASE_URL };
+  let app: ChatApp<FakeAnthropic> | undefined;
 
   beforeAll(async () => {
-    requireBuiltApp();
-    fake = await startFakeAnthropic({ apiKey: API_KEY });
-    project = makeTempDir('gh-e2e-chat-');
-    fs.writeFileSync(path.join(project, 'hello.txt'), 'old line\nkept line\n');
-    home = makeTempDir('gh-e2e-chat-home-');
-    // Trusted by default, so no trust prompt covers the chat (trust.e2e.test.ts covers the prompt).
-    fs.writeFileSync(path.join(home, 'settings.yaml'), 'trust:\n  default: trust\n');
-    // startWeb passes this process's environment to the server: the key and the fake model's URL go there only.
-    process.env.ANTHROPIC_API_KEY = API_KEY;
-    process.env.ANTHROPIC_BASE_URL = fake.baseURL;
-    web = await startWeb({ project, home });
-    browser = await launchChromium();
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    // Trusted by default; the key and the fake model's URL go to the server's environment only.
+    app = await startChatApp({
+      name: 'chat',
+      startModel: () => startFakeAnthropic({ apiKey: API_KEY }),
+      env: { ANTHROPIC_API_KEY: API_KEY },
+      prepare: (dir) => fs.writeFileSync(path.join(dir, 'hello.txt'), 'old line\nkept line\n'),
+    });
+    ({ model: fake, web, browser, project } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
-    await fake?.close();
-    for (const dir of [project, home]) if (dir) removeTempDir(dir);
-    if (savedEnv.key === undefined) delete process.env.ANTHROPIC_API_KEY;
-    else process.env.ANTHROPIC_API_KEY = savedEnv.key;
-    if (savedEnv.url === undefined) delete process.env.ANTHROPIC_BASE_URL;
-    else process.env.ANTHROPIC_BASE_URL = savedEnv.url;
+    await app?.stop();
   });
 
   const contexts: BrowserContext[] = [];
@@ -72,21 +51,10 @@ describe.skipIf(skipReason !== null)(`chat and approvals in Chromium${skipReason
     for (const context of contexts.splice(0)) await context.close();
   });
 
-  async function openPage(): Promise<Watched> {
+  async function openPage(): Promise<WatchedPage> {
     const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
     contexts.push(context);
-    context.setDefaultTimeout(15_000);
-    const page = await context.newPage();
-    const problems: string[] = [];
-    const frames: string[] = [];
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console: ${msg.text()}`);
-    });
-    page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(String(f.payload))));
-    await page.goto(web.url);
-    await expect.poll(() => page.getByRole('textbox', { name: 'Message' }).isEnabled(), POLL).toBe(true);
-    return { page, problems, frames };
+    return openChatPage(context, web.url);
   }
 
   it('message -> write_file asks -> the dialog shows the diff -> "Allow once" -> file changed, final text shown', async () => {

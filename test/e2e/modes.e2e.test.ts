@@ -5,13 +5,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { openApiSocket } from './support/api-socket';
-import { chromiumSkipReason, launchChromium } from './support/browser';
-import { makeTempDir, removeTempDir, REPO_ROOT, requireBuiltApp, startWeb } from './support/start-web';
+import { chromiumSkipReason } from './support/browser';
+import { openChatPage, POLL, SCREENSHOTS, startChatApp } from './support/chat-app';
+import type { ChatApp } from './support/chat-app';
 import type { RunningWeb } from './support/start-web';
 
 const skipReason = chromiumSkipReason();
-const SCREENSHOTS = path.join(REPO_ROOT, 'test-results/e2e');
-const POLL = { timeout: 20_000, interval: 100 };
 const API_KEY = 'test-key-modes';
 
 async function focusedText(page: Page): Promise<string> {
@@ -23,31 +22,15 @@ describe.skipIf(skipReason !== null)(`permission modes and "Run this plan" in Ch
   let browser: Browser;
   let fake: FakeAnthropic;
   let project: string;
-  let home: string;
-  const savedEnv = { key: process.env.ANTHROPIC_API_KEY, url: process.env.ANTHROPIC_BASE_URL };
+  let app: ChatApp<FakeAnthropic> | undefined;
 
   beforeAll(async () => {
-    requireBuiltApp();
-    fake = await startFakeAnthropic({ apiKey: API_KEY });
-    project = makeTempDir('gh-e2e-modes-');
-    home = makeTempDir('gh-e2e-modes-home-');
-    fs.writeFileSync(path.join(home, 'settings.yaml'), 'trust:\n  default: trust\n');
-    process.env.ANTHROPIC_API_KEY = API_KEY;
-    process.env.ANTHROPIC_BASE_URL = fake.baseURL;
-    web = await startWeb({ project, home });
-    browser = await launchChromium();
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    app = await startChatApp({ name: 'modes', startModel: () => startFakeAnthropic({ apiKey: API_KEY }), env: { ANTHROPIC_API_KEY: API_KEY } });
+    ({ model: fake, web, browser, project } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
-    await fake?.close();
-    for (const dir of [project, home]) if (dir) removeTempDir(dir);
-    if (savedEnv.key === undefined) delete process.env.ANTHROPIC_API_KEY;
-    else process.env.ANTHROPIC_API_KEY = savedEnv.key;
-    if (savedEnv.url === undefined) delete process.env.ANTHROPIC_BASE_URL;
-    else process.env.ANTHROPIC_BASE_URL = savedEnv.url;
+    await app?.stop();
   });
 
   const contexts: BrowserContext[] = [];
@@ -58,15 +41,7 @@ describe.skipIf(skipReason !== null)(`permission modes and "Run this plan" in Ch
   async function openPage(): Promise<{ page: Page; problems: string[] }> {
     const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     contexts.push(context);
-    context.setDefaultTimeout(15_000);
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
-    });
-    await page.goto(web.url);
-    await expect.poll(() => page.getByRole('textbox', { name: 'Message' }).isEnabled(), POLL).toBe(true);
+    const { page, problems } = await openChatPage(context, web.url, ['error']);
     await expect.poll(() => page.getByRole('combobox', { name: 'Permission mode' }).isEnabled(), POLL).toBe(true);
     return { page, problems };
   }

@@ -4,85 +4,52 @@ import type { Browser, BrowserContext, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { reply, sentCredential, startFakeAnthropic, text } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
-import { chromiumSkipReason, launchChromium } from './support/browser';
-import { makeTempDir, removeTempDir, REPO_ROOT, requireBuiltApp, startWeb } from './support/start-web';
+import { chromiumSkipReason } from './support/browser';
+import { openChatPage, POLL, SCREENSHOTS, startChatApp, TRUST_ALL } from './support/chat-app';
+import type { ChatApp } from './support/chat-app';
 import type { RunningWeb } from './support/start-web';
 
 // The Settings page in Chromium through the browser shell: the key goes from the page to the server and never
 // back, the next chat message reaches the loopback model with it, and the theme applies and survives a reload.
 
 const skipReason = chromiumSkipReason();
-const SCREENSHOTS = path.join(REPO_ROOT, 'test-results/e2e');
-const POLL = { timeout: 20_000, interval: 100 };
 const KEY = 'sk-ant-e2e-settings-0123456789-KEY1';
 const KEY2 = 'sk-ant-e2e-settings-9876543210-KEY2';
-const SETTINGS = '# my own settings: this comment stays\ntrust:\n  default: trust\n';
-
-interface Watched {
-  page: Page;
-  problems: string[];
-  /** Every socket frame the page received (from the server). */
-  received: string[];
-}
+const SETTINGS = `# my own settings: this comment stays\n${TRUST_ALL}`;
 
 describe.skipIf(skipReason !== null)(`the Settings page in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, { timeout: 120_000 }, () => {
   let web: RunningWeb;
   let browser: Browser;
   let fake: FakeAnthropic;
-  let project: string;
   let home: string;
-  const saved = { key: process.env.ANTHROPIC_API_KEY, url: process.env.ANTHROPIC_BASE_URL, model: process.env.ANTHROPIC_MODEL };
+  let app: ChatApp<FakeAnthropic> | undefined;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    requireBuiltApp();
-    fake = await startFakeAnthropic({ apiKey: KEY });
-    project = makeTempDir('gh-e2e-settings-');
-    home = makeTempDir('gh-e2e-settings-home-');
-    fs.writeFileSync(path.join(home, 'settings.yaml'), SETTINGS);
     // No key in the server's environment: the page must supply it. The fake model's URL comes from the environment.
-    delete process.env.ANTHROPIC_API_KEY;
-    delete process.env.ANTHROPIC_MODEL;
-    process.env.ANTHROPIC_BASE_URL = fake.baseURL;
-    web = await startWeb({ project, home });
-    browser = await launchChromium();
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    app = await startChatApp({
+      name: 'settings',
+      startModel: () => startFakeAnthropic({ apiKey: KEY }),
+      env: { ANTHROPIC_API_KEY: undefined, ANTHROPIC_MODEL: undefined },
+      settings: SETTINGS,
+    });
+    ({ model: fake, web, browser, home } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
-    await fake?.close();
-    for (const dir of [project, home]) if (dir) removeTempDir(dir);
-    for (const [name, value] of [
-      ['ANTHROPIC_API_KEY', saved.key],
-      ['ANTHROPIC_BASE_URL', saved.url],
-      ['ANTHROPIC_MODEL', saved.model],
-    ] as const) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
+    await app?.stop();
   });
 
   afterEach(async () => {
     for (const context of contexts.splice(0)) await context.close();
   });
 
-  async function openPage(context?: BrowserContext): Promise<Watched> {
+  /** `received`: every socket frame the page received (from the server). */
+  async function openPage(context?: BrowserContext): Promise<{ page: Page; problems: string[]; received: string[] }> {
     const ctx = context ?? (await browser.newContext({ viewport: { width: 1100, height: 1000 } }));
     if (!context) contexts.push(ctx);
-    ctx.setDefaultTimeout(15_000);
-    const page = await ctx.newPage();
-    const problems: string[] = [];
-    const received: string[] = [];
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console: ${msg.text()}`);
-    });
-    page.on('websocket', (ws) => ws.on('framereceived', (f) => received.push(String(f.payload))));
-    await page.goto(web.url);
-    await expect.poll(() => page.getByRole('textbox', { name: 'Message' }).isEnabled(), POLL).toBe(true);
-    return { page, problems, received };
+    const { page, problems, frames } = await openChatPage(ctx, web.url);
+    return { page, problems, received: frames };
   }
 
   const views = (page: Page) => page.getByRole('navigation', { name: 'Views' });

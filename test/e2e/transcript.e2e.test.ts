@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -6,13 +5,12 @@ import { writeLongSession } from '../../src/main/bench/ui/long-session';
 import type { LongSession } from '../../src/main/bench/ui/long-session';
 import { startStreamServer } from '../../src/main/bench/ui/stream-server';
 import type { StreamServer } from '../../src/main/bench/ui/stream-server';
-import { chromiumSkipReason, launchChromium } from './support/browser';
-import { makeTempDir, removeTempDir, REPO_ROOT, requireBuiltApp, startWeb } from './support/start-web';
+import { chromiumSkipReason } from './support/browser';
+import { openChatPage, POLL, SCREENSHOTS, startChatApp } from './support/chat-app';
+import type { ChatApp } from './support/chat-app';
 import type { RunningWeb } from './support/start-web';
 
 const skipReason = chromiumSkipReason();
-const SCREENSHOTS = path.join(REPO_ROOT, 'test-results/e2e');
-const POLL = { timeout: 20_000, interval: 100 };
 const API_KEY = 'test-key-transcript';
 const MESSAGES = 5000;
 
@@ -40,36 +38,22 @@ const showsText = (log: Locator, text: string): Promise<boolean> =>
 describe.skipIf(skipReason !== null)(`a 5,000-message transcript in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, { timeout: 120_000 }, () => {
   let web: RunningWeb;
   let browser: Browser;
-  let model: StreamServer;
-  let project: string;
-  let home: string;
   let session: LongSession;
-  const savedEnv = { key: process.env.ANTHROPIC_API_KEY, url: process.env.ANTHROPIC_BASE_URL };
+  let app: ChatApp<StreamServer> | undefined;
 
   beforeAll(async () => {
-    requireBuiltApp();
-    // Each answer streams for 6 s at 400 tokens/s: long enough to scroll while it grows.
-    model = await startStreamServer({ tokensPerSecond: 400, durationMs: 6_000, apiKey: API_KEY });
-    project = makeTempDir('gh-e2e-transcript-');
-    home = makeTempDir('gh-e2e-transcript-home-');
-    fs.writeFileSync(path.join(home, 'settings.yaml'), 'trust:\n  default: trust\n');
-    session = writeLongSession(home, project, MESSAGES);
-    process.env.ANTHROPIC_API_KEY = API_KEY;
-    process.env.ANTHROPIC_BASE_URL = model.baseURL;
-    web = await startWeb({ project, home });
-    browser = await launchChromium();
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    app = await startChatApp({
+      name: 'transcript',
+      // Each answer streams for 6 s at 400 tokens/s: long enough to scroll while it grows.
+      startModel: () => startStreamServer({ tokensPerSecond: 400, durationMs: 6_000, apiKey: API_KEY }),
+      env: { ANTHROPIC_API_KEY: API_KEY },
+      prepare: (dir, homeDir) => (session = writeLongSession(homeDir, dir, MESSAGES)),
+    });
+    ({ web, browser } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
-    await model?.close();
-    for (const dir of [project, home]) if (dir) removeTempDir(dir);
-    if (savedEnv.key === undefined) delete process.env.ANTHROPIC_API_KEY;
-    else process.env.ANTHROPIC_API_KEY = savedEnv.key;
-    if (savedEnv.url === undefined) delete process.env.ANTHROPIC_BASE_URL;
-    else process.env.ANTHROPIC_BASE_URL = savedEnv.url;
+    await app?.stop();
   });
 
   const contexts: BrowserContext[] = [];
@@ -80,15 +64,7 @@ describe.skipIf(skipReason !== null)(`a 5,000-message transcript in Chromium${sk
   async function openPage(): Promise<{ page: Page; log: Locator; problems: string[] }> {
     const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
     contexts.push(context);
-    context.setDefaultTimeout(15_000);
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console: ${msg.text()}`);
-    });
-    await page.goto(web.url);
-    await expect.poll(() => page.getByRole('textbox', { name: 'Message' }).isEnabled(), POLL).toBe(true);
+    const { page, problems } = await openChatPage(context, web.url);
     return { page, log: page.getByRole('log', { name: 'Conversation' }), problems };
   }
 

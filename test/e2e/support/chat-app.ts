@@ -1,0 +1,110 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright';
+import { expect } from 'vitest';
+import { launchChromium } from './browser';
+import { makeTempDir, removeTempDir, REPO_ROOT, requireBuiltApp, startWeb } from './start-web';
+import type { RunningWeb } from './start-web';
+
+/** Where the e2e tests save their screenshots (made by `startChatApp`). */
+export const SCREENSHOTS = path.join(REPO_ROOT, 'test-results/e2e');
+export const POLL = { timeout: 20_000, interval: 100 };
+/** User settings that trust every project, so no trust prompt covers the chat (trust.e2e.test.ts covers the prompt). */
+export const TRUST_ALL = 'trust:\n  default: trust\n';
+
+/** A loopback model server (the fake Anthropic API or the bench's stream server). */
+export interface ModelServer {
+  baseURL: string;
+  close(): Promise<void>;
+}
+
+export interface ChatApp<M extends ModelServer> {
+  model: M;
+  web: RunningWeb;
+  browser: Browser;
+  /** Fresh temp dirs: the open project and the server's home (GATEHOUSE_HOME and HOME). */
+  project: string;
+  home: string;
+  /** Closes the browser, the server and the model, removes the temp dirs and puts the environment back. */
+  stop(): Promise<void>;
+}
+
+export interface ChatAppOptions<M extends ModelServer> {
+  /** Names the temp dirs: `gh-e2e-NAME-` and `gh-e2e-NAME-home-`. */
+  name: string;
+  startModel: () => Promise<M>;
+  /**
+   * Environment for the server (startWeb passes this process's environment on), set before it starts and restored
+   * by `stop`; undefined removes a variable. ANTHROPIC_BASE_URL is always the model's URL.
+   */
+  env: Record<string, string | undefined>;
+  /** The home's settings.yaml; TRUST_ALL unless given. */
+  settings?: string;
+  /** Runs once the project and home exist, before the server starts. */
+  prepare?: (project: string, home: string) => void;
+}
+
+/** The model, `gatehouse web` on a fresh project and home, and Chromium: what a chat e2e test starts from. */
+export async function startChatApp<M extends ModelServer>(options: ChatAppOptions<M>): Promise<ChatApp<M>> {
+  requireBuiltApp();
+  const env: Record<string, string | undefined> = { ...options.env };
+  const saved = new Map<string, string | undefined>();
+  const started: Partial<Omit<ChatApp<M>, 'stop'>> = {};
+  const stop = async (): Promise<void> => {
+    await started.browser?.close();
+    await started.web?.stop();
+    await started.model?.close();
+    for (const dir of [started.project, started.home]) if (dir) removeTempDir(dir);
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+  try {
+    started.model = await options.startModel();
+    started.project = makeTempDir(`gh-e2e-${options.name}-`);
+    started.home = makeTempDir(`gh-e2e-${options.name}-home-`);
+    fs.writeFileSync(path.join(started.home, 'settings.yaml'), options.settings ?? TRUST_ALL);
+    options.prepare?.(started.project, started.home);
+    env.ANTHROPIC_BASE_URL = started.model.baseURL;
+    for (const [name, value] of Object.entries(env)) {
+      saved.set(name, process.env[name]);
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    started.web = await startWeb({ project: started.project, home: started.home });
+    started.browser = await launchChromium();
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    return { ...(started as Omit<ChatApp<M>, 'stop'>), stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+export interface WatchedPage {
+  page: Page;
+  /** Page errors, and console messages of the watched types. */
+  problems: string[];
+  /** Every socket frame the page received. */
+  frames: string[];
+}
+
+/**
+ * A new page of `context` (15 s default timeout) at `url`, watched for page errors and console messages of
+ * `consoleTypes`; resolves once the message box is enabled.
+ */
+export async function openChatPage(context: BrowserContext, url: string, consoleTypes: readonly string[] = ['error', 'warning']): Promise<WatchedPage> {
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const frames: string[] = [];
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (consoleTypes.includes(msg.type())) problems.push(`console: ${msg.text()}`);
+  });
+  page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(String(f.payload))));
+  await page.goto(url);
+  await expect.poll(() => page.getByRole('textbox', { name: 'Message' }).isEnabled(), POLL).toBe(true);
+  return { page, problems, frames };
+}
