@@ -1,33 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRulesHandlers } from '../../src/main/app/rules-handlers';
 import { permissionsCommand } from '../../src/main/cli/permissions-command';
-import { TrustStore } from '../../src/main/trust/trust-store';
-import { GatehouseError } from '../../src/shared/errors';
+import type { TrustStore } from '../../src/main/trust/trust-store';
 import { RulesListSchema } from '../../src/shared/rules-contract';
-
-const roots: string[] = [];
-function tempDir(prefix: string): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-  roots.push(dir);
-  return dir;
-}
-
-function write(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, text);
-}
-
-async function rejection(p: Promise<unknown>): Promise<GatehouseError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(GatehouseError);
-  return err as GatehouseError;
-}
+import { rejection, removeTempDirs, rulesDirs, write } from './rules-helpers';
 
 describe('rules handlers', () => {
   let home: string;
@@ -38,19 +16,14 @@ describe('rules handlers', () => {
   const handlers = () => createRulesHandlers({ currentProject: () => open, configDir: home, env, trust: { isTrusted: (d) => trust.isTrusted(d) } });
 
   beforeEach(() => {
-    home = tempDir('gh-rules-home-');
-    project = tempDir('gh-rules-project-');
-    env = { HOME: home, GATEHOUSE_HOME: home, GATEHOUSE_POLICY: path.join(home, 'policy.yaml'), PATH: process.env.PATH };
-    trust = new TrustStore({ configDir: home, env });
+    ({ home, project, env, trust } = rulesDirs('rules'));
     open = project;
     write(path.join(home, 'policy.yaml'), 'permissions:\n  deny: ["Bash(rm -rf *)"]\n');
     write(path.join(home, 'settings.yaml'), '# my user settings\npermissions:\n  ask: ["Bash(git push:*)"]\n');
     write(path.join(project, '.gatehouse/settings.yaml'), '# team rules, keep this comment\npermissions:\n  allow: ["Bash(npm test)"]\n');
     write(path.join(project, '.claude/settings.json'), JSON.stringify({ permissions: { allow: ['Bash(ls:*)'] } }));
   });
-  afterEach(() => {
-    for (const r of roots.splice(0)) fs.rmSync(r, { recursive: true, force: true });
-  });
+  afterEach(removeTempDirs);
 
   it('lists every rule with scope, file and editable flag (policy and Claude imports read only)', async () => {
     const list = RulesListSchema.parse(await handlers().listRules({}));

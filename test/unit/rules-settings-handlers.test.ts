@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiHandlers } from '../../src/main/app/api-dispatch';
@@ -8,31 +7,10 @@ import { createRulesHandlers } from '../../src/main/app/rules-handlers';
 import { createPermissionEngine } from '../../src/main/permission';
 import type { RuleFileOps } from '../../src/main/settings/move-rule';
 import { addRuleToFile, fileHasRule } from '../../src/main/settings/edit-rules-file';
-import { TrustStore } from '../../src/main/trust/trust-store';
-import { GatehouseError } from '../../src/shared/errors';
+import type { TrustStore } from '../../src/main/trust/trust-store';
+import { rejection, removeTempDirs, rulesDirs, tempDir, write } from './rules-helpers';
 
 // The rules editor's edit, move, default-mode and additional-directory channels on real files in temp dirs.
-
-const roots: string[] = [];
-function tempDir(prefix: string): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-  roots.push(dir);
-  return dir;
-}
-
-function write(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, text);
-}
-
-async function rejection(p: Promise<unknown>): Promise<GatehouseError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(GatehouseError);
-  return err as GatehouseError;
-}
 
 describe('rules editor: edit, move, default mode, additional directories', () => {
   let home: string;
@@ -52,10 +30,7 @@ describe('rules editor: edit, move, default mode, additional directories', () =>
   };
 
   beforeEach(() => {
-    home = tempDir('gh-rules-edit-home-');
-    project = tempDir('gh-rules-edit-project-');
-    env = { HOME: home, GATEHOUSE_HOME: home, GATEHOUSE_POLICY: path.join(home, 'policy.yaml'), PATH: process.env.PATH };
-    trust = new TrustStore({ configDir: home, env });
+    ({ home, project, env, trust } = rulesDirs('rules-edit'));
     trust.set(project, 'directory');
     moveOps = undefined;
     userFile = path.join(home, 'settings.yaml');
@@ -64,9 +39,7 @@ describe('rules editor: edit, move, default mode, additional directories', () =>
     write(userFile, '# my user settings\npermissions:\n  ask: ["Bash(git push:*)"]\n');
     write(projectFile, '# team rules, keep this comment\npermissions:\n  allow:\n    - Bash(npm test) # the test runner\n    - Read(docs/**)\n');
   });
-  afterEach(() => {
-    for (const r of roots.splice(0)) fs.rmSync(r, { recursive: true, force: true });
-  });
+  afterEach(removeTempDirs);
 
   it('edits a rule in place: the text changes where it stands, its comment and the file comment stay', async () => {
     const from = { rule: 'Bash(npm test)', behavior: 'allow', scope: 'project' };
