@@ -4,10 +4,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
+import { AppCore } from '../../src/main/app/app-core';
+import { createNodeWorkerHost } from '../../src/main/worker-host';
+import type { WorkerSupervisor } from '../../src/main/worker-host/supervisor';
 import { startFakeAnthropic } from '../support/fake-anthropic';
 import type { FakeAnthropic, FakeRequestBody } from '../support/fake-anthropic';
 
-// Shared by the agent / CLI integration tests: temp folders, the built `gatehouse` binary as a real process.
+// Shared by the agent / CLI / app integration tests: temp folders, the built `gatehouse` binary as a real process,
+// an AppCore on the real worker process.
 
 export const CLI = path.resolve(__dirname, '../../out/main/cli.js');
 
@@ -126,4 +130,37 @@ export function withFakeModel(use: (fake: FakeAnthropic, box: Sandbox) => void):
     current.box.cleanup();
     current = null;
   });
+}
+
+/** User settings that trust every project. */
+export const TRUST_ALL = 'trust:\n  default: trust\n';
+
+export interface AppDirs {
+  root: string;
+  /** `root/project` and `root/config`, both made empty. */
+  project: string;
+  configDir: string;
+}
+
+/** A fresh realpath'd temp root with a project and a config dir; `settings` (if given) goes to config/settings.yaml. */
+export function makeAppDirs(prefix: string, settings?: string): AppDirs {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  const project = path.join(root, 'project');
+  const configDir = path.join(root, 'config');
+  fs.mkdirSync(project);
+  fs.mkdirSync(configDir);
+  if (settings !== undefined) fs.writeFileSync(path.join(configDir, 'settings.yaml'), settings);
+  return { root, project, configDir };
+}
+
+/** The worker's and core's environment: PATH, HOME = `home`, and the loopback model's key and URL. */
+export function modelEnv(home: string, model: FakeAnthropic): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: home, ANTHROPIC_API_KEY: model.apiKey, ANTHROPIC_BASE_URL: model.baseURL };
+}
+
+/** Starts the real worker process (out/main/worker.js) and an AppCore of `shell` on it, both with `env`. */
+export async function startAppCore(shell: 'browser' | 'desktop', dirs: AppDirs, env: NodeJS.ProcessEnv): Promise<{ worker: WorkerSupervisor; core: AppCore }> {
+  const worker = createNodeWorkerHost({ configDir: dirs.configDir, env });
+  await worker.start();
+  return { worker, core: new AppCore({ shell, worker, configDir: dirs.configDir, project: dirs.project, env }) };
 }

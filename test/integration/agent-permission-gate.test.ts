@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decideCall } from '../../src/main/agent/permission-gate';
 import type { ApprovalRequest, Approver } from '../../src/main/agent/types';
 import { createPermissionEngine, fixedTrust } from '../../src/main/permission';
 import type { PermissionEngine } from '../../src/main/permission';
+import { makeAppDirs } from './agent-helpers';
 
 // main's answer to the worker's permission.request, with the real engine on a real (untrusted) project folder.
 
@@ -14,11 +14,7 @@ let project: string;
 let configDir: string;
 let engine: PermissionEngine;
 beforeEach(async () => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-gate-')));
-  project = path.join(root, 'project');
-  configDir = path.join(root, 'config');
-  fs.mkdirSync(project);
-  fs.mkdirSync(configDir);
+  ({ root, project, configDir } = makeAppDirs('gatehouse-gate-'));
   engine = await createPermissionEngine({ projectRoot: project, configDir, env: { HOME: root }, trust: fixedTrust(false), sessionId: 's1' });
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));

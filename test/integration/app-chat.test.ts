@@ -1,15 +1,14 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppCore } from '../../src/main/app/app-core';
 import { dispatchApi } from '../../src/main/app/api-dispatch';
-import { createNodeWorkerHost } from '../../src/main/worker-host';
 import type { WorkerSupervisor } from '../../src/main/worker-host/supervisor';
 import type { ApiEvent } from '../../src/shared/api';
 import { GatehouseError } from '../../src/shared/errors';
 import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
+import { makeAppDirs, modelEnv, startAppCore, TRUST_ALL } from './agent-helpers';
 
 // The app's chat through AppCore's handlers (the same entry the socket and IPC use), with the real worker process,
 // the real permission engine and the loopback model server.
@@ -30,16 +29,9 @@ afterAll(async () => fake.close());
 
 beforeEach(async () => {
   expect(fake.pending()).toBe(0); // each test consumes exactly what it scripts
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-app-chat-')));
-  project = path.join(root, 'project');
-  configDir = path.join(root, 'config');
-  fs.mkdirSync(project);
-  fs.mkdirSync(configDir);
-  fs.writeFileSync(path.join(configDir, 'settings.yaml'), 'trust:\n  default: trust\n');
-  const env = { PATH: process.env.PATH, HOME: root, ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL };
-  worker = createNodeWorkerHost({ configDir, env });
-  await worker.start();
-  core = new AppCore({ shell: 'browser', worker, configDir, project, env });
+  const dirs = makeAppDirs('gatehouse-app-chat-', TRUST_ALL);
+  ({ root, project, configDir } = dirs);
+  ({ worker, core } = await startAppCore('browser', dirs, modelEnv(root, fake)));
   events = [];
   unsubscribe = core.onEvent((e) => events.push(e));
 });

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppCore } from '../../src/main/app/app-core';
@@ -10,6 +9,7 @@ import type { ApiEvent } from '../../src/shared/api';
 import type { PermissionModeState } from '../../src/shared/modes-contract';
 import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
+import { makeAppDirs, modelEnv } from './agent-helpers';
 
 // The chat session's permission mode through AppCore's handlers (the socket's and IPC's entry), with the real
 // worker, the real engine and the loopback model server.
@@ -29,7 +29,7 @@ afterAll(async () => fake.close());
 
 function start(userSettings: string): void {
   fs.writeFileSync(path.join(configDir, 'settings.yaml'), userSettings);
-  const env = { PATH: process.env.PATH, HOME: root, ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL };
+  const env = modelEnv(root, fake);
   core = new AppCore({ shell: 'browser', worker, configDir, project, env });
   events = [];
   core.onEvent((e) => events.push(e));
@@ -37,11 +37,7 @@ function start(userSettings: string): void {
 
 beforeEach(async () => {
   expect(fake.pending()).toBe(0);
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-app-mode-')));
-  project = path.join(root, 'project');
-  configDir = path.join(root, 'config');
-  fs.mkdirSync(project);
-  fs.mkdirSync(configDir);
+  ({ root, project, configDir } = makeAppDirs('gatehouse-app-mode-'));
   worker = createNodeWorkerHost({ configDir, env: { PATH: process.env.PATH, HOME: root } });
   await worker.start();
 });

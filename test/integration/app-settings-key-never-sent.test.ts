@@ -1,13 +1,12 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dispatchApi } from '../../src/main/app/api-dispatch';
 import { AppCore } from '../../src/main/app/app-core';
-import { createNodeWorkerHost } from '../../src/main/worker-host';
 import type { WorkerSupervisor } from '../../src/main/worker-host/supervisor';
 import { API_CHANNELS } from '../../src/shared/api';
 import type { ApiChannel, ApiEvent } from '../../src/shared/api';
+import { makeAppDirs, startAppCore, TRUST_ALL } from './agent-helpers';
 
 // Attack: after a key is saved, call every API channel of the real AppCore (real worker, real settings files) with
 // an empty payload and with the key itself as every kind of payload, and read every answer, error and event. The
@@ -21,24 +20,16 @@ const SKIP: ApiChannel[] = ['openFolderDialog'];
 
 let root: string;
 let configDir: string;
-let project: string;
 let worker: WorkerSupervisor;
 let core: AppCore;
 let wire: string[];
 let off: () => void;
 
 beforeEach(async () => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-key-sweep-')));
-  configDir = path.join(root, 'config');
-  project = path.join(root, 'project');
-  fs.mkdirSync(configDir);
-  fs.mkdirSync(project);
-  fs.writeFileSync(path.join(configDir, 'settings.yaml'), 'trust:\n  default: trust\n');
+  const dirs = makeAppDirs('gh-key-sweep-', TRUST_ALL);
+  ({ root, configDir } = dirs);
   // A closed loopback port as the model: nothing can leave the machine even if a channel started a run.
-  const env = { PATH: process.env.PATH, HOME: root, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' };
-  worker = createNodeWorkerHost({ configDir, env });
-  await worker.start();
-  core = new AppCore({ shell: 'browser', worker, configDir, project, env });
+  ({ worker, core } = await startAppCore('browser', dirs, { PATH: process.env.PATH, HOME: root, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' }));
   wire = [];
   off = core.onEvent((e: ApiEvent) => wire.push(JSON.stringify(e)));
 });

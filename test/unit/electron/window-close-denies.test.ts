@@ -1,18 +1,17 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { BrowserWindow } from 'electron';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dispatchApi } from '../../../src/main/app/api-dispatch';
 import { AppCore } from '../../../src/main/app/app-core';
 import { linkWindowEvents } from '../../../src/main/electron/window-events';
-import { createNodeWorkerHost } from '../../../src/main/worker-host';
 import type { WorkerSupervisor } from '../../../src/main/worker-host/supervisor';
 import { IPC_EVENT_CHANNEL } from '../../../src/shared/api';
 import type { ApiEvent } from '../../../src/shared/api';
 import { reply, startFakeAnthropic, text, toolUse } from '../../support/fake-anthropic';
 import type { FakeAnthropic } from '../../support/fake-anthropic';
 import { createFakeElectron } from './helpers/fake-electron';
+import { makeAppDirs, modelEnv, startAppCore, TRUST_ALL } from '../../integration/agent-helpers';
 
 // The desktop window as the core's page: a real AppCore, the real worker process (out/main/worker.js) and the
 // loopback model, with the fake Electron's window. Closing the window or losing its renderer must deny the
@@ -31,16 +30,9 @@ beforeAll(async () => {
 afterAll(async () => model.close());
 
 beforeEach(async () => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-window-close-')));
-  project = path.join(root, 'project');
-  const configDir = path.join(root, 'config');
-  fs.mkdirSync(project);
-  fs.mkdirSync(configDir);
-  fs.writeFileSync(path.join(configDir, 'settings.yaml'), 'trust:\n  default: trust\n');
-  const env = { PATH: process.env.PATH, HOME: root, ANTHROPIC_API_KEY: model.apiKey, ANTHROPIC_BASE_URL: model.baseURL };
-  worker = createNodeWorkerHost({ configDir, env });
-  await worker.start();
-  core = new AppCore({ shell: 'desktop', worker, configDir, project, env });
+  const dirs = makeAppDirs('gh-window-close-', TRUST_ALL);
+  ({ root, project } = dirs);
+  ({ worker, core } = await startAppCore('desktop', dirs, modelEnv(root, model)));
 });
 afterEach(async () => {
   await worker.stop();
