@@ -1,8 +1,6 @@
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandSandbox, type CommandSandbox } from '../../src/worker/sandbox';
-import { curlPath, makeWorld, noBwrapReason, runIn, socatPath, type SandboxWorld } from '../unit/sandbox/support';
+import { closeServer, curlPath, domainSandboxes, listenOnLoopback, makeWorld, noBwrapReason, runIn, socatPath, type SandboxWorld } from '../unit/sandbox/support';
 
 const skipReason = noBwrapReason ?? (socatPath === null ? 'socat is not installed' : curlPath === null ? 'curl is not installed' : null);
 
@@ -11,14 +9,7 @@ describe.skipIf(skipReason !== null)(`sandboxed commands: network (real bubblewr
   let server: http.Server;
   let port = 0;
   const hits: string[] = [];
-  const sandboxes: CommandSandbox[] = [];
-
-  async function sandboxWith(allowedDomains: string[]): Promise<CommandSandbox> {
-    const created = await createCommandSandbox(world.config({ allowedDomains }));
-    if (created.kind !== 'sandbox') throw new Error(`sandbox unavailable: ${created.reason}`);
-    sandboxes.push(created);
-    return created;
-  }
+  const { withDomains: sandboxWith, disposeAll } = domainSandboxes(() => world);
 
   beforeAll(async () => {
     world = makeWorld();
@@ -26,15 +17,14 @@ describe.skipIf(skipReason !== null)(`sandboxed commands: network (real bubblewr
       hits.push(`${req.method} ${req.url}`);
       res.end('hello-from-loopback\n');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    port = await listenOnLoopback(server);
   });
   afterEach(async () => {
-    for (const s of sandboxes.splice(0)) await s.dispose();
+    await disposeAll();
     hits.length = 0;
   });
   afterAll(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await closeServer(server);
     world?.remove();
   });
 

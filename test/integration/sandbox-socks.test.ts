@@ -2,10 +2,8 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandSandbox, type CommandSandbox } from '../../src/worker/sandbox';
-import { curlPath, makeWorld, noBwrapReason, runIn, socatPath, type SandboxWorld } from '../unit/sandbox/support';
+import { closeServer, curlPath, domainSandboxes, listenOnLoopback, makeWorld, noBwrapReason, runIn, socatPath, type SandboxWorld } from '../unit/sandbox/support';
 
 // Non-HTTP traffic from inside the sandbox: a raw TCP echo server is reachable through SOCKS5 (ALL_PROXY) only when
 // its host is allowed. The client is a tiny Python program that speaks SOCKS5 itself, reading ALL_PROXY.
@@ -36,31 +34,20 @@ describe.skipIf(skipReason !== null)(`sandboxed commands: non-HTTP traffic throu
   let web: http.Server;
   let port = 0;
   let webPort = 0;
-  const sandboxes: CommandSandbox[] = [];
-
-  async function sandboxWith(allowedDomains: string[]): Promise<CommandSandbox> {
-    const created = await createCommandSandbox(world.config({ allowedDomains }));
-    if (created.kind !== 'sandbox') throw new Error(`sandbox unavailable: ${created.reason}`);
-    sandboxes.push(created);
-    return created;
-  }
+  const { withDomains: sandboxWith, disposeAll } = domainSandboxes(() => world);
 
   beforeAll(async () => {
     world = makeWorld();
     fs.writeFileSync(path.join(world.project, 'socks_client.py'), CLIENT);
     echo = net.createServer((s) => s.on('data', (d) => s.write(`echo:${d.toString()}`)));
-    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
-    port = (echo.address() as AddressInfo).port;
+    port = await listenOnLoopback(echo);
     web = http.createServer((_req, res) => res.end('hello-over-socks\n'));
-    await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
-    webPort = (web.address() as AddressInfo).port;
+    webPort = await listenOnLoopback(web);
   });
-  afterEach(async () => {
-    for (const s of sandboxes.splice(0)) await s.dispose();
-  });
+  afterEach(disposeAll);
   afterAll(async () => {
-    await new Promise<void>((r) => echo.close(() => r()));
-    await new Promise<void>((r) => web.close(() => r()));
+    await closeServer(echo);
+    await closeServer(web);
     world?.remove();
   });
 

@@ -1,9 +1,12 @@
 /** Shared by the sandbox tests: temp homes/projects and running a wrapped command for real. */
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
+import type * as net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { findOnPath } from '../../../src/worker/sandbox/find-binary';
+import { createCommandSandbox } from '../../../src/worker/sandbox';
 import type { CommandSandbox, CommandSandboxConfig, WrappedCommand } from '../../../src/worker/sandbox';
 
 export const bwrapPath = findOnPath('bwrap');
@@ -88,4 +91,33 @@ export function runWrapped(w: WrappedCommand, timeoutMs = 20_000): Promise<RunRe
 export async function runIn(sandbox: CommandSandbox, command: string): Promise<RunResult & { violation: string | null }> {
   const r = await runWrapped(sandbox.wrap(command));
   return { ...r, violation: sandbox.describeViolation(r.output, r.exitCode) };
+}
+
+/** Listens on 127.0.0.1 at a free port; resolves with the port. */
+export async function listenOnLoopback(server: net.Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+export function closeServer(server: net.Server): Promise<void> {
+  return new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+/**
+ * Real sandboxes of `world()` that may reach only `allowedDomains` (`withDomains`), all disposed by `disposeAll`
+ * (call it after each test).
+ */
+export function domainSandboxes(world: () => SandboxWorld): { withDomains(allowedDomains: string[]): Promise<CommandSandbox>; disposeAll(): Promise<void> } {
+  const sandboxes: CommandSandbox[] = [];
+  return {
+    async withDomains(allowedDomains) {
+      const created = await createCommandSandbox(world().config({ allowedDomains }));
+      if (created.kind !== 'sandbox') throw new Error(`sandbox unavailable: ${created.reason}`);
+      sandboxes.push(created);
+      return created;
+    },
+    async disposeAll() {
+      for (const s of sandboxes.splice(0)) await s.dispose();
+    },
+  };
 }
