@@ -3,7 +3,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { AppCore } from '../../src/main/app/app-core';
 import { createNodeWorkerHost } from '../../src/main/worker-host';
 import type { WorkerSupervisor } from '../../src/main/worker-host/supervisor';
@@ -128,6 +128,29 @@ export function withFakeModel(use: (fake: FakeAnthropic, box: Sandbox) => void):
     if (!current) return;
     await current.fake.close();
     current.box.cleanup();
+    current = null;
+  });
+}
+
+/**
+ * Per test: a fresh loopback model, a temp sandbox whose project is trusted (`gatehouse trust set --scope
+ * directory`), and a fresh folder `/var/tmp/PREFIX*` outside the project and outside the sandbox's private /tmp;
+ * all torn down after. `use` receives them before each test.
+ */
+export function withTrustedProject(outsidePrefix: string, use: (fake: FakeAnthropic, box: Sandbox, outside: string) => void): void {
+  let current: { fake: FakeAnthropic; box: Sandbox; outside: string } | null = null;
+  beforeEach(async () => {
+    const fake = await startFakeAnthropic();
+    current = { fake, box: makeSandbox(fake), outside: fs.mkdtempSync(`/var/tmp/${outsidePrefix}`) };
+    use(current.fake, current.box, current.outside);
+    const trusted = await runGatehouse(['trust', 'set', current.box.project, '--scope', 'directory'], current.box.env, current.box.home);
+    expect(trusted.code, trusted.stderr).toBe(0);
+  });
+  afterEach(async () => {
+    if (!current) return;
+    await current.fake.close();
+    current.box.cleanup();
+    fs.rmSync(current.outside, { recursive: true, force: true });
     current = null;
   });
 }

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
+import { describe, expect, it } from 'vitest';
+import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
-import { makeSandbox, RpcClient, runGatehouse, sentToolResults } from './agent-helpers';
+import { RpcClient, runGatehouse, sentToolResults, withTrustedProject } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
 import { createSession } from '../../src/main/sdk';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/main/sdk';
@@ -19,17 +19,10 @@ if (bwrap === null) console.warn('agent-sandbox-unsandboxed tests skipped: bubbl
 let fake: FakeAnthropic;
 let box: Sandbox;
 let outside: string;
-beforeEach(async () => {
-  fake = await startFakeAnthropic();
-  box = makeSandbox(fake);
-  outside = fs.mkdtempSync('/var/tmp/gatehouse-unsandboxed-');
-  const trusted = await runGatehouse(['trust', 'set', box.project, '--scope', 'directory'], box.env, box.home);
-  expect(trusted.code, trusted.stderr).toBe(0);
-});
-afterEach(async () => {
-  await fake.close();
-  box.cleanup();
-  fs.rmSync(outside, { recursive: true, force: true });
+withTrustedProject('gatehouse-unsandboxed-', (f, b, o) => {
+  fake = f;
+  box = b;
+  outside = o;
 });
 
 const pyWrite = (file: string): string => `${PYTHON} -c "open('${file}','w').write('escaped')"`;

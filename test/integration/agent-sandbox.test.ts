@@ -3,9 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
+import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
-import { makeSandbox, runGatehouse, sentToolResults } from './agent-helpers';
+import { runGatehouse, sentToolResults, withTrustedProject } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
 import { createSession } from '../../src/main/sdk';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/main/sdk';
@@ -23,19 +23,12 @@ if (why) console.warn(`agent-sandbox tests skipped: ${why}`);
 let fake: FakeAnthropic;
 let box: Sandbox;
 let outside: string;
-beforeEach(async () => {
-  fake = await startFakeAnthropic();
-  box = makeSandbox(fake);
-  // Outside the project and outside the private /tmp of the sandbox: a real, writable folder of this machine.
-  outside = fs.mkdtempSync('/var/tmp/gatehouse-agent-sandbox-');
-  // A trusted project: the engine's own checks let the commands through, so what stops them is the OS.
-  const trusted = await runGatehouse(['trust', 'set', box.project, '--scope', 'directory'], box.env, box.home);
-  expect(trusted.code, trusted.stderr).toBe(0);
-});
-afterEach(async () => {
-  await fake.close();
-  box.cleanup();
-  fs.rmSync(outside, { recursive: true, force: true });
+// A trusted project: the engine's own checks let the commands through, so what stops them is the OS. `outside` is
+// outside the project and outside the private /tmp of the sandbox: a real, writable folder of this machine.
+withTrustedProject('gatehouse-agent-sandbox-', (f, b, o) => {
+  fake = f;
+  box = b;
+  outside = o;
 });
 
 /** One `gatehouse run` where the model runs `command` once; returns the tool result it received and the output. */
