@@ -1,8 +1,11 @@
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
+import { RuleBehaviorSchema } from '../../../shared/permission';
 import type { RuleBehavior } from '../../../shared/permission';
+import { EditableScopeSchema } from '../../../shared/rules-contract';
 import type { EditableScope } from '../../../shared/rules-contract';
 import { errorMessage, useApi } from '../api';
+import { ChoiceField, TextField } from './RuleFields';
 import { useRuleValidation, validationText } from './use-rule-validation';
 
 /** Add a rule: live syntax validation (Add is disabled while the rule does not parse). */
@@ -13,7 +16,7 @@ export function AddRuleForm({ onChanged, scopeFiles }: { onChanged(): void; scop
   const [scope, setScope] = useState<EditableScope>('project');
   const validation = useRuleValidation(rule);
   const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null);
-  const ids = { rule: useId(), behavior: useId(), scope: useId(), hint: useId() };
+  const hintId = useId();
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -30,40 +33,20 @@ export function AddRuleForm({ onChanged, scopeFiles }: { onChanged(): void; scop
 
   return (
     <form className="rules-add" onSubmit={submit} aria-label="Add a rule">
-      <div className="rules-field">
-        <label htmlFor={ids.rule}>Rule</label>
-        <input
-          id={ids.rule}
-          type="text"
-          value={rule}
-          placeholder="Bash(npm test), Read(src/**), WebFetch(domain:example.com)"
-          aria-invalid={validation.state === 'bad'}
-          aria-describedby={ids.hint}
-          onChange={(e) => setRule(e.target.value)}
-          spellCheck={false}
-          autoComplete="off"
-        />
-      </div>
-      <div className="rules-field">
-        <label htmlFor={ids.behavior}>Behavior</label>
-        <select id={ids.behavior} value={behavior} onChange={(e) => setBehavior(e.target.value as RuleBehavior)}>
-          <option value="allow">allow</option>
-          <option value="ask">ask</option>
-          <option value="deny">deny</option>
-        </select>
-      </div>
-      <div className="rules-field">
-        <label htmlFor={ids.scope}>Scope</label>
-        <select id={ids.scope} value={scope} onChange={(e) => setScope(e.target.value as EditableScope)}>
-          <option value="user">user</option>
-          <option value="project">project</option>
-          <option value="local">local</option>
-        </select>
-      </div>
+      <TextField
+        label="Rule"
+        value={rule}
+        placeholder="Bash(npm test), Read(src/**), WebFetch(domain:example.com)"
+        invalid={validation.state === 'bad'}
+        describedBy={hintId}
+        onChange={setRule}
+      />
+      <ChoiceField label="Behavior" value={behavior} choices={RuleBehaviorSchema} onChange={setBehavior} />
+      <ChoiceField label="Scope" value={scope} choices={EditableScopeSchema} onChange={setScope} />
       <button type="submit" disabled={validation.state !== 'ok'}>
         Add rule
       </button>
-      <p id={ids.hint} className={validation.state === 'bad' ? 'rules-hint error' : 'rules-hint muted'} aria-live="polite" data-testid="rule-validation">
+      <p id={hintId} className={validation.state === 'bad' ? 'rules-hint error' : 'rules-hint muted'} aria-live="polite" data-testid="rule-validation">
         {validationText(validation, scopeFiles[scope])}
       </p>
       {status ? (

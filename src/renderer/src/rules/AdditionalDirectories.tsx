@@ -3,6 +3,7 @@ import type { FormEvent } from 'react';
 import { EditableScopeSchema } from '../../../shared/rules-contract';
 import type { EditableScope, RulesList } from '../../../shared/rules-contract';
 import { errorMessage, useApi } from '../api';
+import { ChoiceField, TextField } from './RuleFields';
 
 function isEditable(scope: string): scope is EditableScope {
   return scope === 'user' || scope === 'project' || scope === 'local';
@@ -14,7 +15,7 @@ export function AdditionalDirectories({ list, onChanged }: { list: RulesList; on
   const [dir, setDir] = useState('');
   const [scope, setScope] = useState<EditableScope>('local');
   const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null);
-  const ids = { title: useId(), dir: useId(), scope: useId() };
+  const titleId = useId();
 
   const report = (p: Promise<string>) =>
     p.then(
@@ -37,8 +38,8 @@ export function AdditionalDirectories({ list, onChanged }: { list: RulesList; on
   };
 
   return (
-    <section className="rules-group" aria-labelledby={ids.title}>
-      <h3 id={ids.title}>Additional directories</h3>
+    <section className="rules-group" aria-labelledby={titleId}>
+      <h3 id={titleId}>Additional directories</h3>
       <p className="muted">File tools may also reach these folders (an untrusted project&apos;s own files cannot add any).</p>
       {list.additionalDirectories.length === 0 ? <p className="muted">None.</p> : null}
       <ul className="rules-list" aria-label="Additional directories">
@@ -66,20 +67,8 @@ export function AdditionalDirectories({ list, onChanged }: { list: RulesList; on
         ))}
       </ul>
       <form className="rules-add" onSubmit={add} aria-label="Add a directory">
-        <div className="rules-field">
-          <label htmlFor={ids.dir}>Directory</label>
-          <input id={ids.dir} type="text" value={dir} placeholder="../shared-lib or an absolute path" onChange={(e) => setDir(e.target.value)} spellCheck={false} autoComplete="off" />
-        </div>
-        <div className="rules-field">
-          <label htmlFor={ids.scope}>Directory scope</label>
-          <select id={ids.scope} value={scope} onChange={(e) => setScope(EditableScopeSchema.parse(e.target.value))}>
-            {EditableScopeSchema.options.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
+        <TextField label="Directory" value={dir} placeholder="../shared-lib or an absolute path" onChange={setDir} />
+        <ChoiceField label="Directory scope" value={scope} choices={EditableScopeSchema} onChange={setScope} />
         <button type="submit" disabled={!dir.trim()}>
           Add directory
         </button>

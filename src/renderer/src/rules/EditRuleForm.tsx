@@ -5,6 +5,7 @@ import type { RuleBehavior } from '../../../shared/permission';
 import { EditableScopeSchema } from '../../../shared/rules-contract';
 import type { EditableScope, RuleEntry } from '../../../shared/rules-contract';
 import { errorMessage, useApi } from '../api';
+import { ChoiceField, TextField } from './RuleFields';
 import { useRuleValidation, validationText } from './use-rule-validation';
 
 export interface EditRuleFormProps {
@@ -25,7 +26,7 @@ export function EditRuleForm({ entry, scopeFiles, onDone }: EditRuleFormProps) {
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const validation = useRuleValidation(rule);
-  const ids = { rule: useId(), behavior: useId(), scope: useId(), hint: useId() };
+  const hintId = useId();
   const ruleRef = useRef<HTMLInputElement>(null);
   const unchanged = rule.trim() === entry.rule && behavior === entry.behavior && scope === entry.scope;
 
@@ -61,47 +62,16 @@ export function EditRuleForm({ entry, scopeFiles, onDone }: EditRuleFormProps) {
         }
       }}
     >
-      <div className="rules-field">
-        <label htmlFor={ids.rule}>Edit rule text</label>
-        <input
-          id={ids.rule}
-          ref={ruleRef}
-          type="text"
-          value={rule}
-          aria-invalid={validation.state === 'bad'}
-          aria-describedby={ids.hint}
-          onChange={(e) => setRule(e.target.value)}
-          spellCheck={false}
-          autoComplete="off"
-        />
-      </div>
-      <div className="rules-field">
-        <label htmlFor={ids.behavior}>Edit behavior</label>
-        <select id={ids.behavior} value={behavior} onChange={(e) => setBehavior(RuleBehaviorSchema.parse(e.target.value))}>
-          {RuleBehaviorSchema.options.map((b) => (
-            <option key={b} value={b}>
-              {b}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="rules-field">
-        <label htmlFor={ids.scope}>Edit scope</label>
-        <select id={ids.scope} value={scope} onChange={(e) => setScope(EditableScopeSchema.parse(e.target.value))}>
-          {EditableScopeSchema.options.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </div>
+      <TextField label="Edit rule text" value={rule} inputRef={ruleRef} invalid={validation.state === 'bad'} describedBy={hintId} onChange={setRule} />
+      <ChoiceField label="Edit behavior" value={behavior} choices={RuleBehaviorSchema} onChange={setBehavior} />
+      <ChoiceField label="Edit scope" value={scope} choices={EditableScopeSchema} onChange={setScope} />
       <button type="submit" className="primary" disabled={validation.state !== 'ok' || saving}>
         Save
       </button>
       <button type="button" onClick={() => onDone(false)}>
         Cancel
       </button>
-      <p id={ids.hint} className={validation.state === 'bad' ? 'rules-hint error' : 'rules-hint muted'} aria-live="polite" data-testid="edit-rule-validation">
+      <p id={hintId} className={validation.state === 'bad' ? 'rules-hint error' : 'rules-hint muted'} aria-live="polite" data-testid="edit-rule-validation">
         {scope !== entry.scope && validation.state === 'ok' ? `Valid rule; it moves from ${scopeFiles[entry.scope]} to ${scopeFiles[scope]}` : validationText(validation, scopeFiles[scope])}
       </p>
       {error ? (
