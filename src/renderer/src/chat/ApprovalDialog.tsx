@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
-import { trapTab } from '../app/focus-trap';
+import { ModalDialog } from '../app/ModalDialog';
 import type { ApprovalChoice, ApprovalRequestEvent } from '../../../shared/chat-contract';
 import { DiffView } from './DiffView';
 import { ariaShortcut, shortcutAction, ShortcutLabel } from './approval-shortcuts';
@@ -21,13 +21,11 @@ export interface ApprovalDialogProps {
   onAnswer(answer: ApprovalAnswerInput): void;
 }
 
-
 /**
  * The approval prompt for one call the engine asked about: tool, target, why, the diff for a write/edit, and the
  * four answers. Focus starts on "Deny" and stays inside; Escape answers Deny.
  */
 export function ApprovalDialog({ request, position, total, busy, onAnswer }: ApprovalDialogProps) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
   const denyRef = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   const ruleId = useId();
@@ -35,14 +33,6 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
   const suggested = request.suggestedRules.join(', ');
   const [rule, setRule] = useState(suggested);
   const [note, setNote] = useState('');
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (dialog && !dialog.open && typeof dialog.showModal === 'function') dialog.showModal();
-    return () => {
-      if (dialog?.open) dialog.close();
-    };
-  }, []);
 
   useEffect(() => {
     setRule(request.suggestedRules.join(', '));
@@ -67,22 +57,16 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
     if (action) {
       event.preventDefault();
       if (!busy) answers[action]();
-      return;
     }
-    trapTab(event, dialogRef.current);
   };
   const keys = (action: ApprovalAction) => ({ 'aria-keyshortcuts': ariaShortcut(action), title: ariaShortcut(action).replace(' ', ' or ') });
 
   return (
-    <dialog
-      ref={dialogRef}
-      className="modal-dialog approval-dialog"
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby={titleId}
+    <ModalDialog
+      className="approval-dialog"
+      titleId={titleId}
       onKeyDown={onKeyDown}
-      onCancel={(event) => {
-        event.preventDefault();
+      onCancel={() => {
         if (!busy) deny();
       }}
     >
@@ -148,7 +132,7 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
       <p className="approval-keys muted" aria-hidden="true">
         <kbd>Alt</kbd> + underlined letter answers · <kbd>Esc</kbd> denies
       </p>
-    </dialog>
+    </ModalDialog>
   );
 }
 

@@ -1,5 +1,5 @@
-import { useEffect, useId, useRef } from 'react';
-import { trapTab } from '../app/focus-trap';
+import { useId, useRef } from 'react';
+import { ModalDialog } from '../app/ModalDialog';
 
 export interface BypassConfirmDialogProps {
   /** Where bypass would apply, e.g. "this chat session" or "every project (user settings)". */
@@ -13,36 +13,12 @@ export interface BypassConfirmDialogProps {
  * answer) and stays inside; Escape cancels.
  */
 export function BypassConfirmDialog({ scope, onConfirm, onCancel }: BypassConfirmDialogProps) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   const descId = useId();
 
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (dialog && !dialog.open && typeof dialog.showModal === 'function') dialog.showModal();
-    cancelRef.current?.focus();
-    return () => {
-      if (dialog?.open) dialog.close();
-      previous?.focus();
-    };
-  }, []);
-
   return (
-    <dialog
-      ref={dialogRef}
-      className="modal-dialog bypass-dialog"
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby={titleId}
-      aria-describedby={descId}
-      onKeyDown={(event) => trapTab(event, dialogRef.current)}
-      onCancel={(event) => {
-        event.preventDefault();
-        onCancel();
-      }}
-    >
+    <ModalDialog className="bypass-dialog" titleId={titleId} descriptionId={descId} initialFocus={cancelRef} onCancel={onCancel}>
       <h2 id={titleId}>Turn on bypass mode?</h2>
       <div id={descId}>
         <p>
@@ -62,6 +38,6 @@ export function BypassConfirmDialog({ scope, onConfirm, onCancel }: BypassConfir
           Turn on bypass
         </button>
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }

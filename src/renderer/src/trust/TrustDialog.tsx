@@ -1,6 +1,5 @@
-import { useEffect, useId, useRef } from 'react';
-import type { KeyboardEvent } from 'react';
-import { trapTab } from '../app/focus-trap';
+import { useId, useRef } from 'react';
+import { ModalDialog } from '../app/ModalDialog';
 import type { TrustScope } from '../../../shared/permission';
 import type { TrustPreview, TrustStatus } from '../../../shared/trust-contract';
 import { TrustPreviewList } from './TrustPreviewList';
@@ -15,42 +14,23 @@ export interface TrustDialogProps {
   onAnswer(scope: TrustScope): void;
 }
 
-
 /**
  * The trust prompt: a modal dialog naming the folder and what it would load if trusted. Focus starts on
  * "Don't trust" (the safe answer) and stays inside; Escape answers "Don't trust".
  */
 export function TrustDialog({ path, parent, preview, status, busy = false, onAnswer }: TrustDialogProps) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
   const dontTrustRef = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   const descId = useId();
 
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (dialog && !dialog.open && typeof dialog.showModal === 'function') dialog.showModal();
-    dontTrustRef.current?.focus();
-    return () => {
-      if (dialog?.open) dialog.close();
-      previous?.focus();
-    };
-  }, []);
-
-  const onTab = (event: KeyboardEvent<HTMLDialogElement>) => trapTab(event, dialogRef.current);
-
   return (
-    <dialog
-      ref={dialogRef}
-      className="modal-dialog trust-dialog"
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby={titleId}
-      aria-describedby={descId}
-      onKeyDown={onTab}
-      onCancel={(event) => {
+    <ModalDialog
+      className="trust-dialog"
+      titleId={titleId}
+      descriptionId={descId}
+      initialFocus={dontTrustRef}
+      onCancel={() => {
         // Escape: the safe answer.
-        event.preventDefault();
         if (!busy) onAnswer('never');
       }}
     >
@@ -83,6 +63,6 @@ export function TrustDialog({ path, parent, preview, status, busy = false, onAns
           Don&apos;t trust
         </button>
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }
