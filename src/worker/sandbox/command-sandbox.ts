@@ -11,11 +11,11 @@ import { directCommand } from './direct-command';
 import { DomainProxy } from './domain-proxy';
 import { findOnPath, isExecutable } from './find-binary';
 import { existingMaskTargets, protectedReadPaths, writableRootGuards } from './protected-paths';
+import { sandboxHandle } from './sandbox-handle';
 import { probe, PROBE_COMMAND, unavailable, writableRootsOf } from './sandbox-probe';
 import { sandboxEnv } from './sandbox-env';
 import { createSeatbeltSandbox } from './seatbelt-sandbox';
 import type { CommandSandbox, CommandSandboxConfig, SandboxUnavailable, WrappedCommand } from './types';
-import { describeViolation } from './violation';
 
 type Located = { ok: true; bwrap: string; socat: string | null } | { ok: false; reason: string };
 
@@ -86,28 +86,18 @@ export async function createCommandSandbox(config: CommandSandboxConfig): Promis
     return unavailable(`bubblewrap does not work here: ${result.detail}`);
   }
 
-  let disposed = false;
-  return {
-    kind: 'sandbox',
+  return sandboxHandle({
     mechanism: 'bubblewrap',
-    wrap: (command) => {
-      if (disposed) throw new Error('the command sandbox was disposed');
-      return wrap(command);
-    },
+    wrap,
     wrapUnsandboxed: (command) => directCommand(command, projectRoot, allowList, baseEnv),
-    describeViolation: (output, exitCode) =>
-      describeViolation(output, exitCode, {
-        projectRoot,
-        writableRoots,
-        protectedPaths: [...configuredProtected, ...existingMaskTargets(configuredProtected).map((m) => m.path)],
-        home: config.home,
-        allowedDomains: config.allowedDomains,
-        denials: proxy?.recentDenials(lastWrapAt - 1_000) ?? [],
-      }),
-    dispose: async () => {
-      if (disposed) return;
-      disposed = true;
-      await teardown();
-    },
-  };
+    violationContext: () => ({
+      projectRoot,
+      writableRoots,
+      protectedPaths: [...configuredProtected, ...existingMaskTargets(configuredProtected).map((m) => m.path)],
+      home: config.home,
+      allowedDomains: config.allowedDomains,
+      denials: proxy?.recentDenials(lastWrapAt - 1_000) ?? [],
+    }),
+    teardown,
+  });
 }

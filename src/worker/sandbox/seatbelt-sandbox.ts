@@ -11,11 +11,11 @@ import { directCommand } from './direct-command';
 import { DomainProxy } from './domain-proxy';
 import { isExecutable } from './find-binary';
 import { existingMaskTargets, protectedReadPaths, writableRootGuards } from './protected-paths';
+import { sandboxHandle } from './sandbox-handle';
 import { probe, PROBE_COMMAND, unavailable, writableRootsOf } from './sandbox-probe';
 import { sandboxEnv } from './sandbox-env';
 import { seatbeltProfile, type SeatbeltPlan } from './seatbelt-profile';
 import type { CommandSandbox, CommandSandboxConfig, SandboxUnavailable, WrappedCommand } from './types';
-import { describeViolation } from './violation';
 
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 
@@ -65,30 +65,20 @@ export async function createSeatbeltSandbox(config: CommandSandboxConfig): Promi
     await teardown();
     return unavailable(`sandbox-exec does not work here: ${result.detail}`);
   }
-  let disposed = false;
-  return {
-    kind: 'sandbox',
+  return sandboxHandle({
     mechanism: 'seatbelt',
-    wrap: (command) => {
-      if (disposed) throw new Error('the command sandbox was disposed');
-      return wrap(command);
-    },
+    wrap,
     wrapUnsandboxed: (command) => directCommand(command, projectRoot, allowList, baseEnv),
-    describeViolation: (output, exitCode) =>
-      describeViolation(output, exitCode, {
-        projectRoot,
-        writableRoots,
-        protectedPaths: protectedNow(),
-        home: config.home,
-        allowedDomains: config.allowedDomains,
-        denials: proxy?.recentDenials(lastWrapAt - 1_000) ?? [],
-        tmpDir: privateTmp,
-        mechanism: 'seatbelt',
-      }),
-    dispose: async () => {
-      if (disposed) return;
-      disposed = true;
-      await teardown();
-    },
-  };
+    violationContext: () => ({
+      projectRoot,
+      writableRoots,
+      protectedPaths: protectedNow(),
+      home: config.home,
+      allowedDomains: config.allowedDomains,
+      denials: proxy?.recentDenials(lastWrapAt - 1_000) ?? [],
+      tmpDir: privateTmp,
+      mechanism: 'seatbelt',
+    }),
+    teardown,
+  });
 }

@@ -1,0 +1,33 @@
+/** Shared by the bubblewrap and Seatbelt set-ups: the `CommandSandbox` handed out once its probe passed. */
+import type { CommandSandbox, WrappedCommand } from './types';
+import { describeViolation, type ViolationContext } from './violation';
+
+export interface SandboxParts {
+  mechanism: CommandSandbox['mechanism'];
+  wrap(command: string): WrappedCommand;
+  wrapUnsandboxed(command: string): WrappedCommand;
+  /** What describeViolation needs, as of the call (the proxy's denials since the last wrap). */
+  violationContext(): ViolationContext;
+  /** Stops the proxy and removes the sandbox's temp dirs. */
+  teardown(): Promise<void>;
+}
+
+/** The sandbox: `wrap` refuses once disposed, and `dispose` tears down only once. */
+export function sandboxHandle(parts: SandboxParts): CommandSandbox {
+  let disposed = false;
+  return {
+    kind: 'sandbox',
+    mechanism: parts.mechanism,
+    wrap: (command) => {
+      if (disposed) throw new Error('the command sandbox was disposed');
+      return parts.wrap(command);
+    },
+    wrapUnsandboxed: (command) => parts.wrapUnsandboxed(command),
+    describeViolation: (output, exitCode) => describeViolation(output, exitCode, parts.violationContext()),
+    dispose: async () => {
+      if (disposed) return;
+      disposed = true;
+      await parts.teardown();
+    },
+  };
+}
