@@ -84,13 +84,8 @@ export function modelConfigSources(
  * The model and its credentials for a session, by `modelConfigSources`' precedence. Throws when no source has a
  * key. The key goes to the worker over the port only.
  */
-export function resolveModelConfig(
-  env: NodeJS.ProcessEnv,
-  explicit: ExplicitModelValues = {},
-  settings: ModelSettings = {},
-  storedKey: string | null = null,
-): ModelConfig {
-  const sources = modelConfigSources(env, explicit, settings, storedKey);
+export function resolveModelConfig(...args: Parameters<typeof modelConfigSources>): ModelConfig {
+  const sources = modelConfigSources(...args);
   if (!sources.apiKey) {
     throw new GatehouseError(
       'BAD_REQUEST',
