@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic, FakeMessage } from '../support/fake-anthropic';
 import { chromiumSkipReason } from './support/browser';
-import { openChatPage, POLL, SCREENSHOTS, startChatApp } from './support/chat-app';
+import { openChatPage, POLL, SCREENSHOTS, useChatApp } from './support/chat-app';
 import type { ChatApp } from './support/chat-app';
 import type { RunningWeb } from './support/start-web';
 
@@ -41,35 +41,25 @@ const MARKDOWN = [
 const streamed = (message: FakeMessage): FakeMessage => ({ ...message, chunkSize: 12, eventDelayMs: 4 });
 
 describe.skipIf(skipReason !== null)(`chat rendering in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, { timeout: 90_000 }, () => {
+  let app: ChatApp<FakeAnthropic>;
   let web: RunningWeb;
-  let browser: Browser;
   let fake: FakeAnthropic;
   let project: string;
-  let app: ChatApp<FakeAnthropic> | undefined;
-
-  beforeAll(async () => {
-    app = await startChatApp({
+  useChatApp(
+    {
       name: 'render',
       startModel: () => startFakeAnthropic({ apiKey: API_KEY }),
       env: { ANTHROPIC_API_KEY: API_KEY },
       prepare: (dir) => fs.writeFileSync(path.join(dir, 'app.ts'), 'let total = 1;\nconsole.log(total);\nexport {};\n'),
-    });
-    ({ model: fake, web, browser, project } = app);
-  });
-
-  afterAll(async () => {
-    await app?.stop();
-  });
-
-  const contexts: BrowserContext[] = [];
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close();
-  });
+    },
+    (started) => {
+      app = started;
+      ({ model: fake, web, project } = started);
+    },
+  );
 
   async function openPage(colorScheme: 'light' | 'dark' = 'light'): Promise<{ page: Page; problems: string[] }> {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, colorScheme });
-    contexts.push(context);
-    return openChatPage(context, web.url);
+    return openChatPage(await app.newContext({ viewport: { width: 1100, height: 900 }, colorScheme }), web.url);
   }
 
   async function send(page: Page, message: string, mode: 'chat' | 'do' = 'chat'): Promise<void> {

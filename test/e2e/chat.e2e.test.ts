@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { chromiumSkipReason } from './support/browser';
-import { openChatPage, POLL, SCREENSHOTS, startChatApp } from './support/chat-app';
+import { openChatPage, POLL, SCREENSHOTS, useChatApp } from './support/chat-app';
 import type { ChatApp, WatchedPage } from './support/chat-app';
 import type { RunningWeb } from './support/start-web';
 
@@ -25,36 +25,26 @@ function lastToolResults(fake: FakeAnthropic): Array<{ content: unknown; is_erro
 }
 
 describe.skipIf(skipReason !== null)(`chat and approvals in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, { timeout: 90_000 }, () => {
+  let app: ChatApp<FakeAnthropic>;
   let web: RunningWeb;
-  let browser: Browser;
   let fake: FakeAnthropic;
   let project: string;
-  let app: ChatApp<FakeAnthropic> | undefined;
-
-  beforeAll(async () => {
-    // Trusted by default; the key and the fake model's URL go to the server's environment only.
-    app = await startChatApp({
+  // Trusted by default; the key and the fake model's URL go to the server's environment only.
+  useChatApp(
+    {
       name: 'chat',
       startModel: () => startFakeAnthropic({ apiKey: API_KEY }),
       env: { ANTHROPIC_API_KEY: API_KEY },
       prepare: (dir) => fs.writeFileSync(path.join(dir, 'hello.txt'), 'old line\nkept line\n'),
-    });
-    ({ model: fake, web, browser, project } = app);
-  });
-
-  afterAll(async () => {
-    await app?.stop();
-  });
-
-  const contexts: BrowserContext[] = [];
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close();
-  });
+    },
+    (started) => {
+      app = started;
+      ({ model: fake, web, project } = started);
+    },
+  );
 
   async function openPage(): Promise<WatchedPage> {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-    contexts.push(context);
-    return openChatPage(context, web.url);
+    return openChatPage(await app.newContext({ viewport: { width: 1100, height: 900 } }), web.url);
   }
 
   it('message -> write_file asks -> the dialog shows the diff -> "Allow once" -> file changed, final text shown', async () => {
@@ -212,7 +202,7 @@ describe.skipIf(skipReason !== null)(`chat and approvals in Chromium${skipReason
     await page.getByRole('textbox', { name: 'Message' }).fill('Write closed.txt');
     await page.keyboard.press('Enter');
     await page.getByRole('dialog').waitFor({ state: 'visible' });
-    for (const context of contexts.splice(0)) await context.close();
+    await app.closeContexts();
 
     await expect.poll(() => fake.requests.length, POLL).toBe(before + 2);
     const results = lastToolResults(fake);

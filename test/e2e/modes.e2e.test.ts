@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { openApiSocket } from './support/api-socket';
 import { chromiumSkipReason } from './support/browser';
-import { openChatPage, POLL, SCREENSHOTS, startChatApp } from './support/chat-app';
+import { openChatPage, POLL, SCREENSHOTS, useChatApp } from './support/chat-app';
 import type { ChatApp } from './support/chat-app';
 import type { RunningWeb } from './support/start-web';
 
@@ -18,30 +18,17 @@ async function focusedText(page: Page): Promise<string> {
 }
 
 describe.skipIf(skipReason !== null)(`permission modes and "Run this plan" in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, { timeout: 90_000 }, () => {
+  let app: ChatApp<FakeAnthropic>;
   let web: RunningWeb;
-  let browser: Browser;
   let fake: FakeAnthropic;
   let project: string;
-  let app: ChatApp<FakeAnthropic> | undefined;
-
-  beforeAll(async () => {
-    app = await startChatApp({ name: 'modes', startModel: () => startFakeAnthropic({ apiKey: API_KEY }), env: { ANTHROPIC_API_KEY: API_KEY } });
-    ({ model: fake, web, browser, project } = app);
-  });
-
-  afterAll(async () => {
-    await app?.stop();
-  });
-
-  const contexts: BrowserContext[] = [];
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close();
+  useChatApp({ name: 'modes', startModel: () => startFakeAnthropic({ apiKey: API_KEY }), env: { ANTHROPIC_API_KEY: API_KEY } }, (started) => {
+    app = started;
+    ({ model: fake, web, project } = started);
   });
 
   async function openPage(): Promise<{ page: Page; problems: string[] }> {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-    contexts.push(context);
-    const { page, problems } = await openChatPage(context, web.url, ['error']);
+    const { page, problems } = await openChatPage(await app.newContext({ viewport: { width: 1200, height: 900 } }), web.url, ['error']);
     await expect.poll(() => page.getByRole('combobox', { name: 'Permission mode' }).isEnabled(), POLL).toBe(true);
     return { page, problems };
   }

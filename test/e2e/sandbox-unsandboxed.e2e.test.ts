@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { chromiumSkipReason } from './support/browser';
-import { openChatPage, POLL, SCREENSHOTS, startChatApp } from './support/chat-app';
-import type { ChatApp } from './support/chat-app';
+import { openChatPage, POLL, SCREENSHOTS, useChatApp } from './support/chat-app';
 import type { RunningWeb } from './support/start-web';
 
 // The approval dialog for a command the model wants to run outside the OS sandbox: two answers and a warning.
@@ -19,20 +18,17 @@ describe.skipIf(skipReason !== null)(`the unsandboxed-command approval in Chromi
   let browser: Browser;
   let fake: FakeAnthropic;
   let outside: string;
-  let app: ChatApp<FakeAnthropic> | undefined;
-
-  beforeAll(async () => {
-    app = await startChatApp({
+  useChatApp(
+    {
       name: 'unsandboxed',
       startModel: () => startFakeAnthropic({ apiKey: API_KEY }),
       env: { ANTHROPIC_API_KEY: API_KEY },
       prepare: () => (outside = fs.mkdtempSync('/var/tmp/gh-e2e-unsandboxed-out-')),
-    });
-    ({ model: fake, web, browser } = app);
-  });
+    },
+    (started) => ({ model: fake, web, browser } = started),
+  );
 
-  afterAll(async () => {
-    await app?.stop();
+  afterAll(() => {
     if (outside) fs.rmSync(outside, { recursive: true, force: true });
   });
 

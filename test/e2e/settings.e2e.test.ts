@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
 import { reply, sentCredential, startFakeAnthropic, text } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { chromiumSkipReason } from './support/browser';
-import { openChatPage, POLL, SCREENSHOTS, startChatApp, TRUST_ALL } from './support/chat-app';
+import { openChatPage, POLL, SCREENSHOTS, TRUST_ALL, useChatApp } from './support/chat-app';
 import type { ChatApp } from './support/chat-app';
 import type { RunningWeb } from './support/start-web';
 
@@ -18,36 +18,27 @@ const KEY2 = 'sk-ant-e2e-settings-9876543210-KEY2';
 const SETTINGS = `# my own settings: this comment stays\n${TRUST_ALL}`;
 
 describe.skipIf(skipReason !== null)(`the Settings page in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, { timeout: 120_000 }, () => {
+  let app: ChatApp<FakeAnthropic>;
   let web: RunningWeb;
-  let browser: Browser;
   let fake: FakeAnthropic;
   let home: string;
-  let app: ChatApp<FakeAnthropic> | undefined;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    // No key in the server's environment: the page must supply it. The fake model's URL comes from the environment.
-    app = await startChatApp({
+  // No key in the server's environment: the page must supply it. The fake model's URL comes from the environment.
+  useChatApp(
+    {
       name: 'settings',
       startModel: () => startFakeAnthropic({ apiKey: KEY }),
       env: { ANTHROPIC_API_KEY: undefined, ANTHROPIC_MODEL: undefined },
       settings: SETTINGS,
-    });
-    ({ model: fake, web, browser, home } = app);
-  });
-
-  afterAll(async () => {
-    await app?.stop();
-  });
-
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close();
-  });
+    },
+    (started) => {
+      app = started;
+      ({ model: fake, web, home } = started);
+    },
+  );
 
   /** `received`: every socket frame the page received (from the server). */
   async function openPage(context?: BrowserContext): Promise<{ page: Page; problems: string[]; received: string[] }> {
-    const ctx = context ?? (await browser.newContext({ viewport: { width: 1100, height: 1000 } }));
-    if (!context) contexts.push(ctx);
+    const ctx = context ?? (await app.newContext({ viewport: { width: 1100, height: 1000 } }));
     const { page, problems, frames } = await openChatPage(ctx, web.url);
     return { page, problems, received: frames };
   }

@@ -1,14 +1,13 @@
 import path from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
 import { writeLongSession } from '../../src/main/bench/ui/long-session';
 import type { LongSession } from '../../src/main/bench/ui/long-session';
 import { startStreamServer } from '../../src/main/bench/ui/stream-server';
 import type { StreamServer } from '../../src/main/bench/ui/stream-server';
 import { chromiumSkipReason } from './support/browser';
-import { openChatPage, POLL, SCREENSHOTS, startChatApp } from './support/chat-app';
+import { openChatPage, POLL, SCREENSHOTS, useChatApp } from './support/chat-app';
 import type { ChatApp } from './support/chat-app';
-import type { RunningWeb } from './support/start-web';
 
 const skipReason = chromiumSkipReason();
 const API_KEY = 'test-key-transcript';
@@ -36,35 +35,21 @@ const showsText = (log: Locator, text: string): Promise<boolean> =>
   }, text);
 
 describe.skipIf(skipReason !== null)(`a 5,000-message transcript in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, { timeout: 120_000 }, () => {
-  let web: RunningWeb;
-  let browser: Browser;
+  let app: ChatApp<StreamServer>;
   let session: LongSession;
-  let app: ChatApp<StreamServer> | undefined;
-
-  beforeAll(async () => {
-    app = await startChatApp({
+  useChatApp(
+    {
       name: 'transcript',
       // Each answer streams for 6 s at 400 tokens/s: long enough to scroll while it grows.
       startModel: () => startStreamServer({ tokensPerSecond: 400, durationMs: 6_000, apiKey: API_KEY }),
       env: { ANTHROPIC_API_KEY: API_KEY },
       prepare: (dir, homeDir) => (session = writeLongSession(homeDir, dir, MESSAGES)),
-    });
-    ({ web, browser } = app);
-  });
-
-  afterAll(async () => {
-    await app?.stop();
-  });
-
-  const contexts: BrowserContext[] = [];
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close();
-  });
+    },
+    (started) => (app = started),
+  );
 
   async function openPage(): Promise<{ page: Page; log: Locator; problems: string[] }> {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-    contexts.push(context);
-    const { page, problems } = await openChatPage(context, web.url);
+    const { page, problems } = await openChatPage(await app.newContext({ viewport: { width: 1100, height: 900 } }), app.web.url);
     return { page, log: page.getByRole('log', { name: 'Conversation' }), problems };
   }
 

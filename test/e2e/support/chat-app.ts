@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright';
-import { expect } from 'vitest';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { launchChromium } from './browser';
 import { makeTempDir, removeTempDir, REPO_ROOT, requireBuiltApp, startWeb } from './start-web';
 import type { RunningWeb } from './start-web';
@@ -25,9 +25,15 @@ export interface ChatApp<M extends ModelServer> {
   /** Fresh temp dirs: the open project and the server's home (GATEHOUSE_HOME and HOME). */
   project: string;
   home: string;
+  /** A new browser context, closed by `closeContexts` (after each test with `useChatApp`). */
+  newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
+  /** Closes every context `newContext` made so far. */
+  closeContexts(): Promise<void>;
   /** Closes the browser, the server and the model, removes the temp dirs and puts the environment back. */
   stop(): Promise<void>;
 }
+
+type Started<M extends ModelServer> = Omit<ChatApp<M>, 'newContext' | 'closeContexts' | 'stop'>;
 
 export interface ChatAppOptions<M extends ModelServer> {
   /** Names the temp dirs: `gh-e2e-NAME-` and `gh-e2e-NAME-home-`. */
@@ -49,8 +55,19 @@ export async function startChatApp<M extends ModelServer>(options: ChatAppOption
   requireBuiltApp();
   const env: Record<string, string | undefined> = { ...options.env };
   const saved = new Map<string, string | undefined>();
-  const started: Partial<Omit<ChatApp<M>, 'stop'>> = {};
+  const started: Partial<Started<M>> = {};
+  const contexts: BrowserContext[] = [];
+  const closeContexts = async (): Promise<void> => {
+    for (const context of contexts.splice(0)) await context.close();
+  };
+  const newContext = async (contextOptions?: BrowserContextOptions): Promise<BrowserContext> => {
+    if (!started.browser) throw new Error('the chat app has no browser');
+    const context = await started.browser.newContext(contextOptions);
+    contexts.push(context);
+    return context;
+  };
   const stop = async (): Promise<void> => {
+    await closeContexts();
     await started.browser?.close();
     await started.web?.stop();
     await started.model?.close();
@@ -75,11 +92,29 @@ export async function startChatApp<M extends ModelServer>(options: ChatAppOption
     started.web = await startWeb({ project: started.project, home: started.home });
     started.browser = await launchChromium();
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    return { ...(started as Omit<ChatApp<M>, 'stop'>), stop };
+    return { ...(started as Started<M>), newContext, closeContexts, stop };
   } catch (err) {
     await stop();
     throw err;
   }
+}
+
+/**
+ * For a describe block: starts the app before its tests (`use` receives it), closes the contexts it made after each
+ * test, and stops it after all of them.
+ */
+export function useChatApp<M extends ModelServer>(options: ChatAppOptions<M>, use: (app: ChatApp<M>) => void): void {
+  let app: ChatApp<M> | undefined;
+  beforeAll(async () => {
+    app = await startChatApp(options);
+    use(app);
+  });
+  afterEach(async () => {
+    await app?.closeContexts();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 }
 
 export interface WatchedPage {
