@@ -1,15 +1,10 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { parseDocument } from 'yaml';
 import type { TrustDefault } from '../../shared/permission';
 import { TrustDefaultSchema } from '../../shared/permission';
 import { writeFileAtomic } from '../fs/atomic-write';
+import { userSettingsFile } from '../settings/settings-locations';
 import { withFileLock } from './file-lock';
-
-/** The user settings file holding `trust: { default: trust | ask | never }`. */
-export function userSettingsFile(configDir: string): string {
-  return path.join(configDir, 'settings.yaml');
-}
 
 export interface TrustDefaultRead {
   value: TrustDefault;
