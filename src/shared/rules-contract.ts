@@ -64,12 +64,16 @@ export type RulesList = z.infer<typeof RulesListSchema>;
 const ruleText = z.string().max(4096);
 const ruleEdit = z.object({ rule: ruleText.min(1), behavior: RuleBehaviorSchema, scope: EditableScopeSchema }).strict();
 const editResult = z.object({ changed: z.boolean(), file: z.string() });
+/** A rule to delete: from a settings file, or one of the open chat session's own rules (`session`). */
+const ruleRemoval = z
+  .object({ rule: ruleText.min(1), behavior: RuleBehaviorSchema, scope: z.enum([...EditableScopeSchema.options, 'session']) })
+  .strict();
 const directory = z.string().trim().min(1).max(4096);
 
 export const RulesChannels = {
   listRules: { request: z.object({}).strict(), response: RulesListSchema },
   addRule: { request: ruleEdit, response: editResult },
-  removeRule: { request: ruleEdit, response: editResult },
+  removeRule: { request: ruleRemoval, response: editResult },
   /**
    * Edits a rule (text, behaviour) and/or moves it to another scope. Another scope: added there first, then removed
    * here, each file written atomically, so a failed second write never loses the rule.
@@ -87,7 +91,7 @@ export const RulesChannels = {
   addDirectory: { request: z.object({ scope: EditableScopeSchema, dir: directory }).strict(), response: editResult.extend({ resolved: z.string() }) },
   removeDirectory: { request: z.object({ scope: EditableScopeSchema, dir: directory }).strict(), response: editResult },
   validateRule: { request: z.object({ rule: ruleText }).strict(), response: z.object({ ok: z.boolean(), error: z.string().optional() }) },
-  /** The same engine call as `gatehouse permissions check` for the open project. */
+  /** The same engine call as `gatehouse permissions check` for the open project, plus the open chat session's own rules. */
   testCall: {
     request: z.object({ tool: z.string().min(1).max(100), input: z.record(z.string(), z.unknown()) }).strict(),
     response: DecisionSchema,

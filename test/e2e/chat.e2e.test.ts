@@ -164,6 +164,14 @@ describe.skipIf(skipReason !== null)(`chat and approvals in Chromium${skipReason
     expect(await log.locator('.tool-card').last().textContent()).toContain('denied by you');
     expect(fs.existsSync(path.join(project, 'made-by-command'))).toBe(false);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'chat-session-rule.png'), fullPage: true });
+
+    // The Rules view lists the session's rule under "This session"; deleting it there ends it for the session.
+    await page.getByRole('button', { name: 'Rules', exact: true }).click();
+    const sessionGroup = page.getByTestId('rules-group-session');
+    await expect.poll(() => sessionGroup.locator('.rules-text').allTextContents(), POLL).toEqual([rule]);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'rules-session-rule.png'), fullPage: true });
+    await sessionGroup.getByRole('button', { name: `Delete ${rule}` }).click();
+    await sessionGroup.waitFor({ state: 'detached' });
     expect(problems).toEqual([]);
   });
   it('two asks at once queue in one dialog ("1 of 2"), answered one after the other', async () => {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ConversationMessage } from '../../shared/conversation';
 import { GatehouseError, toRpcError } from '../../shared/errors';
-import type { AgentMode, Decision } from '../../shared/permission';
+import type { AgentMode, Decision, RuleBehavior } from '../../shared/permission';
 import type { AgentRunResultWire, PermissionRequest, SandboxRunConfig, SandboxStatus } from '../../shared/worker-protocol';
 import { AGENT_CHECKPOINT, AGENT_EVENT, AgentCheckpointDataSchema, AgentEventDataSchema } from '../../shared/worker-protocol';
 import { createPermissionEngine } from '../permission';
@@ -107,6 +107,15 @@ export class AgentSession {
 
   get conversation(): ConversationMessage[] {
     return this.writer.conversation;
+  }
+
+  /** The rules this session's "allow for this session" answers added (the rules editor lists and removes them). */
+  sessionRules(): readonly { behavior: RuleBehavior; rule: string }[] {
+    return this.engine.state.sessionRules();
+  }
+
+  removeSessionRule(behavior: RuleBehavior, rule: string): boolean {
+    return this.engine.state.removeSessionRule(behavior, rule);
   }
 
   /**

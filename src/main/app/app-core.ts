@@ -93,6 +93,7 @@ export class AppCore {
         configDir: options.configDir,
         env: options.env ?? process.env,
         trust: { isTrusted: (dir) => this.trust.isTrusted(dir) },
+        session: this.chat.sessionRules,
       }),
       ...createSettingsHandlers({ configDir: options.configDir, env: options.env ?? process.env, secrets, changed: () => this.emit({ type: 'settingsChanged' }) }),
       ...createSandboxHandlers({ host: options.worker, configDir: options.configDir, env: options.env ?? process.env, project: () => this.project, isTrusted: (dir) => this.trust.isTrusted(dir) }),

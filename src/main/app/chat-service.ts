@@ -11,6 +11,7 @@ import { SessionStore } from '../session/session-store';
 import type { WorkerHost } from '../worker-host/types';
 import { toApprovalAnswer, toApprovalEvent } from './chat-approval';
 import { EventCoalescer } from './event-coalescer';
+import type { SessionRules } from './rules-handlers';
 import { currentModelConfig, hasModelKey } from './chat-model-config';
 import { SessionMode } from './session-mode';
 
@@ -48,6 +49,11 @@ export class ChatService {
   private liveModel: ModelConfig | null = null;
   /** The session's permission mode (the composer's selector), asked before every call. */
   readonly modes: SessionMode;
+  /** The open session's "allow for this session" rules, for the rules editor (none when no session is open there). */
+  readonly sessionRules: SessionRules = {
+    list: (project) => (this.session?.projectRoot === project ? this.session.sessionRules() : []),
+    remove: (project, behavior, rule) => this.session?.projectRoot === project && this.session.removeSessionRule(behavior, rule),
+  };
 
   constructor(private readonly options: ChatServiceOptions) {
     const { configDir, env, trust, project, emit } = options;

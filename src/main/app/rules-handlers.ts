@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { z } from 'zod';
 import { GatehouseError } from '../../shared/errors';
-import type { PermissionMode } from '../../shared/permission';
+import type { PermissionMode, RuleBehavior } from '../../shared/permission';
 import type { RuleEntry, RulesChannels } from '../../shared/rules-contract';
 import { homeDir } from '../paths';
 import { createPermissionEngine } from '../permission';
@@ -28,6 +28,17 @@ export interface RulesHandlersOptions {
   trust: TrustOracle;
   /** Tests only: the file operations a move between scopes uses. */
   moveOps?: RuleFileOps;
+  /** The open chat session's own rules (its "allow for this session" answers); absent: none. */
+  session?: SessionRules;
+}
+
+/** Where a session rule lives, for the editor's messages: memory, never a file. */
+export const SESSION_RULES_PLACE = 'this chat session (memory only)';
+
+/** The session rules of the chat session open for a project (empty when none is open for it). */
+export interface SessionRules {
+  list(project: string): readonly { behavior: RuleBehavior; rule: string }[];
+  remove(project: string, behavior: RuleBehavior, rule: string): boolean;
 }
 
 /** The default mode a scope file sets, as the settings loader reads it (null: none, missing or not loadable). */
@@ -44,7 +55,8 @@ function fileMode(file: string): PermissionMode | null {
 
 /**
  * The rules editor's channels. Listing and editing go through the same settings code as `gatehouse rules`
- * (yaml Document API, atomic writes); `testCall` builds the engine exactly as `gatehouse permissions check` does.
+ * (yaml Document API, atomic writes); `testCall` builds the engine exactly as `gatehouse permissions check` does, and
+ * adds the open chat session's own rules (what its next call would meet). Session rules are listed and deletable.
  * Only Gatehouse's own user/project/local files are ever written: policy and Claude Code imports are read only.
  */
 export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
@@ -72,6 +84,10 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
           appliesToTools: r.tools.length > 0,
         };
       });
+      for (const r of opts.session?.list(project) ?? []) {
+        const parsed = parseRule(r.rule);
+        rules.push({ rule: r.rule, behavior: r.behavior, scope: 'session', file: null, claudeImport: false, editable: true, appliesToTools: parsed.ok && parsed.rule.tools.length > 0 });
+      }
       return {
         project,
         trusted: opts.trust.isTrusted(project),
@@ -106,6 +122,10 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
     },
     removeRule: async ({ rule, behavior, scope }) => {
       const project = requireProject();
+      if (scope === 'session') {
+        if (!opts.session?.remove(project, behavior, rule)) throw new GatehouseError('NOT_FOUND', `${behavior} rule "${rule}" is not one of this session's rules`);
+        return { changed: true, file: SESSION_RULES_PLACE };
+      }
       const file = scopeFile(scope, project, opts.configDir);
       let changed: boolean;
       try {
@@ -130,6 +150,8 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
         trust: opts.trust,
         sessionId: `app-rules-test-${process.pid}`,
       });
+      // What the next call of the open chat session would meet: its own "allow for this session" rules too.
+      for (const r of opts.session?.list(projectRoot) ?? []) engine.state.addSessionRule(r.behavior, r.rule);
       const d = engine.decide({ tool, input });
       return { decision: d.decision, source: d.source, rule: d.rule, reason: d.reason };
     },

@@ -61,6 +61,14 @@ export class EngineStateSource {
     this.settings.addSessionRule({ behavior, rule });
   }
 
+  removeSessionRule(behavior: RuleBehavior, rule: string): boolean {
+    return this.settings.removeSessionRule({ behavior, rule });
+  }
+
+  sessionRules(): readonly { behavior: RuleBehavior; rule: string }[] {
+    return this.settings.listSessionRules();
+  }
+
   snapshot(): SettingsSnapshot {
     return this.settings.snapshot();
   }

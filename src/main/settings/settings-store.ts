@@ -69,6 +69,15 @@ export class SettingsStore {
     return this.sessionRules;
   }
 
+  /** Forgets one of this session's rules; false when it was not there. */
+  removeSessionRule(rule: RuleText): boolean {
+    const at = this.sessionRules.findIndex((r) => r.behavior === rule.behavior && r.rule === rule.rule);
+    if (at === -1) return false;
+    this.sessionRules.splice(at, 1);
+    this.dirty = true;
+    return true;
+  }
+
   /** Stats every file; re-parses the changed ones; rebuilds the snapshot only when something changed. */
   snapshot(): SettingsSnapshot {
     for (const f of this.files) if (f.watched.refresh()) this.dirty = true;

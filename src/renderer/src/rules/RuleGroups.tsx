@@ -10,7 +10,7 @@ function groupOf(r: RuleEntry): GroupKey {
 }
 
 function ruleKey(r: RuleEntry): string {
-  return `${r.behavior}|${r.rule}|${r.file ?? ''}`;
+  return `${r.behavior}|${r.rule}|${r.file ?? (r.scope === 'session' ? 'until this chat session ends' : '')}`;
 }
 
 function editable(r: RuleEntry): r is RuleEntry & { scope: EditableScope } {
@@ -63,7 +63,7 @@ export function RuleGroups({ rules, scopeFiles, onDelete, onChanged }: RuleGroup
                     <code className="rules-text">{r.rule}</code>
                     {r.appliesToTools ? null : <span className="muted"> (no such tool yet)</span>}
                     <span className="rules-file muted" title={r.file ?? undefined}>
-                      {r.file ?? ''}
+                      {r.file ?? (r.scope === 'session' ? 'until this chat session ends' : '')}
                     </span>
                     {editable(r) ? (
                       <>
@@ -85,6 +85,10 @@ export function RuleGroups({ rules, scopeFiles, onDelete, onChanged }: RuleGroup
                           Delete
                         </button>
                       </>
+                    ) : r.scope === 'session' && r.editable ? (
+                      <button type="button" className="rules-delete" aria-label={`Delete ${r.rule}`} onClick={() => onDelete(r)}>
+                        Delete
+                      </button>
                     ) : null}
                   </li>
                 ),

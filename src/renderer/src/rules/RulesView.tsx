@@ -40,7 +40,7 @@ export function RulesView() {
   });
 
   const remove = (r: RuleEntry) => {
-    if (!isEditableScope(r.scope)) return;
+    if (!isEditableScope(r.scope) && r.scope !== 'session') return;
     api.removeRule({ rule: r.rule, behavior: r.behavior, scope: r.scope }).then(changed, (err: unknown) => setError(errorMessage(err)));
   };
 
