@@ -77,6 +77,8 @@ export const AgentRunParamsSchema = z.object({
   sandbox: SandboxRunConfigSchema.optional(),
   /** The project's instruction files (AGENTS.md, CLAUDE.md, .gatehouse/instructions.md): sent only for a trusted project. */
   instructions: z.string().max(1_000_000).optional(),
+  /** How long a search tool waits for main's `permission.readable` before it fails (default 20 s; tests shorten it). */
+  readCheckTimeoutMs: z.number().int().min(1).max(600_000).optional(),
 });
 export type AgentRunParams = z.infer<typeof AgentRunParamsSchema>;
 
@@ -136,9 +138,28 @@ export const PermissionRequestSchema = z.object({
 });
 export type PermissionRequest = z.infer<typeof PermissionRequestSchema>;
 
+/** Most paths one `permission.readable` request may carry: a search asks in batches of this size. */
+export const MAX_READABLE_PATHS = 500;
+
+/**
+ * `permission.readable`: which of these files (paths as the tools show them: relative to the project root, or
+ * absolute in an additional directory) the engine would NOT let read_file read without asking. Search results
+ * leave those out. Not audited as calls: nothing is read, and no person is asked.
+ */
+export const ReadableRequestSchema = z.object({
+  runId,
+  paths: z.array(z.string().min(1).max(4096)).min(1).max(MAX_READABLE_PATHS),
+});
+export type ReadableRequest = z.infer<typeof ReadableRequestSchema>;
+export const HiddenFileSchema = z.object({ path: z.string(), decision: z.enum(['deny', 'ask']), reason: z.string().max(2000) });
+export type HiddenFile = z.infer<typeof HiddenFileSchema>;
+export const ReadableResultSchema = z.object({ hidden: z.array(HiddenFileSchema).max(MAX_READABLE_PATHS) });
+export type ReadableResult = z.infer<typeof ReadableResultSchema>;
+
 /** Methods the worker may call on main. */
 export const MainMethods = {
   'permission.request': { params: PermissionRequestSchema, result: DecisionSchema },
+  'permission.readable': { params: ReadableRequestSchema, result: ReadableResultSchema },
 } as const;
 export type MainMethod = keyof typeof MainMethods;
 export type MainParams<M extends MainMethod> = z.infer<(typeof MainMethods)[M]['params']>;

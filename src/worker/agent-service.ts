@@ -1,9 +1,10 @@
 import type { ConversationMessage } from '../shared/conversation';
 import { GatehouseError } from '../shared/errors';
 import type { Decision } from '../shared/permission';
-import type { AgentRunParams, AgentRunResultWire, PermissionRequest } from '../shared/worker-protocol';
+import type { AgentRunParams, AgentRunResultWire, PermissionRequest, ReadableRequest, ReadableResult } from '../shared/worker-protocol';
 import { AGENT_CHECKPOINT, AGENT_EVENT } from '../shared/worker-protocol';
 import { permissionBridge } from './agent/permission-bridge';
+import { readCheckBridge } from './agent/read-check-bridge';
 import { runAgent } from './agent/runner';
 import type { BeforeToolCall } from './agent/runner';
 import type { MainPort } from './port';
@@ -18,6 +19,8 @@ export interface AgentServiceDeps {
   port: MainPort;
   /** main's `permission.request`: every tool call is decided there. */
   requestPermission: (request: PermissionRequest) => Promise<Decision>;
+  /** main's `permission.readable`: which files a search leaves out. Absent: the search tools refuse to run. */
+  checkReadable?: (request: ReadableRequest) => Promise<ReadableResult>;
   /** Defaults to the real tools (run_command confined by `confinement`). */
   registry?: ToolRegistry;
   /** How run_command is confined; defaults to a bubblewrap sandbox cache of its own. */
@@ -51,7 +54,13 @@ export class AgentService {
       const result = await runAgent({
         provider,
         registry: this.registry(confined.wrapper),
-        ctx: { projectRoot: params.projectRoot, additionalDirectories: params.additionalDirectories, signal: abort.signal, protectedPaths: confined.protectedPaths },
+        ctx: {
+          projectRoot: params.projectRoot,
+          additionalDirectories: params.additionalDirectories,
+          signal: abort.signal,
+          protectedPaths: confined.protectedPaths,
+          ...(this.deps.checkReadable ? { readable: readCheckBridge(this.deps.checkReadable, params.runId, params.readCheckTimeoutMs) } : {}),
+        },
         agentMode: params.agentMode,
         task: params.task,
         ...(params.plan !== undefined ? { plan: params.plan } : {}),

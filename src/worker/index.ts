@@ -23,6 +23,7 @@ const info: WorkerInfo = {
 const agents: AgentService = new AgentService({
   port,
   requestPermission: (request): Promise<Decision> => rpc.callMain('permission.request', request),
+  checkReadable: (request) => rpc.callMain('permission.readable', request),
 });
 
 const rpc: WorkerRpc = new WorkerRpc(port, {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ConversationMessage } from '../../shared/conversation';
 import { GatehouseError, toRpcError } from '../../shared/errors';
 import type { AgentMode, Decision, RuleBehavior } from '../../shared/permission';
-import type { AgentRunResultWire, PermissionRequest, SandboxRunConfig, SandboxStatus } from '../../shared/worker-protocol';
+import type { AgentRunResultWire, PermissionRequest, ReadableRequest, ReadableResult, SandboxRunConfig, SandboxStatus } from '../../shared/worker-protocol';
 import { AGENT_CHECKPOINT, AGENT_EVENT, AgentCheckpointDataSchema, AgentEventDataSchema } from '../../shared/worker-protocol';
 import { createPermissionEngine } from '../permission';
 import type { PermissionEngine } from '../permission';
@@ -18,6 +18,7 @@ import { loadInstructionFiles } from '../trust/trust-preview';
 import { TrustStore } from '../trust/trust-store';
 import type { WorkerHost } from '../worker-host/types';
 import { decideCall } from './permission-gate';
+import { hideAll, judgeReadable } from './readable-files';
 import type { GateRun } from './permission-gate';
 import type { AgentSessionOptions, PromptOptions, PromptResult, SessionEvent } from './types';
 
@@ -54,6 +55,7 @@ export class AgentSession {
   ) {
     const host = options.host;
     host.handle('permission.request', (request, signal) => this.onPermissionRequest(request, signal));
+    host.handle('permission.readable', async (request) => this.onReadableRequest(request));
     this.offEvents = host.onEvent((name, data) => this.onWorkerEvent(name, data));
   }
 
@@ -256,6 +258,14 @@ export class AgentSession {
     this.writer.append({ type: 'decision', runId: run.runId, ...(request.callId ? { callId: request.callId } : {}), tool: request.tool, engine, final });
     run.emit({ type: 'decision', runId: run.runId, ...(request.callId ? { callId: request.callId } : {}), tool: request.tool, decision: final, asked: engine.decision === 'ask' });
     return final;
+  }
+
+  /** Which files of a search result the tools leave out: judged like read_file calls of this run, not audited. */
+  private onReadableRequest(request: ReadableRequest): ReadableResult {
+    const run = this.active;
+    if (!run || request.runId !== run.runId) return hideAll(request, 'no prompt of this session is running');
+    const mode = this.options.sessionMode?.() ?? run.mode;
+    return judgeReadable(this.engine, request, { agentMode: run.agentMode, ...(mode ? { mode } : {}) });
   }
 
   private onWorkerEvent(name: string, data: unknown): void {

@@ -67,33 +67,36 @@ function searchBuffer(buf: Buffer, regex: RegExp, shown: string, out: SearchMatc
   return true;
 }
 
-/** The JS search used when ripgrep is not installed: same ignore rules, same order, same result format. */
-export function searchWithJs(scope: SearchScope, req: SearchRequest, projectRoot: string, signal: AbortSignal): SearchOutcome {
-  const regex = compileRegex(req.pattern, req.caseInsensitive);
-  const matches: SearchMatch[] = [];
-  let capped = false;
-  if (!scope.isDirectory) {
-    const buf = readSearchable(scope.real);
-    if (buf !== null) capped = !searchBuffer(buf, regex, displayPath(scope.real, projectRoot), matches);
-    return { matches, capped };
-  }
+/** The files the JS search would read, in walk order (symlinks are not followed during a walk, like ripgrep). */
+export function listFilesWithJs(scope: SearchScope, req: SearchRequest, signal: AbortSignal): string[] {
+  if (!scope.isDirectory) return [scope.real];
   const wanted = globFilter(req.glob);
+  const files: string[] = [];
   walkFiles(
     scope.ignoreRoot,
     scope.real,
     (entry) => {
-      if (entry.isSymlink) return true; // like ripgrep: symlinks are not followed during a walk
-      const relToStart = path.relative(scope.real, entry.abs).split(path.sep).join('/');
-      if (!wanted(relToStart)) return true;
-      const buf = readSearchable(entry.abs);
-      if (buf === null) return true;
-      if (!searchBuffer(buf, regex, displayPath(entry.abs, projectRoot), matches)) {
-        capped = true;
-        return false;
-      }
+      if (entry.isSymlink) return true;
+      if (wanted(path.relative(scope.real, entry.abs).split(path.sep).join('/'))) files.push(entry.abs);
       return true;
     },
     signal,
   );
-  return { matches, capped };
+  return files;
+}
+
+/**
+ * The JS search used when ripgrep is not installed: reads only `files` (listed by listFilesWithJs, then filtered
+ * by main's read check), in that order; same result format as ripgrep.
+ */
+export function searchWithJs(files: readonly string[], req: SearchRequest, projectRoot: string, signal: AbortSignal): SearchOutcome {
+  const regex = compileRegex(req.pattern, req.caseInsensitive);
+  const matches: SearchMatch[] = [];
+  for (const abs of files) {
+    if (signal.aborted) break;
+    const buf = readSearchable(abs);
+    if (buf === null) continue;
+    if (!searchBuffer(buf, regex, displayPath(abs, projectRoot), matches)) return { matches, capped: true };
+  }
+  return { matches, capped: false };
 }

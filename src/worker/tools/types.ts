@@ -1,5 +1,6 @@
 import type { AgentMode } from '../../shared/permission';
 import type { ToolName, ToolSafety } from '../../shared/tools';
+import type { ReadableCheck } from './read-filter';
 
 /** Where and how a tool runs. The roots are real paths (symlinks resolved) decided by main. */
 export interface ToolContext {
@@ -13,6 +14,11 @@ export interface ToolContext {
    * `.claude/settings.local.json` (self-protection, re-checked at open time): e.g. the user config directory.
    */
   protectedPaths?: string[];
+  /**
+   * Asks main which files of a search result must be left out (read denied or needing approval). Without it the
+   * search tools refuse to run (fail closed): the agent service always gives one.
+   */
+  readable?: ReadableCheck;
 }
 
 /** What a tool returns to the model. Errors are results (`isError: true`), never a crashed worker. */

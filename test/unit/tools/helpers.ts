@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ToolContext } from '../../../src/worker/tools';
+import type { ReadableCheck } from '../../../src/worker/tools/read-filter';
 
 /** A real project folder and a real folder outside it, both realpath'd, removed by `cleanup`. */
 export interface Sandbox {
@@ -24,7 +25,7 @@ export function makeSandbox(): Sandbox {
     root,
     outside,
     base,
-    ctx: (extra = {}) => ({ projectRoot: root, additionalDirectories: [], signal: new AbortController().signal, ...extra }),
+    ctx: (extra = {}) => ({ projectRoot: root, additionalDirectories: [], signal: new AbortController().signal, readable: everythingReadable, ...extra }),
     write(rel, content) {
       const abs = path.isAbsolute(rel) ? rel : path.join(root, rel);
       fs.mkdirSync(path.dirname(abs), { recursive: true });
@@ -35,6 +36,9 @@ export function makeSandbox(): Sandbox {
     cleanup: () => fs.rmSync(base, { recursive: true, force: true }),
   };
 }
+
+/** A read check that hides nothing (the tools' own tests; the filter itself is tested with the real engine). */
+export const everythingReadable: ReadableCheck = async () => [];
 
 export const DO = { agentMode: 'do' } as const;
 export const PLAN = { agentMode: 'plan' } as const;
