@@ -26,6 +26,17 @@ export type WorkerInfo = z.infer<typeof WorkerInfoSchema>;
 const runId = z.string().min(1).max(100);
 
 /**
+ * Real paths (files and folders) a `Read` deny rule denies, each with that rule's text. `incomplete`: main could
+ * not list them all (too many files to check): the sandbox then reports unavailable with that reason, so every
+ * command asks, rather than trusting a partial mask.
+ */
+export const ReadDenyMaskSchema = z.object({
+  hidden: z.array(z.object({ path: z.string().min(1).max(4096), rule: z.string().max(2000) })).max(10_000),
+  incomplete: z.string().min(1).max(500).optional(),
+});
+export type ReadDenyMaskWire = z.infer<typeof ReadDenyMaskSchema>;
+
+/**
  * How `run_command` is confined, decided by main from the settings (`sandbox:` in the user / project settings).
  * `enabled: false` only ever comes from the user's own settings: the worker then runs commands unsandboxed
  * (environment still scrubbed). `bwrapPath`: an explicit bubblewrap binary (`GATEHOUSE_BWRAP`; tests point it
@@ -38,6 +49,8 @@ export const SandboxRunConfigSchema = z.object({
   userConfigDir: z.string().min(1),
   home: z.string().min(1),
   bwrapPath: z.string().min(1).optional(),
+  /** What the `Read(...)` deny rules deny on disk now: hidden inside the sandbox (see src/main/sandbox/read-deny-mask.ts). */
+  readDeny: ReadDenyMaskSchema.optional(),
 });
 export type SandboxRunConfig = z.infer<typeof SandboxRunConfigSchema>;
 

@@ -64,10 +64,17 @@ export class CommandConfinement {
         home: config.home,
         allowedDomains: config.allowedDomains,
         envAllowList: config.envAllowList,
+        hiddenPaths: config.readDeny?.hidden ?? [],
         ...(config.bwrapPath !== undefined ? { bwrapPath: config.bwrapPath } : {}),
       });
     } catch (err) {
       sandbox = { kind: 'unavailable', reason: `the sandbox could not be set up: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    const incomplete = config.readDeny?.incomplete;
+    if (sandbox.kind === 'sandbox' && incomplete !== undefined) {
+      // Main could not list every file a Read deny rule denies: every command asks (status unavailable), and one a
+      // person lets through still runs in the sandbox with what was found.
+      return { wrapper: sandbox, status: { enabled: true, available: false, reason: incomplete, mechanism: sandbox.mechanism }, protectedPaths };
     }
     if (sandbox.kind === 'sandbox') {
       return { wrapper: sandbox, status: { enabled: true, available: true, mechanism: sandbox.mechanism }, protectedPaths };

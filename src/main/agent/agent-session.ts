@@ -9,7 +9,9 @@ import { AGENT_CHECKPOINT, AGENT_EVENT, AgentCheckpointDataSchema, AgentEventDat
 import { createPermissionEngine } from '../permission';
 import type { PermissionEngine } from '../permission';
 import type { TrustOracle } from '../permission/trust-oracle';
+import { sandboxReadDeny } from '../sandbox/read-deny-mask';
 import { sandboxRunConfig } from '../sandbox/run-config';
+import { readDenyRules } from '../sandbox/sandbox-gate';
 import { writableDirectories } from '../sandbox/writable-directories';
 import type { SessionHeader } from '../session/transcript-entry';
 import { SessionStore } from '../session/session-store';
@@ -135,6 +137,7 @@ export class AgentSession {
       projectRoot: this.header.projectRoot,
       projectTrusted: this.projectTrusted(),
       env: this.options.env,
+      readDeny: sandboxReadDeny(this.engine, () => this.additionalDirectories()),
     });
     let status: SandboxStatus;
     try {
@@ -167,6 +170,7 @@ export class AgentSession {
     this.writer.flush();
     let result: AgentRunResultWire;
     try {
+      run.readDenyRules = readDenyRules(this.engine.state.current().rules); // before the mask: a rule added meanwhile asks
       const sandbox = await this.checkSandbox();
       run.sandbox = sandbox.status;
       const live = this.options.modelConfig?.();

@@ -5,7 +5,7 @@ import type { PermissionRequest, SandboxStatus } from '../../shared/worker-proto
 import type { DecideOptions, PermissionEngine } from '../permission';
 import type { ApprovalAnswer } from '../permission/approvals';
 import { applyApproval, proposeRules, withoutPerson } from '../permission/approvals';
-import { gateOnSandbox } from '../sandbox/sandbox-gate';
+import { gateOnSandbox, SANDBOXED_TOOL, statusForCommand } from '../sandbox/sandbox-gate';
 import type { ApprovalRequest, Approver } from './types';
 
 export interface GateRun {
@@ -17,6 +17,8 @@ export interface GateRun {
   signal: AbortSignal;
   /** The worker's command sandbox for this run; missing while enabled: every run_command asks. */
   sandbox?: SandboxStatus | null;
+  /** The Read deny rules the sandbox's hidden files were computed from (`readDenyRules`); unset: not checked. */
+  readDenyRules?: ReadonlySet<string>;
 }
 
 export interface GateOutcome {
@@ -40,7 +42,8 @@ export async function decideCall(
   // The same options for the decision, the suggestions and the approval's re-evaluation.
   const options: DecideOptions = { agentMode: run.agentMode, ...(run.mode ? { mode: run.mode } : {}) };
   const engineDecision = engine.decide(call, options);
-  const first = gateOnSandbox(request.tool, engineDecision, run.sandbox ?? null);
+  const sandbox = request.tool === SANDBOXED_TOOL ? statusForCommand(run.sandbox ?? null, run.readDenyRules, engine.state.current(options).rules) : (run.sandbox ?? null);
+  const first = gateOnSandbox(request.tool, engineDecision, sandbox);
   if (first.decision !== 'ask') return { engine: first, final: first };
   if (!approve) {
     const final = withoutPerson(first);

@@ -2,3 +2,4 @@ export { loadSandboxSettings, readSandboxBlock, type SandboxSettings, type Sandb
 export { bwrapOverride, sandboxRunConfig, type SandboxRunConfigSources } from './run-config';
 export { gateOnSandbox, sandboxMissing, unavailableReason, SANDBOXED_TOOL } from './sandbox-gate';
 export { writableDirectories } from './writable-directories';
+export { readDenyMask, sandboxReadDeny, TOO_MANY_FILES, type ReadDenyMask } from './read-deny-mask';

@@ -1,6 +1,6 @@
 /** The sandbox configuration main sends the worker with every run (and with `sandbox.status`). */
 import path from 'node:path';
-import type { SandboxRunConfig } from '../../shared/worker-protocol';
+import type { ReadDenyMaskWire, SandboxRunConfig } from '../../shared/worker-protocol';
 import { homeDir } from '../paths';
 import { loadSandboxSettings } from './sandbox-settings';
 
@@ -11,6 +11,8 @@ export interface SandboxRunConfigSources {
   projectTrusted: boolean;
   /** HOME (the secret folders `~/.ssh`...) and `GATEHOUSE_BWRAP`: an explicit bubblewrap binary. */
   env: NodeJS.ProcessEnv;
+  /** What the Read deny rules hide in the sandbox (read-deny-mask.ts); absent: nothing. */
+  readDeny?: ReadDenyMaskWire;
 }
 
 /**
@@ -33,6 +35,7 @@ export function sandboxRunConfig(sources: SandboxRunConfigSources): { config: Sa
       userConfigDir: path.resolve(sources.configDir),
       home: path.resolve(homeDir(sources.env)),
       ...(bwrapPath !== undefined ? { bwrapPath } : {}),
+      ...(sources.readDeny !== undefined ? { readDeny: sources.readDeny } : {}),
     },
     problems: settings.problems,
   };

@@ -10,6 +10,7 @@ import { bwrapArgs, PROXY_SOCKET_NAME, SANDBOX_PROXY_PORT, type BwrapPlan, type 
 import { directCommand } from './direct-command';
 import { DomainProxy } from './domain-proxy';
 import { findOnPath, isExecutable } from './find-binary';
+import { hiddenMaskTargets } from './hidden-paths';
 import { existingMaskTargets, protectedReadPaths, writableRootGuards } from './protected-paths';
 import { sandboxHandle } from './sandbox-handle';
 import { probe, PROBE_COMMAND, unavailable, writableRootsOf } from './sandbox-probe';
@@ -63,15 +64,19 @@ export async function createCommandSandbox(config: CommandSandboxConfig): Promis
   const configuredProtected = protectedReadPaths(config.home, config.userConfigDir);
   const baseEnv = config.baseEnv ?? process.env;
   const allowList = config.envAllowList ?? [];
-  const plan = (): BwrapPlan => ({
-    bwrapPath: located.bwrap,
-    projectRoot,
-    writableRoots,
-    privateTmp,
-    masks: existingMaskTargets(configuredProtected),
-    guards: writableRootGuards(writableRoots),
-    network,
-  });
+  const hidden = config.hiddenPaths ?? [];
+  const plan = (): BwrapPlan => {
+    const secrets = existingMaskTargets(configuredProtected);
+    return {
+      bwrapPath: located.bwrap,
+      projectRoot,
+      writableRoots,
+      privateTmp,
+      masks: [...secrets, ...hiddenMaskTargets(hidden, writableRoots, secrets)],
+      guards: writableRootGuards(writableRoots),
+      network,
+    };
+  };
   let lastWrapAt = 0;
 
   const wrap = (command: string): WrappedCommand => {
@@ -97,6 +102,7 @@ export async function createCommandSandbox(config: CommandSandboxConfig): Promis
       home: config.home,
       allowedDomains: config.allowedDomains,
       denials: proxy?.recentDenials(lastWrapAt - 1_000) ?? [],
+      hidden,
     }),
     teardown,
   });

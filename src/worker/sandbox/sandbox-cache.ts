@@ -20,6 +20,7 @@ function keyOf(config: CommandSandboxConfig): string {
     config.bwrapPath ?? null,
     config.socatPath ?? null,
     config.sandboxExecPath ?? null,
+    (config.hiddenPaths ?? []).map((h) => [h.path, h.rule]).sort(),
   ]);
 }
 

@@ -14,6 +14,11 @@ export interface SeatbeltPlan {
   privateTmp: string;
   /** Paths never readable nor writable (both their configured and their real form). */
   protectedPaths: string[];
+  /**
+   * What a `Read` deny rule denies (real paths): neither readable nor writable (a rename would carry a file out of
+   * its name's reach). A folder with everything in it, a file by its exact path.
+   */
+  hiddenPaths?: readonly { path: string; isDirectory: boolean }[];
   /** `.git` folders that must not be renamed or removed, and files/folders inside roots kept read-only. */
   pins: string[];
   readOnly: string[];
@@ -75,6 +80,8 @@ export function seatbeltProfile(plan: SeatbeltPlan): string {
   if (plan.protectedPaths.length > 0) {
     lines.push(`(deny file-read* ${subpaths(plan.protectedPaths)})`, `(deny file-write* ${subpaths(plan.protectedPaths)})`);
   }
+  const hidden = (plan.hiddenPaths ?? []).map((h) => (h.isDirectory ? `(subpath ${sbplString(h.path)})` : `(literal ${sbplString(h.path)})`));
+  if (hidden.length > 0) lines.push(`(deny file-read* ${hidden.join(' ')})`, `(deny file-write* ${hidden.join(' ')})`);
   if (plan.proxyPort !== null) {
     if (!Number.isInteger(plan.proxyPort) || plan.proxyPort < 1 || plan.proxyPort > 65535) throw new SeatbeltProfileError(`bad proxy port ${plan.proxyPort}`);
     lines.push(`(allow network-outbound (remote ip "localhost:${plan.proxyPort}"))`);

@@ -46,12 +46,21 @@ export async function createSeatbeltSandbox(config: CommandSandboxConfig): Promi
   const protectedNow = (): string[] => [...new Set([...configuredProtected, ...existingMaskTargets(configuredProtected).map((m) => m.path)])];
   const baseEnv = config.baseEnv ?? process.env;
   const allowList = config.envAllowList ?? [];
+  const hidden = config.hiddenPaths ?? [];
   const env = sandboxEnv(baseEnv, allowList, proxy?.port ?? null, privateTmp);
   let lastWrapAt = 0;
   const wrap = (command: string): WrappedCommand => {
     lastWrapAt = Date.now();
     const guards = writableRootGuards(writableRoots);
-    const plan: SeatbeltPlan = { writableRoots, privateTmp, protectedPaths: protectedNow(), pins: guards.pins, readOnly: guards.readOnly, proxyPort: proxy?.port ?? null };
+    const plan: SeatbeltPlan = {
+      writableRoots,
+      privateTmp,
+      protectedPaths: protectedNow(),
+      hiddenPaths: existingMaskTargets(hidden.map((h) => h.path)),
+      pins: guards.pins,
+      readOnly: guards.readOnly,
+      proxyPort: proxy?.port ?? null,
+    };
     return seatbeltCommand(sandboxExec, plan, command, env, projectRoot);
   };
 
@@ -78,6 +87,7 @@ export async function createSeatbeltSandbox(config: CommandSandboxConfig): Promi
       denials: proxy?.recentDenials(lastWrapAt - 1_000) ?? [],
       tmpDir: privateTmp,
       mechanism: 'seatbelt',
+      hidden,
     }),
     teardown,
   });

@@ -1,4 +1,5 @@
 /** The OS sandbox for `run_command`: what the worker asks for and what it gets back. */
+import type { HiddenPath } from './hidden-paths';
 
 export interface CommandSandboxConfig {
   /** Absolute, real path of the project: writable, and the command's working directory. */
@@ -19,6 +20,8 @@ export interface CommandSandboxConfig {
   sandboxExecPath?: string;
   /** The socat binary (only needed when a domain is allowed); found on PATH when absent. */
   socatPath?: string;
+  /** Files and folders a `Read` deny rule denies (real paths, found by main): hidden inside the sandbox. */
+  hiddenPaths?: HiddenPath[];
   /** The environment commands inherit (scrubbed); defaults to `process.env`. */
   baseEnv?: NodeJS.ProcessEnv;
 }

@@ -1,6 +1,7 @@
 /** Turns what a blocked command printed into a clear tool error for the model ("blocked by sandbox: ..."). */
 import * as path from 'node:path';
 import type { ProxyDenial } from './domain-proxy';
+import { hidingRule, type HiddenPath } from './hidden-paths';
 
 export interface ViolationContext {
   projectRoot: string;
@@ -14,6 +15,37 @@ export interface ViolationContext {
   tmpDir?: string;
   /** Seatbelt refuses with EPERM ("Operation not permitted"), bubblewrap's read-only binds with EROFS. */
   mechanism?: 'bubblewrap' | 'seatbelt';
+  /** What the `Read` deny rules hide (empty folders, empty files or EACCES inside the sandbox). */
+  hidden?: readonly HiddenPath[];
+}
+
+/** Hidden paths looked for by name in an error line (relative mentions such as `cat: secrets/key.txt: ...`). */
+const MAX_HIDDEN_SCANNED = 2_000;
+const BEFORE_NAME = /[\s'"`‘(=,]/;
+const AFTER_NAME = /[\s'"`’:,)/]/;
+const boundary = (c: string, re: RegExp): boolean => c === '' || re.test(c);
+
+/** The hidden paths an error line names, by their project-relative or absolute spelling. */
+function hiddenNamed(line: string, ctx: ViolationContext): HiddenPath[] {
+  const out: HiddenPath[] = [];
+  for (const h of (ctx.hidden ?? []).slice(0, MAX_HIDDEN_SCANNED)) {
+    const rel = path.relative(ctx.projectRoot, h.path);
+    const forms = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? [h.path, rel, `./${rel}`] : [h.path];
+    const named = forms.some((f) => {
+      for (let i = line.indexOf(f); i !== -1; i = line.indexOf(f, i + 1)) {
+        if (boundary(line.charAt(i - 1), BEFORE_NAME) && boundary(line.charAt(i + f.length), AFTER_NAME)) return true;
+      }
+      return false;
+    });
+    if (named) out.push(h);
+  }
+  return out;
+}
+
+function hiddenMessage(h: HiddenPath, ctx: ViolationContext): string {
+  const rel = path.relative(ctx.projectRoot, h.path);
+  const shown = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : displayPath(h.path, ctx.home);
+  return `${shown} is hidden by the Read deny rule ${h.rule} (the sandbox shows it empty or unreadable)`;
 }
 
 /** bubblewrap's read-only binds fail writes with EROFS, never EACCES: an unambiguous sign of the sandbox. */
@@ -52,7 +84,14 @@ function fileViolations(output: string, ctx: ViolationContext): string[] {
     const writeDenied = (ctx.mechanism === 'seatbelt' ? SEATBELT_DENIED : WRITE_DENIED).test(line);
     const readHidden = READ_HIDDEN.test(line);
     if (!writeDenied && !readHidden) continue;
+    const named = hiddenNamed(line, ctx);
+    for (const h of named) found.push(hiddenMessage(h, ctx));
     for (const p of pathsInLine(line, ctx.home, ctx.projectRoot)) {
+      const hiding = hidingRule(p, ctx.hidden ?? []);
+      if (hiding !== null) {
+        if (!named.includes(hiding)) found.push(hiddenMessage(hiding, ctx));
+        continue;
+      }
       if (ctx.protectedPaths.some((prot) => inside(p, prot))) {
         const what = ctx.mechanism === 'seatbelt' ? 'access to' : writeDenied ? 'write to' : 'read of'; // EPERM says neither
         found.push(`${what} a protected path: ${displayPath(p, ctx.home)}`);

@@ -126,6 +126,25 @@ describe('the Seatbelt profile', () => {
     }
   });
 
+  it('hides what a Read deny rule denies: a folder as a subpath, a file as a literal, neither readable nor writable, quoted like any path', () => {
+    const attack = '/Users/u/project/se"crets") (allow file-read* (subpath "/")) ("';
+    const hiddenPaths = [
+      { path: attack, isDirectory: true },
+      { path: '/Users/u/project/.env', isDirectory: false },
+    ];
+    const forms = readSbpl(seatbeltProfile(plan({ hiddenPaths })));
+    expect(forms.length).toBe(readSbpl(seatbeltProfile(plan())).length + 2);
+    for (const op of ['file-read*', 'file-write*']) {
+      expect(filterStrings(forms, 'deny', op, 'subpath')).toContain(attack);
+      expect(filterStrings(forms, 'deny', op, 'literal')).toContain('/Users/u/project/.env');
+    }
+    // after the broad allow of reads, so it wins
+    const last = forms.map((f) => (Array.isArray(f) ? `${String(f[0])} ${String(f[1])}` : '')).lastIndexOf('deny file-read*');
+    expect(last).toBeGreaterThan(forms.findIndex((f) => Array.isArray(f) && f[0] === 'allow' && f[1] === 'file-read*'));
+    expect(filterStrings(forms, 'allow', 'file-read*', 'subpath')).toEqual([]);
+    expect(() => seatbeltProfile(plan({ hiddenPaths: [{ path: '/Users/u/x\n(allow default)', isDirectory: false }] }))).toThrow(SeatbeltProfileError);
+  });
+
   it('refuses control characters (a newline could not be held safely), with the path in the message', () => {
     for (const bad of ['/Users/u/x\n(allow default)', '/Users/u/nul\u0000', '/Users/u/cr\r', '/Users/u/del\u007f']) {
       expect(() => sbplString(bad)).toThrow(SeatbeltProfileError);

@@ -19,7 +19,7 @@ const key = (s: string): string => (nocase ? s.toLowerCase() : s);
 const newTrie = <R>(): SegmentTrie<R> => ({ rules: [], children: new Map() });
 
 /** The literal leading segments of a rule's glob, as seen from its anchor. */
-function literalSegments(specifier: string): string[] {
+export function literalSegments(specifier: string): string[] {
   let spec = specifier.trim();
   if (spec.startsWith('//')) spec = spec.slice(2);
   else if (spec.startsWith('~/')) spec = spec.slice(2);
