@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ReadDenyMaskWire } from '../../shared/worker-protocol';
 import type { PermissionEngine } from '../permission';
+import { compilePathPatternParts } from '../permission/rules/path-pattern';
 import { literalSegments } from '../permission/rules/path-rule-index';
 import type { RuleSet } from '../permission/rules/rule-set';
 
@@ -69,13 +70,13 @@ function startPoints(sources: ReadDenyMaskSources): { starts: string[]; problem:
     if (rule.kind === 'any') return { starts: [], problem: `the Read deny rule ${rule.text} denies every read: the sandbox cannot hide every file` };
     if (rule.kind !== 'path' || rule.specifier === null) continue;
     const spec = rule.specifier.trim();
-    const noSlash = !spec.replace(/\/+$/, '').includes('/') && spec !== '~';
-    if (noSlash) {
+    const { anchor } = compilePathPatternParts(spec);
+    if (anchor === 'anywhere') {
       starts.push(sources.projectRoot, ...sources.additionalDirectories);
       continue;
     }
-    const anchorDir = spec.startsWith('//') ? path.parse(sources.projectRoot).root : spec === '~' || spec.startsWith('~/') ? sources.home : sources.projectRoot;
-    starts.push(path.join(anchorDir, ...literalSegments(spec)));
+    const anchorDir = anchor === 'filesystem' ? path.parse(sources.projectRoot).root : anchor === 'home' ? sources.home : sources.projectRoot;
+    starts.push(path.join(anchorDir, ...(spec === '~' ? [] : literalSegments(spec))));
   }
   // A start inside another is covered by that one's walk.
   const unique = [...new Set(starts.map((s) => path.resolve(s)))].sort((a, b) => a.length - b.length);
