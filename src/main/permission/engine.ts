@@ -3,7 +3,7 @@ import { TOOLS } from '../../shared/tools';
 import type { EngineStateSource } from './engine-state';
 import type { AuditLog } from './audit-log';
 import { categoryOf, commandFacts, fileFacts, type CallFacts } from './call-facts';
-import { decision, PASSTHROUGH, type CallContext, type StageAnswer } from './stage-types';
+import { decision, PASSTHROUGH, type CallContext, type EngineState, type StageAnswer } from './stage-types';
 import { agentModeStage } from './stages/agent-mode';
 import { defaultsStage } from './stages/defaults';
 import { hardStage } from './stages/hard';
@@ -52,9 +52,23 @@ export class PermissionEngine {
   }
 
   evaluate(call: unknown, options: DecideOptions = {}): Evaluation {
+    return this.evaluateIn(call, () => this.source.current(options));
+  }
+
+  /**
+   * Evaluates several calls against one reading of the settings files and trust (a batch judged at one moment, e.g.
+   * the files of a search result); nothing is recorded. Each call is judged exactly as `evaluate` would.
+   */
+  evaluateAll(calls: readonly unknown[], options: DecideOptions = {}): Evaluation[] {
+    let state: EngineState | null = null;
+    const current = (): EngineState => (state ??= this.source.current(options));
+    return calls.map((call) => this.evaluateIn(call, current));
+  }
+
+  private evaluateIn(call: unknown, current: () => EngineState): Evaluation {
     const shape = parseCallShape(call);
     if (!shape.ok) return { decision: shape.answer, context: null };
-    const state = this.source.current(options);
+    const state = current();
     const agent = agentModeStage(shape.tool, state.agentMode);
     if (agent !== PASSTHROUGH) return { decision: agent, context: null };
     const schema = schemaStage(shape.tool, shape.input);
