@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HiddenFile } from '../../../src/shared/worker-protocol';
 import { createToolRegistry } from '../../../src/worker/tools';
@@ -69,4 +70,26 @@ describe('the search tools fail closed', () => {
       expect(res.content).toBe('a.txt:1:TOKEN visible\n(1 file left out: reading it is denied or needs approval — .env; ask to read one with read_file)');
     });
   }
+});
+
+describe('ripgrep output that names files it did not list', () => {
+  let sb: Sandbox;
+  beforeEach(() => {
+    sb = makeSandbox();
+    sb.write('a.txt', 'TOKEN visible\n');
+    sb.write('secrets/key.txt', 'TOKEN secret\n');
+  });
+  afterEach(() => sb.cleanup());
+
+  it('keeps only matches in files that were listed and judged: `..` segments, other folders and outside paths are dropped', async () => {
+    // A stand-in for rg: `--files` lists a.txt only; the search reports matches under other names.
+    const match = (p: string, text: string): string => JSON.stringify({ type: 'match', data: { path: { text: p }, lines: { text: `${text}\n` }, line_number: 1 } });
+    const lines = [match('./a.txt', 'TOKEN visible'), match('./secrets/../secrets/key.txt', 'TOKEN secret'), match('../outside/x', 'TOKEN outside'), match('sub/../a.txt', 'TOKEN again'), match('-e', 'TOKEN dash')];
+    const fakeRg = sb.write('../bin/rg', `#!/bin/sh\nif [ "$1" = "--files" ]; then printf './a.txt\\0'; exit 0; fi\ncat <<'EOF_RG'\n${lines.join('\n')}\nEOF_RG\n`);
+    fs.chmodSync(fakeRg, 0o755);
+    const reg = createToolRegistry({ ripgrepPath: fakeRg });
+    const res = await reg.execute('search_code', { pattern: 'TOKEN' }, sb.ctx(), DO);
+    expect(res.isError, res.content).toBe(false);
+    expect(res.content).toBe('a.txt:1:TOKEN visible\na.txt:1:TOKEN again');
+  });
 });
