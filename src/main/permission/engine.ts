@@ -56,12 +56,14 @@ export class PermissionEngine {
   }
 
   /**
-   * Evaluates several calls against one reading of the settings files and trust (a batch judged at one moment, e.g.
-   * the files of a search result); nothing is recorded. Each call is judged exactly as `evaluate` would.
+   * Evaluates several calls against one reading of the settings files and trust, and of the folders their paths
+   * pass through (a batch judged at one moment, e.g. the files of a search result); nothing is recorded. Each call
+   * is judged exactly as `evaluate` would.
    */
   evaluateAll(calls: readonly unknown[], options: DecideOptions = {}): Evaluation[] {
     let state: EngineState | null = null;
-    const current = (): EngineState => (state ??= this.source.current(options));
+    const batch = (s: EngineState): EngineState => ({ ...s, confinement: s.confinement.forBatch() });
+    const current = (): EngineState => (state ??= batch(this.source.current(options)));
     return calls.map((call) => this.evaluateIn(call, current));
   }
 

@@ -22,6 +22,9 @@ export function comparable(p: string): string {
   return caseInsensitive ? p.toLowerCase() : p;
 }
 
+/** How a segment is looked at: lstat, null when it does not exist. */
+type Lstat = (p: string) => fs.Stats | null;
+
 function lstatOrNull(p: string): fs.Stats | null {
   try {
     return fs.lstatSync(p, { throwIfNoEntry: false }) ?? null;
@@ -30,7 +33,7 @@ function lstatOrNull(p: string): fs.Stats | null {
   }
 }
 
-function resolveFrom(start: string, rel: string, budget: { links: number }): string {
+function resolveFrom(start: string, rel: string, budget: { links: number }, lstat: Lstat = lstatOrNull): string {
   let current = start;
   const parts = rel.split(/[\\/]+/).filter((s) => s.length > 0 && s !== '.');
   for (const part of parts) {
@@ -39,7 +42,7 @@ function resolveFrom(start: string, rel: string, budget: { links: number }): str
       continue;
     }
     const candidate = path.join(current, part);
-    const st = lstatOrNull(candidate);
+    const st = lstat(candidate);
     if (st === null) {
       current = candidate; // does not exist (yet): appended as written
       continue;
@@ -51,21 +54,21 @@ function resolveFrom(start: string, rel: string, budget: { links: number }): str
     if (--budget.links < 0) throw new Error(`too many levels of symbolic links at ${candidate}`);
     const target = fs.readlinkSync(candidate);
     current = path.isAbsolute(target)
-      ? resolveFrom(path.parse(target).root, target, budget)
-      : resolveFrom(current, target, budget);
+      ? resolveFrom(path.parse(target).root, target, budget, lstat)
+      : resolveFrom(current, target, budget, lstat);
   }
   return current;
 }
 
 /** Where `p` (relative to `base`, `~` expanded) really lands on disk. `base` should itself be a real path. */
-export function resolveRealPath(p: string, base: string, home: string): string {
+export function resolveRealPath(p: string, base: string, home: string, lstat: Lstat = lstatOrNull): string {
   const expanded = expandHome(p, home);
   const absolute = path.isAbsolute(expanded) ? expanded : path.join(base, expanded);
   // `base` is already real: when the (lexically normalised) path lies below it, start there instead of
   // re-resolving every one of its segments.
-  if (absolute.startsWith(base + path.sep)) return resolveFrom(base, absolute.slice(base.length + 1), { links: MAX_LINKS });
+  if (absolute.startsWith(base + path.sep)) return resolveFrom(base, absolute.slice(base.length + 1), { links: MAX_LINKS }, lstat);
   const root = path.parse(absolute).root;
-  return resolveFrom(root, absolute.slice(root.length), { links: MAX_LINKS });
+  return resolveFrom(root, absolute.slice(root.length), { links: MAX_LINKS }, lstat);
 }
 
 /**
@@ -113,12 +116,26 @@ export class PathConfinement {
     readonly projectRoot: string,
     additionalDirectories: readonly string[],
     readonly home: string,
+    private readonly lstat: Lstat = lstatOrNull,
   ) {
     this.roots = [projectRoot, ...additionalDirectories];
   }
 
+  /**
+   * The same confinement, remembering each segment's lstat: for a batch of calls judged at one moment (the files
+   * of a search share their folders). Not for single calls, which must see the disk as it is now.
+   */
+  forBatch(): PathConfinement {
+    const seen = new Map<string, fs.Stats | null>();
+    const lstat: Lstat = (p) => {
+      if (!seen.has(p)) seen.set(p, lstatOrNull(p));
+      return seen.get(p) ?? null;
+    };
+    return new PathConfinement(this.projectRoot, this.roots.slice(1), this.home, lstat);
+  }
+
   judge(p: string): ConfinementVerdict {
-    const real = resolveRealPath(p, this.projectRoot, this.home);
+    const real = resolveRealPath(p, this.projectRoot, this.home, this.lstat);
     const root = this.roots.find((r) => isInside(real, r)) ?? null;
     return { real, root };
   }
