@@ -20,6 +20,14 @@ export function userConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   }
 }
 
+/**
+ * True when a `path.relative(base, p)` result lies outside `base`: `..`, `../x` (either separator) or another root.
+ * A name that merely starts with two dots (`..cache`, `...`) is inside.
+ */
+export function relEscapes(rel: string): boolean {
+  return rel === '..' || rel.startsWith(`..${path.sep}`) || rel.startsWith('../') || path.isAbsolute(rel);
+}
+
 /** The user's home directory, honouring HOME (tests and the corpus set it). */
 export function homeDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.HOME || os.homedir();

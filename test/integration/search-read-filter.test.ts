@@ -58,21 +58,21 @@ describe.each(Object.entries(registries))('search_code with the real engine (%s)
     expect(res.isError).toBe(false);
     expect(body(res.content)).toEqual([
       '-e:1:key dash file',
+      '..dots.txt:1:key dots',
       'docs/my notes.txt:1:key in notes',
       'docs/ünïcødé.md:1:key unicode',
       'src/app.ts:1:const key = 1;',
     ]);
     for (const s of SECRETS) expect(res.content).not.toContain(s);
-    expect(res.content).toMatch(/\n\(5 files left out: reading them is denied or needs approval — .+; ask to read one with read_file\)$/);
-    // `..dots.txt`: the engine's confinement takes a name starting with `..` for outside the project (read_file is
-    // denied too): the search agrees with read_file, whatever read_file says.
-    for (const p of ['..dots.txt', '.env', 'secrets/-e', 'secrets/key.txt', 'secrets/sp ace ü.txt']) expect(res.content).toContain(p);
+    expect(res.content).toMatch(/\n\(4 files left out: reading them is denied or needs approval — .+; ask to read one with read_file\)$/);
+    // `..dots.txt` is a file inside the project (only `..` and `../x` leave it): found, not left out.
+    for (const p of ['.env', 'secrets/-e', 'secrets/key.txt', 'secrets/sp ace ü.txt']) expect(res.content).toContain(p);
   });
 
   it('an allow rule for .env brings it back; the denied folder stays hidden', async () => {
     const res = await registry.execute('search_code', { pattern: 'key' }, ctxWith(await engineFor([{ behavior: 'allow', rule: 'Read(.env)' }])), DO);
     expect(res.content).toContain('.env:1:key=ENV-SECRET');
-    expect(res.content).toContain('(4 files left out: ');
+    expect(res.content).toContain('(3 files left out: ');
     expect(res.content).not.toContain('SECRET-VALUE-123');
   });
 
@@ -80,10 +80,10 @@ describe.each(Object.entries(registries))('search_code with the real engine (%s)
     sb.write('secrets/many.txt', 'key\n'.repeat(600));
     const res = await registry.execute('search_code', { pattern: 'NOTHING-MATCHES-THIS' }, ctxWith(await engineFor()), DO);
     expect(res.content.split('\n')[0]).toBe('No matches for /NOTHING-MATCHES-THIS/');
-    expect(res.content).toContain('6 files left out');
+    expect(res.content).toContain('5 files left out');
     const many = await registry.execute('search_code', { pattern: 'key' }, ctxWith(await engineFor()), DO);
     expect(many.content).not.toContain('results capped');
-    expect(body(many.content)).toHaveLength(4);
+    expect(body(many.content)).toHaveLength(5);
   });
 
   it('asks main once per batch of unique paths, not once per file', async () => {
@@ -102,10 +102,10 @@ describe.each(Object.entries(registries))('search_code with the real engine (%s)
 describe('find_files with the real engine', () => {
   it('leaves out denied and sensitive files and symlinks to them, and names them', async () => {
     const res = await registries.js.execute('find_files', { pattern: '**/*' }, ctxWith(await engineFor()), DO);
-    expect(body(res.content)).toEqual(['-e', '.gatehouse/settings.yaml', 'docs/my notes.txt', 'docs/ünïcødé.md', 'src/app.ts']);
+    expect(body(res.content)).toEqual(['-e', '..dots.txt', '.gatehouse/settings.yaml', 'docs/my notes.txt', 'docs/ünïcødé.md', 'src/app.ts']);
     const note = res.content.split('\n').at(-1) ?? '';
     expect(note).toBe(
-      '(7 files left out: reading them is denied or needs approval — ..dots.txt, .env, docs/env-link, secrets/-e, secrets/key.txt, secrets/sp ace ü.txt, src/link-to-key.txt; ask to read one with read_file)',
+      '(6 files left out: reading them is denied or needs approval — .env, docs/env-link, secrets/-e, secrets/key.txt, secrets/sp ace ü.txt, src/link-to-key.txt; ask to read one with read_file)',
     );
   });
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { relEscapes } from '../paths';
 
 /**
  * The renderer is served from a privileged custom scheme rather than file:// (Electron security checklist #18):
@@ -35,7 +36,7 @@ export interface AppAsset {
 
 function isInside(root: string, candidate: string): boolean {
   const rel = path.relative(root, candidate);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  return rel !== '' && !relEscapes(rel);
 }
 
 /**

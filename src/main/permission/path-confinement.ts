@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { relEscapes } from '../paths';
 
 /**
  * The one function that says where a path really lands: used for file tools, command path arguments and
@@ -99,7 +100,7 @@ export function isInside(child: string, parent: string): boolean {
   const p = comparable(parent);
   if (c === p) return true;
   const rel = path.relative(p, c);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  return rel !== '' && !relEscapes(rel);
 }
 
 export interface ConfinementVerdict {

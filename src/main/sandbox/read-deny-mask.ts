@@ -20,6 +20,7 @@ import type { PermissionEngine } from '../permission';
 import { compilePathPatternParts } from '../permission/rules/path-pattern';
 import { literalSegments } from '../permission/rules/path-rule-index';
 import type { RuleSet } from '../permission/rules/rule-set';
+import { relEscapes } from '../paths';
 
 export const TOO_MANY_FILES = 'too many files to check Read deny rules';
 export const DEFAULT_MAX_ENTRIES = 200_000;
@@ -59,7 +60,7 @@ function realOrNull(p: string): string | null {
 
 function isInside(p: string, root: string): boolean {
   const rel = path.relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return rel === '' || !relEscapes(rel);
 }
 
 /** Where each walk starts: the literal bases, and the roots searched for patterns without one. */

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { relEscapes } from '../paths';
 
 /** The git directory of the repository containing `dir` (walking up), and the repository's work tree root. */
 function findGitDir(dir: string): { gitDir: string; workTree: string } | null {
@@ -36,7 +37,7 @@ export function ensureGitExcluded(projectRoot: string, file: string): boolean {
   const repo = findGitDir(projectRoot);
   if (!repo) return false;
   const rel = path.relative(repo.workTree, file).split(path.sep).join('/');
-  if (rel.startsWith('..')) return false;
+  if (relEscapes(rel)) return false;
   const line = `/${rel}`;
   const exclude = path.join(repo.gitDir, 'info', 'exclude');
   let text: string;

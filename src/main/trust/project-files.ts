@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { relEscapes } from '../paths';
 
 /** The project settings files whose allow-rules and hooks only load in a trusted project. */
 export const PROJECT_SETTINGS_FILES = [
@@ -22,7 +23,7 @@ export type ProjectFileRead =
 
 function inside(root: string, target: string): boolean {
   const rel = path.relative(root, target);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return rel === '' || !relEscapes(rel);
 }
 
 /**

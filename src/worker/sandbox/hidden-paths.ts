@@ -5,6 +5,7 @@
  */
 import * as path from 'node:path';
 import { existingMaskTargets, type MaskTarget } from './protected-paths';
+import { escapes } from './relative-path';
 
 export interface HiddenPath {
   /** Absolute real path. */
@@ -15,7 +16,7 @@ export interface HiddenPath {
 
 function inside(p: string, root: string): boolean {
   const rel = path.relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return rel === '' || !escapes(rel);
 }
 
 /**

@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import type { ProxyDenial } from './domain-proxy';
 import { hidingRule, type HiddenPath } from './hidden-paths';
+import { escapes } from './relative-path';
 
 export interface ViolationContext {
   projectRoot: string;
@@ -30,7 +31,7 @@ function hiddenNamed(line: string, ctx: ViolationContext): HiddenPath[] {
   const out: HiddenPath[] = [];
   for (const h of (ctx.hidden ?? []).slice(0, MAX_HIDDEN_SCANNED)) {
     const rel = path.relative(ctx.projectRoot, h.path);
-    const forms = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? [h.path, rel, `./${rel}`] : [h.path];
+    const forms = rel && !escapes(rel) ? [h.path, rel, `./${rel}`] : [h.path];
     const named = forms.some((f) => {
       for (let i = line.indexOf(f); i !== -1; i = line.indexOf(f, i + 1)) {
         if (boundary(line.charAt(i - 1), BEFORE_NAME) && boundary(line.charAt(i + f.length), AFTER_NAME)) return true;
@@ -44,7 +45,7 @@ function hiddenNamed(line: string, ctx: ViolationContext): HiddenPath[] {
 
 function hiddenMessage(h: HiddenPath, ctx: ViolationContext): string {
   const rel = path.relative(ctx.projectRoot, h.path);
-  const shown = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : displayPath(h.path, ctx.home);
+  const shown = rel && !escapes(rel) ? rel : displayPath(h.path, ctx.home);
   return `${shown} is hidden by the Read deny rule ${h.rule} (the sandbox shows it empty or unreadable)`;
 }
 
@@ -58,7 +59,7 @@ const NO_NETWORK = /could not resolve host|temporary failure in name resolution|
 
 function inside(p: string, root: string): boolean {
   const rel = path.relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return rel === '' || !escapes(rel);
 }
 
 /** Absolute, `~/` and `./`, `../` paths mentioned on a line (relative ones resolved against the project), as the tools print them: quoted, after a colon, bare. */

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isInside, PathConfinement, resolveRealPath } from '../../../src/main/permission/path-confinement';
 import { judgePath } from '../../../src/main/permission/judged-path';
+import { relEscapes } from '../../../src/main/paths';
 
 let root: string;
 let project: string;
@@ -54,6 +55,17 @@ describe('PathConfinement', () => {
     expect(isInside('/a/b/c', '/a/b')).toBe(true);
     expect(isInside('/a/b', '/a/b')).toBe(true);
     expect(isInside('/a', '/a/b')).toBe(false);
+  });
+
+  it('a name that starts with two dots is inside; only `..` segments leave', () => {
+    expect(isInside('/a/b/..dots.txt', '/a/b')).toBe(true);
+    expect(isInside('/a/b/...', '/a/b')).toBe(true);
+    expect(c().judge('..dots.txt').root).toBe(project);
+    expect(c().judge('..cache/new.txt').root).toBe(project);
+    expect(c().judge('src/..x/../../..').root).toBeNull();
+    expect(c().judge('../project-sibling/x').root).toBeNull();
+    for (const rel of ['..', '../x', `..${path.sep}x`, '/abs']) expect(relEscapes(rel), rel).toBe(true);
+    for (const rel of ['..dots', '...', 'a/..b', '.']) expect(relEscapes(rel), rel).toBe(false);
   });
 });
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { relEscapes } from '../../paths';
 
 /**
  * Path patterns of Read/Edit rules, as globs: `//abs/path` is absolute, `~/x` is in the home directory, `/x`,
@@ -47,7 +48,7 @@ export type PathViews = Record<PatternAnchor, string | null>;
 
 function relativeUnder(base: string, abs: string): string | null {
   const rel = path.relative(base, abs);
-  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return null;
+  if (rel === '' || relEscapes(rel)) return null;
   return toPosix(rel);
 }
 
