@@ -3,10 +3,12 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { AppCore } from '../../src/main/app/app-core';
+import { dispatchApi } from '../../src/main/app/api-dispatch';
 import { createNodeWorkerHost } from '../../src/main/worker-host';
 import type { WorkerSupervisor } from '../../src/main/worker-host/supervisor';
+import type { ApiEvent } from '../../src/shared/api';
 import { startFakeAnthropic } from '../support/fake-anthropic';
 import type { FakeAnthropic, FakeRequestBody } from '../support/fake-anthropic';
 
@@ -187,3 +189,77 @@ export async function startAppCore(shell: 'browser' | 'desktop', dirs: AppDirs, 
   await worker.start();
   return { worker, core: new AppCore({ shell, worker, configDir: dirs.configDir, project: dirs.project, env }) };
 }
+
+export interface AppChat {
+  readonly fake: FakeAnthropic;
+  readonly root: string;
+  readonly project: string;
+  readonly configDir: string;
+  readonly worker: WorkerSupervisor;
+  readonly core: AppCore;
+  /** Every event the core pushed to its one listener (a page) since the test began. */
+  readonly events: ApiEvent[];
+  /** The page goes away. */
+  unsubscribe(): void;
+  /** One API call through the same dispatch the socket and IPC use. */
+  call(channel: string, payload?: unknown): Promise<unknown>;
+}
+
+/**
+ * A describe-level set-up for AppCore tests: one loopback model (key `apiKey`) for the file; per test a trusted
+ * temp project, the real worker, an AppCore with one listener. Each test must consume exactly what it scripts.
+ */
+export function useAppChat(prefix: string, apiKey: string): AppChat {
+  let fake: FakeAnthropic | undefined;
+  let state: { dirs: AppDirs; worker: WorkerSupervisor; core: AppCore; events: ApiEvent[]; unsubscribe: () => void } | undefined;
+  const now = () => {
+    if (!state) throw new Error('useAppChat: used outside a test');
+    return state;
+  };
+  beforeAll(async () => {
+    fake = await startFakeAnthropic({ apiKey });
+  });
+  afterAll(async () => fake?.close());
+  beforeEach(async () => {
+    const model = fake!;
+    expect(model.pending()).toBe(0);
+    const dirs = makeAppDirs(prefix, TRUST_ALL);
+    const { worker, core } = await startAppCore('browser', dirs, modelEnv(dirs.root, model));
+    const events: ApiEvent[] = [];
+    state = { dirs, worker, core, events, unsubscribe: core.onEvent((e) => events.push(e)) };
+  });
+  afterEach(async () => {
+    const s = now();
+    s.unsubscribe();
+    await s.worker.stop();
+    fs.rmSync(s.dirs.root, { recursive: true, force: true });
+    state = undefined;
+  });
+  return {
+    get fake() {
+      if (!fake) throw new Error('useAppChat: used outside a test');
+      return fake;
+    },
+    get root() {
+      return now().dirs.root;
+    },
+    get project() {
+      return now().dirs.project;
+    },
+    get configDir() {
+      return now().dirs.configDir;
+    },
+    get worker() {
+      return now().worker;
+    },
+    get core() {
+      return now().core;
+    },
+    get events() {
+      return now().events;
+    },
+    unsubscribe: () => now().unsubscribe(),
+    call: (channel, payload = {}) => dispatchApi(now().core.handlers, channel, payload),
+  };
+}
+

@@ -1,61 +1,32 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppCore } from '../../src/main/app/app-core';
 import { dispatchApi } from '../../src/main/app/api-dispatch';
-import type { WorkerSupervisor } from '../../src/main/worker-host/supervisor';
 import type { ApiEvent } from '../../src/shared/api';
 import { GatehouseError } from '../../src/shared/errors';
-import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
-import type { FakeAnthropic } from '../support/fake-anthropic';
-import { makeAppDirs, modelEnv, startAppCore, TRUST_ALL } from './agent-helpers';
+import { reply, text, toolUse } from '../support/fake-anthropic';
+import { useAppChat } from './agent-helpers';
 
 // The app's chat through AppCore's handlers (the same entry the socket and IPC use), with the real worker process,
 // the real permission engine and the loopback model server.
 
-let fake: FakeAnthropic;
-let root: string;
-let project: string;
-let configDir: string;
-let worker: WorkerSupervisor;
-let core: AppCore;
-let events: ApiEvent[];
-let unsubscribe: () => void;
-
-beforeAll(async () => {
-  fake = await startFakeAnthropic({ apiKey: 'sk-chat-secret' });
-});
-afterAll(async () => fake.close());
-
-beforeEach(async () => {
-  expect(fake.pending()).toBe(0); // each test consumes exactly what it scripts
-  const dirs = makeAppDirs('gatehouse-app-chat-', TRUST_ALL);
-  ({ root, project, configDir } = dirs);
-  ({ worker, core } = await startAppCore('browser', dirs, modelEnv(root, fake)));
-  events = [];
-  unsubscribe = core.onEvent((e) => events.push(e));
-});
-afterEach(async () => {
-  unsubscribe();
-  await worker.stop();
-  fs.rmSync(root, { recursive: true, force: true });
-});
-
-const call = (channel: string, payload: unknown = {}): Promise<unknown> => dispatchApi(core.handlers, channel, payload);
+const app = useAppChat('gatehouse-app-chat-', 'sk-chat-secret');
+const call = app.call;
 
 async function until<T extends ApiEvent['type']>(type: T, match: (e: Extract<ApiEvent, { type: T }>) => boolean = () => true): Promise<Extract<ApiEvent, { type: T }>> {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const found = events.find((e): e is Extract<ApiEvent, { type: T }> => e.type === type && match(e as Extract<ApiEvent, { type: T }>));
+    const found = app.events.find((e): e is Extract<ApiEvent, { type: T }> => e.type === type && match(e as Extract<ApiEvent, { type: T }>));
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no ${type} event; got ${JSON.stringify(events.map((e) => e.type))}`);
+    if (Date.now() > deadline) throw new Error(`no ${type} event; got ${JSON.stringify(app.events.map((e) => e.type))}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
 
 describe('the app chat', () => {
   it('streams a run, asks through approvalRequest, refuses a second message meanwhile, and never shows the key', async () => {
-    fake.enqueue(reply(toolUse('t1', 'write_file', { path: 'a.txt', content: 'hi\n' })), reply(text('written')));
+    app.fake.enqueue(reply(toolUse('t1', 'write_file', { path: 'a.txt', content: 'hi\n' })), reply(text('written')));
     const sent = (await call('sendMessage', { text: 'write a.txt' })) as { runId: string };
     const ask = await until('approvalRequest');
     expect(ask).toMatchObject({ runId: sent.runId, tool: 'write_file', target: 'a.txt', preview: { kind: 'diff', path: 'a.txt' } });
@@ -68,52 +39,52 @@ describe('the app chat', () => {
     expect(await call('answerApproval', { requestId: ask.requestId, decision: 'once' })).toEqual({ accepted: true });
     const finished = await until('runFinished');
     expect(finished).toMatchObject({ runId: sent.runId, status: 'completed', finalText: 'written' });
-    expect(fs.readFileSync(path.join(project, 'a.txt'), 'utf8')).toBe('hi\n');
-    expect(events.some((e) => e.type === 'approvalClosed' && e.requestId === ask.requestId)).toBe(true);
-    expect(events.some((e) => e.type === 'agent' && e.event.type === 'text_delta')).toBe(true);
-    expect(JSON.stringify(events)).not.toContain(fake.apiKey);
-    expect(JSON.stringify(state)).not.toContain(fake.apiKey);
+    expect(fs.readFileSync(path.join(app.project, 'a.txt'), 'utf8')).toBe('hi\n');
+    expect(app.events.some((e) => e.type === 'approvalClosed' && e.requestId === ask.requestId)).toBe(true);
+    expect(app.events.some((e) => e.type === 'agent' && e.event.type === 'text_delta')).toBe(true);
+    expect(JSON.stringify(app.events)).not.toContain(app.fake.apiKey);
+    expect(JSON.stringify(state)).not.toContain(app.fake.apiKey);
     // A second answer to the same request is refused: it is no longer waiting.
     expect(await call('answerApproval', { requestId: ask.requestId, decision: 'always' })).toEqual({ accepted: false });
   });
 
   it('cancel while an approval waits: the request closes, the call is denied, the run ends cancelled', async () => {
-    fake.enqueue(reply(toolUse('t2', 'run_command', { command: 'touch nope' })));
+    app.fake.enqueue(reply(toolUse('t2', 'run_command', { command: 'touch nope' })));
     await call('sendMessage', { text: 'run it' });
     const ask = await until('approvalRequest');
     expect(await call('cancelRun')).toEqual({ cancelled: true });
     await until('approvalClosed', (e) => e.requestId === ask.requestId);
     expect((await until('runFinished')).status).toBe('cancelled');
-    expect(fs.existsSync(path.join(project, 'nope'))).toBe(false);
+    expect(fs.existsSync(path.join(app.project, 'nope'))).toBe(false);
     expect(((await call('getChatState')) as { pending: unknown[] }).pending).toEqual([]);
   });
 
   it('when the last listener goes, a waiting approval is denied; with nobody listening an ask is denied at once', async () => {
-    fake.enqueue(reply(toolUse('t3', 'write_file', { path: 'b.txt', content: 'x' })), reply(text('gave up')));
+    app.fake.enqueue(reply(toolUse('t3', 'write_file', { path: 'b.txt', content: 'x' })), reply(text('gave up')));
     await call('sendMessage', { text: 'write b.txt' });
     await until('approvalRequest');
-    unsubscribe(); // the page closed
+    app.unsubscribe(); // the page closed
     const results = async (): Promise<unknown[]> => {
-      const msgs = fake.requests[fake.requests.length - 1]?.body.messages ?? [];
+      const msgs = app.fake.requests[app.fake.requests.length - 1]?.body.messages ?? [];
       const last = msgs[msgs.length - 1];
       return Array.isArray(last?.content) ? last.content.filter((b) => b.type === 'tool_result') : [];
     };
-    await expect.poll(() => core.chat.state().runningRunId, { timeout: 15_000 }).toBeNull();
+    await expect.poll(() => app.core.chat.state().runningRunId, { timeout: 15_000 }).toBeNull();
     expect(await results()).toEqual([expect.objectContaining({ tool_use_id: 't3', is_error: true })]);
-    expect(fs.existsSync(path.join(project, 'b.txt'))).toBe(false);
+    expect(fs.existsSync(path.join(app.project, 'b.txt'))).toBe(false);
 
-    fake.enqueue(reply(toolUse('t4', 'write_file', { path: 'c.txt', content: 'x' })), reply(text('no one here')));
+    app.fake.enqueue(reply(toolUse('t4', 'write_file', { path: 'c.txt', content: 'x' })), reply(text('no one here')));
     await call('sendMessage', { text: 'write c.txt' });
-    await expect.poll(() => fake.pending(), { timeout: 15_000 }).toBe(0);
-    await expect.poll(() => core.chat.state().runningRunId, { timeout: 15_000 }).toBeNull();
+    await expect.poll(() => app.fake.pending(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => app.core.chat.state().runningRunId, { timeout: 15_000 }).toBeNull();
     expect(await results()).toEqual([expect.objectContaining({ tool_use_id: 't4', is_error: true })]);
-    expect(fs.existsSync(path.join(project, 'c.txt'))).toBe(false);
+    expect(fs.existsSync(path.join(app.project, 'c.txt'))).toBe(false);
   });
 
   it('says plainly when there is no model key or no project, and rejects malformed answers at the boundary', async () => {
-    const bare = new AppCore({ shell: 'browser', worker, configDir, project: null, env: { PATH: process.env.PATH } });
+    const bare = new AppCore({ shell: 'browser', worker: app.worker, configDir: app.configDir, project: null, env: { PATH: process.env.PATH } });
     await expect(dispatchApi(bare.handlers, 'sendMessage', { text: 'hi' })).rejects.toThrow(/open a project/);
-    bare.openProject(project);
+    bare.openProject(app.project);
     await expect(dispatchApi(bare.handlers, 'sendMessage', { text: 'hi' })).rejects.toThrow(/ANTHROPIC_API_KEY/);
     expect(await dispatchApi(bare.handlers, 'getChatState', {})).toMatchObject({ hasModelKey: false, runningRunId: null });
     for (const bad of [{ requestId: 'x', decision: 'yes' }, { requestId: '', decision: 'once' }, { requestId: 'x', decision: 'once', extra: 1 }]) {
@@ -123,10 +94,10 @@ describe('the app chat', () => {
     // Sessions: only this project's are listed; an id that is malformed or not this project's is refused.
     expect(await call('listSessions')).toEqual({ sessions: [] });
     await expect(call('resumeSession', { id: '../../etc/passwd' })).rejects.toThrow(/not a session id/);
-    const other = path.join(root, 'other');
+    const other = path.join(app.root, 'other');
     fs.mkdirSync(other);
-    const elsewhere = new AppCore({ shell: 'browser', worker, configDir, project: other, env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL } });
-    fake.enqueue(reply(text('other project')));
+    const elsewhere = new AppCore({ shell: 'browser', worker: app.worker, configDir: app.configDir, project: other, env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: app.fake.apiKey, ANTHROPIC_BASE_URL: app.fake.baseURL } });
+    app.fake.enqueue(reply(text('other project')));
     const otherRun = (await dispatchApi(elsewhere.handlers, 'sendMessage', { text: 'hello other' })) as { sessionId: string };
     await expect.poll(() => elsewhere.chat.state().runningRunId, { timeout: 15_000 }).toBeNull();
     expect(((await dispatchApi(elsewhere.handlers, 'listSessions', {})) as { sessions: { id: string }[] }).sessions.map((x) => x.id)).toEqual([otherRun.sessionId]);

@@ -1,58 +1,30 @@
 import fs from 'node:fs';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { AppCore } from '../../src/main/app/app-core';
-import { dispatchApi } from '../../src/main/app/api-dispatch';
-import type { WorkerSupervisor } from '../../src/main/worker-host/supervisor';
+import { describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../../src/shared/api';
 import type { RulesList } from '../../src/shared/rules-contract';
-import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
-import type { FakeAnthropic } from '../support/fake-anthropic';
-import { makeAppDirs, modelEnv, startAppCore, TRUST_ALL } from './agent-helpers';
+import { reply, text, toolUse } from '../support/fake-anthropic';
+import { useAppChat } from './agent-helpers';
 
 // The rules editor shows the chat session's own "allow for this session" rules, and deleting one there takes
 // effect on the running session's next call: through AppCore's handlers, the real worker and the real engine.
 
-let fake: FakeAnthropic;
-let root: string;
-let worker: WorkerSupervisor;
-let core: AppCore;
-let events: ApiEvent[];
-let unsubscribe: () => void;
-
-beforeAll(async () => {
-  fake = await startFakeAnthropic({ apiKey: 'sk-session-rules' });
-});
-afterAll(async () => fake.close());
-
-beforeEach(async () => {
-  const dirs = makeAppDirs('gatehouse-app-session-rules-', TRUST_ALL);
-  root = dirs.root;
-  ({ worker, core } = await startAppCore('browser', dirs, modelEnv(root, fake)));
-  events = [];
-  unsubscribe = core.onEvent((e) => events.push(e));
-});
-afterEach(async () => {
-  unsubscribe();
-  await worker.stop();
-  fs.rmSync(root, { recursive: true, force: true });
-});
-
-const call = (channel: string, payload: unknown = {}): Promise<unknown> => dispatchApi(core.handlers, channel, payload);
+const app = useAppChat('gatehouse-app-session-rules-', 'sk-session-rules');
+const call = app.call;
 const rules = async (): Promise<RulesList> => (await call('listRules')) as RulesList;
 const sessionRules = async (): Promise<RulesList['rules']> => (await rules()).rules.filter((r) => r.scope === 'session');
 
 async function nextApproval(seen: number): Promise<Extract<ApiEvent, { type: 'approvalRequest' }>> {
-  await expect.poll(() => events.filter((e) => e.type === 'approvalRequest').length, { timeout: 15_000 }).toBeGreaterThan(seen);
-  return events.filter((e): e is Extract<ApiEvent, { type: 'approvalRequest' }> => e.type === 'approvalRequest')[seen]!;
+  await expect.poll(() => app.events.filter((e) => e.type === 'approvalRequest').length, { timeout: 15_000 }).toBeGreaterThan(seen);
+  return app.events.filter((e): e is Extract<ApiEvent, { type: 'approvalRequest' }> => e.type === 'approvalRequest')[seen]!;
 }
-const idle = (): Promise<void> => expect.poll(() => core.chat.state().runningRunId, { timeout: 15_000 }).toBeNull();
+const idle = (): Promise<void> => expect.poll(() => app.core.chat.state().runningRunId, { timeout: 15_000 }).toBeNull();
 
 describe('session rules in the rules editor', () => {
   it('lists an "allow for this session" rule, and deleting it makes the next call ask again', async () => {
     const write = { tool: 'write_file', input: { path: 'notes/a.txt', content: 'two\n' } };
     expect(await sessionRules()).toEqual([]);
 
-    fake.enqueue(reply(toolUse('t1', 'write_file', { path: 'notes/a.txt', content: 'one\n' })), reply(text('written')));
+    app.fake.enqueue(reply(toolUse('t1', 'write_file', { path: 'notes/a.txt', content: 'one\n' })), reply(text('written')));
     await call('sendMessage', { text: 'write notes/a.txt' });
     const first = await nextApproval(0);
     const suggested = first.suggestedRules[0]!;
@@ -71,13 +43,13 @@ describe('session rules in the rules editor', () => {
     await expect(call('removeRule', { rule: suggested, behavior: 'allow', scope: 'session' })).rejects.toThrow(/not one of this session's rules/);
 
     // The running session forgot it too: the same write asks again.
-    fake.enqueue(reply(toolUse('t2', 'write_file', { path: 'notes/a.txt', content: 'two\n' })), reply(text('asked')));
+    app.fake.enqueue(reply(toolUse('t2', 'write_file', { path: 'notes/a.txt', content: 'two\n' })), reply(text('asked')));
     await call('sendMessage', { text: 'write it again' });
     const second = await nextApproval(1);
     expect(second.tool).toBe('write_file');
     await call('answerApproval', { requestId: second.requestId, decision: 'deny' });
     await idle();
-    expect(fs.readFileSync(`${core.currentProject()}/notes/a.txt`, 'utf8')).toBe('one\n');
+    expect(fs.readFileSync(`${app.core.currentProject()}/notes/a.txt`, 'utf8')).toBe('one\n');
   });
 
   it('refuses to delete from a scope that is not editable, and finds nothing when no session is open', async () => {
