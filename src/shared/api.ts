@@ -64,6 +64,8 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('projectChanged'), path: z.string().nullable() }),
   /** A trust decision changed (set or revoked) for this folder: re-read getTrust. */
   z.object({ type: z.literal('trustChanged'), path: z.string() }),
+  /** The desktop menu asks the page to show one of its views. */
+  z.object({ type: z.literal('showView'), view: z.enum(['chat', 'rules', 'settings']) }),
   ...ChatEventSchemas,
   ...ModesEventSchemas,
   ...SettingsEventSchemas,

@@ -130,6 +130,11 @@ export class AppCore {
     return () => this.watchers.delete(listener);
   }
 
+  /** The desktop menu's View items: the page shows that view. */
+  showView(view: 'chat' | 'rules' | 'settings'): void {
+    this.emit({ type: 'showView', view });
+  }
+
   private emit(event: ApiEvent): void {
     for (const l of [...this.listeners, ...this.watchers]) l(event);
   }

@@ -88,6 +88,10 @@ async function startDesktop(): Promise<void> {
         void core.handlers.openFolderDialog({}).then(({ path: dir }) => dir && openProject(dir));
       },
       openRecent: openProject,
+      showView: (view) => {
+        showWindow();
+        core.showView(view);
+      },
     });
     Menu.setApplicationMenu(Menu.buildFromTemplate(template));
   };

@@ -9,13 +9,16 @@ export interface AppMenuOptions {
   recentProjects: readonly string[];
   openFolder: () => void;
   openRecent: (dir: string) => void;
+  /** View > Chat / Rules / Settings…: the page shows that view. */
+  showView: (view: 'chat' | 'rules' | 'settings') => void;
 }
 
 const MAX_RECENT_IN_MENU = 10;
 
 /**
  * The application menu: standard roles (so the OS shortcuts work: copy/paste, quit, minimize...) plus File >
- * Open Folder... (Ctrl/Cmd+O) and Open Recent. Pure: only Electron's types are imported.
+ * Open Folder... (Ctrl/Cmd+O), Open Recent, and View > Chat / Rules / Settings… (Ctrl/Cmd+1, 2, comma). Pure: only
+ * Electron's types are imported.
  */
 export function buildAppMenuTemplate(o: AppMenuOptions): MenuItemConstructorOptions[] {
   const recent = o.recentProjects.slice(0, MAX_RECENT_IN_MENU);
@@ -57,7 +60,18 @@ export function buildAppMenuTemplate(o: AppMenuOptions): MenuItemConstructorOpti
     : [{ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }, { type: 'separator' }];
   const view: MenuItemConstructorOptions = {
     label: '&View',
-    submenu: [...developer, { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen' }],
+    submenu: [
+      { label: '&Chat', accelerator: 'CmdOrCtrl+1', click: () => o.showView('chat') },
+      { label: '&Rules', accelerator: 'CmdOrCtrl+2', click: () => o.showView('rules') },
+      { label: '&Settings…', accelerator: 'CmdOrCtrl+,', click: () => o.showView('settings') },
+      { type: 'separator' },
+      ...developer,
+      { role: 'resetZoom' },
+      { role: 'zoomIn' },
+      { role: 'zoomOut' },
+      { type: 'separator' },
+      { role: 'togglefullscreen' },
+    ],
   };
   const windowMenu: MenuItemConstructorOptions = {
     role: 'windowMenu',

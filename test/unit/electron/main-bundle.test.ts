@@ -130,6 +130,14 @@ describe('out/main/index.js under a fake Electron', () => {
     expect(recent[0]!.sublabel).toBe(project);
   });
 
+  it('View > Settings… in the menu brings the window forward and has the page show its Settings view', () => {
+    const menu = fake.menu() as Array<{ label?: string; submenu?: Array<{ label?: string; click?: () => void }> }>;
+    const settings = menu.find((m) => m.label === '&View')!.submenu!.find((i) => i.label === '&Settings…')!;
+    const sentBefore = contents.sent.length;
+    settings.click!();
+    expect(contents.sent.slice(sentBefore)).toEqual([[IPC_EVENT_CHANNEL, { type: 'showView', view: 'settings' }]]);
+  });
+
   it('serves the built renderer on app:// with a CSP, and nothing outside it', async () => {
     const handle = fake.protocolHandlers.get('app')!;
     const page = await handle(new Request('app://gatehouse/index.html'));

@@ -6,7 +6,7 @@ function flatten(items: MenuItemConstructorOptions[]): MenuItemConstructorOption
   return items.flatMap((i) => [i, ...(Array.isArray(i.submenu) ? flatten(i.submenu) : [])]);
 }
 
-const base = { appName: 'Gatehouse', isMac: false, isPackaged: true, recentProjects: [] as string[], openFolder: () => undefined, openRecent: () => undefined };
+const base = { appName: 'Gatehouse', isMac: false, isPackaged: true, recentProjects: [] as string[], openFolder: () => undefined, openRecent: () => undefined, showView: () => undefined };
 
 describe('buildAppMenuTemplate', () => {
   it('has File / Edit / View / Window / Help with the standard roles and Ctrl/Cmd+O', () => {
@@ -16,6 +16,15 @@ describe('buildAppMenuTemplate', () => {
     const roles = all.map((i) => i.role).filter(Boolean);
     for (const r of ['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll', 'quit', 'zoomIn', 'zoomOut', 'resetZoom', 'windowMenu']) expect(roles).toContain(r);
     expect(all.find((i) => i.label === 'Open Folder…')?.accelerator).toBe('CmdOrCtrl+O');
+  });
+
+  it('View > Chat / Rules / Settings… show that view in the page, with Ctrl/Cmd+1, 2 and comma', () => {
+    const shown: string[] = [];
+    const all = flatten(buildAppMenuTemplate({ ...base, showView: (v) => shown.push(v) }));
+    const items = ['&Chat', '&Rules', '&Settings…'].map((label) => all.find((i) => i.label === label));
+    expect(items.map((i) => i?.accelerator)).toEqual(['CmdOrCtrl+1', 'CmdOrCtrl+2', 'CmdOrCtrl+,']);
+    for (const i of items) (i?.click as (() => void) | undefined)?.();
+    expect(shown).toEqual(['chat', 'rules', 'settings']);
   });
 
   it('offers reload and devtools only in development builds', () => {

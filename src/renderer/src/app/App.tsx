@@ -36,6 +36,10 @@ export function App() {
     if (event.type === 'workerStatus' && event.status.state === 'ready') void pingWorker(api);
     // An approval must never wait unseen behind another view: bring the chat (and its dialog) forward.
     if (event.type === 'approvalRequest') setView('chat');
+    if (event.type === 'showView') {
+      if (event.view === 'settings') openSettings();
+      else setView(event.view);
+    }
   });
 
   return (
