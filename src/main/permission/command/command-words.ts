@@ -102,6 +102,8 @@ export function commandWords(wordNodes: Node[], source: string, hooks: WordHooks
       return;
     }
     for (const w of expanded) {
+      // Bash drops a word that expands to nothing and had no quotes (`{,}` gives no words, `''{,}` two empty ones).
+      if (w.every((c) => c.c === '' && !c.q)) continue;
       out.words.push(w.map((c) => c.c).join(''));
       out.dynamic.push(dyn || hasGlob({ chunks: w.map((c) => ({ text: c.c, q: c.q })), expands: false }));
     }

@@ -36,8 +36,9 @@ export interface WordHooks {
 const EXPANSIONS = new Set(['simple_expansion', 'expansion', 'arithmetic_expansion']);
 const SUBSTITUTIONS = new Set(['command_substitution', 'process_substitution']);
 
+/** A quoted part, kept even when empty: `''` is a (quoted) null argument bash passes on, unlike an empty expansion. */
 function quotedText(text: string, out: Chunk[]): void {
-  if (text.length > 0) out.push({ text, q: true });
+  out.push({ text, q: true });
 }
 
 /** Unquoted word text: `\x` is a quoted x, `\<newline>` disappears. */
@@ -209,7 +210,11 @@ export function rawText(raw: RawWord): string {
 /** The word character by character (for brace expansion). */
 export function wordChars(raw: RawWord): WordChar[] {
   const out: WordChar[] = [];
-  for (const ch of raw.chunks) for (const c of ch.text) out.push({ c, q: ch.q });
+  for (const ch of raw.chunks) {
+    // An empty quoted part (`''`) stays as a zero-length quoted char: it keeps a brace alternative a null argument.
+    if (ch.text === '' && ch.q) out.push({ c: '', q: true });
+    for (const c of ch.text) out.push({ c, q: ch.q });
+  }
   return out;
 }
 

@@ -73,6 +73,10 @@ describe('normalising a simple command', () => {
   it('expands braces like bash', () => {
     expect(argvs('rm -rf /{etc,usr} a{1..3}')).toEqual([['rm', '-rf', '/etc', '/usr', 'a1', 'a2', 'a3']]);
     expect(argvs("echo '{a,b}' \\{c,d}")).toEqual([['echo', '{a,b}', '{c,d}']]);
+    // A word that expands to nothing is dropped, as bash drops it; a quoted empty one stays.
+    expect(argvs('printf x {,} y {,,}b')).toEqual([['printf', 'x', 'y', 'b', 'b', 'b']]);
+    expect(argvs("printf ''{,}")).toEqual([['printf', '', '']]);
+    expect(argvs("printf {,a'a'} {'',b}")).toEqual([['printf', 'aa', '', 'b']]);
   });
 
   it('sets leading assignments aside', () => {
