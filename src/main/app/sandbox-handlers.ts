@@ -2,7 +2,10 @@ import type { z } from 'zod';
 import { toRpcError } from '../../shared/errors';
 import type { SandboxChannels, SandboxStatusView } from '../../shared/sandbox-contract';
 import type { SandboxStatus } from '../../shared/worker-protocol';
+import { createPermissionEngine } from '../permission';
+import { sandboxReadDeny } from '../sandbox/read-deny-mask';
 import { sandboxRunConfig } from '../sandbox/run-config';
+import { writableDirectories } from '../sandbox/writable-directories';
 import type { WorkerHost } from '../worker-host/types';
 
 type Channels = typeof SandboxChannels;
@@ -20,8 +23,9 @@ export interface SandboxHandlerSources {
 
 /**
  * The renderer's sandbox channel: the same check an agent session makes before every prompt (the settings from
- * `src/main/sandbox/`, then `sandbox.status` on the worker), fail safe: a worker that cannot answer means
- * "unavailable", never "fine".
+ * `src/main/sandbox/`, the writable additional directories and the Read-deny mask from the project's engine, then
+ * `sandbox.status` on the worker, which then shares the session's sandbox), fail safe: a worker that cannot answer
+ * means "unavailable", never "fine".
  */
 export function createSandboxHandlers(sources: SandboxHandlerSources): SandboxHandlers {
   return {
@@ -29,10 +33,13 @@ export function createSandboxHandlers(sources: SandboxHandlerSources): SandboxHa
       const projectRoot = sources.project();
       if (projectRoot === null) return { enabled: true, available: false, reason: 'no project is open', warnings: [] };
       const projectTrusted = trustedOrFalse(sources, projectRoot);
-      const { config, problems } = sandboxRunConfig({ configDir: sources.configDir, projectRoot, projectTrusted, env: sources.env });
+      const engine = await createPermissionEngine({ projectRoot, configDir: sources.configDir, env: sources.env, trust: { isTrusted: (dir) => trustedOrFalse(sources, dir) }, audit: null });
+      const additionalDirectories = writableDirectories(engine);
+      const readDeny = sandboxReadDeny(engine, () => additionalDirectories);
+      const { config, problems } = sandboxRunConfig({ configDir: sources.configDir, projectRoot, projectTrusted, env: sources.env, readDeny });
       let status: SandboxStatus;
       try {
-        status = await sources.host.request('sandbox.status', { projectRoot, additionalDirectories: [], sandbox: config }, { timeoutMs: 30_000 });
+        status = await sources.host.request('sandbox.status', { projectRoot, additionalDirectories, sandbox: config }, { timeoutMs: 30_000 });
       } catch (err) {
         status = { enabled: config.enabled, available: false, reason: `the worker could not check the sandbox: ${toRpcError(err).message}` };
       }

@@ -77,6 +77,28 @@ describe('getSandboxStatus', () => {
     expect(view.reason).toContain('the worker exited');
   });
 
+  it('sends what a chat session would: the additional directories and what the Read deny rules hide', async () => {
+    const shared = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-sbx-handler-shared-')));
+    try {
+      fs.mkdirSync(path.join(project, 'secrets'));
+      fs.writeFileSync(path.join(project, 'secrets', 'key.txt'), 'k');
+      fs.writeFileSync(path.join(configDir, 'settings.yaml'), `permissions:\n  deny: ["Read(./secrets/**)"]\n  additionalDirectories: ["${shared}"]\n`);
+      const { host, sent } = fakeHost(() => ({ enabled: true, available: true }));
+      await handlers(host).getSandboxStatus({});
+      const params = sent[0]?.params as StatusParams;
+      expect(params.additionalDirectories).toEqual([shared]);
+      expect(params.sandbox.readDeny?.hidden.map((h) => h.path)).toContain(path.join(project, 'secrets'));
+      expect(params.sandbox.readDeny?.incomplete).toBeUndefined();
+
+      // A rule the mask cannot honour (every read denied) travels as incomplete: the worker then reports unavailable.
+      fs.writeFileSync(path.join(configDir, 'settings.yaml'), 'permissions:\n  deny: ["Read"]\n');
+      await handlers(host).getSandboxStatus({});
+      expect((sent[1]?.params as StatusParams).sandbox.readDeny?.incomplete).toEqual(expect.any(String));
+    } finally {
+      fs.rmSync(shared, { recursive: true, force: true });
+    }
+  });
+
   it('no open project -> not available, and the worker is not asked', async () => {
     const { host, sent } = fakeHost(() => ({ enabled: true, available: true }));
     expect(await handlers(host, null).getSandboxStatus({})).toEqual({ enabled: true, available: false, reason: 'no project is open', warnings: [] });
