@@ -188,7 +188,9 @@ describe('a live race', () => {
     const { spawn } = await import('node:child_process');
     fs.mkdirSync(path.join(sb.root, 'inner'));
     // Swap project/inner between a real folder and a symlink to the outside folder, as fast as bash can.
-    const swapper = spawn('bash', ['-c', 'cd "$1"; while :; do mv inner inner.bak 2>/dev/null; ln -s "$2" inner 2>/dev/null; rm -f inner; mv inner.bak inner 2>/dev/null; done', 'swap', sb.root, sb.outside], { stdio: 'ignore' });
+    // Its own process group, so the kill below also stops an `mv` it is running (the folder is then left alone).
+    const swapper = spawn('bash', ['-c', 'cd "$1"; while :; do mv inner inner.bak 2>/dev/null; ln -s "$2" inner 2>/dev/null; rm -f inner; mv inner.bak inner 2>/dev/null; done', 'swap', sb.root, sb.outside], { stdio: 'ignore', detached: true });
+    const exited = new Promise<void>((resolve) => swapper.once('exit', () => resolve()));
     const results: string[] = [];
     try {
       for (let i = 0; i < Number(process.env.RACE_N ?? 50); i++) {
@@ -200,7 +202,8 @@ describe('a live race', () => {
         results.push(e.content);
       }
     } finally {
-      swapper.kill('SIGKILL');
+      if (swapper.pid !== undefined) process.kill(-swapper.pid, 'SIGKILL');
+      await exited;
     }
     expect(outsideFiles()).toEqual(['secret.txt']);
     expect(fs.readFileSync(path.join(sb.outside, 'secret.txt'), 'utf8')).toBe('TOP SECRET\n');
