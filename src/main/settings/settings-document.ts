@@ -22,8 +22,8 @@ export function loadSettingsDocument(file: string): Document {
   const text = readOrEmpty(file);
   const doc = text.trim() ? parseDocument(text) : new Document({});
   if (doc.errors.length > 0) throw new Error(`${file} is not valid YAML (${doc.errors[0]!.message.split('\n')[0]}); fix it before editing it here`);
-  if (doc.contents !== null && !isMap(doc.contents)) throw new Error(`${file}: the top level must be a mapping`);
-  if (doc.contents === null) doc.contents = doc.createNode({});
+  if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) doc.contents = doc.createNode({});
+  if (!isMap(doc.contents)) throw new Error(`${file}: the top level must be a mapping`);
   return doc;
 }
 

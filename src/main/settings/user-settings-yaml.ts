@@ -4,9 +4,11 @@
  * layout kept), atomically, mode 0600 (it may hold an API key).
  */
 import fs from 'node:fs';
-import { Document, isMap, isScalar, parseDocument } from 'yaml';
+import type { Document } from 'yaml';
+import { isMap, isScalar, parseDocument } from 'yaml';
 import { GatehouseError } from '../../shared/errors';
 import { writeFileAtomic } from '../fs/atomic-write';
+import { loadSettingsDocument } from './settings-document';
 import { userSettingsFile } from './settings-locations';
 
 export interface UserSettingsRead {
@@ -46,19 +48,15 @@ export function settingsBlock(value: unknown, key: string): unknown {
   return (value as Record<string, unknown>)[key];
 }
 
+/** The file as a yaml Document (settings-document.ts), its problems as GatehouseErrors that say nothing changed. */
 function loadForEdit(file: string): Document {
-  let text = '';
   try {
-    text = fs.readFileSync(file, 'utf8');
+    return loadSettingsDocument(file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new GatehouseError('INTERNAL', `${file}: cannot read it (${(err as Error).message}); nothing was changed`);
+    const unreadable = typeof (err as NodeJS.ErrnoException).code === 'string';
+    const message = err instanceof Error ? err.message : String(err);
+    throw new GatehouseError(unreadable ? 'INTERNAL' : 'BAD_REQUEST', unreadable ? `${file}: cannot read it (${message}); nothing was changed` : `${message}; nothing was changed`);
   }
-  const doc = text.trim() ? parseDocument(text, { uniqueKeys: true, prettyErrors: false }) : new Document({});
-  const error = doc.errors[0];
-  if (error) throw new GatehouseError('BAD_REQUEST', `${file} is not valid YAML (${firstLine(error.message)}): fix it first; nothing was changed`);
-  if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) doc.contents = doc.createNode({});
-  if (!isMap(doc.contents)) throw new GatehouseError('BAD_REQUEST', `${file}: the top level must be a mapping; nothing was changed`);
-  return doc;
 }
 
 /** One value to set (a string) or remove (null) at `block.key`. */
