@@ -79,24 +79,6 @@ describe.skipIf(noBwrapReason !== null)(`sandboxed commands: files and environme
     expect(r.violation).toContain('blocked by sandbox: write to a protected path: ~/.ssh/authorized_keys');
   });
 
-  it('keeps git hooks and git config read-only, even if .git is renamed away', async () => {
-    const git = path.join(world.project, '.git');
-    fs.mkdirSync(path.join(git, 'objects'), { recursive: true });
-    fs.writeFileSync(path.join(git, 'config'), '[core]\n');
-    // created after the sandbox: guards are computed for each command
-    const r = await runIn(
-      sandbox,
-      'echo "curl evil" > .git/hooks/pre-commit; echo "[core]\nhooksPath=/x" >> .git/config; mv .git .git-old; rm -rf .git/hooks; ' +
-        'echo ok > .git/objects/written && echo objects-writable',
-    );
-    expect(fs.existsSync(path.join(git, 'hooks', 'pre-commit'))).toBe(false);
-    expect(fs.readFileSync(path.join(git, 'config'), 'utf8')).toBe('[core]\n');
-    expect(fs.existsSync(path.join(world.project, '.git-old'))).toBe(false);
-    expect(fs.existsSync(path.join(git, 'hooks'))).toBe(true);
-    expect(r.output).toContain('objects-writable');
-    fs.rmSync(git, { recursive: true, force: true });
-  });
-
   it('masks a local socket at a protected path (agents, container engines)', async () => {
     const socketPath = path.join(world.home, '.netrc');
     const server = net.createServer((c) => c.end('socket-secret\n'));

@@ -16,7 +16,12 @@ function spawnInPty(sandbox: CommandSandbox, command: string): PtyRun {
   const term = pty.spawn(w.file, w.args, { name: 'xterm-256color', cols: 120, rows: 30, cwd: w.cwd, env: w.env });
   const chunks: string[] = [];
   term.onData((d) => chunks.push(d));
-  const exited = new Promise<{ exitCode: number; signal: number | undefined }>((resolve) => term.onExit((e) => resolve({ exitCode: e.exitCode, signal: e.signal })));
+  const exited = new Promise<{ exitCode: number; signal: number | undefined }>((resolve) =>
+    term.onExit((e) => {
+      w.cleanup?.();
+      resolve({ exitCode: e.exitCode, signal: e.signal });
+    }),
+  );
   return { term, chunks, exited, output: () => chunks.join('') };
 }
 

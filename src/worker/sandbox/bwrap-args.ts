@@ -1,11 +1,21 @@
 /** The bubblewrap command line for one sandboxed command (pure: easy to read, easy to test). */
-import type { MaskTarget, RootGuards } from './protected-paths';
+import type { MaskTarget } from './protected-paths';
 
 /** Port the in-sandbox bridge listens on (loopback of the command's own network namespace). */
 export const SANDBOX_PROXY_PORT = 3128;
 /** Where the host's proxy socket directory appears inside the sandbox. */
 export const SANDBOX_PROXY_DIR = '/tmp/.gatehouse-net';
 export const PROXY_SOCKET_NAME = 'proxy.sock';
+
+/** What stays read-only inside the writable roots (write-guards.ts), as mounts. */
+export interface BwrapGuards {
+  /** Folders bound onto themselves (shallowest first), so they cannot be renamed or removed. */
+  pins: string[];
+  /** Existing files and folders bound read-only onto themselves. */
+  readOnly: string[];
+  /** Placeholder folders (placeholders.ts) that get an empty read-only tmpfs: nothing can be made at or below them. */
+  placeholders: string[];
+}
 
 export type SandboxNetwork = { kind: 'none' } | { kind: 'proxy'; hostSocketDir: string; socatPath: string };
 
@@ -17,7 +27,7 @@ export interface BwrapPlan {
   /** Host directory that becomes the command's `/tmp`. */
   privateTmp: string;
   masks: MaskTarget[];
-  guards: RootGuards;
+  guards: BwrapGuards;
   network: SandboxNetwork;
 }
 
@@ -57,6 +67,7 @@ export function bwrapArgs(plan: BwrapPlan, command: string): string[] {
   for (const root of plan.writableRoots) args.push('--bind', root, root);
   for (const pin of plan.guards.pins) args.push('--bind', pin, pin);
   for (const ro of plan.guards.readOnly) args.push('--ro-bind', ro, ro);
+  for (const p of plan.guards.placeholders) args.push('--tmpfs', p, '--remount-ro', p);
   // Masks come after the writable binds: a secret folder inside the project stays hidden.
   for (const m of plan.masks) {
     if (m.isDirectory) args.push('--tmpfs', m.path, '--remount-ro', m.path);

@@ -11,7 +11,8 @@ import { directCommand } from './direct-command';
 import { DomainProxy } from './domain-proxy';
 import { findOnPath, isExecutable } from './find-binary';
 import { hiddenMaskTargets } from './hidden-paths';
-import { existingMaskTargets, protectedReadPaths, writableRootGuards } from './protected-paths';
+import { holdGuards } from './placeholders';
+import { existingMaskTargets, protectedReadPaths } from './protected-paths';
 import { sandboxHandle } from './sandbox-handle';
 import { probe, PROBE_COMMAND, unavailable, writableRootsOf } from './sandbox-probe';
 import { sandboxEnv } from './sandbox-env';
@@ -65,27 +66,39 @@ export async function createCommandSandbox(config: CommandSandboxConfig): Promis
   const baseEnv = config.baseEnv ?? process.env;
   const allowList = config.envAllowList ?? [];
   const hidden = config.hiddenPaths ?? [];
-  const plan = (): BwrapPlan => {
-    const secrets = existingMaskTargets(configuredProtected);
-    return {
-      bwrapPath: located.bwrap,
-      projectRoot,
-      writableRoots,
-      privateTmp,
-      masks: [...secrets, ...hiddenMaskTargets(hidden, writableRoots, secrets)],
-      guards: writableRootGuards(writableRoots),
-      network,
-    };
-  };
   let lastWrapAt = 0;
+  let guarded: { paths: string[]; pins: string[] } = { paths: [], pins: [] };
 
+  // Recomputed for every command: masks and guards follow the folders as they are now.
   const wrap = (command: string): WrappedCommand => {
     lastWrapAt = Date.now();
-    const p = plan();
-    return { file: p.bwrapPath, args: bwrapArgs(p, command), env: sandboxEnv(baseEnv, allowList, proxy === null ? null : SANDBOX_PROXY_PORT), cwd: projectRoot };
+    const guards = holdGuards(writableRoots, config.home); // throws when a root cannot be guarded: the command does not run
+    try {
+      const secrets = existingMaskTargets(configuredProtected);
+      const plan: BwrapPlan = {
+        bwrapPath: located.bwrap,
+        projectRoot,
+        writableRoots,
+        privateTmp,
+        masks: [...secrets, ...hiddenMaskTargets(hidden, writableRoots, secrets)],
+        guards,
+        network,
+      };
+      guarded = { paths: guards.paths, pins: guards.pins };
+      const env = sandboxEnv(baseEnv, allowList, proxy === null ? null : SANDBOX_PROXY_PORT);
+      return { file: plan.bwrapPath, args: bwrapArgs(plan, command), env, cwd: projectRoot, cleanup: guards.release };
+    } catch (err) {
+      guards.release();
+      throw err;
+    }
   };
 
-  const result = await probe(wrap(PROBE_COMMAND));
+  let result: { ok: boolean; detail: string };
+  try {
+    result = await probe(wrap(PROBE_COMMAND));
+  } catch (err) {
+    result = { ok: false, detail: err instanceof Error ? err.message : String(err) }; // a root that cannot be guarded
+  }
   if (!result.ok) {
     await teardown();
     return unavailable(`bubblewrap does not work here: ${result.detail}`);
@@ -103,6 +116,8 @@ export async function createCommandSandbox(config: CommandSandboxConfig): Promis
       allowedDomains: config.allowedDomains,
       denials: proxy?.recentDenials(lastWrapAt - 1_000) ?? [],
       hidden,
+      guarded: guarded.paths,
+      pinned: guarded.pins,
     }),
     teardown,
   });

@@ -47,6 +47,7 @@ export async function measureSandboxOverhead(runs = 30): Promise<SandboxOverhead
       const w = sandbox.wrap('true');
       const wrapMs = performance.now() - wrapStart;
       sandboxed.push(wrapMs + (await runOnce(w.file, w.args, w.env, w.cwd)));
+      w.cleanup?.();
       direct.push(await runOnce('bash', ['-c', 'true'], w.env, project));
     }
     return { sandboxed_p50_ms: p50(sandboxed), direct_p50_ms: p50(direct) };

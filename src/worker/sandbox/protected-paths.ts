@@ -82,36 +82,3 @@ export function existingMaskTargets(paths: readonly string[]): MaskTarget[] {
   }
   return [...out.values()];
 }
-
-/**
- * Parts of a writable root that run code outside the sandbox later (git hooks, git config with its
- * `core.hooksPath`): bound read-only. `.git` itself is pinned (bound onto itself) so that renaming it away and
- * making a new one is refused (EBUSY) rather than a way around the read-only hooks.
- */
-export interface RootGuards {
-  pins: string[];
-  readOnly: string[];
-}
-
-export function writableRootGuards(roots: readonly string[]): RootGuards {
-  const pins: string[] = [];
-  const readOnly: string[] = [];
-  for (const root of roots) {
-    const gitDir = path.join(root, '.git');
-    try {
-      if (!fs.lstatSync(gitDir).isDirectory()) continue;
-    } catch {
-      continue;
-    }
-    pins.push(gitDir);
-    const hooks = path.join(gitDir, 'hooks');
-    try {
-      fs.mkdirSync(hooks, { recursive: true }); // what `git init` makes anyway; absent, a command could create it
-    } catch {
-      continue;
-    }
-    readOnly.push(hooks);
-    if (fs.existsSync(path.join(gitDir, 'config'))) readOnly.push(path.join(gitDir, 'config'));
-  }
-  return { pins, readOnly };
-}

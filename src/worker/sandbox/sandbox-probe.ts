@@ -37,8 +37,12 @@ export function probe(w: WrappedCommand): Promise<{ ok: boolean; detail: string 
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', (err) => resolve({ ok: false, detail: err.message }));
+    child.on('error', (err) => {
+      w.cleanup?.();
+      resolve({ ok: false, detail: err.message });
+    });
     child.on('close', (code, signal) => {
+      w.cleanup?.();
       if (code === 0 && stdout.trim() === 'gatehouse-sandbox-ok') resolve({ ok: true, detail: '' });
       else resolve({ ok: false, detail: (stderr.trim() || `unexpected probe result (exit ${String(code ?? signal)})`).split('\n')[0] ?? '' });
     });

@@ -1,7 +1,9 @@
 /**
  * The macOS Seatbelt profile (SBPL, for `sandbox-exec -p`) with bubblewrap's guarantees: writes only in the
  * writable roots and the private temp dir; the secrets' folders unreadable (and unwritable) even inside a root;
- * `.git/hooks` and `.git/config` read-only; no network except the local proxy port. In SBPL the last matching rule
+ * the guarded paths of write-guards.ts (`.gatehouse/`, `.claude/`, git hooks and config) unwritable whether they
+ * exist or not, under any spelling of their case (macOS volumes usually ignore case: `.CLAUDE/` would be read as
+ * `.claude/`), and the folders leading to them impossible to rename or remove; no network except the local proxy port. In SBPL the last matching rule
  * wins, so the denials come after the allowances they narrow. Paths become SBPL string literals: a backslash and a
  * double quote are escaped, and a control character (newline, NUL...) is refused outright rather than trusted to
  * an escape, so no path can end its string and add a rule of its own.
@@ -19,8 +21,9 @@ export interface SeatbeltPlan {
    * its name's reach). A folder with everything in it, a file by its exact path.
    */
   hiddenPaths?: readonly { path: string; isDirectory: boolean }[];
-  /** `.git` folders that must not be renamed or removed, and files/folders inside roots kept read-only. */
+  /** Folders that must not be renamed or removed (the way to a guarded path). */
   pins: string[];
+  /** Guarded paths (as named and as they land, existing or not): nothing at or below them is writable. */
   readOnly: string[];
   /** The domain proxy's loopback port, or null for no network at all. */
   proxyPort: number | null;
@@ -36,6 +39,25 @@ export function sbplString(s: string): string {
 }
 
 const subpaths = (paths: readonly string[]): string => paths.map((p) => `(subpath ${sbplString(p)})`).join(' ');
+
+const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** `s` as a regex matching it in any case (letters become `[aA]`). */
+const anyCase = (s: string): string =>
+  [...s].map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : escapeRegex(c))).join('');
+
+/**
+ * Regex filters for the part of each path below the writable root holding it, in any case (the root as it is):
+ * `subtree` also matches everything below. Paths outside every root need none (nothing is writable there).
+ */
+function anyCaseFilters(paths: readonly string[], roots: readonly string[], subtree: boolean): string[] {
+  const out: string[] = [];
+  for (const p of paths) {
+    const root = roots.filter((r) => p.startsWith(`${r}/`)).sort((a, b) => b.length - a.length)[0];
+    if (root === undefined) continue;
+    out.push(`(regex ${sbplString(`^${escapeRegex(root)}/${anyCase(p.slice(root.length + 1))}${subtree ? '(/.*)?' : ''}$`)})`);
+  }
+  return out;
+}
 const literals = (paths: readonly string[]): string => paths.map((p) => `(literal ${sbplString(p)})`).join(' ');
 
 /** Mach services a shell and common tools need, and nothing that holds secrets (no keychain, no pasteboard). */
@@ -75,8 +97,8 @@ export function seatbeltProfile(plan: SeatbeltPlan): string {
     '(allow file-read*)',
     `(allow file-write* ${subpaths([...plan.writableRoots, plan.privateTmp])} ${DEVICE_WRITES.join(' ')})`,
   ];
-  if (plan.readOnly.length > 0) lines.push(`(deny file-write* ${subpaths(plan.readOnly)})`);
-  if (plan.pins.length > 0) lines.push(`(deny file-write* ${literals(plan.pins)})`);
+  if (plan.readOnly.length > 0) lines.push(`(deny file-write* ${[subpaths(plan.readOnly), ...anyCaseFilters(plan.readOnly, plan.writableRoots, true)].join(' ')})`);
+  if (plan.pins.length > 0) lines.push(`(deny file-write* ${[literals(plan.pins), ...anyCaseFilters(plan.pins, plan.writableRoots, false)].join(' ')})`);
   if (plan.protectedPaths.length > 0) {
     lines.push(`(deny file-read* ${subpaths(plan.protectedPaths)})`, `(deny file-write* ${subpaths(plan.protectedPaths)})`);
   }

@@ -10,11 +10,12 @@ import * as path from 'node:path';
 import { directCommand } from './direct-command';
 import { DomainProxy } from './domain-proxy';
 import { isExecutable } from './find-binary';
-import { existingMaskTargets, protectedReadPaths, writableRootGuards } from './protected-paths';
+import { existingMaskTargets, protectedReadPaths } from './protected-paths';
 import { sandboxHandle } from './sandbox-handle';
 import { probe, PROBE_COMMAND, unavailable, writableRootsOf } from './sandbox-probe';
 import { sandboxEnv } from './sandbox-env';
 import { seatbeltProfile, type SeatbeltPlan } from './seatbelt-profile';
+import { writableRootGuards } from './write-guards';
 import type { CommandSandbox, CommandSandboxConfig, SandboxUnavailable, WrappedCommand } from './types';
 
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
@@ -49,16 +50,19 @@ export async function createSeatbeltSandbox(config: CommandSandboxConfig): Promi
   const hidden = config.hiddenPaths ?? [];
   const env = sandboxEnv(baseEnv, allowList, proxy?.port ?? null, privateTmp);
   let lastWrapAt = 0;
+  let guarded: { paths: string[]; pins: string[] } = { paths: [], pins: [] };
   const wrap = (command: string): WrappedCommand => {
     lastWrapAt = Date.now();
-    const guards = writableRootGuards(writableRoots);
+    // Seatbelt denies by path: missing names and symbolic links need no mount point, so every root can be guarded.
+    const guards = writableRootGuards(writableRoots, config.home);
+    guarded = { paths: guards.paths, pins: guards.pins };
     const plan: SeatbeltPlan = {
       writableRoots,
       privateTmp,
       protectedPaths: protectedNow(),
       hiddenPaths: existingMaskTargets(hidden.map((h) => h.path)),
       pins: guards.pins,
-      readOnly: guards.readOnly,
+      readOnly: guards.paths,
       proxyPort: proxy?.port ?? null,
     };
     return seatbeltCommand(sandboxExec, plan, command, env, projectRoot);
@@ -88,6 +92,8 @@ export async function createSeatbeltSandbox(config: CommandSandboxConfig): Promi
       tmpDir: privateTmp,
       mechanism: 'seatbelt',
       hidden,
+      guarded: guarded.paths,
+      pinned: guarded.pins,
     }),
     teardown,
   });

@@ -18,6 +18,10 @@ export interface ViolationContext {
   mechanism?: 'bubblewrap' | 'seatbelt';
   /** What the `Read` deny rules hide (empty folders, empty files or EACCES inside the sandbox). */
   hidden?: readonly HiddenPath[];
+  /** Paths inside the writable roots kept read-only (write-guards.ts: permission rules, git hooks and config). */
+  guarded?: readonly string[];
+  /** Folders on the way to them, which cannot be renamed or removed (EBUSY). */
+  pinned?: readonly string[];
 }
 
 /** Hidden paths looked for by name in an error line (relative mentions such as `cat: secrets/key.txt: ...`). */
@@ -26,19 +30,37 @@ const BEFORE_NAME = /[\s'"`‘(=,]/;
 const AFTER_NAME = /[\s'"`’:,)/]/;
 const boundary = (c: string, re: RegExp): boolean => c === '' || re.test(c);
 
-/** The hidden paths an error line names, by their project-relative or absolute spelling. */
+/** Whether an error line names `p` by its project-relative or absolute spelling. */
+function names(line: string, p: string, ctx: ViolationContext): boolean {
+  const rel = path.relative(ctx.projectRoot, p);
+  const forms = rel && !escapes(rel) ? [p, rel, `./${rel}`] : [p];
+  return forms.some((f) => {
+    for (let i = line.indexOf(f); i !== -1; i = line.indexOf(f, i + 1)) {
+      if (boundary(line.charAt(i - 1), BEFORE_NAME) && boundary(line.charAt(i + f.length), AFTER_NAME)) return true;
+    }
+    return false;
+  });
+}
+
+/** The hidden paths an error line names. */
 function hiddenNamed(line: string, ctx: ViolationContext): HiddenPath[] {
-  const out: HiddenPath[] = [];
-  for (const h of (ctx.hidden ?? []).slice(0, MAX_HIDDEN_SCANNED)) {
-    const rel = path.relative(ctx.projectRoot, h.path);
-    const forms = rel && !escapes(rel) ? [h.path, rel, `./${rel}`] : [h.path];
-    const named = forms.some((f) => {
-      for (let i = line.indexOf(f); i !== -1; i = line.indexOf(f, i + 1)) {
-        if (boundary(line.charAt(i - 1), BEFORE_NAME) && boundary(line.charAt(i + f.length), AFTER_NAME)) return true;
-      }
-      return false;
-    });
-    if (named) out.push(h);
+  return (ctx.hidden ?? []).slice(0, MAX_HIDDEN_SCANNED).filter((h) => names(line, h.path, ctx));
+}
+
+/** What an error line says about the guarded paths (write-guards.ts) it names. */
+function guardedViolations(line: string, writeDenied: boolean, busy: boolean, ctx: ViolationContext): string[] {
+  const out: string[] = [];
+  const shown = (p: string): string => {
+    const rel = path.relative(ctx.projectRoot, p);
+    return rel !== '' && !escapes(rel) ? rel : displayPath(p, ctx.home);
+  };
+  if (writeDenied || busy) {
+    for (const g of ctx.guarded ?? []) {
+      if (names(line, g, ctx)) out.push(`${shown(g)} is read-only in the sandbox: commands cannot change, move or remove permission rules, git hooks or git config`);
+    }
+  }
+  if (busy) {
+    for (const p of ctx.pinned ?? []) if (names(line, p, ctx)) out.push(`${shown(p)} cannot be moved or removed in the sandbox (it leads to git hooks or git config)`);
   }
   return out;
 }
@@ -52,6 +74,7 @@ function hiddenMessage(h: HiddenPath, ctx: ViolationContext): string {
 /** bubblewrap's read-only binds fail writes with EROFS, never EACCES: an unambiguous sign of the sandbox. */
 const WRITE_DENIED = /read-only file system|EROFS|Errno 30\b/i;
 const SEATBELT_DENIED = /operation not permitted|EPERM|Errno 1\b/i;
+const BUSY = /device or resource busy|EBUSY/i;
 const READ_HIDDEN = /no such file or directory|ENOENT|permission denied|EACCES|not permitted/i;
 const PROXY_REFUSED =
   /CONNECT tunnel failed, response 403|Received HTTP code 403 from proxy|blocked by sandbox: (network|could not resolve|.* resolves to)|\b403 Forbidden\b.*proxy|complete SOCKS5 connection to .*\(2\)|not allowed by ruleset/i;
@@ -84,7 +107,9 @@ function fileViolations(output: string, ctx: ViolationContext): string[] {
   for (const line of output.split(/\r?\n/)) {
     const writeDenied = (ctx.mechanism === 'seatbelt' ? SEATBELT_DENIED : WRITE_DENIED).test(line);
     const readHidden = READ_HIDDEN.test(line);
-    if (!writeDenied && !readHidden) continue;
+    const busy = BUSY.test(line);
+    if (!writeDenied && !readHidden && !busy) continue;
+    found.push(...guardedViolations(line, writeDenied, busy, ctx));
     const named = hiddenNamed(line, ctx);
     for (const h of named) found.push(hiddenMessage(h, ctx));
     for (const p of pathsInLine(line, ctx.home, ctx.projectRoot)) {

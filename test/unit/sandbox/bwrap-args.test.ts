@@ -10,7 +10,7 @@ const plan = (extra: Partial<BwrapPlan> = {}): BwrapPlan => ({
     { path: '/home/u/proj/.ssh', isDirectory: true },
     { path: '/home/u/.netrc', isDirectory: false },
   ],
-  guards: { pins: ['/home/u/proj/.git'], readOnly: ['/home/u/proj/.git/hooks'] },
+  guards: { pins: ['/home/u/proj/.git'], readOnly: ['/home/u/proj/.git/hooks'], placeholders: ['/home/u/proj/.claude'] },
   network: { kind: 'none' },
   ...extra,
 });
@@ -32,6 +32,11 @@ describe('bwrapArgs', () => {
     expect(indexOfPair(args, '--ro-bind', '/dev/null')).toBeGreaterThan(project);
     expect(indexOfPair(args, '--ro-bind', '/home/u/proj/.git/hooks')).toBeGreaterThan(indexOfPair(args, '--bind', '/home/u/proj/.git'));
     expect(indexOfPair(args, '--bind', '/home/u/proj/.git')).toBeGreaterThan(project);
+    // a placeholder gets an empty read-only tmpfs, after the read-only binds and before the masks
+    const placeholder = indexOfPair(args, '--tmpfs', '/home/u/proj/.claude');
+    expect(args.slice(placeholder, placeholder + 4)).toEqual(['--tmpfs', '/home/u/proj/.claude', '--remount-ro', '/home/u/proj/.claude']);
+    expect(placeholder).toBeGreaterThan(indexOfPair(args, '--ro-bind', '/home/u/proj/.git/hooks'));
+    expect(placeholder).toBeLessThan(mask);
     expect(args.slice(-4)).toEqual(['--', 'bash', '-c', 'make test']);
   });
 

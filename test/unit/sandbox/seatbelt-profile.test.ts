@@ -10,6 +10,11 @@ import { makeWorld, runWrapped, type SandboxWorld } from './support';
 
 type Sexp = string | { str: string } | { regex: string } | Sexp[];
 
+/** The regexes (given as SBPL strings) of every `(regex "...")` inside top-level forms `(ACTION OPERATION ...)`. */
+function regexFilters(forms: Sexp[], action: string, operation: string): RegExp[] {
+  return filterStrings(forms, action, operation, 'regex').map((r) => new RegExp(r));
+}
+
 function readSbpl(text: string): Sexp[] {
   let i = 0;
   const readString = (): string => {
@@ -90,11 +95,27 @@ describe('the Seatbelt profile', () => {
     expect(filterStrings(forms, 'allow', 'file-write*', 'subpath')).toEqual(['/Users/u/project', '/Users/u/shared lib', '/private/var/folders/x/T/gatehouse-sandbox-tmp-1']);
     expect(filterStrings(forms, 'deny', 'file-write*', 'subpath')).toEqual([...plan().readOnly, ...plan().protectedPaths]);
     expect(filterStrings(forms, 'deny', 'file-write*', 'literal')).toEqual(['/Users/u/project/.git']);
+    expect(filterStrings(forms, 'deny', 'file-write*', 'regex')).toHaveLength(3); // the guards and the pin, in any case
     expect(filterStrings(forms, 'deny', 'file-read*', 'subpath')).toEqual(plan().protectedPaths);
     // last match wins in SBPL: every narrowing deny comes after the broad allows
     const index = (action: string, op: string) => forms.findIndex((f) => Array.isArray(f) && f[0] === action && f[1] === op);
     expect(index('deny', 'file-read*')).toBeGreaterThan(index('allow', 'file-read*'));
     expect(index('deny', 'file-write*')).toBeGreaterThan(index('allow', 'file-write*'));
+  });
+
+  it('guarded paths are unwritable in any case of their names (macOS volumes ignore case), below their writable root only', () => {
+    const root = '/Users/u/my.project (1)';
+    const forms = readSbpl(
+      seatbeltProfile(plan({ writableRoots: [root], readOnly: [`${root}/.claude`, `${root}/.git/hooks`, '/elsewhere/.git/config'], pins: [`${root}/.git`] })),
+    );
+    const denied = regexFilters(forms, 'deny', 'file-write*');
+    const blocks = (p: string): boolean => denied.some((r) => r.test(p));
+    for (const p of [`${root}/.claude`, `${root}/.CLAUDE/settings.json`, `${root}/.Claude/x/y`, `${root}/.GIT/Hooks/pre-commit`, `${root}/.Git`]) expect(blocks(p), p).toBe(true);
+    // not other names, not inside a pinned folder, not the root spelled differently (the root is matched as it is)
+    for (const p of [`${root}/.claudex`, `${root}/x.claude`, `${root}/.git/objects/ab`, `${root}/.git/index`, '/Users/u/myXproject (1)/.claude', '/Users/u/MY.PROJECT (1)/.claude']) {
+      expect(blocks(p), p).toBe(false);
+    }
+    expect(filterStrings(forms, 'deny', 'file-write*', 'subpath')).toContain('/elsewhere/.git/config'); // exact only: not writable anyway
   });
 
   it('no network at all without a proxy; with one, only its loopback port', () => {

@@ -54,6 +54,22 @@ describe('describeViolation', () => {
     expect(describeViolation('cat: /home/u/.sshfoo/x: No such file or directory', 1, ctx())).toBeNull();
   });
 
+  it('names a guarded path (rules, hooks, git config) a write or a move hit, by its relative or absolute spelling', () => {
+    const guarded = ctx({ guarded: ['/home/u/proj/.claude', '/home/u/proj/.git/hooks', '/home/u/shared/.gatehouse'], pinned: ['/home/u/proj/.git'] });
+    const says = (p: string): string => `blocked by sandbox: ${p} is read-only in the sandbox: commands cannot change, move or remove permission rules, git hooks or git config`;
+    expect(describeViolation("touch: cannot touch '.claude/settings.local.json': Read-only file system", 1, guarded)).toBe(says('.claude'));
+    expect(describeViolation('bash: line 1: ./.git/hooks/pre-commit: Read-only file system', 0, guarded)).toBe(says('.git/hooks'));
+    expect(describeViolation("mv: cannot move '.claude' to 'x': Device or resource busy", 1, guarded)).toBe(says('.claude'));
+    expect(describeViolation('bash: /home/u/shared/.gatehouse/settings.yaml: Read-only file system', 1, guarded)).toBe(says('~/shared/.gatehouse'));
+    expect(describeViolation("mv: cannot move '.git' to '.git-old': Device or resource busy", 1, guarded)).toBe(
+      'blocked by sandbox: .git cannot be moved or removed in the sandbox (it leads to git hooks or git config)',
+    );
+    // look-alikes and other failures say nothing
+    for (const line of ["touch: cannot touch '.claudex/a': Read-only file system", "cat: .claude/x: No such file or directory", "umount: .git: target is busy"]) {
+      expect(describeViolation(line, 1, guarded), line).toBeNull();
+    }
+  });
+
   it('explains disabled networking only when the command failed', () => {
     const out = 'curl: (6) Could not resolve host: example.com';
     expect(describeViolation(out, 6, ctx())).toContain('blocked by sandbox: network access is disabled');
