@@ -1,4 +1,5 @@
 import { analyzeCommand, initShellParser } from '../permission/command';
+import { parseShell } from '../permission/command/parser';
 import { createBenchEngine, measureStatPerCheckUs } from '../permission/bench-support';
 import { percentile, round, usSince } from './stats';
 
@@ -27,7 +28,48 @@ async function decisionP99(rules: number): Promise<{ p50: number; p99: number; s
   }
 }
 
-/** permission_decision_p99_us at 1,000 rules (plus the growth at 10..10,000) and shell_analysis_p99_us. */
+/**
+ * shell_analysis_p50/p99_us, and the same commands' bare tree-sitter parse (web-tree-sitter, the grammar the
+ * analyser uses, tree deleted like the analyser's) in the same loop: each iteration times both, in alternating
+ * order, so both see the same machine state. The ratios say what the analysis costs on top of parsing, which is
+ * what stays comparable between machines (a loaded machine slows both).
+ */
+function benchShellAnalysis(iterations: number): Record<string, number> {
+  const parseOnly = (cmd: string): void => parseShell(cmd).delete();
+  for (let i = 0; i < 300; i++) {
+    const cmd = COMMANDS[i % COMMANDS.length] as string;
+    analyzeCommand(cmd);
+    parseOnly(cmd);
+  }
+  const analysis: number[] = [];
+  const parse: number[] = [];
+  const time = (f: () => void, into: number[]): void => {
+    const t = process.hrtime.bigint();
+    f();
+    into.push(usSince(t));
+  };
+  for (let i = 0; i < iterations; i++) {
+    const cmd = COMMANDS[i % COMMANDS.length] as string;
+    if (i % 2 === 0) {
+      time(() => analyzeCommand(cmd), analysis);
+      time(() => parseOnly(cmd), parse);
+    } else {
+      time(() => parseOnly(cmd), parse);
+      time(() => analyzeCommand(cmd), analysis);
+    }
+  }
+  const [a50, a99, p50, p99] = [percentile(analysis, 50), percentile(analysis, 99), percentile(parse, 50), percentile(parse, 99)];
+  return {
+    shell_analysis_p50_us: round(a50),
+    shell_analysis_p99_us: round(a99),
+    shell_parse_p50_us: round(p50),
+    shell_parse_p99_us: round(p99),
+    shell_analysis_p50_ratio: round(a50 / p50, 2),
+    shell_analysis_p99_ratio: round(a99 / p99, 2),
+  };
+}
+
+/** permission_decision_p99_us at 1,000 rules (plus the growth at 10..10,000) and the shell analysis (benchShellAnalysis). */
 export async function benchPermission(): Promise<Record<string, number>> {
   await initShellParser();
   const out: Record<string, number> = {};
@@ -41,14 +83,5 @@ export async function benchPermission(): Promise<Record<string, number>> {
       out.settings_stat_per_check_us = round(r.statUs);
     }
   }
-  const samples: number[] = [];
-  for (let i = 0; i < 3000; i++) {
-    const cmd = COMMANDS[i % COMMANDS.length] as string;
-    const t = process.hrtime.bigint();
-    analyzeCommand(cmd);
-    samples.push(usSince(t));
-  }
-  out.shell_analysis_p50_us = round(percentile(samples, 50));
-  out.shell_analysis_p99_us = round(percentile(samples, 99));
-  return out;
+  return { ...out, ...benchShellAnalysis(3000) };
 }
