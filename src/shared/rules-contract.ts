@@ -43,6 +43,12 @@ export const SettingsFileErrorSchema = z.object({
   line: z.number().int().nullable(),
   column: z.number().int().nullable(),
   reason: z.string(),
+  /** `file`: the file was not applied; `unknownKey`: a key Gatehouse does not know (the rest of the file applies). */
+  kind: z.enum(['file', 'unknownKey']).optional(),
+  /** For an unknown key: the known key it probably means (`permissions.deny`). */
+  suggestion: z.string().nullable().optional(),
+  /** What this means for the rules, in words ("not applied; its last good version stays in force"). */
+  effect: z.string().optional(),
 });
 export type SettingsFileLoadError = z.infer<typeof SettingsFileErrorSchema>;
 

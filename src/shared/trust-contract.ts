@@ -68,6 +68,8 @@ export const TrustPreviewSchema = z.object({
   additionalDirectories: z.array(fileItem({ directory: z.string() })),
   /** Files that exist but could not be read or parsed, or point outside the project. */
   errors: z.array(fileItem({ reason: z.string() })),
+  /** Keys of the project's settings files that Gatehouse does not know (`Deny:`), with line and suggestion. */
+  keyProblems: z.array(fileItem({ line: z.number().int().nullable(), key: z.string(), suggestion: z.string().nullable(), reason: z.string() })).optional(),
 });
 export type TrustPreview = z.infer<typeof TrustPreviewSchema>;
 

@@ -110,7 +110,7 @@ describe('rules handlers', () => {
     // Untrusted: the project allow rule is not applied; trusted: it is.
     expect((await h.testCall(calls[0]!)).rule).not.toBe('Bash(npm test)');
     expect((await h.testCall(calls[1]!)).decision).toBe('deny');
-    trust.set(project, 'directory');
+    await trust.set(project, 'directory');
     const trusted = await h.testCall(calls[0]!);
     expect(trusted).toMatchObject({ decision: 'allow', rule: 'Bash(npm test)', source: 'project' });
     expect(trusted).toEqual(await cli(calls[0]!));

@@ -29,9 +29,9 @@ describe('rules editor: edit, move, default mode, additional directories', () =>
     return engine.decide(call);
   };
 
-  beforeEach(() => {
+  beforeEach(async () => {
     ({ home, project, env, trust } = rulesDirs('rules-edit'));
-    trust.set(project, 'directory');
+    await trust.set(project, 'directory');
     moveOps = undefined;
     userFile = path.join(home, 'settings.yaml');
     projectFile = path.join(project, '.gatehouse/settings.yaml');
@@ -94,23 +94,21 @@ describe('rules editor: edit, move, default mode, additional directories', () =>
     // To the user file, as an ask rule this time.
     await call('updateRule', { from: { ...from, scope: 'local' }, to: { ...from, behavior: 'ask', scope: 'user' } });
     expect(fs.readFileSync(userFile, 'utf8')).toMatch(/# my user settings[\s\S]*ask:[\s\S]*Bash\(npm test\)/);
-    expect(fileHasRule(localFile, 'allow', 'Bash(npm test)')).toBe(false);
+    expect(await fileHasRule(localFile, 'allow', 'Bash(npm test)')).toBe(false);
   });
 
   it('a move whose second write fails keeps the rule in both files and says so; a failed first write changes nothing', async () => {
     moveOps = {
       has: fileHasRule,
       add: addRuleToFile,
-      remove: () => {
-        throw new Error('EROFS: read-only file system');
-      },
+      remove: () => Promise.reject(new Error('EROFS: read-only file system')),
     };
     const from = { rule: 'Bash(npm test)', behavior: 'allow', scope: 'project' };
     const partial = await rejection(call('updateRule', { from, to: { ...from, scope: 'user' } }));
     expect(partial.code).toBe('INTERNAL');
     expect(partial.message).toMatch(/could not be removed from .*settings\.yaml \(EROFS: read-only file system\): it is in both files now/);
-    expect(fileHasRule(userFile, 'allow', 'Bash(npm test)')).toBe(true);
-    expect(fileHasRule(projectFile, 'allow', 'Bash(npm test)')).toBe(true);
+    expect(await fileHasRule(userFile, 'allow', 'Bash(npm test)')).toBe(true);
+    expect(await fileHasRule(projectFile, 'allow', 'Bash(npm test)')).toBe(true);
 
     moveOps = undefined;
     write(localFile, 'permissions: [broken\n');
@@ -136,8 +134,8 @@ describe('rules editor: edit, move, default mode, additional directories', () =>
   });
 
   it('bypass as an untrusted project\u2019s own default is refused (file untouched); the user\u2019s own file may say bypass', async () => {
-    trust.revoke(project);
-    trust.set(project, 'never');
+    await trust.revoke(project);
+    await trust.set(project, 'never');
     const before = fs.readFileSync(projectFile, 'utf8');
     for (const scope of ['project', 'local']) {
       const err = await rejection(call('setScopeMode', { scope, mode: 'bypassPermissions' }));
@@ -148,8 +146,8 @@ describe('rules editor: edit, move, default mode, additional directories', () =>
     expect(await call('setScopeMode', { scope: 'user', mode: 'bypassPermissions' })).toEqual({ changed: true, file: userFile });
     // Untrusted: the user's bypass still cannot let a write through (trust caps it).
     expect(await decide({ tool: 'write_file', input: { path: 'x.txt', content: '' } })).toMatchObject({ decision: 'ask', source: 'trust' });
-    trust.revoke(project);
-    trust.set(project, 'directory');
+    await trust.revoke(project);
+    await trust.set(project, 'directory');
     expect(await call('setScopeMode', { scope: 'project', mode: 'bypassPermissions' })).toEqual({ changed: true, file: projectFile });
   });
 

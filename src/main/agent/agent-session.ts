@@ -13,6 +13,7 @@ import { sandboxReadDeny } from '../sandbox/read-deny-mask';
 import { sandboxRunConfig } from '../sandbox/run-config';
 import { readDenyRules } from '../sandbox/sandbox-gate';
 import { writableDirectories } from '../sandbox/writable-directories';
+import type { SettingsSnapshot } from '../settings/settings-store';
 import type { SessionHeader } from '../session/transcript-entry';
 import { SessionStore } from '../session/session-store';
 import type { TranscriptWriter } from '../session/transcript-writer';
@@ -116,6 +117,11 @@ export class AgentSession {
   /** The rules this session's "allow for this session" answers added (the rules editor lists and removes them). */
   sessionRules(): readonly { behavior: RuleBehavior; rule: string }[] {
     return this.engine.state.sessionRules();
+  }
+
+  /** The settings as the engine reads them now (file problems and unknown keys, for a shell's warnings). */
+  settingsSnapshot(): SettingsSnapshot {
+    return this.engine.state.snapshot();
   }
 
   removeSessionRule(behavior: RuleBehavior, rule: string): boolean {

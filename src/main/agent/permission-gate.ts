@@ -69,7 +69,7 @@ export async function decideCall(
     return { engine: first, final };
   }
   try {
-    return { engine: first, final: applyApproval(engine, call, answer, options) };
+    return { engine: first, final: await applyApproval(engine, call, answer, options) };
   } catch (err) {
     const final: Decision = { decision: 'deny', source: 'approval', rule: null, reason: `the approval could not be applied: ${err instanceof Error ? err.message : String(err)}` };
     engine.record(call, final);

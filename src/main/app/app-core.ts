@@ -51,8 +51,8 @@ export class AppCore {
     this.trust = new TrustStore({ configDir: options.configDir });
     this.project = options.project ? this.checkProject(options.project) : null;
     if (this.project) {
-      this.recent.add(this.project);
-      this.trust.touch(this.project);
+      void this.recent.add(this.project);
+      void this.trust.touch(this.project);
     }
     options.worker.onStatus((status) => this.emit({ type: 'workerStatus', status }));
     const secrets = options.secrets ?? new SettingsFileKeyStore(options.configDir);
@@ -80,7 +80,10 @@ export class AppCore {
         return { path: await options.pickFolder() };
       },
       openProject: async ({ path: dir }) => ({ path: this.openProject(dir) }),
-      listRecentProjects: async () => ({ paths: this.recent.list() }),
+      listRecentProjects: async () => {
+        await this.recent.settled();
+        return { paths: this.recent.list() };
+      },
       ...createTrustHandlers(this, this.trust, (p) => {
         this.emit({ type: 'trustChanged', path: p });
         // Revoking trust ends a session's bypass at once (and before its next call at the latest).
@@ -108,8 +111,8 @@ export class AppCore {
     const real = this.checkProject(dir);
     const changed = real !== this.project;
     this.project = real;
-    this.recent.add(real);
-    this.trust.touch(real);
+    void this.recent.add(real);
+    void this.trust.touch(real);
     if (changed) void this.chat.endSession();
     this.emit({ type: 'projectChanged', path: real });
     return real;

@@ -1,7 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../fs/atomic-write';
+import { writeFileAtomicAsync } from '../fs/atomic-write';
+import { MAX_STATE_BYTES, readRegularFileSync } from '../fs/read-regular-file';
+import { withStateLock } from '../fs/state-lock';
 
 const RecentFileSchema = z.object({ paths: z.array(z.string()) });
 const MAX_RECENT = 20;
@@ -9,21 +10,36 @@ const MAX_RECENT = 20;
 /** Recently opened project folders, newest first, kept in the user config dir. */
 export class RecentProjects {
   private readonly file: string;
+  private pending: Promise<void> = Promise.resolve();
+
   constructor(configDir: string) {
     this.file = path.join(configDir, 'recent-projects.json');
   }
 
   list(): string[] {
     try {
-      const parsed = RecentFileSchema.safeParse(JSON.parse(fs.readFileSync(this.file, 'utf8')));
+      const parsed = RecentFileSchema.safeParse(JSON.parse(readRegularFileSync(this.file, { maxBytes: MAX_STATE_BYTES, what: 'the recent projects list' })));
       return parsed.success ? parsed.data.paths : [];
     } catch {
       return [];
     }
   }
 
-  add(dir: string): void {
-    const paths = [dir, ...this.list().filter((p) => p !== dir)].slice(0, MAX_RECENT);
-    writeFileAtomic(this.file, JSON.stringify({ paths }, null, 2) + '\n');
+  /** Puts `dir` first: a read-modify-write under the file's lock (another window or process may add at once). */
+  add(dir: string): Promise<void> {
+    this.pending = this.pending
+      .then(() =>
+        withStateLock(this.file, async () => {
+          const paths = [dir, ...this.list().filter((p) => p !== dir)].slice(0, MAX_RECENT);
+          await writeFileAtomicAsync(this.file, JSON.stringify({ paths }, null, 2) + '\n');
+        }),
+      )
+      .catch(() => undefined); // the list only helps the person: a failed write changes nothing else
+    return this.pending;
+  }
+
+  /** Resolves once every `add` so far is written. */
+  settled(): Promise<void> {
+    return this.pending;
   }
 }

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { z } from 'zod';
 import { GatehouseError } from '../../shared/errors';
 import type { PermissionMode, RuleBehavior } from '../../shared/permission';
@@ -10,8 +9,10 @@ import type { TrustOracle } from '../permission/trust-oracle';
 import { addRuleToFile, removeRuleFromFile } from '../settings/edit-rules-file';
 import { ensureGitExcluded } from '../settings/git-exclude';
 import type { RuleFileOps } from '../settings/move-rule';
+import { MAX_SETTINGS_BYTES, readRegularFileSync } from '../fs/read-regular-file';
 import { parseSettingsText } from '../settings/parse-settings';
 import { localSettingsFile, scopeFile } from '../settings/settings-locations';
+import { settingsProblems } from '../settings/settings-problems';
 import { SettingsStore } from '../settings/settings-store';
 import { createRulesSettingsHandlers } from './rules-settings-handlers';
 
@@ -45,7 +46,7 @@ export interface SessionRules {
 function fileMode(file: string): PermissionMode | null {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularFileSync(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });
   } catch {
     return null;
   }
@@ -93,7 +94,8 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
         trusted: opts.trust.isTrusted(project),
         rules,
         ruleErrors: snapshot.ruleErrors.map((e) => ({ rule: e.rule, behavior: e.behavior, scope: e.source, file: e.file, reason: e.reason })),
-        fileErrors: snapshot.fileErrors.map((e) => ({ file: e.file, line: e.line, column: e.column, reason: e.reason })),
+        // File problems and unknown keys, each with what it means (`effect`) and, for a key, a suggestion.
+        fileErrors: settingsProblems(snapshot),
         mode: snapshot.mode,
         additionalDirectories: snapshot.additionalDirectories.map((d) => ({ dir: d.dir, source: d.source, file: d.file })),
         scopeFiles: {
@@ -113,7 +115,7 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
       const file = scopeFile(scope, project, opts.configDir);
       let changed: boolean;
       try {
-        changed = addRuleToFile(file, behavior, rule);
+        changed = await addRuleToFile(file, behavior, rule);
       } catch (err) {
         throw new GatehouseError('BAD_REQUEST', (err as Error).message);
       }
@@ -129,7 +131,7 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
       const file = scopeFile(scope, project, opts.configDir);
       let changed: boolean;
       try {
-        changed = removeRuleFromFile(file, behavior, rule);
+        changed = await removeRuleFromFile(file, behavior, rule);
       } catch (err) {
         throw new GatehouseError('BAD_REQUEST', (err as Error).message);
       }

@@ -32,9 +32,9 @@ function asContractError(err: unknown): GatehouseError {
   return new GatehouseError('BAD_REQUEST', err instanceof Error ? err.message : String(err));
 }
 
-function guarded<T>(work: () => T): T {
+async function guarded<T>(work: () => Promise<T>): Promise<T> {
   try {
-    return work();
+    return await work();
   } catch (err) {
     throw asContractError(err);
   }
@@ -54,9 +54,9 @@ export function createRulesSettingsHandlers(opts: RulesSettingsHandlersOptions):
       const project = opts.requireProject();
       const fromFile = fileOf(from.scope, project);
       const toFile = fileOf(to.scope, project);
-      const result = guarded(() => {
+      const result = await guarded(async () => {
         if (fromFile === toFile) {
-          if (!replaceRuleInFile(fromFile, from, to)) throw new RuleNotFoundError(`${from.behavior} rule "${from.rule}" is not in ${fromFile}`);
+          if (!(await replaceRuleInFile(fromFile, from, to))) throw new RuleNotFoundError(`${from.behavior} rule "${from.rule}" is not in ${fromFile}`);
           return { changed: true, files: [fromFile] };
         }
         return moveRuleBetweenFiles(fromFile, from, toFile, to, opts.moveOps);
@@ -70,7 +70,7 @@ export function createRulesSettingsHandlers(opts: RulesSettingsHandlersOptions):
       if (mode === 'bypassPermissions' && scope !== 'user' && !isTrusted(opts.trust, project)) {
         throw new GatehouseError('FORBIDDEN', `${BYPASS_UNTRUSTED_FILE} (${file})`);
       }
-      const changed = guarded(() => setModeInFile(file, mode));
+      const changed = await guarded(() => setModeInFile(file, mode));
       keepLocalOutOfGit(scope, project);
       return { changed, file };
     },
@@ -85,14 +85,14 @@ export function createRulesSettingsHandlers(opts: RulesSettingsHandlersOptions):
         throw new GatehouseError('BAD_REQUEST', `directory "${dir}" does not exist (looked for ${resolved}); create it first or fix the path`);
       }
       if (!stat.isDirectory()) throw new GatehouseError('BAD_REQUEST', `"${dir}" is not a directory (${resolved})`);
-      const changed = guarded(() => addDirectoryToFile(file, dir));
+      const changed = await guarded(() => addDirectoryToFile(file, dir));
       keepLocalOutOfGit(scope, project);
       return { changed, file, resolved };
     },
     removeDirectory: async ({ scope, dir }) => {
       const project = opts.requireProject();
       const file = fileOf(scope, project);
-      const changed = guarded(() => removeDirectoryFromFile(file, dir));
+      const changed = await guarded(() => removeDirectoryFromFile(file, dir));
       if (!changed) throw new GatehouseError('NOT_FOUND', `directory "${dir}" is not listed in ${file}`);
       return { changed, file };
     },

@@ -21,9 +21,9 @@ export interface SecretStore {
   /** The stored key; null when none (or it cannot be read: see `problem`). Secure stores only: the file's key is read with the rest of the settings. */
   get(): string | null;
   /** Stores the key; throws a GatehouseError (with the reason) when it cannot, and never falls back to plain text. */
-  set(key: string): void;
+  set(key: string): void | Promise<void>;
   /** Removes the stored key (no error when there is none). */
-  clear(): void;
+  clear(): void | Promise<void>;
   /** Why "Save key" cannot work here (null when it can), or why a stored key could not be read. */
   problem(): string | null;
 }
@@ -41,12 +41,12 @@ export class SettingsFileKeyStore implements SecretStore {
     return null;
   }
 
-  set(key: string): void {
-    editUserSettingsYaml(this.configDir, [{ block: 'model', key: 'apiKey', value: key }]);
+  async set(key: string): Promise<void> {
+    await editUserSettingsYaml(this.configDir, [{ block: 'model', key: 'apiKey', value: key }]);
   }
 
-  clear(): void {
-    editUserSettingsYaml(this.configDir, [{ block: 'model', key: 'apiKey', value: null }]);
+  async clear(): Promise<void> {
+    await editUserSettingsYaml(this.configDir, [{ block: 'model', key: 'apiKey', value: null }]);
   }
 
   /** A key the desktop app saved is encrypted by the OS for Electron: this shell cannot use it, and says so. */

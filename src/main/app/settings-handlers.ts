@@ -78,23 +78,23 @@ export function createSettingsHandlers(sources: SettingsHandlerSources): Setting
       const changes: SettingChange[] = [];
       if (name !== undefined) changes.push({ block: 'model', key: 'name', value: name });
       if (baseURL !== undefined) changes.push({ block: 'model', key: 'baseURL', value: baseURL });
-      editUserSettingsYaml(sources.configDir, changes);
+      await editUserSettingsYaml(sources.configDir, changes);
       return saved();
     },
     saveApiKey: async ({ apiKey }) => {
-      sources.secrets.set(apiKey);
+      await sources.secrets.set(apiKey);
       return saved();
     },
     removeApiKey: async () => {
-      sources.secrets.clear();
+      await sources.secrets.clear();
       // A plain-text key in the file would take over at once: "Remove key" removes that one too.
       if (settingsBlock(settingsBlock(readUserSettingsYaml(sources.configDir).value, 'model'), 'apiKey') !== undefined) {
-        editUserSettingsYaml(sources.configDir, [{ block: 'model', key: 'apiKey', value: null }]);
+        await editUserSettingsYaml(sources.configDir, [{ block: 'model', key: 'apiKey', value: null }]);
       }
       return saved();
     },
     setTheme: async ({ theme }) => {
-      editUserSettingsYaml(sources.configDir, [{ block: 'ui', key: 'theme', value: theme }]);
+      await editUserSettingsYaml(sources.configDir, [{ block: 'ui', key: 'theme', value: theme }]);
       return saved();
     },
   };

@@ -40,15 +40,15 @@ export function createTrustHandlers(
     },
     setTrust: async ({ path: dir, scope }) => {
       const real = scope === 'never' ? store.resolve(dir) : requireOpenProject(dir);
-      store.set(real, scope);
+      await store.set(real, scope);
       // Granted from the open project, in the app: that is an opening too (the trusted-folders page shows it).
-      if (scope !== 'never') store.touch(real);
+      if (scope !== 'never') await store.touch(real);
       const status = store.check(real);
       onChanged(status.path);
       return { status };
     },
     revokeTrust: async ({ path: dir }) => {
-      const removed = store.revoke(dir);
+      const removed = await store.revoke(dir);
       const status = store.check(dir);
       onChanged(status.path);
       return { removed, status };

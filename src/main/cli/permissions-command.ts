@@ -5,6 +5,7 @@ import { userConfigDir } from '../paths';
 import { createPermissionEngine } from '../permission';
 import { parseRule } from '../permission/rules/parse-rule';
 import type { TrustOracle } from '../permission/trust-oracle';
+import { settingsWarnings } from '../settings/settings-problems';
 import type { RuleText } from '../settings/settings-store';
 import { TrustStore } from '../trust/trust-store';
 import type { CliCommand } from './command';
@@ -112,6 +113,7 @@ export const permissionsCommand: CliCommand = {
       agentMode: agentMode?.data,
       sessionId: `cli-${process.pid}`,
     });
+    for (const line of settingsWarnings(engine.state.snapshot())) io.err(`gatehouse permissions: ${line}`);
     const d = engine.decide(call);
     io.out(JSON.stringify({ decision: d.decision, source: d.source, rule: d.rule, reason: d.reason }));
     return 0;

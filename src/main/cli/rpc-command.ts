@@ -2,6 +2,7 @@ import { toRpcError } from '../../shared/errors';
 import { openCliSession, readSessionFlags, SESSION_FLAGS } from '../agent/session-flags';
 import { RpcShell } from '../agent/rpc-shell';
 import { sandboxWarnings } from '../agent/sandbox-warnings';
+import { settingsWarnings } from '../settings/settings-problems';
 import type { CliCommand } from './command';
 import { parseFlags } from './permissions-command';
 import { readyEvent } from './run-command';
@@ -32,6 +33,7 @@ export const rpcCommand: CliCommand = {
     }
     shell.attach(session);
     for (const w of sandboxWarnings(session.sandboxStatus)) io.err(`gatehouse rpc: ${w}`);
+    for (const w of settingsWarnings(session.settingsSnapshot())) io.err(`gatehouse rpc: ${w}`);
     io.out(JSON.stringify(readyEvent(session, values.resume !== undefined)));
     opened = true;
     for (const chunk of early.splice(0)) shell.feed(chunk);

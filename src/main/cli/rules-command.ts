@@ -4,6 +4,7 @@ import { UNTRUSTED_ALLOW_EXCLUDED } from '../permission/stages/trust';
 import { addRuleToFile, removeRuleFromFile } from '../settings/edit-rules-file';
 import { ensureGitExcluded } from '../settings/git-exclude';
 import { localSettingsFile, scopeFile } from '../settings/settings-locations';
+import { problemLine, settingsProblems } from '../settings/settings-problems';
 import { SettingsStore } from '../settings/settings-store';
 import type { CliCommand, CliIO } from './command';
 import { UsageError } from './command';
@@ -35,6 +36,8 @@ function list(args: string[], io: CliIO): number {
     rules,
     ruleErrors: snapshot.ruleErrors,
     fileErrors: snapshot.fileErrors,
+    /** Every file problem and unknown key, with line, suggestion and what it means for the rules. */
+    problems: settingsProblems(snapshot),
     additionalDirectories: snapshot.additionalDirectories,
   };
   if (flags.booleans.has('json')) {
@@ -47,12 +50,12 @@ function list(args: string[], io: CliIO): number {
     const note = r.appliesTo.length === 0 ? '  (no such tool yet)' : r.active ? '' : '  (inactive: project not trusted)';
     io.out(`  ${r.behavior.padEnd(5)} ${r.rule}  [${r.source}${r.file ? `: ${r.file}` : ''}]${note}`);
   }
-  for (const e of snapshot.fileErrors) io.out(`error: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.reason} (not applied; its last good version stays in force)`);
+  for (const p of result.problems) io.out(`${p.kind === 'file' ? 'error' : 'warning'}: ${problemLine(p)}`);
   for (const e of snapshot.ruleErrors) io.out(`error: ${e.file ?? e.source}: ${e.behavior} rule "${e.rule}" skipped: ${e.reason}`);
   return 0;
 }
 
-function edit(action: 'add' | 'remove', args: string[], io: CliIO): number {
+async function edit(action: 'add' | 'remove', args: string[], io: CliIO): Promise<number> {
   const flags = parseFlags(args, ['project', 'scope', 'behavior']);
   const scopeText = single(flags, 'scope');
   if (!scopeText || !(SCOPES as readonly string[]).includes(scopeText)) throw new UsageError('--scope must be user, project or local');
@@ -67,7 +70,7 @@ function edit(action: 'add' | 'remove', args: string[], io: CliIO): number {
   if (action === 'add') {
     let added: boolean;
     try {
-      added = addRuleToFile(file, behavior.data, rule);
+      added = await addRuleToFile(file, behavior.data, rule);
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
@@ -75,7 +78,7 @@ function edit(action: 'add' | 'remove', args: string[], io: CliIO): number {
     io.out(added ? `added ${behavior.data} ${rule} to ${file}` : `${behavior.data} ${rule} is already in ${file}`);
     return 0;
   }
-  const removed = removeRuleFromFile(file, behavior.data, rule);
+  const removed = await removeRuleFromFile(file, behavior.data, rule);
   io.out(removed ? `removed ${behavior.data} ${rule} from ${file}` : `${behavior.data} ${rule} is not in ${file}`);
   return removed ? 0 : 1;
 }

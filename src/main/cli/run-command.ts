@@ -2,6 +2,7 @@ import type { AgentSession, PromptResult, SessionEvent } from '../agent';
 import { openCliSession, readSessionFlags, SESSION_FLAGS } from '../agent/session-flags';
 import { TextRenderer } from '../agent/text-renderer';
 import { sandboxWarnings } from '../agent/sandbox-warnings';
+import { settingsWarnings } from '../settings/settings-problems';
 import { ttyApprover } from '../agent/tty-approver';
 import type { RpcEvent } from '../../shared/rpc-protocol';
 import { GATEHOUSE_VERSION } from '../../shared/version';
@@ -32,6 +33,7 @@ export const runCommand: CliCommand = {
     if (output === 'json') emit(readyEvent(session, values.resume !== undefined));
     for (const p of session.problems) io.err(`gatehouse run: skipped a transcript line: ${p}`);
     for (const w of sandboxWarnings(session.sandboxStatus)) io.err(`gatehouse run: ${w}`);
+    for (const w of settingsWarnings(session.settingsSnapshot())) io.err(`gatehouse run: ${w}`);
     const onSigint = (): void => void session.cancel();
     process.once('SIGINT', onSigint);
     let result: PromptResult;

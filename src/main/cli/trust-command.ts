@@ -63,7 +63,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       const dir = onePositional(positionals, 'folder');
       const scope = TrustScopeSchema.exclude(['session']).safeParse(values.scope);
       if (!scope.success) throw new UsageError('--scope must be directory, parent or never (session trust lives in one process: use the app)');
-      const status = store.set(resolveDir(dir), scope.data);
+      const status = await store.set(resolveDir(dir), scope.data);
       io.out(`${status.path}: ${status.reason}`);
       return 0;
     }
@@ -77,7 +77,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     case 'revoke': {
       const { positionals } = parse(rest, false, false);
       const dir = resolveDir(onePositional(positionals, 'folder'));
-      const removed = store.revoke(dir);
+      const removed = await store.revoke(dir);
       if (removed.length === 0) io.out(`nothing to revoke: no decision trusts ${store.resolve(dir)}`);
       for (const e of removed) io.out(`revoked: ${entryLine(e)}`);
       const after = store.check(dir);
@@ -101,14 +101,14 @@ async function run(args: string[], io: CliIO): Promise<number> {
       const { positionals } = parse(rest, false, false);
       const value = TrustDefaultSchema.safeParse(onePositional(positionals, 'value (trust, ask or never)'));
       if (!value.success) throw new UsageError('the default must be trust, ask or never');
-      store.setDefault(value.data);
+      await store.setDefault(value.data);
       io.out(`trust.default: ${value.data}`);
       return 0;
     }
     case 'repair': {
       const { positionals } = parse(rest, false, false);
       if (positionals.length) throw new UsageError('repair takes no arguments');
-      const result = store.repair();
+      const result = await store.repair();
       if (!result.copy) io.out(`the trust store is fine (${result.kept} decisions)`);
       else io.out(`repaired: kept ${result.kept} decisions, dropped ${result.dropped}; the bad file is kept at ${result.copy}`);
       return 0;

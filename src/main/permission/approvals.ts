@@ -34,9 +34,9 @@ function checkedRules(rules: readonly string[]): string[] {
  * Stage 8: applies a person's answer to a call the engine asked about. The call is evaluated again first: only a
  * call that still asks can be approved (nothing approves a deny, a hard check or plan mode). "session" adds session
  * rules; "always" also writes them to the project's local settings file (kept out of git). Every answer is
- * appended to the audit log. `options` must be the ones the call was decided with (agent and session mode).
+ * appended to the audit log. "always" writes under the file's lock (parallel writers lose nothing). `options` must be the ones the call was decided with (agent and session mode).
  */
-export function applyApproval(engine: PermissionEngine, call: unknown, answer: ApprovalAnswer, options: DecideOptions = {}): Decision {
+export async function applyApproval(engine: PermissionEngine, call: unknown, answer: ApprovalAnswer, options: DecideOptions = {}): Promise<Decision> {
   const { decision: current, context } = engine.evaluate(call, options);
   if (current.decision !== 'ask' || context === null) return current;
   let result: Decision;
@@ -57,7 +57,7 @@ export function applyApproval(engine: PermissionEngine, call: unknown, answer: A
       for (const r of rules) engine.state.addSessionRule('allow', r);
       if (answer.kind === 'always') {
         const file = localSettingsFile(engine.state.projectRoot);
-        for (const r of rules) addRuleToFile(file, 'allow', r);
+        for (const r of rules) await addRuleToFile(file, 'allow', r);
         ensureGitExcluded(engine.state.projectRoot, file);
       }
       const scope = answer.kind === 'session' ? 'for this session' : 'always in this project';

@@ -89,6 +89,7 @@ export class EngineStateSource {
       confinement: this.built.confinement,
       protectedPaths: this.protectedPaths,
       rules: this.built.rules,
+      unknownRules: snapshot.unknownRules,
     };
   }
 

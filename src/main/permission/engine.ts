@@ -11,6 +11,7 @@ import { modeStage } from './stages/mode';
 import { rulesStage } from './stages/rules';
 import { parseCallShape, schemaStage } from './stages/schema';
 import { trustStage } from './stages/trust';
+import { capUnknownSettings } from './stages/unknown-settings';
 import { capUnsandboxed } from './stages/unsandboxed';
 
 export interface DecideOptions {
@@ -101,7 +102,9 @@ export class PermissionEngine {
       if (answer !== PASSTHROUGH) break;
     }
     // A command asked to run outside the OS sandbox is only ever allowed by a person, once.
-    return { decision: capUnsandboxed(answer === PASSTHROUGH ? modeStage(context) : answer, context), context };
+    // A broken settings file whose rules were never known lets nothing through without a person.
+    const capped = capUnsandboxed(answer === PASSTHROUGH ? modeStage(context) : answer, context);
+    return { decision: capUnknownSettings(capped, context), context };
   }
 
   /** The source of rules, settings and state (for `rules list`, approvals and the rules editor). */

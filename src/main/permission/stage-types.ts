@@ -5,6 +5,7 @@ import type { JudgedPath } from './judged-path';
 import type { PathConfinement } from './path-confinement';
 import type { ProtectedPaths } from './protected-paths';
 import type { RuleSet } from './rules/rule-set';
+import type { RuleSourceName } from './rules/rule-types';
 
 /** A stage's answer: a decision, or "no opinion, ask the next stage" (never leaves the engine). */
 export const PASSTHROUGH = 'passthrough' as const;
@@ -20,6 +21,8 @@ export interface EngineState {
   confinement: PathConfinement;
   protectedPaths: ProtectedPaths;
   rules: RuleSet;
+  /** Settings files that are broken and never had a good version (their deny/ask rules are unknown): fail closed. */
+  unknownRules?: readonly { file: string; source: RuleSourceName; reason: string }[];
 }
 
 /** A known tool with valid input: what stages 3 and later judge. */

@@ -13,9 +13,9 @@
  * trust"), and can never turn the sandbox off: a repository must not unlock its own confinement. A file that does
  * not parse is reported and contributes nothing (fail safe: sandbox on, no network).
  */
-import fs from 'node:fs';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
+import { isMissing, MAX_SETTINGS_BYTES, readFailure, readRegularFileSync } from '../fs/read-regular-file';
 import { localSettingsFile, projectSettingsFile, userSettingsFile } from '../settings/settings-locations';
 
 const NameList = z.array(z.string().trim().min(1).max(300)).max(1000);
@@ -50,10 +50,10 @@ type Read = { ok: true; block: SandboxBlock | null } | { ok: false; problem: str
 export function readSandboxBlock(file: string): Read {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularFileSync(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, block: null };
-    return { ok: false, problem: `${file}: ${err instanceof Error ? err.message : String(err)}` };
+    if (isMissing(err)) return { ok: true, block: null };
+    return { ok: false, problem: `${file}: ${readFailure(err)}` };
   }
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   const yamlError = doc.errors[0];

@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isMissing, MAX_SETTINGS_BYTES, readRegularFileSync } from '../fs/read-regular-file';
 import { relEscapes } from '../paths';
+
+/** A small git file (`.git`, `commondir`, `info/exclude`): regular files only, never hanging on a FIFO. */
+function readSmall(file: string): string {
+  return readRegularFileSync(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'git metadata files' });
+}
 
 /** The git directory of the repository containing `dir` (walking up), and the repository's work tree root. */
 function findGitDir(dir: string): { gitDir: string; workTree: string } | null {
@@ -15,12 +21,16 @@ function findGitDir(dir: string): { gitDir: string; workTree: string } | null {
     }
     if (st?.isDirectory()) return { gitDir: dotGit, workTree: current };
     if (st?.isFile()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'));
-      if (m) {
-        const gitDir = path.resolve(current, m[1]!.trim());
-        const common = path.join(gitDir, 'commondir');
-        const commonDir = fs.existsSync(common) ? path.resolve(gitDir, fs.readFileSync(common, 'utf8').trim()) : gitDir;
-        return { gitDir: commonDir, workTree: current };
+      try {
+        const m = /^gitdir:\s*(.+)$/m.exec(readSmall(dotGit));
+        if (m) {
+          const gitDir = path.resolve(current, m[1]!.trim());
+          const common = path.join(gitDir, 'commondir');
+          const commonDir = fs.existsSync(common) ? path.resolve(gitDir, readSmall(common).trim()) : gitDir;
+          return { gitDir: commonDir, workTree: current };
+        }
+      } catch {
+        return null; // an unreadable `.git` file: no repository to keep the file out of
       }
     }
     const parent = path.dirname(current);
@@ -42,8 +52,10 @@ export function ensureGitExcluded(projectRoot: string, file: string): boolean {
   const exclude = path.join(repo.gitDir, 'info', 'exclude');
   let text: string;
   try {
-    text = fs.readFileSync(exclude, 'utf8');
-  } catch {
+    text = readSmall(exclude);
+  } catch (err) {
+    // A FIFO, a device or a huge file (a hostile repository) is left alone: nothing is appended to it.
+    if (!isMissing(err)) return false;
     text = '';
   }
   const lines = text.split(/\r?\n/).map((l) => l.trim());

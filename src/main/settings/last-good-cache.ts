@@ -1,8 +1,10 @@
-import fs from 'node:fs';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../fs/atomic-write';
 import { PermissionModeSchema } from '../../shared/permission';
+import { writeFileAtomicAsync } from '../fs/atomic-write';
+import { MAX_SETTINGS_BYTES, MAX_STATE_BYTES, readRegularFile, readRegularFileSync } from '../fs/read-regular-file';
+import { withStateLock } from '../fs/state-lock';
 import type { FileSettings } from './settings-schema';
 
 const FileSettingsSchema = z.object({
@@ -12,49 +14,103 @@ const FileSettingsSchema = z.object({
   deny: z.array(z.string()),
   additionalDirectories: z.array(z.string()),
 });
-const CacheSchema = z.record(z.string(), FileSettingsSchema);
+const EntrySchema = z.object({
+  file: z.string(),
+  /** When the version was seen: the settings file's ctime (ns) for a good parse, the clock for a removal. */
+  stamp: z.string().regex(/^\d+$/),
+  settings: FileSettingsSchema.nullable(),
+});
+type Entry = z.infer<typeof EntrySchema>;
+/** The cache of earlier versions: one JSON file mapping settings file -> settings (read for entries it has). */
+const LegacySchema = z.record(z.string(), FileSettingsSchema);
 
 /**
- * The last good settings of each file, also kept on disk (in the user config directory, which the agent cannot
- * write), so that a settings file that is broken when a new process starts (each `gatehouse permissions check`,
- * a restarted app) still applies its last good version instead of nothing: a broken edit never loosens.
+ * The last good settings of each file, kept on disk (in the user config directory, which the agent cannot write), so
+ * that a settings file that is broken when a new process starts (each `gatehouse permissions check`, a restarted app)
+ * still applies its last good version instead of nothing: a broken edit never loosens.
+ *
+ * One entry file per settings file (`settings-last-good/<hash>.json`), so processes recording different settings
+ * files never touch each other's entries; one settings file's entry is replaced under its lock, and only by a version
+ * seen later than the one stored (a slow process cannot put back an older version over a newer one).
  */
 export class LastGoodCache {
-  readonly file: string;
-  private memory: Record<string, FileSettings> | null = null;
+  readonly dir: string;
+  private readonly legacyFile: string;
+  private readonly memory = new Map<string, FileSettings | null>();
+  private readonly writes = new Set<Promise<void>>();
 
   constructor(configDir: string) {
-    this.file = path.join(configDir, 'settings-last-good.json');
+    this.dir = path.join(configDir, 'settings-last-good');
+    this.legacyFile = path.join(configDir, 'settings-last-good.json');
   }
 
-  private load(): Record<string, FileSettings> {
-    if (this.memory) return this.memory;
-    let loaded: Record<string, FileSettings> = {};
-    try {
-      const parsed = CacheSchema.safeParse(JSON.parse(fs.readFileSync(this.file, 'utf8')));
-      if (parsed.success) loaded = parsed.data;
-    } catch {
-      loaded = {};
-    }
-    this.memory = loaded;
-    return loaded;
+  entryFile(settingsFile: string): string {
+    return path.join(this.dir, `${createHash('sha256').update(settingsFile).digest('hex').slice(0, 40)}.json`);
   }
 
   get(settingsFile: string): FileSettings | null {
-    return this.load()[settingsFile] ?? null;
+    if (this.memory.has(settingsFile)) return this.memory.get(settingsFile) ?? null;
+    const entry = readEntrySync(this.entryFile(settingsFile), settingsFile);
+    const found = entry ? entry.settings : this.legacy(settingsFile);
+    this.memory.set(settingsFile, found);
+    return found;
   }
 
-  /** Records a good parse; writes only when it differs from what is stored. Best effort: never throws. */
-  set(settingsFile: string, settings: FileSettings | null): void {
-    const all = this.load();
-    const before = JSON.stringify(all[settingsFile] ?? null);
-    if (before === JSON.stringify(settings)) return;
-    if (settings === null) delete all[settingsFile];
-    else all[settingsFile] = settings;
+  /**
+   * Records a good parse (or, with null, that the file is gone), seen at `stamp` (ns). Written in the background,
+   * best effort: the cache only helps the next process; `flush()` waits for the writes.
+   */
+  set(settingsFile: string, settings: FileSettings | null, stamp: bigint): void {
+    // A file that is absent and has no recorded version (the usual case for most of the seven files): nothing to do.
+    if (settings === null && this.get(settingsFile) === null) return;
+    const before = this.memory.has(settingsFile) ? this.memory.get(settingsFile) ?? null : undefined;
+    this.memory.set(settingsFile, settings);
+    if (before !== undefined && JSON.stringify(before) === JSON.stringify(settings)) return;
+    const write = this.store(settingsFile, settings, stamp).catch(() => undefined);
+    this.writes.add(write);
+    void write.then(() => this.writes.delete(write));
+  }
+
+  /** Resolves when every write started so far has finished. */
+  async flush(): Promise<void> {
+    await Promise.all([...this.writes]);
+  }
+
+  private async store(settingsFile: string, settings: FileSettings | null, stamp: bigint): Promise<void> {
+    const file = this.entryFile(settingsFile);
+    await withStateLock(file, async () => {
+      let stored: Entry | null;
+      try {
+        stored = parseEntry(await readRegularFile(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'a last-good settings entry' }), settingsFile);
+      } catch {
+        stored = null;
+      }
+      if (stored && BigInt(stored.stamp) > stamp) return; // a newer version is recorded already
+      if (stored && JSON.stringify(stored.settings) === JSON.stringify(settings)) return;
+      const entry: Entry = { file: settingsFile, stamp: stamp.toString(), settings };
+      await writeFileAtomicAsync(file, JSON.stringify(entry, null, 2) + '\n');
+    });
+  }
+
+  private legacy(settingsFile: string): FileSettings | null {
     try {
-      writeFileAtomic(this.file, JSON.stringify(all, null, 2) + '\n');
+      const parsed = LegacySchema.safeParse(JSON.parse(readRegularFileSync(this.legacyFile, { maxBytes: MAX_STATE_BYTES, what: 'the last-good settings cache' })));
+      return parsed.success ? (parsed.data[settingsFile] ?? null) : null;
     } catch {
-      // The cache only helps the next process; failing to write it changes nothing now.
+      return null;
     }
+  }
+}
+
+function parseEntry(text: string, settingsFile: string): Entry | null {
+  const parsed = EntrySchema.safeParse(JSON.parse(text));
+  return parsed.success && parsed.data.file === settingsFile ? parsed.data : null;
+}
+
+function readEntrySync(file: string, settingsFile: string): Entry | null {
+  try {
+    return parseEntry(readRegularFileSync(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'a last-good settings entry' }), settingsFile);
+  } catch {
+    return null;
   }
 }

@@ -8,9 +8,9 @@ export interface RuleRef {
 
 /** The file operations a move uses (the real ones by default; a test may make the second write fail). */
 export interface RuleFileOps {
-  has(file: string, behavior: RuleBehavior, rule: string): boolean;
-  add(file: string, behavior: RuleBehavior, rule: string): boolean;
-  remove(file: string, behavior: RuleBehavior, rule: string): boolean;
+  has(file: string, behavior: RuleBehavior, rule: string): Promise<boolean>;
+  add(file: string, behavior: RuleBehavior, rule: string): Promise<boolean>;
+  remove(file: string, behavior: RuleBehavior, rule: string): Promise<boolean>;
 }
 
 const FILE_OPS: RuleFileOps = { has: fileHasRule, add: addRuleToFile, remove: removeRuleFromFile };
@@ -23,11 +23,11 @@ export class PartialMoveError extends Error {}
  * Moves a rule from one settings file to another: added to the target first, then removed from the source, each
  * write atomic. If the removal fails the rule is in both files (never in neither), and the error says so.
  */
-export function moveRuleBetweenFiles(fromFile: string, from: RuleRef, toFile: string, to: RuleRef, ops: RuleFileOps = FILE_OPS): { changed: boolean; files: string[] } {
-  if (!ops.has(fromFile, from.behavior, from.rule)) throw new RuleNotFoundError(`${from.behavior} rule "${from.rule}" is not in ${fromFile}`);
-  const added = ops.add(toFile, to.behavior, to.rule);
+export async function moveRuleBetweenFiles(fromFile: string, from: RuleRef, toFile: string, to: RuleRef, ops: RuleFileOps = FILE_OPS): Promise<{ changed: boolean; files: string[] }> {
+  if (!(await ops.has(fromFile, from.behavior, from.rule))) throw new RuleNotFoundError(`${from.behavior} rule "${from.rule}" is not in ${fromFile}`);
+  const added = await ops.add(toFile, to.behavior, to.rule);
   try {
-    ops.remove(fromFile, from.behavior, from.rule);
+    await ops.remove(fromFile, from.behavior, from.rule);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     throw new PartialMoveError(

@@ -1,5 +1,8 @@
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { EMPTY_SETTINGS, SettingsFileSchema, type FileSettings } from './settings-schema';
+import { findUnknownKeys, type SettingsFormat, type SettingsKeyProblem } from './unknown-keys';
+
+export type { SettingsKeyProblem } from './unknown-keys';
 
 /** Why a settings file was not applied: its path, the line (1-based, when known) and the reason. */
 export interface SettingsFileError {
@@ -9,7 +12,8 @@ export interface SettingsFileError {
   reason: string;
 }
 
-export type SettingsParseResult = { ok: true; settings: FileSettings } | { ok: false; error: SettingsFileError };
+/** A parse that worked: the settings, and the unknown keys found (reported; they never loosen anything). */
+export type SettingsParseResult = { ok: true; settings: FileSettings; keyProblems: SettingsKeyProblem[] } | { ok: false; error: SettingsFileError };
 
 function lineOfPath(doc: Document, counter: LineCounter, issuePath: readonly PropertyKey[]): { line: number; col: number } | null {
   const keys = issuePath.filter((k): k is string | number => typeof k === 'string' || typeof k === 'number');
@@ -24,7 +28,7 @@ function lineOfPath(doc: Document, counter: LineCounter, issuePath: readonly Pro
 }
 
 /** Parses one settings file's text (YAML; JSON is YAML). Never throws. */
-export function parseSettingsText(file: string, text: string): SettingsParseResult {
+export function parseSettingsText(file: string, text: string, format: SettingsFormat = 'gatehouse'): SettingsParseResult {
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
   const yamlError = doc.errors[0];
@@ -38,7 +42,7 @@ export function parseSettingsText(file: string, text: string): SettingsParseResu
   } catch (err) {
     return { ok: false, error: { file, line: null, column: null, reason: err instanceof Error ? err.message : String(err) } };
   }
-  if (value === null || value === undefined) return { ok: true, settings: { ...EMPTY_SETTINGS } };
+  if (value === null || value === undefined) return { ok: true, settings: { ...EMPTY_SETTINGS }, keyProblems: [] };
   const parsed = SettingsFileSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -47,14 +51,16 @@ export function parseSettingsText(file: string, text: string): SettingsParseResu
     return { ok: false, error: { file, line: pos?.line ?? null, column: pos?.col ?? null, reason: `${where}: ${issue.message}` } };
   }
   const p = parsed.data.permissions ?? {};
+  const { problems, recovered } = findUnknownKeys(file, doc, counter, format);
   return {
     ok: true,
     settings: {
       mode: p.mode,
       allow: p.allow ?? [],
-      ask: p.ask ?? [],
-      deny: p.deny ?? [],
+      ask: [...(p.ask ?? []), ...recovered.ask],
+      deny: [...(p.deny ?? []), ...recovered.deny],
       additionalDirectories: p.additionalDirectories ?? [],
     },
+    keyProblems: problems,
   };
 }

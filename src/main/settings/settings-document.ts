@@ -2,24 +2,27 @@ import fs from 'node:fs';
 import { Document, isMap, isScalar, parseDocument } from 'yaml';
 import type { YAMLSeq } from 'yaml';
 import { isSeq } from 'yaml';
-import { writeFileAtomic } from '../fs/atomic-write';
+import { writeFileAtomicAsync } from '../fs/atomic-write';
+import { isMissing, MAX_SETTINGS_BYTES, readRegularFile } from '../fs/read-regular-file';
+import { withStateLock } from '../fs/state-lock';
 
 /**
  * One Gatehouse settings file opened for editing with yaml's Document API, so comments and layout survive an edit,
- * and saved atomically (temp file + rename). A broken file is refused with its path, never overwritten.
+ * and saved atomically (temp file + rename) under the file's cross-process lock. A broken file is refused with its
+ * path, never overwritten; so is a file that is not a regular file or is over the settings size limit.
  */
 
-function readOrEmpty(file: string): string {
+async function readOrEmpty(file: string): Promise<string> {
   try {
-    return fs.readFileSync(file, 'utf8');
+    return await readRegularFile(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    if (isMissing(err)) return '';
     throw err;
   }
 }
 
-export function loadSettingsDocument(file: string): Document {
-  const text = readOrEmpty(file);
+/** The document of a settings file's text ('' for none); throws on text that is not a YAML mapping. */
+export function settingsDocumentOf(file: string, text: string): Document {
   const doc = text.trim() ? parseDocument(text) : new Document({});
   if (doc.errors.length > 0) throw new Error(`${file} is not valid YAML (${doc.errors[0]!.message.split('\n')[0]}); fix it before editing it here`);
   if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) doc.contents = doc.createNode({});
@@ -27,8 +30,38 @@ export function loadSettingsDocument(file: string): Document {
   return doc;
 }
 
-export function saveSettingsDocument(file: string, doc: Document): void {
-  writeFileAtomic(file, doc.toString());
+export async function loadSettingsDocument(file: string): Promise<Document> {
+  return settingsDocumentOf(file, await readOrEmpty(file));
+}
+
+export interface EditOptions {
+  /** The written file's mode (0600 for the user's settings, which may hold an API key). */
+  mode?: number;
+  /** When the file does not exist: do nothing and return false (a removal), instead of editing an empty document. */
+  skipMissing?: boolean;
+}
+
+/**
+ * Read-modify-write of one settings file under its lock: `edit` changes the document and returns whether it did;
+ * only then is the file written (atomically). Returns what `edit` returned.
+ */
+export async function editSettingsDocument(file: string, edit: (doc: Document) => boolean, options: EditOptions = {}): Promise<boolean> {
+  if (options.skipMissing && !(await exists(file))) return false;
+  return withStateLock(file, async () => {
+    const doc = await loadSettingsDocument(file);
+    if (!edit(doc)) return false;
+    await writeFileAtomicAsync(file, doc.toString(), options.mode);
+    return true;
+  });
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.promises.lstat(file);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** `permissions` must be a mapping (or absent / empty) before anything is written below it. */

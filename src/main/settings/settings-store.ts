@@ -1,7 +1,7 @@
 import type { PermissionMode, RuleBehavior } from '../../shared/permission';
 import { parseRule } from '../permission/rules/parse-rule';
 import type { LoadedRule, RuleError, RuleSourceName } from '../permission/rules/rule-types';
-import type { SettingsFileError } from './parse-settings';
+import type { SettingsFileError, SettingsKeyProblem } from './parse-settings';
 import { settingsLocations, type SettingsLocation } from './settings-locations';
 import { LastGoodCache } from './last-good-cache';
 import { WatchedSettingsFile } from './watched-settings-file';
@@ -23,6 +23,13 @@ export interface SettingsSnapshot {
   rules: LoadedRule[];
   ruleErrors: RuleError[];
   fileErrors: SettingsFileError[];
+  /** Unknown keys in the files (`Deny:`, `permission:`), with file, line and a suggestion. */
+  keyProblems: SettingsKeyProblem[];
+  /**
+   * Files that are broken (or refused: FIFO, device, too large) and never had a good version: their deny and ask
+   * rules cannot be known, so the engine lets nothing through without a person while any is listed.
+   */
+  unknownRules: { file: string; source: RuleSourceName; reason: string }[];
   additionalDirectories: AdditionalDirectory[];
   /** The mode the settings ask for (local > project > user > policy), or null. */
   mode: { mode: PermissionMode; source: RuleSourceName; file: string } | null;
@@ -46,6 +53,7 @@ export interface SettingsStoreOptions {
  */
 export class SettingsStore {
   private readonly files: { location: SettingsLocation; watched: WatchedSettingsFile }[];
+  private readonly persisted: LastGoodCache;
   private readonly cliRules: RuleText[];
   private readonly sessionRules: RuleText[] = [];
   private version = 0;
@@ -54,7 +62,8 @@ export class SettingsStore {
 
   constructor(opts: SettingsStoreOptions) {
     const persisted = new LastGoodCache(opts.configDir);
-    this.files = settingsLocations(opts).map((location) => ({ location, watched: new WatchedSettingsFile(location.file, persisted) }));
+    this.persisted = persisted;
+    this.files = settingsLocations(opts).map((location) => ({ location, watched: new WatchedSettingsFile(location.file, persisted, location.format) }));
     this.cliRules = [...(opts.cliRules ?? [])];
   }
 
@@ -76,6 +85,11 @@ export class SettingsStore {
     this.sessionRules.splice(at, 1);
     this.dirty = true;
     return true;
+  }
+
+  /** Resolves when the last-good versions seen so far are written to disk (they are written in the background). */
+  flush(): Promise<void> {
+    return this.persisted.flush();
   }
 
   /** Stats every file; re-parses the changed ones; rebuilds the snapshot only when something changed. */
@@ -100,11 +114,15 @@ export class SettingsStore {
     for (const r of this.sessionRules) add(r.rule, r.behavior, 'session', null);
     const additionalDirectories: AdditionalDirectory[] = [];
     const fileErrors: SettingsFileError[] = [];
+    const keyProblems: SettingsKeyProblem[] = [];
+    const unknownRules: SettingsSnapshot['unknownRules'] = [];
     let mode: SettingsSnapshot['mode'] = null;
     for (const { location, watched } of this.files) {
       const s = watched.current();
       const err = watched.error();
       if (err) fileErrors.push(err);
+      keyProblems.push(...watched.keyProblems());
+      if (err && watched.unknownRules()) unknownRules.push({ file: location.file, source: location.source, reason: err.reason });
       for (const behavior of BEHAVIORS) for (const text of s[behavior]) add(text, behavior, location.source, location.file);
       for (const dir of s.additionalDirectories) additionalDirectories.push({ dir, source: location.source, file: location.file });
     }
@@ -120,6 +138,8 @@ export class SettingsStore {
       rules,
       ruleErrors,
       fileErrors,
+      keyProblems,
+      unknownRules,
       additionalDirectories,
       mode,
       files: this.files.map((f) => ({ location: f.location, exists: f.watched.exists(), error: f.watched.error() })),

@@ -3,12 +3,10 @@
  * (never throwing: a problem is a warning naming the file) and edit it with yaml's Document API (comments and
  * layout kept), atomically, mode 0600 (it may hold an API key).
  */
-import fs from 'node:fs';
-import type { Document } from 'yaml';
 import { isMap, isScalar, parseDocument } from 'yaml';
 import { GatehouseError } from '../../shared/errors';
-import { writeFileAtomic } from '../fs/atomic-write';
-import { loadSettingsDocument } from './settings-document';
+import { isMissing, MAX_SETTINGS_BYTES, readFailure, readRegularFileSync } from '../fs/read-regular-file';
+import { editSettingsDocument } from './settings-document';
 import { userSettingsFile } from './settings-locations';
 
 export interface UserSettingsRead {
@@ -27,10 +25,10 @@ export function readUserSettingsYaml(configDir: string): UserSettingsRead {
   const file = userSettingsFile(configDir);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularFileSync(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { file, value: undefined, problem: null };
-    return { file, value: undefined, problem: `${file}: ${err instanceof Error ? err.message : String(err)}` };
+    if (isMissing(err)) return { file, value: undefined, problem: null };
+    return { file, value: undefined, problem: `${file}: ${readFailure(err)}` };
   }
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   const yamlError = doc.errors[0];
@@ -48,15 +46,12 @@ export function settingsBlock(value: unknown, key: string): unknown {
   return (value as Record<string, unknown>)[key];
 }
 
-/** The file as a yaml Document (settings-document.ts), its problems as GatehouseErrors that say nothing changed. */
-function loadForEdit(file: string): Document {
-  try {
-    return loadSettingsDocument(file);
-  } catch (err) {
-    const unreadable = typeof (err as NodeJS.ErrnoException).code === 'string';
-    const message = err instanceof Error ? err.message : String(err);
-    throw new GatehouseError(unreadable ? 'INTERNAL' : 'BAD_REQUEST', unreadable ? `${file}: cannot read it (${message}); nothing was changed` : `${message}; nothing was changed`);
-  }
+/** A problem loading the file for an edit, as a GatehouseError that says nothing changed. */
+function editError(file: string, err: unknown): GatehouseError {
+  if (err instanceof GatehouseError) return err;
+  const unreadable = typeof (err as NodeJS.ErrnoException).code === 'string';
+  const message = err instanceof Error ? err.message : String(err);
+  return new GatehouseError(unreadable ? 'INTERNAL' : 'BAD_REQUEST', unreadable ? `${file}: cannot read it (${message}); nothing was changed` : `${message}; nothing was changed`);
 }
 
 /** One value to set (a string) or remove (null) at `block.key`. */
@@ -70,25 +65,34 @@ export interface SettingChange {
  * Applies the changes to the user's settings.yaml in one atomic write. A block that is not a mapping is refused
  * (nothing is lost); a block left empty by removals is removed; nothing to change writes nothing. Returns the file.
  */
-export function editUserSettingsYaml(configDir: string, changes: readonly SettingChange[]): string {
+export async function editUserSettingsYaml(configDir: string, changes: readonly SettingChange[]): Promise<string> {
   const file = userSettingsFile(configDir);
-  const doc = loadForEdit(file);
-  let changed = false;
-  for (const { block, key, value } of changes) {
-    const node = doc.get(block, true);
-    const empty = node === undefined || node === null || (isScalar(node) && node.value === null);
-    if (!empty && !isMap(node)) throw new GatehouseError('BAD_REQUEST', `${file}: "${block}" must be a mapping (it is not); fix it first; nothing was changed`);
-    if (value !== null) {
-      changed = true;
-      if (empty) doc.set(block, doc.createNode({ [key]: value }));
-      else doc.setIn([block, key], value);
-    } else if (!empty && doc.hasIn([block, key])) {
-      changed = true;
-      doc.deleteIn([block, key]);
-      const after = doc.get(block, true);
-      if (isMap(after) && after.items.length === 0) doc.delete(block);
-    }
+  try {
+    await editSettingsDocument(
+      file,
+      (doc) => {
+        let changed = false;
+        for (const { block, key, value } of changes) {
+          const node = doc.get(block, true);
+          const empty = node === undefined || node === null || (isScalar(node) && node.value === null);
+          if (!empty && !isMap(node)) throw new GatehouseError('BAD_REQUEST', `${file}: "${block}" must be a mapping (it is not); fix it first; nothing was changed`);
+          if (value !== null) {
+            changed = true;
+            if (empty) doc.set(block, doc.createNode({ [key]: value }));
+            else doc.setIn([block, key], value);
+          } else if (!empty && doc.hasIn([block, key])) {
+            changed = true;
+            doc.deleteIn([block, key]);
+            const after = doc.get(block, true);
+            if (isMap(after) && after.items.length === 0) doc.delete(block);
+          }
+        }
+        return changed;
+      },
+      { mode: 0o600 },
+    );
+  } catch (err) {
+    throw editError(file, err);
   }
-  if (changed) writeFileAtomic(file, doc.toString(), 0o600);
   return file;
 }

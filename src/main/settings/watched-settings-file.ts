@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import { MAX_SETTINGS_BYTES, readFailure, readRegularFileSync } from '../fs/read-regular-file';
 import type { LastGoodCache } from './last-good-cache';
-import { parseSettingsText, type SettingsFileError } from './parse-settings';
+import { parseSettingsText, type SettingsFileError, type SettingsKeyProblem } from './parse-settings';
+import type { SettingsFormat } from './unknown-keys';
 import { EMPTY_SETTINGS, type FileSettings } from './settings-schema';
 
 /**
@@ -9,15 +11,19 @@ import { EMPTY_SETTINGS, type FileSettings } from './settings-schema';
  */
 const lastGoodByFile = new Map<string, FileSettings>();
 
-function statKey(file: string): string {
+function statOf(file: string): { key: string; ctimeNs: bigint } {
   try {
     const st = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
-    if (st === undefined) return 'absent';
-    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    if (st === undefined) return { key: 'absent', ctimeNs: 0n };
+    return { key: `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`, ctimeNs: st.ctimeNs };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? 'absent' : `error:${code ?? 'unknown'}`;
+    return { key: code === 'ENOENT' || code === 'ENOTDIR' ? 'absent' : `error:${code ?? 'unknown'}`, ctimeNs: 0n };
   }
+}
+
+function nowNs(): bigint {
+  return BigInt(Date.now()) * 1_000_000n;
 }
 
 /**
@@ -27,45 +33,57 @@ function statKey(file: string): string {
  * a watcher delivers changes asynchronously (an edit would not surely apply to the very next call), misses
  * files replaced by rename on some platforms and network filesystems, and cannot watch files that do not exist yet. A missing file means "no settings"; an unreadable or malformed one
  * is reported (path, line, reason) and its last good version stays in force.
+ *
+ * Only a regular file of at most 1 MiB is read (opened non-blocking, checked with fstat): a FIFO, a device (a link to
+ * /dev/zero), a socket or a huge file is refused as broken, never read, so it can neither hang nor exhaust memory.
+ * A broken file that never had a good version has deny and ask rules nobody can know: `unknownRules()` says so, and
+ * the engine then lets nothing through without a person (see stages/unknown-settings.ts).
  */
 export class WatchedSettingsFile {
   private key: string | null = null;
   private settings: FileSettings = EMPTY_SETTINGS;
   private problem: SettingsFileError | null = null;
   private present = false;
+  private unknown = false;
+  private keys: SettingsKeyProblem[] = [];
 
   constructor(
     readonly file: string,
     private readonly persisted: LastGoodCache | null = null,
+    private readonly format: SettingsFormat = 'gatehouse',
   ) {}
 
   /** Returns true when the file's effective settings or error may have changed. */
   refresh(): boolean {
-    const key = statKey(this.file);
+    const { key, ctimeNs } = statOf(this.file);
     if (key === this.key) return false;
     this.key = key;
     if (key === 'absent') {
       this.present = false;
       this.problem = null;
+      this.unknown = false;
+      this.keys = [];
       this.settings = EMPTY_SETTINGS;
       lastGoodByFile.delete(this.file);
-      this.persisted?.set(this.file, null);
+      this.persisted?.set(this.file, null, nowNs());
       return true;
     }
     this.present = true;
     let text: string;
     try {
-      text = fs.readFileSync(this.file, 'utf8');
+      text = readRegularFileSync(this.file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });
     } catch (err) {
-      this.fail({ file: this.file, line: null, column: null, reason: `cannot read: ${(err as Error).message}` });
+      this.fail({ file: this.file, line: null, column: null, reason: readFailure(err) });
       return true;
     }
-    const result = parseSettingsText(this.file, text);
+    const result = parseSettingsText(this.file, text, this.format);
     if (result.ok) {
       this.problem = null;
+      this.unknown = false;
+      this.keys = result.keyProblems;
       this.settings = result.settings;
       lastGoodByFile.set(this.file, result.settings);
-      this.persisted?.set(this.file, result.settings);
+      this.persisted?.set(this.file, result.settings, ctimeNs);
     } else {
       this.fail(result.error);
     }
@@ -74,12 +92,25 @@ export class WatchedSettingsFile {
 
   private fail(error: SettingsFileError): void {
     this.problem = error;
-    this.settings = lastGoodByFile.get(this.file) ?? this.persisted?.get(this.file) ?? EMPTY_SETTINGS;
+    this.keys = [];
+    const lastGood = lastGoodByFile.get(this.file) ?? this.persisted?.get(this.file) ?? null;
+    this.unknown = lastGood === null;
+    this.settings = lastGood ?? EMPTY_SETTINGS;
+  }
+
+  /** True when the file is broken and no good version of it was ever seen: its deny and ask rules are unknown. */
+  unknownRules(): boolean {
+    return this.unknown;
   }
 
   /** The settings in force: the file's, or its last good version when the file is broken. */
   current(): FileSettings {
     return this.settings;
+  }
+
+  /** Unknown keys of the file as it is now (reported; empty while the file is broken). */
+  keyProblems(): readonly SettingsKeyProblem[] {
+    return this.keys;
   }
 
   error(): SettingsFileError | null {

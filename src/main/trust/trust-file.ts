@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { describeZodError } from '../../shared/validate';
+import { MAX_STATE_BYTES, readFailure, readRegularFileSync } from '../fs/read-regular-file';
 
 /** The stored decisions, `trust.json` in the user config dir. Session decisions are never written. */
 export const StoredScopeSchema = z.enum(['directory', 'parent', 'never']);
@@ -50,10 +51,10 @@ export function statSignature(file: string): string {
 export function readTrustFile(file: string): TrustFileRead {
   let raw: string;
   try {
-    raw = fs.readFileSync(file, 'utf8');
+    raw = readRegularFileSync(file, { maxBytes: MAX_STATE_BYTES, what: 'the trust store' });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'ok', file: { version: TRUST_FILE_VERSION, entries: [] } };
-    return { kind: 'corrupt', reason: `cannot read: ${(err as Error).message}`, raw: '' };
+    return { kind: 'corrupt', reason: readFailure(err), raw: '' };
   }
   let json: unknown;
   try {

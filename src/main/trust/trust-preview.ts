@@ -1,5 +1,6 @@
 import { parseDocument } from 'yaml';
 import type { TrustPreview } from '../../shared/trust-contract';
+import { parseSettingsText } from '../settings/parse-settings';
 import { INSTRUCTION_FILES, PROJECT_SETTINGS_FILES, readProjectFile } from './project-files';
 
 export { loadInstructionFiles, projectInstructionFiles } from './project-files';
@@ -91,6 +92,10 @@ export function trustPreview(projectRoot: string): TrustPreview {
     }
     const body = parsed.body;
     if (body === null || body === undefined) continue;
+    const checked = parseSettingsText(read.path, read.content, name.endsWith('.json') ? 'claude' : 'gatehouse');
+    if (checked.ok) {
+      for (const k of checked.keyProblems) (preview.keyProblems ??= []).push({ file: read.path, line: k.line, key: k.key, suggestion: k.suggestion, reason: `${k.reason}: ${k.effect}` });
+    }
     if (!isRecord(body)) {
       preview.errors.push({ file: read.path, reason: 'expected a mapping at the top level' });
       continue;

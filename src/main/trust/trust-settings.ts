@@ -1,10 +1,9 @@
-import fs from 'node:fs';
 import { parseDocument } from 'yaml';
 import type { TrustDefault } from '../../shared/permission';
 import { TrustDefaultSchema } from '../../shared/permission';
-import { writeFileAtomic } from '../fs/atomic-write';
+import { isMissing, MAX_SETTINGS_BYTES, readFailure, readRegularFileSync } from '../fs/read-regular-file';
+import { editSettingsDocument } from '../settings/settings-document';
 import { userSettingsFile } from '../settings/settings-locations';
-import { withFileLock } from './file-lock';
 
 export interface TrustDefaultRead {
   value: TrustDefault;
@@ -20,10 +19,10 @@ export function readTrustDefault(configDir: string): TrustDefaultRead {
   const file = userSettingsFile(configDir);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularFileSync(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { value: 'ask', error: null };
-    return { value: 'ask', error: `${file}: cannot read: ${(err as Error).message}` };
+    if (isMissing(err)) return { value: 'ask', error: null };
+    return { value: 'ask', error: `${file}: ${readFailure(err)}` };
   }
   const doc = parseDocument(text);
   if (doc.errors.length) {
@@ -39,21 +38,17 @@ export function readTrustDefault(configDir: string): TrustDefaultRead {
 }
 
 /**
- * Sets `trust.default` in the user settings, keeping the rest of the file and its comments, atomically and under a
- * lock. A settings file that is not valid YAML is not overwritten: the person's other settings would be lost.
+ * Sets `trust.default` in the user settings, keeping the rest of the file and its comments, atomically and under the
+ * file's lock. A settings file that is not valid YAML is not overwritten: the person's other settings would be lost.
  */
-export function writeTrustDefault(configDir: string, value: TrustDefault): void {
+export async function writeTrustDefault(configDir: string, value: TrustDefault): Promise<void> {
   const file = userSettingsFile(configDir);
-  withFileLock(`${file}.lock`, () => {
-    let text = '';
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    const doc = parseDocument(text);
-    if (doc.errors.length) throw new Error(`${file} is not valid YAML (${doc.errors[0]?.code ?? 'error'}): fix it first, it was left unchanged`);
-    doc.setIn(['trust', 'default'], value);
-    writeFileAtomic(file, doc.toString());
-  });
+  await editSettingsDocument(
+    file,
+    (doc) => {
+      doc.setIn(['trust', 'default'], value);
+      return true;
+    },
+    { mode: 0o600 },
+  );
 }

@@ -3,9 +3,9 @@ import path from 'node:path';
 import type { TrustDefault, TrustScope } from '../../shared/permission';
 import { GatehouseError } from '../../shared/errors';
 import type { TrustEntry, TrustStatus, TrustStoreError } from '../../shared/trust-contract';
-import { writeFileAtomic } from '../fs/atomic-write';
+import { writeFileAtomicAsync } from '../fs/atomic-write';
+import { withStateLock } from '../fs/state-lock';
 import { homeDir } from '../paths';
-import { withFileLock } from './file-lock';
 import type { StoredTrustEntry } from './trust-file';
 import { keepCorruptCopy } from './corrupt-copy';
 import { readTrustFile, salvageTrustFile, serializeTrustFile, statSignature } from './trust-file';
@@ -42,7 +42,6 @@ type Applying = { entry: TrustEntry; key: string; stored: StoredTrustEntry | nul
  */
 export class TrustStore {
   readonly storeFile: string;
-  private readonly lockFile: string;
   private readonly caseInsensitive: boolean;
   private readonly now: () => Date;
   private readonly session = new Map<string, TrustEntry>();
@@ -50,7 +49,6 @@ export class TrustStore {
 
   constructor(private readonly options: TrustStoreOptions) {
     this.storeFile = path.join(options.configDir, 'trust.json');
-    this.lockFile = `${this.storeFile}.lock`;
     this.caseInsensitive = options.caseInsensitive ?? defaultCaseInsensitive();
     this.now = options.now ?? (() => new Date());
   }
@@ -106,7 +104,7 @@ export class TrustStore {
   }
 
   /** Records a decision for `dir` (`parent`: for its parent and everything below). Returns the new status. */
-  set(dir: string, scope: TrustScope): TrustStatus {
+  async set(dir: string, scope: TrustScope): Promise<TrustStatus> {
     const real = realFolderPath(dir);
     let stat: fs.Stats;
     try {
@@ -128,7 +126,7 @@ export class TrustStore {
       this.session.set(key, { path: target, scope, grantedAt, lastOpened: grantedAt, grantedFrom: real, stored: false });
       return this.check(real);
     }
-    this.mutate((entries) => {
+    await this.mutate((entries) => {
       const previous = entries.get(key);
       entries.set(key, { path: target, scope, grantedAt, lastOpened: previous?.lastOpened ?? null, grantedFrom: real });
     });
@@ -154,11 +152,11 @@ export class TrustStore {
    * decision that still applies to it from an ancestor (a `parent` grant made from it, or a trusted ancestor),
    * session ones included. Returns what was removed. Session decisions of other processes are theirs to drop.
    */
-  revoke(dir: string): TrustEntry[] {
+  async revoke(dir: string): Promise<TrustEntry[]> {
     const real = realFolderPath(dir);
     const ownKey = this.key(real);
     let removed: TrustEntry[] = [];
-    this.mutate((entries) => {
+    await this.mutate((entries) => {
       removed = [];
       const ownSession = this.session.get(ownKey);
       if (ownSession) removed.push(ownSession);
@@ -185,17 +183,17 @@ export class TrustStore {
     return [...stored, ...this.session.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
-  setDefault(value: TrustDefault): void {
-    writeTrustDefault(this.options.configDir, value);
+  async setDefault(value: TrustDefault): Promise<void> {
+    await writeTrustDefault(this.options.configDir, value);
   }
 
   /** Notes that `dir` was opened, on the stored decision that applies to it. Never throws: opening must not fail. */
-  touch(dir: string): boolean {
+  async touch(dir: string): Promise<boolean> {
     try {
       const real = realFolderPath(dir);
       const at = this.now().toISOString();
       let touched = false;
-      this.mutate((entries) => {
+      await this.mutate((entries) => {
         const applying = this.applying(real, entries);
         if (!applying || applying.entry.scope === 'never') return false;
         touched = true;
@@ -216,13 +214,13 @@ export class TrustStore {
    * Replaces a corrupt store with the entries of it that still validate (the whole bad file stays in its copy).
    * Returns how many entries were kept and dropped.
    */
-  repair(): { kept: number; dropped: number; copy: string | null } {
-    return withFileLock(this.lockFile, () => {
+  async repair(): Promise<{ kept: number; dropped: number; copy: string | null }> {
+    return withStateLock(this.storeFile, async () => {
       const read = readTrustFile(this.storeFile);
       if (read.kind === 'ok') return { kept: read.file.entries.length, dropped: 0, copy: null };
       const copy = keepCorruptCopy(this.storeFile, read.raw, this.now());
       const salvaged = salvageTrustFile(read.raw);
-      writeFileAtomic(this.storeFile, serializeTrustFile(salvaged.entries));
+      await writeFileAtomicAsync(this.storeFile, serializeTrustFile(salvaged.entries));
       this.cache = null;
       return { kept: salvaged.entries.length, dropped: salvaged.dropped, copy };
     });
@@ -267,8 +265,8 @@ export class TrustStore {
   }
 
   /** Read-modify-write of the stored decisions under the lock, re-reading inside it. Refused on a corrupt store. */
-  private mutate(change: (entries: Map<string, StoredTrustEntry>) => boolean | void, lockTimeoutMs?: number): void {
-    withFileLock(this.lockFile, () => {
+  private async mutate(change: (entries: Map<string, StoredTrustEntry>) => boolean | void, lockTimeoutMs?: number): Promise<void> {
+    await withStateLock(this.storeFile, async () => {
       this.cache = null;
       const { entries, error } = this.load();
       if (error) {
@@ -279,7 +277,7 @@ export class TrustStore {
       }
       const next = new Map(entries);
       if (change(next) === false) return;
-      writeFileAtomic(this.storeFile, serializeTrustFile([...next.values()]));
+      await writeFileAtomicAsync(this.storeFile, serializeTrustFile([...next.values()]));
       this.cache = null;
     }, lockTimeoutMs === undefined ? {} : { timeoutMs: lockTimeoutMs });
   }

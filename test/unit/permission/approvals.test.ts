@@ -15,21 +15,21 @@ afterEach(() => fx.cleanup());
 describe('8. approvals', () => {
   it('once allows this call only', async () => {
     const e = await fx.engine();
-    expect(applyApproval(e, cmd('npm install'), { kind: 'once' })).toMatchObject({ decision: 'allow', source: 'approval' });
+    expect(await applyApproval(e, cmd('npm install'), { kind: 'once' })).toMatchObject({ decision: 'allow', source: 'approval' });
     expect(e.decide(cmd('npm install')).decision).toBe('ask');
   });
   it('session adds a session rule (the suggested one by default)', async () => {
     const e = await fx.engine();
-    const d = applyApproval(e, cmd('npm run test -- --watch'), { kind: 'session' });
+    const d = await applyApproval(e, cmd('npm run test -- --watch'), { kind: 'session' });
     expect(d).toMatchObject({ decision: 'allow', source: 'approval', rule: 'Bash(npm run test *)' });
     expect(e.decide(cmd('npm run test'))).toMatchObject({ decision: 'allow', source: 'session' });
     expect(e.decide(cmd('npm run lint')).decision).toBe('ask');
   });
   it('session with an edited rule; a rule that does not parse is refused', async () => {
     const e = await fx.engine();
-    applyApproval(e, cmd('npm run test'), { kind: 'session', rules: ['Bash(npm run:*)'] });
+    await applyApproval(e, cmd('npm run test'), { kind: 'session', rules: ['Bash(npm run:*)'] });
     expect(e.decide(cmd('npm run lint')).decision).toBe('allow');
-    expect(() => applyApproval(e, cmd('make x'), { kind: 'session', rules: ['Bash('] })).toThrow(/does not parse/);
+    await expect(applyApproval(e, cmd('make x'), { kind: 'session', rules: ['Bash('] })).rejects.toThrow(/does not parse/);
   });
   it('always writes the local settings file, keeps it out of git and applies to a new engine', async () => {
     execFileSync('git', ['init', '-q', fx.project]);
@@ -37,7 +37,7 @@ describe('8. approvals', () => {
     fs.mkdirSync(path.dirname(local), { recursive: true });
     fs.writeFileSync(local, '# my local rules\npermissions:\n  allow: []\n');
     const e = await fx.engine();
-    expect(applyApproval(e, write('src/components/Button.tsx'), { kind: 'always' })).toMatchObject({ decision: 'allow', rule: 'Edit(src/components/**)' });
+    expect(await applyApproval(e, write('src/components/Button.tsx'), { kind: 'always' })).toMatchObject({ decision: 'allow', rule: 'Edit(src/components/**)' });
     const text = fs.readFileSync(local, 'utf8');
     expect(text).toContain('# my local rules');
     expect(parseSettingsText(local, text)).toMatchObject({ ok: true, settings: { allow: ['Edit(src/components/**)'] } });
@@ -46,10 +46,10 @@ describe('8. approvals', () => {
   });
   it('deny carries the note; nothing approves a deny', async () => {
     const e = await fx.engine();
-    expect(applyApproval(e, cmd('npm install'), { kind: 'deny', note: 'use pnpm' })).toMatchObject({ decision: 'deny', source: 'approval', reason: expect.stringContaining('use pnpm') });
+    expect(await applyApproval(e, cmd('npm install'), { kind: 'deny', note: 'use pnpm' })).toMatchObject({ decision: 'deny', source: 'approval', reason: expect.stringContaining('use pnpm') });
     fx.settings('user', { deny: ['Bash(npm install)'] });
-    expect(applyApproval(e, cmd('npm install'), { kind: 'always' })).toMatchObject({ decision: 'deny', source: 'user' });
-    expect(applyApproval(e, cmd('sudo ls'), { kind: 'once' })).toMatchObject({ decision: 'deny', source: 'hard' });
+    expect(await applyApproval(e, cmd('npm install'), { kind: 'always' })).toMatchObject({ decision: 'deny', source: 'user' });
+    expect(await applyApproval(e, cmd('sudo ls'), { kind: 'once' })).toMatchObject({ decision: 'deny', source: 'hard' });
   });
   it('without a person an ask becomes a deny: approval required', async () => {
     const e = await fx.engine();

@@ -58,7 +58,7 @@ describe('3. path confinement of file tools', () => {
     fx.settings('policy', { allow: ['Read', 'Read(//**)', 'Edit'] });
     const e = await fx.engine({ mode: 'bypassPermissions', cli: [{ behavior: 'allow', rule: 'Bash' }] });
     expect(e.decide(read('../outside/secret.txt'))).toMatchObject(hardDeny);
-    expect(applyApproval(e, read('../outside/secret.txt'), { kind: 'always' })).toMatchObject(hardDeny);
+    expect(await applyApproval(e, read('../outside/secret.txt'), { kind: 'always' })).toMatchObject(hardDeny);
     expect(e.decide(cmd('sudo ls'))).toMatchObject(hardDeny);
   });
 });

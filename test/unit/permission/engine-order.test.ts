@@ -25,7 +25,7 @@ describe('1. agent mode', () => {
     const e = await fx.engine({ mode: 'bypassPermissions', agentMode: 'plan' });
     for (const call of [write('src/x.ts'), edit('src/index.ts'), cmd('ls'), { tool: 'unknown_tool', input: {} }]) {
       expect(e.decide(call)).toMatchObject({ decision: 'deny', source: 'agent-mode' });
-      expect(applyApproval(e, call, { kind: 'once' })).toMatchObject({ decision: 'deny', source: 'agent-mode' });
+      expect(await applyApproval(e, call, { kind: 'once' })).toMatchObject({ decision: 'deny', source: 'agent-mode' });
     }
     expect(e.decide(read('src/index.ts')).decision).toBe('allow');
     expect(e.decide({ tool: 'find_files', input: { pattern: '*.ts' } }).decision).toBe('allow');

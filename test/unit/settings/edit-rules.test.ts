@@ -14,32 +14,32 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('addRuleToFile / removeRuleFromFile', () => {
-  it('preserves comments and layout', () => {
+  it('preserves comments and layout', async () => {
     const file = path.join(root, 'settings.yaml');
     const original = '# my settings\ntrust:\n  default: ask # keep me\npermissions:\n  # the allow list\n  allow:\n    - Bash(ls) # listing\n  deny: []\n';
     fs.writeFileSync(file, original);
-    expect(addRuleToFile(file, 'allow', 'Bash(npm test)')).toBe(true);
-    expect(addRuleToFile(file, 'allow', 'Bash(npm test)')).toBe(false);
-    expect(addRuleToFile(file, 'ask', 'Bash(git push:*)')).toBe(true);
-    expect(addRuleToFile(file, 'deny', 'Read(.env)')).toBe(true);
+    expect(await addRuleToFile(file, 'allow', 'Bash(npm test)')).toBe(true);
+    expect(await addRuleToFile(file, 'allow', 'Bash(npm test)')).toBe(false);
+    expect(await addRuleToFile(file, 'ask', 'Bash(git push:*)')).toBe(true);
+    expect(await addRuleToFile(file, 'deny', 'Read(.env)')).toBe(true);
     const text = fs.readFileSync(file, 'utf8');
     for (const kept of ['# my settings', 'default: ask # keep me', '# the allow list', '- Bash(ls) # listing']) expect(text).toContain(kept);
     const parsed = parseSettingsText(file, text);
     expect(parsed.ok && parsed.settings).toMatchObject({ allow: ['Bash(ls)', 'Bash(npm test)'], ask: ['Bash(git push:*)'], deny: ['Read(.env)'] });
-    expect(removeRuleFromFile(file, 'allow', 'Bash(ls)')).toBe(true);
-    expect(removeRuleFromFile(file, 'allow', 'Bash(ls)')).toBe(false);
+    expect(await removeRuleFromFile(file, 'allow', 'Bash(ls)')).toBe(true);
+    expect(await removeRuleFromFile(file, 'allow', 'Bash(ls)')).toBe(false);
     const after = fs.readFileSync(file, 'utf8');
     expect(after).toContain('# my settings');
     expect(after).not.toContain('Bash(ls)');
   });
 
-  it('creates a missing file and refuses to edit a broken one or add a bad rule', () => {
+  it('creates a missing file and refuses to edit a broken one or add a bad rule', async () => {
     const file = path.join(root, 'new', 'settings.local.yaml');
-    addRuleToFile(file, 'allow', 'Edit(src/**)');
+    await addRuleToFile(file, 'allow', 'Edit(src/**)');
     expect(parseSettingsText(file, fs.readFileSync(file, 'utf8'))).toMatchObject({ ok: true, settings: { allow: ['Edit(src/**)'] } });
-    expect(() => addRuleToFile(file, 'allow', 'Bash(')).toThrow(/does not parse/);
+    await expect(addRuleToFile(file, 'allow', 'Bash(')).rejects.toThrow(/does not parse/);
     fs.writeFileSync(file, 'permissions: [\n');
-    expect(() => addRuleToFile(file, 'allow', 'Bash(ls)')).toThrow(/not valid YAML/);
+    await expect(addRuleToFile(file, 'allow', 'Bash(ls)')).rejects.toThrow(/not valid YAML/);
     expect(fs.readFileSync(file, 'utf8')).toBe('permissions: [\n');
     // No temp files left behind.
     expect(fs.readdirSync(path.dirname(file))).toEqual(['settings.local.yaml']);

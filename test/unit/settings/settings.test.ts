@@ -24,7 +24,7 @@ function rewrite(file: string, text: string): void {
 describe('parseSettingsText', () => {
   it('reads YAML and JSON alike, ignoring other top-level keys', () => {
     const y = parseSettingsText('f', 'trust:\n  default: ask\npermissions:\n  mode: strict\n  allow: ["Bash(ls)"]\n  deny:\n    - Read(.env)\n');
-    expect(y).toEqual({ ok: true, settings: { mode: 'strict', allow: ['Bash(ls)'], ask: [], deny: ['Read(.env)'], additionalDirectories: [] } });
+    expect(y).toEqual({ ok: true, settings: { mode: 'strict', allow: ['Bash(ls)'], ask: [], deny: ['Read(.env)'], additionalDirectories: [] }, keyProblems: [] });
     const j = parseSettingsText('f', JSON.stringify({ permissions: { ask: ['Bash(git push:*)'], additionalDirectories: ['../lib'] }, model: 'x' }));
     expect(j.ok && j.settings.ask).toEqual(['Bash(git push:*)']);
     expect(j.ok && j.settings.additionalDirectories).toEqual(['../lib']);

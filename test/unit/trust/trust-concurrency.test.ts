@@ -1,9 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withFileLock } from '../../../src/main/trust/file-lock';
+import { withStateLock } from '../../../src/main/fs/state-lock';
 import { TrustStore } from '../../../src/main/trust/trust-store';
 import { REPO, mkdirs, privateCli, tempDir } from './helpers';
 
@@ -63,7 +63,7 @@ describe('two processes writing at once', () => {
     const app = new TrustStore({ configDir: config });
     // The desktop app writes while the CLIs do; each of its writes is its own read-modify-write under the lock.
     for (const dir of appFolders) {
-      app.set(dir, 'directory');
+      await app.set(dir, 'directory');
       await new Promise((r) => setTimeout(r, 5));
     }
     const results = await Promise.all(runs);
@@ -73,7 +73,7 @@ describe('two processes writing at once', () => {
     expect(fresh.list()).toHaveLength(cliFolders.length + appFolders.length);
     cliFolders.forEach((dir, i) => expect(fresh.check(dir).decision).toBe(i % 2 ? 'never' : 'directory'));
     for (const dir of appFolders) expect(fresh.check(dir).trusted).toBe(true);
-    expect(fs.readdirSync(config).sort()).toEqual(['trust.json']);
+    expect(fs.readdirSync(config).filter((n) => n !== 'tmp')).toEqual(['trust.json']);
     fs.rmSync(root, { recursive: true, force: true });
   });
 
@@ -85,7 +85,7 @@ describe('two processes writing at once', () => {
     for (let i = 0; i < 30; i++) {
       const dir = path.join(root, `app-${i}`);
       fs.mkdirSync(dir);
-      app.set(dir, 'directory');
+      await app.set(dir, 'directory');
       await new Promise((r) => setTimeout(r, 2));
     }
     const results = await Promise.all(writers);
@@ -103,7 +103,7 @@ describe('two processes writing at once', () => {
     const config = path.join(root, 'config');
     mkdirs(root, 'proj');
     const app = new TrustStore({ configDir: config });
-    app.set(path.join(root, 'proj'), 'directory');
+    await app.set(path.join(root, 'proj'), 'directory');
     expect(app.check(path.join(root, 'proj')).trusted).toBe(true);
     const r = await runCli(['trust', 'revoke', path.join(root, 'proj')], { ...process.env, GATEHOUSE_HOME: config });
     expect(r.code).toBe(0);
@@ -112,25 +112,58 @@ describe('two processes writing at once', () => {
   });
 });
 
-describe('the lock file', () => {
-  it('is taken over when its owner died', () => {
+describe('the state lock (proper-lockfile)', () => {
+  it('is taken over when its owner died and left it behind (stale)', async () => {
     const root = tempDir();
-    const lock = path.join(root, 'x.lock');
-    const dead = spawnSync(process.execPath, ['-e', 'process.pid']).pid ?? 999999;
-    fs.writeFileSync(lock, JSON.stringify({ pid: dead, token: 'old', at: Date.now() }));
-    expect(withFileLock(lock, () => 42, { timeoutMs: 2000 })).toBe(42);
-    expect(fs.existsSync(lock)).toBe(false);
+    const file = path.join(root, 'state.json');
+    fs.mkdirSync(`${file}.lock`);
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(`${file}.lock`, old, old);
+    expect(await withStateLock(file, async () => 42, { timeoutMs: 2000 })).toBe(42);
+    expect(fs.existsSync(`${file}.lock`)).toBe(false);
     fs.rmSync(root, { recursive: true, force: true });
   });
 
-  it('is waited for while its owner lives, then the write fails clearly rather than racing', () => {
+  it('is waited for while another live process holds it, then fails clearly rather than racing', async () => {
     const root = tempDir();
-    const lock = path.join(root, 'x.lock');
-    fs.writeFileSync(lock, JSON.stringify({ pid: process.ppid, token: 'live', at: Date.now() }));
-    const started = Date.now();
-    expect(() => withFileLock(lock, () => 1, { timeoutMs: 300, staleMs: 60_000 })).toThrow(/could not lock/);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
-    expect(JSON.parse(fs.readFileSync(lock, 'utf8')).token).toBe('live');
+    const file = path.join(root, 'state.json');
+    const holder = spawn(
+      process.execPath,
+      ['-e', `require('proper-lockfile').lock(${JSON.stringify(file)}, { realpath: false }).then(() => { console.log('locked'); setInterval(() => {}, 1000); })`],
+      { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+    let ran = false;
+    const waited = withStateLock(
+      file,
+      async () => {
+        ran = true;
+      },
+      { timeoutMs: 300 },
+    );
+    await expect(waited).rejects.toThrow(/could not lock .*state\.json: another Gatehouse process/);
+    expect(ran).toBe(false);
+    expect(fs.statSync(`${file}.lock`).isDirectory()).toBe(true);
+    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    holder.kill();
+    await exited;
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('queues calls of one process without losing any read-modify-write', async () => {
+    const root = tempDir();
+    const file = path.join(root, 'counter.txt');
+    fs.writeFileSync(file, '0');
+    await Promise.all(
+      Array.from({ length: 50 }, () =>
+        withStateLock(file, async () => {
+          const n = Number(await fs.promises.readFile(file, 'utf8'));
+          await new Promise((r) => setImmediate(r));
+          await fs.promises.writeFile(file, String(n + 1));
+        }),
+      ),
+    );
+    expect(fs.readFileSync(file, 'utf8')).toBe('50');
     fs.rmSync(root, { recursive: true, force: true });
   });
 });

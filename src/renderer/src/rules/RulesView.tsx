@@ -65,12 +65,12 @@ export function RulesView() {
               <h3>Settings files that failed to load</h3>
               <ul>
                 {list.fileErrors.map((e) => (
-                  <li key={e.file}>
+                  <li key={`${e.file}:${e.line ?? ''}:${e.reason}`}>
                     <code>
                       {e.file}
                       {e.line !== null ? `:${e.line}` : ''}
                     </code>
-                    : {e.reason} (not applied; its last good version stays in force)
+                    : {e.reason} ({e.effect ?? 'not applied; its last good version stays in force'})
                   </li>
                 ))}
               </ul>

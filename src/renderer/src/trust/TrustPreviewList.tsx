@@ -72,6 +72,22 @@ export function TrustPreviewList({ preview }: { preview: TrustPreview }) {
           </ul>
         </section>
       ) : null}
+      {preview.keyProblems?.length ? (
+        <section aria-label="Unknown settings keys">
+          <h4>Unknown keys in the settings files</h4>
+          <ul>
+            {preview.keyProblems.map((k, i) => (
+              <li key={`${k.file}:${i}`}>
+                <code>
+                  {k.file}
+                  {k.line !== null ? `:${k.line}` : ''}
+                </code>
+                : {k.reason}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {preview.errors.length ? (
         <section aria-label="Problems">
           <h4>Files that could not be read (not loaded)</h4>
