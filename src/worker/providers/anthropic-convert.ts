@@ -1,3 +1,4 @@
+import { inputLimitProblem } from '../../shared/input-limits';
 import type {
   ContentBlockParam,
   Message,
@@ -64,6 +65,8 @@ export function parseToolInput(json: string): { input: unknown; inputError?: str
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return { input: {}, inputError: `the tool arguments must be a JSON object, got: ${clip(json, 200)}` };
   }
+  const tooBig = inputLimitProblem(parsed);
+  if (tooBig) return { input: {}, inputError: tooBig };
   return { input: parsed };
 }
 
@@ -79,9 +82,20 @@ export function fromAnthropicMessage(message: Message): ContentBlock[] {
 
 function toolUseFromObject(id: string, name: string, input: unknown): ContentBlock {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return { type: 'tool_use', id, name, input: {}, inputError: `the tool arguments must be a JSON object, got: ${clip(JSON.stringify(input) ?? 'undefined', 200)}` };
+    return { type: 'tool_use', id, name, input: {}, inputError: `the tool arguments must be a JSON object, got: ${clip(safeJson(input), 200)}` };
   }
+  // Checked before anything serialises it: an input nested absurdly deep would overflow the stack there.
+  const tooBig = inputLimitProblem(input);
+  if (tooBig) return { type: 'tool_use', id, name, input: {}, inputError: tooBig };
   return { type: 'tool_use', id, name, input };
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'undefined';
+  } catch {
+    return Array.isArray(value) ? 'an array nested too deep to show' : typeof value;
+  }
 }
 
 function clip(text: string, max: number): string {

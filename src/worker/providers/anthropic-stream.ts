@@ -1,3 +1,4 @@
+import { inputLimitProblem } from '../../shared/input-limits';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { fromAnthropicStopReason, parseToolInput } from './anthropic-convert';
 import type { ContentBlock, ProviderResponse, ProviderStreamHandlers, StopReason } from './types';
@@ -93,6 +94,8 @@ export class AnthropicStreamAccumulator {
 
 function parseStartInput(input: unknown): { input: unknown; inputError?: string } {
   if (input === undefined || input === null) return { input: {} };
+  const tooBig = inputLimitProblem(input);
+  if (tooBig) return { input: {}, inputError: tooBig };
   return parseToolInput(JSON.stringify(input));
 }
 

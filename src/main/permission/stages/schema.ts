@@ -1,4 +1,5 @@
 import type { Decision } from '../../../shared/permission';
+import { inputLimitProblem } from '../../../shared/input-limits';
 import { isToolName, ToolCallSchema, TOOLS, type ToolName } from '../../../shared/tools';
 import { decision } from '../stage-types';
 
@@ -20,6 +21,9 @@ export function schemaStage(tool: string, input: unknown): SchemaOutcome {
   if (!isToolName(tool)) {
     return { ok: false, answer: decision('ask', 'unknown', `unknown tool "${tool}": Gatehouse has no such tool and will not run it`) };
   }
+  // Before validation (and before anything serialises it): an input nested absurdly deep is refused outright.
+  const tooBig = inputLimitProblem(input);
+  if (tooBig) return { ok: false, answer: decision('deny', 'schema', `invalid input for ${tool}: ${tooBig}`) };
   const parsed = TOOLS[tool].input.safeParse(input);
   if (!parsed.success) {
     return { ok: false, answer: decision('deny', 'schema', `invalid input for ${tool}: ${describeIssues(parsed.error.issues)}`) };
