@@ -84,6 +84,19 @@ export const RpcEventSchema = z.discriminatedUnion('type', [
     turns: z.number().int().nonnegative(),
     error: RpcErrorSchema.optional(),
   }),
+  /**
+   * The answer to an `approve` or `cancel` command that did its work (or, for `cancel`, found nothing to cancel):
+   * every command gets an answer (`prompt`: its `result`; anything refused: an `error`).
+   */
+  z.object({
+    type: z.literal('ack'),
+    command: z.enum(['approve', 'cancel']),
+    line: z.number().int().min(1),
+    requestId: id.optional(),
+    /** cancel: the prompt that was running (absent: nothing was running). */
+    promptId: id.optional(),
+    message: z.string(),
+  }),
   /** A malformed command line (`line` is its 1-based number) or a failure outside any run. */
   z.object({
     type: z.literal('error'),

@@ -6,7 +6,7 @@ import type { DecideOptions, PermissionEngine } from '../permission';
 import type { ApprovalAnswer } from '../permission/approvals';
 import { applyApproval, proposeRules, withoutPerson } from '../permission/approvals';
 import { gateOnSandbox, SANDBOXED_TOOL, statusForCommand } from '../sandbox/sandbox-gate';
-import type { ApprovalRequest, Approver } from './types';
+import { NoApproverError, type ApprovalRequest, type Approver } from './types';
 
 export interface GateRun {
   runId: string;
@@ -58,6 +58,11 @@ export async function decideCall(
   try {
     answer = await untilAborted(approve(approvalRequest(run, request, first, sandboxAsk ? [] : proposeRules(engine, call, options)), signal), signal);
   } catch (err) {
+    if (err instanceof NoApproverError) {
+      const final: Decision = { ...withoutPerson(first), reason: `approval required (${err.message}): ${first.reason}` };
+      engine.record(call, final);
+      return { engine: first, final };
+    }
     const why = signal.aborted ? 'nobody answered before the run stopped' : `the approval failed: ${err instanceof Error ? err.message : String(err)}`;
     const final: Decision = { decision: 'deny', source: 'approval', rule: null, reason: why };
     engine.record(call, final);

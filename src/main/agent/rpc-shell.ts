@@ -4,21 +4,27 @@ import { toRpcError } from '../../shared/errors';
 import { describeZodError } from '../../shared/validate';
 import type { ApprovalAnswer } from '../permission/approvals';
 import type { AgentSession } from './agent-session';
-import type { Approver } from './types';
+import { NoApproverError, type Approver } from './types';
 
 type Emit = (event: RpcEvent) => void;
-const MAX_LINE_CHARS = 4_000_000;
+export const MAX_LINE_CHARS = 4_000_000;
 
 /**
  * The engine of `gatehouse rpc`: turns command lines into session calls and session activity into events.
- * Lines are split on LF only; a malformed line becomes an `error` event naming it, never a crash.
+ * Lines are split on LF only; a malformed line becomes an `error` event naming it, never a crash. A line longer than
+ * MAX_LINE_CHARS is discarded whole, up to its newline, and reported once: no part of it is ever executed. Every
+ * command is answered (`result`, `ack` or `error`). Once the input has ended nobody can answer approvals: every ask
+ * from then on is denied "approval required", and the process ends with the run.
  */
 export class RpcShell {
   private session: AgentSession | null = null;
   private readonly approvals = new Map<string, (answer: ApprovalAnswer) => void>();
   private running: { promptId: string; done: Promise<void> } | null = null;
   private buffer = '';
+  /** Inside an over-long line: everything up to the next newline is dropped. */
+  private discarding = false;
   private lineNo = 0;
+  private inputEnded = false;
 
   constructor(private readonly emit: Emit) {}
 
@@ -27,8 +33,9 @@ export class RpcShell {
   }
 
   /** The approver handed to the session: an `approval_request` event, then wait for the matching `approve`. */
-  readonly approve: Approver = (request, signal) =>
-    new Promise<ApprovalAnswer>((resolve) => {
+  readonly approve: Approver = (request, signal) => {
+    if (this.inputEnded) return Promise.reject(new NoApproverError('the client closed its input, so nobody can answer'));
+    return new Promise<ApprovalAnswer>((resolve) => {
       const promptId = this.running?.promptId ?? 'unknown';
       const done = (answer: ApprovalAnswer): void => {
         signal.removeEventListener('abort', onAbort);
@@ -44,28 +51,47 @@ export class RpcShell {
       this.emit({ type: 'approval_request', promptId, ...request });
       if (signal.aborted) onAbort();
     });
+  };
 
   /** Feeds raw stdin text; complete lines are handled as they arrive. */
   feed(chunk: string): void {
     this.buffer += chunk;
-    let nl: number;
-    while ((nl = this.buffer.indexOf('\n')) !== -1) {
+    for (;;) {
+      const nl = this.buffer.indexOf('\n');
+      if (this.discarding) {
+        if (nl === -1) {
+          this.buffer = '';
+          return;
+        }
+        this.buffer = this.buffer.slice(nl + 1);
+        this.discarding = false;
+        continue;
+      }
+      if (nl === -1) break;
       const line = this.buffer.slice(0, nl);
       this.buffer = this.buffer.slice(nl + 1);
-      this.handleLine(line, ++this.lineNo);
+      if (line.length > MAX_LINE_CHARS) this.tooLong(++this.lineNo);
+      else this.handleLine(line, ++this.lineNo);
     }
     if (this.buffer.length > MAX_LINE_CHARS) {
       this.buffer = '';
-      this.emit({ type: 'error', code: 'BAD_REQUEST', message: `line ${this.lineNo + 1}: longer than ${MAX_LINE_CHARS} characters, dropped`, line: this.lineNo + 1 });
+      this.discarding = true;
+      this.tooLong(++this.lineNo);
     }
   }
 
   /** stdin ended: the last unterminated line counts; nobody can answer approvals any more; waits for the run. */
   async end(): Promise<void> {
-    if (this.buffer.trim()) this.handleLine(this.buffer, ++this.lineNo);
+    if (!this.discarding && this.buffer.trim()) this.handleLine(this.buffer, ++this.lineNo);
     this.buffer = '';
+    this.discarding = false;
+    this.inputEnded = true;
     for (const answer of [...this.approvals.values()]) answer({ kind: 'deny', note: 'the client closed its input' });
     await this.running?.done;
+  }
+
+  private tooLong(line: number): void {
+    this.emit({ type: 'error', code: 'BAD_REQUEST', message: `line ${line}: longer than ${MAX_LINE_CHARS} characters: discarded whole, up to its end; nothing of it was run`, line });
   }
 
   private handleLine(raw: string, line: number): void {
@@ -125,11 +151,19 @@ export class RpcShell {
         if (command.decision === 'deny') answer({ kind: 'deny', ...(command.note !== undefined ? { note: command.note } : {}) });
         else if (command.decision === 'once') answer({ kind: 'once' });
         else answer({ kind: command.decision, ...(command.rules ? { rules: command.rules } : {}) });
+        this.emit({ type: 'ack', command: 'approve', line, requestId: command.requestId, message: `answered ${command.decision}` });
         return;
       }
-      case 'cancel':
+      case 'cancel': {
+        const running = this.running;
+        if (!running) {
+          this.emit({ type: 'ack', command: 'cancel', line, message: 'nothing is running: nothing to cancel' });
+          return;
+        }
         void session.cancel();
+        this.emit({ type: 'ack', command: 'cancel', line, promptId: running.promptId, message: `cancelling prompt "${running.promptId}"` });
         return;
+      }
     }
   }
 }

@@ -30,6 +30,17 @@ export interface ApprovalRequest {
   onceOnly?: boolean;
 }
 
+/**
+ * Rejected by an approver when no person can answer any more (an RPC client that closed its input): the call is then
+ * denied "approval required", exactly as where no person was ever there.
+ */
+export class NoApproverError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NoApproverError';
+  }
+}
+
 /** Answers an ask. `signal` aborts when the run is cancelled or the worker died: the call is then denied. */
 export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
 

@@ -11,6 +11,8 @@ export interface CliIO {
   err(line: string): void;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Runs `fn` once when stdout's reader went away (EPIPE); returns a function that removes it. */
+  onOutputClosed?(fn: () => void): () => void;
 }
 
 /** Thrown for bad arguments: printed with the usage, exit code 2. */

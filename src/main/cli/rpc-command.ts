@@ -39,11 +39,14 @@ export const rpcCommand: CliCommand = {
     for (const chunk of early.splice(0)) shell.feed(chunk);
     const onSigint = (): void => void session.cancel();
     process.once('SIGINT', onSigint);
+    // The client stopped reading events: the run is cancelled (it could not answer approvals either).
+    const offClosed = io.onOutputClosed?.(onSigint);
     try {
       await ended;
       await shell.end();
     } finally {
       process.off('SIGINT', onSigint);
+      offClosed?.();
       await session.close();
     }
     return 0;

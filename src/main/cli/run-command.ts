@@ -36,6 +36,8 @@ export const runCommand: CliCommand = {
     for (const w of settingsWarnings(session.settingsSnapshot())) io.err(`gatehouse run: ${w}`);
     const onSigint = (): void => void session.cancel();
     process.once('SIGINT', onSigint);
+    // Nobody reads the output any more (`gatehouse run ... | head -1`): the run stops as Ctrl-C would stop it.
+    const offClosed = io.onOutputClosed?.(onSigint);
     let result: PromptResult;
     try {
       result = await session.prompt(prompt, {
@@ -43,12 +45,14 @@ export const runCommand: CliCommand = {
       });
     } finally {
       process.off('SIGINT', onSigint);
+      offClosed?.();
       await session.close();
     }
     text.flush();
     if (output === 'json') emit({ type: 'result', promptId: PROMPT_ID, ...result });
     else io.err(`session ${result.sessionId} (${result.status}; resume with --resume ${result.sessionId})`);
     if (result.error) io.err(`gatehouse run: ${result.error.message}`);
+    if (result.error?.code === 'WORKER_CRASHED') io.err(`gatehouse run: the run failed after ${result.turns} turn(s); what was done is kept: continue with --resume ${result.sessionId}`);
     if (result.status === 'max_turns') io.err('gatehouse run: stopped by the max-turns guard');
     return result.status === 'error' ? 1 : result.status === 'cancelled' ? 130 : 0;
   },

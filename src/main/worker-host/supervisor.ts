@@ -211,7 +211,7 @@ export class WorkerSupervisor implements WorkerHost {
   private onCrash(how: string): void {
     this.clearTimers();
     this.pending.failAll(
-      (m) => new GatehouseError('WORKER_CRASHED', `the worker exited (${how}) while handling "${m}"; it is being restarted`),
+      (m) => new GatehouseError('WORKER_CRASHED', `the worker exited (${how}) while handling "${m}", which was stopped`),
     );
     // Any permission request still waiting for an answer counts as denied: its handler is told to give up.
     this.abortIncoming();
