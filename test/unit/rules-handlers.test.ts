@@ -116,3 +116,15 @@ describe('rules handlers', () => {
     expect(trusted).toEqual(await cli(calls[0]!));
   });
 });
+
+describe('"Test a call" is a simulation', () => {
+  afterEach(removeTempDirs);
+  it('never reaches the real audit log: 300 tests leave audit.jsonl untouched and go to audit-simulations.jsonl', async () => {
+    const { home, project, env, trust } = rulesDirs('rules-sim');
+    write(path.join(home, 'audit.jsonl'), '{"real":"decision"}\n');
+    const h = createRulesHandlers({ currentProject: () => project, configDir: home, env, trust: { isTrusted: (d) => trust.isTrusted(d) } });
+    for (let i = 0; i < 300; i++) await h.testCall({ tool: 'run_command', input: { command: `echo ${i}` } });
+    expect(fs.readFileSync(path.join(home, 'audit.jsonl'), 'utf8')).toBe('{"real":"decision"}\n');
+    expect(fs.readFileSync(path.join(home, 'audit-simulations.jsonl'), 'utf8')).toContain('echo 299');
+  });
+});

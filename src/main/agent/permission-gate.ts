@@ -45,6 +45,13 @@ export async function decideCall(
   const sandbox = request.tool === SANDBOXED_TOOL ? statusForCommand(run.sandbox ?? null, run.readDenyRules, engine.state.current(options).rules) : (run.sandbox ?? null);
   const first = gateOnSandbox(request.tool, engineDecision, sandbox);
   if (first.decision !== 'ask') return { engine: first, final: first };
+  if (first.source === 'unknown') {
+    // The engine asks about an unknown tool (the contract), but the registry would never run it: no person is
+    // asked to approve what cannot happen. It returns to the model as denied, and the denial is audited.
+    const final: Decision = { decision: 'deny', source: 'unknown', rule: null, reason: first.reason };
+    engine.record(call, final);
+    return { engine: first, final };
+  }
   if (!approve) {
     const final = withoutPerson(first);
     engine.record(call, final);

@@ -3,7 +3,7 @@ import { GatehouseError } from '../../shared/errors';
 import type { PermissionMode, RuleBehavior } from '../../shared/permission';
 import type { RuleEntry, RulesChannels } from '../../shared/rules-contract';
 import { homeDir } from '../paths';
-import { createPermissionEngine } from '../permission';
+import { AuditLog, createPermissionEngine } from '../permission';
 import { parseRule } from '../permission/rules/parse-rule';
 import type { TrustOracle } from '../permission/trust-oracle';
 import { addRuleToFile, removeRuleFromFile } from '../settings/edit-rules-file';
@@ -151,6 +151,8 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
         env: opts.env,
         trust: opts.trust,
         sessionId: `app-rules-test-${process.pid}`,
+        // "Test a call" is a simulation: recorded apart from the real decisions (audit-simulations.jsonl).
+        audit: AuditLog.simulations(opts.configDir),
       });
       // What the next call of the open chat session would meet: its own "allow for this session" rules too.
       for (const r of opts.session?.list(projectRoot) ?? []) engine.state.addSessionRule(r.behavior, r.rule);

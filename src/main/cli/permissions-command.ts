@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AgentModeSchema, PermissionModeSchema, type RuleBehavior } from '../../shared/permission';
 import { userConfigDir } from '../paths';
-import { createPermissionEngine } from '../permission';
+import { AuditLog, createPermissionEngine } from '../permission';
 import { parseRule } from '../permission/rules/parse-rule';
 import type { TrustOracle } from '../permission/trust-oracle';
 import { settingsWarnings } from '../settings/settings-problems';
@@ -112,6 +112,8 @@ export const permissionsCommand: CliCommand = {
       mode: mode?.data,
       agentMode: agentMode?.data,
       sessionId: `cli-${process.pid}`,
+      // A simulation: recorded apart from the real decisions (audit-simulations.jsonl).
+      audit: AuditLog.simulations(configDir),
     });
     for (const line of settingsWarnings(engine.state.snapshot())) io.err(`gatehouse permissions: ${line}`);
     const d = engine.decide(call);

@@ -4,8 +4,10 @@ import type { Decision } from '../../shared/permission';
 import { redactText, summarizeInput } from './redact';
 
 export interface AuditLogOptions {
-  /** The user config directory; the log is `audit.jsonl` in it. */
+  /** The user config directory; the log is `audit.jsonl` in it (or `fileName`). */
   configDir: string;
+  /** `audit-simulations.jsonl` keeps simulated checks apart: they can never rotate real decisions out. */
+  fileName?: string;
   /** Rotate when the file would pass this size (bytes). */
   maxBytes?: number;
   /** How many rotated files to keep (`audit.jsonl.1` .. `.N`). */
@@ -25,12 +27,20 @@ export interface AuditEntry {
 
 /** Every decision appended as one JSON line, redacted, rotated by size. */
 export class AuditLog {
+  /**
+   * The log of simulated checks (`gatehouse permissions check`, the rules editor's "Test a call"): apart from the
+   * real one, so thousands of simulations never rotate the real decisions out.
+   */
+  static simulations(configDir: string): AuditLog {
+    return new AuditLog({ configDir, fileName: 'audit-simulations.jsonl', maxBytes: 1024 * 1024, keep: 1 });
+  }
+
   readonly file: string;
   private readonly maxBytes: number;
   private readonly keep: number;
 
   constructor(options: AuditLogOptions) {
-    this.file = path.join(options.configDir, 'audit.jsonl');
+    this.file = path.join(options.configDir, options.fileName ?? 'audit.jsonl');
     this.maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
     this.keep = options.keep ?? 3;
   }

@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { MAX_TRANSCRIPT_BYTES, readRegularFileSync } from '../fs/read-regular-file';
 import type { ConversationMessage, TokenUsage } from '../../shared/conversation';
 import { describeZodError } from '../../shared/validate';
 import type { SessionHeader, TranscriptEntry } from './transcript-entry';
@@ -20,7 +20,8 @@ export interface LoadedTranscript {
 
 /** Reads a transcript file line by line (LF only); corrupt lines are reported in `problems` and skipped. */
 export function readTranscript(file: string): LoadedTranscript {
-  const text = fs.readFileSync(file, 'utf8');
+  // A regular file of bounded size only: a FIFO or a device in the sessions folder is refused, never waited on.
+  const text = readRegularFileSync(file, { maxBytes: MAX_TRANSCRIPT_BYTES, what: 'session transcripts' });
   const entries: TranscriptEntry[] = [];
   const problems: TranscriptProblem[] = [];
   text.split('\n').forEach((raw, index) => {

@@ -55,10 +55,11 @@ describe('gatehouse permissions check', () => {
       expect(r.out).toEqual([]);
     }
   });
-  it('appends the decision to the audit log in the user config dir', async () => {
+  it('records the simulated decision apart from the real audit log', async () => {
     await cli(['permissions', 'check', '--project', fx.project, '--call', '{"tool":"read_file","input":{"path":"README.md"}}']);
-    const lines = fs.readFileSync(path.join(fx.configDir, 'audit.jsonl'), 'utf8').trim().split('\n');
+    const lines = fs.readFileSync(path.join(fx.configDir, 'audit-simulations.jsonl'), 'utf8').trim().split('\n');
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ tool: 'read_file', decision: 'allow', source: 'mode' });
+    expect(fs.existsSync(path.join(fx.configDir, 'audit.jsonl'))).toBe(false);
   });
 });
 

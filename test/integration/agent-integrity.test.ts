@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { reply, text, toolUse } from '../support/fake-anthropic';
+import type { FakeAnthropic } from '../support/fake-anthropic';
+import { jsonLines, RpcClient, runGatehouse, sentToolResults, withFakeModel } from './agent-helpers';
+import type { Sandbox } from './agent-helpers';
+
+// The agent under hostile model output and damaged state (issue 12), through the built CLI as real processes.
+
+let fake: FakeAnthropic;
+let box: Sandbox;
+withFakeModel((f, b) => {
+  fake = f;
+  box = b;
+});
+
+const auditLines = (): Array<Record<string, unknown>> =>
+  fs
+    .readFileSync(path.join(box.configDir, 'audit.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe('an unknown tool', () => {
+  it('is denied without asking anyone, returns to the model as denied, and is in the audit log', async () => {
+    fake.enqueue(reply(toolUse('toolu_x', 'delete_everything', { really: true })), reply(text('Fine.')));
+    const c = new RpcClient(['--project', box.project], box.env, box.home);
+    try {
+      await c.waitFor((e) => e.type === 'ready', 0, 90_000);
+      c.send({ type: 'prompt', id: 'p1', text: 'go' });
+      await c.waitFor((e) => e.type === 'result', 0, 90_000);
+      expect(c.events.find((e) => e.type === 'approval_request')).toBeUndefined();
+      expect(c.events.find((e) => e.type === 'decision')).toMatchObject({ tool: 'delete_everything', asked: true, decision: { decision: 'deny', source: 'unknown' } });
+      const [result] = sentToolResults(fake.requests[1]!.body);
+      expect(result).toMatchObject({ tool_use_id: 'toolu_x', is_error: true });
+      expect(String(result!.content)).toMatch(/unknown tool "delete_everything"/);
+      expect(auditLines().filter((a) => a.tool === 'delete_everything').map((a) => [a.decision, a.source])).toEqual([
+        ['ask', 'unknown'],
+        ['deny', 'unknown'],
+      ]);
+      expect(await c.close()).toBe(0);
+    } finally {
+      if (c.child.exitCode === null) c.child.kill('SIGKILL');
+    }
+  }, 180_000);
+});
+
+describe('tool input nested absurdly deep', () => {
+  it('is a schema deny and the run goes on to its next turn (no stack overflow)', async () => {
+    let deep = '"x"';
+    for (let i = 0; i < 20_000; i++) deep = `{"a":${deep}}`;
+    fake.enqueue(
+      { kind: 'message', content: [{ type: 'tool_use', id: 'toolu_deep', name: 'read_file', rawJson: `{"path":${deep}}` }], stopReason: 'tool_use' },
+      reply(text('Recovered after the deep call.')),
+    );
+    const r = await runGatehouse(['run', '--output', 'json', '--project', box.project, 'go deep'], box.env, box.home);
+    expect(r.stderr).not.toMatch(/Maximum call stack|RangeError/);
+    expect(r.code).toBe(0);
+    const events = jsonLines(r.stdout);
+    const decided = events.find((e) => e.type === 'agent' && (e.event as { type: string }).type === 'tool_call_decided');
+    expect(decided).toMatchObject({ event: { id: 'toolu_deep', allow: false, source: 'schema', reason: expect.stringContaining('nested more than 64 levels deep') } });
+    expect(events.find((e) => e.type === 'result')).toMatchObject({ status: 'completed', finalText: 'Recovered after the deep call.', turns: 2 });
+    expect(sentToolResults(fake.requests[1]!.body)[0]).toMatchObject({ tool_use_id: 'toolu_deep', is_error: true });
+  }, 180_000);
+});
+
+describe('a transcript whose last line was cut', () => {
+  it('resumes: the next entry starts on a fresh line and only the cut line is reported', async () => {
+    fake.enqueue(reply(text('First answer.')));
+    const first = await runGatehouse(['run', '--output', 'json', '--project', box.project, 'first prompt'], box.env, box.home);
+    expect(first.code, first.stderr).toBe(0);
+    const sessionId = String(jsonLines(first.stdout).find((e) => e.type === 'ready')!.sessionId);
+    const file = path.join(box.configDir, 'sessions', `${sessionId}.jsonl`);
+    // A crash in the middle of a write: half a line, no newline.
+    fs.appendFileSync(file, '{"type":"event","at":"2026-01-01T00:00:00Z","runId":"r","event":{"type":"text_de');
+    fake.enqueue(reply(text('Second answer.')));
+    const second = await runGatehouse(['run', '--output', 'json', '--resume', sessionId, 'second prompt'], box.env, box.home);
+    expect(second.code, second.stderr).toBe(0);
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    const cut = lines.findIndex((l) => l.endsWith('"type":"text_de'));
+    expect(cut).toBeGreaterThan(0);
+    expect(JSON.parse(lines[cut + 1]!)).toMatchObject({ type: 'prompt', text: 'second prompt' });
+    // A third run reads the whole file: exactly one problem, the fragment, and the conversation has both prompts.
+    fake.enqueue(reply(text('Third answer.')));
+    const third = await runGatehouse(['run', '--output', 'json', '--resume', sessionId, 'third prompt'], box.env, box.home);
+    const ready = jsonLines(third.stdout).find((e) => e.type === 'ready')!;
+    expect(ready.problems).toEqual([expect.stringMatching(new RegExp(`^line ${cut + 1}: not JSON`))]);
+    const sent = JSON.stringify(fake.requests[fake.requests.length - 1]!.body.messages);
+    expect(sent).toContain('first prompt');
+    expect(sent).toContain('Second answer.');
+  }, 240_000);
+});
