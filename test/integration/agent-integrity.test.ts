@@ -91,3 +91,38 @@ describe('a transcript whose last line was cut', () => {
     expect(sent).toContain('Second answer.');
   }, 240_000);
 });
+
+describe('secrets in tool calls', () => {
+  it('never reach the audit log nor an exported transcript (the transcript itself keeps the conversation to resume)', async () => {
+    const secrets = {
+      mysql: 'mysql -uroot -pS3cr3tPassw0rd shop',
+      curl: 'curl -u alice:hunter2xyz https://api.example.com',
+      aws: 'AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzK9q2Lx7Rt aws s3 ls',
+      stripe: 'stripe refunds create --api-key sk_live_51H8xKzL2eZvKYlo2C8x9QwErTyUiOpAs',
+      slack: 'curl -d @msg.json https://hooks.slack.com/services/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',
+    };
+    const values = ['S3cr3tPassw0rd', 'hunter2xyz', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYzK9q2Lx7Rt', 'sk_live_51H8xKzL2eZvKYlo2C8x9QwErTyUiOpAs', 'vQ8rLm2NzX5pKqW7yT3sB9dF', 'correct-horse-battery-staple', 'AIzaSyD8e7Kx0n2kL9mPq4RsT6uVw1yZ3aB5cDe', 'pr0d-db-pa55'];
+    fake.enqueue(
+      reply(
+        ...Object.entries(secrets).map(([k, command]) => toolUse(`toolu_${k}`, 'run_command', { command })),
+        toolUse('toolu_json', 'write_file', { path: 'config/app.json', content: '{"password":"correct-horse-battery-staple","apiKey":"AIzaSyD8e7Kx0n2kL9mPq4RsT6uVw1yZ3aB5cDe"}' }),
+        toolUse('toolu_env', 'write_file', { path: 'config/prod.env', content: 'DB_PASSWORD=pr0d-db-pa55\n' }),
+      ),
+      reply(text('Done.')),
+    );
+    const r = await runGatehouse(['run', '--output', 'json', '--project', box.project, 'deploy'], box.env, box.home);
+    expect(r.code, r.stderr).toBe(0);
+    const audit = fs.readFileSync(path.join(box.configDir, 'audit.jsonl'), 'utf8');
+    expect(audit.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(7);
+    for (const v of values) expect(audit, v).not.toContain(v);
+    expect(audit).toContain('mysql -uroot -p[REDACTED] shop');
+    const sessionId = String(jsonLines(r.stdout).find((e) => e.type === 'ready')!.sessionId);
+    const transcript = fs.readFileSync(path.join(box.configDir, 'sessions', `${sessionId}.jsonl`), 'utf8');
+    expect(transcript).toContain('S3cr3tPassw0rd');
+    const exported = await runGatehouse(['sessions', 'export', sessionId], box.env, box.home);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout.split('\n').filter(Boolean).length).toBe(transcript.split('\n').filter(Boolean).length);
+    for (const v of values) expect(exported.stdout, v).not.toContain(v);
+    expect(exported.stdout).toContain('chars of secret-file content redacted');
+  }, 240_000);
+});

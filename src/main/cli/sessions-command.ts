@@ -1,12 +1,15 @@
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { userConfigDir } from '../paths';
 import { SessionStore } from '../session/session-store';
+import { exportTranscriptLines } from '../session/transcript-export';
 import type { CliCommand } from './command';
 import { UsageError } from './command';
 
 const USAGE = [
   'gatehouse sessions <action> ...',
   '  list [--project DIR] [--json]   saved sessions, newest first (resume one with `gatehouse run --resume ID`)',
+  '  export ID                       print a session transcript (JSONL) with secrets redacted, to share it',
   '  delete ID                       delete a session transcript',
 ].join('\n');
 
@@ -20,7 +23,7 @@ function parseSessionArgs(args: string[]) {
 
 export const sessionsCommand: CliCommand = {
   name: 'sessions',
-  summary: 'list or delete saved agent sessions',
+  summary: 'list, export (redacted) or delete saved agent sessions',
   usage: USAGE,
   async run(args, io) {
     const [action, ...rest] = args;
@@ -40,6 +43,22 @@ export const sessionsCommand: CliCommand = {
           io.out(`${s.id}  ${s.updatedAt}  ${s.prompts} prompt(s)  ${s.projectRoot}${last}`);
         }
       }
+      return 0;
+    }
+    if (action === 'export') {
+      const [id, ...extra] = parsed.positionals;
+      if (!id || extra.length) throw new UsageError('export takes exactly one session id');
+      let file: string;
+      try {
+        file = store.fileOf(id);
+      } catch (err) {
+        throw new UsageError(err instanceof Error ? err.message : String(err));
+      }
+      if (!fs.existsSync(file)) {
+        io.err(`no session ${id}`);
+        return 1;
+      }
+      for (const line of exportTranscriptLines(file)) io.out(line);
       return 0;
     }
     if (action === 'delete') {

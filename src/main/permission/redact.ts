@@ -1,30 +1,51 @@
-/**
- * Redaction for the audit log: API keys, tokens, passwords and `KEY=value` secrets never reach the log, and the
- * contents of `.env` files are dropped whole.
- */
-const PATTERNS: [RegExp, string][] = [
-  [/sk-ant-[A-Za-z0-9_-]{8,}/g, 'sk-ant-[REDACTED]'],
-  [/\bsk-[A-Za-z0-9_-]{16,}/g, 'sk-[REDACTED]'],
-  [/\b(gh[pousr]|github_pat)_[A-Za-z0-9_]{16,}/g, '$1_[REDACTED]'],
-  [/\b(AKIA|ASIA)[A-Z0-9]{16}\b/g, '$1[REDACTED]'],
-  [/\bxox[abprs]-[A-Za-z0-9-]{10,}/g, 'xox-[REDACTED]'],
-  [/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [REDACTED]'],
-  [/(-----BEGIN [A-Z ]*PRIVATE KEY-----)[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g, '$1[REDACTED]'],
-  [/\b(password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|auth)(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s&;'"]+)/gi, '$1$2[REDACTED]'],
-  [/\b([A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|CREDENTIALS?|PAT))=("[^"]*"|'[^']*'|[^\s;&]+)/g, '$1=[REDACTED]'],
-  [/(:\/\/[^/\s:@]+:)[^@\s/]+@/g, '$1[REDACTED]@'],
-];
+import { isSensitiveFile } from './sensitive-files';
+import { findCommandSecrets, type Span } from './secrets/command-secrets';
+import { findSecrets } from './secrets/secret-rules';
 
-export function redactText(text: string): string {
-  let out = text;
-  for (const [re, replacement] of PATTERNS) out = out.replace(re, replacement);
+/**
+ * Redaction for the audit log, exported transcripts and logs: secrets found by gitleaks' rule set (vendored data, see
+ * secrets/README.md) and by the command-line and assignment shapes of secrets/command-secrets.ts are replaced by
+ * `[REDACTED]`. The contents of files that hold secrets (the sensitive-file defaults, `.env`-like files) are dropped
+ * whole.
+ */
+export const REDACTED = '[REDACTED]';
+
+function merge(spans: Span[]): Span[] {
+  const sorted = spans.filter((s) => s.end > s.start).sort((a, b) => a.start - b.start);
+  const out: Span[] = [];
+  for (const s of sorted) {
+    const last = out[out.length - 1];
+    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
+    else out.push({ ...s });
+  }
   return out;
 }
 
-function isEnvFile(p: unknown): boolean {
-  if (typeof p !== 'string') return false;
+function replaceSpans(text: string, spans: Span[]): string {
+  let out = '';
+  let at = 0;
+  for (const s of merge(spans)) {
+    out += text.slice(at, s.start) + REDACTED;
+    at = s.end;
+  }
+  return out + text.slice(at);
+}
+
+/** The text with every secret replaced by `[REDACTED]`. */
+export function redactText(text: string): string {
+  if (text.length === 0) return text;
+  return replaceSpans(text, [...findSecrets(text), ...findCommandSecrets(text)]);
+}
+
+/** `.env`, `.env.*`, `*.env`, `.envrc`: files of `KEY=value` lines, usually secrets. */
+function isEnvFile(p: string): boolean {
   const base = p.split(/[\\/]/).pop() ?? '';
-  return base === '.env' || base.startsWith('.env.');
+  return base === '.env' || base.startsWith('.env.') || base.endsWith('.env') || base === '.envrc';
+}
+
+/** Whether a file's content is dropped whole from the log (a secret-holding file by name). */
+export function secretFileContent(p: unknown): boolean {
+  return typeof p === 'string' && p.length > 0 && (isEnvFile(p) || isSensitiveFile(p));
 }
 
 const MAX_FIELD = 500;
@@ -33,20 +54,32 @@ function clip(s: string): string {
   return s.length > MAX_FIELD ? `${s.slice(0, MAX_FIELD)}… (${s.length} chars)` : s;
 }
 
+/** JSON.stringify that never throws (an input nested absurdly deep cannot be serialised). */
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return '[not serialisable: nested too deep]';
+  }
+}
+
+const CONTENT_KEYS = new Set(['content', 'old_string', 'new_string']);
+
 /** A short, redacted summary of a tool call's input: paths and commands kept, file contents reduced to sizes. */
 export function summarizeInput(tool: string, input: unknown): Record<string, unknown> {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { input: clip(redactText(JSON.stringify(input) ?? String(input))) };
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { input: clip(redactText(safeJson(input).slice(0, MAX_FIELD * 4))) };
   const out: Record<string, unknown> = {};
-  const envFile = isEnvFile((input as Record<string, unknown>).path);
+  const secretFile = secretFileContent((input as Record<string, unknown>).path);
   for (const [key, value] of Object.entries(input)) {
-    if (typeof value === 'string' && (key === 'content' || key === 'old_string' || key === 'new_string')) {
-      out[key] = envFile ? `[${value.length} chars of .env content redacted]` : clip(redactText(value));
+    if (typeof value === 'string' && CONTENT_KEYS.has(key)) {
+      // Redacted before clipping, so a secret is never cut in half (and left half readable) by the clip.
+      out[key] = secretFile ? `[${value.length} chars of secret-file content redacted]` : clip(redactText(value.slice(0, MAX_FIELD * 4)));
     } else if (typeof value === 'string') {
-      out[key] = clip(redactText(value));
+      out[key] = clip(redactText(value.slice(0, MAX_FIELD * 4)));
     } else if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
       out[key] = value;
     } else {
-      out[key] = clip(redactText(JSON.stringify(value) ?? ''));
+      out[key] = clip(redactText(safeJson(value).slice(0, MAX_FIELD * 4)));
     }
   }
   void tool;

@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import type { PortMessage } from '../../shared/worker-protocol';
+import { redactText } from '../permission/redact';
 import type { WorkerChannel, WorkerLauncher } from './types';
 
 /** Starts the worker bundle as a Node child process (CLI, browser shell, tests): same bundle as the utility process. */
@@ -39,8 +40,9 @@ export class NodeWorkerLauncher implements WorkerLauncher {
   }
 }
 
+/** The worker's own output, as a log line on stderr: secrets redacted (a crash dump can hold a key). */
 function prefixLines(chunk: string): string {
-  return chunk
+  return redactText(chunk)
     .split('\n')
     .map((l) => (l ? `[worker] ${l}` : l))
     .join('\n');

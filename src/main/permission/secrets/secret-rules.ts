@@ -1,0 +1,153 @@
+import { RE2JS } from 're2js';
+import { parse } from 'smol-toml';
+import gitleaksToml from './gitleaks.toml?raw';
+
+/**
+ * gitleaks' default secret rules (vendored data, see README.md), run with re2js: RE2 syntax as gitleaks writes it,
+ * linear-time matching (an untrusted text cannot make a pattern run for ever). A rule runs only when one of its
+ * keywords occurs in the text; its regex is compiled on first use.
+ */
+
+interface Allowlist {
+  regexes: RE2JS[];
+  target: 'secret' | 'match' | 'line';
+  stopwords: string[];
+}
+
+interface SecretRule {
+  id: string;
+  keywords: string[];
+  source: string;
+  compiled: RE2JS | null;
+  secretGroup: number;
+  entropy: number;
+  allowlists: Allowlist[];
+}
+
+export interface SecretFinding {
+  ruleId: string;
+  /** The secret's span in the text (the rule's secret group, else the whole match). */
+  start: number;
+  end: number;
+}
+
+type Raw = Record<string, unknown>;
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+function compileAll(patterns: string[]): RE2JS[] {
+  const out: RE2JS[] = [];
+  for (const p of patterns) {
+    try {
+      out.push(RE2JS.compile(p));
+    } catch {
+      // a pattern re2js cannot read is left out (tests count how many rules load)
+    }
+  }
+  return out;
+}
+
+function allowlistOf(raw: Raw): Allowlist | null {
+  // Path-only allowlists (and AND-conditions on paths) say nothing about text: they never allow here.
+  if (raw.paths !== undefined && (raw.condition === 'AND' || (raw.regexes === undefined && raw.stopwords === undefined))) return null;
+  const target = raw.regexTarget === 'match' || raw.regexTarget === 'line' ? raw.regexTarget : 'secret';
+  return { regexes: compileAll(strings(raw.regexes)), target, stopwords: strings(raw.stopwords).map((s) => s.toLowerCase()) };
+}
+
+let loaded: { rules: SecretRule[]; global: Allowlist } | null = null;
+
+function load(): { rules: SecretRule[]; global: Allowlist } {
+  if (loaded) return loaded;
+  const config = parse(gitleaksToml) as Raw;
+  const rules: SecretRule[] = [];
+  for (const r of (Array.isArray(config.rules) ? config.rules : []) as Raw[]) {
+    if (typeof r.id !== 'string' || typeof r.regex !== 'string') continue;
+    rules.push({
+      id: r.id,
+      keywords: strings(r.keywords).map((k) => k.toLowerCase()),
+      source: r.regex,
+      compiled: null,
+      secretGroup: typeof r.secretGroup === 'number' ? r.secretGroup : 0,
+      entropy: typeof r.entropy === 'number' ? r.entropy : 0,
+      allowlists: (Array.isArray(r.allowlists) ? (r.allowlists as Raw[]) : []).map(allowlistOf).filter((a): a is Allowlist => a !== null),
+    });
+  }
+  const globalRaw = (config.allowlist ?? {}) as Raw;
+  loaded = { rules, global: { regexes: compileAll(strings(globalRaw.regexes)), target: 'secret', stopwords: strings(globalRaw.stopwords).map((s) => s.toLowerCase()) } };
+  return loaded;
+}
+
+/** How many rules of the vendored set load and compile (a test keeps this from silently dropping). */
+export function loadedRuleIds(): string[] {
+  const { rules } = load();
+  return rules.filter((r) => compiled(r) !== null).map((r) => r.id);
+}
+
+function compiled(rule: SecretRule): RE2JS | null {
+  if (rule.compiled === null && rule.source !== '') {
+    try {
+      rule.compiled = RE2JS.compile(rule.source);
+    } catch {
+      rule.source = '';
+    }
+  }
+  return rule.compiled;
+}
+
+/** Shannon entropy (bits per character), as gitleaks measures a candidate secret. */
+export function shannonEntropy(text: string): number {
+  if (text.length === 0) return 0;
+  const counts = new Map<string, number>();
+  for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) {
+    const p = n / text.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+function allowed(list: Allowlist, secret: string, match: string, line: string): boolean {
+  const target = list.target === 'match' ? match : list.target === 'line' ? line : secret;
+  if (list.regexes.some((re) => re.matcher(target).find())) return true;
+  const lower = secret.toLowerCase();
+  return list.stopwords.some((w) => lower.includes(w));
+}
+
+function lineAround(text: string, start: number, end: number): string {
+  const from = text.lastIndexOf('\n', start - 1) + 1;
+  const to = text.indexOf('\n', end);
+  return text.slice(from, to === -1 ? text.length : to);
+}
+
+/** Every secret the rules find in `text` (overlaps possible). */
+export function findSecrets(text: string): SecretFinding[] {
+  const { rules, global } = load();
+  const lower = text.toLowerCase();
+  const findings: SecretFinding[] = [];
+  for (const rule of rules) {
+    if (rule.keywords.length > 0 && !rule.keywords.some((k) => lower.includes(k))) continue;
+    const re = compiled(rule);
+    if (!re) continue;
+    const m = re.matcher(text);
+    while (m.find()) {
+      const wanted = rule.secretGroup;
+      const group = wanted > 0 && wanted <= m.groupCount() && m.group(wanted) !== null ? wanted : firstGroup(m);
+      const start = m.start(group);
+      const end = m.end(group);
+      if (start < 0 || end <= start) continue;
+      const secret = text.slice(start, end);
+      if (rule.entropy > 0 && shannonEntropy(secret) < rule.entropy) continue;
+      const match = m.group(0) ?? secret;
+      const line = lineAround(text, start, end);
+      if (allowed(global, secret, match, line) || rule.allowlists.some((a) => allowed(a, secret, match, line))) continue;
+      findings.push({ ruleId: rule.id, start, end });
+    }
+  }
+  return findings;
+}
+
+/** The first capture group that matched (gitleaks' default secret group), else the whole match. */
+function firstGroup(m: ReturnType<RE2JS['matcher']>): number {
+  for (let g = 1; g <= m.groupCount(); g++) if (m.group(g) !== null) return g;
+  return 0;
+}

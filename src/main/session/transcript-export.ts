@@ -1,0 +1,42 @@
+import { redactText, secretFileContent } from '../permission/redact';
+import { MAX_TRANSCRIPT_BYTES, readRegularFileSync } from '../fs/read-regular-file';
+
+/**
+ * A transcript's exported form (`gatehouse sessions export`): the same JSON lines, with every string redacted
+ * (permission/redact.ts) and the contents written to secret-holding files (`.env`, keys, `.npmrc`) dropped whole. The
+ * file on disk keeps the exact conversation, which resuming needs; only the export leaves the machine.
+ */
+const CONTENT_KEYS = new Set(['content', 'old_string', 'new_string']);
+const MAX_DEPTH = 200;
+
+function redactValue(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > MAX_DEPTH) return '[nested too deep]';
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
+  const record = value as Record<string, unknown>;
+  const secretFile = secretFileContent(record.path);
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(record)) {
+    out[key] = secretFile && CONTENT_KEYS.has(key) && typeof v === 'string' ? `[${v.length} chars of secret-file content redacted]` : redactValue(v, depth + 1);
+  }
+  return out;
+}
+
+/** One redacted line per line of the transcript; a line that is not JSON is exported as redacted text. */
+export function exportTranscriptLines(file: string): string[] {
+  const text = readRegularFileSync(file, { maxBytes: MAX_TRANSCRIPT_BYTES, what: 'session transcripts' });
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      out.push(JSON.stringify({ unreadableLine: redactText(line) }));
+      continue;
+    }
+    out.push(JSON.stringify(redactValue(json, 0)));
+  }
+  return out;
+}
