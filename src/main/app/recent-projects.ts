@@ -11,12 +11,18 @@ const MAX_RECENT = 20;
 export class RecentProjects {
   private readonly file: string;
   private pending: Promise<void> = Promise.resolve();
+  /** This process's view, updated at once by `add` (the desktop menu reads it right after opening a folder). */
+  private memory: string[] | null = null;
 
   constructor(configDir: string) {
     this.file = path.join(configDir, 'recent-projects.json');
   }
 
   list(): string[] {
+    return this.memory ?? this.read();
+  }
+
+  private read(): string[] {
     try {
       const parsed = RecentFileSchema.safeParse(JSON.parse(readRegularFileSync(this.file, { maxBytes: MAX_STATE_BYTES, what: 'the recent projects list' })));
       return parsed.success ? parsed.data.paths : [];
@@ -27,11 +33,15 @@ export class RecentProjects {
 
   /** Puts `dir` first: a read-modify-write under the file's lock (another window or process may add at once). */
   add(dir: string): Promise<void> {
+    const first = (paths: string[]): string[] => [dir, ...paths.filter((p) => p !== dir)].slice(0, MAX_RECENT);
+    this.memory = first(this.list());
     this.pending = this.pending
       .then(() =>
         withStateLock(this.file, async () => {
-          const paths = [dir, ...this.list().filter((p) => p !== dir)].slice(0, MAX_RECENT);
+          // Re-read inside the lock: another window or process may have added its own since.
+          const paths = first(this.read());
           await writeFileAtomicAsync(this.file, JSON.stringify({ paths }, null, 2) + '\n');
+          this.memory = paths;
         }),
       )
       .catch(() => undefined); // the list only helps the person: a failed write changes nothing else
