@@ -122,9 +122,16 @@ describe.skipIf(bwrap === null)('run_command in the OS sandbox (real bubblewrap,
   it('broken user settings keep the sandbox on (fail safe)', async () => {
     writeUserSettings('sandbox:\n  enabled: [not a boolean\n');
     const target = path.join(outside, 'escaped.txt');
+    // The file never parsed, so its deny rules are unknown: nothing runs without a person (fail closed) ...
     const { content } = await runCommandOnce(pyWrite(target));
     expect(fs.existsSync(target)).toBe(false);
-    expect(content).toContain('blocked by sandbox');
+    expect(content).toMatch(/approval required: .*settings\.yaml cannot be read .*its deny and ask rules are unknown/);
+    // ... and what a person allows still runs inside the sandbox, which stays on.
+    const asked: ApprovalRequest[] = [];
+    const approved = await viaSdk(pyWrite(target), (r) => (asked.push(r), 'once'));
+    expect(asked).toHaveLength(1);
+    expect(fs.existsSync(target)).toBe(false);
+    expect(approved.content).toContain('blocked by sandbox');
   });
 });
 
