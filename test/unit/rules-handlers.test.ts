@@ -128,3 +128,19 @@ describe('"Test a call" is a simulation', () => {
     expect(fs.readFileSync(path.join(home, 'audit-simulations.jsonl'), 'utf8')).toContain('echo 299');
   });
 });
+
+describe('the rules editor load problems', () => {
+  afterEach(removeTempDirs);
+  it('list unknown keys (kind, line, suggestion, effect) and broken files in the shape the editor reads', async () => {
+    const { home, project, env, trust } = rulesDirs('rules-keys');
+    write(path.join(project, '.gatehouse/settings.yaml'), 'permissions:\n  Deny: ["Bash(rm:*)"]\n');
+    write(path.join(project, '.gatehouse/settings.local.yaml'), 'permissions: [broken\n');
+    const h = createRulesHandlers({ currentProject: () => project, configDir: home, env, trust: { isTrusted: (d) => trust.isTrusted(d) } });
+    const list = RulesListSchema.parse(await h.listRules({}));
+    expect(list.fileErrors).toEqual([
+      expect.objectContaining({ file: path.join(project, '.gatehouse/settings.local.yaml'), kind: 'file', effect: expect.stringMatching(/no earlier good version .* asks until it is fixed/) }),
+      expect.objectContaining({ file: path.join(project, '.gatehouse/settings.yaml'), line: 2, kind: 'unknownKey', suggestion: 'deny', reason: 'unknown key "permissions.Deny" (did you mean deny?)' }),
+    ]);
+    expect(list.rules.find((r) => r.rule === 'Bash(rm:*)')).toMatchObject({ behavior: 'deny', scope: 'project' });
+  });
+});

@@ -125,3 +125,17 @@ describe('loadInstructionFiles', () => {
     expect(loadInstructionFiles(path.join(root, 'alias'), true)).toEqual([{ path: p('AGENTS.md'), content: 'agents\n' }]);
   });
 });
+
+describe('unknown keys in the trust dialog data', () => {
+  it('are listed with file, line and suggestion, for Gatehouse YAML and Claude Code JSON alike', () => {
+    write(p('.gatehouse/settings.yaml'), 'permissions:\n  allow: ["Bash(make)"]\nDeny: ["Read(.env)"]\n');
+    write(p('.claude/settings.json'), JSON.stringify({ permission: { allow: ['Bash(ls)'] }, model: 'x' }, null, 2));
+    const preview = trustPreview(project);
+    expect(TrustPreviewSchema.safeParse(preview).success).toBe(true);
+    expect(preview.keyProblems?.map((k) => [path.relative(project, k.file), k.line, k.key, k.suggestion])).toEqual([
+      ['.gatehouse/settings.yaml', 3, 'Deny', 'permissions.deny'],
+      ['.claude/settings.json', 2, 'permission', 'permissions'],
+    ]);
+    expect(preview.keyProblems?.[0]?.reason).toMatch(/unknown key "Deny" \(did you mean permissions\.deny\?\): its 1 rule\(s\) are applied as deny rules/);
+  });
+});
