@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { benchAudit } from './audit-bench';
 import { benchIpc } from './ipc-bench';
 import { benchPermission } from './permission-bench';
 import { benchSandbox } from './sandbox-bench';
@@ -10,7 +11,7 @@ import { benchUi } from './ui/ui-bench';
 const USAGE = `node out/main/bench.js [--json] [--quick] [--only NAME,...]
   --json      the last line is one JSON object with every measurement
   --quick     a 3 s stream instead of 30 s in the UI bench (a smoke test; the numbers are not comparable)
-  --only      run only these benches: ipc, permission, sandbox, tool, ui
+  --only      run only these benches: ipc, permission, audit, sandbox, tool, ui
   env GATEHOUSE_BENCH_UI_STREAM_MS   the UI bench's stream length in ms (default 30000)`;
 
 /** The UI bench's stream: 2,000 tokens/s for 30 s unless shortened. */
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
   const benches: [string, () => Promise<Record<string, number>>][] = [
     ['ipc', () => benchIpc(configDir)],
     ['permission', () => benchPermission()],
+    ['audit', async () => benchAudit(configDir)],
     ['sandbox', () => benchSandbox(configDir)],
     ['tool', () => benchToolRoundtrip(configDir)],
     ['ui', () => runUiBench(uiStreamMs(argv.includes('--quick')))],

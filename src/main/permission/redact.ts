@@ -49,6 +49,8 @@ export function secretFileContent(p: unknown): boolean {
 }
 
 const MAX_FIELD = 500;
+/** How much of a field is redacted before the clip: the shown part plus a margin, so a secret across the cut is found whole. */
+const REDACT_SPAN = MAX_FIELD + 200;
 
 function clip(s: string): string {
   return s.length > MAX_FIELD ? `${s.slice(0, MAX_FIELD)}… (${s.length} chars)` : s;
@@ -67,19 +69,19 @@ const CONTENT_KEYS = new Set(['content', 'old_string', 'new_string']);
 
 /** A short, redacted summary of a tool call's input: paths and commands kept, file contents reduced to sizes. */
 export function summarizeInput(tool: string, input: unknown): Record<string, unknown> {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { input: clip(redactText(safeJson(input).slice(0, MAX_FIELD * 4))) };
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { input: clip(redactText(safeJson(input).slice(0, REDACT_SPAN))) };
   const out: Record<string, unknown> = {};
   const secretFile = secretFileContent((input as Record<string, unknown>).path);
   for (const [key, value] of Object.entries(input)) {
     if (typeof value === 'string' && CONTENT_KEYS.has(key)) {
       // Redacted before clipping, so a secret is never cut in half (and left half readable) by the clip.
-      out[key] = secretFile ? `[${value.length} chars of secret-file content redacted]` : clip(redactText(value.slice(0, MAX_FIELD * 4)));
+      out[key] = secretFile ? `[${value.length} chars of secret-file content redacted]` : clip(redactText(value.slice(0, REDACT_SPAN)));
     } else if (typeof value === 'string') {
-      out[key] = clip(redactText(value.slice(0, MAX_FIELD * 4)));
+      out[key] = clip(redactText(value.slice(0, REDACT_SPAN)));
     } else if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
       out[key] = value;
     } else {
-      out[key] = clip(redactText(safeJson(value).slice(0, MAX_FIELD * 4)));
+      out[key] = clip(redactText(safeJson(value).slice(0, REDACT_SPAN)));
     }
   }
   void tool;

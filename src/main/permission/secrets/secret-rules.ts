@@ -22,7 +22,16 @@ interface SecretRule {
   secretGroup: number;
   entropy: number;
   allowlists: Allowlist[];
+  /**
+   * gitleaks' keyword template (`[\w.-]{0,50}?(?:keyword)…value`) only matches near a keyword: such a rule runs on
+   * windows around the keywords' occurrences, not the whole text (re2js is linear but slow on long texts).
+   */
+  windowed: boolean;
 }
+
+/** Before a keyword: the template's 50-character prefix (and a margin); after it: operator, quotes and the value. */
+const WINDOW_BEFORE = 64;
+const WINDOW_AFTER = 400;
 
 export interface SecretFinding {
   ruleId: string;
@@ -69,6 +78,7 @@ function load(): { rules: SecretRule[]; global: Allowlist } {
       secretGroup: typeof r.secretGroup === 'number' ? r.secretGroup : 0,
       entropy: typeof r.entropy === 'number' ? r.entropy : 0,
       allowlists: (Array.isArray(r.allowlists) ? (r.allowlists as Raw[]) : []).map(allowlistOf).filter((a): a is Allowlist => a !== null),
+      windowed: /^(?:\(\?i\))?\[\\w\.-\]\{0,50\}\?\(\?/.test(r.regex) && strings(r.keywords).length > 0,
     });
   }
   const globalRaw = (config.allowlist ?? {}) as Raw;
@@ -119,6 +129,22 @@ function lineAround(text: string, start: number, end: number): string {
   return text.slice(from, to === -1 ? text.length : to);
 }
 
+/** The stretches of `text` around every occurrence of the keywords, merged. */
+function keywordWindows(lower: string, keywords: string[]): [number, number][] {
+  const at: [number, number][] = [];
+  for (const k of keywords) {
+    for (let i = lower.indexOf(k); i !== -1; i = lower.indexOf(k, i + 1)) at.push([Math.max(0, i - WINDOW_BEFORE), Math.min(lower.length, i + k.length + WINDOW_AFTER)]);
+  }
+  at.sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const w of at) {
+    const last = merged[merged.length - 1];
+    if (last && w[0] <= last[1]) last[1] = Math.max(last[1], w[1]);
+    else merged.push([w[0], w[1]]);
+  }
+  return merged;
+}
+
 /** Every secret the rules find in `text` (overlaps possible). */
 export function findSecrets(text: string): SecretFinding[] {
   const { rules, global } = load();
@@ -126,22 +152,30 @@ export function findSecrets(text: string): SecretFinding[] {
   const findings: SecretFinding[] = [];
   for (const rule of rules) {
     if (rule.keywords.length > 0 && !rule.keywords.some((k) => lower.includes(k))) continue;
-    const re = compiled(rule);
-    if (!re) continue;
-    const m = re.matcher(text);
-    while (m.find()) {
-      const wanted = rule.secretGroup;
-      const group = wanted > 0 && wanted <= m.groupCount() && m.group(wanted) !== null ? wanted : firstGroup(m);
-      const start = m.start(group);
-      const end = m.end(group);
-      if (start < 0 || end <= start) continue;
-      const secret = text.slice(start, end);
-      if (rule.entropy > 0 && shannonEntropy(secret) < rule.entropy) continue;
-      const match = m.group(0) ?? secret;
-      const line = lineAround(text, start, end);
-      if (allowed(global, secret, match, line) || rule.allowlists.some((a) => allowed(a, secret, match, line))) continue;
-      findings.push({ ruleId: rule.id, start, end });
-    }
+    const windows = rule.windowed ? keywordWindows(lower, rule.keywords) : [[0, text.length] as [number, number]];
+    for (const [from, to] of windows) findings.push(...matchRule(rule, text, from, to, global));
+  }
+  return findings;
+}
+
+function matchRule(rule: SecretRule, full: string, from: number, to: number, global: Allowlist): SecretFinding[] {
+  const re = compiled(rule);
+  if (!re) return [];
+  const text = from === 0 && to === full.length ? full : full.slice(from, to);
+  const findings: SecretFinding[] = [];
+  const m = re.matcher(text);
+  while (m.find()) {
+    const wanted = rule.secretGroup;
+    const group = wanted > 0 && wanted <= m.groupCount() && m.group(wanted) !== null ? wanted : firstGroup(m);
+    const start = m.start(group);
+    const end = m.end(group);
+    if (start < 0 || end <= start) continue;
+    const secret = text.slice(start, end);
+    if (rule.entropy > 0 && shannonEntropy(secret) < rule.entropy) continue;
+    const match = m.group(0) ?? secret;
+    const line = lineAround(text, start, end);
+    if (allowed(global, secret, match, line) || rule.allowlists.some((a) => allowed(a, secret, match, line))) continue;
+    findings.push({ ruleId: rule.id, start: start + from, end: end + from });
   }
   return findings;
 }
