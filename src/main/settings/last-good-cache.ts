@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { PermissionModeSchema } from '../../shared/permission';
-import { writeFileAtomicAsync } from '../fs/atomic-write';
+import fs from 'node:fs';
+import lockfile from 'proper-lockfile';
+import { writeFileAtomic, writeFileAtomicAsync } from '../fs/atomic-write';
 import { MAX_SETTINGS_BYTES, MAX_STATE_BYTES, readRegularFile, readRegularFileSync } from '../fs/read-regular-file';
 import { withStateLock } from '../fs/state-lock';
 import type { FileSettings } from './settings-schema';
@@ -31,7 +33,9 @@ const LegacySchema = z.record(z.string(), FileSettingsSchema);
  *
  * One entry file per settings file (`settings-last-good/<hash>.json`), so processes recording different settings
  * files never touch each other's entries; one settings file's entry is replaced under its lock, and only by a version
- * seen later than the one stored (a slow process cannot put back an older version over a newer one).
+ * seen later than the one stored (a slow process cannot put back an older version over a newer one). The lock is
+ * taken without waiting when it is free (the entry is written at once, as the settings file was just read); when
+ * another process holds it, the write waits for it in the background (never blocking the thread).
  */
 export class LastGoodCache {
   readonly dir: string;
@@ -66,9 +70,39 @@ export class LastGoodCache {
     const before = this.memory.has(settingsFile) ? this.memory.get(settingsFile) ?? null : undefined;
     this.memory.set(settingsFile, settings);
     if (before !== undefined && JSON.stringify(before) === JSON.stringify(settings)) return;
+    // Usually the entry's lock is free: written at once. Held by another process: written when it is free.
+    if (this.storeNow(settingsFile, settings, stamp)) return;
     const write = this.store(settingsFile, settings, stamp).catch(() => undefined);
     this.writes.add(write);
     void write.then(() => this.writes.delete(write));
+  }
+
+  /** The entry's compare-and-write if its lock can be taken without waiting; false when another process holds it. */
+  private storeNow(settingsFile: string, settings: FileSettings | null, stamp: bigint): boolean {
+    const file = this.entryFile(settingsFile);
+    let release: () => void;
+    try {
+      fs.mkdirSync(this.dir, { recursive: true });
+      release = lockfile.lockSync(file, { realpath: false, stale: 10_000 });
+    } catch (err) {
+      // Locked by someone else: retried asynchronously. Anything else: best effort, the cache only helps later.
+      return (err as NodeJS.ErrnoException).code !== 'ELOCKED';
+    }
+    try {
+      const stored = readEntrySync(file, settingsFile);
+      if (stored && BigInt(stored.stamp) > stamp) return true;
+      if (stored && JSON.stringify(stored.settings) === JSON.stringify(settings)) return true;
+      writeFileAtomic(file, JSON.stringify({ file: settingsFile, stamp: stamp.toString(), settings } satisfies Entry, null, 2) + '\n');
+    } catch {
+      // best effort
+    } finally {
+      try {
+        release();
+      } catch {
+        // already released
+      }
+    }
+    return true;
   }
 
   /** Resolves when every write started so far has finished. */
