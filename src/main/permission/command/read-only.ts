@@ -1,5 +1,6 @@
+import { findReadOnlyPaths } from './read-only-find';
 import { gitReadOnlyPaths } from './read-only-git';
-import { parseOptions, type OptionSpec, type ParsedOptions } from './options';
+import { parseOptions, type ParsedOptions } from './options';
 import { READERS, READ_ONLY, type CommandSpec } from './read-only-table';
 import { expandGlobArg } from './glob-expand';
 import type { CommandContext, SimpleCommand } from './types';
@@ -11,7 +12,6 @@ import type { CommandContext, SimpleCommand } from './types';
  * so such a command is not read-only; globs are expanded against the file system when a context is given.
  */
 
-const FIND_UNSAFE = /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls|files0-from)$/;
 /** `sed -n` scripts that only print: addresses (numbers, `$`, `/re/`, ranges, steps) then `p`, `=`, `l`, `q`. */
 const SED_ADDRESS = String.raw`(?:\d+(?:~\d+)?|\$|/(?:[^/\\\n]|\\[^\n])*/I?)`;
 const SED_PRINT = new RegExp(String.raw`^\s*(?:${SED_ADDRESS}(?:\s*,\s*(?:${SED_ADDRESS}|[+~]\d+))?)?\s*!?\s*[pl=qQ]\s*$`);
@@ -20,19 +20,19 @@ function isSafeSedScript(script: string): boolean {
   return script.split(/[;\n]/).every((part) => part.trim() === '' || SED_PRINT.test(part));
 }
 
-function dynamicAt(cmd: SimpleCommand, index: number): boolean {
-  return cmd.argvDynamic?.[index] === true;
+/**
+ * Program identity (contract "Assurance"): a read-only program is named bare (looked up on PATH) or by a path
+ * under a system folder. `./rg`, `bin/ls` and `/tmp/x/rg` are the project's (or anyone's) own programs.
+ */
+const SYSTEM_BIN = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$|^\/opt\/homebrew\/s?bin\/[^/]+$/;
+
+export function isSystemProgram(word: string): boolean {
+  if (!word.includes('/')) return word.length > 0;
+  return SYSTEM_BIN.test(word) && !word.includes('/../') && !word.includes('/./');
 }
 
-function findPaths(cmd: SimpleCommand): { value: string; index: number }[] | null {
-  const argv = cmd.argv;
-  let i = 1;
-  while (i < argv.length && /^-([HLP]|O\d*)$/.test(argv[i] as string)) i++;
-  if (argv[i] === '-D') i += 2;
-  const paths: { value: string; index: number }[] = [];
-  while (i < argv.length && !/^[-(!]/.test(argv[i] as string)) paths.push({ value: argv[i] as string, index: i++ });
-  for (let j = i; j < argv.length; j++) if (FIND_UNSAFE.test(argv[j] as string)) return null;
-  return paths;
+function dynamicAt(cmd: SimpleCommand, index: number): boolean {
+  return cmd.argvDynamic?.[index] === true;
 }
 
 /** Operands that are paths, per the spec's operand layout; null when the layout is violated. */
@@ -45,25 +45,29 @@ function pathOperands(cmd: SimpleCommand, spec: CommandSpec, parsed: ParsedOptio
     case 'pattern-then-paths':
       if (!parsed.patternByOption) ops = parsed.operands.slice(1).filter((o) => o.value !== '-');
       break;
-    case 'script-then-paths': {
-      if (!parsed.patternByOption) {
-        const script = parsed.operands[0];
-        if (cmd.name === 'sed' && (script === undefined || !isSafeSedScript(script.value))) return null;
-        ops = parsed.operands.slice(1).filter((o) => o.value !== '-');
-      }
+    case 'script-then-paths':
+      if (!parsed.patternByOption) ops = parsed.operands.slice(1).filter((o) => o.value !== '-');
       break;
-    }
     case 'all-but-last':
       if (!parsed.flags.some((f) => /^(-[a-zA-Z]*t|--target-directory)/.test(f))) ops = parsed.operands.slice(0, -1);
       break;
     case 'first':
       ops = parsed.operands.slice(0, 1);
       break;
+    case 'after-first':
+      ops = parsed.operands.slice(1);
+      break;
     default:
       break;
   }
   if (spec.maxOperands !== undefined && parsed.operands.length > spec.maxOperands) return null;
   return [...ops, ...parsed.files];
+}
+
+/** sed is read-only only when every script it runs (the operand or each `-e`) only prints. */
+function sedScriptsSafe(parsed: ParsedOptions): boolean {
+  const scripts = parsed.patternByOption ? parsed.scripts : [parsed.operands[0]?.value];
+  return scripts.length > 0 && scripts.every((s) => s !== undefined && isSafeSedScript(s));
 }
 
 /**
@@ -78,37 +82,57 @@ function collect(cmd: SimpleCommand, paths: { value: string; index: number }[] |
       out.push(p.value);
       continue;
     }
-    // after a `cd` the glob is relative to somewhere else: not expanded
-    const matches = ctx === undefined || cmd.cwd !== undefined ? null : expandGlobArg(p.value, ctx);
+    // `ctx.projectRoot` is where the command runs (the caller passes the directory a `cd` moved to)
+    const matches = ctx === undefined ? null : expandGlobArg(p.value, ctx);
     if (matches === null) return null;
     out.push(...matches);
   }
   return out;
 }
 
+/** Unary and binary operators of `test`: the other words are operands (values or paths). */
+const TEST_OPERATORS = /^(-[a-zA-Z]|-(eq|ne|lt|le|gt|ge|nt|ot|ef)|=|==|!=|<|>|!|\(|\)|\]|-a|-o)$/;
+
+function testOperands(cmd: SimpleCommand): { value: string; index: number }[] {
+  const out: { value: string; index: number }[] = [];
+  cmd.argv.forEach((value, index) => {
+    if (index > 0 && !TEST_OPERATORS.test(value)) out.push({ value, index });
+  });
+  return out;
+}
+
+/** The words of a read-only command that are paths, or null when it is not in the closed list as written. */
+function tablePaths(cmd: SimpleCommand): { value: string; index: number }[] | null {
+  if (cmd.name === 'find') return findReadOnlyPaths(cmd);
+  if (cmd.name === 'git') return gitReadOnlyPaths(cmd);
+  const spec = READ_ONLY.get(cmd.name);
+  if (spec === undefined) return null;
+  const args = cmd.argv.slice(1);
+  if (spec.onlyFlags !== undefined) {
+    return (args.length > 0 && args.every((a) => spec.onlyFlags?.includes(a))) || (args.length === 0 && spec.bare === true) ? [] : null;
+  }
+  if (spec.noOptions === true) return [];
+  if (spec.expression === true) return testOperands(cmd);
+  if (spec.requireFlag !== undefined && !args.some((a) => spec.requireFlag?.test(a))) return null;
+  if (args.some((a) => spec.unsafeWord?.test(a) === true)) return null;
+  const parsed = parseOptions(cmd.argv, spec.options);
+  if (parsed.unknown.length > 0) return null;
+  if (cmd.name === 'sed' && !sedScriptsSafe(parsed)) return null;
+  return pathOperands(cmd, spec, parsed);
+}
+
 /**
- * null: not in the read-only set (or an option that writes or runs programs, or a changed PATH). Otherwise the
- * path-like arguments the engine must confine to the project ([] for `echo`, `pwd`, `git status`...). Pass
- * `ctx` to have glob arguments expanded (`ls src/*.ts`); without it a glob makes the command not read-only.
+ * null: not in the read-only set (an unknown option, a program that is not the system's, a changed PATH...).
+ * Otherwise the path-like arguments the engine must confine to the project ([] for `echo`, `pwd`,
+ * `git status`...). Pass `ctx` (with `projectRoot` the directory the command runs in) to have glob arguments
+ * expanded (`ls src/*.ts`); without it a glob makes the command not read-only. A shell or `eval` that only runs
+ * code already analysed as separate commands (`bash -c 'ls'`) is read-only with no paths of its own.
  */
 export function readOnlyPathArgs(cmd: SimpleCommand, ctx?: CommandContext): string[] | null {
   if (cmd.environmentAltered === true || cmd.argsFromInput === true) return null;
-  if (cmd.name === 'find') return collect(cmd, findPaths(cmd), ctx);
-  if (cmd.name === 'git') {
-    const git = gitReadOnlyPaths(cmd);
-    return git === null ? null : collect(cmd, git, ctx);
-  }
-  const spec = READ_ONLY.get(cmd.name);
-  if (spec === undefined) return null;
-  if (spec.onlyFlags !== undefined) {
-    const args = cmd.argv.slice(1);
-    return args.length > 0 && args.every((a) => spec.onlyFlags?.includes(a)) ? [] : args.length === 0 && spec.bare === true ? [] : null;
-  }
-  if (spec.requireFlag !== undefined && !cmd.argv.slice(1).some((a) => spec.requireFlag?.test(a))) return null;
-  if (cmd.argv.slice(1).some((a) => spec.unsafeWord?.test(a) === true)) return null;
-  const parsed = parseOptions(cmd.argv, spec as OptionSpec);
-  if (parsed.unsafe) return null;
-  return collect(cmd, pathOperands(cmd, spec, parsed), ctx);
+  if (!isSystemProgram(cmd.argv[0] ?? '')) return null;
+  if (cmd.runsAnalysedCode === true) return [];
+  return collect(cmd, tablePaths(cmd), ctx);
 }
 
 /**
@@ -119,13 +143,21 @@ export function readOnlyPathArgs(cmd: SimpleCommand, ctx?: CommandContext): stri
 export function readPathArgs(cmd: SimpleCommand, ctx?: CommandContext): string[] {
   const spec = READERS.get(cmd.name);
   if (spec === undefined) return [];
-  const parsed = parseOptions(cmd.argv, spec as OptionSpec);
-  const layout: CommandSpec = spec.operands === 'script-then-paths' && cmd.name === 'sed' ? { ...spec, operands: 'pattern-then-paths' } : spec;
-  const paths = pathOperands(cmd, { ...layout, maxOperands: undefined }, parsed) ?? [];
+  const paths = spec.noOptions === true ? readerOperands(cmd, spec) : readerPaths(cmd, spec);
   const out: string[] = [];
   for (const p of paths) {
     out.push(p.value);
-    if (ctx !== undefined && cmd.cwd === undefined && dynamicAt(cmd, p.index)) out.push(...(expandGlobArg(p.value, ctx) ?? []).filter((m) => m !== p.value));
+    if (ctx !== undefined && dynamicAt(cmd, p.index)) out.push(...(expandGlobArg(p.value, ctx) ?? []).filter((m) => m !== p.value));
   }
   return out;
+}
+
+function readerOperands(cmd: SimpleCommand, spec: CommandSpec): { value: string; index: number }[] {
+  const ops = cmd.argv.slice(1).map((value, i) => ({ value, index: i + 1 }));
+  return spec.operands === 'first' ? ops.slice(0, 1) : ops;
+}
+
+function readerPaths(cmd: SimpleCommand, spec: CommandSpec): { value: string; index: number }[] {
+  const parsed = parseOptions(cmd.argv, spec.options);
+  return pathOperands(cmd, { ...spec, maxOperands: undefined }, parsed) ?? [];
 }

@@ -35,6 +35,13 @@ export interface SimpleCommand {
    * and so the files it touches, are not all in the text. Such a command is never in the read-only set.
    */
   argsFromInput?: boolean;
+  /** With argsFromInput: the input was literal text, and its items are already in argv (`echo a b | xargs rm`). */
+  inputArgsKnown?: boolean;
+  /**
+   * True when the program only runs bash code the analyser has already read as separate commands (`bash -c
+   * 'ls'`, `eval 'ls'`): it is as read-only as that code.
+   */
+  runsAnalysedCode?: boolean;
   /**
    * Where the command runs when a `cd`/`pushd` came before it: the directory as written (relative to the project
    * root, or absolute, or `~/...`), or null when it went somewhere that cannot be known (`cd "$X"`, `cd -`,

@@ -50,7 +50,8 @@ describe('readOnlyPathArgs: the read-only set', () => {
 
   it('find: leading paths, and not read-only with actions that run or write', () => {
     expect(ro('find src test -name "*.ts" -type f')).toEqual([['src', 'test']]);
-    expect(ro('find -L . -newer x')).toEqual([['.']]);
+    expect(ro('find -H . -newer x')).toEqual([['.', 'x']]);
+    expect(ro('find -L . -newer x')).toEqual([null]); // follows symlinks while recursing
     for (const a of ['-exec rm {} ;', '-execdir ls ;', '-ok rm {} ;', '-okdir x ;', '-delete', '-fprint out', '-fprint0 out', '-fprintf out %p', '-fls out']) {
       expect(ro(`find . ${a}`)[0], a).toBeNull();
     }
@@ -70,7 +71,7 @@ describe('readOnlyPathArgs: the read-only set', () => {
   it('git: only subcommands that look, without -c or output files', () => {
     expect(ro('git status')).toEqual([[]]);
     expect(ro('git diff HEAD~1 -- src')).toEqual([['HEAD~1', 'src']]);
-    expect(ro('git log --oneline -n 5')).toEqual([['5']]);
+    expect(ro('git log --oneline -n 5')).toEqual([[]]);
     expect(ro('git show HEAD:README.md')).toEqual([['HEAD:README.md']]);
     expect(ro('git branch')).toEqual([[]]);
     expect(ro('git branch -a -v')).toEqual([[]]);
@@ -134,8 +135,6 @@ describe('readPathArgs: files read, for Read rules', () => {
     expect(reads('awk -f prog.awk data')).toEqual([['data', 'prog.awk']]);
     expect(reads('wc -l .env')).toEqual([['.env']]);
     expect(reads('diff .env .env.example')).toEqual([['.env', '.env.example']]);
-    expect(reads('cp .env /tmp/x')).toEqual([['.env']]);
-    expect(reads('cp -t /tmp .env')).toEqual([['.env']]);
     expect(reads('source .env')).toEqual([['.env']]);
     expect(reads('. ./env.sh arg')).toEqual([['./env.sh']]);
     expect(reads('jq .a config.json')).toEqual([['config.json']]);
