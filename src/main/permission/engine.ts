@@ -80,7 +80,7 @@ export class PermissionEngine {
     try {
       facts =
         schema.tool === 'run_command'
-          ? commandFacts(String(schema.input.command), state.confinement)
+          ? commandFacts(String(schema.input.command), state.confinement, { trusted: state.trusted })
           : fileFacts(schema.tool, schema.input, state.confinement);
     } catch (err) {
       // Fail closed: a call the engine cannot analyse is never let through (and cannot be approved).

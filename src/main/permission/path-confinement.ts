@@ -135,6 +135,11 @@ export class PathConfinement {
     return new PathConfinement(this.projectRoot, this.roots.slice(1), this.home, lstat);
   }
 
+  /** True when the real path `real` is an existing directory (seen through this confinement's lstat). */
+  isDirectory(real: string): boolean {
+    return this.lstat(real)?.isDirectory() === true;
+  }
+
   judge(p: string): ConfinementVerdict {
     const real = resolveRealPath(p, this.projectRoot, this.home, this.lstat);
     const root = this.roots.find((r) => isInside(real, r)) ?? null;

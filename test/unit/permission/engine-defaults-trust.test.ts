@@ -57,13 +57,20 @@ describe('5. defaults', () => {
   });
   it('writing under .git/ .vscode/ .idea/ .husky/ .claude/ asks, even in bypass mode', async () => {
     const e = await fx.engine({ mode: 'bypassPermissions' });
-    for (const p of ['.git/hooks/pre-commit', '.vscode/settings.json', '.idea/workspace.xml', '.husky/pre-push', '.claude/commands/x.md', 'sub/.git/config']) {
+    for (const p of ['.git/hooks/pre-commit', '.vscode/settings.json', '.idea/workspace.xml', '.husky/pre-push', 'sub/.claude/commands/x.md', 'sub/.git/config']) {
       expect(e.decide(write(p)), p).toMatchObject({ decision: 'ask', source: 'defaults' });
       expect(e.decide(cmd(`echo x > ${p}`)), p).toMatchObject({ decision: 'ask', source: 'defaults' });
     }
     fs.symlinkSync('.git/hooks', path.join(fx.project, 'hooks'));
     expect(e.decide(edit('hooks/pre-commit'))).toMatchObject({ decision: 'ask', source: 'defaults' });
     expect(e.decide(write('src/.gitignore')).decision).toBe('allow');
+  });
+  it("the project's own .claude/ folder is self-protected as a whole (agents, commands, skills grant tools)", async () => {
+    const e = await fx.engine({ mode: 'bypassPermissions' });
+    for (const p of ['.claude/commands/x.md', '.claude/agents/a.md', '.claude/skills/s/SKILL.md']) {
+      expect(e.decide(write(p)), p).toMatchObject({ decision: 'deny', source: 'hard' });
+      expect(e.decide(cmd(`echo x > ${p}`)), p).toMatchObject({ decision: 'deny', source: 'hard' });
+    }
   });
   it('an Edit rule for a config folder overrides that default', async () => {
     fx.settings('user', { allow: ['Edit(.vscode/**)'] });

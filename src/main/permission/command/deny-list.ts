@@ -70,15 +70,32 @@ const FIND_FILTERS =
   /^-(i?name|i?path|i?wholename|i?regex|i?lname|type|xtype|newer\w*|[acm](time|min)|used|size|empty|user|group|uid|gid|nouser|nogroup|perm|links|inum|samefile|readable|writable|executable|fstype|context)$/;
 
 function findDeletes(argv: string[]): boolean {
+  return findDeleteAt(argv) >= 0;
+}
+
+/** Index of the first deleting action (`-delete`, `-exec rm ...`), or -1. */
+function findDeleteAt(argv: string[]): number {
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i] as string;
-    if (a === '-delete') return true;
+    if (a === '-delete') return i;
     if (/^-(exec|execdir|ok|okdir)$/.test(a)) {
       const prog = path.posix.basename(argv[i + 1] ?? '');
-      if (/^(rm|unlink|shred|rmdir)$/.test(prog)) return true;
+      if (/^(rm|unlink|shred|rmdir)$/.test(prog)) return i;
     }
   }
-  return false;
+  return -1;
+}
+
+/**
+ * find evaluates its expression left to right: a delete is limited by a test only when the test comes before it
+ * and nothing turns the selection around (`-o`, `!`, `-not`, `,`, parentheses): `find . -delete -name x` and
+ * `find . ! -name keep -delete` delete everything.
+ */
+function findDeleteFiltered(argv: string[]): boolean {
+  const at = findDeleteAt(argv);
+  const before = argv.slice(1, at);
+  if (before.some((a) => /^(-o|-or|!|-not|,|\(|\))$/.test(a))) return false;
+  return before.some((a) => FIND_FILTERS.test(a));
 }
 
 /** The context with the command's own working directory, when a literal `cd` moved it. */
@@ -128,7 +145,7 @@ export function hardDenyReason(cmd: SimpleCommand, commandCtx: CommandContext): 
     if (hit !== null) return `recursive ${name} of ${hit}`;
   }
   if (name === 'find' && findDeletes(argv)) {
-    const filtered = argv.some((a) => FIND_FILTERS.test(a));
+    const filtered = findDeleteFiltered(argv);
     const paths = findPaths(argv).filter((p) => !(filtered && isProjectRootItself(p, ctx)));
     const hit = firstProtected(paths, ctx);
     if (hit !== null) return `find deleting in ${hit}`;

@@ -1,25 +1,35 @@
-import { DIRECTORY_CHANGERS, FOREIGN_SHELLS, SHELLS } from './names';
+import { interpreterInvocation, interpreterSpec, isStdinPath } from './interpreters';
+import { DIRECTORY_CHANGERS, FOREIGN_SHELLS, programName, SHELLS } from './names';
+import { printfOutput, unescapeEcho } from './printf';
 import type { Stdin, WalkerApi } from './state';
 import type { SimpleCommand } from './types';
 
 /**
  * Programs whose arguments or input are themselves code: shells (`-c STRING`, a script on stdin), `eval`,
- * `source`, `trap`, `alias`, `find -exec`, `watch`. Their code is parsed recursively; code we cannot see makes the
- * command unreadable. Also `tee FILE` (a write) and `cd` (the directory changes).
+ * `source`, `trap`, `alias`, `find -exec`, `watch`, interpreters. Bash code is parsed recursively; code we cannot
+ * see makes the command unreadable. Also `tee FILE` (a write) and `cd` (the directory changes).
  */
 
-const STDIN_PATHS = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
-
+/**
+ * A shell reading its script from its input (a pipe, a heredoc, a redirect): unreadable (contract "Assurance:
+ * Shells fed from elsewhere"), but literal text is still analysed so the deny list and rules see what it runs.
+ */
 function shellReadsStdin(stdin: Stdin, w: WalkerApi, shell: string): void {
-  if (stdin.kind === 'literal') w.nestedSource(stdin.text, { kind: 'none' });
-  else if (stdin.kind === 'unknown') w.unreadable(`${shell} runs a script from input that is not literal`);
+  if (stdin.kind === 'none') return;
+  if (stdin.kind === 'literal') w.nestedSource(stdin.text, { kind: 'none' }, 'child');
+  w.unreadable(stdin.kind === 'literal' ? `${shell} runs a script from its input` : stdin.kind === 'file' ? `${shell} runs a script from a file given on its input` : `${shell} runs a script from input that is not literal`);
 }
+
+/** Shell options that change nothing but tracing and error handling: a shell with only these runs just its script. */
+const PLAIN_SHELL_FLAGS = /^-[cleuxvfn]+$|^--(login|norc|noprofile|posix)$/;
+const PLAIN_SET_OPTIONS = new Set(['pipefail', 'errexit', 'nounset', 'xtrace', 'noglob', 'verbose', 'noclobber']);
 
 function shellInvocation(cmd: SimpleCommand, dyn: boolean[], stdin: Stdin, w: WalkerApi): void {
   const argv = cmd.argv;
   let i = 1;
   let dashC = false;
   let dashS = false;
+  let plain = true;
   while (i < argv.length) {
     const a = argv[i] as string;
     if (dyn[i] === true && a.startsWith('-')) {
@@ -31,6 +41,7 @@ function shellInvocation(cmd: SimpleCommand, dyn: boolean[], stdin: Stdin, w: Wa
       break;
     }
     if (a.startsWith('--')) {
+      if (!PLAIN_SHELL_FLAGS.test(a)) plain = false;
       i += a === '--rcfile' || a === '--init-file' ? 2 : 1;
       continue;
     }
@@ -41,6 +52,9 @@ function shellInvocation(cmd: SimpleCommand, dyn: boolean[], stdin: Stdin, w: Wa
         else if (ch === 's') dashS = true;
         else if (ch === 'o' || ch === 'O') extra++;
       }
+      const values = argv.slice(i + 1, i + 1 + extra);
+      if (!PLAIN_SHELL_FLAGS.test(a.replace(/o/g, '')) && !/^-o$/.test(a)) plain = false;
+      if (/[oO]/.test(a) && !values.every((v) => PLAIN_SET_OPTIONS.has(v))) plain = false;
       i += 1 + extra;
       continue;
     }
@@ -50,24 +64,32 @@ function shellInvocation(cmd: SimpleCommand, dyn: boolean[], stdin: Stdin, w: Wa
     const script = argv[i];
     if (script === undefined) w.unreadable(`${cmd.name} -c without a command string`);
     else if (dyn[i] === true) w.unreadable(`${cmd.name} -c runs a string that is not literal`);
-    else w.nestedSource(script, { kind: 'none' });
+    else {
+      w.nestedSource(script, { kind: 'none' }, 'child');
+      // the shell only runs the script just analysed: its verdict is the script's (contract "Friction")
+      if (plain && !cmd.argsFromInput) cmd.runsAnalysedCode = true;
+    }
     return;
   }
   const file = argv[i];
   if (file !== undefined && !dashS) {
     if (dyn[i] === true) w.unreadable(`${cmd.name} runs a script whose path is computed`);
-    else if (STDIN_PATHS.has(file)) shellReadsStdin(stdin, w, cmd.name);
+    else if (isStdinPath(file)) shellReadsStdin(stdin, w, cmd.name);
     return; // a script file: what it does is the file's business, the command itself is readable
   }
   shellReadsStdin(stdin, w, cmd.name);
 }
 
-function literalArgs(cmd: SimpleCommand, dyn: boolean[], from: number, w: WalkerApi, what: string): string[] | null {
-  if (dyn.slice(from).some((d) => d)) {
-    w.unreadable(`${what} of a string that is not literal`);
-    return null;
-  }
-  return cmd.argv.slice(from);
+/** Operands after an optional `--` (`eval -- CODE`, `trap -- CODE SIG`, `source -- FILE`). */
+function afterDashDash(argv: string[], dyn: boolean[]): { args: string[]; dyn: boolean[] } {
+  const skip = argv[1] === '--' ? 2 : 1;
+  return { args: argv.slice(skip), dyn: dyn.slice(skip) };
+}
+
+/** A program that runs a shell or interpreter on a placeholder (`find -exec sh -c '{}'`) runs data as code. */
+function runsInterpreter(words: string[]): boolean {
+  const name = programName(words[0] ?? '');
+  return SHELLS.has(name) || FOREIGN_SHELLS.has(name) || interpreterSpec(name) !== undefined || name === 'eval' || name === 'source' || name === '.';
 }
 
 function findExec(cmd: SimpleCommand, dyn: boolean[], w: WalkerApi): void {
@@ -77,7 +99,12 @@ function findExec(cmd: SimpleCommand, dyn: boolean[], w: WalkerApi): void {
     let end = i + 1;
     while (end < argv.length && argv[end] !== ';' && argv[end] !== '+') end++;
     const words = argv.slice(i + 1, end);
-    if (words.length > 0) w.emitArgv(words, dyn.slice(i + 1, end), words.join(' '), { kind: 'none' });
+    // `{}` is each file found: a path only known when find runs
+    const wordDyn = words.map((word, k) => dyn[i + 1 + k] === true || word.includes('{}'));
+    if (words.some((word) => word.includes('{}')) && runsInterpreter(words)) {
+      w.unreadable(`find ${argv[i]} runs ${programName(words[0] ?? '')} on the files it finds`);
+    }
+    if (words.length > 0) w.emitArgv(words, wordDyn, words.join(' '), { kind: 'none' });
     i = end;
   }
 }
@@ -126,12 +153,45 @@ function watchInvocation(cmd: SimpleCommand, dyn: boolean[], w: WalkerApi): void
     return;
   }
   if (dyn.slice(i).some((d) => d)) w.unreadable('watch runs a string that is not literal');
-  else w.nestedSource(words.join(' '), { kind: 'none' });
+  else w.nestedSource(words.join(' '), { kind: 'none' }, 'child');
+}
+
+function evalInvocation(cmd: SimpleCommand, dyn: boolean[], stdin: Stdin, w: WalkerApi): void {
+  const { args, dyn: argDyn } = afterDashDash(cmd.argv, dyn);
+  if (argDyn.some((d) => d)) {
+    w.unreadable('eval of a string that is not literal');
+    return;
+  }
+  if (args.length === 0) return;
+  w.nestedSource(args.join(' '), stdin, 'here');
+  cmd.runsAnalysedCode = true;
+}
+
+function trapInvocation(cmd: SimpleCommand, dyn: boolean[], w: WalkerApi): void {
+  const { args, dyn: argDyn } = afterDashDash(cmd.argv, dyn);
+  const code = args[0];
+  // `trap -p`, `trap -l`, `trap SIG` (reset): no code
+  if (code === undefined || args.length < 2 || (cmd.argv[1] !== '--' && code.startsWith('-'))) return;
+  if (argDyn[0] === true) w.unreadable('trap runs a string that is not literal');
+  else w.nestedSource(code, { kind: 'none' }, 'here');
+}
+
+function sourceInvocation(cmd: SimpleCommand, dyn: boolean[], stdin: Stdin, w: WalkerApi): void {
+  const { args, dyn: argDyn } = afterDashDash(cmd.argv, dyn);
+  const file = args[0];
+  if (file === undefined) return;
+  if (argDyn[0] === true) w.unreadable(`${cmd.name} runs a script whose path is computed`);
+  else if (isStdinPath(file)) shellReadsStdin(stdin, w, cmd.name);
+  // the sourced file may set any variable: nothing is known to be an integer any more
+  w.state.integers.clear();
 }
 
 export function followInvocation(cmd: SimpleCommand, dyn: boolean[], stdin: Stdin, w: WalkerApi): void {
   const name = cmd.name;
   if (DIRECTORY_CHANGERS.has(name)) w.state.changesDirectory = true;
+  if (cmd.argsFromInput === true && runsInterpreter([name])) {
+    w.unreadable(`xargs runs ${name} with arguments from its input`);
+  }
   if (SHELLS.has(name)) {
     shellInvocation(cmd, dyn, stdin, w);
     return;
@@ -141,33 +201,27 @@ export function followInvocation(cmd: SimpleCommand, dyn: boolean[], stdin: Stdi
     shellInvocation(cmd, dyn, stdin, w); // still look for denied commands in it
     return;
   }
+  if (interpreterSpec(name) !== undefined) {
+    interpreterInvocation(cmd, dyn, stdin, w);
+    return;
+  }
   switch (name) {
-    case 'eval': {
-      const args = literalArgs(cmd, dyn, 1, w, 'eval');
-      if (args !== null && args.length > 0) w.nestedSource(args.join(' '), stdin);
+    case 'eval':
+      evalInvocation(cmd, dyn, stdin, w);
       return;
-    }
     case 'source':
-    case '.': {
-      const file = cmd.argv[1];
-      if (file === undefined) return;
-      if (dyn[1] === true) w.unreadable(`${name} runs a script whose path is computed`);
-      else if (STDIN_PATHS.has(file)) shellReadsStdin(stdin, w, name);
+    case '.':
+      sourceInvocation(cmd, dyn, stdin, w);
       return;
-    }
-    case 'trap': {
-      const code = cmd.argv[1];
-      if (code === undefined || cmd.argv.length < 3 || code.startsWith('-')) return;
-      if (dyn[1] === true) w.unreadable('trap runs a string that is not literal');
-      else w.nestedSource(code, { kind: 'none' });
+    case 'trap':
+      trapInvocation(cmd, dyn, w);
       return;
-    }
     case 'alias':
       cmd.argv.slice(1).forEach((a, k) => {
         const eq = a.indexOf('=');
         if (eq <= 0) return;
         if (dyn[k + 1] === true) w.unreadable('alias of a string that is not literal');
-        else w.nestedSource(a.slice(eq + 1), { kind: 'none' });
+        else w.nestedSource(a.slice(eq + 1), { kind: 'none' }, 'here');
       });
       return;
     case 'find':
@@ -179,31 +233,38 @@ export function followInvocation(cmd: SimpleCommand, dyn: boolean[], stdin: Stdi
     case 'watch':
       watchInvocation(cmd, dyn, w);
       return;
+    case 'parallel':
+      w.unreadable('parallel runs its command line through a shell, with arguments from its input');
+      return;
     default:
       return;
   }
 }
 
 /**
- * What a command writes to its stdout when that is known text (`echo 'rm -rf /' | sh`, `cat <<EOF | bash`),
- * else null.
+ * What a command writes to its stdout when that is known text (`echo 'rm -rf /' | sh`, `cat <<EOF | bash`,
+ * `printf '%s\n' / | xargs rm -rf`), else null.
  */
 export function literalOutput(cmd: SimpleCommand, dyn: boolean[], stdin: Stdin): string | null {
   if (dyn.some((d) => d)) return null;
   const args = cmd.argv.slice(1);
   if (cmd.name === 'echo') {
     let newline = true;
+    let escapes = false;
     while (args[0] !== undefined && /^-[neE]+$/.test(args[0])) {
-      if ((args[0] as string).includes('e')) return null; // escapes interpreted: not worth emulating
-      if ((args[0] as string).includes('n')) newline = false;
-      args.shift();
+      const flags = args.shift() as string;
+      if (flags.includes('n')) newline = false;
+      if (flags.includes('e')) escapes = true;
+      if (flags.includes('E')) escapes = false;
     }
-    return args.join(' ') + (newline ? '\n' : '');
+    const text = args.join(' ');
+    const body = escapes ? unescapeEcho(text) : text;
+    return body === null ? null : body + (newline ? '\n' : '');
   }
   if (cmd.name === 'printf') {
-    const format = args[0];
-    if (format === undefined || args.length > 1 || /[%\\]/.test(format)) return null;
-    return format;
+    const [format, ...rest] = args;
+    if (format === undefined || format === '-v' || format === '--') return null;
+    return printfOutput(format, rest);
   }
   if (cmd.name === 'cat' && args.length === 0 && stdin.kind === 'literal') return stdin.text;
   return null;

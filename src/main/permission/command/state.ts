@@ -22,18 +22,49 @@ export interface AnalysisState {
   environmentAltered: boolean;
   /** The working directory after the `cd`s seen so far ('' = the project root, null = unknown). */
   cwd: string | null;
+  /** Variables known to hold a plain integer at this point (arithmetic on them runs no code). */
+  integers: Set<string>;
+  /** Variables assigned inside a function body: any later call may change them. */
+  volatile: Set<string>;
+  /** Variables declared associative (`declare -A`): their subscripts are strings, not arithmetic. */
+  associative: Set<string>;
+  /** CDPATH was set: a relative `cd` may go anywhere. */
+  cdpathSet: boolean;
+  /** PWD was assigned: `$PWD` and `~+` no longer name the working directory. */
+  pwdAssigned: boolean;
 }
 
 export function newState(): AnalysisState {
-  return { commands: [], writes: [], reads: [], reasons: [], forkBomb: null, changesDirectory: false, environmentAltered: false, cwd: '' };
+  return {
+    commands: [],
+    writes: [],
+    reads: [],
+    reasons: [],
+    forkBomb: null,
+    changesDirectory: false,
+    environmentAltered: false,
+    cwd: '',
+    integers: new Set(),
+    volatile: new Set(),
+    associative: new Set(),
+    cdpathSet: false,
+    pwdAssigned: false,
+  };
 }
 
 /** What the per-program handlers (shells, eval, find -exec, tee...) may ask of the walker. */
 export interface WalkerApi {
   readonly state: AnalysisState;
   unreadable(reason: string): void;
-  /** Parses and analyses `text` as a nested script (the `-c` string of a shell, an `eval`...). */
-  nestedSource(text: string, stdin: Stdin): void;
+  /**
+   * Parses and analyses `text` as a nested script: in a child shell (`bash -c`, a heredoc fed to `sh`: its `cd`s and
+   * variables do not come back) or in this shell (`eval`, `trap` code).
+   */
+  nestedSource(text: string, stdin: Stdin, where: 'child' | 'here'): void;
   /** Analyses an argv that another program runs (`find -exec CMD ;`), wrappers and all. */
   emitArgv(words: string[], dynamic: boolean[], text: string, stdin: Stdin): void;
+  /** Records an assignment to a variable by a builtin (`read x`, `printf -v x`): integer or arbitrary data. */
+  assigned(name: string, value: 'integer' | 'data'): void;
+  /** Checks an arithmetic expression given as text (`let 'x=y+1'`, a subscript `a[i]`). */
+  arithmeticText(text: string, what: string): void;
 }

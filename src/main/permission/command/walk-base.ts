@@ -1,19 +1,30 @@
 import { parseShell } from './parser';
 import { fileRedirect, heredocLiteral, isStdinRedirect, misreadHeredocBody, writesStdout } from './redirects';
+import { repairedSource } from './repair';
 import { NO_STDIN, UNKNOWN_STDIN, type AnalysisState, type Stdin, type WalkerApi } from './state';
 import { copyTree, TreeTooDeep, type SyntaxNode as Node } from './syntax-node';
+import { checkArithmetic, checkExpansion, noteAssignment } from './variables';
 import { evaluateRaw, isDynamic, rawText, walkExpression, type WordHooks } from './words';
 
 /**
  * The part of the syntax-tree walk shared by every statement: nested sources (`bash -c`, `eval`, heredocs fed
- * to shells), substitutions, and redirections with the standard input they give a command. The statement
- * dispatch itself is in walker.ts.
+ * to shells), substitutions, redirections with the standard input they give a command, and the scopes that
+ * decide what a `cd` or an assignment means for the commands after it. The statement dispatch is in walker.ts.
+ *
+ * Scopes model bash: a subshell (`( )`, `$( )`, a pipeline element, `&`, a child shell) cannot change the
+ * working directory or variables of what follows it; what a conditional part (after `&&`/`||`, in `if`, loops,
+ * functions) changes may or may not have happened. Contract "Assurance: Working directory": a `cd` is followed
+ * only at top level, in a `&&` or `;` sequence; inside anything else the directory becomes unknown.
  */
 const MAX_NESTING = 12;
+
+export type ScopeKind = 'subshell' | 'conditional' | 'block';
 
 export abstract class WalkBase implements WalkerApi {
   private depth = 0;
   protected source = '';
+  /** False inside a construct where a `cd` is not followed. */
+  protected follow = true;
 
   constructor(readonly state: AnalysisState) {}
 
@@ -21,18 +32,59 @@ export abstract class WalkBase implements WalkerApi {
     if (!this.state.reasons.includes(reason)) this.state.reasons.push(reason);
   }
 
-  nestedSource(text: string, stdin: Stdin): void {
+  /** Runs `fn` in a scope; see the class comment. `follow`: whether a `cd` inside is still followed. */
+  protected scoped<T>(kind: ScopeKind, follow: boolean, fn: () => T): T {
+    const cwd = this.state.cwd;
+    const integers = new Set(this.state.integers);
+    const outer = this.follow;
+    this.follow = outer && follow;
+    try {
+      return fn();
+    } finally {
+      this.follow = outer;
+      if (kind === 'subshell') {
+        this.state.cwd = cwd;
+        this.state.integers = integers;
+      } else if (kind === 'conditional') {
+        if (this.state.cwd !== cwd) this.state.cwd = null;
+        this.state.integers = new Set([...this.state.integers].filter((v) => integers.has(v)));
+      }
+    }
+  }
+
+  nestedSource(text: string, stdin: Stdin, where: 'child' | 'here'): void {
     if (this.depth >= MAX_NESTING) {
       this.unreadable('shell code nested too deeply');
       return;
     }
+    const run = (): void => this.parseAndWalk(text, stdin);
+    if (where === 'child') this.scoped('subshell', false, run);
+    else run();
+  }
+
+  private parseAndWalk(text: string, stdin: Stdin): void {
     const outer = this.source;
     this.depth++;
-    this.source = text;
-    const tree = parseShell(text);
+    let tree = parseShell(text);
+    let source = text;
     try {
-      if (tree.rootNode.hasError) this.unreadable('syntax error');
-      this.statement(copyTree(tree, text), stdin);
+      if (tree.rootNode.hasError) {
+        // Syntax bash accepts but the grammar does not (`{sudo,reboot}`, `1<>file`): analysed in a respelling the
+        // grammar reads, so the deny list and rules still see it; never readable.
+        const repaired = repairedSource(text);
+        const retry = repaired === null ? null : parseShell(repaired);
+        if (retry !== null && repaired !== null && !retry.rootNode.hasError) {
+          tree.delete();
+          tree = retry;
+          source = repaired;
+          this.unreadable('syntax the parser could only read respelled');
+        } else {
+          retry?.delete();
+          this.unreadable('syntax error');
+        }
+      }
+      this.source = source;
+      this.statement(copyTree(tree, source), stdin);
     } catch (err) {
       if (!(err instanceof TreeTooDeep)) throw err;
       this.unreadable(err.message);
@@ -46,26 +98,52 @@ export abstract class WalkBase implements WalkerApi {
   /** Analyses a whole command line (the entry point). */
   analyse(command: string): void {
     this.depth = -1;
-    this.nestedSource(command, NO_STDIN);
+    this.nestedSource(command, NO_STDIN, 'here');
   }
 
   abstract statement(node: Node, stdin: Stdin): string | null;
 
+  assigned(name: string, value: 'integer' | 'data'): void {
+    noteAssignment(this, name, value);
+  }
+
   protected hooks(nested: Node[]): WordHooks {
-    return { code: (n) => nested.push(n), unreadable: (r) => this.unreadable(r) };
+    return {
+      code: (n) => nested.push(n),
+      unreadable: (r) => this.unreadable(r),
+      expansion: (n) => this.expansion(n, (c) => nested.push(c)),
+      arithmetic: (n) => this.arithmetic(n, (c) => nested.push(c)),
+      pwdIsCwd: () => !this.state.pwdAssigned,
+    };
   }
 
   /** Hooks that analyse substitutions at once. */
   protected readonly immediate: WordHooks = {
     code: (n) => this.substitution(n),
     unreadable: (r) => this.unreadable(r),
+    expansion: (n) => this.expansion(n, (c) => this.substitution(c)),
+    arithmetic: (n) => this.arithmetic(n, (c) => this.substitution(c)),
+    pwdIsCwd: () => !this.state.pwdAssigned,
   };
 
+  private expansion(node: Node, code: (n: Node) => void): void {
+    checkExpansion(this, node);
+    walkExpression(node, { code, unreadable: (r) => this.unreadable(r) });
+  }
+
+  protected arithmetic(node: Node, code: (n: Node) => void): void {
+    walkExpression(node, { code, unreadable: (r) => this.unreadable(r) });
+    checkArithmetic(this, node.namedChildren, node.text);
+  }
+
+  /** A `$(..)`, backtick or process substitution: its statements run in a subshell. */
   protected substitution(node: Node): void {
-    for (const child of node.namedChildren) {
-      if (child.type === 'file_redirect') fileRedirect(child, this.source, this.state, this.immediate);
-      else this.statement(child, NO_STDIN);
-    }
+    this.scoped('subshell', false, () => {
+      for (const child of node.namedChildren) {
+        if (child.type === 'file_redirect') fileRedirect(child, this.source, this.state, this.immediate);
+        else this.statement(child, NO_STDIN);
+      }
+    });
   }
 
   protected redirect(r: Node): void {
@@ -79,25 +157,87 @@ export abstract class WalkBase implements WalkerApi {
     return this.withRedirects(body, node.namedChildren.filter((c) => c !== body), stdin);
   }
 
+  /** `a && b || c` as its parts and operators, left to right. */
+  protected flattenList(node: Node): { items: Node[]; ops: string[] } {
+    const items: Node[] = [];
+    const ops: string[] = [];
+    const visit = (n: Node): void => {
+      if (n.type !== 'list') {
+        items.push(n);
+        return;
+      }
+      for (const child of n.children) {
+        if (child.isNamed) visit(child);
+        else if (child.type === '&&' || child.type === '||') ops.push(child.type);
+      }
+    };
+    visit(node);
+    return { items, ops };
+  }
+
+  /**
+   * The parts of a list: in a `&&` chain the first part always runs and each later one only after the previous
+   * succeeded (a `cd` is followed; what changed is unknown after the chain); with `||` nothing is followed.
+   * `last` walks the final part (it may carry the list's trailing redirections).
+   */
+  protected walkList(node: Node, stdin: Stdin, last: (n: Node, stdin: Stdin) => string | null): string | null {
+    const { items, ops } = this.flattenList(node);
+    const inner = stdin.kind === 'none' ? stdin : UNKNOWN_STDIN;
+    const walk = (n: Node, i: number): string | null => (i === items.length - 1 ? last(n, inner) : this.statement(n, inner));
+    if (ops.every((op) => op === '&&')) {
+      const first = items[0];
+      if (first === undefined) return null;
+      const out = walk(first, 0);
+      if (items.length === 1) return out;
+      return this.scoped('conditional', true, () => {
+        let result: string | null = null;
+        items.slice(1).forEach((n, k) => (result = walk(n, k + 1)));
+        return result;
+      });
+    }
+    return this.scoped('conditional', false, () => {
+      let result: string | null = null;
+      items.forEach((n, k) => (result = walk(n, k)));
+      return result;
+    });
+  }
+
+  /** Each element of a pipeline runs in its own subshell, fed the previous one's output. */
+  protected walkPipeline(elements: Node[], stdin: Stdin, last: (n: Node, stdin: Stdin) => string | null): string | null {
+    const head = elements[0];
+    const body = head?.type === 'redirected_statement' ? head.childForFieldName('body') : null;
+    if (head !== undefined && body?.type === 'list' && elements.length > 1) {
+      // The grammar reads `a && b > f | c` as `(a && b > f) | c`; bash pipes only b (with its redirection) into c.
+      const redirects = head.namedChildren.filter((c) => c !== body);
+      return this.walkList(body, stdin, (item, input) =>
+        this.pipelineOf([(i) => this.withRedirects(item, redirects, i), ...this.elementWalkers(elements.slice(1), last)], input),
+      );
+    }
+    return this.pipelineOf(this.elementWalkers(elements, last), stdin);
+  }
+
+  private elementWalkers(elements: Node[], last: (n: Node, stdin: Stdin) => string | null): ((stdin: Stdin) => string | null)[] {
+    return elements.map((el, i) => (input: Stdin) => (i === elements.length - 1 ? last(el, input) : this.statement(el, input)));
+  }
+
+  private pipelineOf(elements: ((stdin: Stdin) => string | null)[], stdin: Stdin): string | null {
+    let input = stdin;
+    let out: string | null = null;
+    for (const walk of elements) {
+      out = this.scoped('subshell', false, () => walk(input));
+      input = out === null ? UNKNOWN_STDIN : { kind: 'literal', text: out };
+    }
+    return out;
+  }
+
   /**
    * The grammar hangs trailing redirections on a whole list or pipeline (`a && b <<EOF`), but bash binds them
    * to the last command: we do the same.
    */
-  private withRedirects(body: Node | null, redirects: Node[], stdin: Stdin): string | null {
-    if (body !== null && (body.type === 'list' || body.type === 'pipeline')) {
-      const parts = body.namedChildren;
-      const last = parts[parts.length - 1] ?? null;
-      let input = stdin;
-      for (const part of parts.slice(0, -1)) {
-        if (body.type === 'pipeline') {
-          const out = this.statement(part, input);
-          input = out === null ? UNKNOWN_STDIN : { kind: 'literal', text: out };
-        } else {
-          this.statement(part, stdin.kind === 'none' ? stdin : UNKNOWN_STDIN);
-        }
-      }
-      return this.withRedirects(last, redirects, input);
-    }
+  protected withRedirects(body: Node | null, redirects: Node[], stdin: Stdin): string | null {
+    const last = (n: Node, input: Stdin): string | null => this.withRedirects(n, redirects, input);
+    if (body !== null && body.type === 'list') return this.walkList(body, stdin, last);
+    if (body !== null && body.type === 'pipeline') return this.walkPipeline(body.namedChildren, stdin, last);
     let bodyStdin = stdin;
     const nested: Node[] = [];
     for (const r of redirects) {
@@ -128,17 +268,15 @@ export abstract class WalkBase implements WalkerApi {
       const field = r.fieldNameForChild(i);
       if (field === 'redirect') this.redirect(child);
       else if (field === 'argument' && !misread) this.unreadable('arguments after a heredoc are not supported');
-      else if (field === 'right') this.statement(child, NO_STDIN);
+      else if (field === 'right') this.scoped('conditional', false, () => this.statement(child, NO_STDIN));
       else if (child.type === 'pipeline') {
         const first: Stdin = out === null ? UNKNOWN_STDIN : { kind: 'literal', text: out };
-        let input = first;
-        for (const el of child.namedChildren) {
-          const o = this.statement(el, input);
-          input = o === null ? UNKNOWN_STDIN : { kind: 'literal', text: o };
-        }
+        this.walkPipeline(child.namedChildren, first, (n, input) => this.statement(n, input));
       } else if (child.type === 'ERROR') this.unreadable('syntax error');
     });
   }
 
   abstract emitArgv(words: string[], dynamic: boolean[], text: string, stdin: Stdin): void;
+
+  abstract arithmeticText(text: string, what: string): void;
 }

@@ -1,12 +1,16 @@
+import { isLiteralIndex, subscriptText } from './arithmetic';
+import { builtinAssignments } from './builtin-assignments';
 import { commandWords } from './command-words';
-import { altersLaterEnvironment, altersOwnEnvironment, isProgramVariable } from './environment';
+import { altersLaterEnvironment, altersOwnEnvironment } from './environment';
 import { findSelfCall } from './fork-bomb';
 import { followInvocation, literalOutput } from './invocations';
 import { programName } from './names';
+import { parseShell } from './parser';
 import { isStdinRedirect } from './redirects';
 import { NO_STDIN, UNKNOWN_STDIN, type Stdin } from './state';
-import type { SyntaxNode as Node } from './syntax-node';
+import { copyTree, type SyntaxNode as Node } from './syntax-node';
 import type { SimpleCommand } from './types';
+import { assignedBelow, checkArithmetic, checkSubscript, noteAssignment } from './variables';
 import { WalkBase } from './walk-base';
 import { evaluateRaw, groupAdjacent, isDynamic, rawText, walkExpression, type WordHooks } from './words';
 import { directoryAfter } from './working-directory';
@@ -18,57 +22,70 @@ import { unwrap } from './wrappers';
  * `echo '...' | sh`), else null.
  */
 
-/** Node types whose named children are all statements. */
-const STATEMENT_CONTAINERS = new Set([
-  'program',
-  'list',
-  'subshell',
-  'do_group',
-  'else_clause',
-  'elif_clause',
-  'if_statement',
-  'while_statement',
-  'negated_command',
-]);
+/** Separators bash rejects outside a `case` item (`ls ;; pwd`). */
+const CASE_SEPARATORS = new Set([';;', ';&', ';;&']);
+/** Comparison operators of `[[ ]]` whose operands bash evaluates as arithmetic. */
+const ARITHMETIC_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
+const LOOPS = new Set(['while_statement', 'for_statement', 'c_style_for_statement']);
 
 export class ShellWalk extends WalkBase {
-  private statements(nodes: Node[], stdin: Stdin): void {
+  /** Statements in order; one followed by `&` runs in the background, in a subshell. */
+  private sequence(node: Node, stdin: Stdin): void {
     const inner = stdin.kind === 'none' ? stdin : UNKNOWN_STDIN;
-    for (const n of nodes) this.statement(n, inner);
+    const children = node.children;
+    children.forEach((child, i) => {
+      if (!child.isNamed) {
+        if (CASE_SEPARATORS.has(child.type)) this.unreadable(`syntax error: ${child.type} outside a case`);
+        return;
+      }
+      const background = children.slice(i + 1).find((c) => !c.isNamed || c.type !== 'comment')?.type === '&';
+      if (background) this.scoped('subshell', false, () => this.statement(child, inner));
+      else this.statement(child, inner);
+    });
   }
 
   override statement(node: Node, stdin: Stdin): string | null {
     if (node.type === 'ERROR' || node.isMissing) {
       this.unreadable('syntax error');
-      this.statements(node.namedChildren, stdin);
-      return null;
-    }
-    if (STATEMENT_CONTAINERS.has(node.type)) {
-      this.statements(node.namedChildren, stdin);
+      this.scoped('conditional', false, () => this.sequence(node, stdin));
       return null;
     }
     switch (node.type) {
+      case 'program':
+        this.sequence(node, stdin);
+        return null;
       case 'comment':
         return null;
       case 'command':
         return this.command(node, stdin);
+      case 'list':
+        return this.walkList(node, stdin, (n, input) => this.statement(n, input));
       case 'pipeline':
-        this.pipeline(node.namedChildren, stdin);
+        return this.walkPipeline(node.namedChildren, stdin, (n, input) => this.statement(n, input));
+      case 'subshell':
+        this.scoped('subshell', false, () => this.sequence(node, stdin));
+        return null;
+      case 'negated_command':
+      case 'do_group':
+      case 'else_clause':
+      case 'elif_clause':
+        this.sequence(node, stdin);
         return null;
       case 'redirected_statement':
         return this.redirected(node, stdin);
       case 'compound_statement':
-        if (node.child(0)?.type === '((') walkExpression(node, this.immediate);
-        else this.statements(node.namedChildren, stdin);
+        if (node.child(0)?.type === '((') {
+          walkExpression(node, this.immediate);
+          checkArithmetic(this, node.namedChildren, node.text);
+        } else this.scoped('block', false, () => this.sequence(node, stdin));
         return null;
       case 'test_command':
-        walkExpression(node, this.immediate);
+        this.testCommand(node);
         return null;
       case 'variable_assignment':
       case 'variable_assignments': {
         const nodes = node.type === 'variable_assignment' ? [node] : node.namedChildren;
-        const texts = this.assignments(nodes, this.immediate);
-        if (texts.some(isProgramVariable)) this.state.environmentAltered = true;
+        this.assignments(nodes, this.immediate, true);
         return null;
       }
       case 'declaration_command':
@@ -78,10 +95,12 @@ export class ShellWalk extends WalkBase {
       case 'function_definition':
         this.functionDefinition(node);
         return null;
+      case 'if_statement':
+      case 'case_statement':
+      case 'while_statement':
       case 'for_statement':
       case 'c_style_for_statement':
-      case 'case_statement':
-        this.loopOrCase(node, stdin);
+        this.control(node, stdin);
         return null;
       default:
         this.unreadable(`unsupported shell syntax: ${node.type}`);
@@ -89,22 +108,55 @@ export class ShellWalk extends WalkBase {
     }
   }
 
-  private pipeline(elements: Node[], stdin: Stdin): void {
-    let input = stdin;
-    for (const el of elements) {
-      const out = this.statement(el, input);
-      input = out === null ? UNKNOWN_STDIN : { kind: 'literal', text: out };
+  /**
+   * `if`, `case` and loops: their parts may run or not, loops more than once. A loop's body may change a variable
+   * before its own condition runs again: what it assigns is not known to be an integer anywhere in the loop.
+   */
+  private control(node: Node, stdin: Stdin): void {
+    if (node.type === 'c_style_for_statement') {
+      // the initializer always runs once, before the loop
+      const init = node.childrenForFieldName('initializer');
+      for (const n of init) walkExpression(n, this.immediate);
+      checkArithmetic(this, init, node.text);
+    }
+    if (LOOPS.has(node.type)) {
+      for (const [name, kind] of assignedBelow(node)) if (kind === 'data') this.state.integers.delete(name);
+    }
+    this.scoped('conditional', false, () => {
+      if (node.type === 'c_style_for_statement') this.cStyleFor(node, stdin);
+      else if (node.type === 'for_statement') this.forIn(node, stdin);
+      else if (node.type === 'case_statement') this.caseStatement(node, stdin);
+      else this.sequence(node, stdin);
+    });
+  }
+
+  private cStyleFor(node: Node, stdin: Stdin): void {
+    node.children.forEach((child, i) => {
+      const field = node.fieldNameForChild(i);
+      if (field === 'initializer' || !child.isNamed) return;
+      if (field === 'body') this.statement(child, stdin);
+      else {
+        walkExpression(child, this.immediate);
+        checkArithmetic(this, [child], node.text);
+      }
+    });
+  }
+
+  private forIn(node: Node, stdin: Stdin): void {
+    const variable = node.childForFieldName('variable');
+    const values = node.childrenForFieldName('value');
+    const words = values.map((v) => evaluateRaw([v], this.immediate));
+    const integers = words.length > 0 && words.every((w) => !isDynamic(w) && /^-?\d+$/.test(rawText(w)));
+    if (variable !== null) noteAssignment(this, variable.text, integers ? 'integer' : 'data');
+    for (const child of node.namedChildren) {
+      if (child.type === 'do_group' || child.type === 'compound_statement') this.statement(child, stdin);
     }
   }
 
-  private loopOrCase(node: Node, stdin: Stdin): void {
-    for (const child of node.children) {
-      if (!child.isNamed) continue;
-      if (child.type === 'do_group' || child.type === 'compound_statement') this.statement(child, stdin);
-      else if (child.type === 'case_item') this.caseItem(child, stdin);
-      else if (node.type === 'c_style_for_statement') walkExpression(child, this.immediate);
-      else if (child.type === 'variable_name' || child.type === 'comment') continue;
-      else evaluateRaw([child], this.immediate);
+  private caseStatement(node: Node, stdin: Stdin): void {
+    for (const child of node.namedChildren) {
+      if (child.type === 'case_item') this.caseItem(child, stdin);
+      else if (child.type !== 'comment') evaluateRaw([child], this.immediate);
     }
   }
 
@@ -116,7 +168,53 @@ export class ShellWalk extends WalkBase {
     });
   }
 
-  private assignments(nodes: Node[], hooks: WordHooks): string[] {
+  /** `[[ ]]` and `[ ]`: substitutions run; `-eq`-style operands are arithmetic; `-v a[i]` evaluates its subscript. */
+  private testCommand(node: Node): void {
+    walkExpression(node, this.immediate);
+    const double = node.child(0)?.type === '[[';
+    const visit = (n: Node): void => {
+      if (n.type === 'binary_expression' && double) {
+        const op = n.childForFieldName('operator');
+        if (op !== null && ARITHMETIC_TESTS.has(op.text)) {
+          const operands = n.namedChildren.filter((c) => c !== op);
+          checkArithmetic(this, operands, n.text);
+        }
+      }
+      if (n.type === 'unary_expression' && n.children.some((c) => c.text === '-v')) {
+        const operand = n.namedChildren.filter((c) => c.type !== 'test_operator');
+        const raw = evaluateRaw(operand, this.immediate);
+        if (isDynamic(raw)) this.unreadable(`${n.text}: -v of a computed name evaluates it as code`);
+        else this.subscriptName(rawText(raw), n.text);
+      }
+      for (const c of n.namedChildren) visit(c);
+    };
+    visit(node);
+  }
+
+  /** A variable name given as data (`printf -v NAME`, `read NAME`, `test -v NAME`): its subscript is arithmetic. */
+  private subscriptName(name: string, what: string): void {
+    const sub = subscriptText(name);
+    const base = sub === null ? name : name.slice(0, name.indexOf('['));
+    if (sub === null || isLiteralIndex(sub) || this.state.associative.has(base)) return;
+    this.arithmeticText(sub, what);
+  }
+
+  override arithmeticText(text: string, what: string): void {
+    const tree = parseShell(`(( ${text} ))`);
+    try {
+      const root = copyTree(tree, `(( ${text} ))`);
+      const only = root.namedChildren;
+      if (tree.rootNode.hasError || only.length !== 1 || only[0]?.type !== 'compound_statement' || only[0].child(0)?.type !== '((') {
+        this.unreadable(`${what}: ${text} is not an arithmetic expression bash would read safely`);
+        return;
+      }
+      checkArithmetic(this, only[0].namedChildren, what);
+    } finally {
+      tree.delete();
+    }
+  }
+
+  private assignments(nodes: Node[], hooks: WordHooks, record: boolean, later?: [string, 'integer' | 'data'][]): string[] {
     const texts: string[] = [];
     for (const a of nodes) {
       if (a.type !== 'variable_assignment') {
@@ -125,10 +223,17 @@ export class ShellWalk extends WalkBase {
       }
       const name = a.childForFieldName('name');
       const value = a.childForFieldName('value');
+      if (name?.type === 'subscript') checkSubscript(this, name);
       if (name !== null) walkExpression(name, hooks); // `a[$(cmd)]=1`
       const op = a.children.find((c) => !c.isNamed)?.text ?? '=';
       const valueNodes = groupAdjacent(a.childrenForFieldName('value'), this.source).flat();
-      const valueText = value === null ? '' : rawText(evaluateRaw(valueNodes, hooks));
+      const raw = value === null ? null : evaluateRaw(valueNodes, hooks);
+      const valueText = raw === null ? '' : rawText(raw);
+      const base = name?.type === 'subscript' ? (name.childForFieldName('name')?.text ?? '') : (name?.text ?? '');
+      const integer = op === '=' && raw !== null && ((!isDynamic(raw) && /^-?\d+$/.test(valueText)) || (value?.type === 'arithmetic_expansion' && valueNodes.length === 1));
+      const target = name?.type === 'subscript' ? `${base}[0]` : base;
+      if (record) noteAssignment(this, target, integer ? 'integer' : 'data');
+      later?.push([target, integer ? 'integer' : 'data']);
       texts.push(`${name?.text ?? ''}${op}${valueText}`);
     }
     return texts;
@@ -140,17 +245,29 @@ export class ShellWalk extends WalkBase {
     const keyword = node.child(0)?.text ?? node.type;
     const words = [keyword];
     const dynamic = [false];
+    let flags = '';
+    const assigned: [string, 'integer' | 'data'][] = [];
     for (const child of node.namedChildren) {
       if (child.type === 'variable_assignment') {
-        words.push(...this.assignments([child], hooks));
+        words.push(...this.assignments([child], hooks, false, keyword === 'unset' ? undefined : assigned));
         dynamic.push(false);
-      } else {
-        const raw = evaluateRaw([child], hooks);
-        words.push(rawText(raw));
-        dynamic.push(isDynamic(raw));
+        continue;
       }
+      const raw = evaluateRaw([child], hooks);
+      const text = rawText(raw);
+      words.push(text);
+      dynamic.push(isDynamic(raw));
+      if (/^[-+][a-zA-Z]+$/.test(text)) flags += text.slice(1);
+      else if (keyword === 'unset') this.state.integers.delete(text);
+      else if (/^[A-Za-z_]\w*$/.test(text) && flags.includes('A')) this.state.associative.add(text);
+      else if (/^[A-Za-z_]\w*$/.test(text) && keyword === 'local') noteAssignment(this, text, 'data');
+    }
+    // integer and reference attributes make later assignments arithmetic, or names of other variables
+    if (/[in]/.test(flags) && keyword !== 'unset' && keyword !== 'export') {
+      this.unreadable(`${keyword} -${flags.replace(/[^in]/g, '')} makes a variable's value evaluate as code`);
     }
     this.push({ text: node.text, argv: words, name: keyword, words, assignments: [], argvDynamic: dynamic });
+    for (const [target, kind] of assigned) noteAssignment(this, target, kind);
     for (const n of nested) this.substitution(n);
   }
 
@@ -163,7 +280,9 @@ export class ShellWalk extends WalkBase {
         this.state.forkBomb = `function ${fname} calls itself in a pipeline or in the background`;
       }
     }
-    if (body !== null) this.statement(body, NO_STDIN);
+    // a call can come at any later point: what the body assigns is never known from here on
+    if (body !== null) for (const v of assignedBelow(body).keys()) this.state.volatile.add(v);
+    if (body !== null) this.scoped('conditional', false, () => this.statement(body, NO_STDIN));
     for (const r of node.childrenForFieldName('redirect')) this.redirect(r);
   }
 
@@ -185,7 +304,8 @@ export class ShellWalk extends WalkBase {
         }
       } else if (child.isNamed) this.unreadable(`unsupported command syntax: ${child.type}`);
     });
-    const assignments = this.assignments(assignmentNodes, hooks);
+    // `X=1 cmd`: the assignment is for cmd's environment only (not recorded as the shell's)
+    const assignments = this.assignments(assignmentNodes, hooks, wordNodes.length === 0);
     const { words, dynamic, computedName, misplacedBlank } = commandWords(wordNodes, this.source, hooks);
     if (computedName !== null) this.unreadable(`the command name is computed: ${computedName}`);
     if (misplacedBlank) this.unreadable('an escaped blank outside any word');
@@ -204,7 +324,7 @@ export class ShellWalk extends WalkBase {
   }
 
   private emit(words: string[], dynamic: boolean[], text: string, assignments: string[], stdin: Stdin): string | null {
-    const u = unwrap(words, dynamic);
+    const u = unwrap(words, dynamic, stdin);
     if (u.problem !== null) this.unreadable(u.problem);
     if (u.changesDirectory) this.state.changesDirectory = true;
     if (u.dynamic[0] === true) {
@@ -219,18 +339,35 @@ export class ShellWalk extends WalkBase {
       assignments,
       argvDynamic: u.dynamic,
     };
-    if (u.viaXargs) cmd.argsFromInput = true;
+    if (u.viaXargs) {
+      cmd.argsFromInput = true;
+      // `echo ~ | xargs rm -rf`: literal words piped into xargs are its arguments (for the deny list and paths)
+      if (u.xargsInput !== null) return this.emitXargs(cmd, u.xargsInput, u.xargsReplace);
+    }
     this.push(cmd);
     const input = u.viaXargs ? NO_STDIN : stdin;
+    builtinAssignments(cmd, this);
     followInvocation(cmd, u.dynamic, input, this);
     return literalOutput(cmd, u.dynamic, input);
+  }
+
+  /** One command per input item with `-I`, else one with every item appended. */
+  private emitXargs(cmd: SimpleCommand, items: string[], replace: string | null): null {
+    const runs = replace === null ? [[...cmd.argv, ...items]] : items.map((item) => cmd.argv.map((w) => w.split(replace).join(item)));
+    for (const argv of runs) {
+      const run: SimpleCommand = { ...cmd, argv, argvDynamic: argv.map((_, i) => cmd.argvDynamic?.[i] === true), inputArgsKnown: true };
+      this.push(run);
+      followInvocation(run, run.argvDynamic ?? [], NO_STDIN, this);
+    }
+    return null;
   }
 
   private push(cmd: SimpleCommand): void {
     if (this.state.environmentAltered || altersOwnEnvironment(cmd)) cmd.environmentAltered = true;
     if (altersLaterEnvironment(cmd)) this.state.environmentAltered = true;
     if (this.state.cwd !== '') cmd.cwd = this.state.cwd;
-    this.state.cwd = directoryAfter(this.state.cwd, cmd);
+    const cdpath = this.state.cdpathSet || cmd.assignments.some((a) => /^CDPATH\+?=/.test(a));
+    this.state.cwd = directoryAfter(this.state.cwd, cmd, { follow: this.follow, cdpath });
     this.state.commands.push(cmd);
   }
 }

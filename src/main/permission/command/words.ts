@@ -31,6 +31,17 @@ export interface WordHooks {
   code(node: Node): void;
   /** Something this evaluator does not understand: the command becomes unreadable. */
   unreadable(reason: string): void;
+  /** A `${..}` expansion: checked for code from data (indirection, `@P`, offsets, subscripts). */
+  expansion?(node: Node): void;
+  /** A `$((..))` expansion: its variables' values are evaluated as code. */
+  arithmetic?(node: Node): void;
+  /** True when `$PWD` and `~+` still name the working directory (the script did not assign PWD). */
+  pwdIsCwd?(): boolean;
+}
+
+/** `$PWD` or `${PWD}` exactly. */
+function isPwdExpansion(node: Node): boolean {
+  return node.text === '$PWD' || node.text === '${PWD}';
 }
 
 const EXPANSIONS = new Set(['simple_expansion', 'expansion', 'arithmetic_expansion']);
@@ -96,6 +107,11 @@ function evalInto(node: Node, hooks: WordHooks, out: RawWord): void {
     case 'regex':
       // the grammar sometimes glues words around braces (`{ }a`): bash would split them
       if (/(^|[^\\])(\\\\)*[ \t\n]/.test(node.text)) hooks.unreadable(`a word the grammar could not split: ${node.text}`);
+      // `~+` is the working directory: the same place as `.` (contract "Assurance: Working directory")
+      if (node.type === 'word' && out.chunks.length === 0 && !out.expands && /^~\+(\/|$)/.test(node.text) && hooks.pwdIsCwd?.() === true) {
+        unquotedWord('.' + node.text.slice(2), out.chunks);
+        return;
+      }
       unquotedWord(node.text, out.chunks);
       return;
     case 'variable_name':
@@ -140,8 +156,14 @@ function evalInto(node: Node, hooks: WordHooks, out: RawWord): void {
       break;
   }
   if (EXPANSIONS.has(node.type)) {
+    if (isPwdExpansion(node) && hooks.pwdIsCwd?.() === true) {
+      quotedText('.', out.chunks);
+      return;
+    }
     out.expands = true;
-    walkExpression(node, hooks);
+    if (node.type === 'arithmetic_expansion' && hooks.arithmetic) hooks.arithmetic(node);
+    else if (node.type === 'expansion' && hooks.expansion) hooks.expansion(node);
+    else walkExpression(node, hooks);
     quotedText(node.text, out.chunks);
     return;
   }

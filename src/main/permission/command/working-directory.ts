@@ -4,18 +4,26 @@ import type { SimpleCommand } from './types';
 /**
  * Follows literal `cd`/`pushd` so later relative paths are judged where they really are (`cd / && rm -rf etc`).
  * The directory is kept as written: '' is the project root, a relative path is relative to it, an absolute or
- * `~` path stands alone; null once it went somewhere we cannot know.
+ * `~` path stands alone; null once it went somewhere we cannot know. A glob target (`cd secre*`) is kept as
+ * written: the engine expands it against the disk. Contract "Assurance: Working directory": followed only at top
+ * level in a `&&`/`;` sequence (`follow`) and with CDPATH unset.
  */
-export function directoryAfter(current: string | null, cmd: SimpleCommand): string | null {
+export function directoryAfter(current: string | null, cmd: SimpleCommand, opts: { follow: boolean; cdpath: boolean }): string | null {
   if (cmd.name === 'popd') return null;
   if (cmd.name !== 'cd' && cmd.name !== 'pushd') return current;
+  if (!opts.follow) return null;
   let i = 1;
   while (i < cmd.argv.length && /^-[LPe@]+$/.test(cmd.argv[i] as string)) i++;
   if (cmd.argv[i] === '--') i++;
   const target = cmd.argv[i];
   if (target === undefined) return cmd.name === 'cd' ? '~' : null;
-  if (target === '-' || cmd.argvDynamic?.[i] === true || /^[+-]\d+$/.test(target)) return null;
-  if (current === null) return path.posix.isAbsolute(target) || target === '~' || target.startsWith('~/') ? target : null;
-  if (path.posix.isAbsolute(target) || target === '~' || target.startsWith('~/')) return target;
+  if (cmd.argv.length > i + 1) return null; // `cd a b`: an error in bash, or zsh's substitution form
+  if (target === '-' || /^[+-]\d+$/.test(target)) return null;
+  if (cmd.argvDynamic?.[i] === true && (/[$`]/.test(target) || /^~./.test(target))) return null;
+  const absolute = path.posix.isAbsolute(target) || target === '~' || target.startsWith('~/');
+  // with CDPATH set, `cd name` may go to a folder of that name anywhere CDPATH lists
+  if (opts.cdpath && !absolute && !/^\.\.?(\/|$)/.test(target)) return null;
+  if (absolute) return target;
+  if (current === null) return null;
   return current === '' ? target : path.posix.join(current, target);
 }

@@ -1,4 +1,6 @@
 import { programName } from './names';
+import type { Stdin } from './state';
+import { xargsItems, type XargsOptions } from './xargs';
 
 /**
  * Wrappers run another program with the rest of their arguments (`env X=1 nice -n 5 timeout 10 rm ...`): we look
@@ -57,6 +59,34 @@ export interface Unwrapped {
   viaXargs: boolean;
   /** `env -C DIR` changed the directory. */
   changesDirectory: boolean;
+  /** The items `xargs` reads when its input is literal text (`echo a b | xargs rm`), else null. */
+  xargsInput: string[] | null;
+  /** `xargs -I R`: the string each item replaces. */
+  xargsReplace: string | null;
+}
+
+/** The options of one `xargs` (words between the name and the command it runs). */
+function xargsOptions(words: string[]): (XargsOptions & { fromFile: boolean }) {
+  const o = { nul: false, delimiter: null as string | null, replace: null as string | null, eof: null as string | null, fromFile: false };
+  for (let i = 0; i < words.length; i++) {
+    const a = words[i] as string;
+    const next = (): string => words[++i] ?? '';
+    if (a === '-0' || a === '--null') o.nul = true;
+    else if (a === '-d') o.delimiter = next();
+    else if (a.startsWith('--delimiter=')) o.delimiter = a.slice(12);
+    else if (/^-d./.test(a)) o.delimiter = a.slice(2);
+    else if (a === '-I') o.replace = next();
+    else if (/^-I./.test(a)) o.replace = a.slice(2);
+    else if (a === '-i' || a === '--replace') o.replace = '{}';
+    else if (/^-i./.test(a)) o.replace = a.slice(2);
+    else if (a.startsWith('--replace=')) o.replace = a.slice(10);
+    else if (a === '-E') o.eof = next();
+    else if (/^-e./.test(a)) o.eof = a.slice(2);
+    else if (a.startsWith('--eof=')) o.eof = a.slice(6);
+    else if (a === '-a' || a.startsWith('--arg-file') || /^-a./.test(a)) o.fromFile = true;
+    else if (/^-[0-9a-zA-Z]$/.test(a) && 'sLnP'.includes(a[1] as string)) next();
+  }
+  return o;
 }
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
@@ -138,8 +168,8 @@ function skipOptions(argv: string[], start: number, spec: WrapperSpec): number |
   return i + (spec.operands ?? 0);
 }
 
-export function unwrap(words: string[], dynamic: boolean[]): Unwrapped {
-  const out: Unwrapped = { argv: words, dynamic, problem: null, viaXargs: false, changesDirectory: false };
+export function unwrap(words: string[], dynamic: boolean[], stdin: Stdin = { kind: 'none' }): Unwrapped {
+  const out: Unwrapped = { argv: words, dynamic, problem: null, viaXargs: false, changesDirectory: false, xargsInput: null, xargsReplace: null };
   let start = 0;
   for (let depth = 0; depth < 32 && start < words.length; depth++) {
     if (dynamic[start] === true) break;
@@ -153,7 +183,14 @@ export function unwrap(words: string[], dynamic: boolean[]): Unwrapped {
       break;
     }
     if (next >= words.length) break; // the wrapper alone runs nothing else
-    if (name === 'xargs') out.viaXargs = true;
+    if (name === 'xargs') {
+      const opts = xargsOptions(words.slice(start + 1, next));
+      // only the first xargs reads the command's input; a second one reads what the first passes it: nothing
+      const literal = !out.viaXargs && stdin.kind === 'literal' && !opts.fromFile && !dynamic.slice(start, next).some((d) => d);
+      out.xargsInput = literal ? xargsItems(stdin.text, opts) : null;
+      out.xargsReplace = opts.replace;
+      out.viaXargs = true;
+    }
     start = next;
   }
   out.argv = words.slice(start);

@@ -1,3 +1,4 @@
+import picomatch from 'picomatch';
 import type { RuleBehavior } from '../../../shared/permission';
 import type { ToolName } from '../../../shared/tools';
 import { compileCommandPattern, literalLeadingWords, type CommandMatcher } from './command-pattern';
@@ -26,6 +27,15 @@ interface WordTrie {
 }
 
 const newTrie = (): WordTrie => ({ rules: [], children: new Map() });
+
+/** A path pattern may match some file called `name`: its last segment matches it, or matches anything below a folder. */
+function lastSegmentMayMatch(specifier: string, name: string): boolean {
+  const spec = specifier.trim().replace(/\/+$/, '/**');
+  const last = spec.split('/').pop() ?? '';
+  // a pattern with no slash also matches everything below a folder of that name
+  if (last === '' || last.includes('**') || !spec.includes('/')) return true;
+  return picomatch(last, { dot: true, nocase: process.platform === 'darwin' || process.platform === 'win32' })(name);
+}
 
 function bestOf(a: CompiledRule | null, b: CompiledRule): CompiledRule {
   return a === null || b.rank < a.rank ? b : a;
@@ -138,6 +148,20 @@ export class RuleSet {
       paths.map((p) => this.views(p)),
       (r) => filter.excludeSources.has(r.source),
     );
+  }
+
+  /**
+   * The winning rule of `behavior` for `tool` that may cover a file named `name` in a folder that is not known
+   * (null: the name is not known either). A pattern whose last segment matches the name (or any name) may.
+   */
+  matchUnknownPath(tool: ToolName, behavior: RuleBehavior, name: string | null): CompiledRule | null {
+    let best: CompiledRule | null = null;
+    for (const r of this.byToolBehavior.get(`${tool}:${behavior}`) ?? []) {
+      if (r.kind !== 'any' && (r.kind !== 'path' || r.specifier === null)) continue;
+      if (r.kind === 'path' && name !== null && !lastSegmentMayMatch(r.specifier ?? '', name)) continue;
+      best = bestOf(best, r);
+    }
+    return best;
   }
 
   /** Whether `tool` has a bare rule or a rule of `behavior` at all (quick exits). */

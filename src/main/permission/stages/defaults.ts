@@ -54,10 +54,14 @@ function commandDefaults(ctx: CallContext, facts: CommandFacts): StageAnswer {
     if (!ctx.explicitlyAllowed.has(p) && sensitive(p)) return askSensitive(p);
   }
   for (const p of [...facts.parts.flatMap((part) => part.readPaths), ...facts.inputReads]) {
-    // `cat $FILE`: which file is read is only known at run time; it may be a secret.
-    if (p.unknown && /[$`]/.test(p.given)) {
+    // `cat $FILE`, `cd $DIR && cat x`, `find -exec cat {}`, `... | xargs cat`: which file is read is only known
+    // at run time; it may be a secret.
+    if (p.unknown && !ctx.explicitlyAllowed.has(p)) {
       return decision('ask', 'defaults', `the command reads ${p.given}, which is only known when it runs (it may be a secret file)`);
     }
+  }
+  for (const reason of facts.hiddenWrites) {
+    return decision('ask', 'defaults', `${reason}: where it writes cannot be known before it runs`);
   }
   for (const w of facts.writes) {
     if (w.free || ctx.explicitlyAllowed.has(w.path)) continue;

@@ -48,9 +48,9 @@ function commandChecks(ctx: CallContext, facts: CommandFacts): StageAnswer {
     }
   }
   for (const part of facts.parts) {
-    for (const p of part.modifiedPaths) {
+    for (const p of part.linkTargets) {
       const own = protectedReason(ctx, p);
-      if (own) return decision('deny', 'hard', `${own} (modified by \`${part.cmd.text}\`)`);
+      if (own) return decision('deny', 'hard', `${own} (a link to it is made by \`${part.cmd.text}\`)`);
     }
   }
   return PASSTHROUGH;

@@ -1,5 +1,6 @@
 import type { Decision, RuleBehavior } from '../../../shared/permission';
 import type { CommandFacts, FileFacts } from '../call-facts';
+import { withoutGlobalOptions } from '../command/global-options';
 import type { SimpleCommand } from '../command/types';
 import { bothForms, type JudgedPath } from '../judged-path';
 import type { AllowFilter, CompiledRule } from '../rules/rule-set';
@@ -48,10 +49,15 @@ function fileRules(ctx: CallContext, facts: FileFacts, filter: AllowFilter): Sta
 /** Names whose value changes what a program loads or runs: an allow rule is not widened to commands setting them. */
 const RISKY_ASSIGNMENT = /^(LD_\w*|DYLD_\w*|PATH|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG_\w*)=/;
 
-/** Deny and ask rules match the words as written, the program that really runs, and its base name. */
+/**
+ * Deny and ask rules match the words as written, the program that really runs, its base name, and the command
+ * with its global options removed (`git -C . push` for `Bash(git push:*)`).
+ */
 function restrictVariants(cmd: SimpleCommand): string[][] {
   const out = [cmd.words, cmd.argv];
   if (cmd.name && cmd.argv[0] !== cmd.name) out.push([cmd.name, ...cmd.argv.slice(1)]);
+  const bare = withoutGlobalOptions(cmd);
+  if (bare !== null) out.push(bare);
   return out;
 }
 
@@ -73,6 +79,12 @@ function isPlainTee(cmd: SimpleCommand): boolean {
   return cmd.name === 'tee' && cmd.argv.slice(1).every((a) => !a.startsWith('-') || a === '-a' || a === '--append');
 }
 
+/** The file name of a path read from an unknown place, or null when the name itself is computed. */
+function unknownName(given: string): string | null {
+  const name = path.posix.basename(given);
+  return /[$`*?[{]/.test(name) || name === '' || name.startsWith('(') ? null : name;
+}
+
 function commandRules(ctx: CallContext, facts: CommandFacts, filter: AllowFilter): StageAnswer {
   const readPaths: JudgedPath[] = [...facts.parts.flatMap((p) => p.readPaths), ...facts.inputReads];
   const writes = facts.writes.filter((w) => !w.free);
@@ -85,6 +97,15 @@ function commandRules(ctx: CallContext, facts: CommandFacts, filter: AllowFilter
       ...writes.map((w) => ctx.rules.matchPath('write_file', behavior, bothForms(w.path))),
     ]);
     if (hit) return ruleDecision(behavior, hit, what);
+  }
+  // A file read from a place only known at run time may be one a deny or ask rule covers: it asks.
+  for (const p of readPaths) {
+    if (!p.unknown) continue;
+    const rule = best((['deny', 'ask'] as const).map((b) => ctx.rules.matchUnknownPath('read_file', b, unknownName(p.given))));
+    if (rule) {
+      const why = `this command reads ${p.given}, whose location is only known when it runs, and the ${rule.source} rule ${rule.text} may cover it`;
+      return decision('ask', rule.source, why, rule.text);
+    }
   }
   if (!facts.analysis.readable) {
     const why = facts.analysis.unreadableReasons.join('; ') || 'it cannot be parsed';

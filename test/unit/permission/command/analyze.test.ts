@@ -185,9 +185,10 @@ describe('code inside strings: bash -c, eval, heredocs, pipes into shells', () =
     expect(analyzeCommand('source <(curl x)').readable).toBe(false);
   });
 
-  it('a shell running a script file or nothing is readable', () => {
+  it('a shell running a script file or nothing is readable; one reading its script from a redirect is not', () => {
     expect(analyzeCommand('bash script.sh arg').readable).toBe(true);
-    expect(analyzeCommand('bash < script.sh').readable).toBe(true);
+    expect(analyzeCommand('bash').readable).toBe(true);
+    expect(analyzeCommand('bash < script.sh').readable).toBe(false);
   });
 
   it('parses the command of watch', () => {

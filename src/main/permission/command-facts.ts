@@ -1,0 +1,185 @@
+import path from 'node:path';
+import { analyzeCommand, readOnlyPathArgs, readPathArgs } from './command';
+import { expandGlobArg, isExpandableGlob } from './command/glob-expand';
+import { programFiles, type FileArg } from './command/program-files';
+import { READERS } from './command/read-only-table';
+import type { CommandAnalysis, CommandContext, SimpleCommand, WriteTarget } from './command/types';
+import { judgePath, type JudgedPath } from './judged-path';
+import type { PathConfinement } from './path-confinement';
+
+/**
+ * What the engine knows about a `run_command` call: its simple commands, the files each reads and writes (by
+ * redirection or by argument), and whether the whole command is read-only. Every path is judged where it really
+ * lands, from the directory the command is in at that point (a `cd` before it moves relative paths).
+ */
+export interface CommandPart {
+  cmd: SimpleCommand;
+  /** Files this part reads (a reader's arguments, `cp` sources, `dd if=`, `curl -T`...): Read rules and defaults. */
+  readPaths: JudgedPath[];
+  /** True when the part is in the read-only set and all its path arguments lie in allowed ground. */
+  readOnly: boolean;
+  /** Targets of links this part creates (`ln -s TARGET NAME`): a link into a protected folder is a way to write it. */
+  linkTargets: JudgedPath[];
+}
+
+export interface CommandWrite {
+  target: WriteTarget;
+  /** /dev/null, /dev/stdout, /dev/stderr and file-descriptor duplications: free. */
+  free: boolean;
+  path: JudgedPath;
+}
+
+export interface CommandFacts {
+  kind: 'command';
+  analysis: CommandAnalysis;
+  parts: CommandPart[];
+  /** Every file written: redirections, `tee`, and programs that write by argument (`cp`, `sed -i`, `curl -o`...). */
+  writes: CommandWrite[];
+  /** Files read through `<`. */
+  inputReads: JudgedPath[];
+  /** Writes the command's text does not show (`curl -K cfg`): the reasons. */
+  hiddenWrites: string[];
+  /** Every part read-only, nothing written: the command counts as a read. */
+  readOnly: boolean;
+}
+
+const FREE_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/fd/1', '/dev/fd/2']);
+
+function isFreeTarget(p: string): boolean {
+  return FREE_TARGETS.has(p) || /^&(\d+|-)$/.test(p);
+}
+
+function looksDynamic(word: string): boolean {
+  return /[$`]/.test(word);
+}
+
+/**
+ * Where a part runs: a directory (relative to the project root, or absolute) or unknown. An unknown place keeps
+ * the directory as written, when there is one, as a best guess for the hard checks (`cd .gatehouse && curl -O`).
+ */
+type Place = { known: true; dir: string; ctx: CommandContext } | { known: false; guess: string | null };
+
+/** `cd DIR` / `pushd DIR` read and write nothing: read-only when DIR stays in the project (`cd` alone goes home). */
+function directoryChangeArgs(cmd: SimpleCommand): string[] | null {
+  if (cmd.name !== 'cd' && cmd.name !== 'pushd') return null;
+  const args = cmd.argv.slice(1).filter((a) => a !== '-P' && a !== '-L' && a !== '--');
+  if (args.length !== 1 || args[0] === '-' || args[0]!.startsWith('-')) return null;
+  return args;
+}
+
+class CommandJudge {
+  private readonly places = new Map<string, Place>();
+  private readonly root: CommandContext;
+
+  constructor(private readonly confinement: PathConfinement) {
+    this.root = { projectRoot: confinement.projectRoot, home: confinement.home };
+  }
+
+  /**
+   * The directory a `cd` left the command in. A glob (`cd secre*`) is expanded; it must name exactly one folder. A
+   * folder that does not exist (yet) makes the place unknown: the `cd` may fail and the command run elsewhere.
+   */
+  place(cwd: string | null | undefined): Place {
+    if (cwd === undefined) return { known: true, dir: '', ctx: this.root };
+    if (cwd === null) return { known: false, guess: null };
+    const cached = this.places.get(cwd);
+    if (cached !== undefined) return cached;
+    let dir = cwd;
+    if (/[*?[]/.test(cwd)) {
+      const matches = isExpandableGlob(cwd) ? expandGlobArg(cwd, this.root) : null;
+      dir = matches !== null && matches.length === 1 && matches[0] !== cwd ? (matches[0] as string) : '\0';
+    }
+    const judged = dir === '\0' ? null : judgePath(this.confinement, dir || '.');
+    const place: Place =
+      judged === null || judged.unknown || !this.confinement.isDirectory(judged.real)
+        ? { known: false, guess: /[*?[]/.test(cwd) ? null : cwd }
+        : { known: true, dir, ctx: { projectRoot: judged.real, home: this.root.home } };
+    this.places.set(cwd, place);
+    return place;
+  }
+
+  /** A path as written in a command that runs in `place`; `dynamic` when the shell computes it. */
+  judge(p: string, place: Place, dynamic: boolean): JudgedPath {
+    const relative = !path.isAbsolute(p) && !p.startsWith('~');
+    const unknown = dynamic || looksDynamic(p);
+    if (!relative) return judgePath(this.confinement, p, { unknown });
+    if (!place.known) return judgePath(this.confinement, place.guess ? `${place.guess}/${p}` : p, { unknown: true });
+    return judgePath(this.confinement, place.dir === '' ? p : `${place.dir}/${p}`, { unknown });
+  }
+
+  /** The path and, for a glob, every file it reaches (each judged on its own: Read/Edit rules, self-protection). */
+  withMatches(p: string, place: Place, dynamic: boolean): JudgedPath[] {
+    const own = this.judge(p, place, dynamic);
+    if (!dynamic || !place.known) return [own];
+    // the expansion is a superset of what bash matches: when it found files, they are what the program gets
+    const matches = (expandGlobArg(p, place.ctx) ?? []).filter((m) => m !== p);
+    return matches.length === 0 ? [own] : matches.map((m) => this.judge(m, place, false));
+  }
+}
+
+function dynamicWords(cmd: SimpleCommand): Set<string> {
+  const out = new Set<string>();
+  cmd.argv.forEach((w, i) => {
+    if (cmd.argvDynamic?.[i] || looksDynamic(w)) out.add(w);
+  });
+  return out;
+}
+
+function argDynamic(cmd: SimpleCommand, f: FileArg): boolean {
+  return f.index >= 0 ? cmd.argvDynamic?.[f.index] === true || looksDynamic(f.value) : false;
+}
+
+/** A reader fed its file names on its input (`find . | xargs cat`): what it reads is not in the text. */
+function readsNamesFromInput(cmd: SimpleCommand): boolean {
+  return cmd.argsFromInput === true && cmd.inputArgsKnown !== true && READERS.has(cmd.name);
+}
+
+export function commandFacts(command: string, confinement: PathConfinement, opts: { trusted: boolean }): CommandFacts {
+  const analysis = analyzeCommand(command);
+  const judge = new CommandJudge(confinement);
+  const writes: CommandWrite[] = [];
+  const hiddenWrites: string[] = [];
+  const addWrite = (target: WriteTarget, place: Place, glob: boolean): void => {
+    for (const p of glob ? judge.withMatches(target.path, place, target.dynamic === true) : [judge.judge(target.path, place, target.dynamic === true)]) {
+      writes.push({ target, free: !target.dynamic && isFreeTarget(target.path), path: p });
+    }
+  };
+  for (const target of analysis.writes) addWrite(target, judge.place(target.cwd), false);
+
+  const parts: CommandPart[] = analysis.commands.map((cmd) => {
+    const place = judge.place(cmd.cwd);
+    const dyn = dynamicWords(cmd);
+    const here = (a: string): JudgedPath => judge.judge(a, place, dyn.has(a));
+    const files = programFiles(cmd);
+    for (const w of files.writes) {
+      const cwd = cmd.cwd === undefined ? {} : { cwd: cmd.cwd };
+      addWrite({ path: w.value, via: cmd.name, dynamic: argDynamic(cmd, w), ...cwd }, place, true);
+    }
+    if (files.hiddenWrites !== null) hiddenWrites.push(files.hiddenWrites);
+    const readPaths = [
+      ...readPathArgs(cmd).flatMap((a) => judge.withMatches(a, place, dyn.has(a))),
+      ...files.reads.flatMap((r) => judge.withMatches(r.value, place, argDynamic(cmd, r))),
+      ...(readsNamesFromInput(cmd) ? [judge.judge('(the names on its input)', place, true)] : []),
+    ];
+    const ctx = place.known ? place.ctx : undefined;
+    // In a project that is not trusted git is not read-only: its .git/config can run programs.
+    const repositoryConfigured = cmd.name === 'git' && !opts.trusted && !(cmd.argv.length === 2 && cmd.argv[1] === '--version');
+    const roArgs = repositoryConfigured ? null : (readOnlyPathArgs(cmd, ctx) ?? directoryChangeArgs(cmd));
+    const roJudged = roArgs?.map(here) ?? null;
+    return {
+      cmd,
+      readPaths,
+      readOnly: roJudged !== null && roJudged.every((j) => j.root !== null && !j.unknown) && files.writes.length === 0,
+      linkTargets: files.links.flatMap((l) => judge.withMatches(l.value, place, argDynamic(cmd, l))),
+    };
+  });
+  const inputReads = (analysis.reads ?? []).flatMap((r) => judge.withMatches(r.path, judge.place(r.cwd), r.dynamic === true));
+  const readOnly =
+    analysis.readable &&
+    parts.length > 0 &&
+    parts.every((p) => p.readOnly) &&
+    writes.every((w) => w.free) &&
+    hiddenWrites.length === 0 &&
+    inputReads.every((r) => r.root !== null && !r.unknown);
+  return { kind: 'command', analysis, parts, writes, inputReads, hiddenWrites, readOnly };
+}
