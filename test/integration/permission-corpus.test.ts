@@ -8,12 +8,13 @@ import { describe, expect, it } from 'vitest';
 const repoRoot = path.resolve(__dirname, '..', '..');
 const shared = path.resolve(repoRoot, '..', 'shared');
 const runner = path.join(shared, 'tools', 'permission-corpus.mjs');
-const cases = path.join(shared, 'corpus', 'permission-cases.jsonl');
-const haveCorpus = fs.existsSync(runner) && fs.existsSync(cases);
 const haveBuild = fs.existsSync(path.join(repoRoot, 'out', 'main', 'cli.js'));
 
-describe('permission corpus through the real CLI', () => {
-  it.skipIf(!haveCorpus)(`every public case matches (skipped when ${shared} is absent)`, () => {
+// The public cases, and one public instance of each class of the contract's "Assurance" section.
+describe.each(['permission-cases.jsonl', 'assurance-cases.jsonl'])('permission corpus %s through the real CLI', (file) => {
+  const cases = path.join(shared, 'corpus', file);
+  const haveCorpus = fs.existsSync(runner) && fs.existsSync(cases);
+  it.skipIf(!haveCorpus)(`every case matches (skipped when ${shared} is absent)`, () => {
     expect(haveBuild, 'out/main/cli.js is missing: run `npm run build` first').toBe(true);
     const expected = fs.readFileSync(cases, 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('//')).length;
     let output: string;
