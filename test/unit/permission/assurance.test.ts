@@ -252,6 +252,12 @@ describe('writes and reads by programs are judged like redirections and cat', ()
       ["sed -i.bak 's/deny/allow/' .gatehouse/settings.yaml", 'deny', 'bypassPermissions'],
     ]);
   });
+  it('a recursive delete that reaches a protected place through a link is on the deny list', async () => {
+    await check([
+      ['rm -rf link-out/../userhome', 'deny', 'bypassPermissions'],
+      ['echo ~ | xargs rm -fr', 'deny', 'bypassPermissions'],
+    ]);
+  });
   it('config folders ask, outside the project asks, Edit rules apply', async () => {
     fx.settings('user', { deny: ['Edit(./src/lib/**)'] });
     await check([

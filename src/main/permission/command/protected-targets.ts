@@ -1,6 +1,6 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { comparable, isInside, resolveRealPath } from '../path-confinement';
+import { comparable, isInside, resolvePhysicalPath, resolveRealPath } from '../path-confinement';
 import type { CommandContext } from './types';
 
 /**
@@ -100,11 +100,14 @@ export function protectedTarget(arg: string, ctx: TargetContext): string | null 
   const lexical = isProtectedPath(absolute, ctx);
   if (lexical !== null) return lexical;
   let real: string;
+  let physical: string;
   try {
     real = resolveRealPath(tilde, ctx.cwd ?? ctx.projectRoot, ctx.home);
+    // `link/../x`: the kernel applies `..` after following the link
+    physical = resolvePhysicalPath(tilde, ctx.cwd ?? ctx.projectRoot, ctx.home);
   } catch {
     return `${arg} (a symbolic link loop)`;
   }
-  const hit = isProtectedPath(real, ctx);
+  const hit = isProtectedPath(real, ctx) ?? isProtectedPath(physical, ctx);
   return hit === null ? null : `${hit} (through a symbolic link)`;
 }
