@@ -140,7 +140,7 @@ describe('run_command without a working sandbox (GATEHOUSE_BWRAP points at a mis
 
   it('a command bypassPermissions would allow asks instead; no TTY: denied "approval required" with the reason', async () => {
     const marker = path.join(outside, 'ran.txt');
-    const { result, content, stdout, stderr } = await runCommandOnce(`ls; touch ${marker}`, { env: missing });
+    const { result, content, stdout, stderr } = await runCommandOnce(`ls; ${pyWrite(marker)}`, { env: missing });
     expect(stderr).toContain('gatehouse run: warning: the OS sandbox is unavailable (bubblewrap was not found at /nonexistent/bwrap)');
     expect(stdout).toMatch(/\[tool\] run_command .* -> deny/);
     expect(result.is_error).toBe(true);
@@ -161,11 +161,11 @@ describe('run_command without a working sandbox (GATEHOUSE_BWRAP points at a mis
   it('a person can still approve one command (it runs), or deny it (it does not)', async () => {
     const marker = path.join(outside, 'ran.txt');
     const asked: ApprovalRequest[] = [];
-    const denied = await viaSdk(`touch ${marker}`, (r) => (asked.push(r), 'deny'), missing);
+    const denied = await viaSdk(pyWrite(marker), (r) => (asked.push(r), 'deny'), missing);
     expect(denied.result.is_error).toBe(true);
     expect(fs.existsSync(marker)).toBe(false);
     expect(asked[0]!.reason).toContain('the OS sandbox is unavailable');
-    const approved = await viaSdk(`touch ${marker}`, () => 'once', missing);
+    const approved = await viaSdk(pyWrite(marker), () => 'once', missing);
     expect(approved.result.is_error).toBe(false);
     expect(fs.existsSync(marker)).toBe(true);
   });
@@ -182,7 +182,7 @@ describe('run_command without a working sandbox (GATEHOUSE_BWRAP points at a mis
   it('with the sandbox turned off by the user, a missing bwrap does not make commands ask', async () => {
     writeUserSettings('sandbox:\n  enabled: false\n');
     const marker = path.join(outside, 'ran.txt');
-    const { result, stderr } = await runCommandOnce(`touch ${marker}`, { env: missing });
+    const { result, stderr } = await runCommandOnce(pyWrite(marker), { env: missing });
     expect(stderr).toContain('the OS sandbox is turned off in your user settings');
     expect(result.is_error).toBe(false);
     expect(fs.existsSync(marker)).toBe(true);
