@@ -11,6 +11,10 @@ import { analyzeCommand, initShellParser } from '../../../../src/main/permission
  * bash really passes (`printf '%s\0' WORDS...` prints them), for random quoting, escaping, ANSI-C strings,
  * line continuations and brace expansion.
  */
+/** Reproduce a run: GATEHOUSE_DIFF_SEED=<seed printed below> DIFF_RUNS=<n>. */
+const SEED = Number(process.env.GATEHOUSE_DIFF_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const RUNS = Number(process.env.DIFF_RUNS ?? 150);
+
 const empty = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-bash-diff-')));
 
 beforeAll(async () => {
@@ -55,6 +59,7 @@ const continuation = fc.constantFrom('', '', '', '\\\n');
 
 describe('the analyser agrees with bash on the words a command receives', () => {
   it('for random quoting, escaping and brace expansion (or fails closed, rarely)', () => {
+    console.log(`bash-differential: seed ${SEED}, ${RUNS} runs (reproduce: GATEHOUSE_DIFF_SEED=${SEED} DIFF_RUNS=${RUNS})`);
     let runs = 0;
     let unreadable = 0;
     fc.assert(
@@ -70,7 +75,7 @@ describe('the analyser agrees with bash on the words a command receives', () => 
         }
         expect(a.commands[0]?.argv.slice(2), command).toEqual(bashWords(command));
       }),
-      { numRuns: Number(process.env.DIFF_RUNS ?? 150) },
+      { seed: SEED, numRuns: RUNS },
     );
     expect(unreadable / runs).toBeLessThan(0.1);
   });
