@@ -11,7 +11,42 @@ import { ToolSafetySchema } from './tools';
 const turn = z.number().int().min(1);
 const callId = z.string().min(1);
 
-export const ToolPreviewSchema = z.object({ kind: z.literal('diff'), path: z.string(), unifiedDiff: z.string() });
+/**
+ * What a write/edit would change, for the approval: the unified diff, or, when the content cannot be shown (it
+ * replaces a binary file, or the file or the new content is over the preview limit), that fact and the sizes.
+ */
+export const ToolPreviewSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('diff'), path: z.string(), unifiedDiff: z.string() }),
+  z.object({
+    kind: z.literal('unpreviewable'),
+    path: z.string(),
+    reason: z.enum(['binary', 'too-large']),
+    /** The size of the file it replaces (null: a new file). */
+    currentBytes: z.number().int().nonnegative().nullable(),
+    /** The size of the new content (null: not known before the edit runs). */
+    newBytes: z.number().int().nonnegative().nullable(),
+  }),
+]);
+export type ToolPreview = z.infer<typeof ToolPreviewSchema>;
+
+const bytes = (n: number): string => `${n.toLocaleString('en-US')} byte${n === 1 ? '' : 's'}`;
+
+/** What an unpreviewable write does, in one sentence (the approval shows it prominently; the path is shown apart). */
+export function unpreviewableSummary(preview: Extract<ToolPreview, { kind: 'unpreviewable' }>): string {
+  const current =
+    preview.currentBytes === null
+      ? 'creates a new file'
+      : preview.reason === 'binary'
+        ? `replaces a binary file of ${bytes(preview.currentBytes)}`
+        : `replaces a file of ${bytes(preview.currentBytes)}`;
+  const next = preview.newBytes === null ? '' : ` with ${bytes(preview.newBytes)} of new content`;
+  const why = preview.reason === 'binary' ? 'binary content cannot be shown' : 'it is too large to show';
+  return `This write ${current}${next}, and ${why}: you cannot see what it changes.`;
+}
+
+/** Where a call sits among the tool calls the model sent in one turn (1-based): "call 2 of 3". */
+export const CallPositionSchema = z.object({ index: z.number().int().min(1), count: z.number().int().min(1) });
+export type CallPosition = z.infer<typeof CallPositionSchema>;
 
 /** How a run ended. */
 export const AgentRunStatusSchema = z.enum(['completed', 'max_turns', 'cancelled', 'error']);

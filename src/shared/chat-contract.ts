@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentEventSchema, AgentRunStatusSchema, ToolPreviewSchema } from './agent-events';
+import { AgentEventSchema, AgentRunStatusSchema, CallPositionSchema, ToolPreviewSchema } from './agent-events';
 import { ConversationMessageSchema, TokenUsageSchema } from './conversation';
 import { RpcErrorSchema } from './errors';
 import { AgentModeSchema, DecisionSchema, DecisionSourceSchema } from './permission';
@@ -31,8 +31,13 @@ export const ApprovalRequestEventSchema = z.object({
   preview: ToolPreviewSchema.optional(),
   /** The rules "Allow for session" / "Always allow" would add. */
   suggestedRules: z.array(z.string()),
-  /** A command to run outside the OS sandbox: the dialog offers only "Allow once" and "Deny". */
+  /**
+   * Only "Allow once" and "Deny" are offered: a command to run outside the OS sandbox, or a write whose content
+   * cannot be previewed (`preview.kind` is `unpreviewable`).
+   */
   onceOnly: z.boolean().optional(),
+  /** The call's place among the model's calls of its turn. */
+  position: CallPositionSchema.optional(),
 });
 export type ApprovalRequestEvent = z.infer<typeof ApprovalRequestEventSchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RpcErrorSchema } from './errors';
-import { AgentEventSchema, AgentRunStatusSchema } from './agent-events';
+import { AgentEventSchema, AgentRunStatusSchema, CallPositionSchema, ToolPreviewSchema } from './agent-events';
 import { ConversationMessageSchema, TokenUsageSchema } from './conversation';
 import { AgentModeSchema, DecisionSchema } from './permission';
 
@@ -144,7 +144,9 @@ export const PermissionRequestSchema = z.object({
   tool: z.string(),
   input: z.unknown(),
   /** A read-only preview for the approval UI, e.g. the unified diff a write would make. */
-  preview: z.object({ kind: z.literal('diff'), path: z.string(), unifiedDiff: z.string() }).optional(),
+  preview: ToolPreviewSchema.optional(),
+  /** The call's place among the model's calls of its turn (the approval shows "call 1 of 2"). */
+  position: CallPositionSchema.optional(),
   /** The run and the model's tool_use id the request belongs to (main routes and records by them). */
   runId: runId.optional(),
   callId: z.string().max(200).optional(),

@@ -60,10 +60,13 @@ export async function decideCall(
   // An ask of our own (the engine allowed): the engine's approval path would answer its own allow, so the
   // person's answer is applied here, once, and rules "for the session" are not offered (they would not help).
   const sandboxAsk = first !== engineDecision;
+  // A write whose content the person cannot see is allowed once or not at all: never remembered as a rule.
+  const blind = request.preview?.kind === 'unpreviewable';
   const signal = AbortSignal.any([run.signal, workerSignal]);
   let answer: ApprovalAnswer;
   try {
-    answer = await untilAborted(approve(approvalRequest(run, request, first, sandboxAsk ? [] : proposeRules(engine, call, options)), signal), signal);
+    answer = await untilAborted(approve(approvalRequest(run, request, first, sandboxAsk || blind ? [] : proposeRules(engine, call, options)), signal), signal);
+    if (blind && (answer.kind === 'session' || answer.kind === 'always')) answer = { kind: 'once' };
   } catch (err) {
     if (err instanceof NoApproverError) {
       const final: Decision = { ...withoutPerson(first), reason: `approval required (${err.message}): ${first.reason}` };
@@ -97,10 +100,11 @@ function approvalRequest(run: GateRun, request: PermissionRequest, asked: Decisi
     tool: request.tool,
     input: request.input,
     ...(request.preview ? { preview: request.preview } : {}),
+    ...(request.position ? { position: request.position } : {}),
     reason: asked.reason,
     source: asked.source,
     suggestedRules,
-    ...(isUnsandboxedCall(request.tool, request.input) ? { onceOnly: true } : {}),
+    ...(isUnsandboxedCall(request.tool, request.input) || request.preview?.kind === 'unpreviewable' ? { onceOnly: true } : {}),
   };
 }
 

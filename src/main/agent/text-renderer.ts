@@ -1,8 +1,13 @@
+import { describeMarks, summariseMarks, visibleText } from '../../shared/visible-text';
 import type { SessionEvent } from './types';
+
+/** The longest call description on one `[tool]` line; the rest is counted, never silently dropped. */
+const MAX_LINE_CHARS = 160;
 
 /**
  * `gatehouse run --output text`: the assistant's text, and one line per tool call with its decision, e.g.
- * `[tool] run_command npm test -> deny (hard): ...`.
+ * `[tool] run_command npm test -> deny (hard): ...`. Everything from the model or the project is shown with its
+ * hidden characters as markers (a terminal must not act on an escape sequence the model wrote).
  */
 export class TextRenderer {
   private text = '';
@@ -24,12 +29,12 @@ export class TextRenderer {
       case 'tool_call_decided': {
         const call = this.calls.get(e.id);
         const verdict = e.allow ? 'allow' : 'deny';
-        const rule = e.rule ? ` ${e.rule}` : '';
-        this.out(`[tool] ${describeCall(call?.name ?? '?', call?.input)} -> ${verdict} (${e.source}${rule}): ${oneLine(e.reason)}`);
+        const rule = e.rule ? ` ${shownLine(e.rule)}` : '';
+        this.out(`[tool] ${describeCall(call?.name ?? '?', call?.input)} -> ${verdict} (${e.source}${rule}): ${shownLine(e.reason)}`);
         return;
       }
       case 'tool_call_finished':
-        if (e.ran && e.isError) this.out(`[tool] failed: ${oneLine(e.content).slice(0, 200)}`);
+        if (e.ran && e.isError) this.out(`[tool] failed: ${shownLine(e.content, 200)}`);
         return;
       case 'turn_usage':
       case 'done':
@@ -45,18 +50,41 @@ export class TextRenderer {
   flush(): void {
     const text = this.text.trim();
     this.text = '';
-    if (text) this.out(text);
+    if (text) this.out(visibleText(text));
   }
 }
 
-/** `run_command npm test`, `write_file src/a.ts`, else the tool and its JSON input (cut). */
-export function describeCall(name: string, input: unknown): string {
+/** The thing a call is about: its command, path, pattern or glob, else its JSON input. */
+export function callSubject(input: unknown): string {
   const fields = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
   const main = [fields.command, fields.path, fields.pattern, fields.glob].find((v) => typeof v === 'string');
-  const detail = typeof main === 'string' ? main : JSON.stringify(input ?? {});
-  return `${name} ${oneLine(detail).slice(0, 160)}`;
+  return typeof main === 'string' ? main : (JSON.stringify(input ?? {}) ?? '');
 }
 
-function oneLine(s: string): string {
-  return s.replace(/\s*\n\s*/g, ' ').trim();
+/** `run_command npm test`, `write_file src/a.ts`, else the tool and its JSON input, on one line (⏎ for a line break). */
+export function describeCall(name: string, input: unknown): string {
+  return `${name} ${shownLine(callSubject(input), MAX_LINE_CHARS)}`;
+}
+
+/**
+ * Untrusted text on one terminal line: hidden characters as markers, line breaks as ⏎, runs of spaces kept; cut
+ * after `max` characters with the rest counted.
+ */
+export function shownLine(text: string, max = Infinity): string {
+  const shown = visibleText(text, { strict: true, newlines: 'sign' });
+  const chars = Array.from(shown);
+  return chars.length > max ? `${chars.slice(0, max).join('')}… (${chars.length - max} more characters)` : shown;
+}
+
+/** Untrusted text as numbered lines (`   1 │ echo safe`), hidden characters as markers. */
+export function numberedLines(text: string, indent = '  '): string {
+  const lines = visibleText(text, { strict: true }).split('\n');
+  const width = String(lines.length).length;
+  return lines.map((line, i) => `${indent}${String(i + 1).padStart(width)} \u2502 ${line}`).join('\n');
+}
+
+/** The warning a terminal prompt prints first when `texts` needed markers, else null. */
+export function markWarning(texts: string[]): string | null {
+  const summary = summariseMarks(texts.join('\n'), { strict: true });
+  return summary.count === 0 ? null : `! This call contains ${describeMarks(summary)}: check what they do before you answer.`;
 }

@@ -1,38 +1,71 @@
 import readline from 'node:readline';
+import { unpreviewableSummary } from '../../shared/agent-events';
+import { summariseMarks, visibleText } from '../../shared/visible-text';
 import type { ApprovalAnswer } from '../permission/approvals';
-import { describeCall } from './text-renderer';
-import type { Approver } from './types';
+import { callSubject, markWarning, numberedLines, shownLine } from './text-renderer';
+import type { ApprovalRequest, Approver } from './types';
 
 const MAX_DIFF_LINES = 60;
 export const UNSANDBOXED_WARNING = 'Runs outside the sandbox: it can write anywhere, read your secrets and use the network.';
 
 /**
  * A y/N prompt on a terminal; the default (Enter, anything else, Ctrl-D) is No. Asks one at a time: read-only
- * calls of one turn run in parallel and may ask together.
+ * calls of one turn run in parallel and may ask together. Everything shown comes from the model or the project,
+ * so it is printed with hidden characters as markers and line breaks as numbered lines; a cut diff can be shown
+ * whole (`v`) before answering.
  */
 export function ttyApprover(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Approver {
   let queue: Promise<unknown> = Promise.resolve();
   return (request, signal) => {
     const asked = queue.then(async (): Promise<ApprovalAnswer> => {
       if (signal.aborted) return { kind: 'deny' };
-      output.write(`\n[approval] ${describeCall(request.tool, request.input)}\n  ${request.source}: ${request.reason}\n`);
-      if (request.preview) {
-        const lines = request.preview.unifiedDiff.split('\n');
-        output.write(lines.slice(0, MAX_DIFF_LINES).join('\n') + '\n');
-        if (lines.length > MAX_DIFF_LINES) output.write(`  ... ${lines.length - MAX_DIFF_LINES} more diff lines\n`);
-      }
+      output.write(describeRequest(request));
+      const diff = request.preview?.kind === 'diff' ? diffLines(request.preview.unifiedDiff) : [];
+      output.write(diff.slice(0, MAX_DIFF_LINES).join('\n') + (diff.length ? '\n' : ''));
+      const hidden = Math.max(0, diff.length - MAX_DIFF_LINES);
+      if (hidden) output.write(`  ... ${hidden} more diff lines: type v to see them\n`);
       if (request.onceOnly) {
-        output.write(`  ${UNSANDBOXED_WARNING}\n`);
-        const answer = parseAnswer(await question(input, output, 'Allow once? [y]es once, [N]o: ', signal));
-        return answer.kind === 'once' ? answer : { kind: 'deny' };
+        if (request.preview?.kind !== 'unpreviewable') output.write(`  ${UNSANDBOXED_WARNING}\n`);
+      } else if (request.suggestedRules.length) {
+        output.write(`  "session"/"always" would add: ${request.suggestedRules.map((r) => shownLine(r)).join(', ')}\n`);
       }
-      if (request.suggestedRules.length) output.write(`  "session"/"always" would add: ${request.suggestedRules.join(', ')}\n`);
-      const answer = await question(input, output, 'Allow? [y]es once, [s]ession, [a]lways, [N]o: ', signal);
-      return parseAnswer(answer);
+      const prompt = request.onceOnly ? 'Allow once? [y]es once, [N]o' : 'Allow? [y]es once, [s]ession, [a]lways, [N]o';
+      for (;;) {
+        const typed = await question(input, output, `${prompt}${hidden ? ', [v]iew the whole diff' : ''}: `, signal);
+        if (hidden && /^\s*v(iew)?\s*$/i.test(typed)) {
+          output.write(diff.slice(MAX_DIFF_LINES).join('\n') + '\n');
+          continue;
+        }
+        const answer = parseAnswer(typed);
+        return request.onceOnly && answer.kind !== 'once' ? { kind: 'deny' } : answer;
+      }
     });
     queue = asked.catch(() => undefined);
     return asked;
   };
+}
+
+/** The request's head: tool, place in the turn, warnings, the command or path (numbered when it has lines), why. */
+export function describeRequest(request: ApprovalRequest): string {
+  const subject = callSubject(request.input);
+  const position = request.position && request.position.count > 1 ? ` (call ${request.position.index} of ${request.position.count} in this turn)` : '';
+  const lines = [''];
+  const multiLine = subject.includes('\n');
+  lines.push(`[approval] ${request.tool}${multiLine ? '' : ` ${shownLine(subject)}`}${position}`);
+  const warning = markWarning([subject, request.reason, ...request.suggestedRules, request.preview?.kind === 'diff' ? request.preview.unifiedDiff : '']);
+  if (warning) lines.push(warning);
+  if (multiLine) lines.push(`  ${subject.split('\n').length} lines:`, numberedLines(subject, '    '));
+  lines.push(`  ${request.source}: ${shownLine(request.reason)}`);
+  if (request.preview?.kind === 'unpreviewable') lines.push(`! ${shownLine(request.preview.path)}: ${unpreviewableSummary(request.preview)}`);
+  return lines.join('\n') + '\n';
+}
+
+/** A diff's lines with markers; a line that needed them is flagged (Trojan Source). */
+function diffLines(diff: string): string[] {
+  return diff
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((line) => (summariseMarks(line).count > 0 ? `${visibleText(line)}   <- hidden characters` : visibleText(line)));
 }
 
 export function parseAnswer(answer: string): ApprovalAnswer {

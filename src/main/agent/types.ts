@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentRunStatus } from '../../shared/agent-events';
+import type { AgentEvent, AgentRunStatus, CallPosition, ToolPreview } from '../../shared/agent-events';
 import type { TokenUsage } from '../../shared/conversation';
 import type { RpcError } from '../../shared/errors';
 import type { AgentMode, Decision, DecisionSource, PermissionMode } from '../../shared/permission';
@@ -16,16 +16,18 @@ export interface ApprovalRequest {
   callId?: string;
   tool: string;
   input: unknown;
-  /** The unified diff a write/edit would make. */
-  preview?: { kind: 'diff'; path: string; unifiedDiff: string };
+  /** The unified diff a write/edit would make, or why its content cannot be shown. */
+  preview?: ToolPreview;
+  /** The call's place among the model's calls of its turn. */
+  position?: CallPosition;
   /** Why the engine asks, and which stage did. */
   reason: string;
   source: DecisionSource;
   /** The rules "allow for this session / always" would add. */
   suggestedRules: string[];
   /**
-   * A command to run outside the OS sandbox: the only answers are "allow once" and "deny" (main counts a
-   * session/always answer once and never stores a rule).
+   * A command to run outside the OS sandbox, or a write whose content cannot be previewed: the only answers are
+   * "allow once" and "deny" (main counts a session/always answer once and never stores a rule).
    */
   onceOnly?: boolean;
 }

@@ -42,6 +42,7 @@ export function toApprovalEvent(request: ApprovalRequest): ApprovalRequestEvent 
     ...(request.preview ? { preview: request.preview } : {}),
     suggestedRules: request.suggestedRules,
     ...(request.onceOnly ? { onceOnly: true } : {}),
+    ...(request.position ? { position: request.position } : {}),
   };
 }
 

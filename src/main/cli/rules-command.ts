@@ -1,4 +1,5 @@
 import { RuleBehaviorSchema } from '../../shared/permission';
+import { shownLine } from '../agent/text-renderer';
 import { userConfigDir, homeDir } from '../paths';
 import { UNTRUSTED_ALLOW_EXCLUDED } from '../permission/stages/trust';
 import { addRuleToFile, removeRuleFromFile } from '../settings/edit-rules-file';
@@ -44,14 +45,16 @@ function list(args: string[], io: CliIO): number {
     io.out(JSON.stringify(result, null, 2));
     return 0;
   }
-  io.out(`Project ${projectRoot} (${trusted ? 'trusted' : 'not trusted: project and local allow rules are not loaded'})`);
+  // Rules, files and reasons come from files anyone may have written: hidden characters show as markers.
+  const s = (text: string): string => shownLine(text);
+  io.out(`Project ${s(projectRoot)} (${trusted ? 'trusted' : 'not trusted: project and local allow rules are not loaded'})`);
   if (rules.length === 0) io.out('No rules.');
   for (const r of rules) {
     const note = r.appliesTo.length === 0 ? '  (no such tool yet)' : r.active ? '' : '  (inactive: project not trusted)';
-    io.out(`  ${r.behavior.padEnd(5)} ${r.rule}  [${r.source}${r.file ? `: ${r.file}` : ''}]${note}`);
+    io.out(`  ${r.behavior.padEnd(5)} ${s(r.rule)}  [${r.source}${r.file ? `: ${s(r.file)}` : ''}]${note}`);
   }
-  for (const p of result.problems) io.out(`${p.kind === 'file' ? 'error' : 'warning'}: ${problemLine(p)}`);
-  for (const e of snapshot.ruleErrors) io.out(`error: ${e.file ?? e.source}: ${e.behavior} rule "${e.rule}" skipped: ${e.reason}`);
+  for (const p of result.problems) io.out(`${p.kind === 'file' ? 'error' : 'warning'}: ${s(problemLine(p))}`);
+  for (const e of snapshot.ruleErrors) io.out(`error: ${s(e.file ?? e.source)}: ${e.behavior} rule "${s(e.rule)}" skipped: ${s(e.reason)}`);
   return 0;
 }
 

@@ -9,7 +9,12 @@ import type { BeforeToolCall } from './types';
  */
 export function permissionBridge(requestPermission: (request: PermissionRequest) => Promise<Decision>): BeforeToolCall {
   return async (call) => {
-    const decision = await requestPermission({ tool: call.name, input: call.input, ...(call.preview ? { preview: call.preview } : {}) });
+    const decision = await requestPermission({
+      tool: call.name,
+      input: call.input,
+      ...(call.preview ? { preview: call.preview } : {}),
+      ...(call.position ? { position: call.position } : {}),
+    });
     if (decision.decision === 'allow' && isUnsandboxedCall(call.name, call.input) && decision.source !== 'approval') {
       // Outside the sandbox only on a person's approval of this very call: anything else is a bug, never a run.
       return { allow: false, source: decision.source, reason: 'a command outside the OS sandbox runs only when you approve it', rule: decision.rule };

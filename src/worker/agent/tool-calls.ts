@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../../shared/agent-events';
+import type { AgentEvent, CallPosition } from '../../shared/agent-events';
 import type { ToolResultBlock, ToolUseBlock } from '../../shared/conversation';
 import type { AgentMode } from '../../shared/permission';
 import type { ToolSafety } from '../../shared/tools';
@@ -24,8 +24,9 @@ export interface ToolCallsContext {
  */
 export async function runToolCalls(calls: ToolUseBlock[], context: ToolCallsContext): Promise<ToolResultBlock[]> {
   const results: ToolResultBlock[] = [];
+  const positions = new Map(calls.map((call, i) => [call, { index: i + 1, count: calls.length }]));
   for (const batch of batchBySafety(calls, context.registry)) {
-    results.push(...(await Promise.all(batch.map((call) => runOneCall(call, context)))));
+    results.push(...(await Promise.all(batch.map((call) => runOneCall(call, context, positions.get(call))))));
   }
   return results;
 }
@@ -46,7 +47,7 @@ function batchBySafety(calls: ToolUseBlock[], registry: ToolRegistry): ToolUseBl
   return batches;
 }
 
-async function runOneCall(call: ToolUseBlock, c: ToolCallsContext): Promise<ToolResultBlock> {
+async function runOneCall(call: ToolUseBlock, c: ToolCallsContext, position: CallPosition | undefined): Promise<ToolResultBlock> {
   const started = Date.now();
   const safety = c.registry.safety(call.name);
   const finish = (content: string, isError: boolean, ran: boolean, exitCode?: number | null): ToolResultBlock => {
@@ -67,7 +68,7 @@ async function runOneCall(call: ToolUseBlock, c: ToolCallsContext): Promise<Tool
 
   let verdict: ToolCallVerdict;
   try {
-    verdict = await raceAbort(c.beforeToolCall({ id: call.id, name: call.name, input: call.input, ...(preview ? { preview } : {}) }), c.signal);
+    verdict = await raceAbort(c.beforeToolCall({ id: call.id, name: call.name, input: call.input, ...(preview ? { preview } : {}), ...(position ? { position } : {}) }), c.signal);
   } catch (err) {
     if (err instanceof CancelledError) verdict = { allow: false, source: 'cancelled', reason: 'the run was cancelled before the call was decided' };
     else verdict = { allow: false, source: 'internal', reason: `the permission check failed, so the call was not run: ${messageOf(err)}` };

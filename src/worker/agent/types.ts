@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentRunStatus } from '../../shared/agent-events';
+import type { AgentEvent, AgentRunStatus, CallPosition } from '../../shared/agent-events';
 import type { ConversationMessage, TokenUsage } from '../../shared/conversation';
 import type { RpcError } from '../../shared/errors';
 import type { AgentMode } from '../../shared/permission';
@@ -11,6 +11,8 @@ export interface ToolCallRequest {
   name: string;
   input: unknown;
   preview?: ToolPreview;
+  /** Its place among the model's calls of this turn. */
+  position?: CallPosition;
 }
 
 /** The answer of the permission check. A denial carries who decided, why and, where it helps, what would pass. */

@@ -7,15 +7,17 @@ import { looksBinary, MAX_WHOLE_FILE_BYTES } from './text-file';
 import { ToolError } from './tool';
 import type { ToolContext, ToolPreview } from './types';
 
-/** The current content of a write target, read without touching the disk; `null` when it does not exist yet. */
-export interface CurrentContent {
-  text: string | null;
-  shownPath: string;
-}
+/**
+ * The current content of a write target, read without touching the disk; `text` is `null` when it does not exist
+ * yet. `unpreviewable`: the target is binary or over the preview limit (`bytes` is its size), so no diff is shown.
+ */
+export type CurrentContent =
+  | { text: string | null; shownPath: string; unpreviewable?: undefined }
+  | { text: null; shownPath: string; unpreviewable: 'binary' | 'too-large'; bytes: number };
 
 /**
  * Reads what a write/edit would replace, read-only: no folder is created, nothing is opened for writing.
- * Refuses (throws) when the target lands outside the roots, is binary or too large.
+ * Refuses (throws) when the target lands outside the roots; a binary or too large target is reported, not read.
  */
 export function readCurrentForPreview(p: string, ctx: ToolContext): CurrentContent {
   const roots = allowedRoots(ctx);
@@ -29,10 +31,11 @@ export function readCurrentForPreview(p: string, ctx: ToolContext): CurrentConte
   }
   const file = openConfinedForRead(target, ctx);
   try {
-    if (file.size > MAX_WHOLE_FILE_BYTES) throw new ToolError(`${p} is too large to preview`);
+    const shownPath = displayPath(file.realPath, ctx.projectRoot);
+    if (file.size > MAX_WHOLE_FILE_BYTES) return { text: null, shownPath, unpreviewable: 'too-large', bytes: file.size };
     const buf = readWhole(file.fd, file.size);
-    if (looksBinary(buf)) throw new ToolError(`${p} is a binary file`);
-    return { text: buf.toString('utf8'), shownPath: displayPath(file.realPath, ctx.projectRoot) };
+    if (looksBinary(buf)) return { text: null, shownPath, unpreviewable: 'binary', bytes: file.size };
+    return { text: buf.toString('utf8'), shownPath };
   } finally {
     fs.closeSync(file.fd);
   }
@@ -44,6 +47,22 @@ function isSymlink(p: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The approval's preview of replacing `current` with `after`: the unified diff, or, when either side cannot be
+ * shown (binary target, target or new content over the limit), an `unpreviewable` preview with both sizes.
+ */
+export function replacementPreview(current: CurrentContent, after: string | null): ToolPreview {
+  const newBytes = after === null ? null : Buffer.byteLength(after, 'utf8');
+  if (current.unpreviewable || after === null || newBytes === null) {
+    return { kind: 'unpreviewable', path: current.shownPath, reason: current.unpreviewable ?? 'too-large', currentBytes: current.unpreviewable ? current.bytes : null, newBytes };
+  }
+  if (newBytes > MAX_WHOLE_FILE_BYTES) {
+    const currentBytes = current.text === null ? null : Buffer.byteLength(current.text, 'utf8');
+    return { kind: 'unpreviewable', path: current.shownPath, reason: 'too-large', currentBytes, newBytes };
+  }
+  return unifiedDiff(current.shownPath, current.text, after);
 }
 
 export function unifiedDiff(shownPath: string, before: string | null, after: string): ToolPreview {

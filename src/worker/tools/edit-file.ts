@@ -2,7 +2,7 @@ import { EditFileInput } from '../../shared/tools';
 import fs from 'node:fs';
 import { displayPath, overwrite, readWhole } from './confined-fs';
 import { openConfinedForWrite } from './confined-write';
-import { readCurrentForPreview, unifiedDiff } from './diff-preview';
+import { readCurrentForPreview, replacementPreview } from './diff-preview';
 import { detectEol, looksBinary, MAX_WHOLE_FILE_BYTES, toEol } from './text-file';
 import { ToolError, defineTool, ok } from './tool';
 
@@ -69,8 +69,9 @@ export const editFileTool = defineTool({
   },
   async preview(input, ctx) {
     const current = readCurrentForPreview(input.path, ctx);
+    if (current.unpreviewable) return replacementPreview(current, null);
     if (current.text === null) throw new ToolError(`file not found: ${input.path}`);
     const { content } = applyEdit(current.text, input);
-    return unifiedDiff(current.shownPath, current.text, content);
+    return replacementPreview(current, content);
   },
 });

@@ -1,3 +1,4 @@
+import type { ToolPreview } from '../../shared/agent-events';
 import type { AgentMode } from '../../shared/permission';
 import type { ToolName, ToolSafety } from '../../shared/tools';
 import type { ReadableCheck } from './read-filter';
@@ -29,12 +30,8 @@ export interface ToolResult {
   exitCode?: number | null;
 }
 
-/** A read-only preview for the approval UI: the unified diff a write/edit would make. */
-export interface ToolPreview {
-  kind: 'diff';
-  path: string;
-  unifiedDiff: string;
-}
+/** A read-only preview for the approval UI: the unified diff a write/edit would make, or why none can be shown. */
+export type { ToolPreview };
 
 /** The JSON shape the model sees for one tool (Anthropic Messages API `tools[]`). */
 export interface ModelToolDefinition {

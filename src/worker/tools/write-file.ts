@@ -2,7 +2,7 @@ import { WriteFileInput } from '../../shared/tools';
 import fs from 'node:fs';
 import { displayPath, overwrite } from './confined-fs';
 import { openConfinedForWrite } from './confined-write';
-import { readCurrentForPreview, unifiedDiff } from './diff-preview';
+import { readCurrentForPreview, replacementPreview } from './diff-preview';
 import { defineTool, ok } from './tool';
 
 export const writeFileTool = defineTool({
@@ -24,7 +24,6 @@ export const writeFileTool = defineTool({
     return ok(`${verb} ${displayPath(file.realPath, ctx.projectRoot)} (${bytes.toLocaleString('en-US')} bytes)`);
   },
   async preview(input, ctx) {
-    const current = readCurrentForPreview(input.path, ctx);
-    return unifiedDiff(current.shownPath, current.text, input.content);
+    return replacementPreview(readCurrentForPreview(input.path, ctx), input.content);
   },
 });

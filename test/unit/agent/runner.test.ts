@@ -89,7 +89,7 @@ describe('runAgent: the loop', () => {
     });
     const result = await runAgent(opts);
     expect(registry.runs).toHaveLength(0);
-    expect(seen).toEqual([{ id: 'c1', name: 'run_command', input: { command: 'git push --force' } }]);
+    expect(seen).toEqual([{ id: 'c1', name: 'run_command', input: { command: 'git push --force' }, position: { index: 1, count: 1 } }]);
     const [denied] = toolResults(provider.requests[1]!.messages[2]);
     expect(denied).toEqual({
       type: 'tool_result',

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createToolRegistry } from '../../../src/worker/tools';
 import { applyEdit } from '../../../src/worker/tools/edit-file';
+import { MAX_WHOLE_FILE_BYTES } from '../../../src/worker/tools/text-file';
+import type { ToolPreview } from '../../../src/worker/tools/types';
 import { DO, makeSandbox, type Sandbox } from './helpers';
 
 let sb: Sandbox;
@@ -108,6 +110,9 @@ describe('edit_file', () => {
   });
 });
 
+/** The unified diff of a preview (undefined for any other kind). */
+const diffOf = (p: ToolPreview | undefined): string | undefined => (p?.kind === 'diff' ? p.unifiedDiff : undefined);
+
 describe('preview', () => {
   it('gives the unified diff of an edit without touching the disk', async () => {
     const abs = sb.write('src/f.ts', 'one\ntwo\nthree\n');
@@ -115,15 +120,15 @@ describe('preview', () => {
     const p = await reg.preview('edit_file', { path: 'src/f.ts', old_string: 'two', new_string: 'TWO' }, sb.ctx());
     expect(p?.kind).toBe('diff');
     expect(p?.path).toBe('src/f.ts');
-    expect(p?.unifiedDiff).toBe('--- a/src/f.ts\n+++ b/src/f.ts\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n');
+    expect(diffOf(p)).toBe('--- a/src/f.ts\n+++ b/src/f.ts\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n');
     expect(sb.read('src/f.ts')).toBe('one\ntwo\nthree\n');
     expect(fs.statSync(abs).mtimeMs).toBe(before);
   });
 
   it('shows a new file against /dev/null and creates no folder', async () => {
     const p = await reg.preview('write_file', { path: 'new/dir/x.txt', content: 'a\nb\n' }, sb.ctx());
-    expect(p?.unifiedDiff).toContain('--- /dev/null');
-    expect(p?.unifiedDiff).toContain('+a\n+b\n');
+    expect(diffOf(p)).toContain('--- /dev/null');
+    expect(diffOf(p)).toContain('+a\n+b\n');
     expect(p?.path).toBe('new/dir/x.txt');
     expect(fs.existsSync(path.join(sb.root, 'new'))).toBe(false);
   });
@@ -131,7 +136,32 @@ describe('preview', () => {
   it('previews an overwrite as the diff against the current content', async () => {
     sb.write('f.txt', 'old\n');
     const p = await reg.preview('write_file', { path: 'f.txt', content: 'new\n' }, sb.ctx());
-    expect(p?.unifiedDiff).toContain('-old\n+new\n');
+    expect(diffOf(p)).toContain('-old\n+new\n');
+  });
+
+  it('says an overwrite of a binary file, of a file over the limit, or with content over the limit cannot be previewed', async () => {
+    sb.write('tool.bin', Buffer.from('ELF\0\x01\x02binary'));
+    expect(await reg.preview('write_file', { path: 'tool.bin', content: 'x'.repeat(42) }, sb.ctx())).toEqual({
+      kind: 'unpreviewable',
+      path: 'tool.bin',
+      reason: 'binary',
+      currentBytes: 12,
+      newBytes: 42,
+    });
+    const big = sb.write('big.txt', 'a\n'.repeat(MAX_WHOLE_FILE_BYTES / 2 + 1));
+    expect(await reg.preview('write_file', { path: 'big.txt', content: 'small\n' }, sb.ctx())).toMatchObject({ kind: 'unpreviewable', reason: 'too-large', currentBytes: fs.statSync(big).size, newBytes: 6 });
+    expect(await reg.preview('edit_file', { path: 'tool.bin', old_string: 'ELF', new_string: 'x' }, sb.ctx())).toMatchObject({ kind: 'unpreviewable', reason: 'binary', newBytes: null });
+    const huge = 'b'.repeat(MAX_WHOLE_FILE_BYTES + 1);
+    expect(await reg.preview('write_file', { path: 'new.txt', content: huge }, sb.ctx())).toEqual({
+      kind: 'unpreviewable',
+      path: 'new.txt',
+      reason: 'too-large',
+      currentBytes: null,
+      newBytes: MAX_WHOLE_FILE_BYTES + 1,
+    });
+    // Nothing was written by looking.
+    expect(fs.existsSync(path.join(sb.root, 'new.txt'))).toBe(false);
+    expect(fs.readFileSync(path.join(sb.root, 'tool.bin'))).toEqual(Buffer.from('ELF\0\x01\x02binary'));
   });
 
   it('is undefined for read-only tools, invalid input, edits that cannot apply and paths outside', async () => {

@@ -91,7 +91,7 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
           {request.reason} <span className="muted">({request.source})</span>
         </dd>
       </dl>
-      {request.preview ? (
+      {request.preview?.kind === 'diff' ? (
         <DiffView path={request.preview.path} diff={request.preview.unifiedDiff} />
       ) : (
         <pre className="approval-input">{request.inputSummary}</pre>

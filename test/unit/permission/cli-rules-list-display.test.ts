@@ -1,0 +1,33 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../../src/main/cli/main';
+import { makeFixture, type Fixture } from './fixture';
+
+// `gatehouse rules list` shows rules a cloned repository wrote: their hidden characters must show (issue 13).
+
+let fx: Fixture;
+beforeEach(() => {
+  fx = makeFixture();
+});
+afterEach(() => fx.cleanup());
+
+describe('gatehouse rules list (text)', () => {
+  it('marks bidi controls, zero-width characters, escapes and line breaks in rules; --json keeps the exact text', async () => {
+    const rules = ['Bash(npm test\u202E)', 'Bash(git\u200B status)', 'Bash(echo\nrm)', 'Read(\x1b[2K.env)'];
+    fx.settings('project', { deny: rules });
+    const out: string[] = [];
+    const run = (args: string[]) => runCli(args, { out: (l) => out.push(l), err: () => undefined, env: fx.env, cwd: fx.project });
+    expect(await run(['rules', 'list', '--project', fx.project])).toBe(0);
+    const text = out.join('\n');
+    expect(text).toContain('deny  Bash(npm test⟨U+202E⟩)');
+    expect(text).toContain('deny  Bash(git⟨U+200B⟩ status)');
+    expect(text).toContain('Read(⟨ESC⟩[2K.env)');
+    // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+    expect(text).not.toMatch(/[\u202E\u200B\x1b]/);
+    // A rule with a line break stays on its own line, its break shown.
+    expect(out.some((l) => l.includes('Bash(echo⏎rm)'))).toBe(true);
+    out.length = 0;
+    expect(await run(['rules', 'list', '--project', fx.project, '--json'])).toBe(0);
+    const listed = (JSON.parse(out.join('\n')) as { rules: Array<{ rule: string }> }).rules.map((r) => r.rule);
+    expect(listed).toEqual(expect.arrayContaining(rules.filter((r) => !r.includes('\n'))));
+  });
+});
