@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { ModalDialog } from '../app/ModalDialog';
+import { unpreviewableSummary } from '../../../shared/agent-events';
 import type { ApprovalChoice, ApprovalRequestEvent } from '../../../shared/chat-contract';
 import { DiffView } from './DiffView';
 import { ariaShortcut, shortcutAction, ShortcutLabel } from './approval-shortcuts';
@@ -96,7 +97,11 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
       ) : (
         <pre className="approval-input">{request.inputSummary}</pre>
       )}
-      {request.onceOnly ? (
+      {request.preview?.kind === 'unpreviewable' ? (
+        <p className="error" data-testid="approval-unpreviewable">
+          {unpreviewableSummary(request.preview)}
+        </p>
+      ) : request.onceOnly ? (
         <p className="error" data-testid="approval-unsandboxed">
           Runs outside the sandbox: it can write anywhere, read your secrets and use the network.
         </p>
