@@ -79,7 +79,13 @@ export type GatehouseApi = {
   onEvent(listener: (event: ApiEvent) => void): () => void;
 };
 
-/** The browser shell's socket frames. */
+/**
+ * The browser shell's socket frames. The first frame a page sends on a new socket is its token (`auth`); nothing
+ * else is read, and no event is sent, before the server answers `authenticated`. A wrong or missing token closes
+ * the socket with SOCKET_UNAUTHORIZED.
+ */
+export const SocketAuthSchema = z.object({ kind: z.literal('auth'), token: z.string().min(1).max(512) }).strict();
+export const SOCKET_UNAUTHORIZED = 4401;
 export const SocketRequestSchema = z.object({
   id: z.number().int().nonnegative(),
   channel: z.string().max(100),
@@ -89,6 +95,7 @@ export const SocketServerFrameSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('response'), id: z.number().int(), ok: z.literal(true), result: z.unknown() }),
   z.object({ kind: z.literal('error'), id: z.number().int().nullable(), error: RpcErrorSchema }),
   z.object({ kind: z.literal('event'), event: ApiEventSchema }),
+  z.object({ kind: z.literal('authenticated') }),
 ]);
 export type SocketServerFrame = z.infer<typeof SocketServerFrameSchema>;
 

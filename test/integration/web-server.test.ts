@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppInfoSchema } from '../../src/shared/api';
+import { AppInfoSchema, SOCKET_UNAUTHORIZED } from '../../src/shared/api';
 import { WorkerInfoSchema } from '../../src/shared/worker-protocol';
-import { openApiSocket, SocketRefused } from '../e2e/support/api-socket';
+import { openApiSocket, SocketClosed, SocketRefused } from '../e2e/support/api-socket';
 import type { ApiSocket } from '../e2e/support/api-socket';
 import { isProcessAlive, makeTempDir, removeTempDir, REPO_ROOT, requireBuiltApp, startWeb } from '../e2e/support/start-web';
 import type { RunningWeb } from '../e2e/support/start-web';
@@ -66,47 +66,56 @@ afterAll(async () => {
 });
 
 describe('gatehouse web: the HTTP side', () => {
-  it('prints exactly one line: the URL with a 32-byte base64url token, on 127.0.0.1', () => {
-    expect(web.stdout().trimEnd().split('\n')).toEqual([`Gatehouse is running at http://127.0.0.1:${web.port}/?token=${web.token}`]);
+  it('prints exactly one line: the URL with a 32-byte base64url token in its fragment, on 127.0.0.1', () => {
+    expect(web.stdout().trimEnd().split('\n')).toEqual([`Gatehouse is running at http://127.0.0.1:${web.port}/#token=${web.token}`]);
     expect(web.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(Buffer.from(web.token, 'base64url')).toHaveLength(32);
   });
 
-  it('answers 401 without the token, with a wrong one, or with a wrong cookie: on the page and on an asset', async () => {
+  it('serves the page and its assets with no credential, and never sets a cookie, whatever the request carries', async () => {
     const wrong = web.token.slice(0, -1) + (web.token.endsWith('A') ? 'B' : 'A');
-    for (const p of ['/', '/index.html', ASSET, `/?token=${wrong}`, `${ASSET}?token=`, '/nope']) {
-      const res = await get(web.port, p);
-      expect(res.status, p).toBe(401);
-      expect(res.body).not.toContain('<script');
-      expect(res.headers['set-cookie']).toBeUndefined();
+    for (const [p, headers] of [
+      ['/', {}],
+      ['/index.html', {}],
+      [ASSET, {}],
+      [`/?token=${web.token}`, {}],
+      [`/?token=${wrong}`, { cookie: `gh_token_${web.port}=${web.token}` }],
+      [ASSET, { cookie: `other=1; gh_token_${web.port}=${wrong}` }],
+      ['/nope', {}],
+    ] as const) {
+      const res = await get(web.port, p, headers);
+      expect(res.status, p).toBe(p === '/nope' ? 404 : 200);
+      expect(res.headers['set-cookie'], p).toBeUndefined();
+      // The page holds no secret: the token appears in no response.
+      expect(res.body).not.toContain(web.token);
     }
-    expect((await get(web.port, ASSET, { cookie: `gh_token_${web.port}=${wrong}` })).status).toBe(401);
-    expect((await get(web.port, ASSET, { cookie: `gh_token_${web.port + 1}=${web.token}` })).status).toBe(401);
+    const asset = await get(web.port, ASSET);
+    expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(asset.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  it('serves the page with the token, sets an HttpOnly SameSite=Strict cookie and the security headers', async () => {
-    const res = await get(web.port, `/?token=${web.token}`);
+  it('sends the security headers; the CSP header narrows connect-src to this port and requires Trusted Types', async () => {
+    const res = await get(web.port, '/');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     expect(res.headers['cache-control']).toBe('no-store');
-    const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(res.body)?.[1];
-    expect(meta).toBeTruthy();
-    // The header is the page's own policy, plus frame-ancestors (which browsers honour only in a header).
-    expect(res.headers['content-security-policy']).toBe(`${meta?.replace(/\s+/g, ' ').trim()}; frame-ancestors 'none'`);
-    expect(res.headers['content-security-policy']).toMatch(/script-src 'self'(;|$)/);
-    const cookie = res.headers['set-cookie']?.[0] ?? '';
-    expect(cookie).toMatch(new RegExp(`^gh_token_${web.port}=${web.token};`));
-    expect(cookie).toMatch(/HttpOnly/);
-    expect(cookie).toMatch(/SameSite=Strict/);
-  });
-
-  it('serves assets with the cookie alone, with their MIME type', async () => {
-    const res = await get(web.port, ASSET, { cookie: `other=1; gh_token_${web.port}=${web.token}` });
-    expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    const header = String(res.headers['content-security-policy']);
+    const directives = new Map(header.split(';').map((d) => d.trim().split(/\s+/)).map(([name = '', ...values]) => [name, values.join(' ')]));
+    expect(directives.get('connect-src')).toBe(`'self' ws://127.0.0.1:${web.port} ws://localhost:${web.port}`);
+    expect(header).not.toContain('*');
+    expect(directives.get('script-src')).toBe("'self'");
+    expect(directives.get('require-trusted-types-for')).toBe("'script'");
+    expect(directives.get('trusted-types')).toBe("'none'");
+    expect(directives.get('frame-ancestors')).toBe("'none'");
+    expect(directives.get('object-src')).toBe("'none'");
+    expect(directives.get('base-uri')).toBe("'none'");
+    // The page's own meta policy says the same (it applies in the desktop app too); only connect-src is narrower.
+    const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(res.body)?.[1]?.replace(/\s+/g, ' ').trim() ?? '';
+    expect(meta).toContain("connect-src 'self';");
+    expect(meta).toContain("require-trusted-types-for 'script'; trusted-types 'none'");
+    expect(header).toBe(`${meta.replace("connect-src 'self'", `connect-src 'self' ws://127.0.0.1:${web.port} ws://localhost:${web.port}`)}; frame-ancestors 'none'`);
   });
 
   it('never serves a file outside the renderer folder, however the path is spelled', async () => {
@@ -130,18 +139,16 @@ describe('gatehouse web: the HTTP side', () => {
       '/assets/',
     ];
     for (const attempt of attempts) {
-      const sep = attempt.includes('?') ? '&' : '?';
-      const withToken = await get(web.port, `${attempt}${sep}token=${web.token}`);
-      expect([400, 404], `${attempt} -> ${withToken.status}`).toContain(withToken.status);
-      expect(withToken.body).not.toContain(secret.slice(0, 40));
-      expect(withToken.body).not.toMatch(/root:.*:0:0:/);
-      expect((await get(web.port, attempt)).status, attempt).toBe(401);
+      const res = await get(web.port, attempt);
+      expect([400, 404], `${attempt} -> ${res.status}`).toContain(res.status);
+      expect(res.body).not.toContain(secret.slice(0, 40));
+      expect(res.body).not.toMatch(/root:.*:0:0:/);
     }
   });
 
-  it('refuses other methods and other Host headers even with the token', async () => {
+  it('refuses other methods and other Host headers (DNS rebinding)', async () => {
     const post = await new Promise<number>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port: web.port, path: `/?token=${web.token}`, method: 'POST' }, (res) => {
+      const req = http.request({ host: '127.0.0.1', port: web.port, path: '/', method: 'POST' }, (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
       });
@@ -149,24 +156,47 @@ describe('gatehouse web: the HTTP side', () => {
       req.end('x');
     });
     expect(post).toBe(405);
-    expect((await get(web.port, `/?token=${web.token}`, { host: 'evil.example:80' })).status).toBe(403);
-    expect((await get(web.port, `/?token=${web.token}`, { host: `localhost:${web.port}` })).status).toBe(200);
+    expect((await get(web.port, '/', { host: 'evil.example:80' })).status).toBe(403);
+    expect((await get(web.port, ASSET, { host: `127.0.0.1:${web.port + 1}` })).status).toBe(403);
+    expect((await get(web.port, '/', { host: `localhost:${web.port}` })).status).toBe(200);
   });
 });
 
+async function closedWith(p: Promise<ApiSocket>): Promise<{ code: number; reason: string }> {
+  try {
+    const s = await p;
+    await s.close();
+  } catch (err) {
+    if (err instanceof SocketClosed) return { code: err.code, reason: err.reason };
+    throw err;
+  }
+  throw new Error('expected the server to close the socket');
+}
+
 describe('gatehouse web: the API socket', () => {
-  it('refuses the upgrade without the token (401), with a wrong Origin or none (403), on another path (404)', async () => {
-    const origin = web.origin;
-    expect(await refusal(openApiSocket(web.port, { token: null, origin }))).toBe(401);
-    expect(await refusal(openApiSocket(web.port, { token: 'x'.repeat(43), origin }))).toBe(401);
+  it('refuses the upgrade with a wrong Origin or none (403), or on another path (404), token or not', async () => {
     expect(await refusal(openApiSocket(web.port, { token: web.token, origin: 'http://evil.example' }))).toBe(403);
     expect(await refusal(openApiSocket(web.port, { token: web.token, origin: `http://127.0.0.1:${web.port + 1}` }))).toBe(403);
     expect(await refusal(openApiSocket(web.port, { token: web.token, origin: 'null' }))).toBe(403);
     expect(await refusal(openApiSocket(web.port, { token: null, cookie: `gh_token_${web.port}=${web.token}`, origin: 'https://evil.example' }))).toBe(403);
+    expect(await refusal(openApiSocket(web.port, { token: web.token, path: '/api/other' }))).toBe(404);
   });
 
-  it('accepts the cookie instead of the query token, and the localhost origin', async () => {
-    const s = await openApiSocket(web.port, { token: null, cookie: `gh_token_${web.port}=${web.token}`, origin: `http://localhost:${web.port}` });
+  it('closes a socket whose first frame is not the right token (4401), answering nothing and pushing no event', async () => {
+    const wrong = web.token.slice(0, -1) + (web.token.endsWith('A') ? 'B' : 'A');
+    expect(await closedWith(openApiSocket(web.port, { token: wrong }))).toEqual({ code: SOCKET_UNAUTHORIZED, reason: 'unauthorized: wrong token' });
+    expect(await closedWith(openApiSocket(web.port, { token: 'x'.repeat(600) }))).toMatchObject({ code: SOCKET_UNAUTHORIZED });
+    // A request as the first frame (the old cookie or query credential is no credential any more).
+    const raw = await openApiSocket(web.port, { token: null, cookie: `gh_token_${web.port}=${web.token}` });
+    const closed = new Promise<number>((resolve) => raw.ws.once('close', (code) => resolve(code)));
+    raw.sendRaw(JSON.stringify({ id: 1, channel: 'listRecentProjects', payload: {} }));
+    expect(await closed).toBe(SOCKET_UNAUTHORIZED);
+    expect(raw.frames).toEqual([]);
+  });
+
+  it('accepts the token as the first frame, from the localhost origin too', async () => {
+    const s = await openApiSocket(web.port, { token: web.token, origin: `http://localhost:${web.port}` });
+    expect(s.frames[0]).toEqual({ kind: 'authenticated' });
     const frame = await s.call('listRecentProjects', {});
     expect(frame).toMatchObject({ kind: 'response', ok: true, result: { paths: [project] } });
     await s.close();

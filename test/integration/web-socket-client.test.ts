@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { ApiEvent } from '../../src/shared/api';
+import { SOCKET_UNAUTHORIZED } from '../../src/shared/api';
 import { GatehouseError } from '../../src/shared/errors';
 import { ConnectionLostError, createSocketClient, socketUrlFor } from '../../src/renderer/src/api';
 import type { ApiClient, ConnectionState, SocketLike } from '../../src/renderer/src/api';
@@ -13,16 +14,28 @@ interface Req {
   payload: unknown;
 }
 
-/** A scripted server on a real socket: the test decides what to answer, and when. */
-async function scriptedServer(): Promise<{ url: string; requests: Req[]; sockets: WebSocket[]; wss: WebSocketServer; nextRequest(): Promise<Req> }> {
+/**
+ * A scripted server on a real socket: the test decides what to answer, and when. It accepts the first frame of a
+ * socket when it carries TOKEN (answering `authenticated`) and closes the socket with 4401 otherwise.
+ */
+async function scriptedServer(): Promise<{ url: string; requests: Req[]; tokens: unknown[]; sockets: WebSocket[]; wss: WebSocketServer; nextRequest(): Promise<Req> }> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((r) => wss.once('listening', () => r()));
   const requests: Req[] = [];
+  const tokens: unknown[] = [];
   const sockets: WebSocket[] = [];
   const waiting: ((r: Req) => void)[] = [];
   wss.on('connection', (ws) => {
     sockets.push(ws);
+    let authed = false;
     ws.on('message', (data) => {
+      if (!authed) {
+        const first = JSON.parse(String(data)) as { kind?: string; token?: unknown };
+        tokens.push(first.token);
+        if (first.kind !== 'auth' || first.token !== TOKEN) return ws.close(SOCKET_UNAUTHORIZED, 'unauthorized: wrong token');
+        authed = true;
+        return ws.send(JSON.stringify({ kind: 'authenticated' }));
+      }
       const req = JSON.parse(String(data)) as Req;
       requests.push(req);
       waiting.shift()?.(req);
@@ -32,11 +45,14 @@ async function scriptedServer(): Promise<{ url: string; requests: Req[]; sockets
   return {
     url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/api`,
     requests,
+    tokens,
     sockets,
     wss,
     nextRequest: () => (taken < requests.length ? Promise.resolve(requests[taken++] as Req) : new Promise((r) => waiting.push((req) => (taken++, r(req))))),
   };
 }
+
+const TOKEN = 'the-page-token';
 
 const nodeSocket = (origin?: string) => (url: string) => new WebSocket(url, origin ? { origin } : {}) as unknown as SocketLike;
 
@@ -61,7 +77,7 @@ describe('the renderer socket client (a real socket, a scripted server)', () => 
   it('queues calls made before the socket opens, correlates answers by id whatever their order, and checks them', async () => {
     const server = await scriptedServer();
     cleanups.push(() => server.wss.close());
-    const client = createSocketClient(server.url, { createSocket: nodeSocket() });
+    const client = createSocketClient(server.url, TOKEN, { createSocket: nodeSocket() });
     cleanups.push(() => client.close());
     const first = client.api.listRecentProjects({});
     const second = client.api.openProject({ path: '/p' });
@@ -91,7 +107,7 @@ describe('the renderer socket client (a real socket, a scripted server)', () => 
   it('delivers pushed events to every listener until it unsubscribes', async () => {
     const server = await scriptedServer();
     cleanups.push(() => server.wss.close());
-    const client = createSocketClient(server.url, { createSocket: nodeSocket() });
+    const client = createSocketClient(server.url, TOKEN, { createSocket: nodeSocket() });
     cleanups.push(() => client.close());
     await nextState(client, 'open');
     const seen: ApiEvent[] = [];
@@ -113,7 +129,7 @@ describe('the renderer socket client (a real socket, a scripted server)', () => 
     const server = await scriptedServer();
     cleanups.push(() => server.wss.close());
     const states: ConnectionState[] = [];
-    const client = createSocketClient(server.url, { createSocket: nodeSocket(), initialBackoffMs: 50 });
+    const client = createSocketClient(server.url, TOKEN, { createSocket: nodeSocket(), initialBackoffMs: 50 });
     cleanups.push(() => client.close());
     client.onConnection((s) => states.push(s));
     const hanging = client.api.pingWorker({});
@@ -135,7 +151,7 @@ describe('the renderer socket client (a real socket, a scripted server)', () => 
   it('times out an unanswered call and rejects pending calls when closed', async () => {
     const server = await scriptedServer();
     cleanups.push(() => server.wss.close());
-    const client = createSocketClient(server.url, { createSocket: nodeSocket(), requestTimeoutMs: 200 });
+    const client = createSocketClient(server.url, TOKEN, { createSocket: nodeSocket(), requestTimeoutMs: 200 });
     await expect(client.api.getAppInfo({})).rejects.toMatchObject({ code: 'TIMEOUT' });
     const pending = client.api.getAppInfo({});
     client.close();
@@ -143,9 +159,47 @@ describe('the renderer socket client (a real socket, a scripted server)', () => 
     await expect(client.api.getAppInfo({})).rejects.toBeInstanceOf(ConnectionLostError);
   });
 
-  it('builds the socket URL from the page location', () => {
-    expect(socketUrlFor({ protocol: 'http:', host: '127.0.0.1:4317', search: '' }, 'a+b/c')).toBe('ws://127.0.0.1:4317/api?token=a%2Bb%2Fc');
-    expect(socketUrlFor({ protocol: 'https:', host: 'h:1', search: '' }, null)).toBe('wss://h:1/api');
+  it('builds the socket URL from the page location, with no credential in it', () => {
+    expect(socketUrlFor({ protocol: 'http:', host: '127.0.0.1:4317' })).toBe('ws://127.0.0.1:4317/api');
+    expect(socketUrlFor({ protocol: 'https:', host: 'h:1' })).toBe('wss://h:1/api');
+  });
+
+  it('sends the token as the first frame of every socket, and nothing before the server accepts it', async () => {
+    const server = await scriptedServer();
+    cleanups.push(() => server.wss.close());
+    const client = createSocketClient(server.url, TOKEN, { createSocket: nodeSocket(), initialBackoffMs: 50 });
+    cleanups.push(() => client.close());
+    const early = client.api.listRecentProjects({});
+    const req = await server.nextRequest();
+    expect(server.tokens).toEqual([TOKEN]);
+    server.sockets[0]?.send(JSON.stringify({ kind: 'response', id: req.id, ok: true, result: { paths: [] } }));
+    await early;
+    server.sockets[0]?.terminate();
+    await nextState(client, 'closed');
+    await nextState(client, 'open');
+    expect(server.tokens).toEqual([TOKEN, TOKEN]);
+  });
+
+  it('a refused token ends in "unauthorized" with no retry; without a token it never connects', async () => {
+    const server = await scriptedServer();
+    cleanups.push(() => server.wss.close());
+    const states: ConnectionState[] = [];
+    const client = createSocketClient(server.url, 'a-wrong-token', { createSocket: nodeSocket(), initialBackoffMs: 10 });
+    cleanups.push(() => client.close());
+    client.onConnection((s) => states.push(s));
+    const call = client.api.getAppInfo({});
+    expect(await nextState(client, 'unauthorized')).toEqual({ status: 'unauthorized', reason: 'unauthorized: wrong token: open the URL that `gatehouse web` printed' });
+    await expect(call).rejects.toBeInstanceOf(ConnectionLostError);
+    await expect(client.api.getAppInfo({})).rejects.toThrow(/open the URL/);
+    expect(server.requests).toEqual([]);
+    expect(states.map((s) => s.status)).toEqual(['unauthorized']);
+    expect(server.sockets).toHaveLength(1);
+
+    const none = createSocketClient(server.url, null, { createSocket: nodeSocket() });
+    cleanups.push(() => none.close());
+    expect(none.connection()).toMatchObject({ status: 'unauthorized', reason: expect.stringMatching(/no access token/) });
+    await expect(none.api.getAppInfo({})).rejects.toBeInstanceOf(ConnectionLostError);
+    expect(server.sockets).toHaveLength(1);
   });
 });
 
@@ -155,7 +209,7 @@ describe('the renderer socket client against the real `gatehouse web`', () => {
     const web = await startWeb({ project });
     cleanups.push(() => removeTempDir(project));
     cleanups.push(() => web.stop());
-    const client = createSocketClient(socketUrlFor({ protocol: 'http:', host: `127.0.0.1:${web.port}`, search: '' }, web.token), {
+    const client = createSocketClient(socketUrlFor({ protocol: 'http:', host: `127.0.0.1:${web.port}` }), web.token, {
       createSocket: nodeSocket(web.origin),
     });
     cleanups.push(() => client.close());

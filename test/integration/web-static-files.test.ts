@@ -3,10 +3,11 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiHandlers } from '../../src/main/app/api-dispatch';
-import { API_CHANNELS } from '../../src/shared/api';
-import { readPageCsp, resolveStaticFile } from '../../src/main/web/static-files';
+import { API_CHANNELS, SOCKET_UNAUTHORIZED } from '../../src/shared/api';
+import { readPageCsp, resolveStaticFile, serverCsp } from '../../src/main/web/static-files';
 import { startWebServer } from '../../src/main/web/web-server';
 import type { WebServer } from '../../src/main/web/web-server';
+import { openApiSocket } from '../e2e/support/api-socket';
 import { makeTempDir, removeTempDir } from '../e2e/support/start-web';
 
 const PAGE = `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'self';  script-src 'self'" /></head><body>page</body></html>`;
@@ -60,11 +61,16 @@ describe('resolveStaticFile confines every path to the renderer folder', () => {
   });
 });
 
-describe('readPageCsp', () => {
-  it('takes the meta policy and adds frame-ancestors, which only a header can carry', () => {
-    expect(readPageCsp(PAGE)).toBe("default-src 'self'; script-src 'self'; frame-ancestors 'none'");
-    expect(readPageCsp(PAGE.replace("'self'\"", "'self'; frame-ancestors 'self'\""))).toBe("default-src 'self'; script-src 'self'; frame-ancestors 'self'");
+describe('readPageCsp and serverCsp', () => {
+  it('takes the meta policy; the header narrows connect-src to the port and adds frame-ancestors and Trusted Types', () => {
+    expect(readPageCsp(PAGE)).toBe("default-src 'self'; script-src 'self'");
     expect(readPageCsp('<html></html>')).toBeNull();
+    expect(serverCsp("default-src 'self'; script-src 'self'", 4317)).toBe(
+      "default-src 'self'; script-src 'self'; connect-src 'self' ws://127.0.0.1:4317 ws://localhost:4317; frame-ancestors 'none'; require-trusted-types-for 'script'; trusted-types 'none'",
+    );
+    expect(serverCsp("connect-src 'self' ws://127.0.0.1:*; frame-ancestors 'self'; trusted-types a", 9)).toBe(
+      "connect-src 'self' ws://127.0.0.1:9 ws://localhost:9; frame-ancestors 'self'; trusted-types a; require-trusted-types-for 'script'",
+    );
   });
 });
 
@@ -91,19 +97,29 @@ describe('startWebServer over real HTTP, with symlinks in the served folder', ()
         .on('error', reject);
     });
 
-  it('binds 127.0.0.1 and prints the token in the URL', () => {
-    expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=${server.token}`);
+  it('binds 127.0.0.1 and prints the token in the URL fragment', () => {
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/#token=${server.token}`);
   });
 
   it('serves what is inside, with MIME types, and nothing a symlink points to outside', async () => {
-    const t = `token=${server.token}`;
-    expect(await get(`/?${t}`)).toMatchObject({ status: 200, body: PAGE, type: 'text/html; charset=utf-8' });
-    expect(await get(`/assets/style.css?${t}`)).toMatchObject({ status: 200, type: 'text/css; charset=utf-8' });
+    expect(await get('/')).toMatchObject({ status: 200, body: PAGE, type: 'text/html; charset=utf-8' });
+    expect(await get('/assets/style.css')).toMatchObject({ status: 200, type: 'text/css; charset=utf-8' });
     for (const p of ['/link.txt', '/assets/out/x.js', '/..%2fsecret.txt', '/assets/out/..%2f..%2fsecret.txt']) {
-      const res = await get(`${p}?${t}`);
+      const res = await get(p);
       expect([400, 404], p).toContain(res.status);
       expect(res.body).not.toMatch(/SECRET/);
-      expect((await get(p)).status).toBe(401);
+    }
+  });
+
+  it('closes a socket that sends no token in time (4401), without answering anything', async () => {
+    const quick = await startWebServer({ rendererDir: root, port: 0, handlers, onEvent: () => () => undefined, authTimeoutMs: 100 });
+    try {
+      const s = await openApiSocket(quick.port, { token: null });
+      const code = await new Promise<number>((resolve) => s.ws.once('close', (c) => resolve(c)));
+      expect(code).toBe(SOCKET_UNAUTHORIZED);
+      expect(s.frames).toEqual([]);
+    } finally {
+      await quick.close();
     }
   });
 

@@ -60,13 +60,33 @@ function isInside(root: string, file: string): boolean {
   return rel.length > 0 && rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel);
 }
 
-/**
- * The CSP of the page itself (its meta tag), so the header and the meta never disagree, plus `frame-ancestors
- * 'none'`, which only a header can carry (browsers ignore it in a meta tag).
- */
+/** Used only if the built page lacks its CSP meta tag: as strict as the page's own. */
+export const FALLBACK_PAGE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types 'none'";
+
+/** The CSP of the page itself (its meta tag), normalised to one line, or null when it has none. */
 export function readPageCsp(indexHtml: string): string | null {
   const meta = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/i.exec(indexHtml);
   const csp = meta?.[1]?.replace(/\s+/g, ' ').trim().replace(/;\s*$/, '');
-  if (!csp) return null;
-  return /(^|;)\s*frame-ancestors\b/.test(csp) ? csp : `${csp}; frame-ancestors 'none'`;
+  return csp ? csp : null;
+}
+
+/**
+ * The header CSP of a server on `port`: the page's own policy (so header and meta never disagree) with
+ * `connect-src` narrowed to this server's own origin and socket (page script can reach no other local port), plus
+ * `frame-ancestors 'none'` (only a header can carry it) and Trusted Types for script sinks if the page lacks them.
+ */
+export function serverCsp(pageCsp: string, port: number): string {
+  const own = `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`;
+  const directives = pageCsp
+    .split(';')
+    .map((d) => d.trim())
+    .filter((d) => d.length > 0)
+    .map((d) => (/^connect-src\b/i.test(d) ? own : d));
+  const has = (name: string): boolean => directives.some((d) => d.toLowerCase().split(/\s+/)[0] === name);
+  if (!has('connect-src')) directives.push(own);
+  if (!has('frame-ancestors')) directives.push("frame-ancestors 'none'");
+  if (!has('require-trusted-types-for')) directives.push("require-trusted-types-for 'script'");
+  if (!has('trusted-types')) directives.push("trusted-types 'none'");
+  return directives.join('; ');
 }

@@ -4,14 +4,10 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { ApiEvent } from '../../shared/api';
 import type { ApiHandlers } from '../app/api-dispatch';
-import { newSessionToken } from './auth';
+import { newSessionToken, pageUrl } from './auth';
 import { createHttpHandler } from './http-handler';
 import { createSocketApi } from './socket-api';
-import { readPageCsp } from './static-files';
-
-/** Used only if the built page lacks its CSP meta tag: as strict as the page's own. */
-const FALLBACK_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+import { FALLBACK_PAGE_CSP, readPageCsp, serverCsp } from './static-files';
 
 export interface WebServerOptions {
   rendererDir: string;
@@ -21,12 +17,14 @@ export interface WebServerOptions {
   onEvent: (listener: (event: ApiEvent) => void) => () => void;
   /** For tests; a fresh random token otherwise. */
   token?: string;
+  /** For tests: how long a new socket may take to send its token (AUTH_TIMEOUT_MS otherwise). */
+  authTimeoutMs?: number;
 }
 
 export interface WebServer {
   readonly port: number;
   readonly token: string;
-  /** The one URL a person opens: `http://127.0.0.1:PORT/?token=TOKEN`. */
+  /** The one URL a person opens: `http://127.0.0.1:PORT/#token=TOKEN` (the token in the fragment, see pageUrl). */
   readonly url: string;
   close(): Promise<void>;
 }
@@ -36,13 +34,19 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const indexFile = path.join(options.rendererDir, 'index.html');
   if (!fs.existsSync(indexFile)) throw new Error(`the renderer is not built (no ${indexFile}): run \`npm run build\``);
   const rendererDir = fs.realpathSync.native(options.rendererDir);
-  const csp = readPageCsp(fs.readFileSync(indexFile, 'utf8')) ?? FALLBACK_CSP;
+  const pageCsp = readPageCsp(fs.readFileSync(indexFile, 'utf8')) ?? FALLBACK_PAGE_CSP;
   const token = options.token ?? newSessionToken();
   let port = options.port;
   const currentPort = (): number => port;
 
-  const server = http.createServer(createHttpHandler({ rendererDir, token, port: currentPort, csp }));
-  const sockets = createSocketApi({ token, port: currentPort, handlers: options.handlers, onEvent: options.onEvent });
+  const server = http.createServer(createHttpHandler({ rendererDir, port: currentPort, csp: (p) => serverCsp(pageCsp, p) }));
+  const sockets = createSocketApi({
+    token,
+    port: currentPort,
+    handlers: options.handlers,
+    onEvent: options.onEvent,
+    ...(options.authTimeoutMs ? { authTimeoutMs: options.authTimeoutMs } : {}),
+  });
   server.on('upgrade', (req, socket, head) => sockets.handleUpgrade(req, socket, head));
   server.on('clientError', (_err, socket) => socket.destroy());
 
@@ -61,7 +65,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   return {
     port,
     token,
-    url: `http://127.0.0.1:${port}/?token=${token}`,
+    url: pageUrl(port, token),
     close: () =>
       new Promise<void>((resolve) => {
         sockets.close();

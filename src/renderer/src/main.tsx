@@ -9,8 +9,9 @@ import './styles.css';
 const root = document.getElementById('root');
 // The last theme, before anything paints (the settings confirm it once they load).
 applyCachedTheme();
-if (root) {
-  const client = createBridgeClient();
+// In the browser shell the first load only moves the token out of the URL and loads the page again (null).
+const client = createBridgeClient();
+if (root && client) {
   createRoot(root).render(
     <StrictMode>
       <ApiProvider client={client}>

@@ -17,16 +17,20 @@ export interface ApiSocket {
 
 export interface OpenSocketOptions {
   origin?: string;
-  token?: string | null;
+  /** Sent as the first frame (`{kind:'auth'}`), and the socket resolves once it is accepted; null sends nothing. */
+  token: string | null;
   cookie?: string;
+  path?: string;
 }
 
-/** Opens `/api` like a page would (Origin + token), or refuses with the HTTP status the server answered. */
-export function openApiSocket(port: number, options: OpenSocketOptions = {}): Promise<ApiSocket> {
-  const query = options.token ? `?token=${encodeURIComponent(options.token)}` : '';
+/**
+ * Opens `/api` like a page would (Origin, then the token as the first frame). Rejects with SocketRefused (the HTTP
+ * status) when the upgrade is refused, and with SocketClosed when the server closes the socket before accepting it.
+ */
+export function openApiSocket(port: number, options: OpenSocketOptions): Promise<ApiSocket> {
   const headers: Record<string, string> = {};
   if (options.cookie) headers.cookie = options.cookie;
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/api${query}`, { origin: options.origin ?? `http://127.0.0.1:${port}`, headers });
+  const ws = new WebSocket(`ws://127.0.0.1:${port}${options.path ?? '/api'}`, { origin: options.origin ?? `http://127.0.0.1:${port}`, headers });
   const frames: SocketServerFrame[] = [];
   const waiters = new Set<() => void>();
   const consumed = new Set<number>();
@@ -69,7 +73,7 @@ export function openApiSocket(port: number, options: OpenSocketOptions = {}): Pr
     call(channel, payload) {
       const id = nextId++;
       ws.send(JSON.stringify({ id, channel, payload }));
-      return waitFor((f) => f.kind !== 'event' && f.id === id);
+      return waitFor((f) => (f.kind === 'response' || f.kind === 'error') && f.id === id);
     },
     sendRaw: (text) => ws.send(text),
     waitFor,
@@ -82,13 +86,28 @@ export function openApiSocket(port: number, options: OpenSocketOptions = {}): Pr
   };
 
   return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve(socket));
+    ws.once('open', () => {
+      if (options.token === null) return resolve(socket);
+      ws.send(JSON.stringify({ kind: 'auth', token: options.token }));
+      waitFor((f) => f.kind === 'authenticated').then(() => resolve(socket), reject);
+    });
+    ws.once('close', (code, reason) => reject(new SocketClosed(code, reason.toString('utf8'))));
     ws.once('unexpected-response', (_req, res) => {
       reject(new SocketRefused(res.statusCode ?? 0));
       ws.terminate();
     });
     ws.once('error', (err) => reject(err));
   });
+}
+
+export class SocketClosed extends Error {
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+  ) {
+    super(`the server closed the socket (${code}: ${reason})`);
+    this.name = 'SocketClosed';
+  }
 }
 
 export class SocketRefused extends Error {

@@ -24,7 +24,7 @@ export function removeTempDir(dir: string): void {
 }
 
 export interface RunningWeb {
-  /** `http://127.0.0.1:PORT/?token=TOKEN`, exactly as printed. */
+  /** `http://127.0.0.1:PORT/#token=TOKEN`, exactly as printed. */
   url: string;
   token: string;
   port: number;
@@ -48,7 +48,7 @@ export interface StartWebOptions {
   timeoutMs?: number;
 }
 
-const URL_LINE = /^Gatehouse is running at (http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]+))$/m;
+const URL_LINE = /^Gatehouse is running at (http:\/\/127\.0\.0\.1:(\d+)\/#token=([A-Za-z0-9_-]+))$/m;
 
 function killGroup(proc: ChildProcess, signal: NodeJS.Signals): void {
   if (proc.pid === undefined) return;

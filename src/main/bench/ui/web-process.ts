@@ -5,7 +5,7 @@ export interface WebProcess {
   stop(): Promise<void>;
 }
 
-const URL_LINE = /Gatehouse is running at (http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+)/;
+const URL_LINE = /Gatehouse is running at (http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)/;
 
 /** Runs the built browser shell (`gatehouse web --port 0`) in its own process group and waits for its URL. */
 export async function startWebProcess(options: { cliPath: string; project: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<WebProcess> {

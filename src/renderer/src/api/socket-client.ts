@@ -1,5 +1,5 @@
 import type { ApiChannel, ApiEvent } from '../../../shared/api';
-import { SocketServerFrameSchema } from '../../../shared/api';
+import { SOCKET_UNAUTHORIZED, SocketServerFrameSchema } from '../../../shared/api';
 import type { SocketServerFrame } from '../../../shared/api';
 import { GatehouseError, fromRpcError } from '../../../shared/errors';
 import { buildApi } from './build-api';
@@ -36,8 +36,15 @@ interface Pending {
   timer: ReturnType<typeof setTimeout>;
 }
 
-/** The browser shell's client: the API over a WebSocket, with ids correlated and reconnection with backoff. */
-export function createSocketClient(url: string, options: SocketClientOptions = {}): ApiClient {
+/** Why a page without a usable token cannot connect. */
+export const NO_TOKEN_REASON = 'this page has no access token: open the URL that `gatehouse web` printed';
+
+/**
+ * The browser shell's client: the API over a WebSocket, with ids correlated and reconnection with backoff. Each new
+ * socket first sends `token` (`{kind:'auth'}`); requests go out only once the server answered `authenticated`. A
+ * refused token (or none) ends in `unauthorized`, with no retry.
+ */
+export function createSocketClient(url: string, token: string | null, options: SocketClientOptions = {}): ApiClient {
   const createSocket = options.createSocket ?? ((u: string) => new WebSocket(u) as unknown as SocketLike);
   const initialBackoff = options.initialBackoffMs ?? 250;
   const maxBackoff = options.maxBackoffMs ?? 10_000;
@@ -46,7 +53,9 @@ export function createSocketClient(url: string, options: SocketClientOptions = {
   const eventListeners = new Set<(event: ApiEvent) => void>();
   const stateListeners = new Set<(state: ConnectionState) => void>();
   let socket: SocketLike | null = null;
-  let state: ConnectionState = { status: 'connecting', attempt: 1 };
+  let state: ConnectionState = token ? { status: 'connecting', attempt: 1 } : { status: 'unauthorized', reason: NO_TOKEN_REASON };
+  /** The current socket carried the token and the server accepted it. */
+  let authenticated = false;
   let failures = 0;
   let nextId = 1;
   let stopped = false;
@@ -68,7 +77,7 @@ export function createSocketClient(url: string, options: SocketClientOptions = {
 
   function flush(): void {
     for (const p of pending.values()) {
-      if (!p.sent && socket?.readyState === OPEN) {
+      if (!p.sent && authenticated && socket?.readyState === OPEN) {
         socket.send(p.frame);
         p.sent = true;
       }
@@ -84,7 +93,12 @@ export function createSocketClient(url: string, options: SocketClientOptions = {
     } catch {
       return;
     }
-    if (frame.kind === 'event') {
+    if (frame.kind === 'authenticated') {
+      authenticated = true;
+      failures = 0;
+      setState({ status: 'open' });
+      flush();
+    } else if (frame.kind === 'event') {
       for (const l of eventListeners) l(frame.event);
     } else if (frame.kind === 'response') {
       settle(frame.id)?.resolve(frame.result);
@@ -97,18 +111,22 @@ export function createSocketClient(url: string, options: SocketClientOptions = {
     setState({ status: 'connecting', attempt: failures + 1 });
     const ws = createSocket(url);
     socket = ws;
-    ws.onopen = () => {
-      failures = 0;
-      setState({ status: 'open' });
-      flush();
-    };
+    authenticated = false;
+    ws.onopen = () => ws.send(JSON.stringify({ kind: 'auth', token }));
     ws.onmessage = (event) => onFrame(event.data);
     ws.onerror = () => undefined; // a close event always follows
     ws.onclose = (event) => {
       if (socket !== ws) return;
       socket = null;
+      authenticated = false;
       for (const [id, p] of pending) if (p.sent) settle(id)?.reject(new ConnectionLostError());
       if (stopped) return;
+      if (event.code === SOCKET_UNAUTHORIZED) {
+        stopped = true;
+        for (const id of [...pending.keys()]) settle(id)?.reject(new ConnectionLostError(event.reason || 'the token was refused'));
+        setState({ status: 'unauthorized', reason: `${event.reason || 'the token was refused'}: open the URL that \`gatehouse web\` printed` });
+        return;
+      }
       failures++;
       const retryInMs = Math.min(maxBackoff, initialBackoff * 2 ** Math.min(failures - 1, 16));
       const reason = event.reason || (failures > 1 ? 'cannot reach Gatehouse: is `gatehouse web` still running?' : 'connection lost');
@@ -118,6 +136,7 @@ export function createSocketClient(url: string, options: SocketClientOptions = {
   }
 
   function call(channel: ApiChannel, payload: unknown): Promise<unknown> {
+    if (state.status === 'unauthorized') return Promise.reject(new ConnectionLostError(state.reason));
     if (stopped) return Promise.reject(new ConnectionLostError('the client was closed'));
     const id = nextId++;
     return new Promise((resolve, reject) => {
@@ -131,7 +150,7 @@ export function createSocketClient(url: string, options: SocketClientOptions = {
     eventListeners.add(listener);
     return () => eventListeners.delete(listener);
   });
-  connect();
+  if (token) connect();
 
   return {
     api,
@@ -151,9 +170,8 @@ export function createSocketClient(url: string, options: SocketClientOptions = {
   };
 }
 
-/** `ws(s)://<this host>/api`, carrying the page's `?token=` when it has one (the cookie covers it otherwise). */
-export function socketUrlFor(location: { protocol: string; host: string; search: string }, token: string | null): string {
+/** `ws(s)://<this host>/api`: no credential in the URL (the token is the socket's first message). */
+export function socketUrlFor(location: { protocol: string; host: string }): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const query = token ? `?token=${encodeURIComponent(token)}` : '';
-  return `${scheme}//${location.host}/api${query}`;
+  return `${scheme}//${location.host}/api`;
 }

@@ -10,7 +10,9 @@ export function ConnectionBadge() {
       ? 'Connected'
       : state.status === 'connecting'
         ? `Connecting${state.attempt > 1 ? ` (attempt ${state.attempt})` : ''}…`
-        : `Disconnected: ${state.reason}. Retrying in ${Math.ceil(state.retryInMs / 1000)} s`;
+        : state.status === 'unauthorized'
+          ? `Not connected: ${state.reason}`
+          : `Disconnected: ${state.reason}. Retrying in ${Math.ceil(state.retryInMs / 1000)} s`;
   const tone = state.status === 'open' ? 'ok' : state.status === 'closed' ? 'bad' : 'warn';
   return (
     <span className={`badge badge-${tone}`} role="status" aria-live="polite" data-testid="connection-status">
