@@ -89,4 +89,7 @@ export const APP_CONTENT_SECURITY_POLICY = [
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
+  // Script sinks take no strings (the page's own meta tag says the same).
+  "require-trusted-types-for 'script'",
+  "trusted-types 'none'",
 ].join('; ');

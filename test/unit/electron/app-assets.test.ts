@@ -79,5 +79,6 @@ describe('resolveAppAsset (the app:// protocol handler)', () => {
     expect(APP_CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
     expect(APP_CONTENT_SECURITY_POLICY).not.toContain('unsafe-eval');
     expect(APP_CONTENT_SECURITY_POLICY).toContain("object-src 'none'");
+    expect(APP_CONTENT_SECURITY_POLICY).toContain("require-trusted-types-for 'script'; trusted-types 'none'");
   });
 });
