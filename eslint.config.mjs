@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import gatehouse from './scripts/eslint-shown-text.mjs';
 
 // Import boundaries of docs/architecture.md, enforced here rather than remembered:
 // renderer -> never main/worker/Node; worker -> never main; core -> never electron; shared -> nothing of ours.
@@ -37,6 +38,13 @@ export default tseslint.config(
         { group: nodeBuiltins, message: 'The renderer never imports Node modules.' },
       ]),
     },
+  },
+  {
+    // Every view shows untrusted text through the display module (issue 13: what the person sees is what runs).
+    files: ['src/renderer/src/**/*.tsx'],
+    ignores: ['src/renderer/src/display/**'],
+    plugins: { gatehouse },
+    rules: { 'gatehouse/shown-text': 'error' },
   },
   {
     files: ['src/worker/**'],

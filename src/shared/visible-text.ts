@@ -189,6 +189,8 @@ export function visibleSegments(text: string, options: VisibleOptions = {}): Vis
   const segments: VisibleSegment[] = [];
   let plain = '';
   let combiningRun = 0;
+  /** The previous character if it was shown as itself (a joiner after a marker joins nothing: it is marked too). */
+  let kept: string | undefined;
   const flush = (): void => {
     if (plain) segments.push({ kind: 'text', text: plain });
     plain = '';
@@ -210,12 +212,14 @@ export function visibleSegments(text: string, options: VisibleOptions = {}): Vis
       flush();
       segments.push({ kind: 'newline' });
       combiningRun = 0;
+      kept = undefined;
       continue;
     }
     if (COMBINING.test(ch) && !ALWAYS_MARKED.test(ch)) {
       combiningRun++;
       if (combiningRun <= MAX_COMBINING_RUN) {
         plain += ch;
+        kept = ch;
         continue;
       }
       let end = i;
@@ -224,13 +228,16 @@ export function visibleSegments(text: string, options: VisibleOptions = {}): Vis
       flush();
       segments.push({ kind: 'mark', text: `${MARK_OPEN}+${extra} combining marks${MARK_CLOSE}`, title: `${extra} more combining marks on one character (they can cover neighbouring text)`, category: 'combining', codePoint: cp, count: extra });
       i = end;
+      kept = undefined;
       continue;
     }
     combiningRun = 0;
-    if (!needsMark(cp, ch, chars[i - 1], chars[i + 1], strict)) {
+    if (!needsMark(cp, ch, kept, chars[i + 1], strict)) {
       plain += ch;
+      kept = ch;
       continue;
     }
+    kept = undefined;
     const category: MarkCategory = cp === 0x0d && chars[i + 1] === '\n' && !strict ? 'line-ending' : categoryOf(cp, ch);
     pushMark(cp, category, `${MARK_OPEN}${label(cp)}${MARK_CLOSE}`);
   }

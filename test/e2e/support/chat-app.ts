@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright';
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { launchChromium } from './browser';
 import { makeTempDir, removeTempDir, REPO_ROOT, requireBuiltApp, startWeb } from './start-web';
@@ -142,4 +142,12 @@ export async function openChatPage(context: BrowserContext, url: string, console
   await page.goto(url);
   await expect.poll(() => page.getByRole('textbox', { name: 'Message' }).isEnabled(), POLL).toBe(true);
   return { page, problems, frames };
+}
+
+/**
+ * Waits until an approval dialog's answers count (they are inert for a moment after it appears or its call changes,
+ * so a click meant for the previous one lands nowhere): its buttons' `data-ready` turns true.
+ */
+export async function waitUntilAnswerable(dialog: Locator): Promise<void> {
+  await dialog.locator('.approval-actions[data-ready="true"]').waitFor({ state: 'attached' });
 }

@@ -9,6 +9,7 @@ import { Header } from './Header';
 import { LiveWorkerPanel } from './LiveWorkerPanel';
 import { ProjectPanel } from './ProjectPanel';
 import { applyEvent, loadShell, pingWorker, refreshRecent, useShell } from './store';
+import { LinkConfirmHost, Shown } from '../display';
 
 /** The shell around everything: header, the live worker, the project. Reloads its state on every (re)connection. */
 export function App() {
@@ -49,7 +50,7 @@ export function App() {
       <main className="app-main">
         {loadError ? (
           <p className="error" role="alert">
-            Could not load the app state: {loadError}
+            <Shown text={`Could not load the app state: ${loadError}`} />
           </p>
         ) : null}
         <LiveWorkerPanel />
@@ -80,6 +81,7 @@ export function App() {
           </div>
         ) : null}
         <TrustFeature />
+        <LinkConfirmHost />
       </main>
     </>
   );

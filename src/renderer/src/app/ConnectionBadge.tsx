@@ -1,4 +1,5 @@
 import { useConnection, useApiClient } from '../api';
+import { Shown } from '../display';
 
 /** The link to main: always up in the desktop app; the socket's state in the browser shell. */
 export function ConnectionBadge() {
@@ -16,7 +17,7 @@ export function ConnectionBadge() {
   const tone = state.status === 'open' ? 'ok' : state.status === 'closed' ? 'bad' : 'warn';
   return (
     <span className={`badge badge-${tone}`} role="status" aria-live="polite" data-testid="connection-status">
-      {text}
+      <Shown text={text} lines="inline" />
     </span>
   );
 }

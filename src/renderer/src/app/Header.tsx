@@ -2,6 +2,7 @@ import { ProjectTrustChip } from '../trust';
 import { ConnectionBadge } from './ConnectionBadge';
 import { useShell } from './store';
 import { WorkerStatusBadge } from './WorkerStatusBadge';
+import { Shown } from '../display';
 
 /** `onOpenSettings`: the Settings button (also Ctrl+, / Cmd+,). */
 export function Header({ onOpenSettings }: { onOpenSettings?: () => void } = {}) {
@@ -13,7 +14,7 @@ export function Header({ onOpenSettings }: { onOpenSettings?: () => void } = {})
         <p className="project" data-testid="current-project">
           {project ? (
             <>
-              <span className="label">Project</span> <code title={project}>{project}</code>
+              <span className="label">Project</span> <Shown text={project} strict lines="inline" as="code" />
             </>
           ) : (
             <span className="muted">No project open</span>

@@ -1,5 +1,6 @@
 import { useApi } from '../api';
 import { pingWorker, useShell } from './store';
+import { Shown } from '../display';
 
 /** What the live worker process says about itself: a real round trip through main to the worker. */
 export function LiveWorkerPanel() {
@@ -18,22 +19,28 @@ export function LiveWorkerPanel() {
       <p className="panel-note">As reported by the worker process itself, through main.</p>
       {error ? (
         <p className="error" role="alert">
-          Worker unavailable: {error}
+          <Shown text={`Worker unavailable: ${error}`} />
         </p>
       ) : !live ? (
         <p className="muted">Asking the worker…</p>
       ) : (
         <dl className="facts">
           <dt>Process id</dt>
-          <dd data-testid="live-worker-pid">{live.pid}</dd>
+          <dd>
+            <Shown text={String(live.pid)} data-testid="live-worker-pid" />
+          </dd>
           <dt>Version</dt>
-          <dd data-testid="live-worker-version">{live.version}</dd>
+          <dd>
+            <Shown text={live.version} data-testid="live-worker-version" />
+          </dd>
           <dt>Runtime</dt>
           <dd>
-            {live.runtime} (Node {live.nodeVersion})
+            <Shown text={`${live.runtime} (Node ${live.nodeVersion})`} />
           </dd>
           <dt>Protocol</dt>
-          <dd>{live.protocol}</dd>
+          <dd>
+            <Shown text={String(live.protocol)} />
+          </dd>
           <dt>Started</dt>
           <dd>
             <time dateTime={live.startedAt}>{new Date(live.startedAt).toLocaleString()}</time>

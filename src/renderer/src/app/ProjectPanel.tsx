@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useApi } from '../api';
 import { openProject, pickAndOpenProject, useShell } from './store';
+import { Shown, shownText } from '../display';
 
 /** Desktop: the OS folder picker. Browser shell: a typed path (the server has no picker to show). */
 function OpenFolder() {
@@ -41,8 +42,8 @@ function RecentProjects() {
     <ul className="recent" aria-label="Recent projects">
       {recent.map((dir) => (
         <li key={dir}>
-          <button type="button" className="link" aria-current={dir === current ? 'true' : undefined} aria-label={`Open ${dir}`} onClick={() => void openProject(api, dir)}>
-            <code>{dir}</code>
+          <button type="button" className="link" aria-current={dir === current ? 'true' : undefined} aria-label={shownText(`Open ${dir}`, { strict: true })} onClick={() => void openProject(api, dir)}>
+            <Shown text={dir} strict lines="inline" as="code" />
           </button>
           {dir === current ? <span className="tag">open</span> : null}
         </li>
@@ -61,7 +62,7 @@ export function ProjectPanel() {
       <OpenFolder />
       {error ? (
         <p className="error" role="alert">
-          {error}
+          <Shown text={error} />
         </p>
       ) : null}
       <h3>Recent projects</h3>

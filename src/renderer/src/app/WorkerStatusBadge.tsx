@@ -1,5 +1,6 @@
 import type { WorkerStatus } from '../../../shared/api';
 import { useShell } from './store';
+import { Shown } from '../display';
 
 function describe(status: WorkerStatus): string {
   const info = status.info;
@@ -24,8 +25,7 @@ export function WorkerStatusBadge() {
   const tone = status.state === 'ready' ? 'ok' : status.state === 'failed' ? 'bad' : 'warn';
   return (
     <span className={`badge badge-${tone}`} role="status" aria-live="polite" data-testid="worker-status" data-state={status.state}>
-      {describe(status)}
-      {status.restarts > 0 ? ` · ${status.restarts} restart${status.restarts === 1 ? '' : 's'}` : ''}
+      <Shown text={`${describe(status)}${status.restarts > 0 ? ` · ${status.restarts} restart${status.restarts === 1 ? '' : 's'}` : ''}`} lines="inline" />
     </span>
   );
 }

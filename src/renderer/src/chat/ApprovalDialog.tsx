@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { KeyboardEvent } from 'react';
+import type { KeyboardEvent, RefObject } from 'react';
 import { ModalDialog } from '../app/ModalDialog';
-import { unpreviewableSummary } from '../../../shared/agent-events';
 import type { ApprovalChoice, ApprovalRequestEvent } from '../../../shared/chat-contract';
-import { DiffView } from './DiffView';
+import { Shown, shownText, summariseMarks } from '../display';
+import { approvalCounter, ApprovalFacts, ApprovalPreview, ApprovalWarnings, useArmed } from './approval-parts';
 import { ariaShortcut, shortcutAction, ShortcutLabel } from './approval-shortcuts';
 import type { ApprovalAction } from './approval-shortcuts';
 
@@ -23,8 +23,10 @@ export interface ApprovalDialogProps {
 }
 
 /**
- * The approval prompt for one call the engine asked about: tool, target, why, the diff for a write/edit, and the
- * four answers. Focus starts on "Deny" and stays inside; Escape answers Deny.
+ * The approval prompt for one call the engine asked about: where it sits ("call 1 of 2"), warnings (hidden
+ * characters, a write that cannot be previewed), tool, target, why, the diff or input, and the answers. Every
+ * untrusted text shows its hidden characters. Focus starts on "Deny" and stays inside; Escape answers Deny. For
+ * ARMING_MS after it appears (or its call changes) no answer counts: buttons and shortcuts are inert.
  */
 export function ApprovalDialog({ request, position, total, busy, onAnswer }: ApprovalDialogProps) {
   const denyRef = useRef<HTMLButtonElement>(null);
@@ -34,6 +36,8 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
   const suggested = request.suggestedRules.join(', ');
   const [rule, setRule] = useState(suggested);
   const [note, setNote] = useState('');
+  const armed = useArmed(request.requestId);
+  const ready = armed && !busy;
 
   useEffect(() => {
     setRule(request.suggestedRules.join(', '));
@@ -43,13 +47,14 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
 
   /** An edited rule replaces the suggestions; unchanged, main uses its own suggestions. */
   const editedRule = (): string | undefined => (rule.trim() && rule.trim() !== suggested ? rule.trim() : undefined);
-  const deny = () => onAnswer({ decision: 'deny', ...(note.trim() ? { note: note.trim() } : {}) });
-
   const answers: Record<ApprovalAction, () => void> = {
     once: () => onAnswer({ decision: 'once' }),
     session: () => onAnswer({ decision: 'session', ...optional(editedRule()) }),
     always: () => onAnswer({ decision: 'always', ...optional(editedRule()) }),
-    deny,
+    deny: () => onAnswer({ decision: 'deny', ...(note.trim() ? { note: note.trim() } : {}) }),
+  };
+  const answer = (action: ApprovalAction) => () => {
+    if (ready) answers[action]();
   };
   /** Alt + a button's underlined letter answers, for the buttons shown only. */
   const shown: ApprovalAction[] = request.onceOnly ? ['once', 'deny'] : ['once', 'session', 'always', 'deny'];
@@ -57,51 +62,31 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
     const action = shortcutAction(event, shown);
     if (action) {
       event.preventDefault();
-      if (!busy) answers[action]();
+      answer(action)();
     }
   };
-  const keys = (action: ApprovalAction) => ({ 'aria-keyshortcuts': ariaShortcut(action), title: ariaShortcut(action).replace(' ', ' or ') });
+  const state = { busy, ready };
+  const counter = approvalCounter(request, position, total);
+  const ruleMarked = summariseMarks(rule, { strict: true }).count > 0;
 
   return (
-    <ModalDialog
-      className="approval-dialog"
-      titleId={titleId}
-      onKeyDown={onKeyDown}
-      onCancel={() => {
-        if (!busy) deny();
-      }}
-    >
+    <ModalDialog className="approval-dialog" titleId={titleId} onKeyDown={onKeyDown} onCancel={answer('deny')}>
+      <div className="approval-arming" data-ready={ready ? 'true' : 'false'} data-testid="approval-arming" aria-hidden="true" />
       <h2 id={titleId}>
-        Allow <code>{request.tool}</code>?{total > 1 ? <span className="approval-count"> {`${position} of ${total}`}</span> : null}
-      </h2>
-      <dl className="approval-facts">
-        <dt>Tool</dt>
-        <dd>
-          <code>{request.tool}</code>
-        </dd>
-        {request.target ? (
-          <>
-            <dt>Target</dt>
-            <dd>
-              <code data-testid="approval-target">{request.target}</code>
-            </dd>
-          </>
+        {'Allow '}
+        <Shown text={request.tool} strict lines="inline" as="code" />
+        {'?'}
+        {counter ? (
+          <span className="approval-count">
+            {' '}
+            <Shown text={counter} data-testid="approval-count" />
+          </span>
         ) : null}
-        <dt>Why you are asked</dt>
-        <dd data-testid="approval-reason">
-          {request.reason} <span className="muted">({request.source})</span>
-        </dd>
-      </dl>
-      {request.preview?.kind === 'diff' ? (
-        <DiffView path={request.preview.path} diff={request.preview.unifiedDiff} />
-      ) : (
-        <pre className="approval-input">{request.inputSummary}</pre>
-      )}
-      {request.preview?.kind === 'unpreviewable' ? (
-        <p className="error" data-testid="approval-unpreviewable">
-          {unpreviewableSummary(request.preview)}
-        </p>
-      ) : request.onceOnly ? (
+      </h2>
+      <ApprovalWarnings request={request} rule={rule} />
+      <ApprovalFacts request={request} />
+      <ApprovalPreview request={request} />
+      {request.onceOnly && request.preview?.kind !== 'unpreviewable' ? (
         <p className="error" data-testid="approval-unsandboxed">
           Runs outside the sandbox: it can write anywhere, read your secrets and use the network.
         </p>
@@ -111,33 +96,55 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
           <>
             <label htmlFor={ruleId}>Rule</label>
             <input id={ruleId} type="text" value={rule} onChange={(e) => setRule(e.target.value)} spellCheck={false} disabled={busy} />
+            {ruleMarked ? (
+              <p className="approval-rule-shown" data-testid="approval-rule-shown">
+                {'The rule holds hidden characters: '}
+                <Shown text={rule} strict lines="inline" as="code" />
+              </p>
+            ) : null}
           </>
         )}
         <label htmlFor={noteId}>Note to the model</label>
         <input id={noteId} type="text" value={note} onChange={(e) => setNote(e.target.value)} placeholder="optional, sent with Deny" disabled={busy} />
       </div>
-      <div className="approval-actions">
-        <button type="button" className="secondary" disabled={busy} onClick={answers.once} {...keys('once')}>
-          <ShortcutLabel text="Allow once" action="once" />
-        </button>
-        {request.onceOnly ? null : (
-          <>
-            <button type="button" className="secondary" disabled={busy} onClick={answers.session} {...keys('session')}>
-              <ShortcutLabel text="Allow for session" action="session" />
-            </button>
-            <button type="button" className="secondary" disabled={busy} onClick={answers.always} {...keys('always')}>
-              <ShortcutLabel text="Always allow in this project" action="always" />
-            </button>
-          </>
-        )}
-        <button type="button" ref={denyRef} className="primary" disabled={busy} onClick={deny} {...keys('deny')}>
-          <ShortcutLabel text="Deny" action="deny" />
-        </button>
+      <div className="approval-actions" data-ready={ready ? 'true' : 'false'}>
+        <AnswerButton action="once" text="Allow once" {...state} onClick={answer('once')} />
+        {request.onceOnly ? null : <AnswerButton action="session" text="Allow for session" {...state} onClick={answer('session')} />}
+        {request.onceOnly ? null : <AnswerButton action="always" text="Always allow in this project" {...state} onClick={answer('always')} />}
+        <AnswerButton action="deny" text="Deny" {...state} onClick={answer('deny')} buttonRef={denyRef} />
       </div>
       <p className="approval-keys muted" aria-hidden="true">
         <kbd>Alt</kbd> + underlined letter answers · <kbd>Esc</kbd> denies
       </p>
     </ModalDialog>
+  );
+}
+
+interface AnswerButtonProps {
+  action: ApprovalAction;
+  text: string;
+  busy: boolean;
+  /** Armed and not busy: a click answers. Until then the button looks and is inert, but keeps focus. */
+  ready: boolean;
+  onClick(): void;
+  buttonRef?: RefObject<HTMLButtonElement | null>;
+}
+
+function AnswerButton({ action, text, busy, ready, onClick, buttonRef }: AnswerButtonProps) {
+  const keys = ariaShortcut(action);
+  return (
+    <button
+      type="button"
+      ref={buttonRef}
+      className={action === 'deny' ? 'primary' : 'secondary'}
+      disabled={busy}
+      aria-disabled={!ready}
+      onClick={onClick}
+      aria-keyshortcuts={keys}
+      title={shownText(keys.replace(' ', ' or '))}
+    >
+      <ShortcutLabel text={text} action={action} />
+    </button>
   );
 }
 

@@ -1,5 +1,6 @@
-import { useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
+import { MARKER_LEGEND, Shown } from '../display';
 
 /** The language a markdown code block names (`language-ts` on its <code>), for its label. */
 function languageOf(children: ReactNode): string | null {
@@ -10,11 +11,20 @@ function languageOf(children: ReactNode): string | null {
   return match?.[1] ?? null;
 }
 
-/** A fenced code block in the model's text: its language and a "Copy code" button above the highlighted code. */
+/**
+ * A fenced code block in the model's text: its language and a "Copy code" button above the highlighted code. Hidden
+ * characters show as markers; Copy copies exactly what is shown (the markers, never the characters), and a note
+ * under the code says so whenever there are markers.
+ */
 export function CodeBlock({ children }: { children?: ReactNode }) {
   const preRef = useRef<HTMLPreElement>(null);
   const [copied, setCopied] = useState(false);
+  const [marked, setMarked] = useState(false);
   const language = languageOf(children);
+  useLayoutEffect(() => {
+    const has = Boolean(preRef.current?.querySelector('.hidden-char'));
+    if (has !== marked) setMarked(has);
+  });
   const copy = async (): Promise<void> => {
     const text = preRef.current?.textContent ?? '';
     try {
@@ -28,7 +38,7 @@ export function CodeBlock({ children }: { children?: ReactNode }) {
   return (
     <div className="md-code-wrap">
       <div className="md-code-bar">
-        <span className="md-code-lang">{language ?? 'text'}</span>
+        <Shown className="md-code-lang" text={language ?? 'text'} lines="inline" />
         <button type="button" className="link md-code-copy" onClick={() => void copy()} aria-label="Copy code">
           {copied ? 'Copied' : 'Copy'}
         </button>
@@ -36,6 +46,11 @@ export function CodeBlock({ children }: { children?: ReactNode }) {
       <pre ref={preRef} className="md-code">
         {children}
       </pre>
+      {marked ? (
+        <p className="md-code-legend" data-testid="code-legend">
+          {MARKER_LEGEND}
+        </p>
+      ) : null}
     </div>
   );
 }

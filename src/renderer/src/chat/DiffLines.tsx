@@ -1,19 +1,31 @@
+import { Shown, shownNodes } from '../display';
 import type { Token } from './highlight';
 import type { DiffLine, SplitRow } from './diff-model';
+import { lineIsFlagged } from './diff-model';
 
 const MARK: Record<DiffLine['kind'], string> = { add: '+', del: '-', context: ' ' };
 const KIND_CLASS: Record<DiffLine['kind'], string> = { add: 'diff-line diff-add', del: 'diff-line diff-del', context: 'diff-line' };
+export const FLAGGED_LINE_TITLE = 'This line holds hidden or direction-changing characters (shown as ⟨…⟩): what it does may differ from how it reads';
 
+/** One line's code: highlighted tokens, hidden characters as markers; a flagged line says so in its margin. */
 function Code({ line, tokens }: { line: DiffLine; tokens: Token[] }) {
+  const flagged = lineIsFlagged(line);
   return (
-    <span className={KIND_CLASS[line.kind]}>
+    <span className={flagged ? `${KIND_CLASS[line.kind]} diff-line-flagged` : KIND_CLASS[line.kind]} data-flagged={flagged ? 'true' : undefined}>
       <span className="diff-mark">{MARK[line.kind]}</span>
-      {tokens.length === 0 ? ' ' : tokens.map((t, i) => (t.className ? <span key={i} className={t.className}>{t.text}</span> : t.text))}
+      {flagged ? (
+        <span className="diff-flag" title={FLAGGED_LINE_TITLE} aria-label="hidden characters">
+          ⚠
+        </span>
+      ) : null}
+      {tokens.length === 0 ? ' ' : tokens.map((t, i) => (t.className ? <span key={i} className={t.className}>{shownNodes(t.text)}</span> : shownNodes(t.text)))}
     </span>
   );
 }
 
-const num = (n: number | null): string => (n === null ? '' : String(n));
+function Num({ n }: { n: number | null }) {
+  return n === null ? null : <Shown text={String(n)} />;
+}
 
 /** One hunk as a unified diff: old and new line numbers, then the line (its text content is "+text", "-text"). */
 export function UnifiedLines({ lines, tokens }: { lines: DiffLine[]; tokens: Token[][] }) {
@@ -22,10 +34,10 @@ export function UnifiedLines({ lines, tokens }: { lines: DiffLine[]; tokens: Tok
       {lines.map((line, i) => (
         <span key={i} className={`diff-row diff-row-${line.kind}`}>
           <span className="diff-num" aria-hidden="true">
-            {num(line.oldNo)}
+            <Num n={line.oldNo} />
           </span>
           <span className="diff-num" aria-hidden="true">
-            {num(line.newNo)}
+            <Num n={line.newNo} />
           </span>
           <Code line={line} tokens={tokens[i] ?? []} />
         </span>
@@ -34,24 +46,29 @@ export function UnifiedLines({ lines, tokens }: { lines: DiffLine[]; tokens: Tok
   );
 }
 
-/** One hunk side by side: the old version on the left, the new one on the right, changed lines paired. */
-export function SplitLines({ rows, tokensOf }: { rows: SplitRow[]; tokensOf(line: DiffLine): Token[] }) {
-  const cell = (line: DiffLine | null, side: 'old' | 'new') =>
-    line ? (
-      <>
-        <td className={`diff-num diff-cell-${line.kind}`} aria-hidden="true">
-          {num(side === 'old' ? line.oldNo : line.newNo)}
-        </td>
-        <td className={`diff-cell diff-cell-${line.kind}`} data-side={side}>
-          <Code line={line} tokens={tokensOf(line)} />
-        </td>
-      </>
-    ) : (
+function Cell({ line, side, tokensOf }: { line: DiffLine | null; side: 'old' | 'new'; tokensOf(line: DiffLine): Token[] }) {
+  if (!line) {
+    return (
       <>
         <td className="diff-num" aria-hidden="true" />
         <td className="diff-cell diff-cell-empty" data-side={side} />
       </>
     );
+  }
+  return (
+    <>
+      <td className={`diff-num diff-cell-${line.kind}`} aria-hidden="true">
+        <Num n={side === 'old' ? line.oldNo : line.newNo} />
+      </td>
+      <td className={`diff-cell diff-cell-${line.kind}`} data-side={side}>
+        <Code line={line} tokens={tokensOf(line)} />
+      </td>
+    </>
+  );
+}
+
+/** One hunk side by side: the old version on the left, the new one on the right, changed lines paired. */
+export function SplitLines({ rows, tokensOf }: { rows: SplitRow[]; tokensOf(line: DiffLine): Token[] }) {
   return (
     <div className="diff-body diff-split-wrap">
       <table className="diff-split">
@@ -74,8 +91,8 @@ export function SplitLines({ rows, tokensOf }: { rows: SplitRow[]; tokensOf(line
         <tbody>
           {rows.map((row, i) => (
             <tr key={i} className="diff-split-row">
-              {cell(row.left, 'old')}
-              {cell(row.right, 'new')}
+              <Cell line={row.left} side="old" tokensOf={tokensOf} />
+              <Cell line={row.right} side="new" tokensOf={tokensOf} />
             </tr>
           ))}
         </tbody>

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { highlightHunk, parseDiffHunks, splitRows } from './diff-model';
+import { Shown, shownText } from '../display';
+import { highlightHunk, lineIsFlagged, parseDiffHunks, splitRows } from './diff-model';
 import type { DiffHunk, DiffLine } from './diff-model';
 import { SplitLines, UnifiedLines } from './DiffLines';
 import { languageForPath } from './highlight';
@@ -42,8 +43,8 @@ function Hunk({ hunk, layout, language }: { hunk: DiffHunk; layout: DiffLayout; 
   return (
     <details className="diff-hunk" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
-        <code>{hunk.header}</code>
-        {long ? <span className="muted"> ({hunk.lines.length} lines)</span> : null}
+        <Shown text={hunk.header} as="code" lines="inline" />
+        {long ? <Shown className="muted" text={` (${hunk.lines.length} lines)`} /> : null}
       </summary>
       {open ? <HunkBody hunk={hunk} layout={layout} language={language} /> : null}
     </details>
@@ -67,11 +68,18 @@ export function DiffView({ path, diff }: { path: string; diff: string }) {
   const language = languageForPath(path);
   const [layout, setLayout] = useDiffLayout();
   const count = (kind: DiffLine['kind']): number => hunks.reduce((n, h) => n + h.lines.filter((l) => l.kind === kind).length, 0);
+  const flagged = useMemo(() => hunks.reduce((n, h) => n + h.lines.filter(lineIsFlagged).length, 0), [hunks]);
   return (
-    <section className="diff-view" aria-label={`Changes to ${path}`} data-layout={layout}>
+    <section className="diff-view" aria-label={shownText(`Changes to ${path}`)} data-layout={layout}>
+      {flagged > 0 ? (
+        <p className="mark-warning" data-testid="diff-flagged">
+          <Shown text={`⚠ ${flagged} line${flagged === 1 ? '' : 's'} of this diff hold${flagged === 1 ? 's' : ''} hidden or direction-changing characters (shown as ⟨…⟩, marked ⚠): what they do may differ from how they read.`} />
+        </p>
+      ) : null}
       <div className="diff-toolbar">
         <p className="diff-summary">
-          <code>{path}</code> <span className="diff-add-count">+{count('add')}</span> <span className="diff-del-count">−{count('del')}</span>
+          <Shown text={path} strict lines="inline" as="code" /> <Shown className="diff-add-count" text={`+${count('add')}`} />{' '}
+          <Shown className="diff-del-count" text={`−${count('del')}`} />
         </p>
         <div className="diff-layouts" role="group" aria-label="Diff layout">
           {(['unified', 'split'] as const).map((option) => (

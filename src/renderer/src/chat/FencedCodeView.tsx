@@ -1,4 +1,5 @@
 import { memo, useMemo } from 'react';
+import { shownNodes } from '../display';
 import { CodeBlock } from './CodeBlock';
 import { codeSegments } from './fenced-code';
 import type { FencedCode } from './fenced-code';
@@ -11,7 +12,7 @@ const Segment = memo(function Segment({ text, language, last }: { text: string; 
     <>
       {lines.map((tokens, i) => (
         <span key={i}>
-          {tokens.map((t, j) => (t.className ? <span key={j} className={t.className}>{t.text}</span> : t.text))}
+          {tokens.map((t, j) => (t.className ? <span key={j} className={t.className}>{shownNodes(t.text)}</span> : shownNodes(t.text)))}
           {i < lines.length - 1 || !last ? '\n' : null}
         </span>
       ))}

@@ -10,14 +10,31 @@ import { FencedCodeView } from './FencedCodeView';
 import { extendMarkdownBlocks } from './markdown-blocks';
 import type { MarkdownBlocks } from './markdown-blocks';
 import { rehypeTrimCodeNewline } from './rehype-trim-code';
+import { ExternalLink, rehypeVisibleText, Shown } from '../display';
 import { safeLinkUrl } from './safe-url';
 import './code-theme.css';
 import './markdown.css';
 
 type Props<T extends keyof JSX.IntrinsicElements> = ComponentPropsWithoutRef<T> & ExtraProps;
 
-/** Links open outside the app, and only to http(s)/mailto; any other address leaves the text, inert. */
-function SafeLink({ href, children, title }: Props<'a'>) {
+interface HastLike {
+  type: string;
+  value?: string;
+  children?: HastLike[];
+}
+
+/** The plain text of a link's hast node (what the person reads as the link). */
+function textOf(node: HastLike | undefined): string {
+  if (!node) return '';
+  if (node.type === 'text') return node.value ?? '';
+  return (node.children ?? []).map(textOf).join('');
+}
+
+/**
+ * Links open outside the app, only to http(s)/mailto, and only after the person saw the target (ExternalLink asks;
+ * a text that reads like another address shows the real one beside it). Any other address leaves the text, inert.
+ */
+function SafeLink({ href, children, node }: Props<'a'>) {
   const url = safeLinkUrl(href);
   if (!url) {
     return (
@@ -27,9 +44,9 @@ function SafeLink({ href, children, title }: Props<'a'>) {
     );
   }
   return (
-    <a href={url} title={title} target="_blank" rel="noreferrer noopener">
+    <ExternalLink href={url} text={textOf(node as HastLike | undefined)}>
       {children}
-    </a>
+    </ExternalLink>
   );
 }
 
@@ -37,7 +54,13 @@ function SafeLink({ href, children, title }: Props<'a'>) {
 function ImageAsText({ alt, src }: Props<'img'>) {
   const label = `[image${alt ? `: ${alt}` : ''}]`;
   const url = typeof src === 'string' ? safeLinkUrl(src) : null;
-  return url ? <SafeLink href={url}>{label}</SafeLink> : <span className="md-image">{label}</span>;
+  return url ? (
+    <ExternalLink href={url} text={label}>
+      <Shown text={label} lines="inline" />
+    </ExternalLink>
+  ) : (
+    <Shown className="md-image" text={label} lines="inline" />
+  );
 }
 
 function Table({ children }: Props<'table'>) {
@@ -58,7 +81,7 @@ const safeOrEmpty = (url: string): string => safeLinkUrl(url) ?? '';
 
 const COMPONENTS: Components = { a: SafeLink, img: ImageAsText, pre: CodeBlock, table: Table, input: Input };
 const REMARK_PLUGINS: Options['remarkPlugins'] = [remarkGfm];
-const REHYPE_PLUGINS: Options['rehypePlugins'] = [rehypeTrimCodeNewline, [rehypeHighlight, { detect: false }]];
+const REHYPE_PLUGINS: Options['rehypePlugins'] = [rehypeTrimCodeNewline, [rehypeHighlight, { detect: false }], rehypeVisibleText];
 
 /** One top-level block, parsed again only when its own text changes; a code block takes the fast code view. */
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
@@ -72,9 +95,15 @@ const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
   }
   return (
     <div className="md-block">
-      <ReactMarkdown remarkPlugins={REMARK_PLUGINS} rehypePlugins={REHYPE_PLUGINS} components={COMPONENTS} skipHtml urlTransform={safeOrEmpty}>
-        {text}
-      </ReactMarkdown>
+      <ReactMarkdown
+        remarkPlugins={REMARK_PLUGINS}
+        rehypePlugins={REHYPE_PLUGINS}
+        components={COMPONENTS}
+        skipHtml
+        urlTransform={safeOrEmpty}
+        // eslint-disable-next-line gatehouse/shown-text -- markdown source, not shown as is: rehypeVisibleText marks every text node it renders
+        children={text}
+      />
     </div>
   );
 });

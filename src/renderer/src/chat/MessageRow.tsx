@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { Shown } from '../display';
 import type { ChatItem } from './chat-store';
 import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
@@ -13,7 +14,9 @@ export const MessageRow = memo(function MessageRow({ item }: { item: ChatItem })
       return (
         <div className="msg msg-user" data-testid="user-message">
           <span className="msg-role">You</span>
-          <p className="msg-plain">{item.text}</p>
+          <p className="msg-plain">
+            <Shown text={item.text} />
+          </p>
         </div>
       );
     case 'assistant':
@@ -28,7 +31,7 @@ export const MessageRow = memo(function MessageRow({ item }: { item: ChatItem })
     case 'notice':
       return (
         <p className={item.tone === 'error' ? 'msg-notice error' : 'msg-notice muted'} role={item.tone === 'error' ? 'alert' : undefined}>
-          {item.text}
+          <Shown text={item.text} />
         </p>
       );
   }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { SessionSummary } from '../../../shared/chat-contract';
 import { errorMessage, useApi } from '../api';
+import { Shown, shownText } from '../display';
 import { showConversation, useChat } from './chat-store';
 
 /** The open project's sessions: start a new one, or resume an earlier one (not while the agent works). */
@@ -46,7 +47,7 @@ export function SessionsMenu() {
       </button>
       {error ? (
         <p className="error" role="alert">
-          {error}
+          <Shown text={error} />
         </p>
       ) : null}
       {open && sessions ? (
@@ -54,11 +55,9 @@ export function SessionsMenu() {
           {sessions.length === 0 ? <li className="muted">No sessions yet.</li> : null}
           {sessions.map((s) => (
             <li key={s.id}>
-              <span className="session-prompt">{s.lastPrompt ?? '(no messages)'}</span>{' '}
-              <span className="muted">
-                {s.prompts} message{s.prompts === 1 ? '' : 's'} · {new Date(s.updatedAt).toLocaleString()}
-              </span>{' '}
-              <button type="button" className="link" disabled={running} onClick={() => resume(s.id)} aria-label={`Resume session: ${s.lastPrompt ?? s.id}`}>
+              {s.lastPrompt === null ? <span className="session-prompt">(no messages)</span> : <Shown className="session-prompt" text={s.lastPrompt} lines="inline" />}{' '}
+              <Shown className="muted" text={`${s.prompts} message${s.prompts === 1 ? '' : 's'} · ${new Date(s.updatedAt).toLocaleString()}`} />{' '}
+              <button type="button" className="link" disabled={running} onClick={() => resume(s.id)} aria-label={shownText(`Resume session: ${s.lastPrompt ?? s.id}`)}>
                 Resume
               </button>
             </li>

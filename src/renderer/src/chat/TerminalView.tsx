@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
+import { terminalSafeText } from '../../../shared/terminal-text';
+import { askToOpen } from '../display';
 import { terminalTheme, watchTheme } from './terminal-theme';
 import './code-theme.css';
 import './terminal.css';
@@ -57,14 +59,20 @@ function scrollKey(term: Terminal, event: KeyboardEvent): boolean {
   return false;
 }
 
+/** Text stays readable whatever colours the output sets (the same foreground and background cannot hide it). */
+const MINIMUM_CONTRAST = 4.5;
+
 /**
- * Command output in a read-only xterm: ANSI colours, sized to its content up to MAX_ROWS, with scrollback.
+ * Command output in a read-only xterm: ANSI colours (kept readable: MINIMUM_CONTRAST), sized to its content up to
+ * MAX_ROWS, with scrollback. OSC strings (hyperlinks, titles, palette changes) never reach it (terminalSafeText);
+ * a link the terminal still found only asks to open, showing its target.
  * `text` only grows while a command streams; new text is written incrementally. A remounted view (a virtualised
  * list) writes its text once. Give it a new `key` when the text is replaced rather than extended.
  */
 export function TerminalView({ text }: { text: string }) {
   const hostRef = useRef<HTMLDivElement>(null);
   const termRef = useRef<Terminal | null>(null);
+  /** How much of `text` has been handed to the terminal (a held-back unfinished escape is not). */
   const writtenRef = useRef(0);
   const textRef = useRef(text);
   textRef.current = text;
@@ -85,6 +93,8 @@ export function TerminalView({ text }: { text: string }) {
       fontFamily: FONT_FAMILY,
       fontSize: FONT_SIZE,
       theme: terminalTheme(host),
+      minimumContrastRatio: MINIMUM_CONTRAST,
+      linkHandler: { activate: (_event, uri) => askToOpen(uri), allowNonHttpProtocols: false },
     });
     term.attachCustomKeyEventHandler((event) => scrollKey(term, event));
     term.open(host);
@@ -124,7 +134,8 @@ export function TerminalView({ text }: { text: string }) {
 
 /**
  * Writes what `term` has not got yet (or everything again, after the text shrank), then fits the rows. A final
- * newline is held back until more text follows, so the terminal does not end on an empty line.
+ * newline is held back until more text follows, so the terminal does not end on an empty line; so is an unfinished
+ * escape sequence, until the output completes it (then OSC strings are dropped whole).
  */
 function write(term: Terminal, full: string, written: { current: number }): void {
   const text = full.replace(/\r?\n$/, '');
@@ -133,8 +144,9 @@ function write(term: Terminal, full: string, written: { current: number }): void
     term.write('\x1b[?25l');
     written.current = 0;
   }
-  const chunk = text.slice(written.current);
-  written.current = text.length;
+  const fresh = text.slice(written.current);
+  const { text: chunk, pending } = terminalSafeText(fresh);
+  written.current = text.length - pending;
   if (chunk === '') return;
   term.write(chunk, () => {
     if (live.has(term)) fitRows(term);

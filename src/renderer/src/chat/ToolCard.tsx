@@ -1,6 +1,7 @@
 import { useState } from 'react';
+import { Shown } from '../display';
 import type { ToolItem } from './chat-store';
-import { TerminalView } from './TerminalView';
+import { CommandOutput } from './CommandOutput';
 
 function target(input: unknown): string {
   if (typeof input !== 'object' || input === null) return '';
@@ -27,15 +28,13 @@ export function decisionLabel(item: ToolItem): { text: string; tone: 'ok' | 'war
 const openOutputs = new Set<string>();
 
 /**
- * What the Output disclosure shows. A command that ran gets a terminal: its raw stream (ANSI kept) while it is
- * live, its stored result when it comes from an earlier session. Anything else (other tools, a command that never
- * ran) is plain text.
+ * What the Output disclosure shows: a command that ran (or runs) gets CommandOutput (the model's text, or the
+ * terminal when nothing in the stream hides text); anything else (other tools, a command that never ran) is text.
  */
-function outputOf(item: ToolItem): { text: string; terminal: 'stream' | 'result' | null } {
+function outputOf(item: ToolItem): { text: string; command: boolean } {
   const isCommand = item.name === 'run_command';
-  if (isCommand && item.output !== '') return { text: item.output, terminal: 'stream' };
-  if (isCommand && item.result?.ran) return { text: item.result.content, terminal: 'result' };
-  return { text: item.result ? item.result.content : item.output, terminal: null };
+  if (isCommand && (item.output !== '' || item.result?.ran)) return { text: item.output || (item.result?.content ?? ''), command: true };
+  return { text: item.result ? item.result.content : item.output, command: false };
 }
 
 /** One tool call: name, target, the decision badge, and its output folded away. */
@@ -52,21 +51,33 @@ export function ToolCard({ item }: { item: ToolItem }) {
   return (
     <article className="tool-card" aria-label={`Tool call ${item.name}`} data-testid="tool-card">
       <header className="tool-card-head">
-        <code className="tool-name">{item.name}</code> <code className="tool-target">{target(item.input)}</code>
+        <Shown className="tool-name" text={item.name} strict lines="inline" as="code" />{' '}
+        <Shown className="tool-target" text={target(item.input)} strict lines="inline" as="code" data-testid="tool-target" />
         <span className={`badge badge-${badge.tone}`} data-testid="decision-badge">
-          {badge.text}
+          <Shown text={badge.text} lines="inline" />
         </span>
         {item.result ? (
           <span className={item.result.isError ? 'tool-status bad' : 'tool-status'}>{item.result.isError ? 'error' : item.result.ran ? 'done' : 'not run'}</span>
         ) : (
           <span className="tool-status muted">running…</span>
         )}
-        {outcome ? <span className="tool-outcome muted">→ {outcome}</span> : null}
+        {outcome ? (
+          <span className="tool-outcome muted">
+            {'→ '}
+            <Shown text={outcome} lines="inline" />
+          </span>
+        ) : null}
       </header>
       {output.text ? (
         <details className="tool-output" open={open} onToggle={(e) => toggle(e.currentTarget.open)}>
           <summary>Output</summary>
-          {output.terminal === null ? <pre>{output.text}</pre> : open ? <TerminalView key={output.terminal} text={output.text} /> : null}
+          {!open ? null : output.command ? (
+            <CommandOutput item={item} />
+          ) : (
+            <pre>
+              <Shown text={output.text} />
+            </pre>
+          )}
         </details>
       ) : null}
     </article>

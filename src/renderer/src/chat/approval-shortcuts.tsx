@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { shownText } from '../display';
 
 export type ApprovalAction = 'once' | 'session' | 'always' | 'deny';
 
@@ -33,12 +34,12 @@ export function ariaShortcut(action: ApprovalAction): string {
 /** A button label with its shortcut letter underlined: the first word starting with that letter. */
 export function ShortcutLabel({ text, action }: { text: string; action: ApprovalAction }): ReactNode {
   const at = text.search(new RegExp(`\\b${APPROVAL_KEYS[action]}`, 'i'));
-  if (at === -1) return text;
+  if (at === -1) return shownText(text);
   return (
     <>
-      {text.slice(0, at)}
-      <span className="shortcut-letter">{text.charAt(at)}</span>
-      {text.slice(at + 1)}
+      {shownText(text.slice(0, at))}
+      <span className="shortcut-letter">{shownText(text.charAt(at))}</span>
+      {shownText(text.slice(at + 1))}
     </>
   );
 }

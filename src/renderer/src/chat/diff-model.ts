@@ -1,4 +1,5 @@
 import { parsePatch } from 'diff';
+import { summariseMarks } from '../../../shared/visible-text';
 import { highlightLines } from './highlight';
 import type { Token } from './highlight';
 
@@ -105,4 +106,9 @@ export function highlightHunk(lines: DiffLine[], language: string | null): Token
     n++;
     return oldTokens[o++] ?? [];
   });
+}
+
+/** A line that holds hidden or direction-changing characters (Trojan Source): flagged wherever it shows. */
+export function lineIsFlagged(line: DiffLine): boolean {
+  return summariseMarks(line.text).count > 0;
 }

@@ -1,5 +1,6 @@
 import { useId, useRef } from 'react';
 import { ModalDialog } from '../app/ModalDialog';
+import { Shown } from '../display';
 
 export interface BypassConfirmDialogProps {
   /** Where bypass would apply, e.g. "this chat session" or "every project (user settings)". */
@@ -22,7 +23,11 @@ export function BypassConfirmDialog({ scope, onConfirm, onCancel }: BypassConfir
       <h2 id={titleId}>Turn on bypass mode?</h2>
       <div id={descId}>
         <p>
-          Bypass applies to <strong>{scope}</strong>. Every read, write and command that no rule decides runs{' '}
+          Bypass applies to{' '}
+          <strong>
+            <Shown text={scope} lines="inline" />
+          </strong>
+          . Every read, write and command that no rule decides runs{' '}
           <strong>without asking you</strong>: the agent can change and delete files and run programs on its own.
         </p>
         <p className="muted">

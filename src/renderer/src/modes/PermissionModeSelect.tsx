@@ -6,6 +6,7 @@ import { BypassConfirmDialog } from './BypassConfirmDialog';
 import { PERMISSION_MODE_HINTS, PERMISSION_MODE_LABELS } from './mode-labels';
 import { refreshPermissionMode, usePermissionMode } from './mode-store';
 import './modes.css';
+import { Shown, shownText } from '../display';
 
 /**
  * The composer's permission-mode selector: the mode in force for the session's next calls and where it comes from.
@@ -72,13 +73,12 @@ export function PermissionModeSelect({ disabled }: { disabled: boolean }) {
         })}
       </select>
       {state ? (
-        <span className="permission-mode-source muted" aria-hidden="true" title={`${PERMISSION_MODE_LABELS[mode]}: ${PERMISSION_MODE_HINTS[mode]} (from ${long})${bypassOff ? `. ${bypassOff}` : ''}`}>
-          from {short}
-          {bypassOff ? ' · bypass unavailable (untrusted)' : ''}
+        <span className="permission-mode-source muted" aria-hidden="true" title={shownText(`${PERMISSION_MODE_LABELS[mode]}: ${PERMISSION_MODE_HINTS[mode]} (from ${long})${bypassOff ? `. ${bypassOff}` : ''}`)}>
+          <Shown text={`from ${short}${bypassOff ? ' · bypass unavailable (untrusted)' : ''}`} lines="inline" />
         </span>
       ) : null}
       <span id={ids.source} className="visually-hidden" data-testid="permission-mode-source">
-        {state ? `${PERMISSION_MODE_HINTS[mode]}; from ${long}.${bypassOff ? ` ${bypassOff}.` : ''}` : ''}
+        {state ? <Shown text={`${PERMISSION_MODE_HINTS[mode]}; from ${long}.${bypassOff ? ` ${bypassOff}.` : ''}`} /> : ''}
       </span>
       {state?.source === 'session' ? (
         <button type="button" className="link" disabled={disabled} onClick={() => apply(null)}>
@@ -87,12 +87,12 @@ export function PermissionModeSelect({ disabled }: { disabled: boolean }) {
       ) : null}
       {notice ? (
         <span className="muted" role="status" data-testid="permission-mode-notice">
-          {notice}
+          <Shown text={notice} />
         </span>
       ) : null}
       {error ? (
         <span className="error" role="alert">
-          {error}
+          <Shown text={error} />
         </span>
       ) : null}
       {confirming ? (

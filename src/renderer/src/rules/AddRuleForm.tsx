@@ -7,6 +7,7 @@ import type { EditableScope } from '../../../shared/rules-contract';
 import { errorMessage, useApi } from '../api';
 import { ChoiceField, TextField } from './RuleFields';
 import { useRuleValidation, validationText } from './use-rule-validation';
+import { Shown } from '../display';
 
 /** Add a rule: live syntax validation (Add is disabled while the rule does not parse). */
 export function AddRuleForm({ onChanged, scopeFiles }: { onChanged(): void; scopeFiles: Record<EditableScope, string> }) {
@@ -47,11 +48,11 @@ export function AddRuleForm({ onChanged, scopeFiles }: { onChanged(): void; scop
         Add rule
       </button>
       <p id={hintId} className={validation.state === 'bad' ? 'rules-hint error' : 'rules-hint muted'} aria-live="polite" data-testid="rule-validation">
-        {validationText(validation, scopeFiles[scope])}
+        <Shown text={validationText(validation, scopeFiles[scope])} />
       </p>
       {status ? (
         <p className={status.error ? 'error' : 'muted'} role={status.error ? 'alert' : 'status'}>
-          {status.text}
+          <Shown text={status.text} />
         </p>
       ) : null}
     </form>

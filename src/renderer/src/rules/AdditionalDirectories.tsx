@@ -4,6 +4,7 @@ import { EditableScopeSchema } from '../../../shared/rules-contract';
 import type { EditableScope, RulesList } from '../../../shared/rules-contract';
 import { errorMessage, useApi } from '../api';
 import { ChoiceField, TextField } from './RuleFields';
+import { Shown, shownText } from '../display';
 
 function isEditable(scope: string): scope is EditableScope {
   return scope === 'user' || scope === 'project' || scope === 'local';
@@ -45,16 +46,16 @@ export function AdditionalDirectories({ list, onChanged }: { list: RulesList; on
       <ul className="rules-list" aria-label="Additional directories">
         {list.additionalDirectories.map((d) => (
           <li key={`${d.dir}|${d.file}`} className="rules-row">
-            <code>{d.dir}</code>
-            <span className="muted">{d.source}</span>
-            <span className="rules-file muted" title={d.file}>
-              {d.file}
+            <Shown text={d.dir} strict lines="inline" as="code" />
+            <Shown className="muted" text={d.source} lines="inline" />
+            <span className="rules-file muted" title={shownText(d.file, { strict: true })}>
+              <Shown text={d.file} strict lines="inline" />
             </span>
             {isEditable(d.source) ? (
               <button
                 type="button"
                 className="rules-remove"
-                aria-label={`Remove directory ${d.dir} from ${d.source}`}
+                aria-label={shownText(`Remove directory ${d.dir} from ${d.source}`, { strict: true })}
                 onClick={() => {
                   const source = d.source;
                   if (isEditable(source)) void report(api.removeDirectory({ scope: source, dir: d.dir }).then((r) => `Removed ${d.dir} from ${r.file}`));
@@ -75,7 +76,7 @@ export function AdditionalDirectories({ list, onChanged }: { list: RulesList; on
       </form>
       {status ? (
         <p className={status.error ? 'error' : 'muted'} role={status.error ? 'alert' : 'status'} data-testid="directory-status">
-          {status.text}
+          <Shown text={status.text} />
         </p>
       ) : null}
     </section>

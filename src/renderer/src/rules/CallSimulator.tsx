@@ -4,6 +4,7 @@ import type { Decision } from '../../../shared/permission';
 import type { ToolName } from '../../../shared/tools';
 import { errorMessage, useApi } from '../api';
 import { SIMULATED_TOOLS, simulatedInput } from './rules-api';
+import { Shown, shownText } from '../display';
 
 /** "Test a call": asks the engine what it would decide, exactly as `gatehouse permissions check` does. */
 export function CallSimulator() {
@@ -33,7 +34,7 @@ export function CallSimulator() {
           <select id={ids.tool} value={tool} onChange={(e) => setTool(e.target.value as ToolName)}>
             {SIMULATED_TOOLS.map((t) => (
               <option key={t.tool} value={t.tool}>
-                {t.label}
+                {shownText(t.label)}
               </option>
             ))}
           </select>
@@ -48,23 +49,27 @@ export function CallSimulator() {
       </form>
       {error ? (
         <p className="error" role="alert">
-          {error}
+          <Shown text={error} />
         </p>
       ) : null}
       {result ? (
         <dl className="rules-decision" data-testid="simulator-result" aria-live="polite">
           <dt>Decision</dt>
           <dd>
-            <span className={`rules-badge rules-badge-${result.decision}`} data-testid="simulator-decision">
-              {result.decision}
-            </span>
+            <Shown className={`rules-badge rules-badge-${result.decision}`} data-testid="simulator-decision" text={result.decision} lines="inline" />
           </dd>
           <dt>Source</dt>
-          <dd data-testid="simulator-source">{result.source}</dd>
+          <dd>
+            <Shown data-testid="simulator-source" text={result.source} lines="inline" />
+          </dd>
           <dt>Matched rule</dt>
-          <dd data-testid="simulator-rule">{result.rule ?? '—'}</dd>
+          <dd>
+            <Shown data-testid="simulator-rule" text={result.rule ?? '—'} strict={result.rule !== null} lines="inline" />
+          </dd>
           <dt>Reason</dt>
-          <dd data-testid="simulator-reason">{result.reason}</dd>
+          <dd>
+            <Shown data-testid="simulator-reason" text={result.reason} />
+          </dd>
         </dl>
       ) : null}
     </section>

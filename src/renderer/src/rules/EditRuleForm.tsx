@@ -7,6 +7,7 @@ import type { EditableScope, RuleEntry } from '../../../shared/rules-contract';
 import { errorMessage, useApi } from '../api';
 import { ChoiceField, TextField } from './RuleFields';
 import { useRuleValidation, validationText } from './use-rule-validation';
+import { Shown } from '../display';
 
 export interface EditRuleFormProps {
   entry: RuleEntry & { scope: EditableScope };
@@ -72,11 +73,13 @@ export function EditRuleForm({ entry, scopeFiles, onDone }: EditRuleFormProps) {
         Cancel
       </button>
       <p id={hintId} className={validation.state === 'bad' ? 'rules-hint error' : 'rules-hint muted'} aria-live="polite" data-testid="edit-rule-validation">
-        {scope !== entry.scope && validation.state === 'ok' ? `Valid rule; it moves from ${scopeFiles[entry.scope]} to ${scopeFiles[scope]}` : validationText(validation, scopeFiles[scope])}
+        <Shown
+          text={scope !== entry.scope && validation.state === 'ok' ? `Valid rule; it moves from ${scopeFiles[entry.scope]} to ${scopeFiles[scope]}` : validationText(validation, scopeFiles[scope])}
+        />
       </p>
       {error ? (
         <p className="error" role="alert">
-          {error}
+          <Shown text={error} />
         </p>
       ) : null}
     </form>

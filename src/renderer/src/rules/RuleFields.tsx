@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import type { Ref } from 'react';
+import { Shown, shownText } from '../display';
 
 export interface TextFieldProps {
   label: string;
@@ -18,13 +19,15 @@ export function TextField({ label, value, onChange, placeholder, invalid, descri
   const id = useId();
   return (
     <div className="rules-field">
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id}>
+        <Shown text={label} lines="inline" />
+      </label>
       <input
         id={id}
         ref={inputRef}
         type="text"
         value={value}
-        placeholder={placeholder}
+        placeholder={placeholder === undefined ? undefined : shownText(placeholder)}
         aria-invalid={invalid}
         aria-describedby={describedBy}
         onChange={(e) => onChange(e.target.value)}
@@ -48,11 +51,13 @@ export function ChoiceField<T extends string>({ label, value, choices, onChange 
   const id = useId();
   return (
     <div className="rules-field">
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id}>
+        <Shown text={label} lines="inline" />
+      </label>
       <select id={id} value={value} onChange={(e) => onChange(choices.parse(e.target.value))}>
         {choices.options.map((c) => (
           <option key={c} value={c}>
-            {c}
+            {shownText(c)}
           </option>
         ))}
       </select>

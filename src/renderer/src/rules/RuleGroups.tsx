@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { EditableScope, RuleEntry, RuleScope } from '../../../shared/rules-contract';
 import { EditRuleForm } from './EditRuleForm';
 import { SCOPE_LABELS, SCOPE_ORDER } from './rules-api';
+import { Shown, shownText } from '../display';
 
 type GroupKey = RuleScope | 'claude';
 
@@ -59,18 +60,18 @@ export function RuleGroups({ rules, scopeFiles, onDelete, onChanged }: RuleGroup
                   </li>
                 ) : (
                   <li key={ruleKey(r)} className="rules-row">
-                    <span className={`rules-badge rules-badge-${r.behavior}`}>{r.behavior}</span>
-                    <code className="rules-text">{r.rule}</code>
+                    <Shown className={`rules-badge rules-badge-${r.behavior}`} text={r.behavior} lines="inline" />
+                    <Shown className="rules-text" text={r.rule} strict lines="inline" as="code" />
                     {r.appliesToTools ? null : <span className="muted"> (no such tool yet)</span>}
-                    <span className="rules-file muted" title={r.file ?? undefined}>
-                      {r.file ?? (r.scope === 'session' ? 'until this chat session ends' : '')}
+                    <span className="rules-file muted" title={r.file === null ? undefined : shownText(r.file, { strict: true })}>
+                      <Shown text={r.file ?? (r.scope === 'session' ? 'until this chat session ends' : '')} strict={r.file !== null} lines="inline" />
                     </span>
                     {editable(r) ? (
                       <>
                         <button
                           type="button"
                           className="secondary rules-edit-button"
-                          aria-label={`Edit ${r.rule}`}
+                          aria-label={shownText(`Edit ${r.rule}`, { strict: true })}
                           onClick={() => setEditing(ruleKey(r))}
                           ref={(el) => {
                             if (el && refocus === ruleKey(r)) {
@@ -81,12 +82,12 @@ export function RuleGroups({ rules, scopeFiles, onDelete, onChanged }: RuleGroup
                         >
                           Edit
                         </button>
-                        <button type="button" className="rules-delete" aria-label={`Delete ${r.rule}`} onClick={() => onDelete(r)}>
+                        <button type="button" className="rules-delete" aria-label={shownText(`Delete ${r.rule}`, { strict: true })} onClick={() => onDelete(r)}>
                           Delete
                         </button>
                       </>
                     ) : r.scope === 'session' && r.editable ? (
-                      <button type="button" className="rules-delete" aria-label={`Delete ${r.rule}`} onClick={() => onDelete(r)}>
+                      <button type="button" className="rules-delete" aria-label={shownText(`Delete ${r.rule}`, { strict: true })} onClick={() => onDelete(r)}>
                         Delete
                       </button>
                     ) : null}

@@ -8,6 +8,7 @@ import { CallSimulator } from './CallSimulator';
 import { RuleGroups } from './RuleGroups';
 import { ScopeModes } from './ScopeModes';
 import './rules.css';
+import { Shown } from '../display';
 
 function isEditableScope(scope: string): scope is EditableScope {
   return scope === 'user' || scope === 'project' || scope === 'local';
@@ -54,7 +55,7 @@ export function RulesView() {
       </div>
       {error ? (
         <p className="error" role="alert">
-          {error}
+          <Shown text={error} />
         </p>
       ) : null}
       {list ? (
@@ -66,11 +67,8 @@ export function RulesView() {
               <ul>
                 {list.fileErrors.map((e) => (
                   <li key={`${e.file}:${e.line ?? ''}:${e.reason}`}>
-                    <code>
-                      {e.file}
-                      {e.line !== null ? `:${e.line}` : ''}
-                    </code>
-                    : {e.reason} ({e.effect ?? 'not applied; its last good version stays in force'})
+                    <Shown text={`${e.file}${e.line !== null ? `:${e.line}` : ''}`} strict lines="inline" as="code" />
+                    <Shown text={`: ${e.reason} (${e.effect ?? 'not applied; its last good version stays in force'})`} />
                   </li>
                 ))}
               </ul>
@@ -82,7 +80,11 @@ export function RulesView() {
               <ul>
                 {list.ruleErrors.map((e) => (
                   <li key={`${e.file ?? e.scope}|${e.behavior}|${e.rule}`}>
-                    {e.behavior} <code>{e.rule}</code> in {e.file ?? e.scope}: {e.reason}
+                    <Shown text={e.behavior} lines="inline" /> <Shown text={e.rule} strict lines="inline" as="code" />
+                    {' in '}
+                    <Shown text={e.file ?? e.scope} strict lines="inline" />
+                    {': '}
+                    <Shown text={e.reason} />
                   </li>
                 ))}
               </ul>

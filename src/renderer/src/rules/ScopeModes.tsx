@@ -5,6 +5,7 @@ import { EditableScopeSchema } from '../../../shared/rules-contract';
 import type { EditableScope, RulesList } from '../../../shared/rules-contract';
 import { errorMessage, useApi } from '../api';
 import { BypassConfirmDialog, PERMISSION_MODE_HINTS, PERMISSION_MODE_LABELS } from '../modes';
+import { Shown } from '../display';
 
 const SCOPE_NAMES: Record<EditableScope, string> = { user: 'User', project: 'Project', local: 'Local' };
 const NOT_SET = '';
@@ -36,7 +37,9 @@ export function ScopeModes({ list, onChanged }: { list: RulesList; onChanged(): 
     <section className="rules-group" aria-labelledby={`${baseId}-title`}>
       <h3 id={`${baseId}-title`}>Default permission mode</h3>
       <p className="muted">
-        In force now: <strong data-testid="rules-mode-in-force">{list.mode ? `${list.mode.mode} (from ${list.mode.file})` : 'default (built-in)'}</strong>. The
+        In force now: <strong>
+          <Shown data-testid="rules-mode-in-force" text={list.mode ? `${list.mode.mode} (from ${list.mode.file})` : 'default (built-in)'} lines="inline" />
+        </strong>. The
         local file beats the project file, which beats the user file; a chat session can choose its own.
       </p>
       <div className="rules-settings">
@@ -57,7 +60,7 @@ export function ScopeModes({ list, onChanged }: { list: RulesList; onChanged(): 
                 ))}
               </select>
               <span id={`${id}-file`} className="muted rules-file-note">
-                {list.scopeFiles[scope]}
+                <Shown text={list.scopeFiles[scope]} strict lines="inline" />
               </span>
             </div>
           );
@@ -66,7 +69,7 @@ export function ScopeModes({ list, onChanged }: { list: RulesList; onChanged(): 
       {!list.trusted ? <p className="muted">This project is not trusted: its own files cannot make bypass the default.</p> : null}
       {status ? (
         <p className={status.error ? 'error' : 'muted'} role={status.error ? 'alert' : 'status'}>
-          {status.text}
+          <Shown text={status.text} />
         </p>
       ) : null}
       {confirming ? (

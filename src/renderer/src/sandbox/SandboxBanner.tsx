@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SandboxStatusView } from '../../../shared/sandbox-contract';
 import { errorMessage, useApi, useApiEvent, useConnection } from '../api';
 import { useShell } from '../app/store';
+import { Shown } from '../display';
 
 type BannerState = { kind: 'idle' } | { kind: 'status'; status: SandboxStatusView } | { kind: 'error'; message: string };
 
@@ -49,7 +50,7 @@ export function SandboxBanner() {
   if (state.kind === 'error') {
     return (
       <div className="sandbox-banner sandbox-banner-notice" role="status">
-        Could not check the command sandbox: {state.message}
+        <Shown text={`Could not check the command sandbox: ${state.message}`} />
       </div>
     );
   }
@@ -58,11 +59,17 @@ export function SandboxBanner() {
   if (banner === null && warnings.length === 0) return null;
   return (
     <div className={`sandbox-banner sandbox-banner-${banner?.tone ?? 'notice'}`} role={banner?.tone === 'alert' ? 'alert' : 'status'} data-testid="sandbox-banner">
-      {banner ? <p>{banner.text}</p> : null}
+      {banner ? (
+        <p>
+          <Shown text={banner.text} />
+        </p>
+      ) : null}
       {warnings.length > 0 ? (
         <ul aria-label="Sandbox settings not applied">
           {warnings.map((w) => (
-            <li key={w}>Sandbox settings: {w}</li>
+            <li key={w}>
+              <Shown text={`Sandbox settings: ${w}`} />
+            </li>
           ))}
         </ul>
       ) : null}

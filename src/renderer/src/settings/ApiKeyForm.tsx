@@ -5,6 +5,7 @@ import { ApiKeyInputSchema } from '../../../shared/settings-contract';
 import { errorMessage } from '../api';
 import { SettingStatus } from './SettingStatus';
 import type { SaveStatus } from './SettingStatus';
+import { Shown } from '../display';
 
 const SOURCE_TEXT: Record<KeySource, string> = {
   environment: 'from the environment variable ANTHROPIC_API_KEY (it wins over a saved key)',
@@ -61,7 +62,7 @@ export function ApiKeyForm({ apiKey, save, remove }: ApiKeyFormProps) {
             {apiKey.last4 ? (
               <>
                 {' '}
-                · ends in <code>…{apiKey.last4}</code>
+                · ends in <Shown text={`…${apiKey.last4}`} strict lines="inline" as="code" />
               </>
             ) : null}
           </>
@@ -95,16 +96,16 @@ export function ApiKeyForm({ apiKey, save, remove }: ApiKeyFormProps) {
         </button>
       </div>
       <p id={ids.note} className="settings-note muted">
-        Save key stores it {apiKey.storageNote}. Gatehouse never shows a saved key again.
+        <Shown text={`Save key stores it ${apiKey.storageNote}. Gatehouse never shows a saved key again.`} />
       </p>
       {apiKey.unavailable ? (
         <p className="settings-warning" role="note">
-          {apiKey.unavailable}
+          <Shown text={apiKey.unavailable} />
         </p>
       ) : null}
       {problem ? (
         <p id={ids.problem} className="settings-status error">
-          {problem}
+          <Shown text={problem} />
         </p>
       ) : null}
       <SettingStatus status={status} testId="settings-key-status" />

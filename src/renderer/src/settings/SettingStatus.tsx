@@ -1,3 +1,5 @@
+import { Shown } from '../display';
+
 /** What a save is doing, said politely to screen readers: saving, saved, or why it failed. */
 export type SaveStatus = { state: 'idle' } | { state: 'saving' } | { state: 'saved'; text: string } | { state: 'failed'; text: string };
 
@@ -6,13 +8,13 @@ export function SettingStatus({ status, testId }: { status: SaveStatus; testId: 
   if (status.state === 'failed') {
     return (
       <p className="settings-status error" role="alert" data-testid={testId}>
-        {status.text}
+        <Shown text={status.text} />
       </p>
     );
   }
   return (
     <p className="settings-status muted" role="status" data-testid={testId}>
-      {status.state === 'saving' ? 'Saving…' : status.text}
+      {status.state === 'saving' ? 'Saving…' : <Shown text={status.text} />}
     </p>
   );
 }

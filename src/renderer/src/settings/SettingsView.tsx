@@ -6,6 +6,7 @@ import { ApiKeyForm } from './ApiKeyForm';
 import { acceptSettings, loadSettings, useSettings } from './settings-store';
 import { TextSettingForm } from './TextSettingForm';
 import { ThemePicker } from './ThemePicker';
+import { Shown, shownText } from '../display';
 
 const SOURCE: Record<AppSettingsView['model']['source'], string> = {
   environment: 'set by the environment, which wins over this field',
@@ -38,18 +39,21 @@ export function SettingsView() {
       </h2>
       {loadError ? (
         <p className="error" role="alert">
-          Could not load the settings: {loadError}
+          <Shown text={`Could not load the settings: ${loadError}`} />
         </p>
       ) : null}
       {view ? (
         <>
           <p className="panel-note">
-            Saved in your own settings (<code>{view.settingsFile}</code>), never in a project&apos;s.
+            Saved in your own settings (<Shown text={view.settingsFile} strict lines="inline" as="code" />
+            ), never in a project&apos;s.
           </p>
           {view.warnings.length > 0 ? (
             <ul className="settings-warning" aria-label="Settings problems" data-testid="settings-warnings">
               {view.warnings.map((w) => (
-                <li key={w}>{w}</li>
+                <li key={w}>
+                  <Shown text={w} />
+                </li>
               ))}
             </ul>
           ) : null}
@@ -58,7 +62,7 @@ export function SettingsView() {
             label="Model name"
             saved={view.model.saved}
             note={modelNote(view.model)}
-            placeholder={view.model.effective}
+            placeholder={shownText(view.model.effective)}
             schema={ModelNameSchema}
             button="Save model"
             testId="settings-model"

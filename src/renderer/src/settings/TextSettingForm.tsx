@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { errorMessage } from '../api';
 import { SettingStatus } from './SettingStatus';
 import type { SaveStatus } from './SettingStatus';
+import { Shown, shownText } from '../display';
 
 export interface TextSettingFormProps {
   label: string;
@@ -51,13 +52,15 @@ export function TextSettingForm(props: TextSettingFormProps) {
 
   return (
     <form className="settings-form" onSubmit={submit} data-testid={testId}>
-      <label htmlFor={ids.input}>{label}</label>
+      <label htmlFor={ids.input}>
+        <Shown text={label} lines="inline" />
+      </label>
       <div className="settings-row">
         <input
           id={ids.input}
           type="text"
           value={value}
-          placeholder={placeholder}
+          placeholder={placeholder === undefined ? undefined : shownText(placeholder)}
           onChange={(e) => {
             setValue(e.target.value);
             if (status.state !== 'saving') setStatus({ state: 'idle' });
@@ -68,15 +71,15 @@ export function TextSettingForm(props: TextSettingFormProps) {
           autoComplete="off"
         />
         <button type="submit" disabled={problem !== null || unchanged || status.state === 'saving'}>
-          {button}
+          <Shown text={button} lines="inline" />
         </button>
       </div>
       <p id={ids.note} className="settings-note muted">
-        {note}
+        <Shown text={note} />
       </p>
       {problem ? (
         <p id={ids.problem} className="settings-status error">
-          {problem}
+          <Shown text={problem} />
         </p>
       ) : null}
       <SettingStatus status={status} testId={`${testId}-status`} />

@@ -4,6 +4,7 @@ import { errorMessage } from '../api';
 import { SettingStatus } from './SettingStatus';
 import type { SaveStatus } from './SettingStatus';
 import { applyTheme } from './theme';
+import { Shown } from '../display';
 
 const CHOICES: ReadonlyArray<{ value: Theme; label: string; hint: string }> = [
   { value: 'light', label: 'Light', hint: 'always light' },
@@ -45,7 +46,7 @@ export function ThemePicker({ theme, save }: { theme: Theme; save(theme: Theme):
           <label key={c.value} className="settings-radio">
             <input type="radio" name="gatehouse-theme" value={c.value} checked={chosen === c.value} onChange={() => choose(c.value)} />
             <span>
-              {c.label} <span className="muted">({c.hint})</span>
+              <Shown text={c.label} lines="inline" /> <Shown className="muted" text={`(${c.hint})`} lines="inline" />
             </span>
           </label>
         ))}

@@ -1,4 +1,5 @@
 import type { TrustStatus } from '../../../shared/trust-contract';
+import { Shown, shownText } from '../display';
 
 /** The words for a folder's trust, short (the chip) and for its accessible name. */
 export function trustLabel(status: TrustStatus): string {
@@ -18,11 +19,11 @@ export function TrustChip({ status, onOpen }: { status: TrustStatus | null; onOp
       className={`badge trust-chip ${status.trusted ? 'badge-ok' : 'badge-bad'}`}
       aria-label={`Project trust: ${state}`}
       aria-haspopup="dialog"
-      title={status.reason}
+      title={shownText(status.reason)}
       data-trusted={status.trusted ? 'true' : 'false'}
       onClick={onOpen}
     >
-      {trustLabel(status)}
+      <Shown text={trustLabel(status)} lines="inline" />
     </button>
   );
 }

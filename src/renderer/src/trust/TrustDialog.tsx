@@ -2,7 +2,8 @@ import { useId, useRef } from 'react';
 import { ModalDialog } from '../app/ModalDialog';
 import type { TrustScope } from '../../../shared/permission';
 import type { TrustPreview, TrustStatus } from '../../../shared/trust-contract';
-import { TrustPreviewList } from './TrustPreviewList';
+import { MarkWarning, Shown } from '../display';
+import { previewTexts, TrustPreviewList } from './TrustPreviewList';
 
 export interface TrustDialogProps {
   path: string;
@@ -35,14 +36,19 @@ export function TrustDialog({ path, parent, preview, status, busy = false, onAns
       }}
     >
       <h2 id={titleId}>Do you trust this folder?</h2>
+      <MarkWarning texts={[{ text: path, strict: true }, ...(parent ? [{ text: parent, strict: true }] : []), ...(preview ? previewTexts(preview) : [])]} subject="What this folder would load" />
       <p className="trust-dialog-path">
-        <code data-testid="trust-dialog-path">{path}</code>
+        <Shown text={path} strict lines="inline" as="code" data-testid="trust-dialog-path" />
       </p>
       <p id={descId}>
         Until you trust it, this project is untrusted: only read-only tools run without asking, and its allow-rules,
         hooks and instruction files are not loaded. Its deny and ask rules always apply.
       </p>
-      {status && !status.needsDecision ? <p className="muted">Now: {status.reason}</p> : null}
+      {status && !status.needsDecision ? (
+        <p className="muted">
+          <Shown text={`Now: ${status.reason}`} />
+        </p>
+      ) : null}
       {preview ? <TrustPreviewList preview={preview} /> : <p className="muted">Reading what the project would load…</p>}
       <div className="trust-dialog-actions">
         <button type="button" disabled={busy} onClick={() => onAnswer('session')}>
@@ -54,9 +60,7 @@ export function TrustDialog({ path, parent, preview, status, busy = false, onAns
         {parent ? (
           <button type="button" disabled={busy} onClick={() => onAnswer('parent')} aria-label="Trust parent folder" aria-describedby={`${titleId}-parent`}>
             Trust parent folder{' '}
-            <code id={`${titleId}-parent`} className="trust-parent-path">
-              {parent}
-            </code>
+            <Shown id={`${titleId}-parent`} className="trust-parent-path" text={parent} strict lines="inline" as="code" />
           </button>
         ) : null}
         <button type="button" ref={dontTrustRef} className="primary" disabled={busy} onClick={() => onAnswer('never')}>

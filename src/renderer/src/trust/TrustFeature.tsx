@@ -4,6 +4,7 @@ import { TrustChip } from './TrustChip';
 import { TrustDialog } from './TrustDialog';
 import { TrustedFoldersPage } from './TrustedFoldersPage';
 import { answerTrust, loadTrust, loadTrustList, openTrustChoice, revokeTrust, selectDialogOpen, useTrust } from './trust-state';
+import { Shown } from '../display';
 
 /** Keeps the trust state current: on (re)connection, when the project changes and when a decision changes. */
 export function useTrustSync(): void {
@@ -52,7 +53,7 @@ export function ProjectTrustPrompt() {
     <>
       {error ? (
         <p className="error trust-error" role="alert">
-          {error}
+          <Shown text={error} />
         </p>
       ) : null}
       {open && status ? (

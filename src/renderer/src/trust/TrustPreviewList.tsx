@@ -1,10 +1,49 @@
+import type { ReactNode } from 'react';
 import type { TrustPreview } from '../../../shared/trust-contract';
+import { Shown } from '../display';
+import type { MarkedText } from '../display';
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** What the project would load if trusted, so the person knows what they are agreeing to. */
+/** Every text of a preview, for the trust dialog's hidden-character warning. */
+export function previewTexts(preview: TrustPreview): MarkedText[] {
+  return [
+    ...preview.allowRules.flatMap((r) => [{ text: r.rule, strict: true }, { text: r.file, strict: true }]),
+    ...preview.hooks.flatMap((h) => [{ text: h.event, strict: true }, { text: h.command, strict: true }, { text: h.file, strict: true }]),
+    ...preview.instructionFiles.map((f) => ({ text: f.path, strict: true })),
+    ...preview.additionalDirectories.flatMap((d) => [{ text: d.directory, strict: true }, { text: d.file, strict: true }]),
+    ...preview.allowedDomains.flatMap((d) => [{ text: d.domain, strict: true }, { text: d.file, strict: true }]),
+    ...preview.errors.flatMap((e) => [{ text: e.file, strict: true }, { text: e.reason }]),
+  ];
+}
+
+/** "from <file>": the file a line comes from, isolated so nothing in the line can reorder it. */
+function From({ file }: { file: string }) {
+  return (
+    <span className="muted">
+      {' from '}
+      <Shown text={file} strict lines="inline" />
+    </span>
+  );
+}
+
+function Section({ label, heading, children }: { label: string; heading: string; children: ReactNode }) {
+  return (
+    <section aria-label={label}>
+      <h4>
+        <Shown text={heading} lines="inline" />
+      </h4>
+      <ul>{children}</ul>
+    </section>
+  );
+}
+
+/**
+ * What the project would load if trusted, so the person knows what they are agreeing to. Rules, hook commands and
+ * paths are shown exactly (hidden characters as markers, a hook's lines numbered).
+ */
 export function TrustPreviewList({ preview }: { preview: TrustPreview }) {
   const nothing =
     preview.allowRules.length + preview.hooks.length + preview.instructionFiles.length + preview.allowedDomains.length + preview.additionalDirectories.length === 0;
@@ -13,64 +52,55 @@ export function TrustPreviewList({ preview }: { preview: TrustPreview }) {
       <h3>If you trust it, this project would load</h3>
       {nothing ? <p className="muted">No allow-rules, hooks or instruction files.</p> : null}
       {preview.allowRules.length ? (
-        <section aria-label="Allow-rules">
-          <h4>{plural(preview.allowRules.length, 'allow-rule')}</h4>
-          <ul>
-            {preview.allowRules.map((r, i) => (
-              <li key={`${r.file}:${i}`}>
-                <code>{r.rule}</code> <span className="muted">from {r.file}</span>
-              </li>
-            ))}
-          </ul>
-        </section>
+        <Section label="Allow-rules" heading={plural(preview.allowRules.length, 'allow-rule')}>
+          {preview.allowRules.map((r, i) => (
+            <li key={`${r.file}:${i}`}>
+              <Shown text={r.rule} strict lines="inline" as="code" />
+              <From file={r.file} />
+            </li>
+          ))}
+        </Section>
       ) : null}
       {preview.hooks.length ? (
-        <section aria-label="Hooks">
-          <h4>{plural(preview.hooks.length, 'hook')} (commands that would run)</h4>
-          <ul>
-            {preview.hooks.map((h, i) => (
-              <li key={`${h.file}:${i}`}>
-                <span>{h.event}</span>: <code>{h.command}</code> <span className="muted">from {h.file}</span>
-              </li>
-            ))}
-          </ul>
-        </section>
+        <Section label="Hooks" heading={`${plural(preview.hooks.length, 'hook')} (commands that would run)`}>
+          {preview.hooks.map((h, i) => (
+            <li key={`${h.file}:${i}`} className="trust-hook">
+              <Shown text={h.event} strict lines="inline" />
+              {': '}
+              <Shown text={h.command} strict lines="numbered" as="code" data-testid="trust-hook-command" />
+              <From file={h.file} />
+            </li>
+          ))}
+        </Section>
       ) : null}
       {preview.instructionFiles.length ? (
-        <section aria-label="Instruction files">
-          <h4>{plural(preview.instructionFiles.length, 'instruction file')} (added to the model's prompt)</h4>
-          <ul>
-            {preview.instructionFiles.map((f) => (
-              <li key={f.path}>
-                <code>{f.path}</code> <span className="muted">({f.bytes} bytes)</span>
-              </li>
-            ))}
-          </ul>
-        </section>
+        <Section label="Instruction files" heading={`${plural(preview.instructionFiles.length, 'instruction file')} (added to the model's prompt)`}>
+          {preview.instructionFiles.map((f) => (
+            <li key={f.path}>
+              <Shown text={f.path} strict lines="inline" as="code" /> <Shown className="muted" text={`(${f.bytes} bytes)`} />
+            </li>
+          ))}
+        </Section>
       ) : null}
       {preview.additionalDirectories.length ? (
-        <section aria-label="Additional directories">
-          <h4>{plural(preview.additionalDirectories.length, 'additional directory', 'additional directories')}</h4>
-          <ul>
-            {preview.additionalDirectories.map((d, i) => (
-              <li key={`${d.file}:${i}`}>
-                <code>{d.directory}</code> <span className="muted">from {d.file}</span>
-              </li>
-            ))}
-          </ul>
-        </section>
+        <Section label="Additional directories" heading={plural(preview.additionalDirectories.length, 'additional directory', 'additional directories')}>
+          {preview.additionalDirectories.map((d, i) => (
+            <li key={`${d.file}:${i}`}>
+              <Shown text={d.directory} strict lines="inline" as="code" />
+              <From file={d.file} />
+            </li>
+          ))}
+        </Section>
       ) : null}
       {preview.allowedDomains.length ? (
-        <section aria-label="Network domains">
-          <h4>{plural(preview.allowedDomains.length, 'allowed network domain')}</h4>
-          <ul>
-            {preview.allowedDomains.map((d, i) => (
-              <li key={`${d.file}:${i}`}>
-                <code>{d.domain}</code> <span className="muted">from {d.file}</span>
-              </li>
-            ))}
-          </ul>
-        </section>
+        <Section label="Network domains" heading={plural(preview.allowedDomains.length, 'allowed network domain')}>
+          {preview.allowedDomains.map((d, i) => (
+            <li key={`${d.file}:${i}`}>
+              <Shown text={d.domain} strict lines="inline" as="code" />
+              <From file={d.file} />
+            </li>
+          ))}
+        </Section>
       ) : null}
       {preview.keyProblems?.length ? (
         <section aria-label="Unknown settings keys">
@@ -89,16 +119,15 @@ export function TrustPreviewList({ preview }: { preview: TrustPreview }) {
         </section>
       ) : null}
       {preview.errors.length ? (
-        <section aria-label="Problems">
-          <h4>Files that could not be read (not loaded)</h4>
-          <ul>
-            {preview.errors.map((e, i) => (
-              <li key={`${e.file}:${i}`}>
-                <code>{e.file}</code>: {e.reason}
-              </li>
-            ))}
-          </ul>
-        </section>
+        <Section label="Problems" heading="Files that could not be read (not loaded)">
+          {preview.errors.map((e, i) => (
+            <li key={`${e.file}:${i}`}>
+              <Shown text={e.file} strict lines="inline" as="code" />
+              {': '}
+              <Shown text={e.reason} />
+            </li>
+          ))}
+        </Section>
       ) : null}
     </div>
   );

@@ -1,5 +1,6 @@
 import { useDeferredValue, useId, useMemo, useState } from 'react';
 import type { TrustEntry, TrustStoreError } from '../../../shared/trust-contract';
+import { Shown, shownText } from '../display';
 
 /** Rows rendered at once; more are shown on request (the list can hold hundreds of folders). */
 export const PAGE_SIZE = 200;
@@ -46,13 +47,15 @@ export function TrustedFoldersPage({ entries, storeError = null, error = null, o
       <h2 id={titleId}>Trusted folders</h2>
       {storeError ? (
         <p className="error" role="alert">
-          The trust store {storeError.path} is corrupt ({storeError.reason}); every folder is untrusted until it is repaired
-          {storeError.copy ? ` (a copy is kept at ${storeError.copy})` : ''}. Run <code>gatehouse trust repair</code>.
+          <Shown
+            text={`The trust store ${storeError.path} is corrupt (${storeError.reason}); every folder is untrusted until it is repaired${storeError.copy ? ` (a copy is kept at ${storeError.copy})` : ''}. `}
+          />
+          Run <code>gatehouse trust repair</code>.
         </p>
       ) : null}
       {error ? (
         <p className="error" role="alert">
-          {error}
+          <Shown text={error} />
         </p>
       ) : null}
       <div className="trusted-folders-search">
@@ -90,14 +93,18 @@ export function TrustedFoldersPage({ entries, storeError = null, error = null, o
               {shown.map((e) => (
                 <tr key={`${e.scope === 'session' ? 's' : 'd'}:${e.path}`}>
                   <td>
-                    <code>{e.path}</code>
-                    {e.grantedFrom && e.grantedFrom !== e.path ? <span className="muted"> (from {e.grantedFrom})</span> : null}
+                    <Shown text={e.path} strict lines="inline" as="code" />
+                    {e.grantedFrom && e.grantedFrom !== e.path ? <Shown className="muted" text={` (from ${e.grantedFrom})`} strict lines="inline" /> : null}
                   </td>
                   <td>{SCOPE_WORDS[e.scope]}</td>
-                  <td title={e.grantedAt}>{formatDate(e.grantedAt)}</td>
-                  <td title={e.lastOpened ?? undefined}>{formatDate(e.lastOpened)}</td>
+                  <td title={shownText(e.grantedAt)}>
+                    <Shown text={formatDate(e.grantedAt)} lines="inline" />
+                  </td>
+                  <td title={e.lastOpened === null ? undefined : shownText(e.lastOpened)}>
+                    <Shown text={formatDate(e.lastOpened)} lines="inline" />
+                  </td>
                   <td>
-                    <button type="button" aria-label={`Revoke ${e.path}`} onClick={() => onRevoke(e.path)}>
+                    <button type="button" aria-label={shownText(`Revoke ${e.path}`, { strict: true })} onClick={() => onRevoke(e.path)}>
                       Revoke
                     </button>
                   </td>

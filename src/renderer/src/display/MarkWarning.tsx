@@ -1,0 +1,35 @@
+import { describeMarks, summariseMarks } from '../../../shared/visible-text';
+import type { MarkCategory, MarkSummary } from '../../../shared/visible-text';
+
+export interface MarkedText {
+  text: string;
+  strict?: boolean;
+}
+
+/** What the display of all of `texts` needs: markers (how many, of which kinds). */
+export function summariseAll(texts: readonly MarkedText[]): MarkSummary {
+  let count = 0;
+  let newlines = 0;
+  const categories = new Set<MarkCategory>();
+  for (const t of texts) {
+    const s = summariseMarks(t.text, { strict: t.strict === true });
+    count += s.count;
+    newlines += s.newlines;
+    for (const c of s.categories) categories.add(c);
+  }
+  return { count, categories: [...categories], newlines };
+}
+
+/**
+ * The warning at the top of a view whose untrusted text needed markers (an approval, the trust dialog): says how
+ * many hidden characters there are and of which kinds, so the person looks before answering. Nothing when none.
+ */
+export function MarkWarning({ texts, subject }: { texts: readonly MarkedText[]; subject: string }) {
+  const summary = summariseAll(texts);
+  if (summary.count === 0) return null;
+  return (
+    <p className="mark-warning" role="alert" data-testid="mark-warning">
+      {`⚠ ${subject} contains ${describeMarks(summary)}. Check what they do before you answer.`}
+    </p>
+  );
+}
