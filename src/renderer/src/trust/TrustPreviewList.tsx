@@ -16,6 +16,7 @@ export function previewTexts(preview: TrustPreview): MarkedText[] {
     ...preview.additionalDirectories.flatMap((d) => [{ text: d.directory, strict: true }, { text: d.file, strict: true }]),
     ...preview.allowedDomains.flatMap((d) => [{ text: d.domain, strict: true }, { text: d.file, strict: true }]),
     ...preview.errors.flatMap((e) => [{ text: e.file, strict: true }, { text: e.reason }]),
+    ...(preview.keyProblems ?? []).flatMap((k) => [{ text: k.file, strict: true }, { text: k.reason }]),
   ];
 }
 
@@ -103,20 +104,15 @@ export function TrustPreviewList({ preview }: { preview: TrustPreview }) {
         </Section>
       ) : null}
       {preview.keyProblems?.length ? (
-        <section aria-label="Unknown settings keys">
-          <h4>Unknown keys in the settings files</h4>
-          <ul>
-            {preview.keyProblems.map((k, i) => (
-              <li key={`${k.file}:${i}`}>
-                <code>
-                  {k.file}
-                  {k.line !== null ? `:${k.line}` : ''}
-                </code>
-                : {k.reason}
-              </li>
-            ))}
-          </ul>
-        </section>
+        <Section label="Unknown settings keys" heading="Unknown keys in the settings files">
+          {preview.keyProblems.map((k, i) => (
+            <li key={`${k.file}:${i}`}>
+              <Shown text={`${k.file}${k.line !== null ? `:${k.line}` : ''}`} strict lines="inline" as="code" />
+              {': '}
+              <Shown text={k.reason} />
+            </li>
+          ))}
+        </Section>
       ) : null}
       {preview.errors.length ? (
         <Section label="Problems" heading="Files that could not be read (not loaded)">
