@@ -57,6 +57,8 @@ describe('build/electron-builder.yml', () => {
     expect(c.files).toContain('out/**');
     expect(c.asarUnpack.some((p) => p.startsWith('node_modules/node-pty'))).toBe(true);
     expect(c.asarUnpack.some((p) => p.includes('tree-sitter') && p.endsWith('.wasm'))).toBe(true);
+    // No node-gyp on packaging machines: node-pty is Node-API (loads in Electron as built), tree-sitter-bash's addon is unused.
+    expect((c as unknown as { npmRebuild: boolean }).npmRebuild).toBe(false);
     expect(c.linux.target).toEqual(expect.arrayContaining(['AppImage', 'deb']));
     expect(c.mac.target).toContain('dmg');
     expect(c.win.target).toContain('nsis');
