@@ -32,6 +32,31 @@ describe('externalUrlToOpen (what shell.openExternal may receive)', () => {
     expect(externalUrlToOpen(url)).toBeNull();
   });
 
+  it('opens plain mailto: links (the page offers them) with to/cc/bcc/subject/body only', () => {
+    expect(externalUrlToOpen('mailto:dev@example.com')).toBe('mailto:dev@example.com');
+    expect(externalUrlToOpen('mailto:a@example.com,b@example.org?subject=Build%20failed&body=line1%0D%0Aline2&cc=c@example.net')).toBe(
+      'mailto:a@example.com,b@example.org?subject=Build%20failed&body=line1%0D%0Aline2&cc=c@example.net',
+    );
+  });
+
+  it.each([
+    ['mailto:dev@example.com?attach=/home/me/.ssh/id_rsa'],
+    ['mailto:dev@example.com?ATTACHMENT=file:///etc/passwd'],
+    ['mailto:dev@example.com?subject=x&x-attach=~/.aws/credentials'],
+    ['mailto:dev@example.com?from=ceo@example.com'],
+    ['mailto:dev@example.com?cc=not-an-address'],
+    ['mailto:dev@example.com?bcc=a@example.com%0D%0ABcc:%20b@example.com'],
+    ['mailto:'],
+    ['mailto:?to=dev@example.com'],
+    ['mailto:%22Dev%22%20%3Cdev@example.com%3E'],
+    ['mailto:dev@exa%00mple.com'],
+    ['mailto:dev@example.com?body=a%00b'],
+    ['mailto:dev@-bad-.example'],
+    ['mailto:no-at-sign'],
+  ])('refuses %s', (url) => {
+    expect(externalUrlToOpen(url)).toBeNull();
+  });
+
   it('refuses URLs over 2 KB', () => {
     expect(externalUrlToOpen('https://example.com/' + 'a'.repeat(3000))).toBeNull();
   });
