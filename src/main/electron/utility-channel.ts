@@ -11,6 +11,8 @@ export interface UtilityProcessLike {
   on(event: 'message', listener: (message: unknown) => void): unknown;
   on(event: 'spawn', listener: () => void): unknown;
   on(event: 'exit', listener: (code: number) => void): unknown;
+  /** A V8 fatal error (`FatalError`): `exit` follows. Unlistened, an `error` event would throw in the main process. */
+  on(event: 'error', listener: (type: string, location: string, report: string) => void): unknown;
 }
 
 export interface UtilityChannelOptions {
@@ -38,6 +40,11 @@ export function channelFromUtilityProcess(child: UtilityProcessLike, options: Ut
 
   child.on('spawn', () => {
     lastPid = child.pid;
+  });
+  child.on('error', (type, location) => {
+    // The exit that follows restarts the worker (the supervisor); the diagnostic report (a large JSON document) is
+    // not printed.
+    onOutput(`fatal error (${String(type).slice(0, 40)}) at ${String(location).slice(0, 200)}; the worker will exit\n`);
   });
   child.on('exit', (code) => {
     exited = true;

@@ -98,4 +98,20 @@ describe('channelFromUtilityProcess', () => {
     const late = await new Promise<number | null>((r) => ch.onExit((code) => r(code)));
     expect(late).toBe(137);
   });
+
+  it("listens for the utility process's error event (V8 FatalError), reports it, and still reports the exit", async () => {
+    const script = path.join(base, 'fatal.cjs');
+    fs.writeFileSync(script, "process.send('up'); setInterval(() => {}, 1000);");
+    const output: string[] = [];
+    const child = new NodeAsUtilityProcess(script, {});
+    const ch = channelFromUtilityProcess(child, { onOutput: (t) => output.push(t) });
+    await new Promise<void>((r) => ch.onMessage(() => r()));
+    const exited = new Promise<number | null>((r) => ch.onExit((code) => r(code)));
+    // What Electron does on a V8 fatal error: 'error' (an EventEmitter throws on an unlistened one), then 'exit'.
+    expect(() => child.emit('error', 'FatalError', 'v8::ToLocalChecked Empty MaybeLocal', '{"header":{}}')).not.toThrow();
+    expect(output.join('')).toContain('fatal error (FatalError) at v8::ToLocalChecked Empty MaybeLocal');
+    expect(output.join('')).not.toContain('header');
+    ch.kill();
+    expect(await exited).toBe(143);
+  });
 });
