@@ -18,6 +18,50 @@ export class BridgeError extends Error {
   }
 }
 
+/**
+ * Main's pushed events, received by one IPC listener registered when the preload runs, handed to the page's
+ * listeners. A window the View menu opens is sent its `showView` before the page has subscribed (React mounts
+ * after the page loads): with nobody listening yet, the newest `showView` is kept and handed to the first listener
+ * that subscribes. Other events are not kept: the page reads the current state when it starts.
+ */
+export function createEventHub(): { deliver: (payload: unknown) => void; subscribe: Subscribe } {
+  const listeners = new Set<(payload: unknown) => void>();
+  let pendingView: unknown = null;
+  const call = (listener: (payload: unknown) => void, payload: unknown): void => {
+    try {
+      listener(payload);
+    } catch (err) {
+      // One listener's error must not keep the event from the others; it is still reported.
+      queueMicrotask(() => {
+        throw err;
+      });
+    }
+  };
+  return {
+    deliver(payload) {
+      if (listeners.size === 0) {
+        const event = ApiEventSchema.safeParse(payload);
+        if (event.success && event.data.type === 'showView') pendingView = payload;
+        return;
+      }
+      for (const listener of [...listeners]) call(listener, payload);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      if (pendingView !== null) {
+        const view = pendingView;
+        pendingView = null;
+        queueMicrotask(() => {
+          if (listeners.has(listener)) call(listener, view);
+        });
+      }
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  };
+}
+
 async function call(invoke: Invoke, channel: ApiChannel, request: unknown): Promise<unknown> {
   let reply: unknown;
   try {

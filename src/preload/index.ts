@@ -4,20 +4,16 @@ import type { IpcRendererEvent } from 'electron';
 import { contextBridge, ipcRenderer } from 'electron';
 import { z } from 'zod';
 import { IPC_EVENT_CHANNEL } from '../shared/api';
-import { createBridgeApi } from './bridge-api';
+import { createBridgeApi, createEventHub } from './bridge-api';
 
 // The page's CSP forbids eval: tell zod not to try its eval-compiled fast path (it would log a CSP violation).
 z.config({ jitless: true });
 
-const api = createBridgeApi(
-  (channel, payload) => ipcRenderer.invoke(channel, payload),
-  (listener) => {
-    const onEvent = (_event: IpcRendererEvent, payload: unknown): void => listener(payload);
-    ipcRenderer.on(IPC_EVENT_CHANNEL, onEvent);
-    return () => {
-      ipcRenderer.removeListener(IPC_EVENT_CHANNEL, onEvent);
-    };
-  },
-);
+// One listener from the start, so an event sent before the page subscribes (showView) is not lost; listeners get
+// the payload only, never the IpcRendererEvent.
+const events = createEventHub();
+ipcRenderer.on(IPC_EVENT_CHANNEL, (_event: IpcRendererEvent, payload: unknown) => events.deliver(payload));
+
+const api = createBridgeApi((channel, payload) => ipcRenderer.invoke(channel, payload), events.subscribe);
 
 contextBridge.exposeInMainWorld('gatehouse', api);

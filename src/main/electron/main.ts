@@ -1,60 +1,93 @@
 // Electron main entry (bundled to out/main/index.js): the desktop shell around the core.
 // Security posture: every renderer sandboxed, the renderer served from app:// (not file://), no new windows,
-// no navigation away, no web permissions, IPC only from the app's own page, contract-validated (see ipc.ts).
+// no navigation away, no web permissions, IPC only from the app's own page, contract-validated (see ipc.ts);
+// packaged builds refuse remote debugging and have no DevTools.
 import path from 'node:path';
-import type { BrowserWindow } from 'electron';
 import { app, dialog, Menu, safeStorage, session } from 'electron';
 import { AppCore } from '../app/app-core';
 import { userConfigDir } from '../paths';
 import { buildWorkerEnv, workerEntryPath, WorkerSupervisor } from '../worker-host';
 import { APP_PAGE_URL } from './app-assets';
+import { AppWindow } from './app-window';
+import { workerFailureHandler } from './crash-recovery';
+import type { AskUser } from './crash-recovery';
+import { takeRefusedSwitches } from './debug-switches';
 import { registerApiIpc } from './ipc';
+import { projectFromArgs, projectFromSecondInstance, userArgs } from './launch-args';
+import type { LaunchRequest } from './launch-args';
+import { LoginShellPathCache, mergePath, needsLoginShellPath } from './login-shell-path';
+import type { LoginShellPath } from './login-shell-path';
 import { buildAppMenuTemplate } from './menu-template';
 import { SafeStorageKeyStore } from './safe-storage-key-store';
 import { UtilityProcessLauncher } from './utility-launcher';
 import { appPagesFor, isAppPageUrl } from './url-policy';
 import { hardenSession, hardenWebContents, registerAppScheme, serveAppScheme } from './web-security';
-import { bundlePaths, createMainWindow, isAppFrame } from './window';
-import { linkWindowEvents } from './window-events';
+import { bundlePaths, isAppFrame } from './window';
 
 const STOP_TIMEOUT_MS = 3_000;
 
-const configDir = userConfigDir();
-// Chromium's own files (cache, cookies, the single-instance lock) live in a subfolder of our config dir, so
-// GATEHOUSE_HOME isolates a whole instance and the config root holds only Gatehouse's files.
-app.setName('Gatehouse');
-app.setPath('userData', path.join(configDir, 'desktop'));
-app.enableSandbox();
-registerAppScheme();
+const log = (line: string): void => console.error(`[gatehouse] ${line}`);
+const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
-const appPages = appPagesFor(APP_PAGE_URL, devServerUrl);
-const isAppPage = (url: string): boolean => isAppPageUrl(url, appPages);
+// Nothing may reject unseen: a stray rejection is logged, not lost (and never takes the app down).
+process.on('unhandledRejection', (reason) => log(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`));
 
-// Every webContents, ours or any other, gets the same guards (before anything can load).
-app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, isAppPage));
-
-if (!app.requestSingleInstanceLock()) {
-  app.quit();
+const refused = app.isPackaged ? takeRefusedSwitches(app.commandLine, process.argv) : [];
+if (refused.length > 0) {
+  // Removed from Chromium's command line above, so the DevTools server never starts; then the app exits.
+  console.error(`Gatehouse will not start with ${refused.map((s) => `--${s}`).join(', ')}: a packaged build cannot be remote-controlled or debugged.`);
+  app.exit(1);
 } else {
-  void startDesktop().catch((err: unknown) => {
-    dialog.showErrorBox('Gatehouse could not start', err instanceof Error ? err.message : String(err));
+  prepare();
+}
+
+function prepare(): void {
+  const configDir = userConfigDir();
+  // Chromium's own files (cache, cookies, the single-instance lock) live in a subfolder of our config dir, so
+  // GATEHOUSE_HOME isolates a whole instance and the config root holds only Gatehouse's files.
+  app.setName('Gatehouse');
+  app.setPath('userData', path.join(configDir, 'desktop'));
+  app.enableSandbox();
+  registerAppScheme();
+
+  const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+  const appPages = appPagesFor(APP_PAGE_URL, devServerUrl);
+  const isAppPage = (url: string): boolean => isAppPageUrl(url, appPages);
+
+  // Every webContents, ours or any other, gets the same guards (before anything can load).
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, isAppPage));
+
+  const launch: LaunchRequest = { args: userArgs(process.argv, process.defaultApp === true), cwd: process.cwd() };
+  if (!app.requestSingleInstanceLock(launch)) {
+    app.quit();
+    return;
+  }
+  // Asked while Electron starts: a desktop launch gets the login shell's PATH for the agent's commands.
+  const shellPath = needsLoginShellPath(process.platform, process.env) ? new LoginShellPathCache({ shell: process.env.SHELL, env: process.env }).get() : null;
+  startDesktop({ configDir, devServerUrl, isAppPage, launch, shellPath }).catch((err: unknown) => {
+    dialog.showErrorBox('Gatehouse could not start', describe(err));
     app.exit(1);
   });
 }
 
-async function startDesktop(): Promise<void> {
+interface StartOptions {
+  configDir: string;
+  devServerUrl: string | undefined;
+  isAppPage: (url: string) => boolean;
+  launch: LaunchRequest;
+  shellPath: Promise<LoginShellPath> | null;
+}
+
+async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellPath }: StartOptions): Promise<void> {
   await app.whenReady();
   const bundle = bundlePaths(__dirname);
   hardenSession(session.defaultSession, isAppPage);
   serveAppScheme(bundle.renderer);
 
-  let window: BrowserWindow | null = null;
-  const worker = new WorkerSupervisor({
-    launcher: new UtilityProcessLauncher(),
-    entry: workerEntryPath(__dirname),
-    env: buildWorkerEnv(process.env, { GATEHOUSE_HOME: configDir }),
-  });
+  // The worker's environment is read at each (re)start: the login shell's PATH goes in before the first one.
+  const workerEnv = buildWorkerEnv(process.env, { GATEHOUSE_HOME: configDir });
+  const worker = new WorkerSupervisor({ launcher: new UtilityProcessLauncher(), entry: workerEntryPath(__dirname), env: workerEnv });
+  let appWindow: AppWindow | null = null;
   const core = new AppCore({
     shell: 'desktop',
     worker,
@@ -64,18 +97,40 @@ async function startDesktop(): Promise<void> {
     secrets: new SafeStorageKeyStore(safeStorage, configDir),
     pickFolder: async () => {
       const options = { title: 'Open Folder', properties: ['openDirectory', 'createDirectory'] as Array<'openDirectory' | 'createDirectory'> };
-      const picked = window && !window.isDestroyed() ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
+      const parent = appWindow?.current();
+      const picked = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
       return picked.canceled ? null : (picked.filePaths[0] ?? null);
     },
   });
 
-  registerApiIpc(core, (frame, sender) => isAppFrame(window, frame, sender, isAppPage));
+  const ask: AskUser = async ({ title, message, detail, buttons }) => {
+    const box = { type: 'error' as const, title, message, detail, buttons, defaultId: 0, cancelId: buttons.length - 1, noLink: true };
+    const parent = appWindow?.current();
+    return (parent ? await dialog.showMessageBox(parent, box) : await dialog.showMessageBox(box)).response;
+  };
+  const quit = (): void => app.quit();
+  const shown = new AppWindow({
+    core,
+    preload: bundle.preload,
+    pageUrl: devServerUrl ?? APP_PAGE_URL,
+    isAppPage,
+    devTools: !app.isPackaged,
+    ask,
+    quit,
+    log,
+  });
+  appWindow = shown;
 
+  registerApiIpc(core, (frame, sender) => isAppFrame(shown.current(), frame, sender, isAppPage));
+
+  /** Opens a folder (menu, recent list, command line, a second instance) and shows the window, even if it fails. */
   const openProject = (dir: string): void => {
     try {
       core.openProject(dir);
     } catch (err) {
-      dialog.showErrorBox('Cannot open folder', err instanceof Error ? err.message : String(err));
+      dialog.showErrorBox('Cannot open folder', describe(err));
+    } finally {
+      shown.show();
     }
   };
   const installMenu = (): void => {
@@ -84,14 +139,16 @@ async function startDesktop(): Promise<void> {
       isMac: process.platform === 'darwin',
       isPackaged: app.isPackaged,
       recentProjects: core.recent.list(),
+      // With no window (macOS keeps running after the last one closes) the picker is app-modal, then the window
+      // opens on the folder.
       openFolder: () => {
-        void core.handlers.openFolderDialog({}).then(({ path: dir }) => dir && openProject(dir));
+        core.handlers
+          .openFolderDialog({})
+          .then(({ path: dir }) => dir && openProject(dir))
+          .catch((err: unknown) => dialog.showErrorBox('Cannot open folder', describe(err)));
       },
       openRecent: openProject,
-      showView: (view) => {
-        showWindow();
-        core.showView(view);
-      },
+      showView: (view) => shown.showView(view),
     });
     Menu.setApplicationMenu(Menu.buildFromTemplate(template));
   };
@@ -101,28 +158,13 @@ async function startDesktop(): Promise<void> {
     if (event.type === 'projectChanged') installMenu();
   });
 
-  const showWindow = (): void => {
-    if (window && !window.isDestroyed()) {
-      if (window.isMinimized()) window.restore();
-      window.focus();
-      return;
-    }
-    window = createMainWindow({ preload: bundle.preload, title: 'Gatehouse' });
-    const shown = window;
-    // Events reach the page while it lives; closing it or losing its renderer denies waiting approvals.
-    linkWindowEvents(core, shown, isAppPage);
-    shown.once('ready-to-show', () => shown.show());
-    shown.on('closed', () => {
-      if (window === shown) window = null;
-    });
-    shown.webContents.on('render-process-gone', (_event, details) => {
-      console.error(`[gatehouse] renderer gone: ${details.reason} (exit code ${details.exitCode})`);
-    });
-    void shown.loadURL(devServerUrl ?? APP_PAGE_URL);
-  };
-
-  app.on('second-instance', showWindow);
-  app.on('activate', showWindow);
+  // A second launch (`gatehouse-desktop ~/code/app` while the app runs) opens its folder here.
+  app.on('second-instance', (_event, argv, workingDirectory, additionalData) => {
+    const dir = projectFromSecondInstance(argv, workingDirectory, additionalData);
+    if (dir) openProject(dir);
+    else shown.show();
+  });
+  app.on('activate', () => shown.show());
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
@@ -138,9 +180,22 @@ async function startDesktop(): Promise<void> {
       .finally(() => app.quit());
   });
 
-  showWindow();
-  // A worker that cannot start is reported through its status (AppCore forwards it): no dialog loop here.
-  void worker.start().catch((err: unknown) => {
-    console.error(`[gatehouse] worker: ${err instanceof Error ? err.message : String(err)}`);
-  });
+  const initial = projectFromArgs(launch.args, launch.cwd);
+  if (initial) openProject(initial);
+  else shown.show();
+
+  // The supervisor restarts a crashed worker itself; when it gives up, the person decides.
+  worker.onStatus(workerFailureHandler({ ask, restart: () => worker.start(), quit, log }));
+  if (shellPath) {
+    const found = await shellPath;
+    if ('path' in found) {
+      process.env.PATH = mergePath(found.path, process.env.PATH);
+      workerEnv.PATH = process.env.PATH;
+    } else {
+      log(`PATH from the login shell: ${found.error}; using the PATH the app was started with`);
+    }
+  }
+  // A worker that cannot start is reported through its status (AppCore forwards it). Not after a quit that came
+  // while the login shell was still being asked.
+  if (!stopping) void worker.start().catch((err: unknown) => log(`worker: ${describe(err)}`));
 }

@@ -2,8 +2,11 @@ import path from 'node:path';
 import type { WebContents, WebFrameMain } from 'electron';
 import { BrowserWindow } from 'electron';
 
-/** The app window: sandboxed renderer, context isolation, no Node, web security on, our preload only. */
-export function createMainWindow(options: { preload: string; title: string }): BrowserWindow {
+/**
+ * The app window: sandboxed renderer, context isolation, no Node, web security on, our preload only; DevTools only
+ * when `devTools` (development builds).
+ */
+export function createMainWindow(options: { preload: string; title: string; devTools: boolean }): BrowserWindow {
   return new BrowserWindow({
     width: 1200,
     height: 800,
@@ -26,6 +29,7 @@ export function createMainWindow(options: { preload: string; title: string }): B
       navigateOnDragDrop: false,
       spellcheck: false,
       safeDialogs: true,
+      devTools: options.devTools,
       // Middle-click (auxclick) must not open links in new windows behind the window-open handler's back.
       disableBlinkFeatures: 'Auxclick',
     },

@@ -17,21 +17,31 @@ let home: string;
 let project: string;
 let fake: ReturnType<typeof createFakeElectron>;
 let contents: FakeWebContents;
+let pick: string | null = null;
 const originalLoad = (Module as unknown as { _load: (...a: unknown[]) => unknown })._load;
+const originalArgv = process.argv;
 
 beforeAll(async () => {
   if (!fs.existsSync(mainBundle)) throw new Error(`${mainBundle} is missing: run \`npm run build\` first`);
   home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-main-')));
   project = path.join(home, 'project');
   fs.mkdirSync(project);
-  fake = createFakeElectron({ pickFolder: () => project });
+  pick = project;
+  fake = createFakeElectron({ pickFolder: () => pick });
   process.env.GATEHOUSE_HOME = path.join(home, 'config');
   delete process.env.ELECTRON_RENDERER_URL;
+  process.env.GATEHOUSE_LOGIN_SHELL_PATH = '0'; // not the real login shell (login-shell-path.test.ts has fake ones)
   (Module as unknown as { _load: (...a: unknown[]) => unknown })._load = function (request: unknown, ...rest: unknown[]) {
     if (request === 'electron') return fake.electron;
     return originalLoad.call(this, request, ...rest);
   };
-  createRequire(__filename)(mainBundle);
+  // A packaged app started from a launcher: no arguments.
+  process.argv = ['/opt/Gatehouse/gatehouse-desktop'];
+  try {
+    createRequire(__filename)(mainBundle);
+  } finally {
+    process.argv = originalArgv;
+  }
   fake.app.fireReady();
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
@@ -71,6 +81,13 @@ describe('out/main/index.js under a fake Electron', () => {
     expect(prefs.preload).toBe(path.join(root, 'out/preload/index.cjs'));
     expect(fs.existsSync(prefs.preload as string)).toBe(true);
     expect(fake.windows[0]!.loaded).toBe('app://gatehouse/index.html');
+  });
+
+  it('packaged: no DevTools in the window, and the page is shown once it has painted', () => {
+    const window = fake.windows[0]!;
+    expect(window.options.webPreferences.devTools).toBe(false);
+    window.emit('ready-to-show');
+    expect(window.visible).toBe(true);
   });
 
   it('starts the worker as a utility process with a minimal environment', () => {
@@ -212,6 +229,29 @@ describe('out/main/index.js under a fake Electron', () => {
     expect(fs.existsSync(file)).toBe(false);
   });
 
+  it('a crashed renderer is reloaded (the window shown); after repeated crashes a dialog offers Reload or Quit', async () => {
+    const window = fake.windows[0]!;
+    const loadsBefore = contents.loads.length;
+    const crash = () => contents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 139 });
+    crash();
+    expect(contents.loads.length).toBe(loadsBefore + 1);
+    expect(contents.loads.at(-1)).toBe('app://gatehouse/index.html');
+    expect(window.visible).toBe(true);
+    crash();
+    crash();
+    expect(contents.loads.length).toBe(loadsBefore + 3);
+    expect(fake.messageBoxes).toHaveLength(0);
+    fake.answerMessageBoxes(0); // Reload
+    crash();
+    expect(contents.loads.length).toBe(loadsBefore + 3);
+    expect(fake.messageBoxes).toHaveLength(1);
+    expect(fake.messageBoxes[0]!.options).toMatchObject({ buttons: ['Reload', 'Quit'], detail: expect.stringMatching(/4 times.*crashed, exit code 139/) });
+    await expect.poll(() => contents.loads.length).toBe(loadsBefore + 4);
+    // A clean exit (the window closing) is not a crash.
+    contents.emit('render-process-gone', {}, { reason: 'clean-exit', exitCode: 0 });
+    expect(contents.loads.length).toBe(loadsBefore + 4);
+  });
+
   it('a closed window is no longer a page: its events stop, and a new window gets them', async () => {
     const first = fake.windows[0]!;
     first.emit('closed');
@@ -223,6 +263,51 @@ describe('out/main/index.js under a fake Electron', () => {
     expect(reply).toMatchObject({ ok: true });
     expect(second.webContents.sent).toContainEqual([IPC_EVENT_CHANNEL, { type: 'projectChanged', path: project }]);
     expect(first.webContents.sent.length).toBe(sentBefore);
+  });
+
+  it('View > Rules with no window opens one and hands it the view once its page has loaded (not before)', () => {
+    const before = fake.windows.length;
+    fake.windows.at(-1)!.close();
+    const menu = fake.menu() as Array<{ label?: string; submenu?: Array<{ label?: string; click?: () => void }> }>;
+    menu.find((m) => m.label === '&View')!.submenu!.find((i) => i.label === '&Rules')!.click!();
+    expect(fake.windows).toHaveLength(before + 1);
+    const fresh = fake.windows.at(-1)!.webContents;
+    const views = () => fresh.sent.filter(([, e]) => (e as { type: string }).type === 'showView');
+    expect(views()).toEqual([]);
+    fresh.emit('did-finish-load');
+    expect(views()).toEqual([[IPC_EVENT_CHANNEL, { type: 'showView', view: 'rules' }]]);
+  });
+
+  it('File > Open Folder… with no window (macOS) asks without a parent, then opens a window on the folder', async () => {
+    const before = fake.windows.length;
+    fake.windows.at(-1)!.close();
+    const other = path.join(home, 'other-project');
+    fs.mkdirSync(other, { recursive: true });
+    const dialogsBefore = fake.openDialogs.length;
+    pick = other;
+    const menu = fake.menu() as Array<{ label?: string; submenu?: Array<{ label?: string; click?: () => void }> }>;
+    menu.find((m) => m.label === '&File')!.submenu!.find((i) => i.label === 'Open Folder…')!.click!();
+    await expect.poll(() => fake.windows.length).toBe(before + 1);
+    expect(fake.openDialogs.slice(dialogsBefore)).toEqual([{ parent: false }]);
+    const reply = await callIpc(ipcChannelName('getAppInfo'), {}, appEvent(fake.windows.at(-1)!.webContents.mainFrame, fake.windows.at(-1)!.webContents));
+    expect(reply).toMatchObject({ ok: true, result: { project: other } });
+  });
+
+  it('a second launch with a folder opens it in this instance (its exact arguments travel as additionalData)', () => {
+    expect(fake.app.lockData).toEqual({ args: [], cwd: process.cwd() });
+    const third = path.join(home, 'third');
+    fs.mkdirSync(third);
+    const window = fake.windows.at(-1)!;
+    const focusedBefore = window.focused;
+    fake.app.emit('second-instance', {}, ['/opt/Gatehouse/gatehouse-desktop', '--original-process-start-time=1', 'ignored'], '/', { args: ['third'], cwd: home });
+    expect(fake.windows.at(-1)).toBe(window);
+    expect(window.focused).toBe(focusedBefore + 1);
+    expect(window.webContents.sent).toContainEqual([IPC_EVENT_CHANNEL, { type: 'projectChanged', path: third }]);
+    // Not a folder: said plainly, and the window still comes forward.
+    const errorsBefore = fake.errorBoxes.length;
+    fake.app.emit('second-instance', {}, [], '/', { args: ['/nonexistent/place'], cwd: '/' });
+    expect(fake.errorBoxes.slice(errorsBefore)).toEqual([['Cannot open folder', expect.stringContaining('/nonexistent/place')]]);
+    expect(window.focused).toBe(focusedBefore + 2);
   });
 
   it('stops the worker when the app quits', async () => {

@@ -44,7 +44,7 @@ function loadPreload(reply: (channel: string, payload: unknown) => unknown): Loa
     throw new Error(`a sandboxed preload cannot require "${name}"`);
   };
   const module = { exports: {} };
-  const wrapper = vm.runInNewContext(`(function (exports, require, module, __filename, __dirname) {${code}\n})`, { console }, { filename: bundle });
+  const wrapper = vm.runInNewContext(`(function (exports, require, module, __filename, __dirname) {${code}\n})`, { console, queueMicrotask }, { filename: bundle });
   (wrapper as (...a: unknown[]) => void)(module.exports, sandboxRequire, module, bundle, path.dirname(bundle));
   return { exposed, invoked, ipc, required };
 }
@@ -93,6 +93,28 @@ describe('out/preload/index.cjs', () => {
     ipc.emit(IPC_EVENT_CHANNEL, fakeEvent, { type: 'bogus' });
     expect(got).toEqual([[{ type: 'projectChanged', path: '/p' }]]);
     off();
-    expect(ipc.listenerCount(IPC_EVENT_CHANNEL)).toBe(0);
+    ipc.emit(IPC_EVENT_CHANNEL, fakeEvent, { type: 'projectChanged', path: '/q' });
+    expect(got).toHaveLength(1);
+  });
+
+  it("keeps a showView sent before the page listens (a window the View menu opened) for the page's first listener", async () => {
+    const { exposed, ipc } = loadPreload(() => ({ ok: true, result: null }));
+    const api = exposed.get('gatehouse') as { onEvent: (l: (e: unknown) => void) => () => void };
+    const fakeEvent = { sender: { send: () => undefined }, ports: [] };
+    ipc.emit(IPC_EVENT_CHANNEL, fakeEvent, { type: 'showView', view: 'rules' });
+    ipc.emit(IPC_EVENT_CHANNEL, fakeEvent, { type: 'showView', view: 'settings' });
+    ipc.emit(IPC_EVENT_CHANNEL, fakeEvent, { type: 'projectChanged', path: '/p' });
+    const first: unknown[] = [];
+    const second: unknown[] = [];
+    api.onEvent((e) => first.push(e));
+    await Promise.resolve();
+    api.onEvent((e) => second.push(e));
+    await Promise.resolve();
+    // The newest view only, once, to the first listener; events other than showView are not replayed.
+    expect(first).toEqual([{ type: 'showView', view: 'settings' }]);
+    expect(second).toEqual([]);
+    ipc.emit(IPC_EVENT_CHANNEL, fakeEvent, { type: 'showView', view: 'chat' });
+    expect(first).toHaveLength(2);
+    expect(second).toEqual([{ type: 'showView', view: 'chat' }]);
   });
 });

@@ -22,6 +22,8 @@ export class FakeFrame {
 
 export class FakeWebContents extends EventEmitter {
   windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;
+  /** Every URL loaded into it, in order (a reload after a crash is a second load). */
+  readonly loads: string[] = [];
   readonly sent: Array<[string, unknown]> = [];
   readonly mainFrame = new FakeFrame('');
   destroyed = false;
@@ -63,13 +65,26 @@ export class FakeSafeStorage {
   }
 }
 
-export function createFakeElectron(options: { pickFolder: () => string | null }) {
+export interface MessageBoxCall {
+  parent: boolean;
+  options: { title?: string; message: string; detail?: string; buttons?: string[] };
+}
+
+export function createFakeElectron(options: { pickFolder: () => string | null; switches?: string[] }) {
+  const switches = new Set(options.switches ?? []);
   const app = new (class extends EventEmitter {
     isPackaged = true;
     name = '';
     readonly paths: Record<string, string> = {};
     sandboxEnabled = false;
     quits = 0;
+    exitCode: number | null = null;
+    lockData: unknown = undefined;
+    readonly commandLine = {
+      hasSwitch: (name: string) => switches.has(name),
+      removeSwitch: (name: string) => void switches.delete(name),
+      switches,
+    };
     private resolveReady: () => void = () => undefined;
     readonly ready = new Promise<void>((r) => (this.resolveReady = r));
     setName(n: string) {
@@ -81,7 +96,8 @@ export function createFakeElectron(options: { pickFolder: () => string | null })
     enableSandbox() {
       this.sandboxEnabled = true;
     }
-    requestSingleInstanceLock() {
+    requestSingleInstanceLock(data?: unknown) {
+      this.lockData = data;
       return true;
     }
     whenReady() {
@@ -93,13 +109,18 @@ export function createFakeElectron(options: { pickFolder: () => string | null })
     quit() {
       this.quits++;
     }
-    exit() {}
+    exit(code = 0) {
+      this.exitCode = code;
+    }
   })();
 
   const windows: FakeBrowserWindow[] = [];
   class FakeBrowserWindow extends EventEmitter {
     readonly webContents = new FakeWebContents();
     loaded: string | null = null;
+    visible = false;
+    destroyed = false;
+    focused = 0;
     constructor(public readonly options: { webPreferences: Record<string, unknown> }) {
       super();
       windows.push(this);
@@ -107,17 +128,31 @@ export function createFakeElectron(options: { pickFolder: () => string | null })
     }
     async loadURL(url: string) {
       this.loaded = url;
+      this.webContents.loads.push(url);
       this.webContents.mainFrame.url = url;
     }
+    /** What Electron does when the window closes: destroyed, then 'closed'. */
+    close() {
+      this.destroyed = true;
+      this.webContents.destroyed = true;
+      this.emit('closed');
+    }
     isDestroyed() {
-      return false;
+      return this.destroyed;
     }
     isMinimized() {
       return false;
     }
+    isVisible() {
+      return this.visible;
+    }
     restore() {}
-    focus() {}
-    show() {}
+    focus() {
+      this.focused++;
+    }
+    show() {
+      this.visible = true;
+    }
   }
 
   const ipcHandlers = new Map<string, Handler>();
@@ -136,6 +171,10 @@ export function createFakeElectron(options: { pickFolder: () => string | null })
     }
   })();
   const opened: string[] = [];
+  const messageBoxes: MessageBoxCall[] = [];
+  const errorBoxes: Array<[string, string]> = [];
+  let messageBoxAnswer = 0;
+  const openDialogs: Array<{ parent: boolean }> = [];
   const forks: Array<{ entry: string; options: Record<string, unknown>; child: NodeAsUtilityProcess }> = [];
   let menu: unknown = null;
   const safeStorage = new FakeSafeStorage();
@@ -158,11 +197,16 @@ export function createFakeElectron(options: { pickFolder: () => string | null })
     safeStorage,
     shell: { openExternal: async (url: string) => void opened.push(url) },
     dialog: {
-      showOpenDialog: async () => {
+      showOpenDialog: async (...args: unknown[]) => {
+        openDialogs.push({ parent: args.length > 1 });
         const picked = options.pickFolder();
         return { canceled: picked === null, filePaths: picked ? [picked] : [] };
       },
-      showErrorBox: () => undefined,
+      showErrorBox: (title: string, content: string) => void errorBoxes.push([title, content]),
+      showMessageBox: async (...args: unknown[]) => {
+        messageBoxes.push({ parent: args.length > 1, options: args[args.length - 1] as MessageBoxCall['options'] });
+        return { response: messageBoxAnswer, checkboxChecked: false };
+      },
     },
     Menu: {
       buildFromTemplate: (t: unknown) => t,
@@ -189,6 +233,10 @@ export function createFakeElectron(options: { pickFolder: () => string | null })
     opened,
     forks,
     safeStorage,
+    messageBoxes,
+    errorBoxes,
+    openDialogs,
+    answerMessageBoxes: (button: number) => (messageBoxAnswer = button),
     menu: () => menu,
   };
 }

@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+// The folder a launch asks to open (`gatehouse-desktop ~/code/app`), for the first instance and for a second one
+// that hands its arguments to the first. Pure: no electron import.
+
+/** What a second instance sends to the first (`app.requestSingleInstanceLock(data)`), checked on arrival. */
+export const LaunchRequestSchema = z.strictObject({
+  args: z.array(z.string().max(4096)).max(64),
+  cwd: z.string().min(1).max(4096),
+});
+export type LaunchRequest = z.infer<typeof LaunchRequestSchema>;
+
+/**
+ * The user's own arguments of this process: after the executable, and in development (`electron .`, where
+ * `process.defaultApp` is true) after the app's folder too.
+ */
+export function userArgs(argv: readonly string[], defaultApp: boolean): string[] {
+  return argv.slice(defaultApp ? 2 : 1);
+}
+
+/**
+ * The folder to open, as an absolute path, or null: the first argument that is not a switch (Chromium's,
+ * Electron's or macOS's `-psn_…`), resolved against the launch's working directory. Arguments after `--` are
+ * never switches. Whether it is a folder is checked where it is opened (AppCore.openProject).
+ */
+export function projectFromArgs(args: readonly string[], cwd: string): string | null {
+  let afterDashes = false;
+  for (const arg of args) {
+    if (!afterDashes && arg === '--') {
+      afterDashes = true;
+      continue;
+    }
+    if (!afterDashes && arg.startsWith('-')) continue;
+    if (arg.length === 0 || arg.includes('\0')) continue;
+    return path.resolve(cwd, arg);
+  }
+  return null;
+}
+
+/**
+ * The folder a second instance asks for: from its `additionalData` (exact arguments and working directory) when
+ * valid, else from the `argv` Electron passes (reordered, with switches Chromium added), else null.
+ */
+export function projectFromSecondInstance(argv: readonly string[], workingDirectory: string, additionalData: unknown): string | null {
+  const data = LaunchRequestSchema.safeParse(additionalData);
+  if (data.success) return projectFromArgs(data.data.args, data.data.cwd);
+  // argv[0] is the executable; a development launch's app folder is indistinguishable here, so only a packaged
+  // second instance without additionalData relies on this.
+  return projectFromArgs(argv.slice(1), workingDirectory);
+}
