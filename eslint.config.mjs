@@ -70,6 +70,14 @@ export default tseslint.config(
       'no-restricted-imports': restrict([
         { group: ['**/renderer/**', '**/worker/**', '**/preload/**'], message: 'main talks to the worker and renderer only through the contract.' },
       ]),
+      // In the spirit of VS Code's code-no-sync-fs: the Electron main thread serves every window; a blocking file
+      // call freezes them all. Use fs.promises (and writeFileAtomicAsync).
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[object.name='fs'][property.name=/Sync$/]", message: 'No synchronous fs on the Electron main thread: use fs.promises.' },
+        { selector: "ImportDeclaration[source.value=/^(node:)?fs$/] ImportSpecifier[imported.name=/Sync$/]", message: 'No synchronous fs on the Electron main thread: use fs.promises.' },
+        { selector: "ImportSpecifier[imported.name='writeFileAtomic']", message: 'No synchronous fs on the Electron main thread: use writeFileAtomicAsync.' },
+      ],
     },
   },
   {

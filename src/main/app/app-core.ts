@@ -64,7 +64,7 @@ export class AppCore {
       project: () => this.project,
       emit: (event) => this.emit(event),
       hasListeners: () => this.listeners.size > 0,
-      ...(secrets.kind === 'secure-store' ? { storedKey: () => secrets.get() } : {}),
+      ...(secrets.kind === 'secure-store' ? { storedKey: () => secrets.get(), storedKeyReady: async () => secrets.ready?.() } : {}),
     });
     this.handlers = {
       getAppInfo: async () => ({

@@ -13,7 +13,10 @@ export function createChatHandlers(chat: ChatService): ChatHandlers {
     sendMessage: async ({ text, agentMode }) => chat.send(text, agentMode),
     cancelRun: async () => ({ cancelled: await chat.cancel() }),
     answerApproval: async ({ requestId, decision, note, rule }) => ({ accepted: chat.answer(requestId, decision, note, rule) }),
-    getChatState: async () => chat.state(),
+    getChatState: async () => {
+      await chat.keyReady();
+      return chat.state();
+    },
     listSessions: async () => ({ sessions: chat.listSessions() }),
     resumeSession: async ({ id }) => chat.resume(id),
     newSession: async () => {

@@ -27,6 +27,8 @@ export interface ChatServiceOptions {
   hasListeners: () => boolean;
   /** The desktop's encrypted key store (see secret-store.ts); absent: the environment and settings.yaml only. */
   storedKey?: () => string | null;
+  /** Resolves once `storedKey` is current (the desktop store decrypts asynchronously at start-up). */
+  storedKeyReady?: () => Promise<void>;
 }
 
 interface PendingApproval {
@@ -58,6 +60,11 @@ export class ChatService {
   constructor(private readonly options: ChatServiceOptions) {
     const { configDir, env, trust, project, emit } = options;
     this.modes = new SessionMode({ configDir, env, trust, project, emit });
+  }
+
+  /** Resolves once the key store has been read, so `state().hasModelKey` and the next message see a stored key. */
+  async keyReady(): Promise<void> {
+    await this.options.storedKeyReady?.();
   }
 
   state(): ChatState {
@@ -181,6 +188,7 @@ export class ChatService {
   }
 
   private async openSession(resume?: string): Promise<AgentSession> {
+    await this.keyReady();
     const project = this.options.project();
     if (!project) throw new GatehouseError('BAD_REQUEST', 'open a project folder before chatting');
     if (!resume && this.session && this.session.projectRoot === project) return this.session;

@@ -24,6 +24,8 @@ export interface SecretStore {
   set(key: string): void | Promise<void>;
   /** Removes the stored key (no error when there is none). */
   clear(): void | Promise<void>;
+  /** A store that reads asynchronously (the desktop's): resolves once `get` and `problem` are current. */
+  ready?(): Promise<void>;
   /** Why "Save key" cannot work here (null when it can), or why a stored key could not be read. */
   problem(): string | null;
 }

@@ -67,7 +67,10 @@ export function appSettingsView(sources: Pick<SettingsHandlerSources, 'configDir
  * kept; atomic; mode 0600) or, for the key on the desktop, to the OS-encrypted store. Every answer is the view.
  */
 export function createSettingsHandlers(sources: SettingsHandlerSources): SettingsHandlers {
-  const view = async (): Promise<AppSettingsView> => appSettingsView(sources);
+  const view = async (): Promise<AppSettingsView> => {
+    await sources.secrets.ready?.();
+    return appSettingsView(sources);
+  };
   const saved = (): Promise<AppSettingsView> => {
     sources.changed();
     return view();

@@ -42,9 +42,9 @@ function isInside(root: string, candidate: string): boolean {
 /**
  * The file for an `app://gatehouse/...` request, or null (answer 404): wrong scheme or host, undecodable path,
  * NUL or backslash in it, a path (after decoding `%2e%2e%2f` and the like) or a symlink that lands outside
- * `rootDir`, or not a regular file.
+ * `rootDir`, or not a regular file. Asynchronous: it runs on the Electron main thread for every request.
  */
-export function resolveAppAsset(rootDir: string, requestUrl: string): AppAsset | null {
+export async function resolveAppAsset(rootDir: string, requestUrl: string): Promise<AppAsset | null> {
   let url: URL;
   try {
     url = new URL(requestUrl);
@@ -65,8 +65,9 @@ export function resolveAppAsset(rootDir: string, requestUrl: string): AppAsset |
   if (!isInside(root, file)) return null;
   let realFile: string;
   try {
-    realFile = fs.realpathSync(file);
-    if (!isInside(fs.realpathSync(root), realFile) || !fs.statSync(realFile).isFile()) return null;
+    const [realRoot, real] = await Promise.all([fs.promises.realpath(root), fs.promises.realpath(file)]);
+    realFile = real;
+    if (!isInside(realRoot, realFile) || !(await fs.promises.stat(realFile)).isFile()) return null;
   } catch {
     return null;
   }

@@ -3,13 +3,16 @@ import { z } from 'zod';
 import { GatehouseError } from '../../shared/errors';
 import { desktopKeyFile } from '../app/secret-store';
 import type { SecretStore } from '../app/secret-store';
-import { writeFileAtomic } from '../fs/atomic-write';
+import { writeFileAtomicAsync } from '../fs/atomic-write';
 
-/** The part of Electron's `safeStorage` this store uses (main process only, after `app.whenReady()`). */
+/**
+ * The part of Electron's `safeStorage` this store uses (main process, after `app.whenReady()`): the asynchronous
+ * API, since Electron 45 deprecates the synchronous one (it blocks the main thread on the OS keychain).
+ */
 export interface SafeStorageLike {
-  isEncryptionAvailable(): boolean;
-  encryptString(plainText: string): Buffer;
-  decryptString(encrypted: Buffer): string;
+  isAsyncEncryptionAvailable(): Promise<boolean>;
+  encryptStringAsync(plainText: string): Promise<Buffer>;
+  decryptStringAsync(encrypted: Buffer): Promise<{ shouldReEncrypt: boolean; result: string }>;
   /** Linux only: `basic_text` means a hard-coded password, i.e. no real protection. */
   getSelectedStorageBackend?(): string;
 }
@@ -19,80 +22,107 @@ const StoredKeyFileSchema = z.strictObject({ version: z.literal(1), encrypted: z
 /** `<config dir>/model-key.safe`. */
 export const modelKeyFile = desktopKeyFile;
 
+const NO_KEYRING = 'the operating system offers no encryption for stored secrets here (no keychain or secret service), so Gatehouse will not store the key';
+
 /**
  * The desktop's model key: encrypted with Electron's safeStorage (the OS keychain / DPAPI / libsecret) and kept as
  * `<config dir>/model-key.safe` (atomic write, mode 0600). Without real OS encryption it refuses to store the key
- * rather than keep it in plain text.
+ * rather than keep it in plain text. Nothing here blocks the main thread: the stored key is read and decrypted
+ * once when the store is made (`ready()` resolves then) and kept in memory; saving and removing are asynchronous.
  */
 export class SafeStorageKeyStore implements SecretStore {
   readonly kind = 'secure-store' as const;
   readonly description = "encrypted by your operating system's keychain (Electron safeStorage), in the Gatehouse config folder";
   private readonly file: string;
+  private key: string | null = null;
   private readError: string | null = null;
+  private unavailable: string | null = null;
+  private readonly loading: Promise<void>;
 
   constructor(
     private readonly safeStorage: SafeStorageLike,
     configDir: string,
   ) {
     this.file = modelKeyFile(configDir);
+    this.loading = this.load();
   }
 
-  /** Why the OS cannot encrypt here; null when it can. */
-  private unavailable(): string | null {
-    let available: boolean;
-    try {
-      available = this.safeStorage.isEncryptionAvailable();
-    } catch {
-      available = false;
-    }
-    const noKeyring = 'the operating system offers no encryption for stored secrets here (no keychain or secret service), so Gatehouse will not store the key';
-    if (!available) return `${noKeyring}; set ANTHROPIC_API_KEY instead`;
-    if (this.safeStorage.getSelectedStorageBackend?.() === 'basic_text') return `${noKeyring} (only "basic_text", which is not real encryption); set ANTHROPIC_API_KEY instead`;
-    return null;
+  /** Resolves once the stored key has been read (or found missing or unusable): `get` and `problem` are then current. */
+  ready(): Promise<void> {
+    return this.loading;
   }
 
   get(): string | null {
-    this.readError = null;
-    let text: string;
-    try {
-      text = fs.readFileSync(this.file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.readError = `${this.file}: cannot read the stored key (${(err as Error).message})`;
-      return null;
-    }
-    if (this.unavailable()) {
-      this.readError = `${this.file}: a key is stored but the OS cannot decrypt it now`;
-      return null;
-    }
-    try {
-      const parsed = StoredKeyFileSchema.parse(JSON.parse(text));
-      const key = this.safeStorage.decryptString(Buffer.from(parsed.encrypted, 'base64')).trim();
-      return key || null;
-    } catch {
-      this.readError = `${this.file}: the stored key cannot be decrypted (a different user or keychain?): save it again`;
-      return null;
-    }
+    return this.key;
   }
 
-  set(key: string): void {
-    const reason = this.unavailable();
+  async set(key: string): Promise<void> {
+    await this.loading;
+    const reason = await this.checkAvailable();
     if (reason) throw new GatehouseError('FORBIDDEN', reason);
-    let encrypted: Buffer;
-    try {
-      encrypted = this.safeStorage.encryptString(key);
-    } catch (err) {
-      throw new GatehouseError('INTERNAL', `the OS could not encrypt the key (${err instanceof Error ? err.message : String(err)}); nothing was stored`);
-    }
-    writeFileAtomic(this.file, `${JSON.stringify({ version: 1, encrypted: encrypted.toString('base64') })}\n`, 0o600);
+    await this.write(key);
+    this.key = key.trim() || null;
     this.readError = null;
   }
 
-  clear(): void {
-    fs.rmSync(this.file, { force: true });
+  async clear(): Promise<void> {
+    await this.loading;
+    await fs.promises.rm(this.file, { force: true });
+    this.key = null;
     this.readError = null;
   }
 
   problem(): string | null {
-    return this.unavailable() ?? this.readError;
+    return this.unavailable ?? this.readError;
+  }
+
+  /** Why the OS cannot encrypt here (also kept for `problem`); null when it can. */
+  private async checkAvailable(): Promise<string | null> {
+    let available: boolean;
+    try {
+      available = await this.safeStorage.isAsyncEncryptionAvailable();
+    } catch {
+      available = false;
+    }
+    if (!available) this.unavailable = `${NO_KEYRING}; set ANTHROPIC_API_KEY instead`;
+    else if (this.safeStorage.getSelectedStorageBackend?.() === 'basic_text') this.unavailable = `${NO_KEYRING} (only "basic_text", which is not real encryption); set ANTHROPIC_API_KEY instead`;
+    else this.unavailable = null;
+    return this.unavailable;
+  }
+
+  private async write(key: string): Promise<void> {
+    let encrypted: Buffer;
+    try {
+      encrypted = await this.safeStorage.encryptStringAsync(key);
+    } catch (err) {
+      throw new GatehouseError('INTERNAL', `the OS could not encrypt the key (${err instanceof Error ? err.message : String(err)}); nothing was stored`);
+    }
+    await writeFileAtomicAsync(this.file, `${JSON.stringify({ version: 1, encrypted: encrypted.toString('base64') })}\n`, 0o600);
+  }
+
+  private async load(): Promise<void> {
+    const unavailable = await this.checkAvailable();
+    let text: string;
+    try {
+      text = await fs.promises.readFile(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.readError = `${this.file}: cannot read the stored key (${(err as Error).message})`;
+      return;
+    }
+    if (unavailable) {
+      this.readError = `${this.file}: a key is stored but the OS cannot decrypt it now`;
+      return;
+    }
+    let decrypted: { shouldReEncrypt: boolean; result: string };
+    try {
+      const parsed = StoredKeyFileSchema.parse(JSON.parse(text));
+      decrypted = await this.safeStorage.decryptStringAsync(Buffer.from(parsed.encrypted, 'base64'));
+    } catch {
+      this.readError = `${this.file}: the stored key cannot be decrypted (a different user or keychain?): save it again`;
+      return;
+    }
+    this.key = decrypted.result.trim() || null;
+    // The OS rotated its key (or offers a stronger one): store the key again under it; the old file still works.
+    if (decrypted.shouldReEncrypt && this.key) await this.write(this.key).catch(() => undefined);
   }
 }

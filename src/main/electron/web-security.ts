@@ -17,7 +17,7 @@ export function registerAppScheme(): void {
 /** Serves the built renderer folder on `app://gatehouse/`, confined to that folder (see resolveAppAsset). */
 export function serveAppScheme(rendererDir: string): void {
   protocol.handle(APP_SCHEME, async (request) => {
-    const asset = request.method === 'GET' ? resolveAppAsset(rendererDir, request.url) : null;
+    const asset = request.method === 'GET' ? await resolveAppAsset(rendererDir, request.url) : null;
     if (!asset) return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain' } });
     const body = await fs.promises.readFile(asset.file);
     const headers: Record<string, string> = { 'content-type': asset.mimeType, 'x-content-type-options': 'nosniff' };

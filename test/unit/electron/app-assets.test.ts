@@ -25,16 +25,16 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
 describe('resolveAppAsset (the app:// protocol handler)', () => {
-  it('serves the page and its assets with their MIME types', () => {
-    expect(resolveAppAsset(root, 'app://gatehouse/index.html')).toEqual({ file: path.join(root, 'index.html'), mimeType: 'text/html; charset=utf-8' });
-    expect(resolveAppAsset(root, 'app://gatehouse/')?.file).toBe(path.join(root, 'index.html'));
-    expect(resolveAppAsset(root, 'app://gatehouse/assets/index-abc.js')?.mimeType).toBe('text/javascript; charset=utf-8');
-    expect(resolveAppAsset(root, 'app://gatehouse/assets/a%20b.css')?.file).toBe(path.join(root, 'assets', 'a b.css'));
-    expect(resolveAppAsset(root, 'app://gatehouse/assets/index-abc.js?v=1#x')?.file).toBe(path.join(root, 'assets', 'index-abc.js'));
+  it('serves the page and its assets with their MIME types', async () => {
+    expect(await resolveAppAsset(root, 'app://gatehouse/index.html')).toEqual({ file: path.join(root, 'index.html'), mimeType: 'text/html; charset=utf-8' });
+    expect((await resolveAppAsset(root, 'app://gatehouse/'))?.file).toBe(path.join(root, 'index.html'));
+    expect((await resolveAppAsset(root, 'app://gatehouse/assets/index-abc.js'))?.mimeType).toBe('text/javascript; charset=utf-8');
+    expect((await resolveAppAsset(root, 'app://gatehouse/assets/a%20b.css'))?.file).toBe(path.join(root, 'assets', 'a b.css'));
+    expect((await resolveAppAsset(root, 'app://gatehouse/assets/index-abc.js?v=1#x'))?.file).toBe(path.join(root, 'assets', 'index-abc.js'));
   });
 
-  it('follows a symlink that stays inside the renderer folder', () => {
-    expect(resolveAppAsset(root, 'app://gatehouse/assets/link-in.html')?.file).toBe(path.join(root, 'index.html'));
+  it('follows a symlink that stays inside the renderer folder', async () => {
+    expect((await resolveAppAsset(root, 'app://gatehouse/assets/link-in.html'))?.file).toBe(path.join(root, 'index.html'));
   });
 
   it.each([
@@ -56,20 +56,20 @@ describe('resolveAppAsset (the app:// protocol handler)', () => {
     ['file:///etc/passwd'],
     ['https://gatehouse/index.html'],
     ['not a url'],
-  ])('refuses %s', (url) => {
-    expect(resolveAppAsset(root, url)).toBeNull();
+  ])('refuses %s', async (url) => {
+    expect(await resolveAppAsset(root, url)).toBeNull();
   });
 
-  it('refuses an absolute path to a file outside, encoded', () => {
-    expect(resolveAppAsset(root, 'app://gatehouse/' + encodeURIComponent(path.join(base, 'secret.txt')))).toBeNull();
-    expect(resolveAppAsset(root, 'app://gatehouse' + path.join(base, 'secret.txt'))).toBeNull();
+  it('refuses an absolute path to a file outside, encoded', async () => {
+    expect(await resolveAppAsset(root, 'app://gatehouse/' + encodeURIComponent(path.join(base, 'secret.txt')))).toBeNull();
+    expect(await resolveAppAsset(root, 'app://gatehouse' + path.join(base, 'secret.txt'))).toBeNull();
   });
 
-  it('never resolves to a file outside the root, whatever the path', () => {
+  it('never resolves to a file outside the root, whatever the path', async () => {
     const tricky = ['..', '%2e%2e', '.%2e', '%2e.', '..%2f', '..%5c', '%252e%252e', '....//', '.', '%2f'];
     for (const a of tricky) {
       for (const b of tricky) {
-        const asset = resolveAppAsset(root, `app://gatehouse/${a}/${b}/secret.txt`);
+        const asset = await resolveAppAsset(root, `app://gatehouse/${a}/${b}/secret.txt`);
         if (asset) expect(path.relative(root, asset.file).startsWith('..')).toBe(false);
       }
     }

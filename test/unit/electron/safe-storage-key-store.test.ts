@@ -6,7 +6,8 @@ import { modelKeyFile, SafeStorageKeyStore } from '../../../src/main/electron/sa
 import { GatehouseError } from '../../../src/shared/errors';
 import { FakeSafeStorage } from './helpers/fake-electron';
 
-// The desktop's model key store against the fake Electron safeStorage, on a real temp config dir.
+// The desktop's model key store against the fake Electron safeStorage (asynchronous API only), on a real temp
+// config dir.
 
 const KEY = 'sk-ant-desktop-0123456789-abcd';
 let configDir: string;
@@ -18,9 +19,15 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(configDir, { recursive: true, force: true }));
 
-function thrown(fn: () => void): GatehouseError {
+async function opened(): Promise<SafeStorageKeyStore> {
+  const store = new SafeStorageKeyStore(safe, configDir);
+  await store.ready();
+  return store;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<GatehouseError> {
   try {
-    fn();
+    await promise;
   } catch (err) {
     expect(err).toBeInstanceOf(GatehouseError);
     return err as GatehouseError;
@@ -29,11 +36,12 @@ function thrown(fn: () => void): GatehouseError {
 }
 
 describe('SafeStorageKeyStore', () => {
-  it('stores the key encrypted (never in plain text), atomically, mode 0600, and reads it back', () => {
-    const store = new SafeStorageKeyStore(safe, configDir);
+  it('stores the key encrypted (never in plain text), atomically, mode 0600, and reads it back in a new store', async () => {
+    const store = await opened();
     expect(store.get()).toBeNull();
     expect(store.problem()).toBeNull();
-    store.set(KEY);
+    await store.set(KEY);
+    expect(store.get()).toBe(KEY);
     const file = modelKeyFile(configDir);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const raw = fs.readFileSync(file, 'utf8');
@@ -41,17 +49,29 @@ describe('SafeStorageKeyStore', () => {
     expect(raw).not.toContain(Buffer.from(KEY).toString('base64'));
     expect(JSON.parse(raw)).toMatchObject({ version: 1 });
     expect(fs.readdirSync(configDir)).toEqual(['model-key.safe']); // no temp file left behind
-    expect(new SafeStorageKeyStore(safe, configDir).get()).toBe(KEY);
-    store.clear();
+    expect((await opened()).get()).toBe(KEY);
+    await store.clear();
     expect(fs.existsSync(file)).toBe(false);
     expect(store.get()).toBeNull();
-    store.clear(); // nothing to remove: fine
+    await store.clear(); // nothing to remove: fine
   });
 
-  it('refuses to store when the OS has no encryption, or only basic_text; nothing is written', () => {
-    safe.available = false;
+  it('get() is only current after ready(): the key is decrypted once, in the background', async () => {
+    await (await opened()).set(KEY);
     const store = new SafeStorageKeyStore(safe, configDir);
-    const err = thrown(() => store.set(KEY));
+    expect(store.get()).toBeNull();
+    await store.ready();
+    expect(store.get()).toBe(KEY);
+    const calls = safe.calls;
+    for (let i = 0; i < 5; i++) store.get();
+    expect(safe.calls).toBe(calls);
+  });
+
+  it('refuses to store when the OS has no encryption, or only basic_text; nothing is written', async () => {
+    safe.available = false;
+    const store = await opened();
+    expect(store.problem()).toMatch(/no encryption.*will not store the key.*ANTHROPIC_API_KEY/);
+    const err = await rejection(store.set(KEY));
     expect(err.code).toBe('FORBIDDEN');
     expect(err.message).toMatch(/no encryption.*will not store the key.*ANTHROPIC_API_KEY/);
     expect(err.message).not.toContain(KEY);
@@ -60,22 +80,36 @@ describe('SafeStorageKeyStore', () => {
 
     safe.available = true;
     safe.backend = 'basic_text';
-    expect(thrown(() => store.set(KEY)).message).toMatch(/basic_text/);
+    expect((await rejection(store.set(KEY))).message).toMatch(/basic_text/);
     expect(fs.readdirSync(configDir)).toEqual([]);
   });
 
-  it('a stored key that cannot be decrypted (tampered, another keychain, no keychain now) reads as none, with the reason', () => {
-    const store = new SafeStorageKeyStore(safe, configDir);
-    store.set(KEY);
+  it('a stored key that cannot be decrypted (tampered, another keychain, no keychain now) reads as none, with the reason', async () => {
+    await (await opened()).set(KEY);
     const file = modelKeyFile(configDir);
     fs.writeFileSync(file, JSON.stringify({ version: 1, encrypted: Buffer.from('garbage').toString('base64') }));
+    let store = await opened();
     expect(store.get()).toBeNull();
     expect(store.problem()).toMatch(/model-key\.safe: the stored key cannot be decrypted/);
     fs.writeFileSync(file, 'not json');
-    expect(store.get()).toBeNull();
-    store.set(KEY);
+    expect((await opened()).get()).toBeNull();
+    await store.set(KEY);
     safe.available = false;
+    store = await opened();
     expect(store.get()).toBeNull();
     expect(store.problem()).toMatch(/no encryption/);
+  });
+
+  it('a key the OS asks to re-encrypt (its key was rotated) is stored again under the new one, and still works', async () => {
+    await (await opened()).set(KEY);
+    const file = modelKeyFile(configDir);
+    const before = fs.readFileSync(file, 'utf8');
+    safe.rotated = true;
+    const store = await opened();
+    expect(store.get()).toBe(KEY);
+    const after = fs.readFileSync(file, 'utf8');
+    expect(after).not.toBe(before);
+    expect(Buffer.from((JSON.parse(after) as { encrypted: string }).encrypted, 'base64').subarray(0, 3).toString()).toBe('v11');
+    expect((await opened()).get()).toBe(KEY);
   });
 });

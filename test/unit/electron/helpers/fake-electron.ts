@@ -42,22 +42,32 @@ export class FakeWebContents extends EventEmitter {
 }
 
 /**
- * Electron's safeStorage, reversibly "encrypted" (so a test can see that the stored bytes are not the plain text).
- * `available: false` is a machine without a keychain; `backend: 'basic_text'` is Linux without a secret service.
+ * Electron's safeStorage (the asynchronous API only: the app must not call the deprecated synchronous one),
+ * reversibly "encrypted" so a test can see that the stored bytes are not the plain text. `available: false` is a
+ * machine without a keychain; `backend: 'basic_text'` is Linux without a secret service; `rotated` is an OS that
+ * moved to a new key (data under the old one decrypts with shouldReEncrypt).
  */
 export class FakeSafeStorage {
   available = true;
   backend = 'gnome_libsecret';
-  encryptString(plain: string): Buffer {
-    if (!this.available) throw new Error('Error while encrypting the text provided to safeStorage.encryptString. Encryption is not available.');
-    return Buffer.concat([Buffer.from('v10'), Buffer.from(plain, 'utf8').map((b) => b ^ 0x5a)]);
+  rotated = false;
+  calls = 0;
+  private prefix(): string {
+    return this.rotated ? 'v11' : 'v10';
   }
-  decryptString(encrypted: Buffer): string {
-    if (!this.available) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString. Decryption is not available.');
-    if (encrypted.subarray(0, 3).toString() !== 'v10') throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
-    return Buffer.from(encrypted.subarray(3).map((b) => b ^ 0x5a)).toString('utf8');
+  async encryptStringAsync(plain: string): Promise<Buffer> {
+    this.calls++;
+    if (!this.available) throw new Error('Error while encrypting the text provided to safeStorage.encryptStringAsync. Encryption is not available.');
+    return Buffer.concat([Buffer.from(this.prefix()), Buffer.from(plain, 'utf8').map((b) => b ^ 0x5a)]);
   }
-  isEncryptionAvailable(): boolean {
+  async decryptStringAsync(encrypted: Buffer): Promise<{ shouldReEncrypt: boolean; result: string }> {
+    this.calls++;
+    if (!this.available) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptStringAsync. Decryption is not available.');
+    const prefix = encrypted.subarray(0, 3).toString();
+    if (prefix !== 'v10' && prefix !== 'v11') throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptStringAsync.');
+    return { shouldReEncrypt: prefix !== this.prefix(), result: Buffer.from(encrypted.subarray(3).map((b) => b ^ 0x5a)).toString('utf8') };
+  }
+  async isAsyncEncryptionAvailable(): Promise<boolean> {
     return this.available;
   }
   getSelectedStorageBackend(): string {
@@ -95,6 +105,9 @@ export function createFakeElectron(options: { pickFolder: () => string | null; s
     }
     enableSandbox() {
       this.sandboxEnabled = true;
+    }
+    getVersion() {
+      return '0.1.0';
     }
     requestSingleInstanceLock(data?: unknown) {
       this.lockData = data;
