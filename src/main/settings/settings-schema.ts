@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PermissionModeSchema } from '../../shared/permission';
+import { UpdateUrlSchema } from '../../shared/updates-contract';
 
 /**
  * The `permissions` block shared by Gatehouse's YAML settings and Claude Code's settings.json. Other keys
@@ -13,6 +14,12 @@ export const PermissionsSettingsSchema = z.looseObject({
   additionalDirectories: z.array(z.string().min(1)).optional(),
 });
 export type PermissionsSettings = z.infer<typeof PermissionsSettingsSchema>;
+
+/**
+ * The `updates:` block, read from the user's own settings.yaml only (a project must never choose where the app's
+ * updates come from): `url`, the https folder of the update server (latest*.yml and the packages).
+ */
+export const UpdateSettingsSchema = z.strictObject({ url: UpdateUrlSchema.optional() });
 
 export const SettingsFileSchema = z.looseObject({
   permissions: PermissionsSettingsSchema.nullish(),

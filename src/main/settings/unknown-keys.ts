@@ -25,7 +25,7 @@ const PERMISSION_KEYS = {
   gatehouse: ['mode', 'allow', 'ask', 'deny', 'additionalDirectories'],
   claude: ['allow', 'ask', 'deny', 'additionalDirectories', 'defaultMode', 'disableBypassPermissionsMode'],
 } as const;
-const TOP_KEYS = ['permissions', 'trust', 'sandbox', 'model', 'ui', 'hooks', '$schema'];
+const TOP_KEYS = ['permissions', 'trust', 'sandbox', 'model', 'ui', 'updates', 'hooks', '$schema'];
 const TRUST_KEYS = ['default'];
 
 /** Levenshtein distance, case-insensitive (a handful of short keys: the plain dynamic programme is enough). */

@@ -5,7 +5,7 @@
  */
 import { isMap, isScalar, parseDocument } from 'yaml';
 import { GatehouseError } from '../../shared/errors';
-import { isMissing, MAX_SETTINGS_BYTES, readFailure, readRegularFileSync } from '../fs/read-regular-file';
+import { isMissing, MAX_SETTINGS_BYTES, readFailure, readRegularFile, readRegularFileSync } from '../fs/read-regular-file';
 import { editSettingsDocument } from './settings-document';
 import { userSettingsFile } from './settings-locations';
 
@@ -27,9 +27,29 @@ export function readUserSettingsYaml(configDir: string): UserSettingsRead {
   try {
     text = readRegularFileSync(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });
   } catch (err) {
-    if (isMissing(err)) return { file, value: undefined, problem: null };
-    return { file, value: undefined, problem: `${file}: ${readFailure(err)}` };
+    return unreadable(file, err);
   }
+  return parseUserSettings(file, text);
+}
+
+/** readUserSettingsYaml without blocking: for the Electron main thread after start-up. */
+export async function readUserSettingsYamlAsync(configDir: string): Promise<UserSettingsRead> {
+  const file = userSettingsFile(configDir);
+  let text: string;
+  try {
+    text = await readRegularFile(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });
+  } catch (err) {
+    return unreadable(file, err);
+  }
+  return parseUserSettings(file, text);
+}
+
+function unreadable(file: string, err: unknown): UserSettingsRead {
+  if (isMissing(err)) return { file, value: undefined, problem: null };
+  return { file, value: undefined, problem: `${file}: ${readFailure(err)}` };
+}
+
+function parseUserSettings(file: string, text: string): UserSettingsRead {
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   const yamlError = doc.errors[0];
   if (yamlError) return { file, value: undefined, problem: `${file}: ${firstLine(yamlError.message) || 'invalid YAML'}` };
