@@ -6,6 +6,7 @@ import { RulesChannels } from './rules-contract';
 import { SandboxChannels } from './sandbox-contract';
 import { SettingsChannels, SettingsEventSchemas } from './settings-contract';
 import { TrustChannels } from './trust-contract';
+import { UpdatesChannels, UpdatesEventSchemas } from './updates-contract';
 import { WorkerInfoSchema } from './worker-protocol';
 
 /**
@@ -47,6 +48,7 @@ export const ApiChannels = {
   ...SandboxChannels,
   ...ModesChannels,
   ...SettingsChannels,
+  ...UpdatesChannels,
 } as const;
 
 export type ApiChannel = keyof typeof ApiChannels;
@@ -69,6 +71,7 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   ...ChatEventSchemas,
   ...ModesEventSchemas,
   ...SettingsEventSchemas,
+  ...UpdatesEventSchemas,
 ]);
 export type ApiEvent = z.infer<typeof ApiEventSchema>;
 

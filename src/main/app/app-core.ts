@@ -15,6 +15,8 @@ import { SettingsFileKeyStore } from './secret-store';
 import type { SecretStore } from './secret-store';
 import { createSettingsHandlers } from './settings-handlers';
 import { createTrustHandlers } from './trust-handlers';
+import { createUpdatesHandlers } from './updates-handlers';
+import type { UpdatesSource } from './updates-handlers';
 import { TrustStore } from '../trust/trust-store';
 
 export interface AppCoreOptions {
@@ -28,6 +30,8 @@ export interface AppCoreOptions {
   env?: NodeJS.ProcessEnv;
   /** Where the Settings page's "Save key" stores the model key: the desktop injects its OS-encrypted store; default settings.yaml. */
   secrets?: SecretStore;
+  /** The desktop's updater (electron-updater); absent in shells that do not update themselves. */
+  updates?: UpdatesSource;
 }
 
 /**
@@ -55,6 +59,7 @@ export class AppCore {
       void this.trust.touch(this.project);
     }
     options.worker.onStatus((status) => this.emit({ type: 'workerStatus', status }));
+    options.updates?.onStatus((status) => this.emit({ type: 'updateStatus', status }));
     const secrets = options.secrets ?? new SettingsFileKeyStore(options.configDir);
     this.chat = new ChatService({
       host: options.worker,
@@ -99,6 +104,7 @@ export class AppCore {
         session: this.chat.sessionRules,
       }),
       ...createSettingsHandlers({ configDir: options.configDir, env: options.env ?? process.env, secrets, changed: () => this.emit({ type: 'settingsChanged' }) }),
+      ...createUpdatesHandlers(options.updates),
       ...createSandboxHandlers({ host: options.worker, configDir: options.configDir, env: options.env ?? process.env, project: () => this.project, isTrusted: (dir) => this.trust.isTrusted(dir) }),
     };
   }

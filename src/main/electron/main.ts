@@ -19,6 +19,8 @@ import { LoginShellPathCache, mergePath, needsLoginShellPath } from './login-she
 import type { LoginShellPath } from './login-shell-path';
 import { buildAppMenuTemplate } from './menu-template';
 import { SafeStorageKeyStore } from './safe-storage-key-store';
+import { resolveUpdateFeed } from './update-feed';
+import { DesktopUpdates } from './updates';
 import { UtilityProcessLauncher } from './utility-launcher';
 import { appPagesFor, isAppPageUrl } from './url-policy';
 import { hardenSession, hardenWebContents, registerAppScheme, serveAppScheme } from './web-security';
@@ -88,6 +90,13 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
   const workerEnv = buildWorkerEnv(process.env, { GATEHOUSE_HOME: configDir });
   const worker = new WorkerSupervisor({ launcher: new UtilityProcessLauncher(), entry: workerEntryPath(__dirname), env: workerEnv });
   let appWindow: AppWindow | null = null;
+  const updates = new DesktopUpdates({
+    currentVersion: app.getVersion(),
+    packaged: app.isPackaged,
+    loadUpdater: async () => (await import('electron-updater')).autoUpdater,
+    resolveFeed: () => resolveUpdateFeed({ configDir, resourcesDir: app.isPackaged ? process.resourcesPath : undefined, platform: process.platform }),
+    log,
+  });
   const core = new AppCore({
     shell: 'desktop',
     worker,
@@ -95,6 +104,7 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
     project: null,
     // The model key saved on the Settings page: encrypted by the OS (never plain text; refused without a keychain).
     secrets: new SafeStorageKeyStore(safeStorage, configDir),
+    updates,
     pickFolder: async () => {
       const options = { title: 'Open Folder', properties: ['openDirectory', 'createDirectory'] as Array<'openDirectory' | 'createDirectory'> };
       const parent = appWindow?.current();
@@ -174,6 +184,7 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
     if (stopping) return;
     stopping = true;
     event.preventDefault();
+    updates.stop();
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS).unref());
     void Promise.race([worker.stop(), timeout])
       .catch(() => undefined)
@@ -198,4 +209,5 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
   // A worker that cannot start is reported through its status (AppCore forwards it). Not after a quit that came
   // while the login shell was still being asked.
   if (!stopping) void worker.start().catch((err: unknown) => log(`worker: ${describe(err)}`));
+  updates.startAutomaticChecks();
 }

@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { listPackage } from '@electron/asar';
+import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveUpdateFeed } from '../../../src/main/electron/update-feed';
 import { computeLinuxTargets, loadBuilderConfig, packLinuxDir, root } from './helpers/package-offline';
 import type { LinuxTargetResult } from './helpers/package-offline';
 
@@ -99,6 +101,17 @@ describe('packaging for Linux with electron-builder (offline)', () => {
     for (const name of ['react', 'react-dom', 'zustand', '@xterm/xterm', 'react-markdown', '@anthropic-ai/sandbox-runtime']) {
       expect(shipped.has(name), name).toBe(false);
     }
+  });
+
+  it('writes the generic update feed into the app (app-update.yml), which the app reads: placeholder = off, updates.url wins', async () => {
+    const resources = path.join(unpacked, 'resources');
+    const written = YAML.parse(fs.readFileSync(path.join(resources, 'app-update.yml'), 'utf8')) as Record<string, unknown>;
+    expect(written).toMatchObject({ provider: 'generic', url: 'https://updates.gatehouse.example.invalid/' });
+    const configDir = path.join(outDir, 'user-config');
+    fs.mkdirSync(configDir, { recursive: true });
+    expect(await resolveUpdateFeed({ configDir, resourcesDir: resources, platform: 'linux' })).toEqual({ off: expect.stringMatching(/No update server is set/) });
+    fs.writeFileSync(path.join(configDir, 'settings.yaml'), 'updates:\n  url: https://updates.example.org/gatehouse\n');
+    expect(await resolveUpdateFeed({ configDir, resourcesDir: resources, platform: 'linux' })).toEqual({ url: 'https://updates.example.org/gatehouse' });
   });
 
   it("unpacks node-pty's addon, and ships tree-sitter-bash's wasm grammar without its native addon's sources or binaries", () => {

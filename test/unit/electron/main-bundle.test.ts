@@ -252,6 +252,15 @@ describe('out/main/index.js under a fake Electron', () => {
     expect(contents.loads.length).toBe(loadsBefore + 4);
   });
 
+  it("Settings > Updates: the packaged app's version; without an update address, updates are off and say what to set", async () => {
+    contents.emit('did-finish-load'); // the page reloaded after the crashes above listens again
+    expect(await callIpc(ipcChannelName('getUpdateStatus'), {})).toMatchObject({ ok: true, result: { currentVersion: '0.1.0', state: 'idle' } });
+    const checked = await callIpc(ipcChannelName('checkForUpdates'), {});
+    expect(checked).toMatchObject({ ok: true, result: { state: 'off', message: expect.stringMatching(/No update server is set: add updates\.url/) } });
+    expect(contents.sent).toContainEqual([IPC_EVENT_CHANNEL, { type: 'updateStatus', status: expect.objectContaining({ state: 'off' }) }]);
+    expect(await callIpc(ipcChannelName('installUpdate'), {})).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+  });
+
   it('a closed window is no longer a page: its events stop, and a new window gets them', async () => {
     const first = fake.windows[0]!;
     first.emit('closed');

@@ -7,6 +7,7 @@ import { acceptSettings, loadSettings, useSettings } from './settings-store';
 import { TextSettingForm } from './TextSettingForm';
 import { ThemePicker } from './ThemePicker';
 import { Shown, shownText } from '../display';
+import { UpdatesLine } from './UpdatesLine';
 
 const SOURCE: Record<AppSettingsView['model']['source'], string> = {
   environment: 'set by the environment, which wins over this field',
@@ -81,6 +82,8 @@ export function SettingsView() {
           />
           <h3>Appearance</h3>
           <ThemePicker theme={view.theme} save={(theme) => saveAnd(api.setTheme({ theme }))} />
+          <h3>Updates</h3>
+          <UpdatesLine />
         </>
       ) : loadError ? null : (
         <p className="muted" role="status">
