@@ -12,11 +12,15 @@ export const LaunchRequestSchema = z.strictObject({
 export type LaunchRequest = z.infer<typeof LaunchRequestSchema>;
 
 /**
- * The user's own arguments of this process: after the executable, and in development (`electron .`, where
- * `process.defaultApp` is true) after the app's folder too.
+ * The user's own arguments of this process: after the executable; in development (`electron .`, where
+ * `process.defaultApp` is true) after the app's folder (`appPath`, matched resolved against `cwd`), so that
+ * switches and files Electron or a test harness put before it are never taken for the user's; none if it is not
+ * found.
  */
-export function userArgs(argv: readonly string[], defaultApp: boolean): string[] {
-  return argv.slice(defaultApp ? 2 : 1);
+export function userArgs(argv: readonly string[], defaultApp: boolean, appPath: string, cwd: string): string[] {
+  if (!defaultApp) return argv.slice(1);
+  const at = argv.findIndex((arg, i) => i > 0 && !arg.startsWith('-') && path.resolve(cwd, arg) === appPath);
+  return at === -1 ? [] : argv.slice(at + 1);
 }
 
 /**

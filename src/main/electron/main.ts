@@ -59,7 +59,7 @@ function prepare(): void {
   // Every webContents, ours or any other, gets the same guards (before anything can load).
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, isAppPage));
 
-  const launch: LaunchRequest = { args: userArgs(process.argv, process.defaultApp === true), cwd: process.cwd() };
+  const launch: LaunchRequest = { args: userArgs(process.argv, process.defaultApp === true, app.getAppPath(), process.cwd()), cwd: process.cwd() };
   if (!app.requestSingleInstanceLock(launch)) {
     app.quit();
     return;

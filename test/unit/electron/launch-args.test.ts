@@ -23,8 +23,11 @@ describe('takeRefusedSwitches (packaged builds)', () => {
 
 describe('the folder a launch asks to open', () => {
   it("takes the user's arguments after the executable (and after the app folder in development)", () => {
-    expect(userArgs(['/opt/Gatehouse/gatehouse-desktop', 'proj'], false)).toEqual(['proj']);
-    expect(userArgs(['/usr/bin/electron', '.', 'proj'], true)).toEqual(['proj']);
+    expect(userArgs(['/opt/Gatehouse/gatehouse-desktop', 'proj'], false, '/opt/Gatehouse/resources/app.asar', '/home/me')).toEqual(['proj']);
+    expect(userArgs(['/usr/bin/electron', '.', 'proj'], true, '/work/app', '/work/app')).toEqual(['proj']);
+    // A harness's own arguments before the app folder (Playwright's `-r loader.js`) are not the user's.
+    expect(userArgs(['/usr/bin/electron', '-r', '/x/loader.js', '/work/app'], true, '/work/app', '/tmp')).toEqual([]);
+    expect(userArgs(['/usr/bin/electron', '--inspect', 'elsewhere'], true, '/work/app', '/tmp')).toEqual([]);
   });
 
   it('is the first argument that is not a switch, resolved against the working directory', () => {

@@ -109,6 +109,9 @@ export function createFakeElectron(options: { pickFolder: () => string | null; s
     getVersion() {
       return '0.1.0';
     }
+    getAppPath() {
+      return '/opt/Gatehouse/resources/app.asar';
+    }
     requestSingleInstanceLock(data?: unknown) {
       this.lockData = data;
       return true;
