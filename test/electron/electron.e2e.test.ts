@@ -48,6 +48,13 @@ describe('desktop app (Electron)', () => {
   });
 
   it.skipIf(!runtime.executable)(title('gives the page no Node, no raw IPC, no new windows and no way away'), async () => {
+    // Links the app hands to the OS browser are recorded here instead of opening the developer's browser.
+    await app!.evaluate(({ shell }) => {
+      const opened: string[] = [];
+      (globalThis as unknown as { __gatehouseOpened: string[] }).__gatehouseOpened = opened;
+      shell.openExternal = async (url: string) => void opened.push(url);
+    });
+    const handedToBrowser = () => app!.evaluate(() => (globalThis as unknown as { __gatehouseOpened: string[] }).__gatehouseOpened.slice());
     const probe = await page.evaluate(() => ({
       require: typeof (window as unknown as { require?: unknown }).require,
       process: typeof (window as unknown as { process?: unknown }).process,
@@ -60,9 +67,10 @@ describe('desktop app (Electron)', () => {
     expect(probe.keys).not.toContain('invoke');
     expect(probe.opened).toBe(true);
     await page.evaluate(() => {
-      window.location.href = 'https://example.com/';
+      window.location.href = 'https://example.com/next';
     });
-    await new Promise((r) => setTimeout(r, 500));
+    // Both went to the (stubbed) OS browser, validated; the page stayed where it was.
+    await expect.poll(handedToBrowser, { timeout: 10_000 }).toEqual(['https://example.com/', 'https://example.com/next']);
     expect(page.url()).toBe('app://gatehouse/index.html');
     // The worker answering the page is the utility process Electron lists under our service name.
     const info = await page.evaluate(() => (window as unknown as { gatehouse: { pingWorker(r: object): Promise<{ pid: number }> } }).gatehouse.pingWorker({}));
