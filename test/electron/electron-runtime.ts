@@ -1,47 +1,6 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
+// The test's view of the Electron runtime: the bench's finder (src/main/bench/desktop), resolved from here.
+import { findElectronRuntime as find, playwrightElectronLoader as loader } from '../../src/main/bench/desktop/electron-runtime';
+export type { ElectronRuntime } from '../../src/main/bench/desktop/electron-runtime';
 
-const require = createRequire(import.meta.url);
-
-export type ElectronRuntime = { executable: string; reason: null } | { executable: null; reason: string };
-
-/**
- * Finds the Electron runtime without triggering its download: `require('electron')` would try to fetch it
- * (electron 45's index.js downloads a missing binary), so read the package's path.txt and dist/ directly.
- */
-export function findElectronRuntime(env: NodeJS.ProcessEnv = process.env): ElectronRuntime {
-  let pkgDir: string;
-  try {
-    pkgDir = path.dirname(require.resolve('electron/package.json'));
-  } catch {
-    return { executable: null, reason: 'the electron package is not installed' };
-  }
-  const pathFile = path.join(pkgDir, 'path.txt');
-  if (!fs.existsSync(pathFile)) {
-    return { executable: null, reason: `no Electron runtime: ${path.relative(process.cwd(), pathFile)} is missing (the binary was never downloaded; run \`npx install-electron\`)` };
-  }
-  const relative = fs.readFileSync(pathFile, 'utf8').trim();
-  const distDir = env.ELECTRON_OVERRIDE_DIST_PATH || path.join(pkgDir, 'dist');
-  const executable = path.join(distDir, relative);
-  try {
-    fs.accessSync(executable, fs.constants.X_OK);
-  } catch {
-    return { executable: null, reason: `no Electron runtime: ${executable} is missing or not executable` };
-  }
-  if (process.platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY) {
-    return { executable: null, reason: 'no display for Electron (set DISPLAY or run under xvfb-run)' };
-  }
-  return { executable, reason: null };
-}
-
-/** Playwright's Electron loader, which it adds itself only when it locates Electron on its own. */
-export function playwrightElectronLoader(): string | null {
-  try {
-    const dir = path.dirname(require.resolve('playwright-core/package.json'));
-    const loader = path.join(dir, 'lib/server/electron/loader.js');
-    return fs.existsSync(loader) ? loader : null;
-  } catch {
-    return null;
-  }
-}
+export const findElectronRuntime = (env: NodeJS.ProcessEnv = process.env) => find(env, __filename);
+export const playwrightElectronLoader = () => loader(__filename);

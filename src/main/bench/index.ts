@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchAudit } from './audit-bench';
+import { benchDesktopStart } from './desktop/desktop-bench';
 import { benchIpc } from './ipc-bench';
 import { benchPermission } from './permission-bench';
 import { benchSandbox } from './sandbox-bench';
@@ -11,7 +12,7 @@ import { benchUi } from './ui/ui-bench';
 const USAGE = `node out/main/bench.js [--json] [--quick] [--only NAME,...]
   --json      the last line is one JSON object with every measurement
   --quick     a 3 s stream instead of 30 s in the UI bench (a smoke test; the numbers are not comparable)
-  --only      run only these benches: ipc, permission, audit, sandbox, tool, ui
+  --only      run only these benches: ipc, permission, audit, sandbox, tool, ui, desktop
   env GATEHOUSE_BENCH_UI_STREAM_MS   the UI bench's stream length in ms (default 30000)`;
 
 /** The UI bench's stream: 2,000 tokens/s for 30 s unless shortened. */
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
     ['sandbox', () => benchSandbox(configDir)],
     ['tool', () => benchToolRoundtrip(configDir)],
     ['ui', () => runUiBench(uiStreamMs(argv.includes('--quick')))],
+    ['desktop', () => runDesktopBench()],
   ];
   const unknown = only ? [...only].filter((n) => !benches.some(([name]) => name === n)) : [];
   if (unknown.length) throw new Error(`--only: no bench named ${unknown.join(', ')}\n${USAGE}`);
@@ -68,6 +70,16 @@ async function runUiBench(streamMs: number): Promise<Record<string, number>> {
     return {};
   }
   for (const note of result.notes) console.error(`ui           ${note}`);
+  return result.metrics;
+}
+
+/** The desktop app's launch to first content; skipped, with the reason, where no Electron runtime or display is. */
+async function runDesktopBench(): Promise<Record<string, number>> {
+  const result = await benchDesktopStart({ appDir: path.resolve(__dirname, '../..') });
+  if ('skipped' in result) {
+    console.error(`desktop      skipped: ${result.skipped}`);
+    return {};
+  }
   return result.metrics;
 }
 
