@@ -19,6 +19,7 @@ import { LoginShellPathCache, mergePath, needsLoginShellPath } from './login-she
 import type { LoginShellPath } from './login-shell-path';
 import { buildAppMenuTemplate } from './menu-template';
 import { SafeStorageKeyStore } from './safe-storage-key-store';
+import { loadElectronUpdater } from './electron-updater-loader';
 import { resolveUpdateFeed } from './update-feed';
 import { DesktopUpdates } from './updates';
 import { UtilityProcessLauncher } from './utility-launcher';
@@ -93,7 +94,7 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
   const updates = new DesktopUpdates({
     currentVersion: app.getVersion(),
     packaged: app.isPackaged,
-    loadUpdater: async () => (await import('electron-updater')).autoUpdater,
+    loadUpdater: async () => loadElectronUpdater(),
     resolveFeed: () => resolveUpdateFeed({ configDir, resourcesDir: app.isPackaged ? process.resourcesPath : undefined, platform: process.platform }),
     log,
   });

@@ -27,9 +27,9 @@ function requiredPackages(): Map<string, string[]> {
     if (!fs.existsSync(abs)) continue;
     for (const file of fs.readdirSync(abs).filter((f) => /\.(c?js|mjs)$/.test(f) && !NOT_RUN_BY_THE_APP.has(`${dir}/${f}`))) {
       const text = fs.readFileSync(path.join(abs, file), 'utf8');
-      // require("x"), import("x") (loaded on demand), require.resolve("x/file") and createRequire(...).resolve("x/file")
-      // (files read by path: wasm).
-      for (const m of text.matchAll(/(?:\brequire(?:\.resolve)?|\bimport|\)\.resolve)\(\s*["']([^"'./][^"']*)["']\s*\)/g)) {
+      // require("x"), import("x") and createRequire(...)("x") (loaded on demand), require.resolve("x/file") and
+      // createRequire(...).resolve("x/file") (files read by path: wasm).
+      for (const m of text.matchAll(/(?:\brequire(?:\.resolve)?|\bimport|\)\.resolve|createRequire\)\([^()]*\))\(\s*["']([^"'./][^"']*)["']\s*\)/g)) {
         const spec = m[1]!;
         if (spec.startsWith('node:') || builtins.has(spec) || builtins.has(spec.split('/')[0]!) || spec === 'electron') continue;
         const name = packageName(spec);

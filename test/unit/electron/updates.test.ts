@@ -1,9 +1,11 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
+import Module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createUpdatesHandlers } from '../../../src/main/app/updates-handlers';
+import { loadElectronUpdater } from '../../../src/main/electron/electron-updater-loader';
 import { resolveUpdateFeed } from '../../../src/main/electron/update-feed';
 import { DesktopUpdates } from '../../../src/main/electron/updates';
 import type { UpdateFeed, UpdaterLike } from '../../../src/main/electron/updates';
@@ -188,5 +190,43 @@ describe('the updates channels', () => {
     expect(await handlers.getUpdateStatus({})).toMatchObject({ state: 'unavailable', message: expect.stringMatching(/does not update itself/) });
     expect(await handlers.checkForUpdates({})).toMatchObject({ state: 'unavailable' });
     await expect(handlers.installUpdate({})).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+});
+
+describe('loadElectronUpdater (the real electron-updater package)', () => {
+  it("returns its autoUpdater (a lazy CommonJS getter, which import() would not expose), ready for a generic feed", () => {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-electron-updater-')));
+    const resources = path.join(dir, 'resources');
+    fs.mkdirSync(resources);
+    fs.writeFileSync(path.join(resources, 'package-type'), 'deb'); // what electron-builder's deb target writes
+    const app = Object.assign(new EventEmitter(), {
+      name: 'Gatehouse',
+      isPackaged: true,
+      getVersion: () => '0.1.0',
+      getName: () => 'Gatehouse',
+      getPath: () => dir,
+      getAppPath: () => dir,
+      whenReady: async () => undefined,
+    });
+    const loader = Module as unknown as { _load: (...a: unknown[]) => unknown };
+    const originalLoad = loader._load;
+    const proc = process as unknown as { resourcesPath?: string };
+    const originalResources = proc.resourcesPath;
+    loader._load = function (request: unknown, ...rest: unknown[]) {
+      return request === 'electron' ? { app } : originalLoad.call(this, request, ...rest);
+    };
+    proc.resourcesPath = resources;
+    try {
+      const updater = loadElectronUpdater();
+      expect(updater.constructor.name).toBe('DebUpdater');
+      for (const method of ['setFeedURL', 'checkForUpdates', 'quitAndInstall', 'on'] as const) expect(typeof updater[method]).toBe('function');
+      expect(() => updater.setFeedURL({ provider: 'generic', url: 'https://updates.example.com/gatehouse' })).not.toThrow();
+      updater.allowDowngrade = false;
+      expect(updater.allowDowngrade).toBe(false);
+    } finally {
+      loader._load = originalLoad;
+      proc.resourcesPath = originalResources;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
