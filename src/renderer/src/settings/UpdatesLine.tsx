@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { UpdateStatus } from '../../../shared/updates-contract';
 import { errorMessage, useApi, useApiEvent } from '../api';
+import { Shown } from '../display';
 
 /**
  * Settings > Updates: the running version and the updater's state in one line, "Check now", and "Restart to
@@ -27,7 +28,8 @@ export function UpdatesLine() {
   return (
     <div className="settings-form" data-testid="settings-updates">
       <p className="settings-note" role="status" aria-live="polite" data-testid="settings-updates-status">
-        {status ? `Gatehouse ${status.currentVersion}. ${status.message}${progress}` : 'Reading the update status…'}
+        {/* The message may carry an update server's error text: shown with its hidden characters marked. */}
+        {status ? <Shown text={`Gatehouse ${status.currentVersion}. ${status.message}${progress}`} /> : 'Reading the update status…'}
       </p>
       <div className="settings-row">
         <button type="button" disabled={!canCheck} onClick={() => run(api.checkForUpdates({}))}>
@@ -41,7 +43,7 @@ export function UpdatesLine() {
       </div>
       {failure ? (
         <p className="settings-status error" role="alert">
-          {failure}
+          <Shown text={failure} />
         </p>
       ) : null}
     </div>
