@@ -7,7 +7,7 @@ import type { FakeAnthropic } from '../support/fake-anthropic';
 import { chromiumSkipReason } from './support/browser';
 import { openChatPage, POLL, useChatApp, waitUntilAnswerable } from './support/chat-app';
 import type { ChatApp } from './support/chat-app';
-import { BIDI, focusedText, INVISIBLE, screenshotBothThemes, textBox } from './support/display';
+import { BIDI, focusedText, INVISIBLE, readsBefore, screenshotBothThemes, textBox } from './support/display';
 import type { RunningWeb } from './support/start-web';
 
 // Issue 13 in Chromium: hostile calls, and what the approval shows of them (on screen, not only in the DOM).
@@ -71,7 +71,7 @@ describe.skipIf(skipReason !== null)(`approvals show exactly what runs (Chromium
     // On screen, "touch" stands before "#": it is not shown as a comment.
     const touch = await textBox(target, 'touch');
     const hash = await textBox(target, '#');
-    expect(touch && hash && touch.x < hash.x && Math.abs(touch.y - hash.y) < 2).toBe(true);
+    expect(readsBefore(touch, hash)).toBe(true);
     expect(await dialog.getByTestId('approval-input').innerText()).toContain('"command": "ls ⟨U+202E⟩⟨U+2066⟩; touch trojan-ran⟨U+2069⟩');
     expect(await dialog.getByTestId('mark-warning').innerText()).toMatch(/^⚠ This call contains \d+ hidden or control characters \(bidirectional control/);
     const screen = await dialog.innerText();

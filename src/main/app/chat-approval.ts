@@ -1,7 +1,11 @@
 import type { ApprovalChoice, ApprovalRequestEvent } from '../../shared/chat-contract';
 import type { ApprovalAnswer, ApprovalRequest } from '../agent/types';
 
-const MAX_SUMMARY_CHARS = 2_000;
+/**
+ * The most of a call's input the approval carries as text: the dialog folds long input and shows all of it on
+ * request, so the cut is only for inputs no person reads whole (the command itself travels whole as the target).
+ */
+const MAX_SUMMARY_CHARS = 100_000;
 
 function field(input: unknown, key: string): string | null {
   if (typeof input !== 'object' || input === null || !(key in input)) return null;
@@ -24,7 +28,8 @@ export function summariseInput(tool: string, input: unknown): string {
   } catch {
     text = String(input);
   }
-  return text.length > MAX_SUMMARY_CHARS ? `${text.slice(0, MAX_SUMMARY_CHARS)}… (${text.length} characters)` : text;
+  if (text.length <= MAX_SUMMARY_CHARS) return text;
+  return `${text.slice(0, MAX_SUMMARY_CHARS)}\n… ${(text.length - MAX_SUMMARY_CHARS).toLocaleString('en-US')} more characters not shown (${text.length.toLocaleString('en-US')} in all)`;
 }
 
 /** The approval dialog's view of a request the engine asked about. */

@@ -27,6 +27,15 @@ export async function textBox(element: Locator, needle: string): Promise<{ x: nu
   }, needle);
 }
 
+type Box = { x: number; y: number; right: number; bottom: number } | null;
+
+/** Whether `a` is drawn before `b` in reading order (left to right on a line, lines top to bottom). */
+export function readsBefore(a: Box, b: Box): boolean {
+  if (!a || !b) return false;
+  if (b.y >= a.bottom - 1) return true;
+  return Math.abs(a.y - b.y) < 2 && a.x < b.x;
+}
+
 /** Screenshots of the page in the light and the dark theme (test-results/e2e/NAME.png and NAME-dark.png). */
 export async function screenshotBothThemes(page: Page, name: string, target?: Locator): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { cleanTerminalOutput, describeTricks, terminalTricks } from '../../../shared/terminal-text';
-import { LongText, Shown, summariseMarks } from '../display';
+import { LongText, OutputMarksWarning, Shown, summariseMarks } from '../display';
 import type { ToolItem } from './chat-store';
 import { TerminalView } from './TerminalView';
 
@@ -32,9 +32,7 @@ export function CommandOutput({ item }: { item: ToolItem }) {
           />
         </p>
       ) : marks.count > 0 ? (
-        <p className="mark-warning" data-testid="output-flag">
-          <Shown text={`⚠ The output holds ${marks.count} hidden character${marks.count === 1 ? '' : 's'}, shown as ⟨…⟩ markers.`} />
-        </p>
+        <OutputMarksWarning count={marks.count} />
       ) : null}
       {canTerminal ? (
         <div className="command-output-views" role="group" aria-label="Output view">

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Shown, shownText } from '../display';
+import { FlaggedLinesWarning, Shown, shownText } from '../display';
 import { highlightHunk, lineIsFlagged, parseDiffHunks, splitRows } from './diff-model';
 import type { DiffHunk, DiffLine } from './diff-model';
 import { SplitLines, UnifiedLines } from './DiffLines';
@@ -71,11 +71,7 @@ export function DiffView({ path, diff }: { path: string; diff: string }) {
   const flagged = useMemo(() => hunks.reduce((n, h) => n + h.lines.filter(lineIsFlagged).length, 0), [hunks]);
   return (
     <section className="diff-view" aria-label={shownText(`Changes to ${path}`)} data-layout={layout}>
-      {flagged > 0 ? (
-        <p className="mark-warning" data-testid="diff-flagged">
-          <Shown text={`⚠ ${flagged} line${flagged === 1 ? '' : 's'} of this diff hold${flagged === 1 ? 's' : ''} hidden or direction-changing characters (shown as ⟨…⟩, marked ⚠): what they do may differ from how they read.`} />
-        </p>
-      ) : null}
+      {flagged > 0 ? <FlaggedLinesWarning count={flagged} /> : null}
       <div className="diff-toolbar">
         <p className="diff-summary">
           <Shown text={path} strict lines="inline" as="code" /> <Shown className="diff-add-count" text={`+${count('add')}`} />{' '}

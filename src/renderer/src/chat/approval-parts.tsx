@@ -31,14 +31,13 @@ export function approvalCounter(request: ApprovalRequestEvent, position: number,
   return parts.length ? parts.join(' · ') : null;
 }
 
-/** Every untrusted text the dialog shows, for the warning at its top. */
+/**
+ * The untrusted texts the dialog shows, each once, for the warning at its top: the target, why, the diff (or the
+ * input, when there is no target it would repeat), the rule.
+ */
 export function approvalTexts(request: ApprovalRequestEvent, rule: string): MarkedText[] {
-  return [
-    { text: request.target, strict: true },
-    { text: request.reason },
-    { text: request.preview?.kind === 'diff' ? request.preview.unifiedDiff : request.inputSummary },
-    { text: rule, strict: true },
-  ];
+  const body = request.preview?.kind === 'diff' ? request.preview.unifiedDiff : request.target ? '' : request.inputSummary;
+  return [{ text: request.target, strict: true }, { text: request.reason }, { text: body }, { text: rule, strict: true }];
 }
 
 /** The top of the dialog: the hidden-character warning and, for a write nobody can preview, that fact first. */

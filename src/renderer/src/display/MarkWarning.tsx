@@ -33,3 +33,23 @@ export function MarkWarning({ texts, subject }: { texts: readonly MarkedText[]; 
     </p>
   );
 }
+
+const lines = (n: number): string => `${n} line${n === 1 ? '' : 's'}`;
+
+/** Above a diff with lines holding hidden or direction-changing characters (Trojan Source): how many, and how they show. */
+export function FlaggedLinesWarning({ count }: { count: number }) {
+  return (
+    <p className="mark-warning" data-testid="diff-flagged">
+      {`⚠ ${lines(count)} of this diff hold${count === 1 ? 's' : ''} hidden or direction-changing characters (shown as ⟨…⟩, marked ⚠): what they do may differ from how they read.`}
+    </p>
+  );
+}
+
+/** Above command output whose text needed markers (and no terminal trick said more). */
+export function OutputMarksWarning({ count }: { count: number }) {
+  return (
+    <p className="mark-warning" data-testid="output-flag">
+      {`⚠ The output holds ${count} hidden character${count === 1 ? '' : 's'}, shown as ⟨…⟩ markers.`}
+    </p>
+  );
+}

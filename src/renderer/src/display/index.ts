@@ -3,7 +3,7 @@
 export { Shown, shownNodes, shownText } from './Shown';
 export type { ShownLines, ShownProps } from './Shown';
 export { LongText } from './LongText';
-export { MarkWarning, summariseAll } from './MarkWarning';
+export { FlaggedLinesWarning, MarkWarning, OutputMarksWarning, summariseAll } from './MarkWarning';
 export type { MarkedText } from './MarkWarning';
 export { askToOpen, ExternalLink, LinkConfirmHost } from './ExternalLink';
 export { linkTextMisleads } from './link-target';
