@@ -76,6 +76,7 @@ describe.skipIf(skipReason !== null)(`chat and approvals in Chromium${skipReason
     expect(fs.readFileSync(path.join(project, 'hello.txt'), 'utf8')).toBe('old line\nkept line\n');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'chat-approval.png') });
 
+    await waitUntilAnswerable(dialog);
     await dialog.getByRole('button', { name: 'Allow once', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
     await expect.poll(() => fs.readFileSync(path.join(project, 'hello.txt'), 'utf8'), POLL).toBe('new line\nkept line\n');
@@ -110,6 +111,7 @@ describe.skipIf(skipReason !== null)(`chat and approvals in Chromium${skipReason
     const note = 'Do not create files outside src, ask me first';
     await dialog.getByRole('textbox', { name: 'Note to the model' }).fill(note);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'chat-deny.png') });
+    await waitUntilAnswerable(dialog);
     await dialog.getByRole('button', { name: 'Deny', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
 
@@ -144,6 +146,7 @@ describe.skipIf(skipReason !== null)(`chat and approvals in Chromium${skipReason
     expect(await dialog.getByTestId('approval-target').textContent()).toBe('notes.txt');
     const rule = await dialog.getByRole('textbox', { name: 'Rule' }).inputValue();
     expect(rule).toContain('notes.txt');
+    await waitUntilAnswerable(dialog);
     await dialog.getByRole('button', { name: 'Allow for session', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
 
@@ -188,6 +191,7 @@ describe.skipIf(skipReason !== null)(`chat and approvals in Chromium${skipReason
     await expect.poll(() => dialog.getByRole('heading', { level: 2 }).textContent(), POLL).toContain('1 of 2');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'chat-queue.png') });
     const first = await dialog.getByTestId('approval-target').textContent();
+    await waitUntilAnswerable(dialog);
     await dialog.getByRole('button', { name: 'Allow once', exact: true }).click();
     await expect.poll(() => dialog.getByTestId('approval-target').textContent(), POLL).not.toBe(first);
     const second = await dialog.getByTestId('approval-target').textContent();

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { chromiumSkipReason } from './support/browser';
-import { openChatPage, POLL, SCREENSHOTS, useChatApp } from './support/chat-app';
+import { openChatPage, POLL, SCREENSHOTS, useChatApp, waitUntilAnswerable } from './support/chat-app';
 import type { RunningWeb } from './support/start-web';
 
 // The approval dialog for a command the model wants to run outside the OS sandbox: two answers and a warning.
@@ -57,6 +57,7 @@ describe.skipIf(skipReason !== null)(`the unsandboxed-command approval in Chromi
       await page.screenshot({ path: path.join(SCREENSHOTS, 'approval-unsandboxed.png') });
       expect(fs.existsSync(marker)).toBe(false);
 
+      await waitUntilAnswerable(dialog);
       await dialog.getByRole('button', { name: /^Allow once/ }).click();
       await dialog.waitFor({ state: 'detached' });
       const log = page.getByRole('log', { name: 'Conversation' });

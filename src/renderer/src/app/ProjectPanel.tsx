@@ -19,8 +19,10 @@ function OpenFolder() {
   }
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const trimmed = path.trim();
-    if (trimmed && (await openProject(api, trimmed))) setPath('');
+    const typed = path;
+    const trimmed = typed.trim();
+    // Clear the box only if it still holds what was opened: the person may have typed the next path meanwhile.
+    if (trimmed && (await openProject(api, trimmed))) setPath((now) => (now === typed ? '' : now));
   };
   return (
     <form className="open-folder" onSubmit={(e) => void submit(e)}>
