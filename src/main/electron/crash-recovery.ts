@@ -4,8 +4,8 @@ import type { WorkerStatus } from '../../shared/api';
 // Recovery from a dead renderer or a worker that keeps crashing, visible to the person. Only Electron's types are
 // imported: the window, the dialog and the clock are passed in, so it is unit-tested with fakes.
 
-/** Shows a message box; resolves with the index of the button chosen. */
-export type AskUser = (box: { title: string; message: string; detail: string; buttons: string[] }) => Promise<number>;
+/** Shows a message box; resolves with the index of the button chosen (`cancel` for Esc or closing it). */
+export type AskUser = (box: { title: string; message: string; detail: string; buttons: string[]; cancel: number }) => Promise<number>;
 
 export interface RendererRecoveryOptions {
   /** Loads the app's page again (a reload after a crash). */
@@ -74,6 +74,7 @@ export function recoverRendererCrashes(window: BrowserWindow, o: RendererRecover
           `Its page stopped ${crashes.length} times within ${Math.round(windowMs / 1000)} s (last: ${details.reason}, exit code ${details.exitCode}). ` +
           'Approvals that were waiting were denied. Reload the page, or quit Gatehouse.',
         buttons: ['Reload', 'Quit'],
+        cancel: 0,
       })
       .then(
         (choice) => {
@@ -104,7 +105,8 @@ export interface WorkerRecoveryOptions {
 
 /**
  * The supervisor restarts a crashed worker by itself and gives up ("failed") after repeated crashes; then the
- * person is asked, once per failure, whether to start it again or quit. Returns the status listener.
+ * person is asked, once per failure, whether to start it again, leave it stopped for now (the page says so; rules and
+ * settings still work) or quit. Returns the status listener.
  */
 export function workerFailureHandler(o: WorkerRecoveryOptions): (status: WorkerStatus) => void {
   let asking = false;
@@ -117,12 +119,13 @@ export function workerFailureHandler(o: WorkerRecoveryOptions): (status: WorkerS
         title: 'Gatehouse',
         message: "Gatehouse's agent process keeps stopping",
         detail: `${status.message ?? 'It stopped repeatedly.'} Commands and edits cannot run until it is started again.`,
-        buttons: ['Start it again', 'Quit'],
+        buttons: ['Start it again', 'Not now', 'Quit'],
+        cancel: 1,
       })
       .then(async (choice) => {
         asking = false;
         if (choice === 0) await o.restart();
-        else o.quit();
+        else if (choice === 2) o.quit();
       })
       .catch((err: unknown) => {
         asking = false;

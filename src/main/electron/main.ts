@@ -114,8 +114,8 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
     },
   });
 
-  const ask: AskUser = async ({ title, message, detail, buttons }) => {
-    const box = { type: 'error' as const, title, message, detail, buttons, defaultId: 0, cancelId: buttons.length - 1, noLink: true };
+  const ask: AskUser = async ({ title, message, detail, buttons, cancel }) => {
+    const box = { type: 'error' as const, title, message, detail, buttons, defaultId: 0, cancelId: cancel, noLink: true };
     const parent = appWindow?.current();
     return (parent ? await dialog.showMessageBox(parent, box) : await dialog.showMessageBox(box)).response;
   };

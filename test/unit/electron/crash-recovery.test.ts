@@ -69,7 +69,7 @@ describe('recoverRendererCrashes', () => {
     t.crash();
     expect(t.reloads).toHaveLength(3);
     expect(t.asked).toHaveLength(1);
-    expect(t.asked[0]).toMatchObject({ buttons: ['Reload', 'Quit'], detail: expect.stringMatching(/stopped 4 times within 60 s \(last: crashed, exit code 11\).*denied/) });
+    expect(t.asked[0]).toMatchObject({ buttons: ['Reload', 'Quit'], cancel: 0, detail: expect.stringMatching(/stopped 4 times within 60 s \(last: crashed, exit code 11\).*denied/) });
     await expect.poll(() => t.reloads.length).toBe(4);
     t.crash();
     expect(t.reloads).toHaveLength(5); // counting started again
@@ -135,9 +135,14 @@ describe('workerFailureHandler', () => {
     onStatus(status('failed', 'again'));
     expect(asked).toEqual([expect.stringContaining('crashed 4 times')]);
     await expect.poll(() => restarts).toBe(1);
-    answer = 1;
+    answer = 1; // Not now (Esc): the worker stays stopped, the app stays open
     onStatus(status('failed', 'once more'));
+    await expect.poll(() => asked.length).toBe(2);
+    await new Promise((r) => setImmediate(r));
+    expect([restarts, quits]).toEqual([1, 0]);
+    answer = 2;
+    onStatus(status('failed', 'and again'));
     await expect.poll(() => quits).toBe(1);
-    expect(asked).toHaveLength(2);
+    expect(asked).toHaveLength(3);
   });
 });
