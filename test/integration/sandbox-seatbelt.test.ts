@@ -63,4 +63,32 @@ describe.skipIf(skipReason !== null)(`sandboxed commands on macOS (real sandbox-
     const direct = await runIn(sandbox, `curl -sS -m 5 --noproxy '*' http://127.0.0.1:${port}/`);
     expect(direct.output).not.toContain('hello-from-loopback');
   });
+
+  it('keeps the rules and git hooks read-only, existing or not, in any case, and .git in place', async () => {
+    const p = world.project;
+    fs.mkdirSync(path.join(p, '.claude'), { recursive: true });
+    fs.writeFileSync(path.join(p, '.claude', 'settings.json'), '{}\n');
+    fs.mkdirSync(path.join(p, '.git', 'objects'), { recursive: true });
+    fs.writeFileSync(path.join(p, '.git', 'config'), '[core]\n');
+    const r = await runIn(
+      sandbox,
+      [
+        'echo x > .claude/settings.json',
+        'echo x > .CLAUDE/settings.local.json',
+        'mkdir -p .gatehouse && echo x > .gatehouse/settings.yaml',
+        'mkdir -p .GateHouse',
+        'mkdir -p .git/hooks && echo x > .git/hooks/pre-commit',
+        'echo x >> .git/config',
+        'mv .git .git-old',
+        'rm -rf .claude',
+        'echo ok > normal.txt && echo blob > .git/objects/blob && echo normal-ok',
+      ].map((c) => `{ ${c} ; } 2>&1`).join('\n'),
+    );
+    expect(r.output).toContain('normal-ok');
+    expect(fs.readFileSync(path.join(p, '.claude', 'settings.json'), 'utf8')).toBe('{}\n');
+    expect(fs.readdirSync(path.join(p, '.claude'))).toEqual(['settings.json']);
+    for (const absent of ['.gatehouse', '.GateHouse', '.git-old']) expect(fs.readdirSync(p), absent).not.toContain(absent);
+    expect(fs.readdirSync(path.join(p, '.git')).sort()).toEqual(['config', 'objects']);
+    expect(fs.readFileSync(path.join(p, '.git', 'config'), 'utf8')).toBe('[core]\n');
+  });
 });
