@@ -22,27 +22,11 @@ export interface FixturePaths {
 export const AVOIDED = {
   /** F1: bash expands a glob in an operand that is not a path (`echo ../*` lists the folder above the project). */
   globsInTextOperands: true,
-  /** F2: options that follow symbolic links while recursing pass (`grep -R x .` reads through link-out). */
-  followOptions: new Set(['-R', '-L', '--follow', '-R x', '-L x', '-L .', '-rn export -R']),
-  /** F3: `cd` inside a subshell is applied to what follows it (`(cd src); cat ../outside/secret.txt`). */
-  subshellCd: true,
-  /** F4: a program named by a path in the project is read-only (`./rg x`, `bin/ls`, `/proc/self/cwd/rg`). */
-  programPaths: new Set(['./', 'bin/', './rg x', 'bin/ls', '/proc/self/cwd/rg x']),
-  /** F5: `cd` with CDPATH set is judged without it (`CDPATH=.. cd outside && cat secret.txt`). */
-  cdpath: true,
-  /** F6: an option that runs a program passes (`diff -l` runs pr). */
-  programOptions: new Map([
-    ['diff', new Set(['-l', '--paginate', '-la', '-lh'])],
-    // F8: an optional argument must be attached (`od -w16`); the engine takes the next word (a path) as it
-    ['od', new Set(['-w', '-w out', '-w link-out'])],
-  ]),
   /** F7: the grammar joins `a|b|c` NEWLINE `d < f` into one pipeline ending in `c d` (`echo|echo|echo\nrm -rf src < x`). */
   newlineAfterLongPipeline: true,
 };
-export const AVOIDED_SUMMARY = ['F1 globs in text operands', 'F2 -R/-L/--follow', 'F3 (cd DIR); …', 'F4 ./prog, bin/prog', 'F5 CDPATH', 'F6 diff -l', 'F7 a|b|c NEWLINE', 'F8 od -w'];
+export const AVOIDED_SUMMARY = ['F1 globs in text operands', 'F7 a|b|c NEWLINE'];
 
-const avoidedOption = (program: string, option: string): boolean =>
-  AVOIDED.followOptions.has(option) || (AVOIDED.programOptions.get(program)?.has(option) ?? false);
 
 /** What the generator needs to know about the engine's read-only set here (the test asks the engine once). */
 export interface GenContext {
@@ -114,9 +98,8 @@ const SPECIFIC: Record<string, string[]> = {
 
 /** Mostly options the engine accepts for `program` (so that scripts run), sometimes any of the pool (to attack it). */
 function options(program: string, ctx: GenContext): fc.Arbitrary<string[]> {
-  const pool = OPTION_POOL.filter((o) => !avoidedOption(program, o));
-  const own = (ctx.safe.get(program) ?? []).filter((o) => !avoidedOption(program, o));
-  const one = own.length === 0 ? pick(...pool) : fc.oneof({ weight: 4, arbitrary: pick(...own) }, { weight: 1, arbitrary: pick(...pool) });
+  const own = ctx.safe.get(program) ?? [];
+  const one = own.length === 0 ? pick(...OPTION_POOL) : fc.oneof({ weight: 4, arbitrary: pick(...own) }, { weight: 1, arbitrary: pick(...OPTION_POOL) });
   return fc.array(one, { maxLength: 2 });
 }
 
@@ -130,10 +113,10 @@ function simpleCommand(ctx: GenContext): fc.Arbitrary<string> {
       fc.array(paths(f), { maxLength: 3 }),
       fc.oneof({ weight: 3, arbitrary: fc.constant('') }, { weight: 1, arbitrary: redirection(f) }),
       fc.oneof({ weight: 5, arbitrary: fc.constant('') }, { weight: 1, arbitrary: prefixAssignment(f) }),
-      pick(...['', '', '', '', '', '', '', '/usr/bin/', '/bin/', './', 'bin/', '\\', 'command '].filter((p) => !AVOIDED.programPaths.has(p))),
+      pick('', '', '', '', '', '', '', '/usr/bin/', '/bin/', './', 'bin/', '\\', 'command '),
     )
     .map(([[program, opts], n, args, redirect, assign, spelling]) => {
-      const specific = (SPECIFIC[program] ?? []).filter((a) => !avoidedOption(program, a));
+      const specific = SPECIFIC[program] ?? [];
       const own = specific.length > 0 && n % 3 !== 0 ? [specific[n % specific.length] as string] : [];
       const closing = program === '[' ? [']'] : [];
       const operands = AVOIDED.globsInTextOperands && ctx.textOperands.has(program) ? args.filter((a) => !hasGlob(a)) : args;
@@ -167,7 +150,7 @@ function attacks(list: fc.Arbitrary<string>): fc.Arbitrary<string> {
     '~+/../outside/secret.txt', '.\\\n./outside/secret.txt', 'link-out/secret.txt', 'link-in/../../outside/secret.txt',
   );
   const reader = pick('cat', 'head', 'wc', 'grep x', 'sha1sum', 'od -c', 'tail -n 1', 'cmp notes.md', 'diff notes.md', 'less');
-  const hidden = pick(...[
+  const hidden = pick(
     'x=..; R "$x/outside/secret.txt"', 'x=..; R $x/outside/secret.txt', 'read x <<< ..; R "$x/outside/secret.txt"',
     'printf -v x %s ..; R "$x/outside/secret.txt"', 'declare x=..; R "$x/outside/secret.txt"', 'export x=..; R "$x/outside/secret.txt"',
     ': "${x:=..}"; R "$x/outside/secret.txt"', 'set -- ..; R "$1/outside/secret.txt"', 'a=(.. src); R "${a[0]}/outside/secret.txt"',
@@ -182,7 +165,7 @@ function attacks(list: fc.Arbitrary<string>): fc.Arbitrary<string> {
     'source env.sh', '. ./env.sh', 'BASH_ENV=env.sh bash -c ls', '$(echo ls) ..', 'x=ls; $x ..', 'eval ls ..', 'command -p cat ../outside/secret.txt',
     '(cd src); R ../outside/secret.txt', '(cd sub/deep) && R ../../../outside/secret.txt', '(cd link-in); R link-file',
     '/proc/self/cwd/rg x', 'builtin cd ..; R outside/secret.txt', '"cd" ..; R outside/secret.txt', 'cd -P link-in/..; R outside/secret.txt',
-  ].filter((h) => !AVOIDED.programPaths.has(h) && !(AVOIDED.cdpath && h.includes('CDPATH')) && !(AVOIDED.subshellCd && h.startsWith('(cd'))));
+  );
   return fc.oneof(
     fc.tuple(hidden, reader).map(([h, r]) => h.replace(/\bR\b/g, r)),
     fc.tuple(reader, secret).map(([r, p]) => `${r} ${p}`),
@@ -214,7 +197,7 @@ export function scripts(ctx: GenContext): fc.Arbitrary<string> {
     { weight: 1, arbitrary: list.map((l) => `( ${l} )`) },
     { weight: 1, arbitrary: list.map((l) => `{ ${l}; }`) },
     { weight: 2, arbitrary: fc.tuple(pick('cd', 'pushd'), dirs, pick(' && ', '; ', ' || '), list).map(([cd, d, op, l]) => `${cd} ${d}${op}${l}`) },
-    ...(AVOIDED.subshellCd ? [] : [{ weight: 1, arbitrary: fc.tuple(dirs, list).map(([d, l]) => `(cd ${d}); ${l}`) }]),
+    { weight: 1, arbitrary: fc.tuple(dirs, list).map(([d, l]) => `(cd ${d}); ${l}`) },
     { weight: 1, arbitrary: fc.tuple(value, list).map(([p, l]) => `x=${p}; ${l.replace(/\bsrc\/a\.ts\b/, '"$x"')}`) },
     { weight: 1, arbitrary: fc.tuple(paths(f), paths(f)).map(([a, b]) => `for f in ${a} ${b}; do cat "$f"; done`) },
     { weight: 1, arbitrary: fc.tuple(paths(f), list).map(([p, l]) => `if test -e ${p}; then ${l}; fi`) },

@@ -21,7 +21,7 @@ import { landing, readTrace, TRACED_CALLS, type TraceEvent } from './strace-trac
  * Reproduce a run: GATEHOUSE_DIFF_SEED=<seed printed below> DIFF_RUNS=<n> npx vitest run <this file>.
  * Triage (each replaces the property run): DIFF_SCRIPT='a\n---\nb' prints the decision and the misdeeds of each
  * script; DIFF_SHRINK='script' shrinks a failing script to a smallest one that still fails; DIFF_COLLECT=<n> lists
- * every failing script among n samples of the seed without stopping.
+ * every failing script among n samples of the seed without stopping (with DIFF_SHOW=1, every script that ran).
  */
 
 const RUNS = Number(process.env.DIFF_RUNS ?? 50);
@@ -166,7 +166,8 @@ function traced(script: string): { events: TraceEvent[]; status: string } {
       ],
       { env: { PATH: '/usr/bin:/bin', HOME: fixture.home, LANG: 'C' }, stdio: ['ignore', 'ignore', 'pipe'], timeout: 15_000, killSignal: 'SIGKILL', encoding: 'utf8' },
     );
-    return { events: readTrace(dir, 't'), status: r.error ? `error ${r.error.message}` : `exit ${r.status ?? r.signal}` };
+    const stderr = (r.stderr ?? '').trim().split('\n').slice(-3).join(' / ');
+    return { events: readTrace(dir, 't'), status: `${r.error ? `error ${r.error.message}` : `exit ${r.status ?? r.signal}`}${stderr ? `; stderr: ${stderr}` : ''}` };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -238,6 +239,7 @@ describe.skipIf(SKIP !== null)(`read-only commands do only read-only things unde
     for (const script of fc.sample(scripts(gen), { seed: SEED, numRuns: Number(process.env.DIFF_COLLECT) })) {
       if (!readOnlyAllowed(script)) continue;
       ran++;
+      if (process.env.DIFF_SHOW !== undefined) console.log(`ran: ${JSON.stringify(script)}`);
       const bad = misdeeds(traced(script).events);
       if (bad.length > 0) failing.set(script, bad.join(' | ').slice(0, 400));
     }
@@ -253,7 +255,8 @@ describe.skipIf(SKIP !== null)(`read-only commands do only read-only things unde
         generated++;
         fc.pre(readOnlyAllowed(script));
         executed++;
-        const { events, status } = traced(script);
+        let { events, status } = traced(script);
+        if (events.length === 0) ({ events, status } = traced(script)); // bubblewrap could not start (a loaded machine): once more
         expect(events.length, `no trace for ${JSON.stringify(script)} (${status})`).toBeGreaterThan(0);
         const bad = misdeeds(events);
         expect(bad, `the engine calls ${JSON.stringify(script)} read-only, but under bash (${status}) it:\n${bad.join('\n')}`).toEqual([]);
