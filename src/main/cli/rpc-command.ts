@@ -1,7 +1,7 @@
 import { toRpcError } from '../../shared/errors';
 import { openCliSession, readSessionFlags, SESSION_FLAGS } from '../agent/session-flags';
-import { RpcShell } from '../agent/rpc-shell';
-import { sandboxWarnings } from '../agent/sandbox-warnings';
+import { RpcShell } from './rpc-shell';
+import { sandboxWarnings } from './sandbox-warnings';
 import { settingsWarnings } from '../settings/settings-problems';
 import type { CliCommand } from './command';
 import { parseFlags } from './permissions-command';

@@ -1,5 +1,5 @@
 import { RuleBehaviorSchema } from '../../shared/permission';
-import { shownLine } from '../agent/text-renderer';
+import { shownLine } from './text-renderer';
 import { userConfigDir, homeDir } from '../paths';
 import { UNTRUSTED_ALLOW_EXCLUDED } from '../permission/stages/trust';
 import { addRuleToFile, removeRuleFromFile } from '../settings/edit-rules-file';

@@ -1,9 +1,9 @@
 import type { AgentSession, PromptResult, SessionEvent } from '../agent';
 import { openCliSession, readSessionFlags, SESSION_FLAGS } from '../agent/session-flags';
-import { TextRenderer } from '../agent/text-renderer';
-import { sandboxWarnings } from '../agent/sandbox-warnings';
+import { TextRenderer } from './text-renderer';
+import { sandboxWarnings } from './sandbox-warnings';
 import { settingsWarnings } from '../settings/settings-problems';
-import { ttyApprover } from '../agent/tty-approver';
+import { ttyApprover } from './tty-approver';
 import type { RpcEvent } from '../../shared/rpc-protocol';
 import { GATEHOUSE_VERSION } from '../../shared/version';
 import type { CliCommand } from './command';

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ttyApprover } from '../../../src/main/agent/tty-approver';
+import { ttyApprover } from '../../../src/main/cli/tty-approver';
 import type { ApprovalRequest } from '../../../src/main/agent/types';
 import { toApprovalEvent } from '../../../src/main/app/chat-approval';
 import { ApprovalRequestEventSchema } from '../../../src/shared/chat-contract';

@@ -3,7 +3,7 @@ import { unpreviewableSummary } from '../../shared/agent-events';
 import { summariseMarks, visibleText } from '../../shared/visible-text';
 import type { ApprovalAnswer } from '../permission/approvals';
 import { callSubject, markWarning, numberedLines, shownLine } from './text-renderer';
-import type { ApprovalRequest, Approver } from './types';
+import type { ApprovalRequest, Approver } from '../agent/types';
 
 const MAX_DIFF_LINES = 60;
 export const UNSANDBOXED_WARNING = 'Runs outside the sandbox: it can write anywhere, read your secrets and use the network.';

@@ -3,8 +3,8 @@ import { RpcCommandSchema } from '../../shared/rpc-protocol';
 import { toRpcError } from '../../shared/errors';
 import { describeZodError } from '../../shared/validate';
 import type { ApprovalAnswer } from '../permission/approvals';
-import type { AgentSession } from './agent-session';
-import { NoApproverError, type Approver } from './types';
+import type { AgentSession } from '../agent/agent-session';
+import { NoApproverError, type Approver } from '../agent/types';
 
 type Emit = (event: RpcEvent) => void;
 export const MAX_LINE_CHARS = 4_000_000;

@@ -1,5 +1,5 @@
 import { describeMarks, summariseMarks, visibleText } from '../../shared/visible-text';
-import type { SessionEvent } from './types';
+import type { SessionEvent } from '../agent/types';
 
 /** The longest call description on one `[tool]` line; the rest is counted, never silently dropped. */
 const MAX_LINE_CHARS = 160;

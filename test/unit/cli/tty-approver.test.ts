@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { describeCall, TextRenderer } from '../../../src/main/agent/text-renderer';
-import { ttyApprover } from '../../../src/main/agent/tty-approver';
+import { describeCall, TextRenderer } from '../../../src/main/cli/text-renderer';
+import { ttyApprover } from '../../../src/main/cli/tty-approver';
 import type { ApprovalRequest } from '../../../src/main/agent/types';
 
 const base: ApprovalRequest = {
