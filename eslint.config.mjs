@@ -7,6 +7,15 @@ import gatehouse from './scripts/eslint-shown-text.mjs';
 // renderer -> never main/worker/Node; worker -> never main; core -> never electron; shared -> nothing of ours.
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'net', 'http', 'https', 'url', 'util', 'stream', 'events', 'worker_threads'];
 const restrict = (patterns) => ['error', { patterns }];
+// In the spirit of VS Code's `code-no-sync-fs`: no `*Sync` call (fs, child_process, ...) where the worker serves a
+// run. A blocked event loop answers no heartbeat (the supervisor kills the worker) and no cancel. No exceptions today;
+// src/worker/sandbox is not covered yet (its set-up still probes and writes placeholders synchronously).
+const noSyncCall = 'No synchronous calls in the worker: use fs.promises (or the async API) so heartbeats and cancels are served.';
+const noSyncCalls = [
+  'error',
+  { selector: 'MemberExpression[property.name=/Sync$/]', message: noSyncCall },
+  { selector: 'ImportSpecifier[imported.name=/Sync$/]', message: noSyncCall },
+];
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**'] },
@@ -53,6 +62,11 @@ export default tseslint.config(
         { group: ['**/main/**', '**/renderer/**', '**/preload/**', 'electron'], message: 'The worker knows main only through the contract (src/shared).' },
       ]),
     },
+  },
+  {
+    files: ['src/worker/**'],
+    ignores: ['src/worker/sandbox/**'],
+    rules: { 'no-restricted-syntax': noSyncCalls },
   },
   {
     files: ['src/main/**'],

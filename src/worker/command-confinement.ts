@@ -4,7 +4,7 @@
  * environment still scrubbed. A sandbox that is enabled but unavailable also falls back to the scrubbed direct
  * form: main knows it (`sandbox.status`) and makes every command ask a person first.
  */
-import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SandboxRunConfig, SandboxStatus } from '../shared/worker-protocol';
@@ -28,10 +28,10 @@ export function defaultSandboxConfig(env: NodeJS.ProcessEnv = process.env): Sand
 }
 
 /** The path and, when it exists under another name (symlinks), its real path. */
-function withRealPath(p: string): string[] {
+async function withRealPath(p: string): Promise<string[]> {
   const abs = path.resolve(p);
   try {
-    const real = fs.realpathSync.native(abs);
+    const real = await fsp.realpath(abs);
     return real === abs ? [abs] : [abs, real];
   } catch {
     return [abs];
@@ -47,7 +47,7 @@ export class CommandConfinement {
   }
 
   async resolve(projectRoot: string, additionalDirectories: string[], config: SandboxRunConfig = defaultSandboxConfig()): Promise<Confinement> {
-    const protectedPaths = withRealPath(config.userConfigDir);
+    const protectedPaths = await withRealPath(config.userConfigDir);
     if (!config.enabled) {
       return {
         wrapper: this.directWrapper(projectRoot, config.envAllowList),

@@ -12,7 +12,7 @@ import { DO, makeSandbox, type Sandbox } from '../unit/tools/helpers';
 // The search tools' read filter with the real engine in this process (real files, real rules, real paths), through
 // ripgrep and through the JS fallback: what read_file may not read without asking never shows in a search.
 
-const rgPath = findRipgrep();
+const rgPath = await findRipgrep();
 const registries = { ripgrep: createToolRegistry({ ripgrepPath: rgPath }), js: createToolRegistry({ ripgrepPath: null }) };
 
 let sb: Sandbox;

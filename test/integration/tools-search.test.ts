@@ -6,7 +6,7 @@ import { findRipgrep } from '../../src/worker/tools/ripgrep';
 import { buildTree, DO, makeSandbox, type Sandbox } from '../unit/tools/helpers';
 
 /** search_code through real ripgrep and through the JS fallback, on the same real tree: same answers. */
-const rgPath = findRipgrep();
+const rgPath = await findRipgrep();
 let sb: Sandbox;
 beforeAll(() => {
   sb = makeSandbox();
@@ -104,5 +104,49 @@ describe('search_code', () => {
     } finally {
       fs.rmSync(path.join(sb.root, 'long.txt'));
     }
+  });
+});
+
+describe('ignore files, the same through ripgrep, the JS search and find_files', () => {
+  let ig: Sandbox;
+  beforeAll(() => {
+    ig = makeSandbox();
+    ig.write('.gitignore', ['\\!important.md', '*.log', 'out/', 'notes.txt'].join('\n') + '\n');
+    ig.write('.git/info/exclude', 'scratch/\n*.bak\nnotes.txt\n');
+    ig.write('!important.md', 'needle bang\n');
+    ig.write('main.ts', 'needle main\n');
+    ig.write('app.log', 'needle log\n');
+    ig.write('notes.txt', 'needle notes\n');
+    ig.write('old.bak', 'needle bak\n');
+    ig.write('scratch/tmp.ts', 'needle scratch\n');
+    ig.write('out/bundle.js', 'needle out\n');
+    ig.write('out/bundle.js.log', 'needle out log\n');
+    ig.write('pkg/.gitignore', '!keep.log\n*.gen.ts\n');
+    ig.write('pkg/keep.log', 'needle keep\n');
+    ig.write('pkg/other.log', 'needle other\n');
+    ig.write('pkg/a.gen.ts', 'needle gen\n');
+    ig.write('pkg/a.ts', 'needle pkg\n');
+    ig.write('b.gen.ts', 'needle root gen\n');
+  });
+  afterAll(() => ig.cleanup());
+
+  const search = async (input: Record<string, unknown>): Promise<string[]> => {
+    const a = await withRg.execute('search_code', input, ig.ctx(), DO);
+    const b = await withJs.execute('search_code', input, ig.ctx(), DO);
+    expect(b, `fallback vs ripgrep for ${JSON.stringify(input)}`).toEqual(a);
+    return a.content.split('\n');
+  };
+  const find = async (input: Record<string, unknown>): Promise<string[]> => (await withJs.execute('find_files', input, ig.ctx(), DO)).content.split('\n');
+
+  it('an escaped \\! names one file and ignores nothing else; negation, nested files and .git/info/exclude apply', async () => {
+    const expected = ['.gitignore', 'b.gen.ts', 'main.ts', 'pkg/.gitignore', 'pkg/a.ts', 'pkg/keep.log'];
+    expect(await find({ pattern: '**/*' })).toEqual(expected);
+    expect(await search({ pattern: 'needle' })).toEqual(['b.gen.ts:1:needle root gen', 'main.ts:1:needle main', 'pkg/a.ts:1:needle pkg', 'pkg/keep.log:1:needle keep']);
+  });
+
+  it('looks inside an ignored folder when asked to, applying the rules to what is inside', async () => {
+    expect(await find({ pattern: '**/*', path: 'out' })).toEqual(['out/bundle.js']);
+    expect(await search({ pattern: 'needle', path: 'out' })).toEqual(['out/bundle.js:1:needle out']);
+    expect(await search({ pattern: 'needle', path: 'scratch' })).toEqual(['scratch/tmp.ts:1:needle scratch']);
   });
 });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError } from './tool';
 import type { ToolContext } from './types';
@@ -10,14 +11,8 @@ import type { ToolContext } from './types';
  */
 
 /** The roots a tool may touch, as real paths. */
-export function allowedRoots(ctx: Pick<ToolContext, 'projectRoot' | 'additionalDirectories'>): string[] {
-  return [ctx.projectRoot, ...ctx.additionalDirectories].map((root) => {
-    try {
-      return fs.realpathSync.native(root);
-    } catch {
-      return path.resolve(root);
-    }
-  });
+export function allowedRoots(ctx: Pick<ToolContext, 'projectRoot' | 'additionalDirectories'>): Promise<string[]> {
+  return Promise.all([ctx.projectRoot, ...ctx.additionalDirectories].map((root) => fsp.realpath(root).catch(() => path.resolve(root))));
 }
 
 const caseInsensitive = process.platform === 'darwin' || process.platform === 'win32';
@@ -47,33 +42,42 @@ export function displayPath(real: string, projectRoot: string): string {
 }
 
 /** Where an open file descriptor really is (Linux: /proc/self/fd; elsewhere the realpath of what was opened). */
-export function fdRealPath(fd: number, openedPath: string): string {
+export async function fdRealPath(handle: FileHandle, openedPath: string): Promise<string> {
   if (process.platform === 'linux') {
-    const link = fs.readlinkSync(`/proc/self/fd/${fd}`);
+    const link = await fsp.readlink(`/proc/self/fd/${handle.fd}`);
     if (link.endsWith(' (deleted)')) throw new ToolError(`${openedPath} was deleted while it was being opened`);
     return link;
   }
-  return fs.realpathSync.native(openedPath);
+  return fsp.realpath(openedPath);
 }
 
 export function outsideError(shown: string, real: string): ToolError {
   return new ToolError(`path_outside_roots: ${shown} resolves to ${real}, outside the project and its additional directories; refusing`);
 }
 
-/** Closes `fd` unless its real path is inside a root; returns that real path. */
-function verifyFd(fd: number, openedPath: string, shown: string, roots: readonly string[]): string {
+/** Closes `handle` unless its real path is inside a root; returns that real path. */
+async function verifyOpened(handle: FileHandle, openedPath: string, shown: string, roots: readonly string[]): Promise<string> {
   let real: string;
   try {
-    real = fdRealPath(fd, openedPath);
+    real = await fdRealPath(handle, openedPath);
   } catch (err) {
-    fs.closeSync(fd);
+    await closeQuietly(handle);
     throw err;
   }
   if (!insideAnyRoot(real, roots)) {
-    fs.closeSync(fd);
+    await closeQuietly(handle);
     throw outsideError(shown, real);
   }
   return real;
+}
+
+/** Closes a handle whose work is over or abandoned; a close error changes nothing for the caller. */
+export async function closeQuietly(handle: FileHandle): Promise<void> {
+  try {
+    await handle.close();
+  } catch {
+    // already closed, or the kernel could not flush a file we only read
+  }
 }
 
 export function describeFsError(err: unknown, shown: string): Error {
@@ -99,59 +103,62 @@ export function describeFsError(err: unknown, shown: string): Error {
 }
 
 export interface OpenedFile {
-  fd: number;
+  handle: FileHandle;
   realPath: string;
   size: number;
 }
 
-export function requireRegularFile(fd: number, shown: string): number {
-  const st = fs.fstatSync(fd);
-  if (st.isDirectory()) {
-    fs.closeSync(fd);
-    throw new ToolError(`${shown} is a directory, not a file`);
+/** The size of an open file that must be a regular file; closes the handle and refuses anything else. */
+export async function requireRegularFile(handle: FileHandle, shown: string): Promise<number> {
+  let st: fs.Stats;
+  try {
+    st = await handle.stat();
+  } catch (err) {
+    await closeQuietly(handle);
+    throw describeFsError(err, shown);
   }
-  if (!st.isFile()) {
-    fs.closeSync(fd);
-    throw new ToolError(`${shown} is not a regular file`);
-  }
-  return st.size;
+  if (st.isFile()) return st.size;
+  await closeQuietly(handle);
+  throw new ToolError(st.isDirectory() ? `${shown} is a directory, not a file` : `${shown} is not a regular file`);
 }
 
 /** Opens an existing file read-only (symlinks followed by the kernel), then checks where it really is. */
-export function openConfinedForRead(p: string, ctx: ToolContext): OpenedFile {
-  const roots = allowedRoots(ctx);
+export async function openConfinedForRead(p: string, ctx: ToolContext): Promise<OpenedFile> {
+  const roots = await allowedRoots(ctx);
   const abs = toAbsolute(p, ctx.projectRoot);
-  let fd: number;
+  let handle: FileHandle;
   try {
-    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    // O_NONBLOCK: a FIFO planted under the name opens at once (and is then refused) instead of holding a pool thread.
+    handle = await fsp.open(abs, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch (err) {
     throw describeFsError(err, p);
   }
-  const realPath = verifyFd(fd, abs, p, roots);
-  const size = requireRegularFile(fd, p);
-  return { fd, realPath, size };
+  const realPath = await verifyOpened(handle, abs, p, roots);
+  const size = await requireRegularFile(handle, p);
+  return { handle, realPath, size };
 }
 
-export function readWhole(fd: number, size: number): Buffer {
+/** The whole content of an open file, read through its descriptor (the size may have changed since the stat). */
+export async function readWhole(handle: FileHandle, size: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let position = 0;
   let capacity = Math.max(size, 0) + 1;
   for (;;) {
     const buf = Buffer.allocUnsafe(Math.max(capacity, 64 * 1024));
-    const n = fs.readSync(fd, buf, 0, buf.length, position);
-    if (n === 0) break;
-    chunks.push(buf.subarray(0, n));
-    position += n;
+    const { bytesRead } = await handle.read(buf, 0, buf.length, position);
+    if (bytesRead === 0) break;
+    chunks.push(buf.subarray(0, bytesRead));
+    position += bytesRead;
     capacity = 64 * 1024;
   }
   return Buffer.concat(chunks);
 }
 
 /** Replaces the whole content of an open, verified file. */
-export function overwrite(fd: number, content: string): number {
+export async function overwrite(handle: FileHandle, content: string): Promise<number> {
   const data = Buffer.from(content, 'utf8');
-  fs.ftruncateSync(fd, 0);
+  await handle.truncate(0);
   let written = 0;
-  while (written < data.length) written += fs.writeSync(fd, data, written, data.length - written, written);
+  while (written < data.length) written += (await handle.write(data, written, data.length - written, written)).bytesWritten;
   return data.length;
 }

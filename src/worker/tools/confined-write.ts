@@ -1,6 +1,7 @@
 import fs from 'node:fs';
+import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { allowedRoots, describeFsError, fdRealPath, insideAnyRoot, isInside, outsideError, requireRegularFile, toAbsolute, type OpenedFile } from './confined-fs';
+import { allowedRoots, closeQuietly, describeFsError, fdRealPath, insideAnyRoot, isInside, outsideError, requireRegularFile, toAbsolute, type OpenedFile } from './confined-fs';
 import { ToolError } from './tool';
 import type { ToolContext } from './types';
 
@@ -9,8 +10,8 @@ import type { ToolContext } from './types';
 // real path is verified (inside a root, not a protected permission file).
 
 /** Self-protection at open time: the agent never writes Gatehouse's or Claude Code's permission files. */
-export function protectedWriteTargets(ctx: Pick<ToolContext, 'projectRoot' | 'protectedPaths'>): string[] {
-  const root = allowedRoots({ projectRoot: ctx.projectRoot, additionalDirectories: [] })[0] ?? ctx.projectRoot;
+export async function protectedWriteTargets(ctx: Pick<ToolContext, 'projectRoot' | 'protectedPaths'>): Promise<string[]> {
+  const root = (await allowedRoots({ projectRoot: ctx.projectRoot, additionalDirectories: [] }))[0] ?? ctx.projectRoot;
   return [
     path.join(root, '.gatehouse'),
     path.join(root, '.claude', 'settings.json'),
@@ -27,7 +28,7 @@ function protectedError(shown: string, real: string): ToolError {
  * Resolves the parent folder of `abs` physically (symlinks, then `..`), creating missing folders one at a time
  * when `create` is set, and only inside a root. Returns the parent's real path and the final name.
  */
-export function resolveParent(abs: string, shown: string, roots: readonly string[], create: boolean): { parent: string; name: string } {
+export async function resolveParent(abs: string, shown: string, roots: readonly string[], create: boolean): Promise<{ parent: string; name: string }> {
   const parsed = path.parse(abs);
   const segments = abs.slice(parsed.root.length).split(/[\\/]+/).filter((s) => s !== '' && s !== '.');
   const name = abs.endsWith('/') || abs.endsWith(path.sep) ? '' : (segments.pop() ?? '');
@@ -41,9 +42,9 @@ export function resolveParent(abs: string, shown: string, roots: readonly string
     }
     const candidate = path.join(current, seg);
     if (!missing) {
-      const st = lstatOrNull(candidate);
+      const st = await lstatOrNull(candidate);
       if (st !== null) {
-        current = realpathOrRefuse(candidate, shown);
+        current = await realpathOrRefuse(candidate, shown);
         continue;
       }
       missing = true;
@@ -51,32 +52,32 @@ export function resolveParent(abs: string, shown: string, roots: readonly string
     if (create) {
       if (!insideAnyRoot(current, roots)) throw outsideError(shown, candidate);
       try {
-        fs.mkdirSync(candidate);
+        await fsp.mkdir(candidate);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw describeFsError(err, shown);
       }
-      current = fs.realpathSync.native(candidate);
+      current = await realpathOrRefuse(candidate, shown);
       missing = false;
     } else {
       current = candidate;
     }
   }
-  if (!missing) current = realpathOrRefuse(current, shown);
+  if (!missing) current = await realpathOrRefuse(current, shown);
   if (!insideAnyRoot(current, roots)) throw outsideError(shown, path.join(current, name));
   return { parent: current, name };
 }
 
-function lstatOrNull(p: string): fs.Stats | null {
+export async function lstatOrNull(p: string): Promise<fs.Stats | null> {
   try {
-    return fs.lstatSync(p);
+    return await fsp.lstat(p);
   } catch {
     return null;
   }
 }
 
-function realpathOrRefuse(p: string, shown: string): string {
+async function realpathOrRefuse(p: string, shown: string): Promise<string> {
   try {
-    return fs.realpathSync.native(p);
+    return await fsp.realpath(p);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new ToolError(`${shown}: ${p} is a dangling symbolic link; refusing`);
@@ -93,36 +94,36 @@ export interface WritableFile extends OpenedFile {
  * verifies the open file's real path. A final symlink is followed only when its target exists inside a root.
  * `mustExist`: edit_file (no create). The caller truncates and writes only after this returns.
  */
-export function openConfinedForWrite(
+export async function openConfinedForWrite(
   p: string,
   ctx: ToolContext,
-  opts: { mustExist: boolean; /** Test seam: runs between the path checks and the open (where a swap would strike). */ beforeOpen?: () => void },
-): WritableFile {
-  const roots = allowedRoots(ctx);
+  opts: { mustExist: boolean; /** Test seam: runs between the path checks and the open (where a swap would strike). */ beforeOpen?: () => void | Promise<void> },
+): Promise<WritableFile> {
+  const roots = await allowedRoots(ctx);
   const abs = toAbsolute(p, ctx.projectRoot);
-  const { parent, name } = resolveParent(abs, p, roots, !opts.mustExist);
+  const { parent, name } = await resolveParent(abs, p, roots, !opts.mustExist);
   let target = path.join(parent, name);
   const { O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
   const base = O_RDWR | O_NOFOLLOW | O_NONBLOCK;
-  const st = lstatOrNull(target);
+  const st = await lstatOrNull(target);
   if (st?.isSymbolicLink()) {
-    const real = realpathOrRefuse(target, p);
+    const real = await realpathOrRefuse(target, p);
     if (!insideAnyRoot(real, roots)) throw outsideError(p, real);
     target = real;
   }
-  opts.beforeOpen?.();
-  let fd: number;
+  await opts.beforeOpen?.();
+  let handle: FileHandle;
   let created = false;
   try {
     if (opts.mustExist) {
-      fd = fs.openSync(target, base);
+      handle = await fsp.open(target, base);
     } else {
       try {
-        fd = fs.openSync(target, base | O_CREAT | O_EXCL, 0o666);
+        handle = await fsp.open(target, base | O_CREAT | O_EXCL, 0o666);
         created = true;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        fd = fs.openSync(target, base);
+        handle = await fsp.open(target, base);
       }
     }
   } catch (err) {
@@ -133,28 +134,28 @@ export function openConfinedForWrite(
   }
   let realPath: string;
   try {
-    realPath = fdRealPath(fd, target);
+    realPath = await fdRealPath(handle, target);
   } catch (err) {
-    fs.closeSync(fd);
+    await closeQuietly(handle);
     throw err;
   }
   const refusal = !insideAnyRoot(realPath, roots)
     ? outsideError(p, realPath)
-    : protectedWriteTargets(ctx).some((prot) => isInside(realPath, prot))
+    : (await protectedWriteTargets(ctx)).some((prot) => isInside(realPath, prot))
       ? protectedError(p, realPath)
       : null;
   if (refusal !== null) {
-    fs.closeSync(fd);
-    if (created) removeQuietly(realPath); // the empty file this open just created, where it really is
+    await closeQuietly(handle);
+    if (created) await removeQuietly(realPath); // the empty file this open just created, where it really is
     throw refusal;
   }
-  const size = requireRegularFile(fd, p);
-  return { fd, realPath, size, created };
+  const size = await requireRegularFile(handle, p);
+  return { handle, realPath, size, created };
 }
 
-function removeQuietly(p: string): void {
+async function removeQuietly(p: string): Promise<void> {
   try {
-    fs.unlinkSync(p);
+    await fsp.unlink(p);
   } catch {
     // best effort: the empty file we created where we must not write
   }

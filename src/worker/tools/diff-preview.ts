@@ -1,8 +1,8 @@
-import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import { allowedRoots, displayPath, insideAnyRoot, openConfinedForRead, readWhole, toAbsolute } from './confined-fs';
-import { resolveParent } from './confined-write';
+import { allowedRoots, closeQuietly, displayPath, insideAnyRoot, openConfinedForRead, readWhole, toAbsolute } from './confined-fs';
+import { lstatOrNull, resolveParent } from './confined-write';
 import { looksBinary, MAX_WHOLE_FILE_BYTES } from './text-file';
 import { ToolError } from './tool';
 import type { ToolContext, ToolPreview } from './types';
@@ -19,31 +19,34 @@ export type CurrentContent =
  * Reads what a write/edit would replace, read-only: no folder is created, nothing is opened for writing.
  * Refuses (throws) when the target lands outside the roots; a binary or too large target is reported, not read.
  */
-export function readCurrentForPreview(p: string, ctx: ToolContext): CurrentContent {
-  const roots = allowedRoots(ctx);
+export async function readCurrentForPreview(p: string, ctx: ToolContext): Promise<CurrentContent> {
+  const roots = await allowedRoots(ctx);
   const abs = toAbsolute(p, ctx.projectRoot);
-  const { parent, name } = resolveParent(abs, p, roots, false);
+  const { parent, name } = await resolveParent(abs, p, roots, false);
   const target = path.join(parent, name);
-  if (!fs.existsSync(target)) {
-    if (isSymlink(target)) throw new ToolError(`${p} is a dangling symbolic link; refusing`);
+  const link = await lstatOrNull(target);
+  if (link === null || (link.isSymbolicLink() && !(await exists(target)))) {
+    if (link !== null) throw new ToolError(`${p} is a dangling symbolic link; refusing`);
     if (!insideAnyRoot(parent, roots)) throw new ToolError(`${p} is outside the project`);
     return { text: null, shownPath: displayPath(target, ctx.projectRoot) };
   }
-  const file = openConfinedForRead(target, ctx);
+  const file = await openConfinedForRead(target, ctx);
   try {
     const shownPath = displayPath(file.realPath, ctx.projectRoot);
     if (file.size > MAX_WHOLE_FILE_BYTES) return { text: null, shownPath, unpreviewable: 'too-large', bytes: file.size };
-    const buf = readWhole(file.fd, file.size);
+    const buf = await readWhole(file.handle, file.size);
     if (looksBinary(buf)) return { text: null, shownPath, unpreviewable: 'binary', bytes: file.size };
     return { text: buf.toString('utf8'), shownPath };
   } finally {
-    fs.closeSync(file.fd);
+    await closeQuietly(file.handle);
   }
 }
 
-function isSymlink(p: string): boolean {
+/** Whether a path leads somewhere (symlinks followed), like `fs.existsSync`. */
+async function exists(p: string): Promise<boolean> {
   try {
-    return fs.lstatSync(p).isSymbolicLink();
+    await fsp.stat(p);
+    return true;
   } catch {
     return false;
   }

@@ -1,6 +1,5 @@
 import { EditFileInput } from '../../shared/tools';
-import fs from 'node:fs';
-import { displayPath, overwrite, readWhole } from './confined-fs';
+import { closeQuietly, displayPath, overwrite, readWhole } from './confined-fs';
 import { openConfinedForWrite } from './confined-write';
 import { readCurrentForPreview, replacementPreview } from './diff-preview';
 import { detectEol, looksBinary, MAX_WHOLE_FILE_BYTES, toEol } from './text-file';
@@ -54,21 +53,25 @@ export const editFileTool = defineTool({
     'it unique) unless replace_all is true. Whitespace and indentation must match the file exactly.',
   timeoutMs: () => 30_000,
   async run(input, ctx) {
-    const file = openConfinedForWrite(input.path, ctx, { mustExist: true });
+    const file = await openConfinedForWrite(input.path, ctx, { mustExist: true });
+    let written = false;
     try {
       if (file.size > MAX_WHOLE_FILE_BYTES) throw new ToolError(`${input.path} is too large to edit (over ${MAX_WHOLE_FILE_BYTES.toLocaleString('en-US')} bytes)`);
-      const buf = readWhole(file.fd, file.size);
+      const buf = await readWhole(file.handle, file.size);
       if (looksBinary(buf)) throw new ToolError(`${input.path} is a binary file; not edited`);
       const { content, replacements } = applyEdit(buf.toString('utf8'), input);
-      overwrite(file.fd, content);
+      await overwrite(file.handle, content);
+      written = true;
       const shown = displayPath(file.realPath, ctx.projectRoot);
       return ok(`Edited ${shown}: replaced ${replacements} occurrence${replacements === 1 ? '' : 's'}`);
     } finally {
-      fs.closeSync(file.fd);
+      // After a write, a failed close is a failed edit; before it, nothing was changed.
+      if (written) await file.handle.close();
+      else await closeQuietly(file.handle);
     }
   },
   async preview(input, ctx) {
-    const current = readCurrentForPreview(input.path, ctx);
+    const current = await readCurrentForPreview(input.path, ctx);
     if (current.unpreviewable) return replacementPreview(current, null);
     if (current.text === null) throw new ToolError(`file not found: ${input.path}`);
     const { content } = applyEdit(current.text, input);

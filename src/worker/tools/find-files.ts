@@ -21,14 +21,14 @@ export const findFilesTool = defineTool({
     'Results are sorted, paths relative to the project root.',
   timeoutMs: () => 30_000,
   async run(input, ctx) {
-    const scope = resolveSearchScope(input.path, ctx);
+    const scope = await resolveSearchScope(input.path, ctx);
     if (!scope.isDirectory) throw new ToolError(`${input.path ?? '.'} is a file, not a folder`);
     // Patterns are relative to the search folder; an absolute one under it is made relative.
     const prefix = scope.real.endsWith('/') ? scope.real : `${scope.real}/`;
     const relPattern = input.pattern.startsWith(prefix) ? input.pattern.slice(prefix.length) : input.pattern.replace(/^\.\//, '');
     const isMatch = picomatch(relPattern, { dot: true });
     const matched: string[] = [];
-    walkFiles(
+    await walkFiles(
       scope.ignoreRoot,
       scope.real,
       (entry) => {

@@ -26,7 +26,7 @@ export interface ToolRegistryOptions {
 }
 
 export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
-  const ripgrepPath = options.ripgrepPath === undefined ? findRipgrep() : options.ripgrepPath;
+  const ripgrepPath = options.ripgrepPath === undefined ? () => findRipgrep() : options.ripgrepPath;
   return new Registry(
     [
       readFileTool,

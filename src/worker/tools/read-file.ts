@@ -19,7 +19,7 @@ export const readFileTool = defineTool({
   timeoutMs: () => 30_000,
   async run(input, ctx) {
     const ranged = input.offset !== undefined || input.limit !== undefined;
-    const { text } = readConfinedText(input.path, ctx, { maxBytes: ranged ? MAX_RANGED_FILE_BYTES : MAX_WHOLE_FILE_BYTES });
+    const { text } = await readConfinedText(input.path, ctx, { maxBytes: ranged ? MAX_RANGED_FILE_BYTES : MAX_WHOLE_FILE_BYTES });
     if (text === '') return ok(`(${input.path} is empty)`);
     const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
     if (text.endsWith('\n')) lines.pop();

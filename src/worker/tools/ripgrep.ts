@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { displayPath } from './confined-fs';
@@ -9,13 +10,13 @@ import { MAX_SEARCH_MATCHES, stripLineEnd, type SearchMatch, type SearchOutcome 
 import { ToolError } from './tool';
 
 /** The first executable `rg` on PATH, or null. */
-export function findRipgrep(envPath: string | undefined = process.env.PATH): string | null {
+export async function findRipgrep(envPath: string | undefined = process.env.PATH): Promise<string | null> {
   for (const dir of (envPath ?? '').split(path.delimiter)) {
     if (dir === '') continue;
     const candidate = path.join(dir, process.platform === 'win32' ? 'rg.exe' : 'rg');
     try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      if (fs.statSync(candidate).isFile()) return candidate;
+      await fsp.access(candidate, fs.constants.X_OK);
+      if ((await fsp.stat(candidate)).isFile()) return candidate;
     } catch {
       // not here
     }
@@ -34,9 +35,9 @@ function rgText(t: z.infer<typeof RgText>): string {
   return Buffer.from(t.bytes ?? '', 'base64').toString('utf8');
 }
 
-/** Arguments chosen so ripgrep walks like the JS fallback: .gitignore without a git repo, hidden files, no .git. */
+/** Arguments chosen so ripgrep walks like the JS fallback: .gitignore (also without a git repo) and .git/info/exclude, hidden files, no .git. */
 function walkArgs(req: SearchRequest): string[] {
-  const args = ['--no-config', '--hidden', '--no-require-git', '--no-ignore-dot', '--no-ignore-exclude', '--no-ignore-global'];
+  const args = ['--no-config', '--hidden', '--no-require-git', '--no-ignore-dot', '--no-ignore-global'];
   args.push('--sort', 'path', '--max-filesize', '10M');
   if (req.glob !== undefined) args.push('--glob', req.glob);
   args.push('--glob', '!.git', '--glob', '!node_modules');

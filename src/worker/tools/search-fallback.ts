@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { displayPath } from './confined-fs';
@@ -35,22 +36,22 @@ export function globFilter(glob: string | undefined): (relToStart: string) => bo
   return negated ? (rel) => !isMatch(rel) : (rel) => isMatch(rel);
 }
 
-function readSearchable(abs: string): Buffer | null {
-  let fd: number;
+async function readSearchable(abs: string): Promise<Buffer | null> {
+  let handle: FileHandle;
   try {
-    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    handle = await fsp.open(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
   } catch {
     return null;
   }
   try {
-    const st = fs.fstatSync(fd);
+    const st = await handle.stat();
     if (!st.isFile() || st.size > MAX_SEARCH_FILE_BYTES) return null;
-    const buf = fs.readFileSync(fd);
+    const buf = await handle.readFile();
     return buf.includes(0) ? null : buf;
   } catch {
     return null;
   } finally {
-    fs.closeSync(fd);
+    await handle.close().catch(() => undefined);
   }
 }
 
@@ -68,11 +69,11 @@ function searchBuffer(buf: Buffer, regex: RegExp, shown: string, out: SearchMatc
 }
 
 /** The files the JS search would read, in walk order (symlinks are not followed during a walk, like ripgrep). */
-export function listFilesWithJs(scope: SearchScope, req: SearchRequest, signal: AbortSignal): string[] {
+export async function listFilesWithJs(scope: SearchScope, req: SearchRequest, signal: AbortSignal): Promise<string[]> {
   if (!scope.isDirectory) return [scope.real];
   const wanted = globFilter(req.glob);
   const files: string[] = [];
-  walkFiles(
+  await walkFiles(
     scope.ignoreRoot,
     scope.real,
     (entry) => {
@@ -89,12 +90,12 @@ export function listFilesWithJs(scope: SearchScope, req: SearchRequest, signal: 
  * The JS search used when ripgrep is not installed: reads only `files` (listed by listFilesWithJs, then filtered
  * by main's read check), in that order; same result format as ripgrep.
  */
-export function searchWithJs(files: readonly string[], req: SearchRequest, projectRoot: string, signal: AbortSignal): SearchOutcome {
+export async function searchWithJs(files: readonly string[], req: SearchRequest, projectRoot: string, signal: AbortSignal): Promise<SearchOutcome> {
   const regex = compileRegex(req.pattern, req.caseInsensitive);
   const matches: SearchMatch[] = [];
   for (const abs of files) {
-    if (signal.aborted) break;
-    const buf = readSearchable(abs);
+    signal.throwIfAborted();
+    const buf = await readSearchable(abs);
     if (buf === null) continue;
     if (!searchBuffer(buf, regex, displayPath(abs, projectRoot), matches)) return { matches, capped: true };
   }

@@ -1,4 +1,5 @@
-import fs from 'node:fs';
+import type fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { allowedRoots, describeFsError, isInside, toAbsolute } from './confined-fs';
 import { ToolError } from './tool';
@@ -11,14 +12,14 @@ export interface SearchScope {
   ignoreRoot: string;
 }
 
-export function resolveSearchScope(p: string | undefined, ctx: ToolContext): SearchScope {
+export async function resolveSearchScope(p: string | undefined, ctx: ToolContext): Promise<SearchScope> {
   const shown = p ?? '.';
-  const roots = allowedRoots(ctx);
+  const roots = await allowedRoots(ctx);
   let real: string;
   let stat: fs.Stats;
   try {
-    real = fs.realpathSync.native(toAbsolute(shown, roots[0] ?? ctx.projectRoot));
-    stat = fs.statSync(real);
+    real = await fsp.realpath(toAbsolute(shown, roots[0] ?? ctx.projectRoot));
+    stat = await fsp.stat(real);
   } catch (err) {
     throw describeFsError(err, shown);
   }

@@ -1,6 +1,5 @@
-import fs from 'node:fs';
 import { ToolError } from './tool';
-import { openConfinedForRead, readWhole } from './confined-fs';
+import { closeQuietly, openConfinedForRead, readWhole } from './confined-fs';
 import type { ToolContext } from './types';
 
 /** Bytes looked at for the binary check (like git and ripgrep: a NUL byte means binary). */
@@ -20,19 +19,19 @@ export interface TextFile {
 }
 
 /** Reads a text file through the confined open; binary files and oversize files are errors. */
-export function readConfinedText(p: string, ctx: ToolContext, opts: { maxBytes: number }): TextFile {
-  const file = openConfinedForRead(p, ctx);
+export async function readConfinedText(p: string, ctx: ToolContext, opts: { maxBytes: number }): Promise<TextFile> {
+  const file = await openConfinedForRead(p, ctx);
   try {
     if (file.size > opts.maxBytes) {
       throw new ToolError(
         `${p} is ${file.size.toLocaleString('en-US')} bytes, over the ${opts.maxBytes.toLocaleString('en-US')}-byte limit; read a line range with offset and limit`,
       );
     }
-    const buf = readWhole(file.fd, file.size);
+    const buf = await readWhole(file.handle, file.size);
     if (looksBinary(buf)) throw new ToolError(`${p} is a binary file; not shown`);
     return { text: buf.toString('utf8'), realPath: file.realPath };
   } finally {
-    fs.closeSync(file.fd);
+    await closeQuietly(file.handle);
   }
 }
 

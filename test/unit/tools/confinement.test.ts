@@ -54,13 +54,13 @@ describe('reads', () => {
     expect((await run('read_file', { path: 'alias.txt' })).content).toBe('     1\treal');
   });
 
-  it('checks the opened descriptor, not the path string', () => {
+  it('checks the opened descriptor, not the path string', async () => {
     fs.symlinkSync(path.join(sb.outside, 'secret.txt'), path.join(sb.root, 'x'));
-    expect(() => openConfinedForRead('x', sb.ctx())).toThrow(OUTSIDE);
+    await expect(openConfinedForRead('x', sb.ctx())).rejects.toThrow(OUTSIDE);
     // inside an additional directory it is fine
-    const f = openConfinedForRead('x', sb.ctx({ additionalDirectories: [sb.outside] }));
+    const f = await openConfinedForRead('x', sb.ctx({ additionalDirectories: [sb.outside] }));
     expect(f.realPath).toBe(path.join(sb.outside, 'secret.txt'));
-    fs.closeSync(f.fd);
+    await f.handle.close();
   });
 });
 
@@ -144,9 +144,9 @@ describe('writes', () => {
     expect(outsideFiles()).toEqual(['secret.txt']);
   });
 
-  it('never truncates the target before verifying it', () => {
+  it('never truncates the target before verifying it', async () => {
     fs.symlinkSync(path.join(sb.outside, 'secret.txt'), path.join(sb.root, 'victim'));
-    expect(() => openConfinedForWrite('victim', sb.ctx(), { mustExist: true })).toThrow(OUTSIDE);
+    await expect(openConfinedForWrite('victim', sb.ctx(), { mustExist: true })).rejects.toThrow(OUTSIDE);
     expect(fs.readFileSync(path.join(sb.outside, 'secret.txt'), 'utf8')).toBe('TOP SECRET\n');
   });
 });
@@ -157,28 +157,28 @@ describe('a swap between the check and the open', () => {
     fs.symlinkSync(sb.outside, path.join(sb.root, 'inner'));
   };
 
-  it('refuses a new file whose parent became a symlink, and removes the empty file it created out there', () => {
+  it('refuses a new file whose parent became a symlink, and removes the empty file it created out there', async () => {
     fs.mkdirSync(path.join(sb.root, 'inner'));
-    expect(() => openConfinedForWrite('inner/x.txt', sb.ctx(), { mustExist: false, beforeOpen: swapParent })).toThrow(OUTSIDE);
+    await expect(openConfinedForWrite('inner/x.txt', sb.ctx(), { mustExist: false, beforeOpen: swapParent })).rejects.toThrow(OUTSIDE);
     expect(outsideFiles()).toEqual(['secret.txt']);
   });
 
-  it('refuses an existing file whose parent became a symlink, without truncating what it opened', () => {
+  it('refuses an existing file whose parent became a symlink, without truncating what it opened', async () => {
     sb.write('inner/secret.txt', 'mine\n');
-    expect(() => openConfinedForWrite('inner/secret.txt', sb.ctx(), { mustExist: true, beforeOpen: swapParent })).toThrow(OUTSIDE);
-    expect(() => openConfinedForWrite('inner/secret.txt', sb.ctx(), { mustExist: false, beforeOpen: () => undefined })).toThrow(OUTSIDE);
+    await expect(openConfinedForWrite('inner/secret.txt', sb.ctx(), { mustExist: true, beforeOpen: swapParent })).rejects.toThrow(OUTSIDE);
+    await expect(openConfinedForWrite('inner/secret.txt', sb.ctx(), { mustExist: false, beforeOpen: () => undefined })).rejects.toThrow(OUTSIDE);
     expect(fs.readFileSync(path.join(sb.outside, 'secret.txt'), 'utf8')).toBe('TOP SECRET\n');
   });
 
-  it('refuses a file that became a symlink (O_NOFOLLOW), new or existing', () => {
+  it('refuses a file that became a symlink (O_NOFOLLOW), new or existing', async () => {
     const swapFile = () => {
       fs.rmSync(path.join(sb.root, 'f.txt'), { force: true });
       fs.symlinkSync(path.join(sb.outside, 'secret.txt'), path.join(sb.root, 'f.txt'));
     };
-    expect(() => openConfinedForWrite('f.txt', sb.ctx(), { mustExist: false, beforeOpen: swapFile })).toThrow(/became a symbolic link while it was being opened; refusing/);
+    await expect(openConfinedForWrite('f.txt', sb.ctx(), { mustExist: false, beforeOpen: swapFile })).rejects.toThrow(/became a symbolic link while it was being opened; refusing/);
     fs.rmSync(path.join(sb.root, 'f.txt'));
     sb.write('f.txt', 'mine');
-    expect(() => openConfinedForWrite('f.txt', sb.ctx(), { mustExist: true, beforeOpen: swapFile })).toThrow(/became a symbolic link/);
+    await expect(openConfinedForWrite('f.txt', sb.ctx(), { mustExist: true, beforeOpen: swapFile })).rejects.toThrow(/became a symbolic link/);
     expect(fs.readFileSync(path.join(sb.outside, 'secret.txt'), 'utf8')).toBe('TOP SECRET\n');
   });
 });

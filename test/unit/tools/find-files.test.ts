@@ -60,3 +60,27 @@ describe('find_files', () => {
     expect(out[1_000]).toBe('[5 more files not shown; results capped at 1,000: narrow the pattern or path]');
   });
 });
+
+describe('a walk gives way to a cancel', () => {
+  /** 50 nested folders: the walk needs 50 folder listings, each a turn of the event loop. */
+  function deepTree(): void {
+    let rel = 'deep';
+    for (let i = 0; i < 50; i++) rel += `/d${i}`;
+    sb.write(`${rel}/needle.txt`, 'needle\n');
+  }
+
+  for (const [tool, input] of [
+    ['find_files', { pattern: '**/needle.txt' }],
+    ['search_code', { pattern: 'needle' }],
+  ] as const) {
+    it(`${tool}: a cancel on the next turn of the event loop stops the walk`, async () => {
+      deepTree();
+      // Without the cancel, the file is found.
+      expect((await reg.execute(tool, input, sb.ctx(), DO)).content).toMatch(/needle/);
+      const cancel = new AbortController();
+      const running = reg.execute(tool, input, sb.ctx({ signal: cancel.signal }), DO);
+      setImmediate(() => cancel.abort());
+      expect(await running).toEqual({ content: `cancelled: ${tool} was cancelled`, isError: true });
+    });
+  }
+});
