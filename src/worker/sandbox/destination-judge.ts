@@ -5,7 +5,8 @@
  */
 import * as dns from 'node:dns/promises';
 import * as net from 'node:net';
-import { DomainPolicy, isInternalAddress, normaliseHost } from './domain-policy';
+import { DomainPolicy, normaliseHost } from './domain-policy';
+import { hostAddresses, internalRange } from './internal-address';
 
 export interface ProxyDenial {
   host: string;
@@ -48,8 +49,14 @@ export class DestinationJudge {
     } catch {
       return this.deny(host, port, `could not resolve ${host}`);
     }
-    const usable = addresses.find((a) => !isInternalAddress(a) || this.policy.allowsLiteral(a, port));
-    if (usable === undefined) return this.deny(host, port, `${host} resolves to an internal address`);
-    return { ok: true, address: usable };
+    const own = hostAddresses();
+    const usable = addresses.find((a) => internalRange(a, own) === null || this.policy.allowsLiteral(a, port));
+    if (usable !== undefined) return { ok: true, address: usable };
+    const first = addresses[0] ?? '';
+    return this.deny(
+      host,
+      port,
+      `${host} resolves to an internal address (${first}: ${internalRange(first, own) ?? 'internal'}); list ${first.includes(':') ? `[${first}]` : first}:${port} in sandbox.network.allowedDomains to allow it`,
+    );
   }
 }

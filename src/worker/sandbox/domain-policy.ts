@@ -66,16 +66,5 @@ export class DomainPolicy {
   }
 }
 
-/**
- * Addresses a listed *name* must not resolve to (DNS is controlled by whoever owns the name): loopback,
- * unspecified, link-local, cloud metadata. An IP literal listed explicitly is the user's choice and allowed.
- */
-export function isInternalAddress(address: string): boolean {
-  const a = normaliseHost(address).replace(/^::ffff:/, '');
-  if (net.isIPv4(a)) {
-    const [x, y] = a.split('.').map(Number);
-    return x === 127 || x === 0 || (x === 169 && y === 254) || a === '100.100.100.200' || a === '168.63.129.16';
-  }
-  if (net.isIPv6(a)) return a === '::1' || a === '::' || /^fe[89ab]/.test(a) || a.startsWith('fd00:ec2:');
-  return false;
-}
+// Which resolved addresses a listed name must not lead to: see internal-address.ts.
+export { isInternalAddress } from './internal-address';
