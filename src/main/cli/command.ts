@@ -1,9 +1,17 @@
 /** A CLI subcommand. `run` returns the exit code: 0 ok, 1 failure, 2 bad arguments. */
 export interface CliCommand {
   name: string;
-  summary: string;
   usage: string;
   run(args: string[], io: CliIO): Promise<number>;
+}
+
+/** A subcommand as the dispatcher lists it: its code is loaded only when it runs (`gatehouse --version` loads none). */
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  /** Runs in a long-lived process (keeps V8's optimising tier for the bash grammar's WebAssembly). */
+  longLived?: boolean;
+  load(): Promise<CliCommand>;
 }
 
 export interface CliIO {

@@ -1,11 +1,51 @@
-import type { CliCommand } from './command';
-import { permissionsCommand } from './permissions-command';
-import { rpcCommand } from './rpc-command';
-import { rulesCommand } from './rules-command';
-import { runCommand } from './run-command';
-import { sessionsCommand } from './sessions-command';
-import { trustCommand } from './trust-command';
-import { webCommand } from './web-command';
+import type { CommandEntry } from './command';
 
-/** Every subcommand of `gatehouse`. Add new ones here. */
-export const COMMANDS: CliCommand[] = [permissionsCommand, rulesCommand, runCommand, rpcCommand, sessionsCommand, trustCommand, webCommand];
+/**
+ * Every subcommand of `gatehouse`, in the order `--help` lists them. Add new ones here. Each is imported only when
+ * it runs: a one-shot command loads what it needs and nothing else (start-up is measured in `npm run bench`).
+ */
+export const COMMANDS: CommandEntry[] = [
+  {
+    name: 'permissions',
+    summary: 'check what the permission engine decides for a tool call',
+    load: async () => (await import('./permissions-command')).permissionsCommand,
+  },
+  {
+    name: 'rules',
+    summary: 'list the effective permission rules, or add/remove one',
+    load: async () => (await import('./rules-command')).rulesCommand,
+  },
+  {
+    name: 'run',
+    summary: 'run the agent once on a prompt, headless (no TTY: a call that asks is denied)',
+    longLived: true,
+    load: async () => (await import('./run-command')).runCommand,
+  },
+  {
+    name: 'rpc',
+    summary: 'drive a session over stdio: JSON Lines commands in (prompt, approve, cancel), events out',
+    longLived: true,
+    load: async () => (await import('./rpc-command')).rpcCommand,
+  },
+  {
+    name: 'sessions',
+    summary: 'list, export (redacted) or delete saved agent sessions',
+    load: async () => (await import('./sessions-command')).sessionsCommand,
+  },
+  {
+    name: 'trust',
+    summary: 'see and change which project folders are trusted',
+    load: async () => (await import('./trust-command')).trustCommand,
+  },
+  {
+    name: 'web',
+    summary: 'serve the app in a browser on 127.0.0.1 (prints the URL with its token)',
+    longLived: true,
+    load: async () => (await import('./web-command')).webCommand,
+  },
+];
+
+/** The entry named `name`, if any. */
+export function findCommand(name: string): CommandEntry | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}

@@ -1,4 +1,5 @@
 import v8 from 'node:v8';
+import { findCommand } from './commands';
 import { runCli } from './main';
 import { quietOnClosedPipe } from './stdio';
 
@@ -6,8 +7,7 @@ import { quietOnClosedPipe } from './stdio';
 // for the bash grammar's WebAssembly costs it ~4x the CPU it saves (measured: 2.9 s -> 0.6 s of CPU per `permissions
 // check` of a shell command). Long-lived shells (web, rpc, run) keep the optimising tier. Must run before the wasm
 // is compiled, which happens lazily on the first analysis.
-const LONG_LIVED = new Set(['web', 'rpc', 'run']);
-if (!LONG_LIVED.has(process.argv[2] ?? '')) v8.setFlagsFromString('--liftoff-only');
+if (!findCommand(process.argv[2] ?? '')?.longLived) v8.setFlagsFromString('--liftoff-only');
 
 // The `gatehouse` binary. Never imports electron: the CLI runs on plain Node.
 const whenClosed = new Set<() => void>();

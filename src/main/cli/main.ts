@@ -1,13 +1,15 @@
+import { closest } from '../../shared/closest';
 import { GATEHOUSE_VERSION } from '../../shared/version';
+import { beforeTerminator } from './args';
 import type { CliIO } from './command';
 import { UsageError } from './command';
-import { COMMANDS } from './commands';
+import { COMMANDS, findCommand } from './commands';
 
 function help(): string {
   const lines = [
     `gatehouse ${GATEHOUSE_VERSION}: a coding agent whose permission engine you can see and control`,
     '',
-    'Usage: gatehouse <command> [options]',
+    'Usage: gatehouse <command> [options] [--] [arguments]',
     '',
     'Commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(14)} ${c.summary}`),
@@ -15,11 +17,19 @@ function help(): string {
     'Options:',
     '  --help, -h     show this help (or `gatehouse <command> --help`)',
     '  --version, -v  print the version',
+    '  --             ends the options: what follows is an argument even if it starts with "-"',
     '',
     'Environment:',
     '  GATEHOUSE_HOME  user config directory (default: the OS config folder, e.g. ~/.config/gatehouse)',
   ];
   return lines.join('\n');
+}
+
+function unknownCommand(first: string): string {
+  const isFlag = first.startsWith('-');
+  const near = isFlag ? closest(first.replace(/^-+/, ''), ['help', 'version']) : closest(first, COMMANDS.map((c) => c.name));
+  if (isFlag) return `gatehouse: unknown option ${first}${near ? ` (did you mean --${near}?)` : ''}. Run \`gatehouse --help\` for the usage.`;
+  return `gatehouse: unknown command "${first}"${near ? ` (did you mean "${near}"?)` : ''}. Run \`gatehouse --help\` for the list.`;
 }
 
 /** Runs the CLI and returns its exit code. */
@@ -33,12 +43,14 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.out(GATEHOUSE_VERSION);
     return 0;
   }
-  const command = COMMANDS.find((c) => c.name === first);
-  if (!command) {
-    io.err(`gatehouse: unknown command "${first}". Run \`gatehouse --help\` for the list.`);
+  const entry = findCommand(first);
+  if (!entry) {
+    io.err(unknownCommand(first));
     return 2;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
+  const command = await entry.load();
+  const options = beforeTerminator(rest);
+  if (options.includes('--help') || options.includes('-h')) {
     io.out(`Usage: ${command.usage}`);
     return 0;
   }

@@ -1,20 +1,23 @@
 import { toRpcError } from '../../shared/errors';
-import { openCliSession, readSessionFlags, SESSION_FLAGS } from '../agent/session-flags';
+import { openCliSession } from '../agent/session-flags';
 import { RpcShell } from './rpc-shell';
 import { sandboxWarnings } from './sandbox-warnings';
 import { settingsWarnings } from '../settings/settings-problems';
 import type { CliCommand } from './command';
-import { parseFlags } from './permissions-command';
+import { UsageError } from './command';
+import { parseCommandArgs } from './args';
 import { readyEvent } from './run-command';
+import { readSessionFlags, SESSION_OPTIONS } from './session-flags';
 
 export const rpcCommand: CliCommand = {
   name: 'rpc',
-  summary: 'drive a session over stdio: JSON Lines commands in (prompt, approve, cancel), events out',
   usage:
     'gatehouse rpc [--project DIR] [--mode M] [--agent-mode chat|plan|do] [--model M] [--allow RULE]... [--ask RULE]... ' +
     '[--deny RULE]... [--max-turns N] [--resume ID]   (stdin: {"type":"prompt","id":"1","text":"..."} per line)',
   async run(args, io) {
-    const values = readSessionFlags(parseFlags(args, [...SESSION_FLAGS]), io.cwd);
+    const { values: flags, positionals } = parseCommandArgs(args, SESSION_OPTIONS);
+    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" (prompts come on stdin)`);
+    const values = readSessionFlags(flags, io.cwd);
     const shell = new RpcShell((event) => io.out(JSON.stringify(event)));
     // Read stdin from the start, so nothing sent before the session opens is lost.
     process.stdin.setEncoding('utf8');

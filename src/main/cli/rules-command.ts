@@ -9,15 +9,16 @@ import { problemLine, settingsProblems } from '../settings/settings-problems';
 import { SettingsStore } from '../settings/settings-store';
 import type { CliCommand, CliIO } from './command';
 import { UsageError } from './command';
-import { parseFlags, projectDir, single, trustOracle } from './permissions-command';
+import { parseCommandArgs, unknownChoice } from './args';
+import { projectDir, trustOracle } from './project';
 
 const SCOPES = ['user', 'project', 'local'] as const;
 type Scope = (typeof SCOPES)[number];
 
 function list(args: string[], io: CliIO): number {
-  const flags = parseFlags(args, ['project'], ['json']);
-  if (flags.positional.length) throw new UsageError(`unexpected argument "${flags.positional[0]}"`);
-  const projectRoot = projectDir(flags, io.cwd);
+  const { values: flags, positionals } = parseCommandArgs(args, { project: { type: 'string' }, json: { type: 'boolean' } });
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  const projectRoot = projectDir(flags.project, io.cwd);
   const configDir = userConfigDir(io.env);
   const trusted = trustOracle(configDir, io.env).isTrusted(projectRoot);
   const snapshot = new SettingsStore({ projectRoot, configDir, home: homeDir(io.env), env: io.env }).snapshot();
@@ -41,7 +42,7 @@ function list(args: string[], io: CliIO): number {
     problems: settingsProblems(snapshot),
     additionalDirectories: snapshot.additionalDirectories,
   };
-  if (flags.booleans.has('json')) {
+  if (flags.json) {
     io.out(JSON.stringify(result, null, 2));
     return 0;
   }
@@ -59,16 +60,16 @@ function list(args: string[], io: CliIO): number {
 }
 
 async function edit(action: 'add' | 'remove', args: string[], io: CliIO): Promise<number> {
-  const flags = parseFlags(args, ['project', 'scope', 'behavior']);
-  const scopeText = single(flags, 'scope');
+  const { values: flags, positionals } = parseCommandArgs(args, { project: { type: 'string' }, scope: { type: 'string' }, behavior: { type: 'string' } });
+  const scopeText = flags.scope;
   if (!scopeText || !(SCOPES as readonly string[]).includes(scopeText)) throw new UsageError('--scope must be user, project or local');
-  const behavior = RuleBehaviorSchema.safeParse(single(flags, 'behavior'));
+  const behavior = RuleBehaviorSchema.safeParse(flags.behavior);
   if (!behavior.success) throw new UsageError('--behavior must be allow, ask or deny');
-  if (flags.positional.length !== 1) throw new UsageError('give exactly one RULE (quote it)');
-  const rule = flags.positional[0]!;
+  if (positionals.length !== 1) throw new UsageError('give exactly one RULE (quote it)');
+  const rule = positionals[0]!;
   const configDir = userConfigDir(io.env);
   const scope = scopeText as Scope;
-  const projectRoot = scope === 'user' ? io.cwd : projectDir(flags, io.cwd);
+  const projectRoot = scope === 'user' ? io.cwd : projectDir(flags.project, io.cwd);
   const file = scopeFile(scope, projectRoot, configDir);
   if (action === 'add') {
     let added: boolean;
@@ -88,7 +89,6 @@ async function edit(action: 'add' | 'remove', args: string[], io: CliIO): Promis
 
 export const rulesCommand: CliCommand = {
   name: 'rules',
-  summary: 'list the effective permission rules, or add/remove one',
   usage:
     'gatehouse rules list [--project DIR] [--json]\n' +
     '       gatehouse rules add|remove --scope user|project|local --behavior allow|ask|deny RULE [--project DIR]',
@@ -96,6 +96,6 @@ export const rulesCommand: CliCommand = {
     const [sub, ...rest] = args;
     if (sub === 'list') return list(rest, io);
     if (sub === 'add' || sub === 'remove') return edit(sub, rest, io);
-    throw new UsageError(sub ? `unknown subcommand "${sub}"` : 'missing subcommand (list, add, remove)');
+    throw unknownChoice('subcommand', sub, ['list', 'add', 'remove']);
   },
 };

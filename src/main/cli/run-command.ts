@@ -1,5 +1,5 @@
 import type { AgentSession, PromptResult, SessionEvent } from '../agent';
-import { openCliSession, readSessionFlags, SESSION_FLAGS } from '../agent/session-flags';
+import { openCliSession } from '../agent/session-flags';
 import { TextRenderer } from './text-renderer';
 import { sandboxWarnings } from './sandbox-warnings';
 import { settingsWarnings } from '../settings/settings-problems';
@@ -8,21 +8,21 @@ import type { RpcEvent } from '../../shared/rpc-protocol';
 import { GATEHOUSE_VERSION } from '../../shared/version';
 import type { CliCommand } from './command';
 import { UsageError } from './command';
-import { parseFlags, single } from './permissions-command';
+import { parseCommandArgs } from './args';
+import { readSessionFlags, SESSION_OPTIONS } from './session-flags';
 
 const PROMPT_ID = 'run';
 
 export const runCommand: CliCommand = {
   name: 'run',
-  summary: 'run the agent once on a prompt, headless (no TTY: a call that asks is denied)',
   usage:
     'gatehouse run [--project DIR] [--mode strict|default|acceptEdits|bypassPermissions] [--agent-mode chat|plan|do] ' +
-    '[--output text|json] [--model M] [--allow RULE]... [--ask RULE]... [--deny RULE]... [--max-turns N] [--resume ID] "PROMPT"',
+    '[--output text|json] [--model M] [--allow RULE]... [--ask RULE]... [--deny RULE]... [--max-turns N] [--resume ID] [--] "PROMPT"',
   async run(args, io) {
-    const flags = parseFlags(args, [...SESSION_FLAGS, 'output']);
-    const output = single(flags, 'output') ?? 'text';
+    const { values: flags, positionals } = parseCommandArgs(args, { ...SESSION_OPTIONS, output: { type: 'string' } });
+    const output = flags.output ?? 'text';
     if (output !== 'text' && output !== 'json') throw new UsageError('--output must be text or json');
-    const prompt = flags.positional.join(' ').trim();
+    const prompt = positionals.join(' ').trim();
     if (!prompt) throw new UsageError('missing the prompt');
     const values = readSessionFlags(flags, io.cwd);
     // With nobody at a terminal, an ask is denied "approval required"; on a TTY, a y/N prompt (default N).

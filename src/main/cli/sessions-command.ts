@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
 import { userConfigDir } from '../paths';
 import { SessionStore } from '../session/session-store';
 import { exportTranscriptLines } from '../session/transcript-export';
+import { parseCommandArgs, unknownChoice } from './args';
 import type { CliCommand } from './command';
 import { UsageError } from './command';
 
@@ -14,16 +14,11 @@ const USAGE = [
 ].join('\n');
 
 function parseSessionArgs(args: string[]) {
-  try {
-    return parseArgs({ args, allowPositionals: true, strict: true, options: { json: { type: 'boolean' }, project: { type: 'string' } } });
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
+  return parseCommandArgs(args, { json: { type: 'boolean' }, project: { type: 'string' } });
 }
 
 export const sessionsCommand: CliCommand = {
   name: 'sessions',
-  summary: 'list, export (redacted) or delete saved agent sessions',
   usage: USAGE,
   async run(args, io) {
     const [action, ...rest] = args;
@@ -77,6 +72,6 @@ export const sessionsCommand: CliCommand = {
       io.out(`deleted session ${id}`);
       return 0;
     }
-    throw new UsageError(action ? `unknown action "${action}"` : 'missing action');
+    throw unknownChoice('action', action, ['list', 'export', 'delete']);
   },
 };

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { TrustDefaultSchema, TrustScopeSchema } from '../../shared/permission';
 import type { TrustEntry, TrustStatus } from '../../shared/trust-contract';
 import { userConfigDir } from '../paths';
 import { TrustStore } from '../trust/trust-store';
+import { parseCommandArgs, unknownChoice } from './args';
 import type { CliCommand, CliIO } from './command';
 import { UsageError } from './command';
 
@@ -18,19 +18,10 @@ const USAGE = [
 ].join('\n');
 
 function parse(args: string[], withScope: boolean, withJson: boolean) {
-  try {
-    return parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        ...(withScope ? { scope: { type: 'string' as const } } : {}),
-        ...(withJson ? { json: { type: 'boolean' as const } } : {}),
-      },
-    });
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
+  return parseCommandArgs(args, {
+    ...(withScope ? { scope: { type: 'string' as const } } : {}),
+    ...(withJson ? { json: { type: 'boolean' as const } } : {}),
+  });
 }
 
 function onePositional(positionals: string[], what: string): string {
@@ -114,13 +105,12 @@ async function run(args: string[], io: CliIO): Promise<number> {
       return 0;
     }
     default:
-      throw new UsageError(action ? `unknown action "${action}"` : 'missing action');
+      throw unknownChoice('action', action, ['set', 'status', 'revoke', 'list', 'default', 'repair']);
   }
 }
 
 export const trustCommand: CliCommand = {
   name: 'trust',
-  summary: 'see and change which project folders are trusted',
   usage: USAGE,
   run,
 };

@@ -4,6 +4,7 @@ import { AppCore } from '../app/app-core';
 import { userConfigDir } from '../paths';
 import { startWebServer } from '../web/web-server';
 import { createNodeWorkerHost } from '../worker-host/index';
+import { parseCommandArgs } from './args';
 import type { CliCommand } from './command';
 import { UsageError } from './command';
 
@@ -15,29 +16,28 @@ interface WebArgs {
 }
 
 export function parseWebArgs(args: string[], cwd: string): WebArgs {
+  const { values, positionals } = parseCommandArgs(args, { project: { type: 'string' }, port: { type: 'string' } });
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const out: WebArgs = { project: null, port: DEFAULT_WEB_PORT };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? '';
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = (): string => {
-      const v = inline ?? args[++i];
-      if (v === undefined || v === '') throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    if (flag === '--project') out.project = path.resolve(cwd, value());
-    else if (flag === '--port') {
-      const raw = value();
-      const port = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535 (0 picks a free port), got "${raw}"`);
-      out.port = port;
-    } else throw new UsageError(`unknown option "${arg}"`);
+  if (values.project === '') throw new UsageError('--project needs a value');
+  if (values.project !== undefined) out.project = path.resolve(cwd, values.project);
+  const raw = values.port;
+  if (raw === '') throw new UsageError('--port needs a value');
+  if (raw !== undefined) {
+    const port = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535 (0 picks a free port), got "${raw}"`);
+    out.port = port;
   }
   return out;
 }
 
-/** The built renderer: out/renderer beside out/main (where this CLI bundle lives). */
+/**
+ * The built renderer: out/renderer beside out/main, where the CLI bundle lives (this code may sit in a chunk folder
+ * below it: the subcommands are loaded lazily).
+ */
 function rendererDir(): string {
-  return path.join(__dirname, '..', 'renderer');
+  const candidates = [path.join(__dirname, '..', 'renderer'), path.join(__dirname, '..', '..', 'renderer')];
+  return candidates.find((dir) => fs.existsSync(path.join(dir, 'index.html'))) ?? candidates[0]!;
 }
 
 function waitForStopSignal(): Promise<NodeJS.Signals> {
@@ -54,7 +54,6 @@ function waitForStopSignal(): Promise<NodeJS.Signals> {
 
 export const webCommand: CliCommand = {
   name: 'web',
-  summary: 'serve the app in a browser on 127.0.0.1 (prints the URL with its token)',
   usage: 'gatehouse web [--project DIR] [--port N]   (--port 0 picks a free port; default 4317)',
   async run(args, io) {
     const { project, port } = parseWebArgs(args, io.cwd);

@@ -1,4 +1,5 @@
 import { isMap, isScalar, isSeq, type Document, type LineCounter, type Pair } from 'yaml';
+import { closest } from '../../shared/closest';
 
 /**
  * Keys a settings file holds that Gatehouse does not know (`Deny:`, `permission:`): each is a problem with its file,
@@ -27,34 +28,6 @@ const PERMISSION_KEYS = {
 } as const;
 const TOP_KEYS = ['permissions', 'trust', 'sandbox', 'model', 'ui', 'updates', 'hooks', '$schema'];
 const TRUST_KEYS = ['default'];
-
-/** Levenshtein distance, case-insensitive (a handful of short keys: the plain dynamic programme is enough). */
-export function editDistance(a: string, b: string): number {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= y.length; j++) row.push(Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1)));
-    prev = row;
-  }
-  return prev[y.length]!;
-}
-
-/** The closest candidate within a small distance (a third of the key's length, at least 2), or null. */
-export function closest(key: string, candidates: readonly string[]): string | null {
-  let best: string | null = null;
-  let bestDistance = Infinity;
-  for (const c of candidates) {
-    const last = c.split('.').pop()!;
-    const d = Math.min(editDistance(key, last), editDistance(key, c));
-    if (d < bestDistance) {
-      best = c;
-      bestDistance = d;
-    }
-  }
-  return best !== null && bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : null;
-}
 
 /** Rules to apply from a misspelt restrictive key: only deny and ask lists, never allow. */
 export interface RecoveredRules {

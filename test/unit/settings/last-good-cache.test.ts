@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LastGoodCache } from '../../../src/main/settings/last-good-cache';
-import { closest } from '../../../src/main/settings/unknown-keys';
+import { closest } from '../../../src/shared/closest';
 import { EMPTY_SETTINGS } from '../../../src/main/settings/settings-schema';
 
 let dir: string;
