@@ -4,6 +4,7 @@ import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import pkg from './package.json';
+import { tomlData } from './scripts/vite-toml-data';
 
 const define = { __GATEHOUSE_VERSION__: JSON.stringify(pkg.version) };
 
@@ -43,6 +44,7 @@ export function devInlineScriptHashes(): Plugin {
 export default defineConfig({
   main: {
     define,
+    plugins: [tomlData()],
     build: {
       outDir: 'out/main',
       externalizeDeps: true,

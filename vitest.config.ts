@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import pkg from './package.json';
+import { tomlData } from './scripts/vite-toml-data';
 
 export default defineConfig({
+  plugins: [tomlData()],
   define: { __GATEHOUSE_VERSION__: JSON.stringify(pkg.version) },
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],

@@ -1,15 +1,18 @@
 import { RE2JS } from 're2js';
-import { parse } from 'smol-toml';
-import gitleaksToml from './gitleaks.toml?raw';
+import gitleaks from './gitleaks.toml';
 
 /**
  * gitleaks' default secret rules (vendored data, see README.md), run with re2js: RE2 syntax as gitleaks writes it,
  * linear-time matching (an untrusted text cannot make a pattern run for ever). A rule runs only when one of its
- * keywords occurs in the text; its regex is compiled on first use.
+ * keywords occurs in the text; its regex, and its allowlists' regexes, are compiled on first use (a one-shot CLI
+ * check redacts one short call: compiling the whole set would cost it more than everything else it does). The TOML
+ * is parsed at build time (scripts/vite-toml-data.ts).
  */
 
 interface Allowlist {
-  regexes: RE2JS[];
+  /** The patterns as written; compiled on first use into `compiled`. */
+  sources: string[];
+  compiled: RE2JS[] | null;
   target: 'secret' | 'match' | 'line';
   stopwords: string[];
 }
@@ -43,7 +46,7 @@ export interface SecretFinding {
 type Raw = Record<string, unknown>;
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
-function compileAll(patterns: string[]): RE2JS[] {
+function compileAll(patterns: readonly string[]): RE2JS[] {
   const out: RE2JS[] = [];
   for (const p of patterns) {
     try {
@@ -59,14 +62,19 @@ function allowlistOf(raw: Raw): Allowlist | null {
   // Path-only allowlists (and AND-conditions on paths) say nothing about text: they never allow here.
   if (raw.paths !== undefined && (raw.condition === 'AND' || (raw.regexes === undefined && raw.stopwords === undefined))) return null;
   const target = raw.regexTarget === 'match' || raw.regexTarget === 'line' ? raw.regexTarget : 'secret';
-  return { regexes: compileAll(strings(raw.regexes)), target, stopwords: strings(raw.stopwords).map((s) => s.toLowerCase()) };
+  return { sources: strings(raw.regexes), compiled: null, target, stopwords: strings(raw.stopwords).map((s) => s.toLowerCase()) };
+}
+
+function regexesOf(list: Allowlist): RE2JS[] {
+  list.compiled ??= compileAll(list.sources);
+  return list.compiled;
 }
 
 let loaded: { rules: SecretRule[]; global: Allowlist } | null = null;
 
 function load(): { rules: SecretRule[]; global: Allowlist } {
   if (loaded) return loaded;
-  const config = parse(gitleaksToml) as Raw;
+  const config = (typeof gitleaks === 'object' && gitleaks !== null ? gitleaks : {}) as Raw;
   const rules: SecretRule[] = [];
   for (const r of (Array.isArray(config.rules) ? config.rules : []) as Raw[]) {
     if (typeof r.id !== 'string' || typeof r.regex !== 'string') continue;
@@ -82,7 +90,7 @@ function load(): { rules: SecretRule[]; global: Allowlist } {
     });
   }
   const globalRaw = (config.allowlist ?? {}) as Raw;
-  loaded = { rules, global: { regexes: compileAll(strings(globalRaw.regexes)), target: 'secret', stopwords: strings(globalRaw.stopwords).map((s) => s.toLowerCase()) } };
+  loaded = { rules, global: { sources: strings(globalRaw.regexes), compiled: null, target: 'secret', stopwords: strings(globalRaw.stopwords).map((s) => s.toLowerCase()) } };
   return loaded;
 }
 
@@ -118,9 +126,9 @@ export function shannonEntropy(text: string): number {
 
 function allowed(list: Allowlist, secret: string, match: string, line: string): boolean {
   const target = list.target === 'match' ? match : list.target === 'line' ? line : secret;
-  if (list.regexes.some((re) => re.matcher(target).find())) return true;
   const lower = secret.toLowerCase();
-  return list.stopwords.some((w) => lower.includes(w));
+  if (list.stopwords.some((w) => lower.includes(w))) return true;
+  return regexesOf(list).some((re) => re.matcher(target).find());
 }
 
 function lineAround(text: string, start: number, end: number): string {

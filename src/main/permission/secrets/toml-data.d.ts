@@ -1,0 +1,5 @@
+// A `.toml` import: the file's data, parsed at build time (scripts/vite-toml-data.ts).
+declare module '*.toml' {
+  const data: unknown;
+  export default data;
+}
