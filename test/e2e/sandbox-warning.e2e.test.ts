@@ -77,14 +77,17 @@ describe.skipIf(skipReason !== null)(`the sandbox warning in Chromium${skipReaso
     server = undefined;
   });
 
-  /** Opens the app and waits until the page has asked main for the sandbox status (its answer is in `frames`). */
-  async function openApp(web: RunningWeb): Promise<{ page: Page; problems: string[] }> {
+  /**
+   * Opens the app and waits until the page has asked main for the sandbox status and received the answer;
+   * `answers()` counts the answers the page has received so far.
+   */
+  async function openApp(web: RunningWeb): Promise<{ page: Page; problems: string[]; answers: () => number }> {
     const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
     const page = await context.newPage();
     pages.push(page);
     const problems: string[] = [];
     const asked = new Set<number>();
-    let answered = false;
+    let answered = 0;
     page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
     page.on('websocket', (ws) => {
       ws.on('framesent', (f) => {
@@ -93,12 +96,18 @@ describe.skipIf(skipReason !== null)(`the sandbox warning in Chromium${skipReaso
       });
       ws.on('framereceived', (f) => {
         const frame: unknown = JSON.parse(String(f.payload));
-        if (isFrame(frame) && frame.kind === 'response' && asked.has(frame.id)) answered = true;
+        if (isFrame(frame) && frame.kind === 'response' && asked.has(frame.id)) answered++;
       });
     });
     await page.goto(web.url);
-    await expect.poll(() => answered, POLL).toBe(true);
-    return { page, problems };
+    await expect.poll(() => answered, POLL).toBeGreaterThan(0);
+    await afterRender(page);
+    return { page, problems, answers: () => answered };
+  }
+
+  /** Resolves after the page has painted twice: a state update made when an answer arrived is on screen by then. */
+  async function afterRender(page: Page): Promise<void> {
+    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
   }
 
   it('no working bubblewrap -> a persistent alert names the reason and says every command asks', async () => {
@@ -107,7 +116,7 @@ describe.skipIf(skipReason !== null)(`the sandbox warning in Chromium${skipReaso
     expect(status).toMatchObject({ enabled: true, available: false });
     expect(status.reason).toMatch(/\S/);
 
-    const { page, problems } = await openApp(server.web);
+    const { page, problems, answers } = await openApp(server.web);
     const alert = page.getByRole('alert').filter({ hasText: 'Commands are not sandboxed' });
     await alert.waitFor({ state: 'visible' });
     const text = (await alert.locator('p').textContent()) ?? '';
@@ -115,13 +124,16 @@ describe.skipIf(skipReason !== null)(`the sandbox warning in Chromium${skipReaso
     expect(text).toContain(status.reason ?? 'no reason');
     // Persistent: nothing closes it, and it is still there after main announces a change.
     expect(await alert.getByRole('button').count()).toBe(0);
+    const before = answers();
     const socket = await openApiSocket(server.web.port, { token: server.web.token });
     try {
       expect((await socket.call('openProject', { path: server.project })).kind).toBe('response');
     } finally {
       await socket.close();
     }
-    await page.waitForTimeout(300);
+    // The page checks the sandbox again on the change; once that answer is on screen, the alert is still there.
+    await expect.poll(answers, POLL).toBeGreaterThan(before);
+    await afterRender(page);
     expect(await alert.isVisible()).toBe(true);
     expect(problems).toEqual([]);
   });
@@ -131,7 +143,7 @@ describe.skipIf(skipReason !== null)(`the sandbox warning in Chromium${skipReaso
     expect(await sandboxStatus(server.web)).toEqual({ enabled: true, available: true, reason: null, warnings: [] });
     const { page, problems } = await openApp(server.web);
     await page.getByRole('textbox', { name: 'Message' }).waitFor({ state: 'visible' });
-    await page.waitForTimeout(300);
+    // openApp waited for the page's sandbox check and for the page to paint after its answer.
     expect(await page.locator('.sandbox-banner').count()).toBe(0);
     expect(await page.getByText('Commands are not sandboxed').count()).toBe(0);
     expect(problems).toEqual([]);

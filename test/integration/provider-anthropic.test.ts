@@ -114,8 +114,7 @@ describe('AnthropicProvider retries', () => {
     expect(result.content).toEqual([{ type: 'text', text: 'ok after 429' }]);
     expect(fake.requests).toHaveLength(2);
     const waited = fake.requests[1]!.receivedAt - fake.requests[0]!.receivedAt;
-    expect(waited).toBeGreaterThanOrEqual(950);
-    expect(waited).toBeLessThan(5_000);
+    expect(waited).toBeGreaterThanOrEqual(950); // the delay asked for was honoured (a lower bound: load only adds)
     expect(fake.requests[1]!.headers['x-stainless-retry-count']).toBe('1');
   });
 
@@ -179,30 +178,28 @@ describe('AnthropicProvider retries', () => {
 });
 
 describe('AnthropicProvider cancellation', () => {
-  it('cancels mid-stream: rejects with CancelledError quickly and the server sees the connection closed', async () => {
-    fake.enqueue({ kind: 'message', content: [text('a slow answer that takes a long while to arrive')], chunkSize: 2, eventDelayMs: 200 });
+  it('cancels mid-stream: rejects with CancelledError and the server sees the connection closed before the end', async () => {
+    // 300 events 200 ms apart: a minute, twice the test's time limit, unless the cancel closes the stream.
+    fake.enqueue({ kind: 'message', content: [text('a slow answer that takes a long while to arrive '.repeat(13))], chunkSize: 2, eventDelayMs: 200 });
     const controller = new AbortController();
     const deltas: string[] = [];
     const pending = provider().stream(request(), { onText: (d) => deltas.push(d) }, controller.signal);
     await waitFor(() => deltas.length >= 2);
-    const abortedAt = Date.now();
     controller.abort();
     const err = await pending.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CancelledError);
-    expect(Date.now() - abortedAt).toBeLessThan(1_500);
     await expect(fake.requests[0]!.outcome).resolves.toBe('client-closed');
   });
 
   it('cancels while waiting out a retry-after delay', async () => {
-    fake.enqueue({ kind: 'http-error', status: 429, errorType: 'rate_limit_error', headers: { 'retry-after': '30' } }, reply(text('never')));
+    // 50 s: longer than the test's time limit, unless the cancel ends the wait.
+    fake.enqueue({ kind: 'http-error', status: 429, errorType: 'rate_limit_error', headers: { 'retry-after': '50' } }, reply(text('never')));
     const controller = new AbortController();
     const pending = provider().stream(request(), { onText: () => undefined }, controller.signal);
     await waitFor(() => fake.requests.length === 1);
     await new Promise((r) => setTimeout(r, 50));
-    const abortedAt = Date.now();
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(CancelledError);
-    expect(Date.now() - abortedAt).toBeLessThan(1_500);
     expect(fake.requests).toHaveLength(1);
   });
 

@@ -63,16 +63,19 @@ describe('run_command', () => {
   });
 
   it('streams output as it comes, ANSI kept for the UI and stripped for the model', async () => {
-    const chunks: Array<{ at: number; text: string }> = [];
-    const started = Date.now();
-    const res = await run(`printf '\\033[32mgreen\\033[0m\\n'; sleep 0.3; echo second`, { onOutput: (text) => chunks.push({ at: Date.now() - started, text }) });
-    const streamed = chunks.map((c) => c.text).join('');
+    // The command prints, then waits until the test has seen that output: it can only end if the output was
+    // delivered while it was still running (no clock involved).
+    const go = path.join(sb.root, `go-${process.pid}`);
+    let streamed = '';
+    const res = await run(`printf '\\033[32mgreen\\033[0m\\n'; while [ ! -e ${go} ]; do sleep 0.02; done; echo second`, {
+      onOutput: (text) => {
+        streamed += text;
+        if (streamed.includes('green') && !fs.existsSync(go)) fs.writeFileSync(go, '');
+      },
+    });
     expect(streamed).toContain('\x1b[32mgreen\x1b[0m');
     expect(streamed).not.toContain('__gatehouse_done_');
     expect(streamed.indexOf('green')).toBeLessThan(streamed.indexOf('second'));
-    const first = chunks.find((c) => c.text.includes('green'));
-    const last = chunks.find((c) => c.text.includes('second'));
-    expect((last?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(200); // delivered before the command ended
     expect(res.content).toBe('green\nsecond\n[exit code 0]');
   });
 
@@ -83,9 +86,8 @@ describe('run_command', () => {
 
   it('kills the whole process group on timeout and says so', async () => {
     const marker = `gh-timeout-${process.pid}-${Date.now()}`;
-    const started = Date.now();
-    const res = await run(`echo started; sleep 30 & sleep 30; : ${marker}`.replace('sleep 30 &', `bash -c 'sleep 30; : ${marker}' &`), { timeout_ms: 400 });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Without the kill the command would outlive the test's own time limit.
+    const res = await run(`echo started; sleep 600 & sleep 600; : ${marker}`.replace('sleep 600 &', `bash -c 'sleep 600; : ${marker}' &`), { timeout_ms: 400 });
     expect(res).toEqual({ content: 'started\n[killed after timeout 400 ms]', isError: true, exitCode: null });
     expect(await waitUntil(() => liveProcessesWith(marker).length === 0, 2_000)).toBe(true);
   });
@@ -93,19 +95,18 @@ describe('run_command', () => {
   it('cancels quickly, killing background children too', async () => {
     const marker = `gh-cancel-${process.pid}-${Date.now()}`;
     const ac = new AbortController();
-    const pending = run(`bash -c 'sleep 30 & sleep 30; : ${marker}'; : ${marker}`, { signal: ac.signal });
+    // Without the cancel the command would outlive the test's own time limit.
+    const pending = run(`bash -c 'sleep 600 & sleep 600; : ${marker}'; : ${marker}`, { signal: ac.signal });
     expect(await waitUntil(() => liveProcessesWith(marker).length >= 1, 3_000)).toBe(true);
     const children = execFileSync('pgrep', ['-f', marker]).toString().trim().split('\n');
     expect(children.length).toBeGreaterThanOrEqual(1);
-    const started = Date.now();
     ac.abort();
     const res = await pending;
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(res.isError).toBe(true);
     expect(res.exitCode).toBeNull();
     expect(res.content.endsWith('[cancelled]')).toBe(true);
     expect(await waitUntil(() => liveProcessesWith(marker).length === 0, 2_000)).toBe(true);
-    // the plain `sleep 30` children (no marker in their own command line) are gone too: their group is empty
+    // the plain `sleep 600` children (no marker in their own command line) are gone too: their group is empty
   });
 
   it('SIGKILLs what ignores SIGTERM after the grace period', async () => {
@@ -137,10 +138,9 @@ describe('run_command', () => {
   });
 
   it('gets no stdin (a reader sees end of input instead of hanging until the timeout)', async () => {
-    const started = Date.now();
+    // `read -t` that times out exits with 142, at end of input with 1; a `cat` waiting for input would be killed.
     const res = await run('read -t 5 line; echo "read exited $?"; cat; [ -t 1 ] && echo "stdout is a terminal"', { timeout_ms: 8_000 });
     expect(res.content).toBe('read exited 1\nstdout is a terminal\n[exit code 0]');
-    expect(Date.now() - started).toBeLessThan(3_000);
   });
 
   it('never loses the end of a large output (repeatedly)', async () => {

@@ -49,6 +49,8 @@ export interface ExecutionRecord {
   agentMode: AgentMode;
   start: number;
   end: number;
+  /** The tools that were running when this one started (to see overlap without a clock). */
+  runningAtStart: string[];
 }
 
 /**
@@ -57,6 +59,7 @@ export interface ExecutionRecord {
  */
 export class RecordingRegistry implements ToolRegistry {
   readonly runs: ExecutionRecord[] = [];
+  private readonly running: { name: string }[] = [];
   delays: Partial<Record<string, number>> = {};
   gateBroken = false;
 
@@ -81,10 +84,14 @@ export class RecordingRegistry implements ToolRegistry {
       return { content: `tool_not_allowed: ${name} (registry gate)`, isError: true };
     }
     const start = Date.now();
+    const runningAtStart = this.running.map((r) => r.name);
+    const me = { name };
+    this.running.push(me);
     const delay = this.delays[name] ?? 0;
     if (delay) await new Promise((r) => setTimeout(r, delay));
     ctx.onOutput?.(`output of ${name}`);
-    this.runs.push({ name, input: rawInput, agentMode: gate.agentMode, start, end: Date.now() });
+    this.running.splice(this.running.indexOf(me), 1);
+    this.runs.push({ name, input: rawInput, agentMode: gate.agentMode, start, end: Date.now(), runningAtStart });
     return { content: `result of ${name} ${JSON.stringify(rawInput)}`, isError: false };
   }
 }

@@ -66,8 +66,12 @@ describe('runAgent: the loop', () => {
     const result = await runAgent(options(provider, registry));
     expect(result.status).toBe('completed');
     const at = (name: string, index = 0) => registry.runs.filter((r) => r.name === name)[index]!;
-    // r1 and r2 overlap
-    expect(Math.abs(at('read_file').start - at('search_code').start)).toBeLessThan(100);
+    // r1 and r2 overlap: one started while the other was running
+    expect([...at('read_file').runningAtStart, ...at('search_code').runningAtStart]).toEqual(expect.arrayContaining([expect.stringMatching(/^(read_file|search_code)$/)]));
+    // the write, the command and the last read each ran alone
+    expect(at('write_file').runningAtStart).toEqual([]);
+    expect(at('run_command').runningAtStart).toEqual([]);
+    expect(at('read_file', 1).runningAtStart).toEqual([]);
     // the write starts after both reads ended, the command after the write, the last read after the command
     expect(at('write_file').start).toBeGreaterThanOrEqual(Math.max(at('read_file').end, at('search_code').end));
     expect(at('run_command').start).toBeGreaterThanOrEqual(at('write_file').end);
@@ -249,9 +253,8 @@ describe('runAgent: cancellation', () => {
         return new Promise(() => undefined); // the person never answers
       },
     });
-    const started = Date.now();
+    // The person never answers: without the cancel the run would never end (the test's limit catches it).
     const result = await runAgent(opts);
-    expect(Date.now() - started).toBeLessThan(1_000);
     expect(result.status).toBe('cancelled');
     expect(registry.runs).toHaveLength(0);
     expect(opts.events[opts.events.length - 1]).toMatchObject({ type: 'cancelled' });

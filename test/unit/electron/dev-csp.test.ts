@@ -22,12 +22,20 @@ const scriptSrc = (csp: string): string[] => (csp.split(';').find((d) => d.trim(
 const inlineScripts = (html: string): string[] => [...html.matchAll(/<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => m[1]!);
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
+/** The dev servers' cache folders, removed when the file's tests are done. */
+const cacheDirs: string[] = [];
+afterAll(() => {
+  for (const dir of cacheDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 async function devServer(plugins: unknown[]): Promise<ViteDevServer> {
+  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-vite-cache-'));
+  cacheDirs.push(cacheDir);
   return createServer({
     configFile: false,
     root: renderer.root,
     plugins: plugins as never,
-    cacheDir: fs.mkdtempSync(path.join(os.tmpdir(), 'gh-vite-cache-')),
+    cacheDir,
     logLevel: 'silent',
     server: { host: '127.0.0.1', port: 0, strictPort: false },
   });

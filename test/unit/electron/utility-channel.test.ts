@@ -72,9 +72,10 @@ describe('channelFromUtilityProcess', () => {
 
   it('kill() escalates to SIGKILL when the worker ignores SIGTERM, and reports the exit once', async () => {
     const script = path.join(base, 'stubborn.cjs');
-    fs.writeFileSync(script, "process.on('SIGTERM', () => {}); process.send('up'); setInterval(() => {}, 1000);");
+    fs.writeFileSync(script, "process.on('SIGTERM', () => process.stdout.write('got-term\\n')); process.send('up'); setInterval(() => {}, 1000);");
     const child = new NodeAsUtilityProcess(script, {});
-    const ch = channelFromUtilityProcess(child, { killGraceMs: 200, onOutput: () => undefined });
+    const output: string[] = [];
+    const ch = channelFromUtilityProcess(child, { killGraceMs: 200, onOutput: (t) => output.push(t) });
     await new Promise<void>((r) => ch.onMessage(() => r()));
     const pid = ch.pid;
     expect(pid).toBeGreaterThan(0);
@@ -85,12 +86,12 @@ describe('channelFromUtilityProcess', () => {
         r();
       }),
     );
-    const started = Date.now();
     ch.kill();
     ch.kill();
     await exited;
-    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
     expect(isAlive(pid!)).toBe(false);
+    // SIGTERM first (the worker saw it and ignored it), then SIGKILL: 128 + 9.
+    while (!output.join('').includes('got-term')) await new Promise((r) => setTimeout(r, 10));
     expect(exits).toEqual([137]);
     // Known pid after exit (Electron clears it), sends after exit are dropped, late subscribers are still told.
     expect(ch.pid).toBe(pid);

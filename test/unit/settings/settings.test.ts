@@ -13,11 +13,12 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
-/** Rewrites a file so its stat signature surely changes (size or ns mtime). */
+/** Rewrites a file so its stat signature surely changes (size or ns mtime): each rewrite gets a later mtime. */
+let rewrites = 0;
 function rewrite(file: string, text: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, text);
-  const t = new Date(Date.now() + Math.floor(Math.random() * 1e6));
+  const t = new Date(Date.now() + ++rewrites * 1000);
   fs.utimesSync(file, t, t);
 }
 

@@ -178,11 +178,10 @@ describe('timeouts and exceptions', () => {
   });
 
   it('answers for a tool that ignores the abort after a wind-down period', async () => {
+    // The tool never settles: without the wind-down answer, execute would never return (the test's limit catches it).
     const reg = new Registry([fakeTool(() => new Promise<never>(() => undefined), 20)], 30_000, 100);
-    const started = Date.now();
     const res = await reg.execute('read_file', {}, sb.ctx(), DO);
     expect(res).toEqual({ content: 'timeout: read_file did not finish within 20 ms', isError: true });
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('reports a cancel from the caller as cancelled', async () => {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { withStateLock } from '../../../src/main/fs/state-lock';
 import { TrustStore } from '../../../src/main/trust/trust-store';
 import { REPO, mkdirs, privateCli, tempDir } from './helpers';
@@ -51,9 +51,20 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number 
   });
 }
 
+/** Each test's folder, removed after it whether it passed or not. */
+const roots: string[] = [];
+function newRoot(): string {
+  const root = tempDir();
+  roots.push(root);
+  return root;
+}
+afterEach(() => {
+  for (const root of roots.splice(0)) fs.rmSync(root, { recursive: true, force: true });
+});
+
 describe('two processes writing at once', () => {
   it('lose no decision: CLI processes in parallel with writes from this process', async () => {
-    const root = tempDir();
+    const root = newRoot();
     const config = path.join(root, 'config');
     const cliFolders = Array.from({ length: 8 }, (_, i) => path.join(root, 'cli', `p${i}`));
     const appFolders = Array.from({ length: 15 }, (_, i) => path.join(root, 'app', `p${i}`));
@@ -74,11 +85,10 @@ describe('two processes writing at once', () => {
     cliFolders.forEach((dir, i) => expect(fresh.check(dir).decision).toBe(i % 2 ? 'never' : 'directory'));
     for (const dir of appFolders) expect(fresh.check(dir).trusted).toBe(true);
     expect(fs.readdirSync(config).filter((n) => n !== 'tmp')).toEqual(['trust.json']);
-    fs.rmSync(root, { recursive: true, force: true });
   });
 
   it('lose no decision under sustained load: 4 processes writing 30 decisions each, plus this one', async () => {
-    const root = tempDir();
+    const root = newRoot();
     const config = path.join(root, 'config');
     const writers = [0, 1, 2, 3].map((w) => runNode([writer, config, path.join(root, `w${w}`), '30']));
     const app = new TrustStore({ configDir: config });
@@ -95,11 +105,10 @@ describe('two processes writing at once', () => {
     for (let w = 0; w < 4; w++) {
       for (let i = 0; i < 30; i++) expect(app.check(path.join(root, `w${w}-${i}`)).decision).toBe(i % 3 === 0 ? 'never' : 'directory');
     }
-    fs.rmSync(root, { recursive: true, force: true });
   });
 
   it('a revoke from the CLI applies to the running app on its next check', async () => {
-    const root = tempDir();
+    const root = newRoot();
     const config = path.join(root, 'config');
     mkdirs(root, 'proj');
     const app = new TrustStore({ configDir: config });
@@ -108,24 +117,22 @@ describe('two processes writing at once', () => {
     const r = await runCli(['trust', 'revoke', path.join(root, 'proj')], { ...process.env, GATEHOUSE_HOME: config });
     expect(r.code).toBe(0);
     expect(app.check(path.join(root, 'proj')).trusted).toBe(false);
-    fs.rmSync(root, { recursive: true, force: true });
   });
 });
 
 describe('the state lock (proper-lockfile)', () => {
   it('is taken over when its owner died and left it behind (stale)', async () => {
-    const root = tempDir();
+    const root = newRoot();
     const file = path.join(root, 'state.json');
     fs.mkdirSync(`${file}.lock`);
     const old = new Date(Date.now() - 60_000);
     fs.utimesSync(`${file}.lock`, old, old);
     expect(await withStateLock(file, async () => 42, { timeoutMs: 2000 })).toBe(42);
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
-    fs.rmSync(root, { recursive: true, force: true });
   });
 
   it('is waited for while another live process holds it, then fails clearly rather than racing', async () => {
-    const root = tempDir();
+    const root = newRoot();
     const file = path.join(root, 'state.json');
     const holder = spawn(
       process.execPath,
@@ -147,11 +154,10 @@ describe('the state lock (proper-lockfile)', () => {
     const exited = new Promise((resolve) => holder.once('exit', resolve));
     holder.kill();
     await exited;
-    fs.rmSync(root, { recursive: true, force: true });
   });
 
   it('queues calls of one process without losing any read-modify-write', async () => {
-    const root = tempDir();
+    const root = newRoot();
     const file = path.join(root, 'counter.txt');
     fs.writeFileSync(file, '0');
     await Promise.all(
@@ -164,6 +170,5 @@ describe('the state lock (proper-lockfile)', () => {
       ),
     );
     expect(fs.readFileSync(file, 'utf8')).toBe('50');
-    fs.rmSync(root, { recursive: true, force: true });
   });
 });
