@@ -17,6 +17,20 @@ const noSyncCalls = [
   { selector: 'ImportSpecifier[imported.name=/Sync$/]', message: noSyncCall },
 ];
 
+// Layers inside src/main (docs/architecture.md): the engine imports no app service and no shell; the app services
+// build on the engine and import no shell; the shells (electron, web, cli, sdk, bench) build on both.
+const SHELLS = ['electron', 'web', 'cli', 'sdk', 'bench'];
+const APP = ['app', 'agent'];
+const ENGINE = ['permission', 'settings', 'trust', 'sandbox', 'session', 'worker-host', 'fs'];
+/** A relative import that climbs to src/main and enters one of `folders` (`../cli/x`, `../../app`, `./web` from src/main). */
+const intoMainFolder = (folders) => `^(\\./|(\\.\\./)+)(${folders.join('|')})(/|$)`;
+const mainBoundaries = [
+  { group: ['electron', 'electron/*'], message: 'Only src/main/electron imports electron: the core runs on plain Node.' },
+  { group: ['**/renderer/**', '**/worker/**', '**/preload/**'], message: 'main talks to the worker and renderer only through the contract.' },
+];
+const noShell = { regex: intoMainFolder(SHELLS), message: 'The core imports no shell (electron, web, cli, sdk, bench): put shell code in its shell.' };
+const noApp = { regex: intoMainFolder(APP), message: 'The engine imports no app service (app, agent): the app builds on the engine.' };
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**'] },
   js.configs.recommended,
@@ -71,12 +85,15 @@ export default tseslint.config(
   {
     files: ['src/main/**'],
     ignores: ['src/main/electron/**'],
-    rules: {
-      'no-restricted-imports': restrict([
-        { group: ['electron', 'electron/*'], message: 'Only src/main/electron imports electron: the core runs on plain Node.' },
-        { group: ['**/renderer/**', '**/worker/**', '**/preload/**'], message: 'main talks to the worker and renderer only through the contract.' },
-      ]),
-    },
+    rules: { 'no-restricted-imports': restrict(mainBoundaries) },
+  },
+  {
+    files: APP.map((f) => `src/main/${f}/**`),
+    rules: { 'no-restricted-imports': restrict([...mainBoundaries, noShell]) },
+  },
+  {
+    files: ['src/main/*.ts', ...ENGINE.map((f) => `src/main/${f}/**`)],
+    rules: { 'no-restricted-imports': restrict([...mainBoundaries, noShell, noApp]) },
   },
   {
     files: ['src/main/electron/**'],
