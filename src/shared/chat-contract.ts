@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { AgentEventSchema, AgentRunStatusSchema, CallPositionSchema, ToolPreviewSchema } from './agent-events';
+import { AgentEventSchema, AgentRunStatusSchema } from './agent-events';
 import { ConversationMessageSchema, TokenUsageSchema } from './conversation';
+import { ApprovalChoiceSchema, ApprovalRequestSchema } from './approval-contract';
 import { RpcErrorSchema } from './errors';
-import { AgentModeSchema, DecisionSchema, DecisionSourceSchema } from './permission';
+import { AgentModeSchema, DecisionSchema } from './permission';
 
 /**
  * The chat between the renderer and the app's agent session: send a message, cancel, answer approvals. The
@@ -11,33 +12,13 @@ import { AgentModeSchema, DecisionSchema, DecisionSourceSchema } from './permiss
 
 const none = z.object({}).strict();
 
-export const ApprovalChoiceSchema = z.enum(['once', 'session', 'always', 'deny']);
-export type ApprovalChoice = z.infer<typeof ApprovalChoiceSchema>;
-
-/** A call the engine asks about, as the approval dialog shows it. Never carries a credential. */
-export const ApprovalRequestEventSchema = z.object({
+/** A call the engine asks about, as the approval dialog shows it: its input as text. Never carries a credential. */
+export const ApprovalRequestEventSchema = ApprovalRequestSchema.omit({ input: true }).extend({
   type: z.literal('approvalRequest'),
-  requestId: z.string().min(1),
-  runId: z.string().min(1),
-  callId: z.string().optional(),
-  tool: z.string(),
   /** The path or command the call is about ('' when the input names none). */
   target: z.string(),
   /** The call's input as short, readable text. */
   inputSummary: z.string(),
-  /** Which stage of the engine asked, and why. */
-  source: DecisionSourceSchema,
-  reason: z.string(),
-  preview: ToolPreviewSchema.optional(),
-  /** The rules "Allow for session" / "Always allow" would add. */
-  suggestedRules: z.array(z.string()),
-  /**
-   * Only "Allow once" and "Deny" are offered: a command to run outside the OS sandbox, or a write whose content
-   * cannot be previewed (`preview.kind` is `unpreviewable`).
-   */
-  onceOnly: z.boolean().optional(),
-  /** The call's place among the model's calls of its turn. */
-  position: CallPositionSchema.optional(),
 });
 export type ApprovalRequestEvent = z.infer<typeof ApprovalRequestEventSchema>;
 

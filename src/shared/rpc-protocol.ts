@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { AgentEventSchema, AgentRunStatusSchema, ToolPreviewSchema } from './agent-events';
+import { ApprovalChoiceSchema, ApprovalRequestSchema } from './approval-contract';
+import { AgentEventSchema, AgentRunStatusSchema } from './agent-events';
 import { TokenUsageSchema } from './conversation';
 import { ErrorCodeSchema, RpcErrorSchema } from './errors';
-import { AgentModeSchema, DecisionSchema, DecisionSourceSchema } from './permission';
+import { AgentModeSchema, DecisionSchema } from './permission';
 
 /**
  * `gatehouse rpc`: JSON Lines over stdio (one JSON value per LF-terminated line; a CR is never a separator).
@@ -24,7 +25,7 @@ export const RpcCommandSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('approve'),
     requestId: id,
-    decision: z.enum(['once', 'session', 'always', 'deny']),
+    decision: ApprovalChoiceSchema,
     /** deny: why, told to the model. */
     note: z.string().max(10_000).optional(),
     /** session/always: the rules to add (default: the suggested ones). */
@@ -56,21 +57,8 @@ export const RpcEventSchema = z.discriminatedUnion('type', [
     decision: DecisionSchema,
     asked: z.boolean(),
   }),
-  z.object({
-    type: z.literal('approval_request'),
-    promptId: id,
-    requestId: id,
-    runId: z.string(),
-    callId: z.string().optional(),
-    tool: z.string(),
-    input: z.unknown(),
-    preview: ToolPreviewSchema.optional(),
-    reason: z.string(),
-    source: DecisionSourceSchema,
-    suggestedRules: z.array(z.string()),
-    /** A command outside the OS sandbox: answer only "once" or "deny" (session/always count once, never stored). */
-    onceOnly: z.boolean().optional(),
-  }),
+  /** A call the engine asks about: answer it with an `approve` command (`onceOnly`: only "once" or "deny"). */
+  ApprovalRequestSchema.extend({ type: z.literal('approval_request'), promptId: id, requestId: id }),
   /** An approval request that no longer waits (the run was cancelled or the worker died): it counts as denied. */
   z.object({ type: z.literal('approval_closed'), requestId: id, reason: z.string() }),
   z.object({

@@ -52,6 +52,17 @@ export function isUnsandboxedCall(tool: string, input: unknown): boolean {
   return tool === 'run_command' && typeof input === 'object' && input !== null && (input as Record<string, unknown>).unsandboxed === true;
 }
 
+/**
+ * What a call is about, in one line: its path, command or pattern ('' when its input names none). The approval,
+ * the tool card and the terminal all name a call by this.
+ */
+export function callTarget(input: unknown): string {
+  if (typeof input !== 'object' || input === null) return '';
+  const fields = input as Record<string, unknown>;
+  const target = [fields.path, fields.command, fields.pattern].find((v) => typeof v === 'string');
+  return typeof target === 'string' ? target : '';
+}
+
 export const TOOLS = {
   read_file: { safety: 'readOnly', category: 'read', input: ReadFileInput, description: 'Read a text file.' },
   find_files: { safety: 'readOnly', category: 'read', input: FindFilesInput, description: 'Find files by glob.' },

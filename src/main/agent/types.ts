@@ -1,36 +1,15 @@
-import type { AgentEvent, AgentRunStatus, CallPosition, ToolPreview } from '../../shared/agent-events';
+import type { ApprovalRequest } from '../../shared/approval-contract';
+import type { AgentEvent, AgentRunStatus } from '../../shared/agent-events';
 import type { TokenUsage } from '../../shared/conversation';
 import type { RpcError } from '../../shared/errors';
-import type { AgentMode, Decision, DecisionSource, PermissionMode } from '../../shared/permission';
+import type { AgentMode, Decision, PermissionMode } from '../../shared/permission';
 import type { ApprovalAnswer } from '../permission/approvals';
 import type { TrustOracle } from '../permission/trust-oracle';
 import type { RuleText } from '../settings/settings-store';
 import type { WorkerHost } from '../worker-host/types';
 
 export type { ApprovalAnswer } from '../permission/approvals';
-
-/** A call the engine asks about, handed to the shell's approver (TTY prompt, RPC client, SDK callback). */
-export interface ApprovalRequest {
-  requestId: string;
-  runId: string;
-  callId?: string;
-  tool: string;
-  input: unknown;
-  /** The unified diff a write/edit would make, or why its content cannot be shown. */
-  preview?: ToolPreview;
-  /** The call's place among the model's calls of its turn. */
-  position?: CallPosition;
-  /** Why the engine asks, and which stage did. */
-  reason: string;
-  source: DecisionSource;
-  /** The rules "allow for this session / always" would add. */
-  suggestedRules: string[];
-  /**
-   * A command to run outside the OS sandbox, or a write whose content cannot be previewed: the only answers are
-   * "allow once" and "deny" (main counts a session/always answer once and never stores a rule).
-   */
-  onceOnly?: boolean;
-}
+export type { ApprovalRequest } from '../../shared/approval-contract';
 
 /**
  * Rejected by an approver when no person can answer any more (an RPC client that closed its input): the call is then

@@ -1,4 +1,6 @@
-import type { ApprovalChoice, ApprovalRequestEvent } from '../../shared/chat-contract';
+import type { ApprovalChoice } from '../../shared/approval-contract';
+import type { ApprovalRequestEvent } from '../../shared/chat-contract';
+import { callTarget } from '../../shared/tools';
 import type { ApprovalAnswer, ApprovalRequest } from '../agent/types';
 
 /**
@@ -11,11 +13,6 @@ function field(input: unknown, key: string): string | null {
   if (typeof input !== 'object' || input === null || !(key in input)) return null;
   const value = (input as Record<string, unknown>)[key];
   return typeof value === 'string' ? value : null;
-}
-
-/** What the call is about, in one line: its path, command or pattern. */
-export function callTarget(input: unknown): string {
-  return field(input, 'path') ?? field(input, 'command') ?? field(input, 'pattern') ?? '';
 }
 
 /** The call's input as short text; a file's content is counted, not repeated (the diff preview shows it). */

@@ -1,5 +1,6 @@
 import type { ApiEvent } from '../../shared/api';
-import type { ApprovalChoice, ApprovalRequestEvent, ChatState, SessionSummary } from '../../shared/chat-contract';
+import type { ApprovalChoice } from '../../shared/approval-contract';
+import type { ApprovalRequestEvent, ChatState, SessionSummary } from '../../shared/chat-contract';
 import type { ConversationMessage } from '../../shared/conversation';
 import { GatehouseError } from '../../shared/errors';
 import type { AgentMode } from '../../shared/permission';

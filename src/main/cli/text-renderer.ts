@@ -1,3 +1,4 @@
+import { callTarget } from '../../shared/tools';
 import { describeMarks, summariseMarks, visibleText } from '../../shared/visible-text';
 import type { SessionEvent } from '../agent/types';
 
@@ -54,11 +55,9 @@ export class TextRenderer {
   }
 }
 
-/** The thing a call is about: its command, path, pattern or glob, else its JSON input. */
+/** The thing a call is about: its path, command or pattern, else its JSON input. */
 export function callSubject(input: unknown): string {
-  const fields = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
-  const main = [fields.command, fields.path, fields.pattern, fields.glob].find((v) => typeof v === 'string');
-  return typeof main === 'string' ? main : (JSON.stringify(input ?? {}) ?? '');
+  return callTarget(input) || (JSON.stringify(input ?? {}) ?? '');
 }
 
 /** `run_command npm test`, `write_file src/a.ts`, else the tool and its JSON input, on one line (⏎ for a line break). */

@@ -1,3 +1,4 @@
+import type { ApprovalChoice } from '../../shared/approval-contract';
 import type { AgentMode, PermissionMode, RuleBehavior } from '../../shared/permission';
 import { AgentSession } from '../agent/agent-session';
 import { resolveModelConfig } from '../agent/model-config';
@@ -12,7 +13,7 @@ export type { AgentEvent } from '../../shared/agent-events';
 export { DEFAULT_MODEL } from '../agent/model-config';
 
 /** What the `approve` callback may answer: a shorthand, or the full answer (with a deny note or edited rules). */
-export type ApprovalDecision = 'once' | 'session' | 'always' | 'deny' | ApprovalAnswer;
+export type ApprovalDecision = ApprovalChoice | ApprovalAnswer;
 
 export interface CreateSessionOptions {
   /** The project folder. */

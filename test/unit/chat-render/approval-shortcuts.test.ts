@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ariaShortcut, shortcutAction } from '../../../src/renderer/src/chat/approval-shortcuts';
-import type { ApprovalAction } from '../../../src/renderer/src/chat/approval-shortcuts';
+import type { ApprovalChoice } from '../../../src/shared/approval-contract';
 
-const ALL: ApprovalAction[] = ['once', 'session', 'always', 'deny'];
+const ALL: ApprovalChoice[] = ['once', 'session', 'always', 'deny'];
 const press = (key: string, mods: Partial<{ altKey: boolean; ctrlKey: boolean; metaKey: boolean }> = {}, code = `Key${key.toUpperCase()}`) => ({
   key,
   code,
@@ -33,7 +33,7 @@ describe('approval shortcuts', () => {
   });
 
   it('a hidden button has no shortcut (the once-only dialog: Allow once and Deny)', () => {
-    const onceOnly: ApprovalAction[] = ['once', 'deny'];
+    const onceOnly: ApprovalChoice[] = ['once', 'deny'];
     expect(shortcutAction(press('s', { altKey: true }), onceOnly)).toBeNull();
     expect(shortcutAction(press('a', { altKey: true }), onceOnly)).toBeNull();
     expect(shortcutAction(press('o', { altKey: true }), onceOnly)).toBe('once');

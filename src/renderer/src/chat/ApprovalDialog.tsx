@@ -1,11 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { KeyboardEvent, RefObject } from 'react';
 import { ModalDialog } from '../app/ModalDialog';
-import type { ApprovalChoice, ApprovalRequestEvent } from '../../../shared/chat-contract';
+import type { ApprovalChoice } from '../../../shared/approval-contract';
+import type { ApprovalRequestEvent } from '../../../shared/chat-contract';
 import { Shown, shownText, summariseMarks } from '../display';
 import { approvalCounter, ApprovalFacts, ApprovalPreview, ApprovalWarnings, useArmed } from './approval-parts';
 import { ariaShortcut, shortcutAction, ShortcutLabel } from './approval-shortcuts';
-import type { ApprovalAction } from './approval-shortcuts';
 
 export interface ApprovalAnswerInput {
   decision: ApprovalChoice;
@@ -47,17 +47,17 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
 
   /** An edited rule replaces the suggestions; unchanged, main uses its own suggestions. */
   const editedRule = (): string | undefined => (rule.trim() && rule.trim() !== suggested ? rule.trim() : undefined);
-  const answers: Record<ApprovalAction, () => void> = {
+  const answers: Record<ApprovalChoice, () => void> = {
     once: () => onAnswer({ decision: 'once' }),
     session: () => onAnswer({ decision: 'session', ...optional(editedRule()) }),
     always: () => onAnswer({ decision: 'always', ...optional(editedRule()) }),
     deny: () => onAnswer({ decision: 'deny', ...(note.trim() ? { note: note.trim() } : {}) }),
   };
-  const answer = (action: ApprovalAction) => () => {
+  const answer = (action: ApprovalChoice) => () => {
     if (ready) answers[action]();
   };
   /** Alt + a button's underlined letter answers, for the buttons shown only. */
-  const shown: ApprovalAction[] = request.onceOnly ? ['once', 'deny'] : ['once', 'session', 'always', 'deny'];
+  const shown: ApprovalChoice[] = request.onceOnly ? ['once', 'deny'] : ['once', 'session', 'always', 'deny'];
   const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
     const action = shortcutAction(event, shown);
     if (action) {
@@ -121,7 +121,7 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
 }
 
 interface AnswerButtonProps {
-  action: ApprovalAction;
+  action: ApprovalChoice;
   text: string;
   busy: boolean;
   /** Armed and not busy: a click answers. Until then the button looks and is inert, but keeps focus. */

@@ -1,17 +1,8 @@
 import { useState } from 'react';
+import { callTarget } from '../../../shared/tools';
 import { Shown } from '../display';
 import type { ToolItem } from './chat-store';
 import { CommandOutput } from './CommandOutput';
-
-function target(input: unknown): string {
-  if (typeof input !== 'object' || input === null) return '';
-  const record = input as Record<string, unknown>;
-  for (const key of ['path', 'command', 'pattern']) {
-    const value = record[key];
-    if (typeof value === 'string') return value;
-  }
-  return '';
-}
 
 /** The decision in plain words, e.g. "allowed by rule Bash(npm test) from project", "asked: …", "denied: …". */
 export function decisionLabel(item: ToolItem): { text: string; tone: 'ok' | 'warn' | 'bad' | 'muted' } {
@@ -52,7 +43,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
     <article className="tool-card" aria-label={`Tool call ${item.name}`} data-testid="tool-card">
       <header className="tool-card-head">
         <Shown className="tool-name" text={item.name} strict lines="inline" as="code" />{' '}
-        <Shown className="tool-target" text={target(item.input)} strict lines="inline" as="code" data-testid="tool-target" />
+        <Shown className="tool-target" text={callTarget(item.input)} strict lines="inline" as="code" data-testid="tool-target" />
         <span className={`badge badge-${badge.tone}`} data-testid="decision-badge">
           <Shown text={badge.text} lines="inline" />
         </span>

@@ -1,10 +1,9 @@
 import type { ReactNode } from 'react';
+import type { ApprovalChoice } from '../../../shared/approval-contract';
 import { shownText } from '../display';
 
-export type ApprovalAction = 'once' | 'session' | 'always' | 'deny';
-
 /** The letter that answers with Alt held: shown underlined on its button and in `aria-keyshortcuts`. */
-export const APPROVAL_KEYS: Record<ApprovalAction, string> = { once: 'o', session: 's', always: 'a', deny: 'd' };
+export const APPROVAL_KEYS: Record<ApprovalChoice, string> = { once: 'o', session: 's', always: 'a', deny: 'd' };
 
 interface KeyLike {
   key: string;
@@ -19,20 +18,20 @@ interface KeyLike {
  * the text boxes too (Alt is never typing), by the key's letter or, where Alt changes the character (macOS), by the
  * physical key.
  */
-export function shortcutAction(event: KeyLike, available: readonly ApprovalAction[]): ApprovalAction | null {
+export function shortcutAction(event: KeyLike, available: readonly ApprovalChoice[]): ApprovalChoice | null {
   if (!event.altKey || event.ctrlKey || event.metaKey) return null;
   const letter = /^[a-z]$/i.test(event.key) ? event.key.toLowerCase() : /^Key[A-Z]$/.test(event.code) ? event.code.slice(3).toLowerCase() : null;
   return available.find((action) => APPROVAL_KEYS[action] === letter) ?? null;
 }
 
 /** `aria-keyshortcuts` for an answer, e.g. "Alt+O" (Deny also answers to Escape). */
-export function ariaShortcut(action: ApprovalAction): string {
+export function ariaShortcut(action: ApprovalChoice): string {
   const alt = `Alt+${APPROVAL_KEYS[action].toUpperCase()}`;
   return action === 'deny' ? `Escape ${alt}` : alt;
 }
 
 /** A button label with its shortcut letter underlined: the first word starting with that letter. */
-export function ShortcutLabel({ text, action }: { text: string; action: ApprovalAction }): ReactNode {
+export function ShortcutLabel({ text, action }: { text: string; action: ApprovalChoice }): ReactNode {
   const at = text.search(new RegExp(`\\b${APPROVAL_KEYS[action]}`, 'i'));
   if (at === -1) return shownText(text);
   return (

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { CallPositionSchema, ToolPreviewSchema } from './agent-events';
+import { DecisionSourceSchema } from './permission';
+
+/**
+ * A person's answer to a call the engine asks about, in every shell: the approval dialog (desktop and browser),
+ * the TTY prompt, `gatehouse rpc`'s `approve` command and the SDK's `approve` callback.
+ */
+export const ApprovalChoiceSchema = z.enum(['once', 'session', 'always', 'deny']);
+export type ApprovalChoice = z.infer<typeof ApprovalChoiceSchema>;
+
+/**
+ * A call the engine asks about, as main hands it to a shell's approver (TTY prompt, RPC client, SDK callback, the
+ * app's dialog). Each shell's event adds its own framing to this one shape.
+ */
+export const ApprovalRequestSchema = z.object({
+  requestId: z.string().min(1),
+  runId: z.string().min(1),
+  /** The model's tool_use id. */
+  callId: z.string().optional(),
+  tool: z.string(),
+  input: z.unknown(),
+  /** The unified diff a write/edit would make, or why its content cannot be shown. */
+  preview: ToolPreviewSchema.optional(),
+  /** The call's place among the model's calls of its turn. */
+  position: CallPositionSchema.optional(),
+  /** Why the engine asks, and which stage did. */
+  reason: z.string(),
+  source: DecisionSourceSchema,
+  /** The rules "Allow for session" / "Always allow" would add. */
+  suggestedRules: z.array(z.string()),
+  /**
+   * Only "Allow once" and "Deny" are offered: a command to run outside the OS sandbox, or a write whose content
+   * cannot be previewed (`preview.kind` is `unpreviewable`). main counts a session/always answer once and never
+   * stores a rule for it.
+   */
+  onceOnly: z.boolean().optional(),
+});
+export type ApprovalRequest = z.infer<typeof ApprovalRequestSchema>;
