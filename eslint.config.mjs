@@ -17,11 +17,11 @@ const noSyncCalls = [
   { selector: 'ImportSpecifier[imported.name=/Sync$/]', message: noSyncCall },
 ];
 
-// Layers inside src/main (docs/architecture.md): the engine imports no app service and no shell; the app services
-// build on the engine and import no shell; the shells (electron, web, cli, sdk, bench) build on both.
+// Layers inside src/main (docs/architecture.md): the engine (permission, settings, trust, sandbox, session,
+// worker-host, fs and every other folder that is neither a shell nor an app service) imports no app service and no
+// shell; the app services build on the engine and import no shell; the shells build on both.
 const SHELLS = ['electron', 'web', 'cli', 'sdk', 'bench'];
 const APP = ['app', 'agent'];
-const ENGINE = ['permission', 'settings', 'trust', 'sandbox', 'session', 'worker-host', 'fs'];
 /** A relative import that climbs to src/main and enters one of `folders` (`../cli/x`, `../../app`, `./web` from src/main). */
 const intoMainFolder = (folders) => `^(\\./|(\\.\\./)+)(${folders.join('|')})(/|$)`;
 const mainBoundaries = [
@@ -45,6 +45,7 @@ export default tseslint.config(
   },
   {
     files: ['src/shared/**'],
+    ignores: ['src/shared/node/**'],
     rules: {
       'no-restricted-imports': restrict([
         { group: ['**/main/**', '**/worker/**', '**/renderer/**', '**/preload/**', 'electron'], message: 'src/shared imports nothing of ours.' },
@@ -53,11 +54,20 @@ export default tseslint.config(
     },
   },
   {
+    // Shared helpers that need Node (path containment): for main and the worker, never the renderer or preload.
+    files: ['src/shared/node/**'],
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['**/main/**', '**/worker/**', '**/renderer/**', '**/preload/**', 'electron'], message: 'src/shared imports nothing of ours.' },
+      ]),
+    },
+  },
+  {
     files: ['src/renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       'no-restricted-imports': restrict([
-        { group: ['**/main/**', '**/worker/**', '**/preload/**', 'electron'], message: 'The renderer talks only through the typed API.' },
+        { group: ['**/main/**', '**/worker/**', '**/preload/**', '**/shared/node/**', 'electron'], message: 'The renderer talks only through the typed API.' },
         { group: nodeBuiltins, message: 'The renderer never imports Node modules.' },
       ]),
     },
@@ -92,7 +102,8 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': restrict([...mainBoundaries, noShell]) },
   },
   {
-    files: ['src/main/*.ts', ...ENGINE.map((f) => `src/main/${f}/**`)],
+    files: ['src/main/**'],
+    ignores: [...SHELLS, ...APP].map((f) => `src/main/${f}/**`),
     rules: { 'no-restricted-imports': restrict([...mainBoundaries, noShell, noApp]) },
   },
   {
@@ -115,7 +126,7 @@ export default tseslint.config(
     files: ['src/preload/**'],
     rules: {
       'no-restricted-imports': restrict([
-        { group: ['**/main/**', '**/worker/**', '**/renderer/**'], message: 'The preload is generated from the contract alone.' },
+        { group: ['**/main/**', '**/worker/**', '**/renderer/**', '**/shared/node/**'], message: 'The preload is generated from the contract alone.' },
       ]),
     },
   },

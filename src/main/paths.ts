@@ -20,13 +20,8 @@ export function userConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   }
 }
 
-/**
- * True when a `path.relative(base, p)` result lies outside `base`: `..`, `../x` (either separator) or another root.
- * A name that merely starts with two dots (`..cache`, `...`) is inside.
- */
-export function relEscapes(rel: string): boolean {
-  return rel === '..' || rel.startsWith(`..${path.sep}`) || rel.startsWith('../') || path.isAbsolute(rel);
-}
+/** Kept for permission/ and sandbox/ until they import src/shared/node/path-containment directly. */
+export { relativeEscapes as relEscapes } from '../shared/node/path-containment';
 
 /** The user's home directory, honouring HOME (tests and the corpus set it). */
 export function homeDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { relEscapes } from '../paths';
+import { isStrictlyInside } from '../../shared/node/path-containment';
 
 /**
  * The renderer is served from a privileged custom scheme rather than file:// (Electron security checklist #18):
@@ -34,11 +34,6 @@ export interface AppAsset {
   mimeType: string;
 }
 
-function isInside(root: string, candidate: string): boolean {
-  const rel = path.relative(root, candidate);
-  return rel !== '' && !relEscapes(rel);
-}
-
 /**
  * The file for an `app://gatehouse/...` request, or null (answer 404): wrong scheme or host, undecodable path,
  * NUL or backslash in it, a path (after decoding `%2e%2e%2f` and the like) or a symlink that lands outside
@@ -62,12 +57,12 @@ export async function resolveAppAsset(rootDir: string, requestUrl: string): Prom
   const relative = pathname === '/' || pathname === '' ? 'index.html' : pathname.replace(/^\/+/, '');
   const root = path.resolve(rootDir);
   const file = path.resolve(root, relative);
-  if (!isInside(root, file)) return null;
+  if (!isStrictlyInside(file, root)) return null;
   let realFile: string;
   try {
     const [realRoot, real] = await Promise.all([fs.promises.realpath(root), fs.promises.realpath(file)]);
     realFile = real;
-    if (!isInside(realRoot, realFile) || !(await fs.promises.stat(realFile)).isFile()) return null;
+    if (!isStrictlyInside(realFile, realRoot) || !(await fs.promises.stat(realFile)).isFile()) return null;
   } catch {
     return null;
   }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isMissing, MAX_SETTINGS_BYTES, readRegularFileSync } from '../fs/read-regular-file';
-import { relEscapes } from '../paths';
+import { relativeEscapes } from '../../shared/node/path-containment';
 
 /** A small git file (`.git`, `commondir`, `info/exclude`): regular files only, never hanging on a FIFO. */
 function readSmall(file: string): string {
@@ -47,7 +47,7 @@ export function ensureGitExcluded(projectRoot: string, file: string): boolean {
   const repo = findGitDir(projectRoot);
   if (!repo) return false;
   const rel = path.relative(repo.workTree, file).split(path.sep).join('/');
-  if (relEscapes(rel)) return false;
+  if (relativeEscapes(rel)) return false;
   const line = `/${rel}`;
   const exclude = path.join(repo.gitDir, 'info', 'exclude');
   let text: string;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { relEscapes } from '../paths';
+import { isInside } from '../../shared/node/path-containment';
 
 /** The project settings files whose allow-rules and hooks only load in a trusted project. */
 export const PROJECT_SETTINGS_FILES = [
@@ -21,11 +21,6 @@ export type ProjectFileRead =
   | { kind: 'ok'; path: string; content: string; bytes: number }
   | { kind: 'refused'; path: string; reason: string };
 
-function inside(root: string, target: string): boolean {
-  const rel = path.relative(root, target);
-  return rel === '' || !relEscapes(rel);
-}
-
 /**
  * Reads a file of the project by its relative name, judged by where it really lands: a symlink pointing outside
  * the project (an `AGENTS.md` -> `~/.aws/credentials` would send a secret to the model) is refused, as are
@@ -45,7 +40,7 @@ export function readProjectFile(projectRoot: string, relative: string): ProjectF
     }
     return { kind: 'refused', path: full, reason: `cannot resolve: ${(err as Error).message}` };
   }
-  if (!inside(root, real)) return { kind: 'refused', path: full, reason: `points outside the project (${real}); not read` };
+  if (!isInside(real, root)) return { kind: 'refused', path: full, reason: `points outside the project (${real}); not read` };
   let fd: number;
   try {
     // O_NOFOLLOW: a link swapped in after the check is not followed; O_NONBLOCK: a FIFO cannot hang the read.

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isStrictlyInside } from '../../shared/node/path-containment';
 
 const MIME_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -39,25 +40,20 @@ export function resolveStaticFile(root: string, urlPath: string): StaticLookup {
   if (segments.some((s) => s === '..' || s === '.')) return { kind: 'not-found' };
   const relative = segments.length === 0 ? 'index.html' : segments.join(path.sep);
   const candidate = path.resolve(root, relative);
-  if (!isInside(root, candidate)) return { kind: 'not-found' };
+  if (!isStrictlyInside(candidate, root)) return { kind: 'not-found' };
   let real: string;
   try {
     real = fs.realpathSync.native(candidate);
   } catch {
     return { kind: 'not-found' };
   }
-  if (!isInside(root, real)) return { kind: 'not-found' };
+  if (!isStrictlyInside(real, root)) return { kind: 'not-found' };
   try {
     if (!fs.statSync(real).isFile()) return { kind: 'not-found' };
   } catch {
     return { kind: 'not-found' };
   }
   return { kind: 'file', file: real };
-}
-
-function isInside(root: string, file: string): boolean {
-  const rel = path.relative(root, file);
-  return rel.length > 0 && rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel);
 }
 
 /** Used only if the built page lacks its CSP meta tag: as strict as the page's own. */

@@ -3,9 +3,8 @@
  * folders (an empty read-only tmpfs over a folder, `/dev/null` over a file; Seatbelt denies them). Re-checked at
  * every wrap: a path that is gone needs no mask (and must not get a mount point made for it).
  */
-import * as path from 'node:path';
 import { existingMaskTargets, type MaskTarget } from './protected-paths';
-import { escapes } from './relative-path';
+import { isInside } from '../../shared/node/path-containment';
 
 export interface HiddenPath {
   /** Absolute real path. */
@@ -14,19 +13,14 @@ export interface HiddenPath {
   rule: string;
 }
 
-function inside(p: string, root: string): boolean {
-  const rel = path.relative(root, p);
-  return rel === '' || !escapes(rel);
-}
-
 /**
  * Under bubblewrap the command's `/tmp` is a private folder: a host path below `/tmp` is not there at all unless a
  * writable root (bound at its own path) contains it, or it contains one. Masking the others would only make stray
  * mount points in the private folder.
  */
 function visibleUnderBwrap(p: string, writableRoots: readonly string[]): boolean {
-  if (!inside(p, '/tmp') || p === '/tmp') return true;
-  return writableRoots.some((r) => inside(p, r) || inside(r, p));
+  if (!isInside(p, '/tmp') || p === '/tmp') return true;
+  return writableRoots.some((r) => isInside(p, r) || isInside(r, p));
 }
 
 /**
@@ -37,11 +31,11 @@ export function hiddenMaskTargets(hidden: readonly HiddenPath[], writableRoots: 
   if (hidden.length === 0) return [];
   const folders = masked.filter((m) => m.isDirectory).map((m) => m.path);
   return existingMaskTargets(hidden.map((h) => h.path)).filter(
-    (m) => visibleUnderBwrap(m.path, writableRoots) && !folders.some((f) => inside(m.path, f)),
+    (m) => visibleUnderBwrap(m.path, writableRoots) && !folders.some((f) => isInside(m.path, f)),
   );
 }
 
 /** The rule hiding `p` (a hidden path or something inside a hidden folder), or null. */
 export function hidingRule(p: string, hidden: readonly HiddenPath[]): HiddenPath | null {
-  return hidden.find((h) => inside(p, h.path)) ?? null;
+  return hidden.find((h) => isInside(p, h.path)) ?? null;
 }

@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import type { ProxyDenial } from './domain-proxy';
 import { hidingRule, type HiddenPath } from './hidden-paths';
-import { escapes } from './relative-path';
+import { isInside, relativeEscapes } from '../../shared/node/path-containment';
 
 export interface ViolationContext {
   projectRoot: string;
@@ -33,7 +33,7 @@ const boundary = (c: string, re: RegExp): boolean => c === '' || re.test(c);
 /** Whether an error line names `p` by its project-relative or absolute spelling. */
 function names(line: string, p: string, ctx: ViolationContext): boolean {
   const rel = path.relative(ctx.projectRoot, p);
-  const forms = rel && !escapes(rel) ? [p, rel, `./${rel}`] : [p];
+  const forms = rel && !relativeEscapes(rel) ? [p, rel, `./${rel}`] : [p];
   return forms.some((f) => {
     for (let i = line.indexOf(f); i !== -1; i = line.indexOf(f, i + 1)) {
       if (boundary(line.charAt(i - 1), BEFORE_NAME) && boundary(line.charAt(i + f.length), AFTER_NAME)) return true;
@@ -52,7 +52,7 @@ function guardedViolations(line: string, writeDenied: boolean, busy: boolean, ct
   const out: string[] = [];
   const shown = (p: string): string => {
     const rel = path.relative(ctx.projectRoot, p);
-    return rel !== '' && !escapes(rel) ? rel : displayPath(p, ctx.home);
+    return rel !== '' && !relativeEscapes(rel) ? rel : displayPath(p, ctx.home);
   };
   if (writeDenied || busy) {
     for (const g of ctx.guarded ?? []) {
@@ -67,7 +67,7 @@ function guardedViolations(line: string, writeDenied: boolean, busy: boolean, ct
 
 function hiddenMessage(h: HiddenPath, ctx: ViolationContext): string {
   const rel = path.relative(ctx.projectRoot, h.path);
-  const shown = rel && !escapes(rel) ? rel : displayPath(h.path, ctx.home);
+  const shown = rel && !relativeEscapes(rel) ? rel : displayPath(h.path, ctx.home);
   return `${shown} is hidden by the Read deny rule ${h.rule} (the sandbox shows it empty or unreadable)`;
 }
 
@@ -79,11 +79,6 @@ const READ_HIDDEN = /no such file or directory|ENOENT|permission denied|EACCES|n
 const PROXY_REFUSED =
   /CONNECT tunnel failed, response 403|Received HTTP code 403 from proxy|blocked by sandbox: (network|could not resolve|.* resolves to)|\b403 Forbidden\b.*proxy|complete SOCKS5 connection to .*\(2\)|not allowed by ruleset/i;
 const NO_NETWORK = /could not resolve host|temporary failure in name resolution|name or service not known|getaddrinfo (ENOTFOUND|EAI_AGAIN)|network is unreachable|ENETUNREACH|failed to connect to .*(connection refused|couldn't connect)|ECONNREFUSED/i;
-
-function inside(p: string, root: string): boolean {
-  const rel = path.relative(root, p);
-  return rel === '' || !escapes(rel);
-}
 
 /** Absolute, `~/` and `./`, `../` paths mentioned on a line (relative ones resolved against the project), as the tools print them: quoted, after a colon, bare. */
 export function pathsInLine(line: string, home: string, cwd: string): string[] {
@@ -99,7 +94,7 @@ export function pathsInLine(line: string, home: string, cwd: string): string[] {
 }
 
 function displayPath(p: string, home: string): string {
-  return inside(p, home) && p !== home ? `~/${path.relative(home, p)}` : p;
+  return isInside(p, home) && p !== home ? `~/${path.relative(home, p)}` : p;
 }
 
 function fileViolations(output: string, ctx: ViolationContext): string[] {
@@ -118,10 +113,10 @@ function fileViolations(output: string, ctx: ViolationContext): string[] {
         if (!named.includes(hiding)) found.push(hiddenMessage(hiding, ctx));
         continue;
       }
-      if (ctx.protectedPaths.some((prot) => inside(p, prot))) {
+      if (ctx.protectedPaths.some((prot) => isInside(p, prot))) {
         const what = ctx.mechanism === 'seatbelt' ? 'access to' : writeDenied ? 'write to' : 'read of'; // EPERM says neither
         found.push(`${what} a protected path: ${displayPath(p, ctx.home)}`);
-      } else if (writeDenied && !inside(p, ctx.tmpDir ?? '/tmp') && !ctx.writableRoots.some((r) => inside(p, r))) {
+      } else if (writeDenied && !isInside(p, ctx.tmpDir ?? '/tmp') && !ctx.writableRoots.some((r) => isInside(p, r))) {
         found.push(`write outside the project: ${p}`);
       }
     }

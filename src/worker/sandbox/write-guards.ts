@@ -20,7 +20,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { onlyMarkerNames } from './placeholder-marker';
-import { escapes } from './relative-path';
+import { isInside } from '../../shared/node/path-containment';
 
 /** Folders of a root whose every file is permission rules (Gatehouse's own and the Claude Code settings it reads). */
 export const GUARDED_FOLDERS = ['.gatehouse', '.claude'] as const;
@@ -41,11 +41,6 @@ export interface RootGuards {
   paths: string[];
   /** Why a root cannot be guarded as it is (a guarded name that is a symbolic link); empty when every guard holds. */
   problems: string[];
-}
-
-function inside(p: string, root: string): boolean {
-  const rel = path.relative(root, p);
-  return rel === '' || !escapes(rel);
 }
 
 function lstat(p: string): fs.Stats | null {
@@ -84,7 +79,7 @@ class GuardCollector {
   /** The deepest writable root holding `p`, or null. */
   rootOf(p: string): string | null {
     let best: string | null = null;
-    for (const r of this.roots) if (inside(p, r) && (best === null || r.length > best.length)) best = r;
+    for (const r of this.roots) if (isInside(p, r) && (best === null || r.length > best.length)) best = r;
     return best;
   }
 
@@ -95,7 +90,7 @@ class GuardCollector {
   guard(base: string, target: string, what: string): void {
     const normal = path.resolve(target);
     if (this.rootOf(normal) !== null) this.paths.add(normal);
-    let current = inside(normal, base) ? base : path.parse(normal).root;
+    let current = isInside(normal, base) ? base : path.parse(normal).root;
     const rest = path.relative(current, normal).split(path.sep).filter((s) => s !== '');
     let hops = 0;
     while (rest.length > 0) {
@@ -144,13 +139,13 @@ class GuardCollector {
 
   /** Pins every folder from just below `root` down to `dir`. */
   private pinBetween(root: string, dir: string): void {
-    for (let d = dir; d !== root && inside(d, root); d = path.dirname(d)) this.pins.add(d);
+    for (let d = dir; d !== root && isInside(d, root); d = path.dirname(d)) this.pins.add(d);
   }
 
   result(): RootGuards {
     const guarded = [...this.readOnly, ...this.absent];
     // A guard inside another read-only guard is read-only already (and bubblewrap could not mount inside it).
-    const covered = (p: string): boolean => guarded.some((g) => g !== p && inside(p, g));
+    const covered = (p: string): boolean => guarded.some((g) => g !== p && isInside(p, g));
     const byDepth = (a: string, b: string): number => a.split(path.sep).length - b.split(path.sep).length || a.localeCompare(b);
     return {
       pins: [...this.pins].filter((p) => !covered(p) && !guarded.includes(p) && !this.roots.includes(p)).sort(byDepth),

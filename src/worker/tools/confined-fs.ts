@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { FS_CASE, isInside, isInsideAny } from '../../shared/node/path-containment';
 import { ToolError } from './tool';
 import type { ToolContext } from './types';
 
@@ -15,19 +16,6 @@ export function allowedRoots(ctx: Pick<ToolContext, 'projectRoot' | 'additionalD
   return Promise.all([ctx.projectRoot, ...ctx.additionalDirectories].map((root) => fsp.realpath(root).catch(() => path.resolve(root))));
 }
 
-const caseInsensitive = process.platform === 'darwin' || process.platform === 'win32';
-
-export function isInside(childPath: string, parentPath: string): boolean {
-  const child = caseInsensitive ? childPath.toLowerCase() : childPath;
-  const parent = caseInsensitive ? parentPath.toLowerCase() : parentPath;
-  if (child === parent) return true;
-  const prefix = parent.endsWith(path.sep) ? parent : parent + path.sep;
-  return child.startsWith(prefix);
-}
-
-export function insideAnyRoot(real: string, roots: readonly string[]): boolean {
-  return roots.some((root) => isInside(real, root));
-}
 
 /** The path as the kernel will see it: relative paths hang off the project root, nothing is normalised away. */
 export function toAbsolute(p: string, projectRoot: string): string {
@@ -38,7 +26,7 @@ export function toAbsolute(p: string, projectRoot: string): string {
 /** How a path is shown to the model: relative to the project root when inside it. */
 export function displayPath(real: string, projectRoot: string): string {
   if (real === projectRoot) return '.';
-  return isInside(real, projectRoot) ? path.relative(projectRoot, real).split(path.sep).join('/') : real;
+  return isInside(real, projectRoot, FS_CASE) ? path.relative(projectRoot, real).split(path.sep).join('/') : real;
 }
 
 /** Where an open file descriptor really is (Linux: /proc/self/fd; elsewhere the realpath of what was opened). */
@@ -64,7 +52,7 @@ async function verifyOpened(handle: FileHandle, openedPath: string, shown: strin
     await closeQuietly(handle);
     throw err;
   }
-  if (!insideAnyRoot(real, roots)) {
+  if (!isInsideAny(real, roots, FS_CASE)) {
     await closeQuietly(handle);
     throw outsideError(shown, real);
   }

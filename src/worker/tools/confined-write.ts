@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { allowedRoots, closeQuietly, describeFsError, fdRealPath, insideAnyRoot, isInside, outsideError, requireRegularFile, toAbsolute, type OpenedFile } from './confined-fs';
+import { FS_CASE, isInside, isInsideAny } from '../../shared/node/path-containment';
+import { allowedRoots, closeQuietly, describeFsError, fdRealPath, outsideError, requireRegularFile, toAbsolute, type OpenedFile } from './confined-fs';
 import { ToolError } from './tool';
 import type { ToolContext } from './types';
 
@@ -50,7 +51,7 @@ export async function resolveParent(abs: string, shown: string, roots: readonly 
       missing = true;
     }
     if (create) {
-      if (!insideAnyRoot(current, roots)) throw outsideError(shown, candidate);
+      if (!isInsideAny(current, roots, FS_CASE)) throw outsideError(shown, candidate);
       try {
         await fsp.mkdir(candidate);
       } catch (err) {
@@ -63,7 +64,7 @@ export async function resolveParent(abs: string, shown: string, roots: readonly 
     }
   }
   if (!missing) current = await realpathOrRefuse(current, shown);
-  if (!insideAnyRoot(current, roots)) throw outsideError(shown, path.join(current, name));
+  if (!isInsideAny(current, roots, FS_CASE)) throw outsideError(shown, path.join(current, name));
   return { parent: current, name };
 }
 
@@ -108,7 +109,7 @@ export async function openConfinedForWrite(
   const st = await lstatOrNull(target);
   if (st?.isSymbolicLink()) {
     const real = await realpathOrRefuse(target, p);
-    if (!insideAnyRoot(real, roots)) throw outsideError(p, real);
+    if (!isInsideAny(real, roots, FS_CASE)) throw outsideError(p, real);
     target = real;
   }
   await opts.beforeOpen?.();
@@ -139,9 +140,9 @@ export async function openConfinedForWrite(
     await closeQuietly(handle);
     throw err;
   }
-  const refusal = !insideAnyRoot(realPath, roots)
+  const refusal = !isInsideAny(realPath, roots, FS_CASE)
     ? outsideError(p, realPath)
-    : (await protectedWriteTargets(ctx)).some((prot) => isInside(realPath, prot))
+    : (await protectedWriteTargets(ctx)).some((prot) => isInside(realPath, prot, FS_CASE))
       ? protectedError(p, realPath)
       : null;
   if (refusal !== null) {

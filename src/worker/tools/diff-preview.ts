@@ -1,7 +1,8 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import { allowedRoots, closeQuietly, displayPath, insideAnyRoot, openConfinedForRead, readWhole, toAbsolute } from './confined-fs';
+import { FS_CASE, isInsideAny } from '../../shared/node/path-containment';
+import { allowedRoots, closeQuietly, displayPath, openConfinedForRead, readWhole, toAbsolute } from './confined-fs';
 import { lstatOrNull, resolveParent } from './confined-write';
 import { looksBinary, MAX_WHOLE_FILE_BYTES } from './text-file';
 import { ToolError } from './tool';
@@ -27,7 +28,7 @@ export async function readCurrentForPreview(p: string, ctx: ToolContext): Promis
   const link = await lstatOrNull(target);
   if (link === null || (link.isSymbolicLink() && !(await exists(target)))) {
     if (link !== null) throw new ToolError(`${p} is a dangling symbolic link; refusing`);
-    if (!insideAnyRoot(parent, roots)) throw new ToolError(`${p} is outside the project`);
+    if (!isInsideAny(parent, roots, FS_CASE)) throw new ToolError(`${p} is outside the project`);
     return { text: null, shownPath: displayPath(target, ctx.projectRoot) };
   }
   const file = await openConfinedForRead(target, ctx);

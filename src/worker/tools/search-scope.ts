@@ -1,7 +1,8 @@
 import type fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { allowedRoots, describeFsError, isInside, toAbsolute } from './confined-fs';
+import { FS_CASE, isInside } from '../../shared/node/path-containment';
+import { allowedRoots, describeFsError, toAbsolute } from './confined-fs';
 import { ToolError } from './tool';
 import type { ToolContext } from './types';
 
@@ -24,7 +25,7 @@ export async function resolveSearchScope(p: string | undefined, ctx: ToolContext
     throw describeFsError(err, shown);
   }
   // The most specific root wins (an additional directory may sit inside the project).
-  const containing = roots.filter((root) => isInside(real, root)).sort((a, b) => b.length - a.length)[0];
+  const containing = roots.filter((root) => isInside(real, root, FS_CASE)).sort((a, b) => b.length - a.length)[0];
   if (containing === undefined) {
     throw new ToolError(`path_outside_roots: ${shown} resolves to ${real}, outside the project and its additional directories; refusing`);
   }

@@ -1,0 +1,47 @@
+import path from 'node:path';
+
+/**
+ * "Is this path inside that root": the one answer main and the worker share (lexical: resolve symlinks first where
+ * a link could lead out). Node-only, so it lives in shared/node: the renderer and the preload never import it.
+ */
+
+/** File systems that fold case by default (macOS, Windows): `/Users/A` and `/users/a` name one folder. */
+export const CASE_FOLDING_FS = process.platform === 'darwin' || process.platform === 'win32';
+
+export interface ContainmentOptions {
+  /** Compare ignoring case (pass CASE_FOLDING_FS where the file system decides). */
+  foldCase?: boolean;
+}
+
+/**
+ * True when a `path.relative(base, p)` result lies outside `base`: `..`, `../x` (either separator) or another root.
+ * A name that merely starts with two dots (`..cache`, `...`) is inside.
+ */
+export function relativeEscapes(rel: string): boolean {
+  return rel === '..' || rel.startsWith(`..${path.sep}`) || rel.startsWith('../') || path.isAbsolute(rel);
+}
+
+/** `p` relative to `root` ('' for the root itself), or null when `p` lies outside it. */
+export function relativeInside(p: string, root: string, options: ContainmentOptions = {}): string | null {
+  const rel = options.foldCase ? path.relative(root.toLowerCase(), p.toLowerCase()) : path.relative(root, p);
+  return relativeEscapes(rel) ? null : rel;
+}
+
+/** True when `p` is `root` or lies below it. */
+export function isInside(p: string, root: string, options: ContainmentOptions = {}): boolean {
+  return relativeInside(p, root, options) !== null;
+}
+
+/** True when `p` lies below `root` (not the root itself): a file served from a folder, never the folder. */
+export function isStrictlyInside(p: string, root: string, options: ContainmentOptions = {}): boolean {
+  const rel = relativeInside(p, root, options);
+  return rel !== null && rel !== '';
+}
+
+/** True when `p` is inside any of `roots`. */
+export function isInsideAny(p: string, roots: readonly string[], options: ContainmentOptions = {}): boolean {
+  return roots.some((root) => isInside(p, root, options));
+}
+
+/** Containment as the file system sees it: case folded where it folds case. */
+export const FS_CASE: ContainmentOptions = { foldCase: CASE_FOLDING_FS };
