@@ -53,7 +53,7 @@ describe.skipIf(noBwrapReason !== null)(`Read deny rules hide files inside the s
       ],
       audit: null,
     });
-    mask = sandboxReadDeny(engine, () => []);
+    mask = await sandboxReadDeny(engine, () => []);
     const created = await createCommandSandbox(world.config({ hiddenPaths: mask.hidden }));
     if (created.kind !== 'sandbox') throw new Error(`sandbox unavailable: ${created.reason}`);
     sandbox = created;
@@ -121,7 +121,7 @@ describe.skipIf(noBwrapReason !== null)(`Read deny rules hide files inside the s
       audit: null,
     });
     const state = bigEngine.state.current();
-    const partial = readDenyMask({ rules: state.rules, projectRoot: big, home: world.home, additionalDirectories: [] }, { maxEntries: 10 });
+    const partial = await readDenyMask({ rules: state.rules, projectRoot: big, home: world.home, additionalDirectories: [] }, { maxEntries: 10 });
     expect(partial.incomplete).toBe(TOO_MANY_FILES);
     const confinement = new CommandConfinement();
     try {
@@ -129,7 +129,7 @@ describe.skipIf(noBwrapReason !== null)(`Read deny rules hide files inside the s
       const status = await confinement.status(big, [], config);
       expect(status).toMatchObject({ enabled: true, available: false, reason: TOO_MANY_FILES });
       // within the bound: available
-      const whole = readDenyMask({ rules: state.rules, projectRoot: big, home: world.home, additionalDirectories: [] });
+      const whole = await readDenyMask({ rules: state.rules, projectRoot: big, home: world.home, additionalDirectories: [] });
       expect(whole.incomplete).toBeUndefined();
       expect(await confinement.status(big, [], { ...config, readDeny: { hidden: whole.hidden } })).toMatchObject({ available: true });
     } finally {

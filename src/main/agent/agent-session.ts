@@ -138,12 +138,13 @@ export class AgentSession {
 
   /** Reads the sandbox settings and asks the worker whether its sandbox works for this project (fail safe). */
   async checkSandbox(): Promise<{ config: SandboxRunConfig; status: SandboxStatus }> {
+    const readDeny = await sandboxReadDeny(this.engine, () => this.additionalDirectories());
     const { config, problems } = sandboxRunConfig({
       configDir: this.options.configDir,
       projectRoot: this.header.projectRoot,
       projectTrusted: this.projectTrusted(),
       env: this.options.env,
-      readDeny: sandboxReadDeny(this.engine, () => this.additionalDirectories()),
+      readDeny,
     });
     let status: SandboxStatus;
     try {

@@ -35,7 +35,7 @@ export function createSandboxHandlers(sources: SandboxHandlerSources): SandboxHa
       const projectTrusted = trustedOrFalse(sources, projectRoot);
       const engine = await createPermissionEngine({ projectRoot, configDir: sources.configDir, env: sources.env, trust: { isTrusted: (dir) => trustedOrFalse(sources, dir) }, audit: null });
       const additionalDirectories = writableDirectories(engine);
-      const readDeny = sandboxReadDeny(engine, () => additionalDirectories);
+      const readDeny = await sandboxReadDeny(engine, () => additionalDirectories);
       const { config, problems } = sandboxRunConfig({ configDir: sources.configDir, projectRoot, projectTrusted, env: sources.env, readDeny });
       let status: SandboxStatus;
       try {

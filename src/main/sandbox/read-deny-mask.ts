@@ -12,6 +12,8 @@
  *   bounded by entries and time; past the bound the result is `incomplete` and the sandbox reports unavailable
  *   (every command asks) rather than running with a partial mask.
  * - Only deny rules hide: ask rules and the sensitive-file defaults (`.env` asks) do not.
+ * - The walk is asynchronous (it runs in the Electron main process, which must never wait on the disk) and can be
+ *   cancelled with an AbortSignal.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,6 +25,7 @@ import type { RuleSet } from '../permission/rules/rule-set';
 import { relEscapes } from '../paths';
 
 export const TOO_MANY_FILES = 'too many files to check Read deny rules';
+export const CANCELLED = 'the check of the Read deny rules was cancelled';
 export const DEFAULT_MAX_ENTRIES = 200_000;
 export const DEFAULT_MAX_MS = 3_000;
 /** At most this many hidden paths travel to the worker (the protocol's limit). */
@@ -39,6 +42,8 @@ export interface ReadDenyMaskSources {
 export interface ReadDenyBounds {
   maxEntries?: number;
   maxMs?: number;
+  /** Stops the walk (the result is then incomplete). */
+  signal?: AbortSignal;
 }
 
 export interface ReadDenyMask extends ReadDenyMaskWire {
@@ -50,9 +55,9 @@ export interface ReadDenyMask extends ReadDenyMaskWire {
 /** A descendant no real file is called: a folder is hidden whole only when the rule also denies what is in it. */
 const PROBE_CHILD = '\u0001gatehouse-probe\u0001/\u0001x';
 
-function realOrNull(p: string): string | null {
+async function realOrNull(p: string): Promise<string | null> {
   try {
-    return fs.realpathSync.native(p);
+    return await fs.promises.realpath(p);
   } catch {
     return null;
   }
@@ -90,12 +95,14 @@ class Walk {
   readonly hidden = new Map<string, string>();
   entries = 0;
   stopped = false;
+  cancelled = false;
   private readonly deadline: number;
 
   constructor(
     private readonly rules: RuleSet,
     private readonly maxEntries: number,
     maxMs: number,
+    private readonly signal: AbortSignal | undefined,
   ) {
     this.deadline = Date.now() + maxMs;
   }
@@ -110,13 +117,17 @@ class Walk {
   }
 
   /** One path (given form; its real form is judged too, like the engine does): hidden, walked, or left. */
-  visit(given: string, kind: 'dir' | 'file' | 'link' | 'other'): void {
+  async visit(given: string, kind: 'dir' | 'file' | 'link' | 'other'): Promise<void> {
     if (this.stopped) return;
+    if (this.signal?.aborted === true) {
+      this.stopped = this.cancelled = true;
+      return;
+    }
     if (++this.entries > this.maxEntries || (this.entries % 512 === 0 && Date.now() > this.deadline)) {
       this.stopped = true;
       return;
     }
-    const real = kind === 'link' ? realOrNull(given) : given;
+    const real = kind === 'link' ? await realOrNull(given) : given;
     const forms = real === null || real === given ? [given] : [given, real];
     const rule = this.denyRule(forms);
     if (kind === 'link') {
@@ -134,13 +145,13 @@ class Walk {
     }
     let dirents: fs.Dirent[];
     try {
-      dirents = fs.readdirSync(given, { withFileTypes: true });
+      dirents = await fs.promises.readdir(given, { withFileTypes: true });
     } catch {
       return; // unreadable here: unreadable in the sandbox too
     }
     for (const d of dirents) {
       const child = path.join(given, d.name);
-      this.visit(child, d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'link' : d.isFile() ? 'file' : 'other');
+      await this.visit(child, d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'link' : d.isFile() ? 'file' : 'other');
       if (this.stopped) return;
     }
   }
@@ -155,7 +166,7 @@ function outermost(hidden: Map<string, string>): { path: string; rule: string }[
 }
 
 /** The denied paths that exist now (real paths, each with the rule that denies it), or why the list is incomplete. */
-export function readDenyMask(sources: ReadDenyMaskSources, bounds: ReadDenyBounds = {}): ReadDenyMask {
+export async function readDenyMask(sources: ReadDenyMaskSources, bounds: ReadDenyBounds = {}): Promise<ReadDenyMask> {
   const started = performance.now();
   const done = (hidden: Map<string, string>, entries: number, incomplete: string | null): ReadDenyMask => ({
     hidden: outermost(hidden),
@@ -165,18 +176,18 @@ export function readDenyMask(sources: ReadDenyMaskSources, bounds: ReadDenyBound
   });
   const { starts, problem } = startPoints(sources);
   if (problem !== null) return done(new Map(), 0, problem);
-  const walk = new Walk(sources.rules, bounds.maxEntries ?? DEFAULT_MAX_ENTRIES, bounds.maxMs ?? DEFAULT_MAX_MS);
+  const walk = new Walk(sources.rules, bounds.maxEntries ?? DEFAULT_MAX_ENTRIES, bounds.maxMs ?? DEFAULT_MAX_MS, bounds.signal);
   for (const start of starts) {
     let stat: fs.Stats;
     try {
-      stat = fs.lstatSync(start);
+      stat = await fs.promises.lstat(start);
     } catch {
       continue; // nothing there (yet): nothing to hide
     }
     // The real spelling (case on macOS, symlinked parents): what the sandbox masks and the walk extends.
-    const at = stat.isSymbolicLink() ? start : (realOrNull(start) ?? start);
-    walk.visit(at, stat.isSymbolicLink() ? 'link' : stat.isDirectory() ? 'dir' : stat.isFile() ? 'file' : 'other');
-    if (walk.stopped) return done(walk.hidden, walk.entries, TOO_MANY_FILES);
+    const at = stat.isSymbolicLink() ? start : ((await realOrNull(start)) ?? start);
+    await walk.visit(at, stat.isSymbolicLink() ? 'link' : stat.isDirectory() ? 'dir' : stat.isFile() ? 'file' : 'other');
+    if (walk.stopped) return done(walk.hidden, walk.entries, walk.cancelled ? CANCELLED : TOO_MANY_FILES);
   }
   return done(walk.hidden, walk.entries, null);
 }
@@ -185,10 +196,10 @@ export function readDenyMask(sources: ReadDenyMaskSources, bounds: ReadDenyBound
  * The mask for a session's sandbox run config, from the engine's current rule set (rebuilt when the settings
  * snapshot changes): computed once per prompt, never per command. Anything that goes wrong fails closed.
  */
-export function sandboxReadDeny(engine: PermissionEngine, additionalDirectories: () => readonly string[], bounds: ReadDenyBounds = {}): ReadDenyMaskWire {
+export async function sandboxReadDeny(engine: PermissionEngine, additionalDirectories: () => readonly string[], bounds: ReadDenyBounds = {}): Promise<ReadDenyMaskWire> {
   try {
     const state = engine.state.current();
-    const mask = readDenyMask({ rules: state.rules, projectRoot: state.projectRoot, home: state.home, additionalDirectories: additionalDirectories() }, bounds);
+    const mask = await readDenyMask({ rules: state.rules, projectRoot: state.projectRoot, home: state.home, additionalDirectories: additionalDirectories() }, bounds);
     return { hidden: mask.hidden, ...(mask.incomplete !== undefined ? { incomplete: mask.incomplete } : {}) };
   } catch (err) {
     return { hidden: [], incomplete: `the Read deny rules could not be checked: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500) };

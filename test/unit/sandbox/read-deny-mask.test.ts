@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RuleSet } from '../../../src/main/permission/rules/rule-set';
 import { parseRule } from '../../../src/main/permission/rules/parse-rule';
 import type { LoadedRule } from '../../../src/main/permission/rules/rule-types';
-import { readDenyMask, TOO_MANY_FILES } from '../../../src/main/sandbox/read-deny-mask';
+import { CANCELLED, readDenyMask, TOO_MANY_FILES } from '../../../src/main/sandbox/read-deny-mask';
 import { readDenyRules, statusForCommand } from '../../../src/main/sandbox/sandbox-gate';
 import { describeViolation } from '../../../src/worker/sandbox/violation';
 
@@ -40,12 +40,12 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('readDenyMask', () => {
-  it('hides a literal base whole when the rule covers what is in it, and walks it when the rule picks files', () => {
+  it('hides a literal base whole when the rule covers what is in it, and walks it when the rule picks files', async () => {
     write('home/project/secrets/a.key');
     write('home/project/secrets/readme.txt');
     write('home/project/keys/a.key');
     write('home/project/keys/notes.txt');
-    const mask = hidden(rules(['Read(./secrets/**)', 'Read(keys/*.key)']));
+    const mask = await hidden(rules(['Read(./secrets/**)', 'Read(keys/*.key)']));
     expect(mask.hidden).toEqual([
       { path: path.join(project, 'keys', 'a.key'), rule: 'Read(keys/*.key)' },
       { path: path.join(project, 'secrets'), rule: 'Read(./secrets/**)' },
@@ -53,52 +53,52 @@ describe('readDenyMask', () => {
     expect(mask.incomplete).toBeUndefined();
   });
 
-  it('a folder named by a pattern that does not cover its contents is not hidden whole', () => {
+  it('a folder named by a pattern that does not cover its contents is not hidden whole', async () => {
     write('home/project/secrets/readme.txt');
-    expect(hidden(rules(['Read(./secrets)'])).hidden).toEqual([]);
+    expect((await hidden(rules(['Read(./secrets)']))).hidden).toEqual([]);
   });
 
-  it('name patterns are looked for in the project and additional directories, gitignored and vendored folders included', () => {
+  it('name patterns are looked for in the project and additional directories, gitignored and vendored folders included', async () => {
     const extra = path.join(root, 'extra');
     write('home/project/.gitignore', '.env\nnode_modules\n');
     write('home/project/.env');
     write('home/project/node_modules/pkg/server.pem');
     write('extra/deep/.env');
     write('home/project/src/app.ts');
-    const mask = hidden(rules(['Read(.env)', 'Read(*.pem)']), { additionalDirectories: [extra] });
+    const mask = await hidden(rules(['Read(.env)', 'Read(*.pem)']), { additionalDirectories: [extra] });
     expect(mask.hidden.map((h) => h.path).sort()).toEqual(
       [path.join(project, '.env'), path.join(project, 'node_modules', 'pkg', 'server.pem'), path.join(extra, 'deep', '.env')].sort(),
     );
   });
 
-  it('home and absolute bases; a missing base hides nothing', () => {
+  it('home and absolute bases; a missing base hides nothing', async () => {
     write('home/.private/token');
     write('abs/dir/secret');
-    const mask = hidden(rules(['Read(~/.private/**)', `Read(/${path.join(root, 'abs', 'dir', 'secret')})`, 'Read(./nothing/**)']));
+    const mask = await hidden(rules(['Read(~/.private/**)', `Read(/${path.join(root, 'abs', 'dir', 'secret')})`, 'Read(./nothing/**)']));
     expect(mask.hidden.map((h) => h.path).sort()).toEqual([path.join(root, 'abs', 'dir', 'secret'), path.join(home, '.private')].sort());
   });
 
-  it('only deny rules hide: ask rules and the sensitive-file defaults do not', () => {
+  it('only deny rules hide: ask rules and the sensitive-file defaults do not', async () => {
     write('home/project/.env');
     write('home/project/id_rsa');
-    expect(hidden(rules(['Read(.env)'], 'ask')).hidden).toEqual([]);
-    expect(hidden(rules([])).hidden).toEqual([]);
+    expect((await hidden(rules(['Read(.env)'], 'ask'))).hidden).toEqual([]);
+    expect((await hidden(rules([]))).hidden).toEqual([]);
   });
 
-  it('a symlink whose name or target is denied hides the target (not followed further)', () => {
+  it('a symlink whose name or target is denied hides the target (not followed further)', async () => {
     write('outside/plain.txt');
     fs.symlinkSync(path.join(root, 'outside', 'plain.txt'), path.join(project, '.env'));
     fs.symlinkSync(path.join(root, 'outside'), path.join(project, 'loop-free'));
-    expect(hidden(rules(['Read(.env)'])).hidden).toEqual([{ path: path.join(root, 'outside', 'plain.txt'), rule: 'Read(.env)' }]);
+    expect((await hidden(rules(['Read(.env)']))).hidden).toEqual([{ path: path.join(root, 'outside', 'plain.txt'), rule: 'Read(.env)' }]);
   });
 
-  it('fails closed past the entry bound, and for a bare Read deny', () => {
+  it('fails closed past the entry bound, and for a bare Read deny', async () => {
     for (let i = 0; i < 30; i++) write(`home/project/d${i % 3}/f${i}.txt`);
     const set = rules(['Read(*.pem)']);
-    const bounded = readDenyMask({ rules: set, projectRoot: project, home, additionalDirectories: [] }, { maxEntries: 10 });
+    const bounded = await readDenyMask({ rules: set, projectRoot: project, home, additionalDirectories: [] }, { maxEntries: 10 });
     expect(bounded.incomplete).toBe(TOO_MANY_FILES);
-    expect(readDenyMask({ rules: set, projectRoot: project, home, additionalDirectories: [] }, { maxEntries: 100 }).incomplete).toBeUndefined();
-    expect(hidden(rules(['Read'])).incomplete).toMatch(/denies every read/);
+    expect((await readDenyMask({ rules: set, projectRoot: project, home, additionalDirectories: [] }, { maxEntries: 100 })).incomplete).toBeUndefined();
+    expect((await hidden(rules(['Read']))).incomplete).toMatch(/denies every read/);
   });
 });
 
@@ -142,5 +142,20 @@ describe('a Read deny rule added during a prompt', () => {
     const off = { enabled: false, available: false };
     expect(statusForCommand(off, before, rules(['Read(.env)']))).toBe(off); // the user turned the sandbox off
     expect(statusForCommand(available, undefined, rules(['Read(.env)']))).toBe(available);
+  });
+});
+
+describe('readDenyMask is asynchronous and can be cancelled', () => {
+  it('answers "cancelled" (incomplete: commands ask) when its signal aborts', async () => {
+    for (let i = 0; i < 300; i++) write(`home/project/d${i % 20}/f${i}.txt`);
+    const set = rules(['Read(*.pem)']);
+    const controller = new AbortController();
+    const pending = readDenyMask({ rules: set, projectRoot: project, home, additionalDirectories: [] }, { signal: controller.signal });
+    controller.abort();
+    const cancelled = await pending;
+    expect(cancelled.incomplete).toBe(CANCELLED);
+    const whole = await readDenyMask({ rules: set, projectRoot: project, home, additionalDirectories: [] });
+    expect(whole.incomplete).toBeUndefined();
+    expect(whole.entries).toBeGreaterThan(300);
   });
 });
