@@ -49,3 +49,41 @@ export function repairedSource(text: string): string | null {
   }
   return changed ? out : null;
 }
+
+/** The node shape `lineJoinRepair` reads (a SyntaxNode copy of the tree). */
+interface JoinNode {
+  readonly type: string;
+  readonly children: readonly JoinNode[];
+  readonly startIndex: number;
+  readonly endIndex: number;
+}
+
+/**
+ * tree-sitter-bash reads a pipeline of three or more commands followed by a line holding a redirected command
+ * (`a | b | c` NEWLINE `rm -rf src < f`) as one pipeline whose last command is `c rm -rf src`: bash runs `rm` as a
+ * command of its own. A newline between two words of one simple command is never bash's reading (a line
+ * continuation is `\` NEWLINE), so the source is respelled with `;` before each such newline, which bash reads
+ * the same and the grammar reads right. Returns null when no command spans a line.
+ */
+export function lineJoinRepair(root: JoinNode, text: string): string | null {
+  const cuts: number[] = [];
+  const visit = (n: JoinNode): void => {
+    if (n.type === 'command') {
+      for (let i = 1; i < n.children.length; i++) {
+        const gapStart = (n.children[i - 1] as JoinNode).endIndex;
+        const gap = text.slice(gapStart, (n.children[i] as JoinNode).startIndex);
+        for (let k = 0; k < gap.length; k++) if (gap[k] === '\n' && gap[k - 1] !== '\\') cuts.push(gapStart + k);
+      }
+    }
+    for (const c of n.children) visit(c);
+  };
+  visit(root);
+  if (cuts.length === 0) return null;
+  let out = '';
+  let from = 0;
+  for (const at of [...new Set(cuts)].sort((a, b) => a - b)) {
+    out += `${text.slice(from, at)};`;
+    from = at;
+  }
+  return out + text.slice(from);
+}

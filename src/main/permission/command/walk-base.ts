@@ -1,6 +1,6 @@
 import { parseShell } from './parser';
 import { fileRedirect, heredocLiteral, isStdinRedirect, misreadHeredocBody, writesStdout } from './redirects';
-import { repairedSource } from './repair';
+import { lineJoinRepair, repairedSource } from './repair';
 import { NO_STDIN, UNKNOWN_STDIN, type AnalysisState, type Stdin, type WalkerApi } from './state';
 import { copyTree, TreeTooDeep, type SyntaxNode as Node } from './syntax-node';
 import { checkArithmetic, checkExpansion, noteAssignment } from './variables';
@@ -83,8 +83,22 @@ export abstract class WalkBase implements WalkerApi {
           this.unreadable('syntax error');
         }
       }
+      let root = copyTree(tree, source);
+      const split = lineJoinRepair(root, source);
+      if (split !== null) {
+        // A line the grammar joined to the command before it (`a | b | c` NEWLINE `rm x < f`): read as bash does.
+        const retry = parseShell(split);
+        if (retry.rootNode.hasError) retry.delete();
+        else {
+          tree.delete();
+          tree = retry;
+          source = split;
+          root = copyTree(tree, source);
+        }
+        this.unreadable('a line the parser joined to the command before it');
+      }
       this.source = source;
-      this.statement(copyTree(tree, source), stdin);
+      this.statement(root, stdin);
     } catch (err) {
       if (!(err instanceof TreeTooDeep)) throw err;
       this.unreadable(err.message);
