@@ -17,6 +17,8 @@ export interface CommandWords {
   computedName: string | null;
   /** An escaped blank the grammar left outside every word and that could not be placed. */
   misplacedBlank: boolean;
+  /** The arguments (not the command name) that bash globs or expands, for the reads pathname expansion does. */
+  expanding: { raw: RawWord; word: string }[];
 }
 
 /** Text between two nodes that bash reads as part of the same word: line continuations and escaped blanks. */
@@ -70,13 +72,14 @@ function evaluateGroup(group: Node[], source: string, hooks: WordHooks, before: 
     const part = evaluateRaw(node.type === 'command_name' ? node.namedChildren : [node], hooks);
     raw.chunks.push(...part.chunks);
     raw.expands ||= part.expands;
+    if (part.unquoted !== undefined) (raw.unquoted ??= []).push(...part.unquoted);
   });
   push(glueText(after));
   return raw;
 }
 
 export function commandWords(wordNodes: Node[], source: string, hooks: WordHooks): CommandWords {
-  const out: CommandWords = { words: [], dynamic: [], computedName: null, misplacedBlank: false };
+  const out: CommandWords = { words: [], dynamic: [], computedName: null, misplacedBlank: false, expanding: [] };
   const groups = groupWords(wordNodes, source);
   let previousEnd = wordNodes[0]?.startIndex ?? 0;
   groups.forEach((group, gi) => {
@@ -90,6 +93,7 @@ export function commandWords(wordNodes: Node[], source: string, hooks: WordHooks
     previousEnd = last.endIndex + afterLength;
     const dyn = isDynamic(raw);
     if (gi === 0 && dyn) out.computedName = group.map((n) => n.text).join('');
+    if (gi > 0 && dyn) out.expanding.push({ raw, word: rawText(raw) });
     if (raw.expands || !mayBraceExpand(raw)) {
       out.words.push(rawText(raw));
       out.dynamic.push(dyn);
@@ -101,11 +105,14 @@ export function commandWords(wordNodes: Node[], source: string, hooks: WordHooks
       out.dynamic.push(true);
       return;
     }
+    if (dyn) out.expanding.pop();
     for (const w of expanded) {
       // Bash drops a word that expands to nothing and had no quotes (`{,}` gives no words, `''{,}` two empty ones).
       if (w.every((c) => c.c === '' && !c.q)) continue;
+      const one: RawWord = { chunks: w.map((c) => ({ text: c.c, q: c.q })), expands: false };
       out.words.push(w.map((c) => c.c).join(''));
-      out.dynamic.push(dyn || hasGlob({ chunks: w.map((c) => ({ text: c.c, q: c.q })), expands: false }));
+      out.dynamic.push(dyn || hasGlob(one));
+      if (gi > 0 && hasGlob(one)) out.expanding.push({ raw: one, word: rawText(one) });
     }
   });
   return out;

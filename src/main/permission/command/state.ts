@@ -32,6 +32,10 @@ export interface AnalysisState {
   cdpathSet: boolean;
   /** PWD was assigned: `$PWD` and `~+` no longer name the working directory. */
   pwdAssigned: boolean;
+  /** Variables the script assigned something other than a plain integer: their values may hold glob characters. */
+  dataVariables: Set<string>;
+  /** The positional parameters were set (`set --`, a function call): `$1`, `$@` hold the script's values. */
+  positionalSet: boolean;
 }
 
 export function newState(): AnalysisState {
@@ -48,6 +52,8 @@ export function newState(): AnalysisState {
     volatile: new Set(),
     associative: new Set(),
     cdpathSet: false,
+    dataVariables: new Set(),
+    positionalSet: false,
     pwdAssigned: false,
   };
 }

@@ -24,6 +24,7 @@ export function noteAssignment(r: Reporter, target: string, value: 'integer' | '
   if (isProgramVariable(`${name}=`)) r.state.environmentAltered = true;
   if (name === 'CDPATH') r.state.cdpathSet = true;
   if (name === 'PWD') r.state.pwdAssigned = true;
+  if (value === 'data') r.state.dataVariables.add(name);
   if (value === 'integer' && sub === null) r.state.integers.add(name);
   else r.state.integers.delete(name);
 }

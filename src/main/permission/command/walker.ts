@@ -3,6 +3,7 @@ import { builtinAssignments } from './builtin-assignments';
 import { commandWords } from './command-words';
 import { altersLaterEnvironment, altersOwnEnvironment } from './environment';
 import { findSelfCall } from './fork-bomb';
+import { noteGlobReads } from './glob-reads';
 import { followInvocation, literalOutput } from './invocations';
 import { programName } from './names';
 import { parseShell } from './parser';
@@ -146,6 +147,7 @@ export class ShellWalk extends WalkBase {
     const variable = node.childForFieldName('variable');
     const values = node.childrenForFieldName('value');
     const words = values.map((v) => evaluateRaw([v], this.immediate));
+    for (const w of words) if (isDynamic(w)) noteGlobReads(this.state, w, rawText(w));
     const integers = words.length > 0 && words.every((w) => !isDynamic(w) && /^-?\d+$/.test(rawText(w)));
     if (variable !== null) noteAssignment(this, variable.text, integers ? 'integer' : 'data');
     for (const child of node.namedChildren) {
@@ -272,6 +274,7 @@ export class ShellWalk extends WalkBase {
   }
 
   private functionDefinition(node: Node): void {
+    this.state.positionalSet = true; // its calls set $1, $@
     const name = node.childForFieldName('name');
     const body = node.childForFieldName('body');
     if (name !== null && body !== null && this.state.forkBomb === null) {
@@ -306,7 +309,8 @@ export class ShellWalk extends WalkBase {
     });
     // `X=1 cmd`: the assignment is for cmd's environment only (not recorded as the shell's)
     const assignments = this.assignments(assignmentNodes, hooks, wordNodes.length === 0);
-    const { words, dynamic, computedName, misplacedBlank } = commandWords(wordNodes, this.source, hooks);
+    const { words, dynamic, computedName, misplacedBlank, expanding } = commandWords(wordNodes, this.source, hooks);
+    for (const e of expanding) noteGlobReads(this.state, e.raw, e.word);
     if (computedName !== null) this.unreadable(`the command name is computed: ${computedName}`);
     if (misplacedBlank) this.unreadable('an escaped blank outside any word');
     let out: string | null = null;
@@ -345,6 +349,7 @@ export class ShellWalk extends WalkBase {
       if (u.xargsInput !== null) return this.emitXargs(cmd, u.xargsInput, u.xargsReplace);
     }
     this.push(cmd);
+    if (cmd.name === 'set' && cmd.argv.length > 1) this.state.positionalSet = true;
     const input = u.viaXargs ? NO_STDIN : stdin;
     builtinAssignments(cmd, this);
     followInvocation(cmd, u.dynamic, input, this);

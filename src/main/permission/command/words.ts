@@ -24,6 +24,8 @@ export interface RawWord {
   chunks: Chunk[];
   /** Contains a parameter/arithmetic expansion or a command/process substitution. */
   expands: boolean;
+  /** The expansions and substitutions outside double quotes, as written: bash splits and globs their values. */
+  unquoted?: string[];
 }
 
 export interface WordHooks {
@@ -99,7 +101,7 @@ export function walkExpression(node: Node, hooks: WordHooks): void {
   for (const child of node.children) walkExpression(child, hooks);
 }
 
-function evalInto(node: Node, hooks: WordHooks, out: RawWord): void {
+function evalInto(node: Node, hooks: WordHooks, out: RawWord, quoted = false): void {
   switch (node.type) {
     case 'word':
     case 'brace_expression':
@@ -136,7 +138,7 @@ function evalInto(node: Node, hooks: WordHooks, out: RawWord): void {
     case 'concatenation':
       for (const child of node.children) {
         if (node.type === 'translated_string' && child.type === '$') continue;
-        evalInto(child, hooks, out);
+        evalInto(child, hooks, out, quoted || node.type === 'translated_string');
       }
       return;
     case 'array':
@@ -161,6 +163,7 @@ function evalInto(node: Node, hooks: WordHooks, out: RawWord): void {
       return;
     }
     out.expands = true;
+    if (!quoted) (out.unquoted ??= []).push(node.text);
     if (node.type === 'arithmetic_expansion' && hooks.arithmetic) hooks.arithmetic(node);
     else if (node.type === 'expansion' && hooks.expansion) hooks.expansion(node);
     else walkExpression(node, hooks);
@@ -169,6 +172,7 @@ function evalInto(node: Node, hooks: WordHooks, out: RawWord): void {
   }
   if (SUBSTITUTIONS.has(node.type)) {
     out.expands = true;
+    if (!quoted) (out.unquoted ??= []).push(node.text);
     hooks.code(node);
     quotedText(node.text, out.chunks);
     return;
@@ -202,7 +206,7 @@ function evalString(node: Node, hooks: WordHooks, out: RawWord): void {
       return;
     }
     if (EXPANSIONS.has(child.type) || SUBSTITUTIONS.has(child.type)) {
-      evalInto(child, hooks, out);
+      evalInto(child, hooks, out, true);
       return;
     }
     if (!child.isNamed) {
