@@ -356,3 +356,44 @@ describe('friction: wrappers carry the verdict of their literal script', () => {
 it('the assurance fixture has what the cases need', () => {
   expect(fs.existsSync(path.join(fx.project, 'bin/ls'))).toBe(true);
 });
+
+describe('pathname expansion reads the folders it walks', () => {
+  it('a glob outside the project asks, whatever the program does with the names', async () => {
+    await check([
+      ['echo ../*', 'ask'],
+      ['echo ~/.ssh/*', 'ask'],
+      ['printf "%s\\n" {home}/*', 'ask'],
+      ['for f in ../*; do echo "$f"; done', 'ask'],
+      ['echo ../{a,b}*', 'ask'],
+      ['echo src/*', 'allow'],
+      ['echo "../*"', 'allow'],
+      ["echo '~/.ssh/*'", 'allow'],
+    ]);
+  });
+
+  it('an unquoted expansion of a value the script chose is globbed too', async () => {
+    await check([
+      ['x=../*; echo $x', 'ask'],
+      ['read x <<< ../*; echo $x', 'ask'],
+      ['echo $(cat n.txt)', 'ask'],
+      ['set -- ../*; echo $1', 'ask'],
+      ['x=../*; echo "$x"', 'allow'],
+      ['x=3; echo $x', 'allow'],
+      ['echo $HOME', 'allow'],
+      ['echo "$(cat n.txt)"', 'allow'],
+      ['echo $((1 + 2))', 'allow'],
+    ]);
+  });
+});
+
+describe('a line the grammar joins to the command before it is read as bash reads it', () => {
+  it('a pipeline of three and a redirected command on the next line', async () => {
+    await check([
+      ['echo | echo | echo\nsudo reboot < n.txt', 'deny'],
+      ['ls|ls|ls\nrm -rf / < n.txt', 'deny'],
+      ['echo|echo|echo\ncat {outside}/secret.txt < n.txt', 'ask'],
+      ['echo|echo|echo\nrm -rf src < n.txt', 'ask', 'acceptEdits'],
+      ['echo | cat | wc -l\necho done', 'allow'],
+    ]);
+  });
+});
