@@ -31,6 +31,7 @@ function recording(answer: Awaited<ReturnType<Approver>>): { approve: Approver; 
 describe('decideCall', () => {
   it('no person: an ask becomes "approval required", and both answers reach the audit log', async () => {
     const out = await decideCall(engine, null, run(), write(), live());
+    await engine.flushAudit();
     expect(out.engine.decision).toBe('ask');
     expect(out.final).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/^approval required: /) });
     const audit = fs.readFileSync(path.join(configDir, 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { decision: string; session: string });

@@ -53,7 +53,7 @@ describe.skipIf(noBwrapReason !== null)(`Read deny rules hide files inside the s
       ],
       audit: null,
     });
-    mask = await sandboxReadDeny(engine, () => []);
+    mask = await sandboxReadDeny(engine, []);
     const created = await createCommandSandbox(world.config({ hiddenPaths: mask.hidden }));
     if (created.kind !== 'sandbox') throw new Error(`sandbox unavailable: ${created.reason}`);
     sandbox = created;

@@ -43,7 +43,7 @@ function ctxWith(engine: PermissionEngine): ToolContext {
   return sb.ctx({
     readable: async (paths) => {
       asked.push(paths);
-      return judgeReadable(engine, { runId: 'r1', paths }, { agentMode: 'do' }).hidden;
+      return (await judgeReadable(engine, { runId: 'r1', paths }, { agentMode: 'do' })).hidden;
     },
   });
 }

@@ -138,7 +138,8 @@ export class AgentSession {
 
   /** Reads the sandbox settings and asks the worker whether its sandbox works for this project (fail safe). */
   async checkSandbox(): Promise<{ config: SandboxRunConfig; status: SandboxStatus }> {
-    const readDeny = await sandboxReadDeny(this.engine, () => this.additionalDirectories());
+    const additionalDirectories = await this.additionalDirectories();
+    const readDeny = await sandboxReadDeny(this.engine, additionalDirectories);
     const { config, problems } = sandboxRunConfig({
       configDir: this.options.configDir,
       projectRoot: this.header.projectRoot,
@@ -148,7 +149,6 @@ export class AgentSession {
     });
     let status: SandboxStatus;
     try {
-      const additionalDirectories = this.additionalDirectories();
       status = await this.options.host.request('sandbox.status', { projectRoot: this.header.projectRoot, additionalDirectories, sandbox: config }, { timeoutMs: 30_000 });
     } catch (err) {
       status = { enabled: config.enabled, available: false, reason: `the worker could not check the sandbox: ${toRpcError(err).message}` };
@@ -177,7 +177,7 @@ export class AgentSession {
     this.writer.flush();
     let result: AgentRunResultWire;
     try {
-      run.readDenyRules = readDenyRules(this.engine.state.current().rules); // before the mask: a rule added meanwhile asks
+      run.readDenyRules = readDenyRules((await this.engine.state.currentAsync()).rules); // before the mask: a rule added meanwhile asks
       const sandbox = await this.checkSandbox();
       run.sandbox = sandbox.status;
       const live = this.options.modelConfig?.();
@@ -192,7 +192,7 @@ export class AgentSession {
           model: live?.model ?? this.options.model,
           maxTurns: options.maxTurns ?? this.options.maxTurns ?? DEFAULT_MAX_TURNS,
           projectRoot: this.header.projectRoot,
-          additionalDirectories: this.additionalDirectories(),
+          additionalDirectories: await this.additionalDirectories(),
           provider: live?.provider ?? this.options.provider,
           sandbox: sandbox.config,
           ...this.instructions(),
@@ -210,6 +210,7 @@ export class AgentSession {
     const { status, usage, turns, finalText } = result;
     this.writer.append({ type: 'result', runId, status, usage, turns, finalText, ...(result.error ? { error: result.error } : {}) });
     this.writer.flush();
+    await this.engine.flushAudit(); // the run's decisions are on disk when the prompt returns
     return { sessionId: this.id, runId, status, finalText, usage, turns, ...(result.error ? { error: result.error } : {}) };
   }
 
@@ -231,6 +232,7 @@ export class AgentSession {
     this.closed = true;
     this.offEvents();
     this.writer.close();
+    await this.engine.flushAudit();
     if (options.stopWorker ?? true) {
       // The sandboxes' private temp dirs and proxies are the worker's to remove; it is killed right after.
       await this.options.host.request('sandbox.dispose', {}, { timeoutMs: 3_000 }).catch(() => undefined);
@@ -239,7 +241,7 @@ export class AgentSession {
   }
 
   /** The shell's directories and the settings' `permissions.additionalDirectories`: writable in the sandbox too. */
-  private additionalDirectories(): string[] {
+  private additionalDirectories(): Promise<string[]> {
     return writableDirectories(this.engine, (this.options.additionalDirectories ?? []).map(realDir));
   }
 
@@ -272,7 +274,7 @@ export class AgentSession {
   }
 
   /** Which files of a search result the tools leave out: judged like read_file calls of this run, not audited. */
-  private onReadableRequest(request: ReadableRequest): ReadableResult {
+  private async onReadableRequest(request: ReadableRequest): Promise<ReadableResult> {
     const run = this.active;
     if (!run || request.runId !== run.runId) return hideAll(request, 'no prompt of this session is running');
     const mode = this.options.sessionMode?.() ?? run.mode;

@@ -41,8 +41,11 @@ export async function decideCall(
   const call = { tool: request.tool, input: request.input };
   // The same options for the decision, the suggestions and the approval's re-evaluation.
   const options: DecideOptions = { agentMode: run.agentMode, ...(run.mode ? { mode: run.mode } : {}) };
-  const engineDecision = engine.decide(call, options);
-  const sandbox = request.tool === SANDBOXED_TOOL ? statusForCommand(run.sandbox ?? null, run.readDenyRules, engine.state.current(options).rules) : (run.sandbox ?? null);
+  const evaluation = await engine.evaluateAsync(call, options);
+  const engineDecision = evaluation.decision;
+  engine.record(call, engineDecision);
+  const rules = evaluation.context?.rules ?? (await engine.state.currentAsync(options)).rules;
+  const sandbox = request.tool === SANDBOXED_TOOL ? statusForCommand(run.sandbox ?? null, run.readDenyRules, rules) : (run.sandbox ?? null);
   const first = gateOnSandbox(request.tool, engineDecision, sandbox);
   if (first.decision !== 'ask') return { engine: first, final: first };
   if (first.source === 'unknown') {
@@ -65,7 +68,7 @@ export async function decideCall(
   const signal = AbortSignal.any([run.signal, workerSignal]);
   let answer: ApprovalAnswer;
   try {
-    answer = await untilAborted(approve(approvalRequest(run, request, first, sandboxAsk || blind ? [] : proposeRules(engine, call, options)), signal), signal);
+    answer = await untilAborted(approve(approvalRequest(run, request, first, sandboxAsk || blind ? [] : await proposeRules(engine, call, options)), signal), signal);
     if (blind && (answer.kind === 'session' || answer.kind === 'always')) answer = { kind: 'once' };
   } catch (err) {
     if (err instanceof NoApproverError) {

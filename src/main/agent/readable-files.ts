@@ -8,9 +8,9 @@ import type { DecideOptions, PermissionEngine } from '../permission';
  * trust per batch). Nothing is recorded in the audit log: no call is made, no person is asked (the search call
  * itself was decided and recorded).
  */
-export function judgeReadable(engine: PermissionEngine, request: ReadableRequest, options: DecideOptions): ReadableResult {
+export async function judgeReadable(engine: PermissionEngine, request: ReadableRequest, options: DecideOptions): Promise<ReadableResult> {
   const paths = [...new Set(request.paths)];
-  const evaluations = engine.evaluateAll(paths.map((path) => ({ tool: 'read_file', input: { path } })), options);
+  const evaluations = await engine.evaluateAllAsync(paths.map((path) => ({ tool: 'read_file', input: { path } })), options);
   const hidden: HiddenFile[] = [];
   paths.forEach((path, i) => {
     const verdict = evaluations[i]?.decision;

@@ -156,7 +156,8 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
       });
       // What the next call of the open chat session would meet: its own "allow for this session" rules too.
       for (const r of opts.session?.list(projectRoot) ?? []) engine.state.addSessionRule(r.behavior, r.rule);
-      const d = engine.decide({ tool, input });
+      const d = await engine.decideAsync({ tool, input });
+      await engine.flushAudit();
       return { decision: d.decision, source: d.source, rule: d.rule, reason: d.reason };
     },
   };

@@ -34,8 +34,8 @@ export function createSandboxHandlers(sources: SandboxHandlerSources): SandboxHa
       if (projectRoot === null) return { enabled: true, available: false, reason: 'no project is open', warnings: [] };
       const projectTrusted = trustedOrFalse(sources, projectRoot);
       const engine = await createPermissionEngine({ projectRoot, configDir: sources.configDir, env: sources.env, trust: { isTrusted: (dir) => trustedOrFalse(sources, dir) }, audit: null });
-      const additionalDirectories = writableDirectories(engine);
-      const readDeny = await sandboxReadDeny(engine, () => additionalDirectories);
+      const additionalDirectories = await writableDirectories(engine);
+      const readDeny = await sandboxReadDeny(engine, additionalDirectories);
       const { config, problems } = sandboxRunConfig({ configDir: sources.configDir, projectRoot, projectTrusted, env: sources.env, readDeny });
       let status: SandboxStatus;
       try {

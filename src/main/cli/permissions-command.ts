@@ -68,6 +68,7 @@ export const permissionsCommand: CliCommand = {
     });
     for (const line of settingsWarnings(engine.state.snapshot())) io.err(`gatehouse permissions: ${line}`);
     const d = engine.decide(call);
+    await engine.flushAudit();
     io.out(JSON.stringify({ decision: d.decision, source: d.source, rule: d.rule, reason: d.reason }));
     return 0;
   },

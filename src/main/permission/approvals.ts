@@ -16,8 +16,8 @@ export type ApprovalAnswer =
   | { kind: 'deny'; note?: string };
 
 /** What the engine proposes for a call that asks: the rules "allow for this session/always" would add. */
-export function proposeRules(engine: PermissionEngine, call: unknown, options: DecideOptions = {}): string[] {
-  const { context } = engine.evaluate(call, options);
+export async function proposeRules(engine: PermissionEngine, call: unknown, options: DecideOptions = {}): Promise<string[]> {
+  const { context } = await engine.evaluateAsync(call, options);
   if (context === null || isUnsandboxedCall(context.tool, context.input)) return [];
   return suggestRules(context);
 }
@@ -37,7 +37,7 @@ function checkedRules(rules: readonly string[]): string[] {
  * appended to the audit log. "always" writes under the file's lock (parallel writers lose nothing). `options` must be the ones the call was decided with (agent and session mode).
  */
 export async function applyApproval(engine: PermissionEngine, call: unknown, answer: ApprovalAnswer, options: DecideOptions = {}): Promise<Decision> {
-  const { decision: current, context } = engine.evaluate(call, options);
+  const { decision: current, context } = await engine.evaluateAsync(call, options);
   if (current.decision !== 'ask' || context === null) return current;
   let result: Decision;
   if (isUnsandboxedCall(context.tool, context.input) && answer.kind !== 'deny') {

@@ -25,7 +25,11 @@ export interface AuditEntry {
   reason: string;
 }
 
-/** Every decision appended as one JSON line, redacted, rotated by size. */
+/**
+ * Every decision appended as one JSON line, redacted, rotated by size. Appends are asynchronous and in order (the
+ * Electron main process never waits on the disk); `flush()` resolves when every line so far is on disk. A failed
+ * append is reported once on stderr and never stops a decision.
+ */
 export class AuditLog {
   /**
    * The log of simulated checks (`gatehouse permissions check`, the rules editor's "Test a call"): apart from the
@@ -38,6 +42,8 @@ export class AuditLog {
   readonly file: string;
   private readonly maxBytes: number;
   private readonly keep: number;
+  private queue: Promise<void> = Promise.resolve();
+  private warned = false;
 
   constructor(options: AuditLogOptions) {
     this.file = path.join(options.configDir, options.fileName ?? 'audit.jsonl');
@@ -62,24 +68,31 @@ export class AuditLog {
     return entry;
   }
 
-  private append(line: string): void {
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    let size: number;
-    try {
-      size = fs.statSync(this.file).size;
-    } catch {
-      size = 0;
-    }
-    if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes) this.rotate();
-    fs.appendFileSync(this.file, line, { mode: 0o600 });
+  /** Resolves when every entry recorded so far is written. */
+  flush(): Promise<void> {
+    return this.queue;
   }
 
-  private rotate(): void {
+  private append(line: string): void {
+    this.queue = this.queue.then(() => this.write(line)).catch((err: unknown) => {
+      if (!this.warned) process.stderr.write(`gatehouse: could not write the audit log ${this.file}: ${err instanceof Error ? err.message : String(err)}\n`);
+      this.warned = true;
+    });
+  }
+
+  private async write(line: string): Promise<void> {
+    await fs.promises.mkdir(path.dirname(this.file), { recursive: true });
+    const size = await fs.promises.stat(this.file).then((st) => st.size, () => 0);
+    if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes) await this.rotate();
+    await fs.promises.appendFile(this.file, line, { mode: 0o600 });
+  }
+
+  private async rotate(): Promise<void> {
     for (let i = this.keep - 1; i >= 1; i--) {
       const from = `${this.file}.${i}`;
-      if (fs.existsSync(from)) fs.renameSync(from, `${this.file}.${i + 1}`);
+      await fs.promises.rename(from, `${this.file}.${i + 1}`).catch(() => undefined);
     }
-    if (this.keep >= 1) fs.renameSync(this.file, `${this.file}.1`);
-    else fs.rmSync(this.file, { force: true });
+    if (this.keep >= 1) await fs.promises.rename(this.file, `${this.file}.1`);
+    else await fs.promises.rm(this.file, { force: true });
   }
 }

@@ -72,7 +72,7 @@ class CommandJudge {
   private readonly root: CommandContext;
 
   constructor(private readonly confinement: PathConfinement) {
-    this.root = { projectRoot: confinement.projectRoot, home: confinement.home };
+    this.root = { projectRoot: confinement.projectRoot, home: confinement.home, fs: confinement.fs };
   }
 
   /**
@@ -93,7 +93,7 @@ class CommandJudge {
     const place: Place =
       judged === null || judged.unknown || !this.confinement.isDirectory(judged.real)
         ? { known: false, guess: /[*?[]/.test(cwd) ? null : cwd }
-        : { known: true, dir, ctx: { projectRoot: judged.real, home: this.root.home } };
+        : { known: true, dir, ctx: { projectRoot: judged.real, home: this.root.home, fs: this.root.fs } };
     this.places.set(cwd, place);
     return place;
   }
@@ -134,8 +134,18 @@ function readsNamesFromInput(cmd: SimpleCommand): boolean {
   return cmd.argsFromInput === true && cmd.inputArgsKnown !== true && READERS.has(cmd.name);
 }
 
-export function commandFacts(command: string, confinement: PathConfinement, opts: { trusted: boolean }): CommandFacts {
-  const analysis = analyzeCommand(command);
+export interface CommandFactsOptions {
+  trusted: boolean;
+  /** Analyses already made in this decision (an asynchronous decision evaluates a call more than once). */
+  analyses?: Map<string, CommandAnalysis>;
+}
+
+export function commandFacts(command: string, confinement: PathConfinement, opts: CommandFactsOptions): CommandFacts {
+  let analysis = opts.analyses?.get(command);
+  if (analysis === undefined) {
+    analysis = analyzeCommand(command);
+    opts.analyses?.set(command, analysis);
+  }
   const judge = new CommandJudge(confinement);
   const writes: CommandWrite[] = [];
   const hiddenWrites: string[] = [];

@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { AgentMode, PermissionMode, RuleBehavior } from '../../shared/permission';
 import { policyFile } from '../settings/settings-locations';
 import { SettingsStore, type RuleText, type SettingsSnapshot } from '../settings/settings-store';
-import { expandHome, PathConfinement, realDir } from './path-confinement';
+import { liveFs, PrefetchedFs, type FsView } from './fs-view';
+import { expandHome, PathConfinement, realDir, realDirAsync } from './path-confinement';
 import { ProtectedPaths } from './protected-paths';
 import { RuleSet } from './rules/rule-set';
 import type { EngineState } from './stage-types';
@@ -76,9 +77,41 @@ export class EngineStateSource {
   current(overrides: { agentMode?: AgentMode; mode?: PermissionMode } = {}): EngineState {
     const snapshot = this.settings.snapshot();
     const trusted = this.options.trust.isTrusted(this.options.projectRoot);
-    if (!this.built || this.built.version !== snapshot.version || this.built.trusted !== trusted) {
-      this.built = { version: snapshot.version, trusted, ...this.build(snapshot, trusted) };
+    if (this.stale(snapshot, trusted)) this.built = this.build(snapshot, trusted, this.extraDirs(snapshot, trusted).map((d) => realDir(d, this.options.home)));
+    return this.stateFor(snapshot, trusted, overrides, liveFs);
+  }
+
+  /**
+   * `current` without blocking: the settings files and the trust store are read with fs.promises, and the state's
+   * paths are judged through `view` (see fs-view.ts), which the caller fills asynchronously.
+   */
+  async currentAsync(overrides: { agentMode?: AgentMode; mode?: PermissionMode } = {}, view: FsView = new PrefetchedFs()): Promise<EngineState> {
+    const trust = this.options.trust;
+    const [snapshot, trusted] = await Promise.all([
+      this.settings.snapshotAsync(),
+      trust.isTrustedAsync ? trust.isTrustedAsync(this.options.projectRoot) : Promise.resolve(trust.isTrusted(this.options.projectRoot)),
+    ]);
+    if (this.stale(snapshot, trusted)) {
+      const dirs = await Promise.all(this.extraDirs(snapshot, trusted).map((d) => realDirAsync(d, this.options.home)));
+      if (this.stale(snapshot, trusted)) this.built = this.build(snapshot, trusted, dirs);
     }
+    return this.stateFor(snapshot, trusted, overrides, view);
+  }
+
+  private stale(snapshot: SettingsSnapshot, trusted: boolean): boolean {
+    return !this.built || this.built.version !== snapshot.version || this.built.trusted !== trusted;
+  }
+
+  /** Additional directories widen what file tools reach: an untrusted project's own settings cannot add any. */
+  private extraDirs(snapshot: SettingsSnapshot, trusted: boolean): string[] {
+    const { projectRoot, home } = this.options;
+    return snapshot.additionalDirectories
+      .filter((d) => trusted || !UNTRUSTED_ALLOW_EXCLUDED.has(d.source))
+      .map((d) => path.resolve(projectRoot, expandHome(d.dir, home)));
+  }
+
+  private stateFor(snapshot: SettingsSnapshot, trusted: boolean, overrides: { agentMode?: AgentMode; mode?: PermissionMode }, view: FsView): EngineState {
+    const built = this.built as NonNullable<typeof this.built>;
     const settingsMode = settingsModeInForce(snapshot, trusted)?.mode ?? null;
     return {
       projectRoot: this.options.projectRoot,
@@ -86,20 +119,17 @@ export class EngineStateSource {
       mode: overrides.mode ?? this.options.mode ?? settingsMode ?? 'default',
       agentMode: overrides.agentMode ?? this.options.agentMode ?? 'chat',
       trusted,
-      confinement: this.built.confinement,
+      confinement: view === liveFs ? built.confinement : built.confinement.withFs(view),
       protectedPaths: this.protectedPaths,
-      rules: this.built.rules,
+      rules: built.rules,
       unknownRules: snapshot.unknownRules,
     };
   }
 
-  private build(snapshot: SettingsSnapshot, trusted: boolean): { rules: RuleSet; confinement: PathConfinement } {
+  private build(snapshot: SettingsSnapshot, trusted: boolean, dirs: string[]): NonNullable<typeof this.built> {
     const { projectRoot, home } = this.options;
     const rules = new RuleSet(snapshot.rules, { projectRoot, home });
-    // Additional directories widen what file tools reach: an untrusted project's own settings cannot add any.
-    const dirs = snapshot.additionalDirectories
-      .filter((d) => trusted || !UNTRUSTED_ALLOW_EXCLUDED.has(d.source))
-      .map((d) => realDir(path.resolve(projectRoot, expandHome(d.dir, home)), home));
-    return { rules, confinement: new PathConfinement(projectRoot, [...new Set(dirs)], home) };
+    return { version: snapshot.version, trusted, rules, confinement: new PathConfinement(projectRoot, [...new Set(dirs)], home) };
   }
+
 }

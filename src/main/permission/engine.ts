@@ -2,6 +2,8 @@ import type { AgentMode, Decision, PermissionMode } from '../../shared/permissio
 import { TOOLS } from '../../shared/tools';
 import type { EngineStateSource } from './engine-state';
 import type { AuditLog } from './audit-log';
+import type { CommandAnalysis } from './command/types';
+import { PrefetchedFs, settle } from './fs-view';
 import { categoryOf, commandFacts, fileFacts, type CallFacts } from './call-facts';
 import { decision, PASSTHROUGH, type CallContext, type EngineState, type StageAnswer } from './stage-types';
 import { agentModeStage } from './stages/agent-mode';
@@ -13,6 +15,12 @@ import { parseCallShape, schemaStage } from './stages/schema';
 import { trustStage } from './stages/trust';
 import { capUnknownSettings } from './stages/unknown-settings';
 import { capUnsandboxed } from './stages/unsandboxed';
+
+/** Fail closed when the paths of a call could not be looked at. */
+function unlookable(err: unknown): Evaluation {
+  const why = err instanceof Error ? err.message : String(err);
+  return { decision: decision('deny', 'hard', `could not look at the paths of this call: ${why}`), context: null };
+}
 
 export interface DecideOptions {
   /** Overrides the engine's agent mode for this call. */
@@ -47,6 +55,37 @@ export class PermissionEngine {
     return result;
   }
 
+  /**
+   * `decide` without blocking: settings, trust and the call's paths are read with fs.promises (see fs-view.ts). The
+   * Electron main process decides this way; the answer is the one `decide` would give.
+   */
+  async decideAsync(call: unknown, options: DecideOptions = {}): Promise<Decision> {
+    const result = (await this.evaluateAsync(call, options)).decision;
+    this.record(call, result);
+    return result;
+  }
+
+  /** `evaluate` without blocking (nothing recorded). */
+  async evaluateAsync(call: unknown, options: DecideOptions = {}): Promise<Evaluation> {
+    const view = new PrefetchedFs();
+    const state = await this.source.currentAsync(options, view);
+    const analyses = new Map<string, CommandAnalysis>();
+    return settle(() => this.evaluateIn(call, () => state, analyses), view).catch((err: unknown) => unlookable(err));
+  }
+
+  /** `evaluateAll` without blocking: one reading of settings and trust, the paths of the whole batch fetched together. */
+  async evaluateAllAsync(calls: readonly unknown[], options: DecideOptions = {}): Promise<Evaluation[]> {
+    const view = new PrefetchedFs();
+    const state = await this.source.currentAsync(options, view);
+    const analyses = new Map<string, CommandAnalysis>();
+    return settle(() => calls.map((call) => this.evaluateIn(call, () => state, analyses)), view).catch((err: unknown) => calls.map(() => unlookable(err)));
+  }
+
+  /** Resolves when the audit log has every decision recorded so far. */
+  flushAudit(): Promise<void> {
+    return this.audit?.log.flush() ?? Promise.resolve();
+  }
+
   /** Appends a decision (the engine's, or a person's approval) to the audit log, if there is one. */
   record(call: unknown, result: Decision): void {
     this.audit?.log.record(this.audit.session, call, result);
@@ -68,7 +107,7 @@ export class PermissionEngine {
     return calls.map((call) => this.evaluateIn(call, current));
   }
 
-  private evaluateIn(call: unknown, current: () => EngineState): Evaluation {
+  private evaluateIn(call: unknown, current: () => EngineState, analyses?: Map<string, CommandAnalysis>): Evaluation {
     const shape = parseCallShape(call);
     if (!shape.ok) return { decision: shape.answer, context: null };
     const state = current();
@@ -80,7 +119,7 @@ export class PermissionEngine {
     try {
       facts =
         schema.tool === 'run_command'
-          ? commandFacts(String(schema.input.command), state.confinement, { trusted: state.trusted })
+          ? commandFacts(String(schema.input.command), state.confinement, { trusted: state.trusted, ...(analyses ? { analyses } : {}) })
           : fileFacts(schema.tool, schema.input, state.confinement);
     } catch (err) {
       // Fail closed: a call the engine cannot analyse is never let through (and cannot be approved).

@@ -22,7 +22,7 @@ const DOT_DOT = /(^|[\\/])\.\.([\\/]|$)/;
 /** With `..` after a symlink, the path judged inside must also be inside as the kernel resolves it. */
 function physicalOf(confinement: PathConfinement, given: string, real: string): string | null {
   if (!DOT_DOT.test(given)) return null;
-  const physical = resolvePhysicalPath(given, confinement.projectRoot, confinement.home);
+  const physical = resolvePhysicalPath(given, confinement.projectRoot, confinement.home, confinement.fs);
   return physical === real ? null : physical;
 }
 

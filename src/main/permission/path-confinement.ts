@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { relEscapes } from '../paths';
+import { cachingFs, liveFs, settle, type FsView } from './fs-view';
 
 /**
  * The one function that says where a path really lands: used for file tools, command path arguments and
@@ -23,18 +24,7 @@ export function comparable(p: string): string {
   return caseInsensitive ? p.toLowerCase() : p;
 }
 
-/** How a segment is looked at: lstat, null when it does not exist. */
-type Lstat = (p: string) => fs.Stats | null;
-
-function lstatOrNull(p: string): fs.Stats | null {
-  try {
-    return fs.lstatSync(p, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return null;
-  }
-}
-
-function resolveFrom(start: string, rel: string, budget: { links: number }, lstat: Lstat = lstatOrNull): string {
+function resolveFrom(start: string, rel: string, budget: { links: number }, view: FsView): string {
   let current = start;
   const parts = rel.split(/[\\/]+/).filter((s) => s.length > 0 && s !== '.');
   for (const part of parts) {
@@ -43,7 +33,7 @@ function resolveFrom(start: string, rel: string, budget: { links: number }, lsta
       continue;
     }
     const candidate = path.join(current, part);
-    const st = lstat(candidate);
+    const st = view.lstat(candidate);
     if (st === null) {
       current = candidate; // does not exist (yet): appended as written
       continue;
@@ -53,36 +43,36 @@ function resolveFrom(start: string, rel: string, budget: { links: number }, lsta
       continue;
     }
     if (--budget.links < 0) throw new Error(`too many levels of symbolic links at ${candidate}`);
-    const target = fs.readlinkSync(candidate);
+    const target = view.readlink(candidate);
     current = path.isAbsolute(target)
-      ? resolveFrom(path.parse(target).root, target, budget, lstat)
-      : resolveFrom(current, target, budget, lstat);
+      ? resolveFrom(path.parse(target).root, target, budget, view)
+      : resolveFrom(current, target, budget, view);
   }
   return current;
 }
 
 /** Where `p` (relative to `base`, `~` expanded) really lands on disk. `base` should itself be a real path. */
-export function resolveRealPath(p: string, base: string, home: string, lstat: Lstat = lstatOrNull): string {
+export function resolveRealPath(p: string, base: string, home: string, view: FsView = liveFs): string {
   const expanded = expandHome(p, home);
   const absolute = path.isAbsolute(expanded) ? expanded : path.join(base, expanded);
   // `base` is already real: when the (lexically normalised) path lies below it, start there instead of
   // re-resolving every one of its segments.
-  if (absolute.startsWith(base + path.sep)) return resolveFrom(base, absolute.slice(base.length + 1), { links: MAX_LINKS }, lstat);
+  if (absolute.startsWith(base + path.sep)) return resolveFrom(base, absolute.slice(base.length + 1), { links: MAX_LINKS }, view);
   const root = path.parse(absolute).root;
-  return resolveFrom(root, absolute.slice(root.length), { links: MAX_LINKS }, lstat);
+  return resolveFrom(root, absolute.slice(root.length), { links: MAX_LINKS }, view);
 }
 
 /**
  * Where a shell would land: like resolveRealPath, but `..` is applied after the symlink before it is followed
  * (`link/..` is the link target's parent), as the kernel does for a command's arguments.
  */
-export function resolvePhysicalPath(p: string, base: string, home: string): string {
+export function resolvePhysicalPath(p: string, base: string, home: string, view: FsView = liveFs): string {
   const expanded = expandHome(p, home);
   if (path.isAbsolute(expanded)) {
     const root = path.parse(expanded).root;
-    return resolveFrom(root, expanded.slice(root.length), { links: MAX_LINKS });
+    return resolveFrom(root, expanded.slice(root.length), { links: MAX_LINKS }, view);
   }
-  return resolveFrom(base, expanded, { links: MAX_LINKS });
+  return resolveFrom(base, expanded, { links: MAX_LINKS }, view);
 }
 
 /** Real path of an existing directory (project roots, additional directories). Falls back to resolveRealPath. */
@@ -91,6 +81,15 @@ export function realDir(dir: string, home: string): string {
     return fs.realpathSync.native(expandHome(dir, home));
   } catch {
     return resolveRealPath(dir, process.cwd(), home);
+  }
+}
+
+/** `realDir` without blocking: `realpath` with fs.promises; the same fallback for a folder that is not there. */
+export async function realDirAsync(dir: string, home: string): Promise<string> {
+  try {
+    return await fs.promises.realpath(expandHome(dir, home));
+  } catch {
+    return settle((view) => resolveRealPath(dir, '/', home, view)).catch(() => path.resolve(expandHome(dir, home)));
   }
 }
 
@@ -117,7 +116,8 @@ export class PathConfinement {
     readonly projectRoot: string,
     additionalDirectories: readonly string[],
     readonly home: string,
-    private readonly lstat: Lstat = lstatOrNull,
+    /** How the disk is looked at (see fs-view.ts). */
+    readonly fs: FsView = liveFs,
   ) {
     this.roots = [projectRoot, ...additionalDirectories];
   }
@@ -127,21 +127,21 @@ export class PathConfinement {
    * of a search share their folders). Not for single calls, which must see the disk as it is now.
    */
   forBatch(): PathConfinement {
-    const seen = new Map<string, fs.Stats | null>();
-    const lstat: Lstat = (p) => {
-      if (!seen.has(p)) seen.set(p, lstatOrNull(p));
-      return seen.get(p) ?? null;
-    };
-    return new PathConfinement(this.projectRoot, this.roots.slice(1), this.home, lstat);
+    return this.withFs(cachingFs(this.fs));
+  }
+
+  /** The same confinement looking at the disk through `view`. */
+  withFs(view: FsView): PathConfinement {
+    return new PathConfinement(this.projectRoot, this.roots.slice(1), this.home, view);
   }
 
   /** True when the real path `real` is an existing directory (seen through this confinement's lstat). */
   isDirectory(real: string): boolean {
-    return this.lstat(real)?.isDirectory() === true;
+    return this.fs.lstat(real)?.isDirectory() === true;
   }
 
   judge(p: string): ConfinementVerdict {
-    const real = resolveRealPath(p, this.projectRoot, this.home, this.lstat);
+    const real = resolveRealPath(p, this.projectRoot, this.home, this.fs);
     const root = this.roots.find((r) => isInside(real, r)) ?? null;
     return { real, root };
   }

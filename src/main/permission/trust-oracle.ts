@@ -4,6 +4,8 @@
  */
 export interface TrustOracle {
   isTrusted(projectRoot: string): boolean;
+  /** The same answer without blocking (the TrustStore reads its file with fs.promises); used by `decideAsync`. */
+  isTrustedAsync?(projectRoot: string): Promise<boolean>;
 }
 
 /** A fixed answer, for tests and for shells that decided trust some other way. */

@@ -196,10 +196,10 @@ export async function readDenyMask(sources: ReadDenyMaskSources, bounds: ReadDen
  * The mask for a session's sandbox run config, from the engine's current rule set (rebuilt when the settings
  * snapshot changes): computed once per prompt, never per command. Anything that goes wrong fails closed.
  */
-export async function sandboxReadDeny(engine: PermissionEngine, additionalDirectories: () => readonly string[], bounds: ReadDenyBounds = {}): Promise<ReadDenyMaskWire> {
+export async function sandboxReadDeny(engine: PermissionEngine, additionalDirectories: readonly string[], bounds: ReadDenyBounds = {}): Promise<ReadDenyMaskWire> {
   try {
-    const state = engine.state.current();
-    const mask = await readDenyMask({ rules: state.rules, projectRoot: state.projectRoot, home: state.home, additionalDirectories: additionalDirectories() }, bounds);
+    const state = await engine.state.currentAsync();
+    const mask = await readDenyMask({ rules: state.rules, projectRoot: state.projectRoot, home: state.home, additionalDirectories }, bounds);
     return { hidden: mask.hidden, ...(mask.incomplete !== undefined ? { incomplete: mask.incomplete } : {}) };
   } catch (err) {
     return { hidden: [], incomplete: `the Read deny rules could not be checked: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500) };

@@ -7,15 +7,17 @@
 import fs from 'node:fs';
 import type { PermissionEngine } from '../permission';
 
-function isDirectory(p: string): boolean {
+async function isDirectory(p: string): Promise<boolean> {
   try {
-    return fs.statSync(p).isDirectory();
+    return (await fs.promises.stat(p)).isDirectory();
   } catch {
     return false;
   }
 }
 
-export function writableDirectories(engine: PermissionEngine, shellDirectories: readonly string[] = []): string[] {
-  const engineRoots = engine.state.current().confinement.roots.slice(1); // [0] is the project root
-  return [...new Set([...shellDirectories, ...engineRoots])].filter(isDirectory);
+export async function writableDirectories(engine: PermissionEngine, shellDirectories: readonly string[] = []): Promise<string[]> {
+  const engineRoots = (await engine.state.currentAsync()).confinement.roots.slice(1); // [0] is the project root
+  const candidates = [...new Set([...shellDirectories, ...engineRoots])];
+  const present = await Promise.all(candidates.map(isDirectory));
+  return candidates.filter((_, i) => present[i]);
 }

@@ -95,6 +95,17 @@ export class SettingsStore {
   /** Stats every file; re-parses the changed ones; rebuilds the snapshot only when something changed. */
   snapshot(): SettingsSnapshot {
     for (const f of this.files) if (f.watched.refresh()) this.dirty = true;
+    return this.built();
+  }
+
+  /** `snapshot` without blocking: the files are stat'ed and read with fs.promises (the Electron main thread). */
+  async snapshotAsync(): Promise<SettingsSnapshot> {
+    const changed = await Promise.all(this.files.map((f) => f.watched.refreshAsync()));
+    if (changed.some((c) => c)) this.dirty = true;
+    return this.built();
+  }
+
+  private built(): SettingsSnapshot {
     if (!this.dirty && this.cached) return this.cached;
     this.dirty = false;
     this.version++;

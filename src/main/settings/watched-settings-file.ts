@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { MAX_SETTINGS_BYTES, readFailure, readRegularFileSync } from '../fs/read-regular-file';
+import { MAX_SETTINGS_BYTES, readFailure, readRegularFile, readRegularFileSync } from '../fs/read-regular-file';
 import type { LastGoodCache } from './last-good-cache';
 import { parseSettingsText, type SettingsFileError, type SettingsKeyProblem } from './parse-settings';
 import type { SettingsFormat } from './unknown-keys';
@@ -15,6 +15,16 @@ function statOf(file: string): { key: string; ctimeNs: bigint } {
   try {
     const st = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
     if (st === undefined) return { key: 'absent', ctimeNs: 0n };
+    return { key: `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`, ctimeNs: st.ctimeNs };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { key: code === 'ENOENT' || code === 'ENOTDIR' ? 'absent' : `error:${code ?? 'unknown'}`, ctimeNs: 0n };
+  }
+}
+
+async function statOfAsync(file: string): Promise<{ key: string; ctimeNs: bigint }> {
+  try {
+    const st = await fs.promises.stat(file, { bigint: true });
     return { key: `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`, ctimeNs: st.ctimeNs };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -57,25 +67,52 @@ export class WatchedSettingsFile {
   refresh(): boolean {
     const { key, ctimeNs } = statOf(this.file);
     if (key === this.key) return false;
-    this.key = key;
-    if (key === 'absent') {
-      this.present = false;
-      this.problem = null;
-      this.unknown = false;
-      this.keys = [];
-      this.settings = EMPTY_SETTINGS;
-      lastGoodByFile.delete(this.file);
-      this.persisted?.set(this.file, null, nowNs());
-      return true;
-    }
-    this.present = true;
+    if (key === 'absent') return this.absent();
     let text: string;
     try {
       text = readRegularFileSync(this.file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });
     } catch (err) {
-      this.fail({ file: this.file, line: null, column: null, reason: readFailure(err) });
-      return true;
+      return this.unreadable(key, err);
     }
+    return this.apply(key, ctimeNs, text);
+  }
+
+  /** `refresh` without blocking (the Electron main thread): stat and read with fs.promises. */
+  async refreshAsync(): Promise<boolean> {
+    const { key, ctimeNs } = await statOfAsync(this.file);
+    if (key === this.key) return false;
+    if (key === 'absent') return this.absent();
+    let text: string;
+    try {
+      text = await readRegularFile(this.file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });
+    } catch (err) {
+      return this.unreadable(key, err);
+    }
+    return this.apply(key, ctimeNs, text);
+  }
+
+  private absent(): boolean {
+    this.key = 'absent';
+    this.present = false;
+    this.problem = null;
+    this.unknown = false;
+    this.keys = [];
+    this.settings = EMPTY_SETTINGS;
+    lastGoodByFile.delete(this.file);
+    this.persisted?.set(this.file, null, nowNs());
+    return true;
+  }
+
+  private unreadable(key: string, err: unknown): boolean {
+    this.key = key;
+    this.present = true;
+    this.fail({ file: this.file, line: null, column: null, reason: readFailure(err) });
+    return true;
+  }
+
+  private apply(key: string, ctimeNs: bigint, text: string): boolean {
+    this.key = key;
+    this.present = true;
     const result = parseSettingsText(this.file, text, this.format);
     if (result.ok) {
       this.problem = null;

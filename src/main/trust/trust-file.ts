@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { describeZodError } from '../../shared/validate';
-import { MAX_STATE_BYTES, readFailure, readRegularFileSync } from '../fs/read-regular-file';
+import { MAX_STATE_BYTES, readFailure, readRegularFile, readRegularFileSync } from '../fs/read-regular-file';
 
 /** The stored decisions, `trust.json` in the user config dir. Session decisions are never written. */
 export const StoredScopeSchema = z.enum(['directory', 'parent', 'never']);
@@ -47,15 +47,44 @@ export function statSignature(file: string): string {
   }
 }
 
+/** `statSignature` without blocking. */
+export async function statSignatureAsync(file: string): Promise<string> {
+  try {
+    const st = await fs.promises.stat(file, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return 'missing';
+  }
+}
+
 /** Reads and validates the store; a missing file is an empty store, anything malformed is reported whole. */
 export function readTrustFile(file: string): TrustFileRead {
   let raw: string;
   try {
     raw = readRegularFileSync(file, { maxBytes: MAX_STATE_BYTES, what: 'the trust store' });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'ok', file: { version: TRUST_FILE_VERSION, entries: [] } };
-    return { kind: 'corrupt', reason: readFailure(err), raw: '' };
+    return unreadable(err);
   }
+  return parseTrustFile(raw);
+}
+
+/** `readTrustFile` without blocking. */
+export async function readTrustFileAsync(file: string): Promise<TrustFileRead> {
+  let raw: string;
+  try {
+    raw = await readRegularFile(file, { maxBytes: MAX_STATE_BYTES, what: 'the trust store' });
+  } catch (err) {
+    return unreadable(err);
+  }
+  return parseTrustFile(raw);
+}
+
+function unreadable(err: unknown): TrustFileRead {
+  if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'ok', file: { version: TRUST_FILE_VERSION, entries: [] } };
+  return { kind: 'corrupt', reason: readFailure(err), raw: '' };
+}
+
+function parseTrustFile(raw: string): TrustFileRead {
   let json: unknown;
   try {
     json = JSON.parse(raw);

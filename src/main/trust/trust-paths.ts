@@ -6,6 +6,24 @@ import path from 'node:path';
  * (any more) is named by the real path of its nearest existing ancestor plus the missing segments, so a deleted
  * project can still be looked up and revoked.
  */
+/** `realFolderPath` without blocking. */
+export async function realFolderPathAsync(dir: string): Promise<string> {
+  const absolute = path.resolve(dir);
+  const missing: string[] = [];
+  let current = absolute;
+  for (;;) {
+    try {
+      const real = await fs.promises.realpath(current);
+      return missing.length ? path.join(real, ...missing.reverse()) : real;
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return absolute;
+      missing.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
 export function realFolderPath(dir: string): string {
   const absolute = path.resolve(dir);
   const missing: string[] = [];

@@ -1,7 +1,7 @@
 import { parseDocument } from 'yaml';
 import type { TrustDefault } from '../../shared/permission';
 import { TrustDefaultSchema } from '../../shared/permission';
-import { isMissing, MAX_SETTINGS_BYTES, readFailure, readRegularFileSync } from '../fs/read-regular-file';
+import { isMissing, MAX_SETTINGS_BYTES, readFailure, readRegularFile, readRegularFileSync } from '../fs/read-regular-file';
 import { editSettingsDocument } from '../settings/settings-document';
 import { userSettingsFile } from '../settings/settings-locations';
 
@@ -21,9 +21,29 @@ export function readTrustDefault(configDir: string): TrustDefaultRead {
   try {
     text = readRegularFileSync(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });
   } catch (err) {
-    if (isMissing(err)) return { value: 'ask', error: null };
-    return { value: 'ask', error: `${file}: ${readFailure(err)}` };
+    return failedRead(file, err);
   }
+  return trustDefaultOf(file, text);
+}
+
+/** `readTrustDefault` without blocking. */
+export async function readTrustDefaultAsync(configDir: string): Promise<TrustDefaultRead> {
+  const file = userSettingsFile(configDir);
+  let text: string;
+  try {
+    text = await readRegularFile(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });
+  } catch (err) {
+    return failedRead(file, err);
+  }
+  return trustDefaultOf(file, text);
+}
+
+function failedRead(file: string, err: unknown): TrustDefaultRead {
+  if (isMissing(err)) return { value: 'ask', error: null };
+  return { value: 'ask', error: `${file}: ${readFailure(err)}` };
+}
+
+function trustDefaultOf(file: string, text: string): TrustDefaultRead {
   const doc = parseDocument(text);
   if (doc.errors.length) {
     const first = doc.errors[0];

@@ -8,9 +8,9 @@ import { withStateLock } from '../fs/state-lock';
 import { homeDir } from '../paths';
 import type { StoredTrustEntry } from './trust-file';
 import { keepCorruptCopy } from './corrupt-copy';
-import { readTrustFile, salvageTrustFile, serializeTrustFile, statSignature } from './trust-file';
-import { readTrustDefault, writeTrustDefault } from './trust-settings';
-import { defaultCaseInsensitive, realFolderPath, selfAndAncestors, trustKey } from './trust-paths';
+import { readTrustFile, readTrustFileAsync, salvageTrustFile, serializeTrustFile, statSignature, statSignatureAsync, type TrustFileRead } from './trust-file';
+import { readTrustDefault, readTrustDefaultAsync, writeTrustDefault, type TrustDefaultRead } from './trust-settings';
+import { defaultCaseInsensitive, realFolderPath, realFolderPathAsync, selfAndAncestors, trustKey } from './trust-paths';
 import { describeStatus } from './trust-status-text';
 
 export interface TrustStoreOptions {
@@ -72,10 +72,23 @@ export class TrustStore {
     return this.check(dir).trusted;
   }
 
+  /** `isTrusted` without blocking: for the Electron main thread. */
+  async isTrustedAsync(dir: string): Promise<boolean> {
+    return (await this.checkAsync(dir)).trusted;
+  }
+
   check(dir: string): TrustStatus {
-    const real = realFolderPath(dir);
-    const { entries, error } = this.load();
-    const settings = readTrustDefault(this.options.configDir);
+    return this.statusOf(realFolderPath(dir), this.load(), readTrustDefault(this.options.configDir));
+  }
+
+  /** `check` without blocking: the store and the trust default are read with fs.promises. */
+  async checkAsync(dir: string): Promise<TrustStatus> {
+    const [real, loaded, settings] = await Promise.all([realFolderPathAsync(dir), this.loadAsync(), readTrustDefaultAsync(this.options.configDir)]);
+    return this.statusOf(real, loaded, settings);
+  }
+
+  private statusOf(real: string, loaded: { entries: Map<string, StoredTrustEntry>; error: TrustStoreError | null }, settings: TrustDefaultRead): TrustStatus {
+    const { entries, error } = loaded;
     const base = { path: real, storeFile: this.storeFile, default: settings.value, settingsError: settings.error };
     if (error) {
       const status = { ...base, trusted: false, decision: 'error', scope: null, storedAt: null, needsDecision: false, grantedAt: null, lastOpened: null, grantedFrom: null, error } as const;
@@ -247,7 +260,16 @@ export class TrustStore {
   private load(): { entries: Map<string, StoredTrustEntry>; error: TrustStoreError | null } {
     const signature = statSignature(this.storeFile);
     if (this.cache && this.cache.signature === signature) return this.cache;
-    const read = readTrustFile(this.storeFile);
+    return this.remember(signature, readTrustFile(this.storeFile));
+  }
+
+  private async loadAsync(): Promise<{ entries: Map<string, StoredTrustEntry>; error: TrustStoreError | null }> {
+    const signature = await statSignatureAsync(this.storeFile);
+    if (this.cache && this.cache.signature === signature) return this.cache;
+    return this.remember(signature, await readTrustFileAsync(this.storeFile));
+  }
+
+  private remember(signature: string, read: TrustFileRead): { entries: Map<string, StoredTrustEntry>; error: TrustStoreError | null } {
     const entries = new Map<string, StoredTrustEntry>();
     let error: TrustStoreError | null = null;
     if (read.kind === 'ok') {

@@ -64,22 +64,22 @@ describe('suggested rules: the narrowest useful generalisation', () => {
   it('commands: leading words before the first flag, at most three; never broader than the leading words', async () => {
     const e = await fx.engine();
     const s = (c: string) => proposeRules(e, cmd(c));
-    expect(s('npm run test -- --watch')).toEqual(['Bash(npm run test *)']);
-    expect(s('npm install')).toEqual(['Bash(npm install)']);
-    expect(s('git push origin main')).toEqual(['Bash(git push origin *)']);
-    expect(s('rm -rf ./build')).toEqual(['Bash(rm -rf ./build)']);
-    expect(s('make')).toEqual(['Bash(make)']);
-    expect(s('npm ci && npm run build -- --prod')).toEqual(['Bash(npm ci)', 'Bash(npm run build *)']);
-    expect(s('ls && npm test')).toEqual(['Bash(npm test)']);
-    expect(s('$CMD --version')).toEqual([]);
-    expect(s('echo hi > /tmp/gh-x.txt')).toEqual(['Bash(echo hi)', 'Edit(//tmp/gh-x.txt)']);
+    expect(await s('npm run test -- --watch')).toEqual(['Bash(npm run test *)']);
+    expect(await s('npm install')).toEqual(['Bash(npm install)']);
+    expect(await s('git push origin main')).toEqual(['Bash(git push origin *)']);
+    expect(await s('rm -rf ./build')).toEqual(['Bash(rm -rf ./build)']);
+    expect(await s('make')).toEqual(['Bash(make)']);
+    expect(await s('npm ci && npm run build -- --prod')).toEqual(['Bash(npm ci)', 'Bash(npm run build *)']);
+    expect(await s('ls && npm test')).toEqual(['Bash(npm test)']);
+    expect(await s('$CMD --version')).toEqual([]);
+    expect(await s('echo hi > /tmp/gh-x.txt')).toEqual(['Bash(echo hi)', 'Edit(//tmp/gh-x.txt)']);
   });
   it('files: the folder for code, the file itself for secrets and top-level files', async () => {
     const e = await fx.engine();
-    expect(proposeRules(e, write('src/components/Button.tsx'))).toEqual(['Edit(src/components/**)']);
-    expect(proposeRules(e, write('README.md'))).toEqual(['Edit(./README.md)']);
-    expect(proposeRules(e, read('.env'))).toEqual(['Read(./.env)']);
-    expect(proposeRules(e, read('docs/guide/a.md'))).toEqual(['Read(docs/guide/**)']);
-    expect(proposeRules(e, { tool: 'search_code', input: { pattern: 'x', path: 'src' } })).toEqual(['Read(src/**)']);
+    expect(await proposeRules(e, write('src/components/Button.tsx'))).toEqual(['Edit(src/components/**)']);
+    expect(await proposeRules(e, write('README.md'))).toEqual(['Edit(./README.md)']);
+    expect(await proposeRules(e, read('.env'))).toEqual(['Read(./.env)']);
+    expect(await proposeRules(e, read('docs/guide/a.md'))).toEqual(['Read(docs/guide/**)']);
+    expect(await proposeRules(e, { tool: 'search_code', input: { pattern: 'x', path: 'src' } })).toEqual(['Read(src/**)']);
   });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { expandHome } from '../path-confinement';
 import type { CommandContext } from './types';
+import { liveFs, type FsView } from '../fs-view';
 
 /**
  * Expands a glob argument (`src/*.ts`, `doc?/**`) against the file system, so each file it can reach is judged
@@ -23,15 +24,12 @@ interface Candidate {
 
 interface Budget {
   reads: number;
+  fs: FsView;
 }
 
 function readDir(dir: string, budget: Budget): fs.Dirent[] | null {
   if (--budget.reads < 0) return null;
-  try {
-    return fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
+  return budget.fs.readdir(dir) ?? [];
 }
 
 function join(shown: string, name: string): string {
@@ -89,7 +87,7 @@ export function expandGlobArg(arg: string, ctx: CommandContext): string[] | null
   const expanded = expandHome(arg, ctx.home);
   const absolute = expanded.startsWith('/');
   let candidates: Candidate[] = [{ shown: absolute ? '/' : '', real: absolute ? '/' : ctx.projectRoot }];
-  const budget: Budget = { reads: MAX_DIRECTORY_READS };
+  const budget: Budget = { reads: MAX_DIRECTORY_READS, fs: ctx.fs ?? liveFs };
   const segments = expanded.split('/').filter((s) => s.length > 0);
   for (const segment of segments) {
     if (GLOB_CHARS.test(segment)) {

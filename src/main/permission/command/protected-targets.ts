@@ -72,7 +72,7 @@ export function isProjectRootItself(arg: string, ctx: TargetContext): boolean {
   const tilde = expandTilde(expandVariables(arg, ctx), ctx);
   if (tilde === 'other-home' || tilde === '' || GLOB.test(tilde)) return false;
   try {
-    return comparable(resolveRealPath(tilde, ctx.cwd ?? ctx.projectRoot, ctx.home)) === comparable(ctx.projectRoot);
+    return comparable(resolveRealPath(tilde, ctx.cwd ?? ctx.projectRoot, ctx.home, ctx.fs)) === comparable(ctx.projectRoot);
   } catch {
     return false;
   }
@@ -102,9 +102,9 @@ export function protectedTarget(arg: string, ctx: TargetContext): string | null 
   let real: string;
   let physical: string;
   try {
-    real = resolveRealPath(tilde, ctx.cwd ?? ctx.projectRoot, ctx.home);
+    real = resolveRealPath(tilde, ctx.cwd ?? ctx.projectRoot, ctx.home, ctx.fs);
     // `link/../x`: the kernel applies `..` after following the link
-    physical = resolvePhysicalPath(tilde, ctx.cwd ?? ctx.projectRoot, ctx.home);
+    physical = resolvePhysicalPath(tilde, ctx.cwd ?? ctx.projectRoot, ctx.home, ctx.fs);
   } catch {
     return `${arg} (a symbolic link loop)`;
   }

@@ -1,3 +1,5 @@
+import type { FsView } from '../fs-view';
+
 /**
  * What the shell analyser tells the permission engine about one `run_command` string. Produced from a real bash
  * grammar (web-tree-sitter + tree-sitter-bash); the engine never matches raw command strings.
@@ -103,4 +105,6 @@ export interface CommandContext {
   projectRoot: string;
   /** The user's home directory. */
   home: string;
+  /** How the disk is looked at (globs, symlinks); the live disk when absent. */
+  fs?: FsView;
 }

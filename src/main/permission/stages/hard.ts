@@ -34,7 +34,7 @@ function fileChecks(ctx: CallContext, facts: FileFacts): StageAnswer {
 function commandChecks(ctx: CallContext, facts: CommandFacts): StageAnswer {
   const { analysis } = facts;
   if (analysis.forkBomb) return decision('deny', 'hard', `fork bomb: ${analysis.forkBomb}`);
-  const where = { projectRoot: ctx.projectRoot, home: ctx.home };
+  const where = { projectRoot: ctx.projectRoot, home: ctx.home, fs: ctx.confinement.fs };
   for (const part of facts.parts) {
     const reason = hardDenyReason(part.cmd, where);
     if (reason) return decision('deny', 'hard', `built-in deny list: ${reason} (in \`${part.cmd.text}\`)`);

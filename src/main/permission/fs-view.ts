@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+
+/**
+ * How the engine looks at the disk while it judges paths: `lstat`, `readlink`, `readdir`. The rules are synchronous
+ * code; where they run decides how the disk is read:
+ * - `liveFs` reads it synchronously: the one-shot CLI (`permissions check`), tests, benches.
+ * - `PrefetchedFs` answers from what was fetched asynchronously before, and notes what it did not have. The engine's
+ *   `decideAsync` evaluates a call, fetches whatever was missing with `fs.promises`, and evaluates again until
+ *   nothing is missing: the Electron main thread never waits on the disk (a frozen main process freezes every
+ *   window), and the final answer was computed from what is on disk, exactly as the synchronous one.
+ */
+export interface FsView {
+  /** lstat, or null when nothing is there (or it cannot be looked at). */
+  lstat(p: string): fs.Stats | null;
+  /** The target of a symlink; throws when `p` is not one. */
+  readlink(p: string): string;
+  /** The entries of a folder, or null when it cannot be read. */
+  readdir(p: string): fs.Dirent[] | null;
+}
+
+export const liveFs: FsView = {
+  lstat(p) {
+    try {
+      return fs.lstatSync(p, { throwIfNoEntry: false }) ?? null;
+    } catch {
+      return null;
+    }
+  },
+  readlink: (p) => fs.readlinkSync(p),
+  readdir(p) {
+    try {
+      return fs.readdirSync(p, { withFileTypes: true });
+    } catch {
+      return null;
+    }
+  },
+};
+
+/** A live view that remembers each answer: for a batch of paths judged at one moment. */
+export function cachingFs(base: FsView = liveFs): FsView {
+  const lstats = new Map<string, fs.Stats | null>();
+  const links = new Map<string, string>();
+  const dirs = new Map<string, fs.Dirent[] | null>();
+  return {
+    lstat(p) {
+      if (!lstats.has(p)) lstats.set(p, base.lstat(p));
+      return lstats.get(p) ?? null;
+    },
+    readlink(p) {
+      let t = links.get(p);
+      if (t === undefined) links.set(p, (t = base.readlink(p)));
+      return t;
+    },
+    readdir(p) {
+      if (!dirs.has(p)) dirs.set(p, base.readdir(p));
+      return dirs.get(p) ?? null;
+    },
+  };
+}
+
+type Miss = { op: 'lstat' | 'readlink' | 'readdir'; path: string };
+
+/**
+ * Answers from what was fetched; a question it cannot answer yet is noted and answered "nothing there" for now
+ * (the evaluation that saw it is thrown away and run again once the answer is fetched).
+ */
+export class PrefetchedFs implements FsView {
+  private readonly lstats = new Map<string, fs.Stats | null>();
+  private readonly links = new Map<string, string | null>();
+  private readonly dirs = new Map<string, fs.Dirent[] | null>();
+  private misses: Miss[] = [];
+
+  lstat(p: string): fs.Stats | null {
+    if (this.lstats.has(p)) return this.lstats.get(p) ?? null;
+    this.misses.push({ op: 'lstat', path: p });
+    return null;
+  }
+
+  readlink(p: string): string {
+    const t = this.links.get(p);
+    if (t === undefined) this.misses.push({ op: 'readlink', path: p });
+    if (typeof t !== 'string') throw new Error(`not a symbolic link: ${p}`);
+    return t;
+  }
+
+  readdir(p: string): fs.Dirent[] | null {
+    if (this.dirs.has(p)) return this.dirs.get(p) ?? null;
+    this.misses.push({ op: 'readdir', path: p });
+    return null;
+  }
+
+  /** True when the last evaluation asked for something not fetched yet. */
+  get missed(): boolean {
+    return this.misses.length > 0;
+  }
+
+  /** Fetches everything the last evaluation missed, in parallel, without blocking. */
+  async fetchMissing(): Promise<void> {
+    const misses = this.misses;
+    this.misses = [];
+    await Promise.all(
+      misses.map(async ({ op, path }) => {
+        if (op === 'lstat' && !this.lstats.has(path)) this.lstats.set(path, await fs.promises.lstat(path).catch(() => null));
+        else if (op === 'readlink' && !this.links.has(path)) this.links.set(path, await fs.promises.readlink(path).catch(() => null));
+        else if (op === 'readdir' && !this.dirs.has(path)) this.dirs.set(path, await fs.promises.readdir(path, { withFileTypes: true }).catch(() => null));
+      }),
+    );
+  }
+}
+
+/** Past this many rounds of fetching (a long chain of symbolic links), `settle` gives up. */
+export const MAX_PREFETCH_ROUNDS = 64;
+
+/**
+ * Runs `fn` against a prefetched view until it runs without missing anything: each round fetches, without blocking,
+ * what the previous one asked for. The final run saw only fetched answers, so its result (or its error) is what the
+ * synchronous run would have given at that moment.
+ */
+export async function settle<T>(fn: (view: FsView) => T, view: PrefetchedFs = new PrefetchedFs()): Promise<T> {
+  for (let round = 0; ; round++) {
+    let result: T | undefined;
+    let error: unknown = null;
+    try {
+      result = fn(view);
+    } catch (err) {
+      error = err;
+    }
+    if (!view.missed) {
+      if (error !== null) throw error;
+      return result as T;
+    }
+    if (round >= MAX_PREFETCH_ROUNDS) throw new Error('too many levels of symbolic links to follow');
+    await view.fetchMissing();
+  }
+}
