@@ -17,7 +17,10 @@ beforeEach(async () => {
   ({ root, project, configDir } = makeAppDirs('gatehouse-gate-'));
   engine = await createPermissionEngine({ projectRoot: project, configDir, env: { HOME: root }, trust: fixedTrust(false), sessionId: 's1' });
 });
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+afterEach(async () => {
+  await engine.flushAudit(); // its audit lines land before the folder goes
+  fs.rmSync(root, { recursive: true, force: true });
+});
 
 const run = (signal = new AbortController().signal) => ({ runId: 'r1', agentMode: 'chat' as const, signal });
 const write = (p = 'a.txt') => ({ tool: 'write_file', input: { path: p, content: 'x' }, runId: 'r1', callId: 'c1' });

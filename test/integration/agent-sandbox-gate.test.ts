@@ -20,7 +20,10 @@ beforeEach(async () => {
   fs.mkdirSync(configDir);
   engine = await createPermissionEngine({ projectRoot: project, configDir, env: { HOME: root }, trust: fixedTrust(true), mode: 'bypassPermissions', sessionId: 's1' });
 });
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+afterEach(async () => {
+  await engine.flushAudit(); // its audit lines land before the folder goes
+  fs.rmSync(root, { recursive: true, force: true });
+});
 
 const missing: SandboxStatus = { enabled: true, available: false, reason: 'bubblewrap was not found at /x' };
 const working: SandboxStatus = { enabled: true, available: true, mechanism: 'bubblewrap' };

@@ -21,10 +21,16 @@ beforeEach(() => {
   fs.mkdirSync(project);
   fs.mkdirSync(configDir);
 });
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+const engines: PermissionEngine[] = [];
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((e) => e.flushAudit())); // their audit lines land before the folder goes
+  fs.rmSync(root, { recursive: true, force: true });
+});
 
-function engineWith(mode: PermissionMode, cliRules: RuleText[] = []): Promise<PermissionEngine> {
-  return createPermissionEngine({ projectRoot: project, configDir, env: { HOME: root }, trust: fixedTrust(true), mode, cliRules, sessionId: 's1' });
+async function engineWith(mode: PermissionMode, cliRules: RuleText[] = []): Promise<PermissionEngine> {
+  const engine = await createPermissionEngine({ projectRoot: project, configDir, env: { HOME: root }, trust: fixedTrust(true), mode, cliRules, sessionId: 's1' });
+  engines.push(engine);
+  return engine;
 }
 const working: SandboxStatus = { enabled: true, available: true, mechanism: 'bubblewrap' };
 const missing: SandboxStatus = { enabled: true, available: false, reason: 'no bwrap' };
@@ -124,6 +130,7 @@ describe('run_command with unsandboxed: true', () => {
   it('the audit log records the unsandboxed call, the ask and the person\'s answer', async () => {
     const engine = await engineWith('default');
     await decideCall(engine, answering({ kind: 'always' }).approve, run(), outside('make deploy'), live());
+    await engine.flushAudit(); // the log is appended in order, off the caller's path
     const lines = fs
       .readFileSync(path.join(configDir, 'audit.jsonl'), 'utf8')
       .trim()

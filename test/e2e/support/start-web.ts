@@ -65,7 +65,9 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
   const ownHome = options.home === undefined;
   const home = options.home ?? makeTempDir('gh-web-home-');
   const project = options.project ?? null;
-  const args = [CLI_PATH, 'web', '--port', '0', ...(project ? ['--project', project] : []), ...(options.args ?? [])];
+  const extra = options.args ?? [];
+  // --port 0 unless the test gives its own (the CLI refuses a flag given twice)
+  const args = [CLI_PATH, 'web', ...(extra.includes('--port') ? [] : ['--port', '0']), ...(project ? ['--project', project] : []), ...extra];
   const proc = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: { ...process.env, GATEHOUSE_HOME: home, HOME: home },
@@ -77,6 +79,8 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
   proc.stdout?.setEncoding('utf8').on('data', (c: string) => (out += c));
   proc.stderr?.setEncoding('utf8').on('data', (c: string) => (err += c));
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  // 'close' comes after the process exited AND its output was read to the end ('exit' can come before the last data)
+  const closed = new Promise<void>((resolve) => proc.once('close', () => resolve()));
 
   let stopping: Promise<number | null> | null = null;
   const stop = (): Promise<number | null> => {
@@ -106,6 +110,7 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
     }
     if (proc.exitCode !== null || proc.signalCode !== null || Date.now() > deadline) {
       await stop();
+      await closed;
       throw new Error(`gatehouse web did not print its URL (exit ${proc.exitCode ?? proc.signalCode}).\nstdout: ${out}\nstderr: ${err}`);
     }
     await new Promise((r) => setTimeout(r, 50));
