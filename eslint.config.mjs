@@ -123,6 +123,13 @@ export default tseslint.config(
     },
   },
   {
+    // The log module runs on the Electron main thread and in the worker's host: asynchronous file work only.
+    files: ['src/main/log/**'],
+    rules: {
+      'no-restricted-syntax': ['error', { selector: 'MemberExpression[property.name=/Sync$/]', message: 'The log writes from the Electron main thread: fs.promises only.' }],
+    },
+  },
+  {
     files: ['src/preload/**'],
     rules: {
       'no-restricted-imports': restrict([

@@ -1,4 +1,5 @@
-import { NodeWorkerLauncher } from './node-launcher';
+import { openLog } from '../log';
+import { NodeWorkerLauncher, workerOutputSink } from './node-launcher';
 import { WorkerSupervisor } from './supervisor';
 import type { SupervisorOptions } from './supervisor';
 import { buildWorkerEnv } from './worker-env';
@@ -6,12 +7,15 @@ import { workerEntryPath } from './worker-entry';
 
 export { WorkerSupervisor } from './supervisor';
 export type { SupervisorOptions } from './supervisor';
-export { NodeWorkerLauncher } from './node-launcher';
+export { NodeWorkerLauncher, workerOutputSink } from './node-launcher';
 export { buildWorkerEnv } from './worker-env';
 export { workerEntryPath } from './worker-entry';
 export type { WorkerHost, WorkerLauncher, WorkerChannel, WorkerEventListener } from './types';
 
-/** The worker as a Node child process: for the CLI, the browser shell and tests. */
+/**
+ * The worker as a Node child process: for the CLI, the browser shell and tests. Its output goes to
+ * `<configDir>/logs/worker.log` (and stderr), its starts, crashes and restarts to `<configDir>/logs/main.log`.
+ */
 export function createNodeWorkerHost(options: {
   configDir: string;
   entry?: string;
@@ -19,7 +23,8 @@ export function createNodeWorkerHost(options: {
   tuning?: Partial<Omit<SupervisorOptions, 'launcher' | 'entry' | 'env'>>;
 }): WorkerSupervisor {
   return new WorkerSupervisor({
-    launcher: new NodeWorkerLauncher(),
+    launcher: new NodeWorkerLauncher(workerOutputSink(openLog(options.configDir, 'worker'))),
+    log: openLog(options.configDir, 'main'),
     entry: options.entry ?? workerEntryPath(),
     env: buildWorkerEnv(options.env ?? process.env, { GATEHOUSE_HOME: options.configDir }),
     ...options.tuning,

@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import type { PortMessage } from '../../shared/worker-protocol';
+import type { Logger, OutputSink } from '../log';
 import { redactText } from '../permission/redact';
 import type { WorkerChannel, WorkerLauncher } from './types';
 
@@ -7,7 +8,11 @@ import type { WorkerChannel, WorkerLauncher } from './types';
 export class NodeWorkerLauncher implements WorkerLauncher {
   readonly runtime = 'node' as const;
 
-  constructor(private readonly onStderr: (chunk: string) => void = (c) => process.stderr.write(prefixLines(c))) {}
+  /**
+   * `output`: makes the sink of one launch's stdout and stderr (each launch gets its own, so a line cut by one
+   * worker's death is not glued to the next one's); default: this process's stderr, redacted.
+   */
+  constructor(private readonly output: () => OutputSink = stderrSink) {}
 
   launch(entry: string, env: Record<string, string>): WorkerChannel {
     const child = fork(entry, [], {
@@ -16,8 +21,11 @@ export class NodeWorkerLauncher implements WorkerLauncher {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'json',
     });
-    child.stdout?.setEncoding('utf8').on('data', (c: string) => this.onStderr(c));
-    child.stderr?.setEncoding('utf8').on('data', (c: string) => this.onStderr(c));
+    const sink = this.output();
+    child.stdout?.setEncoding('utf8').on('data', (c: string) => sink.write(c));
+    child.stderr?.setEncoding('utf8').on('data', (c: string) => sink.write(c));
+    // 'close' comes after both streams ended: the last words of a crash are in.
+    child.once('close', () => sink.end());
     // A send racing the child's death must not throw into the host.
     child.on('error', () => undefined);
     return {
@@ -38,6 +46,28 @@ export class NodeWorkerLauncher implements WorkerLauncher {
       },
     };
   }
+}
+
+function stderrSink(): OutputSink {
+  return { write: (chunk) => process.stderr.write(prefixLines(chunk)), end: () => undefined };
+}
+
+/**
+ * The worker's output into worker.log (the worker writes no file itself: what it prints, a crash's stack included,
+ * reaches the disk from here) and, with `echo`, onto this process's stderr as before. For either launcher.
+ */
+export function workerOutputSink(log: Logger, echo = true): () => OutputSink {
+  return () => {
+    const file = log.outputSink('[worker]');
+    const stderr = stderrSink();
+    return {
+      write(chunk) {
+        file.write(chunk);
+        if (echo) stderr.write(chunk);
+      },
+      end: () => file.end(),
+    };
+  };
 }
 
 /** The worker's own output, as a log line on stderr: secrets redacted (a crash dump can hold a key). */

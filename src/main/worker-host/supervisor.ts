@@ -4,6 +4,7 @@ import { parseAtBoundary } from '../../shared/validate';
 import type { MainMethod, WorkerInfo, WorkerMethod, WorkerParams, WorkerResult } from '../../shared/worker-protocol';
 import { MainMethods, PortMessageSchema, WORKER_PROTOCOL_VERSION, WorkerMethods } from '../../shared/worker-protocol';
 import type { z } from 'zod';
+import type { Logger } from '../log';
 import { PendingRequests } from './pending-requests';
 import type { MainMethodHandler, WorkerChannel, WorkerEventListener, WorkerHost, WorkerLauncher } from './types';
 
@@ -20,6 +21,8 @@ export interface SupervisorOptions {
   maxCrashes?: number;
   crashWindowMs?: number;
   backoffBaseMs?: number;
+  /** Where starts, crashes, restarts and hangs are recorded (main.log); none when absent. */
+  log?: Logger;
 }
 
 type IncomingHandler = (params: unknown, signal: AbortSignal) => Promise<unknown>;
@@ -45,7 +48,8 @@ export class WorkerSupervisor implements WorkerHost {
   private restartTimer: NodeJS.Timeout | null = null;
   private lastPong = 0;
   private pingSeq = 0;
-  private readonly o: Required<SupervisorOptions>;
+  private readonly o: Required<Omit<SupervisorOptions, 'log'>>;
+  private readonly log: Logger | null;
 
   constructor(options: SupervisorOptions) {
     this.o = {
@@ -58,6 +62,7 @@ export class WorkerSupervisor implements WorkerHost {
       backoffBaseMs: 200,
       ...options,
     };
+    this.log = options.log ?? null;
   }
 
   status(): WorkerStatus {
@@ -128,6 +133,7 @@ export class WorkerSupervisor implements WorkerHost {
       const timer = setTimeout(() => {
         if (this.channel !== ch || this.state === 'ready') return;
         this.message = `the worker did not start within ${Math.round(this.o.handshakeTimeoutMs / 1000)} s`;
+        this.log?.error(`${this.message} (pid ${ch.pid ?? '?'})`);
         reject(new GatehouseError('TIMEOUT', this.message));
         ch.kill();
       }, this.o.handshakeTimeoutMs);
@@ -139,6 +145,7 @@ export class WorkerSupervisor implements WorkerHost {
         if (msg.kind === 'hello') {
           if (msg.info.protocol !== WORKER_PROTOCOL_VERSION) {
             this.message = `the worker speaks protocol ${msg.info.protocol}, main speaks ${WORKER_PROTOCOL_VERSION}`;
+            this.log?.error(this.message);
             clearTimeout(timer);
             reject(new GatehouseError('INTERNAL', this.message));
             ch.kill();
@@ -146,6 +153,7 @@ export class WorkerSupervisor implements WorkerHost {
           }
           clearTimeout(timer);
           this.info = msg.info;
+          this.log?.info(`worker ${state === 'restarting' ? 'restarted' : 'started'}: pid ${msg.info.pid}, ${msg.info.runtime} ${msg.info.nodeVersion}, version ${msg.info.version}`);
           this.setState('ready', null);
           this.startHeartbeat(ch);
           resolve();
@@ -223,11 +231,14 @@ export class WorkerSupervisor implements WorkerHost {
         `The worker crashed ${this.crashes.length} times in ${Math.round(this.o.crashWindowMs / 1000)} s (last: ${how}). ` +
           'Gatehouse stopped restarting it; restart the app to try again.',
       );
+      this.log?.error(this.message ?? 'the worker failed');
       return;
     }
     const delay = this.o.backoffBaseMs * 2 ** (this.crashes.length - 1);
     this.restarts++;
+    const before = this.message;
     this.message = `the worker exited (${how}); restarting in ${delay} ms`;
+    this.log?.warn(before === null ? this.message : `${this.message} (${before})`);
     this.setState('restarting', this.message);
     this.ready = new Promise<void>((resolve, reject) => {
       this.restartTimer = setTimeout(() => {

@@ -1,0 +1,122 @@
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+
+export interface RotationOptions {
+  /** A file that would grow past this is renamed to `<name>.1` first (older ones shift up). Default 5 MiB. */
+  maxBytes?: number;
+  /** Rotated files kept beside the current one. Default 3. */
+  keep?: number;
+  /** Told once when the file cannot be written (lines are then dropped). Default: one line on stderr. */
+  onError?: (message: string) => void;
+  /** After a failed write, how long lines are dropped before the file is tried again. Default 60 s. */
+  retryMs?: number;
+}
+
+/**
+ * An append-only log file written asynchronously (never a synchronous write on the main thread): lines are queued
+ * and written in batches, in order; the file is rotated by size. Written here rather than taken from electron-log:
+ * its file transport creates the file and folder with mkdirSync/writeFileSync, reads the size with statSync and
+ * rotates with renameSync (and writes synchronously unless writeAsync), which the main thread must not do.
+ *
+ * A file that cannot be written (folder unwritable, disk full) never throws into the app: it is reported once, its
+ * lines are dropped (and counted) and it is tried again after `retryMs`; the first line written after that says how
+ * many were lost.
+ */
+export class RotatingLogFile {
+  private pending: string[] = [];
+  private scheduled = false;
+  private tail: Promise<void> = Promise.resolve();
+  private size: number | null = null;
+  private brokenUntil = 0;
+  private reported = false;
+  private dropped = 0;
+  private readonly maxBytes: number;
+  private readonly keep: number;
+  private readonly retryMs: number;
+  private readonly onError: (message: string) => void;
+
+  constructor(
+    readonly file: string,
+    options: RotationOptions = {},
+  ) {
+    this.maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
+    this.keep = Math.max(1, options.keep ?? 3);
+    this.retryMs = options.retryMs ?? 60_000;
+    this.onError = options.onError ?? ((message) => process.stderr.write(`gatehouse: ${message}\n`));
+  }
+
+  /** Queues text (whole lines, newline-terminated) for the file. Never throws, never blocks. */
+  append(text: string): void {
+    if (text === '') return;
+    if (Date.now() < this.brokenUntil) {
+      this.dropped += countLines(text);
+      return;
+    }
+    this.pending.push(text);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.tail = this.tail.then(() => this.writeBatch());
+  }
+
+  /** Resolves once everything appended so far is on disk (or dropped after an error). */
+  flush(): Promise<void> {
+    return this.tail;
+  }
+
+  private async writeBatch(): Promise<void> {
+    this.scheduled = false;
+    let text = this.pending.join('');
+    this.pending = [];
+    if (this.dropped > 0) {
+      text = `${new Date().toISOString()} warn  ${this.dropped} log line(s) were dropped while ${this.file} could not be written\n${text}`;
+    }
+    const bytes = Buffer.byteLength(text);
+    try {
+      if (this.size === null) this.size = await this.currentSize();
+      if (this.size > 0 && this.size + bytes > this.maxBytes) {
+        await this.rotate();
+        this.size = 0;
+      }
+      await fsp.appendFile(this.file, text, { mode: 0o600 });
+      this.size += bytes;
+      this.dropped = 0;
+    } catch (err) {
+      this.size = null;
+      this.dropped += countLines(text) - (this.dropped > 0 ? 1 : 0);
+      this.brokenUntil = Date.now() + this.retryMs;
+      if (!this.reported) {
+        this.reported = true;
+        const reason = err instanceof Error ? err.message : String(err);
+        this.onError(`cannot write the log file ${this.file} (${reason}); its lines are dropped until it can be written`);
+      }
+    }
+  }
+
+  private async currentSize(): Promise<number> {
+    await fsp.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    try {
+      return (await fsp.stat(this.file)).size;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw err;
+    }
+  }
+
+  /** main.log -> main.log.1 -> main.log.2 ...; the oldest beyond `keep` is replaced. */
+  private async rotate(): Promise<void> {
+    for (let i = this.keep - 1; i >= 1; i--) {
+      await fsp.rename(`${this.file}.${i}`, `${this.file}.${i + 1}`).catch(ignoreMissing);
+    }
+    await fsp.rename(this.file, `${this.file}.1`).catch(ignoreMissing);
+  }
+}
+
+function ignoreMissing(err: unknown): void {
+  if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+}
+
+function countLines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return Math.max(1, n);
+}
