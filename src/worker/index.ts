@@ -4,12 +4,15 @@ import type { Decision } from '../shared/permission';
 import { GATEHOUSE_VERSION } from '../shared/version';
 import { AgentService } from './agent-service';
 import { measureToolRoundtrip } from './bench-service';
+import { exitOnFatalErrors } from './fatal';
 import { connectToMain } from './port';
 import { WorkerRpc } from './rpc-server';
 import { measureSandboxOverhead } from './sandbox/index';
 
 // The worker process: runs as an Electron utility process or a Node child process, from the same bundle.
 const port = connectToMain();
+// A tool or library bug leaves the worker in an unknown state: it is logged, the worker exits, main starts a new one.
+exitOnFatalErrors({ cleanup: () => agents.confinement.dispose() });
 const info: WorkerInfo = {
   protocol: WORKER_PROTOCOL_VERSION,
   version: GATEHOUSE_VERSION,
@@ -50,12 +53,5 @@ process.once('SIGTERM', () => {
   void agents.confinement.dispose().finally(() => process.exit(0));
 });
 
-// A tool or library bug must become an error, never a silent dead worker.
-process.on('uncaughtException', (err) => {
-  process.stderr.write(`gatehouse worker: uncaught exception: ${err.stack ?? err.message}\n`);
-});
-process.on('unhandledRejection', (reason) => {
-  process.stderr.write(`gatehouse worker: unhandled rejection: ${String(reason)}\n`);
-});
 
 port.send({ kind: 'hello', info });
