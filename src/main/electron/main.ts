@@ -5,8 +5,9 @@
 import path from 'node:path';
 import { app, dialog, Menu, safeStorage, session } from 'electron';
 import { AppCore } from '../app/app-core';
+import { openLog } from '../log';
 import { userConfigDir } from '../paths';
-import { buildWorkerEnv, workerEntryPath, WorkerSupervisor } from '../worker-host';
+import { buildWorkerEnv, workerEntryPath, workerOutputSink, WorkerSupervisor } from '../worker-host';
 import { APP_PAGE_URL } from './app-assets';
 import { AppWindow } from './app-window';
 import { workerFailureHandler } from './crash-recovery';
@@ -29,7 +30,12 @@ import { bundlePaths, isAppFrame } from './window';
 
 const STOP_TIMEOUT_MS = 3_000;
 
-const log = (line: string): void => console.error(`[gatehouse] ${line}`);
+// Problems go to <config>/logs/main.log (redacted, written asynchronously); in development also to stderr.
+const mainLog = openLog(userConfigDir(), 'main');
+const log = (line: string): void => {
+  mainLog.warn(line);
+  if (!app.isPackaged) console.error(`[gatehouse] ${line}`);
+};
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 // Nothing may reject unseen: a stray rejection is logged, not lost (and never takes the app down).
@@ -89,7 +95,12 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
 
   // The worker's environment is read at each (re)start: the login shell's PATH goes in before the first one.
   const workerEnv = buildWorkerEnv(process.env, { GATEHOUSE_HOME: configDir });
-  const worker = new WorkerSupervisor({ launcher: new UtilityProcessLauncher(), entry: workerEntryPath(__dirname), env: workerEnv });
+  const worker = new WorkerSupervisor({
+    launcher: new UtilityProcessLauncher(workerOutputSink(openLog(configDir, 'worker'), !app.isPackaged)),
+    log: mainLog,
+    entry: workerEntryPath(__dirname),
+    env: workerEnv,
+  });
   let appWindow: AppWindow | null = null;
   const updates = new DesktopUpdates({
     currentVersion: app.getVersion(),

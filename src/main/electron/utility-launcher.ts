@@ -1,4 +1,5 @@
 import { utilityProcess } from 'electron';
+import type { OutputSink } from '../log';
 import type { WorkerChannel, WorkerLauncher } from '../worker-host/types';
 import { channelFromUtilityProcess } from './utility-channel';
 
@@ -9,6 +10,9 @@ import { channelFromUtilityProcess } from './utility-channel';
 export class UtilityProcessLauncher implements WorkerLauncher {
   readonly runtime = 'electron' as const;
 
+  /** `output`: makes the sink of one launch's stdout and stderr (e.g. `workerOutputSink`); default: stderr. */
+  constructor(private readonly output?: () => OutputSink) {}
+
   launch(entry: string, env: Record<string, string>): WorkerChannel {
     const child = utilityProcess.fork(entry, [], {
       env,
@@ -16,6 +20,10 @@ export class UtilityProcessLauncher implements WorkerLauncher {
       serviceName: 'Gatehouse worker',
       stdio: 'pipe',
     });
-    return channelFromUtilityProcess(child);
+    if (!this.output) return channelFromUtilityProcess(child);
+    const sink = this.output();
+    const channel = channelFromUtilityProcess(child, { onOutput: (text) => sink.write(text) });
+    channel.onExit(() => sink.end());
+    return channel;
   }
 }
