@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import pkg from './package.json';
+import { SlowFirstSequencer } from './test/support/slow-first-sequencer';
 import { tomlData } from './scripts/vite-toml-data';
 
 export default defineConfig({
@@ -13,5 +14,6 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 2,
     reporters: ['default'],
+    sequence: { sequencer: SlowFirstSequencer },
   },
 });
