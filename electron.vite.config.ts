@@ -38,7 +38,8 @@ export function devInlineScriptHashes(): Plugin {
   };
 }
 
-// Four bundles: out/main (Electron main, the worker and the CLI: one core, several entries),
+// Four bundles: out/main (Electron main, the worker, the bench and the SDK: one core, several entries; the CLI is
+// built beside them by cli.vite.config.ts),
 // out/preload (one self-contained CommonJS file: a sandboxed preload cannot load ESM or modules)
 // and out/renderer (React, served to Electron and to the browser shell alike).
 export default defineConfig({
@@ -52,7 +53,6 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'src/main/electron/main.ts'),
           worker: resolve(__dirname, 'src/worker/index.ts'),
-          cli: resolve(__dirname, 'src/main/cli/index.ts'),
           bench: resolve(__dirname, 'src/main/bench/index.ts'),
           sdk: resolve(__dirname, 'src/main/sdk/index.ts'),
         },

@@ -1,4 +1,7 @@
+import path from 'node:path';
 import v8 from 'node:v8';
+import { userCacheDir } from '../paths';
+import { enableCodeCache } from './code-cache';
 import { findCommand } from './commands';
 import { runCli } from './main';
 import { quietOnClosedPipe } from './stdio';
@@ -7,7 +10,18 @@ import { quietOnClosedPipe } from './stdio';
 // for the bash grammar's WebAssembly costs it ~4x the CPU it saves (measured: 2.9 s -> 0.6 s of CPU per `permissions
 // check` of a shell command). Long-lived shells (web, rpc, run) keep the optimising tier. Must run before the wasm
 // is compiled, which happens lazily on the first analysis.
-if (!findCommand(process.argv[2] ?? '')?.longLived) v8.setFlagsFromString('--liftoff-only');
+const command = findCommand(process.argv[2] ?? '');
+const liftoffOnly = !command?.longLived;
+if (liftoffOnly) v8.setFlagsFromString('--liftoff-only');
+
+// The subcommand's code is compiled once and cached (src/main/cli/code-cache.ts); GATEHOUSE_CODE_CACHE=0 turns it off.
+if (command && process.env.GATEHOUSE_CODE_CACHE !== '0') {
+  enableCodeCache({
+    chunkDir: path.join(__dirname, 'cli-chunks'),
+    cacheDir: userCacheDir(process.env),
+    variant: `${command.name}${liftoffOnly ? '-liftoff' : ''}`,
+  });
+}
 
 // The `gatehouse` binary. Never imports electron: the CLI runs on plain Node.
 const whenClosed = new Set<() => void>();

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(__dirname, '../../..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-const BUNDLES = ['out/main', 'out/main/chunks', 'out/preload'];
+const BUNDLES = ['out/main', 'out/main/chunks', 'out/main/cli-chunks', 'out/preload'];
 // `npm run bench`'s entry: it loads Playwright (a devDependency) on demand and is never run by the app.
 const NOT_RUN_BY_THE_APP = new Set(['out/main/bench.js']);
 
