@@ -30,9 +30,9 @@ export const ApprovalRequestSchema = z.object({
   /** The rules "Allow for session" / "Always allow" would add. */
   suggestedRules: z.array(z.string()),
   /**
-   * Only "Allow once" and "Deny" are offered: a command to run outside the OS sandbox, or a write whose content
-   * cannot be previewed (`preview.kind` is `unpreviewable`). main counts a session/always answer once and never
-   * stores a rule for it.
+   * Only "Allow once" and "Deny" are offered: a command to run outside the OS sandbox, a write whose content
+   * cannot be previewed (`preview.kind` is `unpreviewable`), or a call an ask rule asks about (no allow rule could
+   * override it; the reason names the rule). main counts a session/always answer once and never stores a rule for it.
    */
   onceOnly: z.boolean().optional(),
 });

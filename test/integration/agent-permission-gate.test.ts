@@ -88,4 +88,35 @@ describe('decideCall', () => {
     expect(plan.final).toMatchObject({ decision: 'deny', source: 'agent-mode' });
     expect(asked).toHaveLength(0);
   });
+
+  it('an ask rule asked: only "Allow once" and "Deny", the rule named; "always" counts once and stores nothing', async () => {
+    const asking = await createPermissionEngine({
+      projectRoot: project,
+      configDir,
+      env: { HOME: root },
+      trust: fixedTrust(true),
+      mode: 'acceptEdits',
+      cliRules: [{ behavior: 'ask', rule: 'Write(notes/**)' }],
+      sessionId: 's2',
+    });
+    try {
+      const { approve, asked } = recording({ kind: 'always' });
+      const note = { tool: 'write_file', input: { path: 'notes/today.md', content: 'x' }, runId: 'r1', callId: 'c9' };
+      const out = await decideCall(asking, approve, run(), note, live());
+      expect(asked[0]).toMatchObject({ onceOnly: true, suggestedRules: [], source: 'cli' });
+      expect(asked[0]!.reason).toContain('remove or edit Write(notes/**)');
+      expect(out.final.decision).toBe('allow');
+      expect(fs.existsSync(path.join(project, '.gatehouse', 'settings.local.yaml'))).toBe(false);
+      // asked again next time: nothing was remembered
+      await decideCall(asking, approve, run(), note, live());
+      expect(asked).toHaveLength(2);
+      // a call no ask rule matches still gets the full set of answers
+      const other = { tool: 'write_file', input: { path: '../elsewhere.txt', content: 'x' }, runId: 'r1', callId: 'c10' };
+      const { approve: approve2, asked: asked2 } = recording({ kind: 'deny' });
+      await decideCall(asking, approve2, run(), other, live());
+      expect(asked2[0]?.onceOnly).toBeUndefined();
+    } finally {
+      await asking.flushAudit();
+    }
+  });
 });

@@ -64,7 +64,8 @@ export async function decideCall(
   // person's answer is applied here, once, and rules "for the session" are not offered (they would not help).
   const sandboxAsk = first !== engineDecision;
   // A write whose content the person cannot see is allowed once or not at all: never remembered as a rule.
-  const blind = request.preview?.kind === 'unpreviewable';
+  // Likewise when an ask rule asked: no session or local allow could ever override it (ask beats allow).
+  const blind = request.preview?.kind === 'unpreviewable' || askingRule(first) !== null;
   const signal = AbortSignal.any([run.signal, workerSignal]);
   let answer: ApprovalAnswer;
   try {
@@ -95,7 +96,15 @@ export async function decideCall(
   }
 }
 
+const RULE_SOURCES: ReadonlySet<string> = new Set(['policy', 'cli', 'session', 'local', 'project', 'user']);
+
+/** The ask rule that made the engine ask, if one did (contract "Approvals must be able to do what they offer"). */
+function askingRule(asked: Decision): string | null {
+  return asked.decision === 'ask' && asked.rule !== null && RULE_SOURCES.has(asked.source) ? asked.rule : null;
+}
+
 function approvalRequest(run: GateRun, request: PermissionRequest, asked: Decision, suggestedRules: string[]): ApprovalRequest {
+  const rule = askingRule(asked);
   return {
     requestId: randomUUID(),
     runId: run.runId,
@@ -104,10 +113,10 @@ function approvalRequest(run: GateRun, request: PermissionRequest, asked: Decisi
     input: request.input,
     ...(request.preview ? { preview: request.preview } : {}),
     ...(request.position ? { position: request.position } : {}),
-    reason: asked.reason,
+    reason: rule === null ? asked.reason : `${asked.reason}. An allow rule can never override an ask rule, so only this call can be allowed: to stop being asked, remove or edit ${rule} (${asked.source} rules)`,
     source: asked.source,
     suggestedRules,
-    ...(isUnsandboxedCall(request.tool, request.input) || request.preview?.kind === 'unpreviewable' ? { onceOnly: true } : {}),
+    ...(isUnsandboxedCall(request.tool, request.input) || request.preview?.kind === 'unpreviewable' || rule !== null ? { onceOnly: true } : {}),
   };
 }
 
