@@ -62,7 +62,7 @@ describe.skipIf(skipReason !== null)(`project trust in Chromium through the brow
     expect(dialogText).toContain('Bash(npm test)');
     expect(dialogText).toContain(path.join(project, 'AGENTS.md'));
     expect(dialogText).not.toContain('Read(.env)'); // deny rules always load: not part of what trust unlocks
-    for (const name of ['Trust this session', 'Trust this folder', "Don't trust"]) {
+    for (const name of ['Trust this session', 'Trust this folder', 'Not now', 'Never trust this folder']) {
       expect(await dialog.getByRole('button', { name, exact: true }).count()).toBe(1);
     }
     const parentButton = dialog.getByRole('button', { name: 'Trust parent folder', exact: true });
@@ -72,8 +72,8 @@ describe.skipIf(skipReason !== null)(`project trust in Chromium through the brow
     expect(cliStatus(web, project)).toMatchObject({ trusted: false, decision: 'default' });
 
     // Focus starts on the safe answer and stays inside the dialog.
-    await expect.poll(() => focusedText(page)).toBe("Don't trust");
-    for (let i = 0; i < 6; i++) {
+    await expect.poll(() => focusedText(page)).toBe('Not now');
+    for (let i = 0; i < 7; i++) {
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => !!document.activeElement?.closest('dialog'))).toBe(true);
     }
@@ -103,14 +103,23 @@ describe.skipIf(skipReason !== null)(`project trust in Chromium through the brow
     await expect.poll(() => page.getByRole('button', { name: `Revoke ${project}` }).count()).toBe(0);
     expect(cliStatus(web, project)).toMatchObject({ trusted: false, decision: 'default' });
 
-    // The chip opens the choice again; Escape answers "Don't trust".
+    // The chip opens the choice again; Escape answers "Not now": untrusted, and nothing is stored.
     await untrustedChip.click();
     await dialog.waitFor({ state: 'visible' });
-    await expect.poll(() => focusedText(page)).toBe("Don't trust");
+    await expect.poll(() => focusedText(page)).toBe('Not now');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    await expect.poll(() => cliStatus(web, project).decision).toBe('never');
     expect(await page.getByRole('button', { name: 'Project trust: untrusted' }).count()).toBe(1);
+    expect(cliStatus(web, project)).toMatchObject({ trusted: false, decision: 'default' });
+    // A new page asks again (nothing was stored); "Never trust this folder" is stored as never.
+    const again = await page.context().newPage();
+    await again.goto(web.url);
+    const asked = again.getByRole('dialog');
+    await asked.waitFor({ state: 'visible', timeout: 15_000 });
+    await asked.getByRole('button', { name: 'Never trust this folder', exact: true }).click();
+    await asked.waitFor({ state: 'detached' });
+    await expect.poll(() => cliStatus(web, project).decision).toBe('never');
+    await again.close();
     expect(problems).toEqual([]);
   }, 90_000);
 

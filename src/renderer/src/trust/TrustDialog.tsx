@@ -13,14 +13,17 @@ export interface TrustDialogProps {
   status: TrustStatus | null;
   busy?: boolean;
   onAnswer(scope: TrustScope): void;
+  /** "Not now": untrusted for this session only, nothing stored, asked again next time. */
+  onNotNow(): void;
 }
 
 /**
- * The trust prompt: a modal dialog naming the folder and what it would load if trusted. Focus starts on
- * "Don't trust" (the safe answer) and stays inside; Escape answers "Don't trust".
+ * The trust prompt: a modal dialog naming the folder and what it would load if trusted. Focus starts on "Not now"
+ * (the safe answer: untrusted, nothing stored) and stays inside; Escape answers "Not now". "Never trust this
+ * folder" stores `never`: nothing is stored permanently without an explicit choice.
  */
-export function TrustDialog({ path, parent, preview, status, busy = false, onAnswer }: TrustDialogProps) {
-  const dontTrustRef = useRef<HTMLButtonElement>(null);
+export function TrustDialog({ path, parent, preview, status, busy = false, onAnswer, onNotNow }: TrustDialogProps) {
+  const notNowRef = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   const descId = useId();
 
@@ -29,10 +32,10 @@ export function TrustDialog({ path, parent, preview, status, busy = false, onAns
       className="trust-dialog"
       titleId={titleId}
       descriptionId={descId}
-      initialFocus={dontTrustRef}
+      initialFocus={notNowRef}
       onCancel={() => {
-        // Escape: the safe answer.
-        if (!busy) onAnswer('never');
+        // Escape: the safe answer, stored nowhere.
+        if (!busy) onNotNow();
       }}
     >
       <h2 id={titleId}>Do you trust this folder?</h2>
@@ -63,8 +66,11 @@ export function TrustDialog({ path, parent, preview, status, busy = false, onAns
             <Shown id={`${titleId}-parent`} className="trust-parent-path" text={parent} strict lines="inline" as="code" />
           </button>
         ) : null}
-        <button type="button" ref={dontTrustRef} className="primary" disabled={busy} onClick={() => onAnswer('never')}>
-          Don&apos;t trust
+        <button type="button" ref={notNowRef} className="primary" disabled={busy} onClick={onNotNow}>
+          Not now
+        </button>
+        <button type="button" disabled={busy} onClick={() => onAnswer('never')}>
+          Never trust this folder
         </button>
       </div>
     </ModalDialog>

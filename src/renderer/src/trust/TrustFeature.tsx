@@ -3,7 +3,7 @@ import { useApi, useApiEvent, useConnection } from '../api';
 import { TrustChip } from './TrustChip';
 import { TrustDialog } from './TrustDialog';
 import { TrustedFoldersPage } from './TrustedFoldersPage';
-import { answerTrust, loadTrust, loadTrustList, openTrustChoice, revokeTrust, selectDialogOpen, useTrust } from './trust-state';
+import { answerTrust, dismissTrust, loadTrust, loadTrustList, openTrustChoice, revokeTrust, selectDialogOpen, useTrust } from './trust-state';
 import { Shown } from '../display';
 
 /** Keeps the trust state current: on (re)connection, when the project changes and when a decision changes. */
@@ -57,7 +57,7 @@ export function ProjectTrustPrompt() {
         </p>
       ) : null}
       {open && status ? (
-        <TrustDialog key={status.path} path={status.path} parent={parent} preview={preview} status={status} busy={busy} onAnswer={(scope) => void answerTrust(api, scope)} />
+        <TrustDialog key={status.path} path={status.path} parent={parent} preview={preview} status={status} busy={busy} onAnswer={(scope) => void answerTrust(api, scope)} onNotNow={dismissTrust} />
       ) : null}
     </>
   );

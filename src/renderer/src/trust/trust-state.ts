@@ -65,6 +65,12 @@ export function openTrustChoice(): void {
   useTrust.setState({ choosing: true, error: null });
 }
 
+/** "Not now": the dialog closes and the project stays untrusted; nothing is stored, so it asks again next time. */
+export function dismissTrust(): void {
+  const { status } = useTrust.getState();
+  useTrust.setState({ choosing: false, answeredFor: status?.path ?? null });
+}
+
 /** Records the person's answer for the open project. The dialog closes either way; a failure is shown. */
 export async function answerTrust(api: GatehouseApi, scope: TrustScope): Promise<void> {
   const { status } = useTrust.getState();
