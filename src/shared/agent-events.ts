@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorCodeSchema } from './errors';
 import { StopReasonSchema, TokenUsageSchema } from './conversation';
+import { ApprovalChoiceSchema, DecisionSourceSchema } from './permission';
 import { ToolSafetySchema } from './tools';
 
 /**
@@ -48,6 +49,37 @@ export function unpreviewableSummary(preview: Extract<ToolPreview, { kind: 'unpr
 export const CallPositionSchema = z.object({ index: z.number().int().min(1), count: z.number().int().min(1) });
 export type CallPosition = z.infer<typeof CallPositionSchema>;
 
+/** The person's answer to a call the engine asked about, as main applied it. */
+export const DecisionAnswerSchema = z.object({
+  /** What the person chose. A write they cannot see, or a command outside the sandbox, counts once whatever they chose. */
+  choice: ApprovalChoiceSchema,
+  /** The allow rules the answer added (session: for this session; always: also in the project's local settings). */
+  rules: z.array(z.string()).optional(),
+  /** A deny's note to the model. */
+  note: z.string().optional(),
+});
+export type DecisionAnswer = z.infer<typeof DecisionAnswerSchema>;
+
+/**
+ * The one decision of one call, emitted once by whoever decided it: main's permission gate for every call the
+ * engine judged (before main answers the worker, so it comes before the tool's output), the worker only for calls
+ * main never saw (`schema`: a malformed input; `internal`: the check failed; `cancelled`). `allow`, `source`,
+ * `rule` and `reason` are the final decision (`source`: a permission-engine source such as `user` or `approval`).
+ */
+export const ToolCallDecidedSchema = z.object({
+  type: z.literal('tool_call_decided'),
+  id: callId,
+  allow: z.boolean(),
+  source: z.string().min(1),
+  reason: z.string(),
+  rule: z.string().nullable(),
+  /** The engine's (or the sandbox gate's) first verdict when it was `ask`. Absent: it decided by itself. */
+  asked: z.object({ source: DecisionSourceSchema, reason: z.string(), rule: z.string().nullable() }).optional(),
+  /** The person's answer to that ask. Absent: nobody answered (no person, a cancel): `reason` says why it was denied. */
+  answer: DecisionAnswerSchema.optional(),
+});
+export type ToolCallDecided = z.infer<typeof ToolCallDecidedSchema>;
+
 /** How a run ended. */
 export const AgentRunStatusSchema = z.enum(['completed', 'max_turns', 'cancelled', 'error']);
 export type AgentRunStatus = z.infer<typeof AgentRunStatusSchema>;
@@ -64,15 +96,7 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     safety: ToolSafetySchema.nullable(),
     preview: ToolPreviewSchema.optional(),
   }),
-  /** Who decided (a permission-engine source such as `user`, or `schema` / `internal` from the runner) and why. */
-  z.object({
-    type: z.literal('tool_call_decided'),
-    id: callId,
-    allow: z.boolean(),
-    source: z.string().min(1),
-    reason: z.string(),
-    rule: z.string().nullable(),
-  }),
+  ToolCallDecidedSchema,
   z.object({ type: z.literal('tool_call_output'), id: callId, chunk: z.string() }),
   z.object({
     type: z.literal('tool_call_finished'),

@@ -4,10 +4,10 @@ import { DecisionSourceSchema } from './permission';
 
 /**
  * A person's answer to a call the engine asks about, in every shell: the approval dialog (desktop and browser),
- * the TTY prompt, `gatehouse rpc`'s `approve` command and the SDK's `approve` callback.
+ * the TTY prompt, `gatehouse rpc`'s `approve` command and the SDK's `approve` callback. Defined beside the decision
+ * shapes (permission.ts), which the call's decision event (agent-events.ts) records it with.
  */
-export const ApprovalChoiceSchema = z.enum(['once', 'session', 'always', 'deny']);
-export type ApprovalChoice = z.infer<typeof ApprovalChoiceSchema>;
+export { ApprovalChoiceSchema, type ApprovalChoice } from './permission';
 
 /**
  * A call the engine asks about, as main hands it to a shell's approver (TTY prompt, RPC client, SDK callback, the

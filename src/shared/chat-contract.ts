@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { AgentEventSchema, AgentRunStatusSchema } from './agent-events';
+import { AgentEventSchema, AgentRunStatusSchema, ToolCallDecidedSchema } from './agent-events';
 import { ConversationMessageSchema, TokenUsageSchema } from './conversation';
 import { ApprovalChoiceSchema, ApprovalRequestSchema } from './approval-contract';
 import { RpcErrorSchema } from './errors';
-import { AgentModeSchema, DecisionSchema } from './permission';
+import { AgentModeSchema } from './permission';
 
 /**
  * The chat between the renderer and the app's agent session: send a message, cancel, answer approvals. The
@@ -34,17 +34,8 @@ export const RunFinishedEventSchema = z.object({
 export type RunFinishedEvent = z.infer<typeof RunFinishedEventSchema>;
 
 export const ChatEventSchemas = [
-  /** One event of the running agent (streamed text, tool calls, usage, the end). */
+  /** One event of the running agent (streamed text, tool calls and their one decision each, usage, the end). */
   z.object({ type: z.literal('agent'), runId: z.string(), event: AgentEventSchema }),
-  /** main's final decision for one call, after the person's answer if the engine asked. */
-  z.object({
-    type: z.literal('toolDecision'),
-    runId: z.string(),
-    callId: z.string().optional(),
-    tool: z.string(),
-    decision: DecisionSchema,
-    asked: z.boolean(),
-  }),
   ApprovalRequestEventSchema,
   /** The request is no longer waiting (answered here or elsewhere, the run stopped, or nobody is left to answer). */
   z.object({ type: z.literal('approvalClosed'), requestId: z.string(), reason: z.string() }),
@@ -70,6 +61,8 @@ export const ChatStateSchema = z.object({
   hasModelKey: z.boolean(),
   /** The open session's conversation so far (a reloaded page shows it again). */
   messages: z.array(ConversationMessageSchema),
+  /** The decisions of its tool calls (from the transcript and this run), one per call: the cards' badges. */
+  decisions: z.array(ToolCallDecidedSchema),
 });
 export type ChatState = z.infer<typeof ChatStateSchema>;
 
@@ -96,7 +89,7 @@ export const ChatChannels = {
   /** Continues an earlier session of the open project; answers its conversation. */
   resumeSession: {
     request: z.object({ id: z.string().min(1).max(100) }).strict(),
-    response: z.object({ sessionId: z.string(), messages: z.array(ConversationMessageSchema) }),
+    response: z.object({ sessionId: z.string(), messages: z.array(ConversationMessageSchema), decisions: z.array(ToolCallDecidedSchema) }),
   },
   /** Ends the open session; the next message starts a new one. */
   newSession: { request: none, response: z.object({ ok: z.literal(true) }) },

@@ -37,6 +37,10 @@ export const DecisionSchema = z.object({
 });
 export type Decision = z.infer<typeof DecisionSchema>;
 
+/** A person's answer to an ask: allow this call once, for the session, always in this project, or deny it. */
+export const ApprovalChoiceSchema = z.enum(['once', 'session', 'always', 'deny']);
+export type ApprovalChoice = z.infer<typeof ApprovalChoiceSchema>;
+
 export const RuleBehaviorSchema = z.enum(['allow', 'ask', 'deny']);
 export type RuleBehavior = z.infer<typeof RuleBehaviorSchema>;
 

@@ -3,7 +3,7 @@ import { ApprovalChoiceSchema, ApprovalRequestSchema } from './approval-contract
 import { AgentEventSchema, AgentRunStatusSchema } from './agent-events';
 import { TokenUsageSchema } from './conversation';
 import { ErrorCodeSchema, RpcErrorSchema } from './errors';
-import { AgentModeSchema, DecisionSchema } from './permission';
+import { AgentModeSchema } from './permission';
 
 /**
  * `gatehouse rpc`: JSON Lines over stdio (one JSON value per LF-terminated line; a CR is never a separator).
@@ -47,16 +47,12 @@ export const RpcEventSchema = z.discriminatedUnion('type', [
     /** Transcript lines of a resumed session that could not be read (skipped). */
     problems: z.array(z.string()),
   }),
+  /**
+   * One event of the running agent. Each tool call has exactly one `tool_call_decided`, after its
+   * `tool_call_started` and before its output: the final decision, what the engine asked first (`asked`) and the
+   * person's answer (`answer`: once / session / always / deny, with the rules it added).
+   */
   z.object({ type: z.literal('agent'), promptId: id, runId: z.string(), event: AgentEventSchema }),
-  z.object({
-    type: z.literal('decision'),
-    promptId: id,
-    runId: z.string(),
-    callId: z.string().optional(),
-    tool: z.string(),
-    decision: DecisionSchema,
-    asked: z.boolean(),
-  }),
   /** A call the engine asks about: answer it with an `approve` command (`onceOnly`: only "once" or "deny"). */
   ApprovalRequestSchema.extend({ type: z.literal('approval_request'), promptId: id, requestId: id }),
   /** An approval request that no longer waits (the run was cancelled or the worker died): it counts as denied. */

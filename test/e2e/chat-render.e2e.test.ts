@@ -251,6 +251,8 @@ describe.skipIf(skipReason !== null)(`chat rendering in Chromium${skipReason ? `
     await expect.poll(() => log.getByTestId('assistant-message').last().textContent(), POLL).toContain('The command ran.');
 
     const card = log.getByTestId('tool-card').last();
+    const liveBadge = await card.getByTestId('decision-badge').textContent();
+    expect(liveBadge).toMatch(/^allowed/);
     expect(await card.getByRole('region', { name: 'Command output' }).count()).toBe(0); // mounted only when opened
     await card.getByText('Output', { exact: true }).click();
     const terminal = card.getByRole('region', { name: 'Command output' });
@@ -280,10 +282,11 @@ describe.skipIf(skipReason !== null)(`chat rendering in Chromium${skipReason ? `
     expect(await terminal.locator('.xterm-rows').textContent()).not.toContain('ls');
     expect(problems).toEqual([]);
 
-    // A new page shows the stored session: the stored result is the model's text (no raw stream, so no terminal).
+    // A new page shows the stored session: the stored result is the model's text (no raw stream, so no terminal),
+    // and the call's decision as it was made.
     const { page: next, problems: nextProblems } = await openPage();
     const storedCard = next.getByRole('log', { name: 'Conversation' }).getByTestId('tool-card').last();
-    await expect.poll(() => storedCard.getByTestId('decision-badge').textContent(), POLL).toBe('earlier run');
+    await expect.poll(() => storedCard.getByTestId('decision-badge').textContent(), POLL).toBe(liveBadge);
     await storedCard.getByText('Output', { exact: true }).click();
     await expect.poll(() => storedCard.getByTestId('command-output-text').innerText(), POLL).toContain('red alert and green ok');
     expect(await storedCard.getByRole('region', { name: 'Command output' }).count()).toBe(0);

@@ -85,8 +85,10 @@ describe.skipIf(skipReason !== null)(`chat and approvals in Chromium${skipReason
     await expect.poll(() => log.getByTestId('assistant-message').last().textContent(), POLL).toContain('Done: hello.txt now starts with');
     expect(await log.locator('pre.md-code').last().textContent()).toBe('new line');
     expect(await log.getByTestId('user-message').textContent()).toContain('Please update hello.txt');
+    // The card's badge says what the person answered; why the engine asked is shown beside it.
     const badge = log.getByTestId('decision-badge');
-    expect(await badge.textContent()).toMatch(/^asked: /);
+    expect(await badge.textContent()).toBe('allowed once by you');
+    expect(await log.getByTestId('decision-asked').textContent()).toMatch(/^asked: \S/);
     expect(await page.getByRole('button', { name: 'Cancel', exact: true }).count()).toBe(0);
     expect(await page.getByTestId('token-usage').textContent()).toMatch(/Tokens: \d+ in · \d+ out/);
     // The model got the tool's success, and the key stayed in the server.
@@ -124,7 +126,7 @@ describe.skipIf(skipReason !== null)(`chat and approvals in Chromium${skipReason
     expect(String(results[0]?.content)).toContain(note);
     expect(fs.existsSync(path.join(project, 'secret.txt'))).toBe(false);
     const badges = await log.getByTestId('decision-badge').allTextContents();
-    expect(badges[badges.length - 1]).toMatch(/^asked: /);
+    expect(badges[badges.length - 1]).toBe('denied by you');
     expect(await log.locator('.tool-card').last().textContent()).toContain(note);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'chat-denied.png'), fullPage: true });
     expect(problems).toEqual([]);
@@ -163,8 +165,9 @@ describe.skipIf(skipReason !== null)(`chat and approvals in Chromium${skipReason
     await expect.poll(() => log.getByTestId('assistant-message').last().textContent(), POLL).toContain('All done.');
     const badges = await log.getByTestId('decision-badge').allTextContents();
     // Earlier runs of the session (shown again on this new page) come first.
-    expect(badges.slice(-3)).toEqual([expect.stringMatching(/^asked: /), `allowed by rule ${rule} from session`, expect.stringMatching(/^asked: /)]);
-    expect(badges.slice(0, -3).every((b) => b === 'earlier run')).toBe(true);
+    expect(badges.slice(-3)).toEqual([`allowed for this session by you (added ${rule})`, `allowed by rule ${rule} from session`, 'denied by you']);
+    // The earlier runs' cards show their decisions too (allowed once, denied), never a bare "earlier run".
+    expect(badges.slice(0, -3).every((b) => b === 'allowed once by you' || b === 'denied by you')).toBe(true);
     expect(await log.locator('.tool-card').last().textContent()).toContain('denied by you');
     expect(fs.existsSync(path.join(project, 'made-by-command'))).toBe(false);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'chat-session-rule.png'), fullPage: true });
@@ -257,6 +260,11 @@ describe.skipIf(skipReason !== null)(`chat and approvals in Chromium${skipReason
     await page.screenshot({ path: path.join(SCREENSHOTS, 'chat-sessions.png') });
     await resume.click();
     await expect.poll(() => log.getByTestId('assistant-message').last().textContent(), POLL).toContain('Hello again.');
+    // The resumed session's first call shows its stored decision: the person allowed it once.
+    await log.focus();
+    await log.press('Home');
+    await expect.poll(() => log.getByTestId('tool-target').first().textContent(), POLL).toBe('hello.txt');
+    expect(await log.getByTestId('decision-badge').first().textContent()).toBe('allowed once by you');
     fake.enqueue(reply(text('Back in the first session.')));
     await page.getByRole('textbox', { name: 'Message' }).fill('Continue');
     await page.keyboard.press('Enter');

@@ -31,7 +31,9 @@ describe('an unknown tool', () => {
       c.send({ type: 'prompt', id: 'p1', text: 'go' });
       await c.waitFor((e) => e.type === 'result', 0, 90_000);
       expect(c.events.find((e) => e.type === 'approval_request')).toBeUndefined();
-      expect(c.events.find((e) => e.type === 'decision')).toMatchObject({ tool: 'delete_everything', asked: true, decision: { decision: 'deny', source: 'unknown' } });
+      const decided = c.events.filter((e) => e.type === 'agent' && (e.event as { type: string }).type === 'tool_call_decided');
+      expect(decided).toEqual([expect.objectContaining({ event: expect.objectContaining({ id: 'toolu_x', allow: false, source: 'unknown', asked: expect.objectContaining({ source: 'unknown' }) }) })]);
+      expect(decided[0]).not.toHaveProperty('event.answer');
       const [result] = sentToolResults(fake.requests[1]!.body);
       expect(result).toMatchObject({ tool_use_id: 'toolu_x', is_error: true });
       expect(String(result!.content)).toMatch(/unknown tool "delete_everything"/);

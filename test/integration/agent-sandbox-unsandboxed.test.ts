@@ -100,8 +100,10 @@ describe.skipIf(bwrap === null)('run_command with unsandboxed: true (real bubble
       const ask = await c.waitFor((e) => e.type === 'approval_request');
       expect(ask).toMatchObject({ tool: 'run_command', onceOnly: true, suggestedRules: [] });
       c.send({ type: 'approve', requestId: ask.requestId, decision: 'always' });
-      const decision = await c.waitFor((e) => e.type === 'decision');
-      expect(decision.decision).toMatchObject({ decision: 'allow', source: 'approval', rule: null });
+      const decision = await c.waitFor((e) => e.type === 'agent' && (e.event as { type: string }).type === 'tool_call_decided');
+      // The person said "always"; it counted once: no rule added.
+      expect(decision.event).toMatchObject({ id: 'toolu_r', allow: true, source: 'approval', rule: null, answer: { choice: 'always' } });
+      expect(decision).not.toHaveProperty('event.answer.rules');
       await c.waitFor((e) => e.type === 'result');
     } finally {
       await c.close();

@@ -32,10 +32,14 @@ const { createSession } = require('gatehouse');
   });
   const run = session.prompt('write two files');
   const types = [];
-  for await (const event of run.events) types.push(event.type === 'agent' ? event.event.type : event.type);
+  const decided = [];
+  for await (const event of run.events) {
+    types.push(event.type === 'agent' ? event.event.type : event.type);
+    if (event.event.type === 'tool_call_decided') decided.push({ id: event.event.id, allow: event.event.allow, answer: event.event.answer });
+  }
   const result = await run;
   await session.close();
-  process.stdout.write(JSON.stringify({ sessionId: session.id, asked, types, result }));
+  process.stdout.write(JSON.stringify({ sessionId: session.id, asked, types, decided, result }));
 })().catch((err) => {
   process.stderr.write(String(err && err.stack || err));
   process.exit(1);
@@ -66,10 +70,14 @@ describe("the SDK: createSession from 'gatehouse'", () => {
     const r = await runScript(app);
     expect(r.stderr).not.toContain('Error');
     expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout) as { asked: Array<{ tool: string; path: string }>; types: string[]; result: { status: string; finalText: string } };
+    const out = JSON.parse(r.stdout) as { asked: Array<{ tool: string; path: string }>; types: string[]; decided: unknown[]; result: { status: string; finalText: string } };
     expect(out.asked.map((a) => a.path)).toEqual(['yes.txt', 'no.txt']);
     expect(out.result).toMatchObject({ status: 'completed', finalText: 'One of two.' });
-    expect(out.types).toContain('decision');
+    // One decision event per call, each with the answer the callback gave.
+    expect(out.decided).toEqual([
+      { id: 'toolu_yes', allow: true, answer: { choice: 'once' } },
+      { id: 'toolu_no', allow: false, answer: { choice: 'deny', note: 'not that one' } },
+    ]);
     expect(out.types).toContain('done');
     expect(fs.readFileSync(path.join(box.project, 'yes.txt'), 'utf8')).toBe('ok\n');
     expect(fs.existsSync(path.join(box.project, 'no.txt'))).toBe(false);

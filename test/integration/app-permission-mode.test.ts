@@ -61,8 +61,10 @@ describe('the chat session permission mode', () => {
     await finished();
     expect(fs.readFileSync(path.join(project, 'a.txt'), 'utf8')).toBe('accepted\n');
     expect(events.some((e) => e.type === 'approvalRequest')).toBe(false);
-    const decided = events.find((e) => e.type === 'toolDecision');
-    expect(decided).toMatchObject({ decision: { decision: 'allow', source: 'mode', reason: expect.stringContaining('acceptEdits') }, asked: false });
+    const decided = events.filter((e) => e.type === 'agent' && e.event.type === 'tool_call_decided');
+    expect(decided).toHaveLength(1);
+    expect(decided[0]).toMatchObject({ event: { id: 'w1', allow: true, source: 'mode', reason: expect.stringContaining('acceptEdits') } });
+    expect(decided[0]).not.toHaveProperty('event.asked');
     // Cleared: back to the settings' mode, and the next write asks.
     expect(await call('setPermissionMode', { mode: null })).toMatchObject({ mode: 'default', source: 'default' });
   });
@@ -79,7 +81,8 @@ describe('the chat session permission mode', () => {
     await call('answerApproval', { requestId: ask.requestId, decision: 'deny' });
     await finished();
     expect(fs.existsSync(path.join(project, 'b.txt'))).toBe(false);
-    expect(events.find((e) => e.type === 'toolDecision')).toMatchObject({ decision: { decision: 'deny', source: 'approval' } });
+    const decided = events.filter((e) => e.type === 'agent' && e.event.type === 'tool_call_decided');
+    expect(decided).toEqual([expect.objectContaining({ event: expect.objectContaining({ id: 'w2', allow: false, source: 'approval', asked: expect.objectContaining({ source: 'mode' }), answer: { choice: 'deny' } }) })]);
   });
 
   it('bypass is refused in an untrusted project (a forged request changes nothing)', async () => {

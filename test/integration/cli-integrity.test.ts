@@ -66,8 +66,8 @@ describe('gatehouse rpc framing', () => {
     expect(await exited(c)).toBe(0);
     expect(c.events.find(ofType('approval_request'))).toBeUndefined();
     expect(c.events.find(ofType('result'))).toMatchObject({ promptId: 'p1', status: 'completed' });
-    const decided = c.events.find((e) => e.type === 'decision');
-    expect(decided).toMatchObject({ decision: { decision: 'deny', reason: expect.stringMatching(/^approval required \(the client closed its input/) } });
+    const decided = c.events.filter((e) => e.type === 'agent' && (e.event as { type: string }).type === 'tool_call_decided');
+    expect(decided).toEqual([expect.objectContaining({ event: expect.objectContaining({ id: 'toolu_w', allow: false, reason: expect.stringMatching(/^approval required \(the client closed its input/) }) })]);
     expect(fs.existsSync(path.join(box.project, 'late.txt'))).toBe(false);
   }, 180_000);
 

@@ -52,7 +52,8 @@ describe('gatehouse rpc', () => {
     const result = await c.waitFor(ofType('result'));
     expect(result).toMatchObject({ promptId: 'p1', status: 'completed', finalText: 'Written.' });
     expect(fs.readFileSync(path.join(box.project, 'hello.txt'), 'utf8')).toBe('hi there\n');
-    expect(c.events.some((e) => e.type === 'decision' && (e.decision as { source: string }).source === 'approval')).toBe(true);
+    const decided = c.events.filter((e) => e.type === 'agent' && (e.event as { type: string }).type === 'tool_call_decided');
+    expect(decided).toEqual([expect.objectContaining({ event: expect.objectContaining({ id: 'toolu_w', allow: true, source: 'approval', answer: { choice: 'once' } }) })]);
     for (const e of c.events) RpcEventSchema.parse(e);
     expect(await c.close()).toBe(0);
   });

@@ -37,7 +37,8 @@ describe('gatehouse run', () => {
     fake.enqueue(reply(toolUse('toolu_w', 'write_file', { path: 'out.txt', content: 'hello' })), reply(text('Could not write.')));
     const r = await runGatehouse(['run', '--project', box.project, '--mode', 'default', 'write it'], box.env, box.home);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/\[tool\] write_file out\.txt -> deny \([a-z-]+\): approval required/);
+    expect(r.stdout).toMatch(/\[tool\] write_file out\.txt -> deny \([a-z-]+\): approval required: .* \[asked \([a-z-]+\): .*; nobody answered\]$/m);
+    expect(r.stdout.match(/\[tool\] write_file/g)).toHaveLength(1);
     expect(fs.existsSync(path.join(box.project, 'out.txt'))).toBe(false);
     const [result] = sentToolResults(fake.requests[1]!.body);
     expect(result).toMatchObject({ tool_use_id: 'toolu_w', is_error: true });
@@ -47,7 +48,9 @@ describe('gatehouse run', () => {
     expect(audit).toContain('approval required');
     const [sessionFile] = fs.readdirSync(path.join(box.configDir, 'sessions'));
     const transcript = fs.readFileSync(path.join(box.configDir, 'sessions', sessionFile!), 'utf8');
-    expect(transcript).toContain('"type":"decision"');
+    const decided = jsonLines(transcript).filter((e) => e.type === 'event' && (e.event as { type: string }).type === 'tool_call_decided');
+    expect(decided).toEqual([expect.objectContaining({ event: expect.objectContaining({ id: 'toolu_w', allow: false, asked: expect.any(Object) }) })]);
+    expect(transcript).not.toContain('"type":"decision"');
     expect(transcript).not.toContain(fake.apiKey);
   });
 
@@ -57,9 +60,8 @@ describe('gatehouse run', () => {
     expect(r.code).toBe(0);
     const events = jsonLines(r.stdout).map((e) => RpcEventSchema.parse(e));
     expect(events[0]!.type).toBe('ready');
-    const decided = events.find((e) => e.type === 'agent' && e.event.type === 'tool_call_decided');
-    expect(decided).toMatchObject({ event: { allow: false } });
-    expect(events.some((e) => e.type === 'decision' && e.tool === 'run_command' && e.decision.decision === 'deny')).toBe(true);
+    const decided = events.filter((e) => e.type === 'agent' && e.event.type === 'tool_call_decided');
+    expect(decided).toEqual([expect.objectContaining({ event: expect.objectContaining({ id: 'toolu_c', allow: false, source: 'hard' }) })]);
     const last = events[events.length - 1]!;
     expect(last).toMatchObject({ type: 'result', status: 'completed', finalText: 'Refused, fine.' });
   });

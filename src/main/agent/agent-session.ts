@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { AgentEvent, ToolCallDecided } from '../../shared/agent-events';
 import type { ConversationMessage } from '../../shared/conversation';
 import { GatehouseError, toRpcError } from '../../shared/errors';
 import type { AgentMode, Decision, RuleBehavior } from '../../shared/permission';
@@ -20,7 +21,7 @@ import type { TranscriptWriter } from '../session/transcript-writer';
 import { loadInstructionFiles } from '../trust/trust-preview';
 import { TrustStore } from '../trust/trust-store';
 import type { WorkerHost } from '../worker-host/types';
-import { decideCall } from './permission-gate';
+import { decideCall, decisionEvent } from './permission-gate';
 import { hideAll, judgeReadable } from './readable-files';
 import type { GateRun } from './permission-gate';
 import type { AgentSessionOptions, PromptOptions, PromptResult, SessionEvent } from './types';
@@ -34,6 +35,13 @@ const NOT_RECORDED = new Set(['text_delta', 'tool_call_output']);
 interface ActiveRun extends GateRun {
   abort: AbortController;
   emit: (event: SessionEvent) => void;
+  /**
+   * The calls main's gate judges or judged in this run, by call id: main emits their one decision event, so the
+   * worker's own for them (a cancel while main still decides) is dropped. `allow`: main's final answer, once known.
+   */
+  judged: Map<string, { allow: boolean | null }>;
+  /** Decisions still being made (waiting for a person): the run's result waits for them. */
+  deciding: Set<Promise<unknown>>;
 }
 
 /**
@@ -46,6 +54,8 @@ export class AgentSession {
   private readonly offEvents: () => void;
   private closed = false;
   private sandbox: { status: SandboxStatus; problems: string[] } | null = null;
+  /** The decision of every tool call of this session (from the transcript, then each run's), by call id. */
+  private readonly decided = new Map<string, ToolCallDecided>();
 
   private constructor(
     private readonly options: AgentSessionOptions,
@@ -55,7 +65,9 @@ export class AgentSession {
     /** Lines of a resumed transcript that could not be read (skipped). */
     readonly problems: string[],
     private readonly trust: TrustOracle,
+    decisions: readonly ToolCallDecided[] = [],
   ) {
+    for (const d of decisions) this.decided.set(d.id, d);
     const host = options.host;
     host.handle('permission.request', (request, signal) => this.onPermissionRequest(request, signal));
     host.handle('permission.readable', async (request) => this.onReadableRequest(request));
@@ -67,10 +79,12 @@ export class AgentSession {
     let header: SessionHeader;
     let writer: TranscriptWriter;
     let problems: string[] = [];
+    let decisions: ToolCallDecided[] = [];
     if (options.resume) {
       const resumed = store.resume(options.resume);
       ({ header, writer } = resumed);
       problems = resumed.transcript.problems.map((p) => `line ${p.line}: ${p.message}`);
+      decisions = resumed.transcript.decisions;
       if (options.project && realDir(options.project) !== header.projectRoot) {
         writer.close();
         throw new GatehouseError('BAD_REQUEST', `session ${header.id} belongs to ${header.projectRoot}, not ${realDir(options.project)}`);
@@ -92,7 +106,7 @@ export class AgentSession {
       agentMode,
       sessionId: header.id,
     });
-    const session = new AgentSession({ ...options, agentMode }, engine, header, writer, problems, trust);
+    const session = new AgentSession({ ...options, agentMode }, engine, header, writer, problems, trust, decisions);
     await options.host.start();
     await session.checkSandbox();
     return session;
@@ -112,6 +126,11 @@ export class AgentSession {
 
   get conversation(): ConversationMessage[] {
     return this.writer.conversation;
+  }
+
+  /** The one decision of each tool call of this session so far (stored runs included), in the order they were made. */
+  get decisions(): ToolCallDecided[] {
+    return [...this.decided.values()];
   }
 
   /** The rules this session's "allow for this session" answers added (the rules editor lists and removes them). */
@@ -171,7 +190,7 @@ export class AgentSession {
     const emit = (event: SessionEvent): void => {
       for (const l of [...this.listeners, ...(options.onEvent ? [options.onEvent] : [])]) safely(() => l(event));
     };
-    this.active = { runId, agentMode, signal: abort.signal, abort, emit, sandbox: NOT_CHECKED };
+    this.active = { runId, agentMode, signal: abort.signal, abort, emit, sandbox: NOT_CHECKED, judged: new Map(), deciding: new Set() };
     const run = this.active;
     this.writer.append({ type: 'prompt', runId, text, agentMode });
     this.writer.flush();
@@ -204,6 +223,10 @@ export class AgentSession {
       const error = toRpcError(err);
       result = { status: 'error', conversation: this.writer.conversation, usage: { inputTokens: 0, outputTokens: 0 }, turns: 0, finalText: '', error };
     } finally {
+      // The worker is done with the run: an approval still waiting is moot (denied), and every decision event is
+      // out before the result.
+      if (run.deciding.size) abort.abort();
+      await Promise.allSettled([...run.deciding]);
       this.active = null;
     }
     this.writer.recordConversation(runId, result.conversation);
@@ -265,12 +288,40 @@ export class AgentSession {
     if (!run || request.runId !== run.runId) {
       return { decision: 'deny', source: 'policy', rule: null, reason: 'no prompt of this session is running' };
     }
+    const callId = request.callId;
+    const judged = { allow: null as boolean | null };
+    if (callId) run.judged.set(callId, judged);
     const mode = this.options.sessionMode?.();
-    const outcome = await decideCall(this.engine, this.options.approve, { ...run, ...(mode ? { mode } : {}) }, request, workerSignal);
-    const { engine, final } = outcome;
-    this.writer.append({ type: 'decision', runId: run.runId, ...(request.callId ? { callId: request.callId } : {}), tool: request.tool, engine, final });
-    run.emit({ type: 'decision', runId: run.runId, ...(request.callId ? { callId: request.callId } : {}), tool: request.tool, decision: final, asked: engine.decision === 'ask' });
-    return final;
+    const deciding = decideCall(this.engine, this.options.approve, { ...run, ...(mode ? { mode } : {}) }, request, workerSignal);
+    run.deciding.add(deciding);
+    try {
+      const outcome = await deciding;
+      judged.allow = outcome.final.decision === 'allow';
+      // The call's one decision event, into the run's stream before the worker hears the answer (so before the
+      // tool's output): the transcript, the shells and the page see it in order.
+      if (callId) this.recordEvent(run, decisionEvent(callId, outcome));
+      return outcome.final;
+    } finally {
+      run.deciding.delete(deciding);
+    }
+  }
+
+  /** One event of a run: the transcript (unless too fine-grained), the session's decisions, the listeners. */
+  private recordEvent(run: ActiveRun, event: AgentEvent): void {
+    if (!NOT_RECORDED.has(event.type)) this.writer.append({ type: 'event', runId: run.runId, event });
+    if (event.type === 'tool_call_decided') this.decided.set(event.id, event);
+    run.emit({ type: 'agent', runId: run.runId, event });
+  }
+
+  /**
+   * The worker reports a decision only for calls main never saw (a malformed input, a failed check, a cancel
+   * before main was asked). One main judges has its decision from main: the worker's is dropped, unless the worker
+   * refused a call main allowed (its guard against running a command outside the sandbox without your approval).
+   */
+  private isWorkerDuplicate(run: ActiveRun, event: AgentEvent): boolean {
+    if (event.type !== 'tool_call_decided') return false;
+    const judged = run.judged.get(event.id);
+    return judged !== undefined && !(judged.allow === true && !event.allow);
   }
 
   /** Which files of a search result the tools leave out: judged like read_file calls of this run, not audited. */
@@ -288,8 +339,7 @@ export class AgentSession {
       const parsed = AgentEventDataSchema.safeParse(data);
       if (!parsed.success || parsed.data.runId !== run.runId) return;
       const event = parsed.data.event;
-      if (!NOT_RECORDED.has(event.type)) this.writer.append({ type: 'event', runId: run.runId, event });
-      run.emit({ type: 'agent', runId: run.runId, event });
+      if (!this.isWorkerDuplicate(run, event)) this.recordEvent(run, event);
     } else if (name === AGENT_CHECKPOINT) {
       const parsed = AgentCheckpointDataSchema.safeParse(data);
       if (parsed.success && parsed.data.runId === run.runId) this.writer.recordConversation(run.runId, parsed.data.conversation);

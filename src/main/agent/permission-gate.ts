@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { DecisionAnswer, ToolCallDecided } from '../../shared/agent-events';
 import type { AgentMode, Decision, PermissionMode } from '../../shared/permission';
 import { isUnsandboxedCall } from '../../shared/tools';
 import type { PermissionRequest, SandboxStatus } from '../../shared/worker-protocol';
 import type { DecideOptions, PermissionEngine } from '../permission';
 import type { ApprovalAnswer } from '../permission/approvals';
-import { applyApproval, proposeRules, withoutPerson } from '../permission/approvals';
+import { applyApprovalAnswer, proposeRules, withoutPerson } from '../permission/approvals';
 import { gateOnSandbox, SANDBOXED_TOOL, statusForCommand } from '../sandbox/sandbox-gate';
 import { NoApproverError, type ApprovalRequest, type Approver } from './types';
 
@@ -22,8 +23,35 @@ export interface GateRun {
 }
 
 export interface GateOutcome {
+  /** What the engine (or the sandbox gate) said first. */
   engine: Decision;
   final: Decision;
+  /** The person's answer, when the engine asked and someone answered. */
+  answer?: DecisionAnswer;
+}
+
+/** The call's one decision event (`tool_call_decided`), as main emits it before answering the worker. */
+export function decisionEvent(callId: string, outcome: GateOutcome): ToolCallDecided {
+  const { engine, final, answer } = outcome;
+  return {
+    type: 'tool_call_decided',
+    id: callId,
+    allow: final.decision === 'allow',
+    source: final.source,
+    reason: final.decision === 'ask' ? `approval required: ${final.reason}` : final.reason,
+    rule: final.rule,
+    ...(engine.decision === 'ask' ? { asked: { source: engine.source, reason: engine.reason, rule: engine.rule } } : {}),
+    ...(answer ? { answer } : {}),
+  };
+}
+
+/** The person's answer as the event records it: the choice, the rules it added, a deny's note. */
+function answered(answer: ApprovalAnswer, rulesAdded: readonly string[] = []): DecisionAnswer {
+  return {
+    choice: answer.kind,
+    ...(rulesAdded.length ? { rules: [...rulesAdded] } : {}),
+    ...(answer.kind === 'deny' && answer.note ? { note: answer.note } : {}),
+  };
 }
 
 /**
@@ -68,8 +96,9 @@ export async function decideCall(
   const blind = request.preview?.kind === 'unpreviewable' || askingRule(first) !== null;
   const signal = AbortSignal.any([run.signal, workerSignal]);
   let answer: ApprovalAnswer;
+  let given: ApprovalAnswer;
   try {
-    answer = await untilAborted(approve(approvalRequest(run, request, first, sandboxAsk || blind ? [] : await proposeRules(engine, call, options)), signal), signal);
+    given = answer = await untilAborted(approve(approvalRequest(run, request, first, sandboxAsk || blind ? [] : await proposeRules(engine, call, options)), signal), signal);
     if (blind && (answer.kind === 'session' || answer.kind === 'always')) answer = { kind: 'once' };
   } catch (err) {
     if (err instanceof NoApproverError) {
@@ -85,14 +114,15 @@ export async function decideCall(
   if (sandboxAsk) {
     const final = answerWithoutSandbox(answer);
     engine.record(call, final);
-    return { engine: first, final };
+    return { engine: first, final, answer: answered(given) };
   }
   try {
-    return { engine: first, final: await applyApproval(engine, call, answer, options) };
+    const applied = await applyApprovalAnswer(engine, call, answer, options);
+    return { engine: first, final: applied.decision, answer: answered(given, applied.rulesAdded) };
   } catch (err) {
     const final: Decision = { decision: 'deny', source: 'approval', rule: null, reason: `the approval could not be applied: ${err instanceof Error ? err.message : String(err)}` };
     engine.record(call, final);
-    return { engine: first, final };
+    return { engine: first, final, answer: answered(given) };
   }
 }
 

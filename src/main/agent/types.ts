@@ -2,7 +2,7 @@ import type { ApprovalRequest } from '../../shared/approval-contract';
 import type { AgentEvent, AgentRunStatus } from '../../shared/agent-events';
 import type { TokenUsage } from '../../shared/conversation';
 import type { RpcError } from '../../shared/errors';
-import type { AgentMode, Decision, PermissionMode } from '../../shared/permission';
+import type { AgentMode, PermissionMode } from '../../shared/permission';
 import type { ApprovalAnswer } from '../permission/approvals';
 import type { TrustOracle } from '../permission/trust-oracle';
 import type { RuleText } from '../settings/settings-store';
@@ -25,11 +25,11 @@ export class NoApproverError extends Error {
 /** Answers an ask. `signal` aborts when the run is cancelled or the worker died: the call is then denied. */
 export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
 
-/** What a session reports while a prompt runs. */
-export type SessionEvent =
-  | { type: 'agent'; runId: string; event: AgentEvent }
-  /** main's final decision for one call (after the person's approval, if it asked). */
-  | { type: 'decision'; runId: string; callId?: string; tool: string; decision: Decision; asked: boolean };
+/**
+ * What a session reports while a prompt runs: the agent's events, each call's one `tool_call_decided` among them
+ * (main's gate inserts it for every call the engine judged, after the person's answer if it asked).
+ */
+export type SessionEvent = { type: 'agent'; runId: string; event: AgentEvent };
 
 export interface PromptResult {
   sessionId: string;

@@ -1,3 +1,4 @@
+import type { ToolCallDecided } from '../../shared/agent-events';
 import type { ApiEvent } from '../../shared/api';
 import type { ApprovalChoice } from '../../shared/approval-contract';
 import type { ApprovalRequestEvent, ChatState, SessionSummary } from '../../shared/chat-contract';
@@ -76,6 +77,7 @@ export class ChatService {
       pending: [...this.pending.values()].map((p) => p.event),
       hasModelKey: hasModelKey(this.options),
       messages: this.session?.conversation ?? [],
+      decisions: this.session?.decisions ?? [],
     };
   }
 
@@ -89,12 +91,12 @@ export class ChatService {
   }
 
   /** Continues an earlier session of the open project (not while a message runs). */
-  async resume(id: string): Promise<{ sessionId: string; messages: ConversationMessage[] }> {
+  async resume(id: string): Promise<{ sessionId: string; messages: ConversationMessage[]; decisions: ToolCallDecided[] }> {
     const session = await this.exclusively(async () => {
       await this.endSession();
       return this.openSession(id);
     });
-    return { sessionId: session.id, messages: session.conversation };
+    return { sessionId: session.id, messages: session.conversation, decisions: session.decisions };
   }
 
   /** Starts a run and answers as soon as it has an id; the rest arrives as events. */
@@ -174,8 +176,7 @@ export class ChatService {
     });
 
   private forward(event: SessionEvent): void {
-    if (event.type === 'agent') this.events.push({ type: 'agent', runId: event.runId, event: event.event });
-    else this.events.push({ type: 'toolDecision', runId: event.runId, ...(event.callId ? { callId: event.callId } : {}), tool: event.tool, decision: event.decision, asked: event.asked });
+    this.events.push({ type: 'agent', runId: event.runId, event: event.event });
   }
 
   private async exclusively<T>(work: () => Promise<T>): Promise<T> {

@@ -129,8 +129,7 @@ export class RpcShell {
             ...(command.agentMode ? { agentMode: command.agentMode } : {}),
             ...(command.plan !== undefined ? { plan: command.plan } : {}),
             ...(command.maxTurns ? { maxTurns: command.maxTurns } : {}),
-            onEvent: (event) =>
-              this.emit(event.type === 'agent' ? { type: 'agent', promptId, runId: event.runId, event: event.event } : { ...event, promptId }),
+            onEvent: (event) => this.emit({ type: 'agent', promptId, runId: event.runId, event: event.event }),
           })
           .then(
             (result) => this.emit({ type: 'result', promptId, ...result }),

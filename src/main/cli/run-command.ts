@@ -71,6 +71,5 @@ export function readyEvent(session: AgentSession, resumed: boolean): RpcEvent {
 }
 
 export function toRpcEvent(promptId: string, event: SessionEvent): RpcEvent {
-  if (event.type === 'agent') return { type: 'agent', promptId, runId: event.runId, event: event.event };
-  return { ...event, promptId };
+  return { type: 'agent', promptId, runId: event.runId, event: event.event };
 }

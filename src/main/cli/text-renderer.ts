@@ -1,3 +1,4 @@
+import type { ToolCallDecided } from '../../shared/agent-events';
 import { callTarget } from '../../shared/tools';
 import { describeMarks, summariseMarks, visibleText } from '../../shared/visible-text';
 import type { SessionEvent } from '../agent/types';
@@ -7,7 +8,8 @@ const MAX_LINE_CHARS = 160;
 
 /**
  * `gatehouse run --output text`: the assistant's text, and one line per tool call with its decision, e.g.
- * `[tool] run_command npm test -> deny (hard): ...`. Everything from the model or the project is shown with its
+ * `[tool] run_command npm test -> deny (hard): ...` or, when you were asked,
+ * `[tool] write_file a.txt -> allow (approval): allowed once by you [asked (trust): ...; you answered once]`. Everything from the model or the project is shown with its
  * hidden characters as markers (a terminal must not act on an escape sequence the model wrote).
  */
 export class TextRenderer {
@@ -31,7 +33,7 @@ export class TextRenderer {
         const call = this.calls.get(e.id);
         const verdict = e.allow ? 'allow' : 'deny';
         const rule = e.rule ? ` ${shownLine(e.rule)}` : '';
-        this.out(`[tool] ${describeCall(call?.name ?? '?', call?.input)} -> ${verdict} (${e.source}${rule}): ${shownLine(e.reason)}`);
+        this.out(`[tool] ${describeCall(call?.name ?? '?', call?.input)} -> ${verdict} (${e.source}${rule}): ${shownLine(e.reason)}${askedNote(e)}`);
         return;
       }
       case 'tool_call_finished':
@@ -53,6 +55,13 @@ export class TextRenderer {
     this.text = '';
     if (text) this.out(visibleText(text));
   }
+}
+
+/** ` [asked (trust): why; you answered once]` when the engine asked; nothing when it decided by itself. */
+function askedNote(e: ToolCallDecided): string {
+  if (!e.asked) return '';
+  const answer = e.answer ? `you answered ${e.answer.choice}` : 'nobody answered';
+  return ` [asked (${e.asked.source}): ${shownLine(e.asked.reason, MAX_LINE_CHARS)}; ${answer}]`;
 }
 
 /** The thing a call is about: its path, command or pattern, else its JSON input. */

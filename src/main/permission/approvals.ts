@@ -37,15 +37,26 @@ function checkedRules(rules: readonly string[]): string[] {
  * appended to the audit log. "always" writes under the file's lock (parallel writers lose nothing). `options` must be the ones the call was decided with (agent and session mode).
  */
 export async function applyApproval(engine: PermissionEngine, call: unknown, answer: ApprovalAnswer, options: DecideOptions = {}): Promise<Decision> {
+  return (await applyApprovalAnswer(engine, call, answer, options)).decision;
+}
+
+/** `applyApproval`, also saying which allow rules the answer added (none for once, deny, or an answer that counted once). */
+export async function applyApprovalAnswer(
+  engine: PermissionEngine,
+  call: unknown,
+  answer: ApprovalAnswer,
+  options: DecideOptions = {},
+): Promise<{ decision: Decision; rulesAdded: string[] }> {
   const { decision: current, context } = await engine.evaluateAsync(call, options);
-  if (current.decision !== 'ask' || context === null) return current;
+  if (current.decision !== 'ask' || context === null) return { decision: current, rulesAdded: [] };
+  let rulesAdded: string[] = [];
   let result: Decision;
   if (isUnsandboxedCall(context.tool, context.input) && answer.kind !== 'deny') {
     // Outside the sandbox is "allow once" or nothing: a session/always answer is downgraded, no rule is stored.
     const note = answer.kind === 'once' ? '' : ` (your "${answer.kind}" answer counts once: such approvals are never remembered)`;
     result = decision('allow', 'approval', `allowed once by you, outside the OS sandbox${note}`);
     engine.record(call, result);
-    return result;
+    return { decision: result, rulesAdded };
   }
   switch (answer.kind) {
     case 'once':
@@ -55,6 +66,7 @@ export async function applyApproval(engine: PermissionEngine, call: unknown, ans
     case 'always': {
       const rules = checkedRules(answer.rules ?? suggestRules(context));
       for (const r of rules) engine.state.addSessionRule('allow', r);
+      rulesAdded = rules;
       if (answer.kind === 'always') {
         const file = localSettingsFile(engine.state.projectRoot);
         for (const r of rules) await addRuleToFile(file, 'allow', r);
@@ -69,7 +81,7 @@ export async function applyApproval(engine: PermissionEngine, call: unknown, ans
       break;
   }
   engine.record(call, result);
-  return result;
+  return { decision: result, rulesAdded };
 }
 
 /** Where no person can answer (print mode, a background sub-agent), an ask becomes a deny: "approval required". */

@@ -1,4 +1,5 @@
 import { MAX_TRANSCRIPT_BYTES, readRegularFileSync } from '../fs/read-regular-file';
+import type { ToolCallDecided } from '../../shared/agent-events';
 import type { ConversationMessage, TokenUsage } from '../../shared/conversation';
 import { describeZodError } from '../../shared/validate';
 import type { SessionHeader, TranscriptEntry } from './transcript-entry';
@@ -14,6 +15,8 @@ export interface LoadedTranscript {
   header: SessionHeader | null;
   entries: TranscriptEntry[];
   conversation: ConversationMessage[];
+  /** Each tool call's one decision, in the order they were made. */
+  decisions: ToolCallDecided[];
   usage: TokenUsage;
   problems: TranscriptProblem[];
 }
@@ -37,7 +40,7 @@ export function readTranscript(file: string): LoadedTranscript {
     if (!parsed.success) problems.push({ line: index + 1, message: describeZodError(parsed.error, 'entry') });
     else entries.push(parsed.data);
   });
-  return { header: findHeader(entries), entries, conversation: rebuildConversation(entries), usage: totalUsage(entries), problems };
+  return { header: findHeader(entries), entries, conversation: rebuildConversation(entries), decisions: callDecisions(entries), usage: totalUsage(entries), problems };
 }
 
 function findHeader(entries: TranscriptEntry[]): SessionHeader | null {
@@ -53,6 +56,24 @@ export function rebuildConversation(entries: TranscriptEntry[]): ConversationMes
     conversation = [...conversation.slice(0, e.start), ...e.messages];
   }
   return conversation;
+}
+
+/**
+ * Each call's `tool_call_decided` event. A transcript written before the decision was one event has, for a call main
+ * judged, a `decision` line too: when the engine asked, what it asked joins the call's event (who answered, and how,
+ * is in its reason).
+ */
+export function callDecisions(entries: TranscriptEntry[]): ToolCallDecided[] {
+  const decided = new Map<string, ToolCallDecided>();
+  const engineAsked = new Map<string, ToolCallDecided['asked']>();
+  for (const e of entries) {
+    if (e.type === 'event' && e.event.type === 'tool_call_decided') decided.set(e.event.id, e.event);
+    else if (e.type === 'decision' && e.callId && e.engine.decision === 'ask') engineAsked.set(e.callId, { source: e.engine.source, reason: e.engine.reason, rule: e.engine.rule });
+  }
+  return [...decided.values()].map((d) => {
+    const asked = d.asked ?? engineAsked.get(d.id);
+    return asked ? { ...d, asked } : d;
+  });
 }
 
 function totalUsage(entries: TranscriptEntry[]): TokenUsage {

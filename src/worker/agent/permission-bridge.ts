@@ -6,6 +6,8 @@ import type { BeforeToolCall } from './types';
 /**
  * Adapts main's `permission.request` (over the port) to the runner's `beforeToolCall`: main decides, the worker only
  * acts on `allow`. An `ask` that reaches the worker (no one answered it) is a denial: the default answer is deny.
+ * main has put the call's decision event into the run's stream before answering (`announced`); only the worker's own
+ * refusal of an allow is the worker's to report.
  */
 export function permissionBridge(requestPermission: (request: PermissionRequest) => Promise<Decision>): BeforeToolCall {
   return async (call) => {
@@ -17,10 +19,10 @@ export function permissionBridge(requestPermission: (request: PermissionRequest)
     });
     if (decision.decision === 'allow' && isUnsandboxedCall(call.name, call.input) && decision.source !== 'approval') {
       // Outside the sandbox only on a person's approval of this very call: anything else is a bug, never a run.
-      return { allow: false, source: decision.source, reason: 'a command outside the OS sandbox runs only when you approve it', rule: decision.rule };
+      return { allow: false, source: 'internal', reason: `a command outside the OS sandbox runs only when you approve it (main allowed it by ${decision.source})`, rule: decision.rule };
     }
-    if (decision.decision === 'allow') return { allow: true, source: decision.source, reason: decision.reason, rule: decision.rule };
+    if (decision.decision === 'allow') return { allow: true, source: decision.source, reason: decision.reason, rule: decision.rule, announced: true };
     const reason = decision.decision === 'ask' ? `approval required: ${decision.reason}` : decision.reason;
-    return { allow: false, source: decision.source, reason, rule: decision.rule };
+    return { allow: false, source: decision.source, reason, rule: decision.rule, announced: true };
   };
 }

@@ -73,14 +73,17 @@ async function runOneCall(call: ToolUseBlock, c: ToolCallsContext, position: Cal
     if (err instanceof CancelledError) verdict = { allow: false, source: 'cancelled', reason: 'the run was cancelled before the call was decided' };
     else verdict = { allow: false, source: 'internal', reason: `the permission check failed, so the call was not run: ${messageOf(err)}` };
   }
-  c.emit({
-    type: 'tool_call_decided',
-    id: call.id,
-    allow: verdict.allow,
-    source: verdict.source ?? 'permission',
-    reason: verdict.reason ?? 'allowed',
-    rule: verdict.rule ?? null,
-  });
+  // One decision event per call: main's gate emitted it for the calls it decided; the rest are ours to report.
+  if (!verdict.announced) {
+    c.emit({
+      type: 'tool_call_decided',
+      id: call.id,
+      allow: verdict.allow,
+      source: verdict.source ?? 'permission',
+      reason: verdict.reason ?? 'allowed',
+      rule: verdict.rule ?? null,
+    });
+  }
   if (!verdict.allow) return finish(describeDenial(verdict), true, false);
 
   // The execution gate, before the registry's own: plan mode runs read-only tools only, whatever was allowed.

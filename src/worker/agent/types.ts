@@ -15,10 +15,14 @@ export interface ToolCallRequest {
   position?: CallPosition;
 }
 
-/** The answer of the permission check. A denial carries who decided, why and, where it helps, what would pass. */
+/**
+ * The answer of the permission check. A denial carries who decided, why and, where it helps, what would pass.
+ * `announced`: the decider (main's permission gate) has emitted the call's `tool_call_decided` itself, so the
+ * runner does not; otherwise the runner emits it.
+ */
 export type ToolCallVerdict =
-  | { allow: true; source?: string; reason?: string; rule?: string | null }
-  | { allow: false; reason: string; source: string; rule?: string | null; alternative?: string };
+  | { allow: true; source?: string; reason?: string; rule?: string | null; announced?: boolean }
+  | { allow: false; reason: string; source: string; rule?: string | null; alternative?: string; announced?: boolean };
 
 export type BeforeToolCall = (call: ToolCallRequest) => Promise<ToolCallVerdict>;
 

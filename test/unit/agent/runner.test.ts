@@ -105,6 +105,25 @@ describe('runAgent: the loop', () => {
     expect(opts.events).toContainEqual({ type: 'tool_call_decided', id: 'c1', allow: false, source: 'user', reason: 'pushing is not allowed', rule: 'Bash(git push:*)' });
   });
 
+  it('a decision its decider already announced (main\'s gate) is not reported again; the call still runs or not by it', async () => {
+    const registry = new RecordingRegistry();
+    const provider = new ScriptedProvider().push(
+      answer(call('a1', 'read_file', { path: 'x.txt' }), call('a2', 'run_command', { command: 'git push' })),
+      answer(say('done')),
+    );
+    const opts = options(provider, registry, {
+      beforeToolCall: async (c) =>
+        c.id === 'a1' ? { allow: true, source: 'user', reason: 'ok', announced: true } : { allow: false, source: 'hard', reason: 'no', announced: true },
+    });
+    await runAgent(opts);
+    expect(opts.events.filter((e) => e.type === 'tool_call_decided')).toEqual([]);
+    expect(registry.runs.map((r) => r.name)).toEqual(['read_file']);
+    expect(opts.events.filter((e) => e.type === 'tool_call_finished').map((e) => e.type === 'tool_call_finished' && [e.id, e.ran])).toEqual([
+      ['a1', true],
+      ['a2', false],
+    ]);
+  });
+
   it('attaches the write preview to the permission request and the started event', async () => {
     const seen: ToolCallRequest[] = [];
     const provider = new ScriptedProvider().push(answer(call('w1', 'write_file', { path: 'src/a.ts', content: 'x' })), answer(say('written')));

@@ -64,7 +64,7 @@ describe('appendDeltas', () => {
     const items: ChatItem[] = [
       { kind: 'user', key: 'u', text: 'hi' },
       { kind: 'assistant', key: 'a1', turn: 1, text: 'first' },
-      { kind: 'tool', key: 't', callId: 'c1', name: 'run_command', input: {}, decision: null, askedReason: null, output: '', result: null },
+      { kind: 'tool', key: 't', callId: 'c1', name: 'run_command', input: {}, decision: null, output: '', result: null },
       { kind: 'assistant', key: 'a2', turn: 2, text: 'sec' },
     ];
     const before = shown(items);
@@ -102,7 +102,7 @@ describe('appendDeltas', () => {
 describe('the chat store batches streamed deltas per frame', () => {
   beforeEach(() => {
     vi.useFakeTimers();
-    useChat.setState({ items: [], running: false, runId: null, usage: null, approvals: [], askedReasons: {} });
+    useChat.setState({ items: [], running: false, runId: null, usage: null, approvals: [] });
   });
   afterEach(() => {
     flushChatDeltas();

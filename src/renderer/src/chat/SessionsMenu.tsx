@@ -27,7 +27,8 @@ export function SessionsMenu() {
     });
   const resume = (id: string) =>
     void run(async () => {
-      showConversation((await api.resumeSession({ id })).messages);
+      const resumed = await api.resumeSession({ id });
+      showConversation(resumed.messages, resumed.decisions);
       setOpen(false);
     });
   const startNew = () =>

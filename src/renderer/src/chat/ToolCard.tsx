@@ -4,12 +4,20 @@ import { Shown } from '../display';
 import type { ToolItem } from './chat-store';
 import { CommandOutput } from './CommandOutput';
 
-/** The decision in plain words, e.g. "allowed by rule Bash(npm test) from project", "asked: …", "denied: …". */
+/**
+ * The decision in plain words, from the call's one decision event: "allowed once by you", "allowed for this session
+ * by you (added Edit(notes.txt))", "denied by you", "allowed by rule Bash(npm test) from project", "denied: …".
+ */
 export function decisionLabel(item: ToolItem): { text: string; tone: 'ok' | 'warn' | 'bad' | 'muted' } {
   const d = item.decision;
-  if (item.earlier) return { text: 'earlier run', tone: 'muted' };
-  if (item.askedReason) return { text: `asked: ${item.askedReason}`, tone: d && !d.allow ? 'bad' : 'warn' };
-  if (!d) return { text: 'deciding…', tone: 'muted' };
+  if (!d) return item.earlier ? { text: 'earlier run', tone: 'muted' } : { text: 'deciding…', tone: 'muted' };
+  if (d.answer && d.source === 'approval') {
+    if (!d.allow) return { text: d.answer.choice === 'deny' ? 'denied by you' : `denied: ${d.reason}`, tone: 'bad' };
+    const added = d.answer.rules?.length ? ` (added ${d.answer.rules.join(', ')})` : '';
+    if (added && d.answer.choice === 'session') return { text: `allowed for this session by you${added}`, tone: 'warn' };
+    if (added && d.answer.choice === 'always') return { text: `always allowed in this project by you${added}`, tone: 'warn' };
+    return { text: 'allowed once by you', tone: 'warn' };
+  }
   if (!d.allow) return { text: `denied: ${d.reason}`, tone: 'bad' };
   if (d.rule) return { text: `allowed by rule ${d.rule} from ${d.source}`, tone: 'ok' };
   return { text: `allowed: ${d.reason}`, tone: 'ok' };
@@ -31,7 +39,10 @@ function outputOf(item: ToolItem): { text: string; command: boolean } {
 /** One tool call: name, target, the decision badge, and its output folded away. */
 export function ToolCard({ item }: { item: ToolItem }) {
   const badge = decisionLabel(item);
-  const outcome = item.askedReason && item.decision ? item.decision.reason : null;
+  // Asked: why the engine asked, and the outcome in full where the badge does not say it all (a deny's note,
+  // "approval required: …").
+  const asked = item.decision?.asked ?? null;
+  const outcome = asked && item.decision && !badge.text.startsWith(item.decision.reason) ? item.decision.reason : null;
   const output = outputOf(item);
   const [open, setOpen] = useState(() => openOutputs.has(item.callId));
   const toggle = (isOpen: boolean): void => {
@@ -52,6 +63,11 @@ export function ToolCard({ item }: { item: ToolItem }) {
         ) : (
           <span className="tool-status muted">running…</span>
         )}
+        {asked ? (
+          <span className="tool-asked muted" data-testid="decision-asked">
+            <Shown text={`asked: ${asked.reason}`} lines="inline" />
+          </span>
+        ) : null}
         {outcome ? (
           <span className="tool-outcome muted">
             {'→ '}

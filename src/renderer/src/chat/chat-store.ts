@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { AgentEvent } from '../../../shared/agent-events';
+import type { AgentEvent, ToolCallDecided } from '../../../shared/agent-events';
 import type { ApiEvent } from '../../../shared/api';
 import type { ApprovalRequestEvent, ChatState } from '../../../shared/chat-contract';
 import type { ConversationMessage, TokenUsage } from '../../../shared/conversation';
@@ -9,26 +9,17 @@ import type { ChatDelta } from './chat-deltas';
 import { createDeltaBatcher } from './delta-batcher';
 import type { AgentMode } from '../../../shared/permission';
 
-/** How the worker (or main, for an ask) decided one call: what the card's badge shows. */
-export interface CallDecision {
-  allow: boolean;
-  source: string;
-  reason: string;
-  rule: string | null;
-}
-
 export interface ToolItem {
   kind: 'tool';
   key: string;
   callId: string;
   name: string;
   input: unknown;
-  decision: CallDecision | null;
-  /** Why the engine asked the person, when it did. */
-  askedReason: string | null;
+  /** The call's one decision event (with what the engine asked and your answer, if it asked): the card's badge. */
+  decision: ToolCallDecided | null;
   output: string;
   result: { ran: boolean; isError: boolean; content: string; exitCode: number | null } | null;
-  /** From a stored session: its decision is in the transcript file, not shown here. */
+  /** From a stored session (its decision, when the transcript has one, comes from there). */
   earlier?: boolean;
 }
 
@@ -45,7 +36,6 @@ export interface ChatStore {
   usage: TokenUsage | null;
   /** Waiting approvals, oldest first: the dialog shows the first. */
   approvals: ApprovalRequestEvent[];
-  askedReasons: Record<string, string>;
   agentMode: AgentMode;
   hasModelKey: boolean;
   /** The agent mode of the run this page started (null when unknown). */
@@ -60,7 +50,6 @@ export const useChat = create<ChatStore>(() => ({
   runId: null,
   usage: null,
   approvals: [],
-  askedReasons: {},
   agentMode: 'chat',
   hasModelKey: true,
   runAgentMode: null,
@@ -85,10 +74,10 @@ function applyAgentEvent(event: AgentEvent): void {
       applyDeltas([event]);
       return;
     case 'tool_call_started':
-      pushItem({ kind: 'tool', key: nextKey(), callId: event.id, name: event.name, input: event.input, decision: null, askedReason: null, output: '', result: null });
+      pushItem({ kind: 'tool', key: nextKey(), callId: event.id, name: event.name, input: event.input, decision: null, output: '', result: null });
       return;
     case 'tool_call_decided':
-      updateTool(event.id, (it) => ({ ...it, decision: { allow: event.allow, source: event.source, reason: event.reason, rule: event.rule } }));
+      updateTool(event.id, (it) => ({ ...it, decision: event }));
       return;
     case 'tool_call_output':
       applyDeltas([event]);
@@ -156,18 +145,8 @@ function applyOneEvent(event: ApiEvent): void {
       markRunning(event.runId);
       applyAgentEvent(event.event);
       return;
-    case 'toolDecision': {
-      const callId = event.callId;
-      if (callId && event.asked) {
-        updateTool(callId, (it) => ({ ...it, askedReason: useChat.getState().askedReasons[callId] ?? 'the engine asked you' }));
-      }
-      return;
-    }
     case 'approvalRequest':
-      useChat.setState((s) => ({
-        approvals: s.approvals.some((a) => a.requestId === event.requestId) ? s.approvals : [...s.approvals, event],
-        askedReasons: event.callId ? { ...s.askedReasons, [event.callId]: event.reason } : s.askedReasons,
-      }));
+      useChat.setState((s) => ({ approvals: s.approvals.some((a) => a.requestId === event.requestId) ? s.approvals : [...s.approvals, event] }));
       return;
     case 'approvalClosed':
       useChat.setState((s) => ({ approvals: s.approvals.filter((a) => a.requestId !== event.requestId) }));
@@ -185,7 +164,7 @@ function applyOneEvent(event: ApiEvent): void {
       else if (event.status === 'max_turns') pushItem({ kind: 'notice', key: nextKey(), tone: 'info', text: 'Stopped: the turn limit was reached.' });
       return;
     case 'projectChanged':
-      useChat.setState({ items: [], running: false, runId: null, usage: null, approvals: [], askedReasons: {}, plan: null, runAgentMode: null });
+      useChat.setState({ items: [], running: false, runId: null, usage: null, approvals: [], plan: null, runAgentMode: null });
       return;
     default:
       return;
@@ -200,12 +179,12 @@ export function applyChatState(state: ChatState): void {
     runId: state.runningRunId,
     approvals: state.pending,
     hasModelKey: state.hasModelKey,
-    items: s.items.length === 0 ? itemsFromConversation(state.messages) : s.items,
+    items: s.items.length === 0 ? itemsFromConversation(state.messages, state.decisions) : s.items,
   }));
 }
 
-/** Replaces the transcript with a stored conversation (a resumed session). */
-export function showConversation(messages: ConversationMessage[]): void {
+/** Replaces the transcript with a stored conversation and its calls' decisions (a resumed session). */
+export function showConversation(messages: ConversationMessage[], decisions: readonly ToolCallDecided[] = []): void {
   flushChatDeltas();
-  useChat.setState({ items: itemsFromConversation(messages), usage: null, askedReasons: {} });
+  useChat.setState({ items: itemsFromConversation(messages, decisions), usage: null });
 }

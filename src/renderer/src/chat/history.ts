@@ -1,10 +1,12 @@
+import type { ToolCallDecided } from '../../../shared/agent-events';
 import type { ConversationMessage } from '../../../shared/conversation';
 import type { ChatItem, ToolItem } from './chat-store';
 
 let loads = 0;
 
-/** The stored conversation of a session as transcript items (decisions of earlier runs are not replayed). */
-export function itemsFromConversation(messages: ConversationMessage[]): ChatItem[] {
+/** The stored conversation of a session as transcript items; each call's card gets its stored decision. */
+export function itemsFromConversation(messages: ConversationMessage[], decisions: readonly ToolCallDecided[] = []): ChatItem[] {
+  const decided = new Map(decisions.map((d) => [d.id, d]));
   const items: ChatItem[] = [];
   const tools = new Map<string, ToolItem>();
   // Keys unique across loads: rows of another conversation never inherit this one's (measured sizes are per key).
@@ -16,7 +18,8 @@ export function itemsFromConversation(messages: ConversationMessage[]): ChatItem
       if (block.type === 'text' && block.text.trim()) {
         items.push(message.role === 'user' ? { kind: 'user', key: key(), text: block.text } : { kind: 'assistant', key: key(), turn: 0, text: block.text });
       } else if (block.type === 'tool_use') {
-        const tool: ToolItem = { kind: 'tool', key: key(), callId: block.id, name: block.name, input: block.input, decision: null, askedReason: null, output: '', result: null, earlier: true };
+        const decision = decided.get(block.id) ?? null;
+        const tool: ToolItem = { kind: 'tool', key: key(), callId: block.id, name: block.name, input: block.input, decision, output: '', result: null, earlier: true };
         tools.set(block.id, tool);
         items.push(tool);
       } else if (block.type === 'tool_result') {
