@@ -1,6 +1,8 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
 import gatehouse from './scripts/eslint-shown-text.mjs';
 
 // Import boundaries of docs/architecture.md, enforced here rather than remembered:
@@ -72,6 +74,14 @@ export default tseslint.config(
       ]),
     },
   },
+  {
+    // The rules of hooks. React Compiler's rules (refs, set-state-in-effect, ...) are left out: the app is not
+    // compiled by it, and they flag deliberate patterns (the incremental markdown split kept in a ref).
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+  { files: ['src/renderer/**/*.tsx'], ...jsxA11y.flatConfigs.recommended },
   {
     // Every view shows untrusted text through the display module (issue 13: what the person sees is what runs).
     files: ['src/renderer/src/**/*.tsx'],

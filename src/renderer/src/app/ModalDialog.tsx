@@ -38,7 +38,6 @@ export function ModalDialog({ className, titleId, descriptionId, initialFocus, o
     <dialog
       ref={dialogRef}
       className={`modal-dialog ${className}`}
-      role="dialog"
       aria-modal="true"
       aria-labelledby={titleId}
       aria-describedby={descriptionId}

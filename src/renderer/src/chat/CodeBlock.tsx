@@ -21,10 +21,10 @@ export function CodeBlock({ children }: { children?: ReactNode }) {
   const [copied, setCopied] = useState(false);
   const [marked, setMarked] = useState(false);
   const language = languageOf(children);
+  // Whether the shown code carries markers, read from the DOM once it is drawn (React skips an unchanged value).
   useLayoutEffect(() => {
-    const has = Boolean(preRef.current?.querySelector('.hidden-char'));
-    if (has !== marked) setMarked(has);
-  });
+    setMarked(Boolean(preRef.current?.querySelector('.hidden-char')));
+  }, [children]);
   const copy = async (): Promise<void> => {
     const text = preRef.current?.textContent ?? '';
     try {

@@ -52,6 +52,8 @@ export function EditRuleForm({ entry, scopeFiles, onDone }: EditRuleFormProps) {
   };
 
   return (
+    // Escape anywhere in the form cancels the edit (the keys land on its fields; the form only listens).
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
     <form
       className="rules-add rules-edit"
       onSubmit={submit}
