@@ -84,7 +84,7 @@ describe('the app chat', () => {
   it('says plainly when there is no model key or no project, and rejects malformed answers at the boundary', async () => {
     const bare = new AppCore({ shell: 'browser', worker: app.worker, configDir: app.configDir, project: null, env: { PATH: process.env.PATH } });
     await expect(dispatchApi(bare.handlers, 'sendMessage', { text: 'hi' })).rejects.toThrow(/open a project/);
-    bare.openProject(app.project);
+    await bare.openProject(app.project);
     await expect(dispatchApi(bare.handlers, 'sendMessage', { text: 'hi' })).rejects.toThrow(/ANTHROPIC_API_KEY/);
     expect(await dispatchApi(bare.handlers, 'getChatState', {})).toMatchObject({ hasModelKey: false, runningRunId: null });
     for (const bad of [{ requestId: 'x', decision: 'yes' }, { requestId: '', decision: 'once' }, { requestId: 'x', decision: 'once', extra: 1 }]) {

@@ -84,7 +84,7 @@ export class AppCore {
         if (!options.pickFolder) throw new GatehouseError('FORBIDDEN', 'no folder picker in this shell: start it with --project DIR');
         return { path: await options.pickFolder() };
       },
-      openProject: async ({ path: dir }) => ({ path: this.openProject(dir) }),
+      openProject: async ({ path: dir }) => ({ path: await this.openProject(dir) }),
       listRecentProjects: async () => {
         await this.recent.settled();
         return { paths: this.recent.list() };
@@ -113,8 +113,8 @@ export class AppCore {
     return this.project;
   }
 
-  openProject(dir: string): string {
-    const real = this.checkProject(dir);
+  async openProject(dir: string): Promise<string> {
+    const real = await checkProjectAsync(dir);
     const changed = real !== this.project;
     this.project = real;
     void this.recent.add(real);
@@ -148,6 +148,7 @@ export class AppCore {
     for (const l of [...this.listeners, ...this.watchers]) l(event);
   }
 
+  /** At start-up only (the folder from the command line); later opens use checkProjectAsync. */
   private checkProject(dir: string): string {
     let real: string;
     try {
@@ -158,4 +159,16 @@ export class AppCore {
     if (!fs.statSync(real).isDirectory()) throw new GatehouseError('BAD_REQUEST', `not a folder: ${dir}`);
     return real;
   }
+}
+
+/** The real path of a folder to open as a project, without blocking: NOT_FOUND or BAD_REQUEST with the reason. */
+async function checkProjectAsync(dir: string): Promise<string> {
+  let real: string;
+  try {
+    real = await fs.promises.realpath(path.resolve(dir));
+  } catch {
+    throw new GatehouseError('NOT_FOUND', `project folder not found: ${dir}`);
+  }
+  if (!(await fs.promises.stat(real)).isDirectory()) throw new GatehouseError('BAD_REQUEST', `not a folder: ${dir}`);
+  return real;
 }

@@ -80,7 +80,7 @@ export function createRulesSettingsHandlers(opts: RulesSettingsHandlersOptions):
       const resolved = path.resolve(project, expandHome(dir, homeDir(opts.env)));
       let stat: fs.Stats;
       try {
-        stat = fs.statSync(resolved);
+        stat = await fs.promises.stat(resolved);
       } catch {
         throw new GatehouseError('BAD_REQUEST', `directory "${dir}" does not exist (looked for ${resolved}); create it first or fix the path`);
       }

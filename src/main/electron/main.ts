@@ -147,13 +147,10 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
 
   /** Opens a folder (menu, recent list, command line, a second instance) and shows the window, even if it fails. */
   const openProject = (dir: string): void => {
-    try {
-      core.openProject(dir);
-    } catch (err) {
-      dialog.showErrorBox('Cannot open folder', describe(err));
-    } finally {
-      shown.show();
-    }
+    core
+      .openProject(dir)
+      .catch((err: unknown) => dialog.showErrorBox('Cannot open folder', describe(err)))
+      .finally(() => shown.show());
   };
   const installMenu = (): void => {
     const template = buildAppMenuTemplate({
