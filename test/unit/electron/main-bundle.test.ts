@@ -302,7 +302,7 @@ describe('out/main/index.js under a fake Electron', () => {
     expect(reply).toMatchObject({ ok: true, result: { project: other } });
   });
 
-  it('a second launch with a folder opens it in this instance (its exact arguments travel as additionalData)', () => {
+  it('a second launch with a folder opens it in this instance (its exact arguments travel as additionalData)', async () => {
     expect(fake.app.lockData).toEqual({ args: [], cwd: process.cwd() });
     const third = path.join(home, 'third');
     fs.mkdirSync(third);
@@ -310,13 +310,14 @@ describe('out/main/index.js under a fake Electron', () => {
     const focusedBefore = window.focused;
     fake.app.emit('second-instance', {}, ['/opt/Gatehouse/gatehouse-desktop', '--original-process-start-time=1', 'ignored'], '/', { args: ['third'], cwd: home });
     expect(fake.windows.at(-1)).toBe(window);
-    expect(window.focused).toBe(focusedBefore + 1);
+    // the folder is checked without blocking the main thread: the window comes forward once it is open
+    await expect.poll(() => window.focused).toBe(focusedBefore + 1);
     expect(window.webContents.sent).toContainEqual([IPC_EVENT_CHANNEL, { type: 'projectChanged', path: third }]);
     // Not a folder: said plainly, and the window still comes forward.
     const errorsBefore = fake.errorBoxes.length;
     fake.app.emit('second-instance', {}, [], '/', { args: ['/nonexistent/place'], cwd: '/' });
-    expect(fake.errorBoxes.slice(errorsBefore)).toEqual([['Cannot open folder', expect.stringContaining('/nonexistent/place')]]);
-    expect(window.focused).toBe(focusedBefore + 2);
+    await expect.poll(() => fake.errorBoxes.slice(errorsBefore)).toEqual([['Cannot open folder', expect.stringContaining('/nonexistent/place')]]);
+    await expect.poll(() => window.focused).toBe(focusedBefore + 2);
   });
 
   it('stops the worker when the app quits', async () => {
