@@ -36,7 +36,7 @@ describe('permissionBridge', () => {
     const seen: PermissionRequest[] = [];
     const preview = { kind: 'diff' as const, path: 'a', unifiedDiff: '+x' };
     const verdict = await bridge({ decision: 'allow', source: 'mode', rule: null, reason: 'reads are allowed' }, seen)({ id: '1', name: 'write_file', input: { path: 'a' }, preview });
-    expect(verdict).toEqual({ allow: true, source: 'mode', reason: 'reads are allowed', rule: null });
+    expect(verdict).toEqual({ allow: true, source: 'mode', reason: 'reads are allowed', rule: null, announced: true }); // main already put the decision into the run's events
     expect(seen).toEqual([{ tool: 'write_file', input: { path: 'a' }, preview }]);
   });
 
@@ -46,6 +46,7 @@ describe('permissionBridge', () => {
       source: 'user',
       rule: 'Bash(git push:*)',
       reason: 'no pushing',
+      announced: true,
     });
     const ask = await bridge({ decision: 'ask', source: 'mode', rule: null, reason: 'writes ask in default mode' })({ id: '1', name: 'write_file', input: {} });
     expect(ask).toMatchObject({ allow: false, reason: 'approval required: writes ask in default mode' });
