@@ -8,36 +8,37 @@ import path from 'node:path';
  */
 /** `realFolderPath` without blocking. */
 export async function realFolderPathAsync(dir: string): Promise<string> {
-  const absolute = path.resolve(dir);
-  const missing: string[] = [];
-  let current = absolute;
-  for (;;) {
+  for (const { at, missing } of existingAncestors(dir)) {
     try {
-      const real = await fs.promises.realpath(current);
-      return missing.length ? path.join(real, ...missing.reverse()) : real;
+      return path.join(await fs.promises.realpath(at), ...missing);
     } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return absolute;
-      missing.push(path.basename(current));
-      current = parent;
+      // not there: try its parent
     }
   }
+  return path.resolve(dir);
 }
 
 export function realFolderPath(dir: string): string {
-  const absolute = path.resolve(dir);
-  const missing: string[] = [];
-  let current = absolute;
-  for (;;) {
+  for (const { at, missing } of existingAncestors(dir)) {
     try {
-      const real = fs.realpathSync.native(current);
-      return missing.length ? path.join(real, ...missing.reverse()) : real;
+      return path.join(fs.realpathSync.native(at), ...missing);
     } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return absolute;
-      missing.push(path.basename(current));
-      current = parent;
+      // not there: try its parent
     }
+  }
+  return path.resolve(dir);
+}
+
+/** `dir` and each of its parents, with the names below it that a real path gets back (the nearest one that exists wins). */
+function* existingAncestors(dir: string): Generator<{ at: string; missing: string[] }> {
+  const missing: string[] = [];
+  let current = path.resolve(dir);
+  for (;;) {
+    yield { at: current, missing: [...missing].reverse() };
+    const parent = path.dirname(current);
+    if (parent === current) return;
+    missing.push(path.basename(current));
+    current = parent;
   }
 }
 
