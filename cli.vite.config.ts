@@ -26,7 +26,8 @@ function noDynamicImport(): Plugin {
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== 'chunk') continue;
         const kept = chunk.dynamicImports.filter((id) => !(id in bundle));
-        if (kept.length) this.error(`${chunk.fileName}: import() of ${kept.join(', ')} stays an import(); require() it instead`);
+        if (kept.length)
+          this.error(`${chunk.fileName}: import() of ${kept.join(', ')} stays an import(); require() it instead`);
       }
     },
   };

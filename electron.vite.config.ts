@@ -17,13 +17,17 @@ const INLINE_SCRIPT = /<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script>/gi;
  * `script-src 'self'` blocks (a blank window). Only those exact scripts are admitted (no 'unsafe-inline').
  */
 export function allowInlineScripts(html: string): string {
-  const hashes = [...html.matchAll(INLINE_SCRIPT)].map((m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`);
+  const hashes = [...html.matchAll(INLINE_SCRIPT)].map(
+    (m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`,
+  );
   if (hashes.length === 0) return html;
-  if (!CSP_META.test(html)) throw new Error('index.html: no Content-Security-Policy meta tag to admit the dev preamble in');
+  if (!CSP_META.test(html))
+    throw new Error('index.html: no Content-Security-Policy meta tag to admit the dev preamble in');
   return html.replace(CSP_META, (_all, start: string, policy: string, end: string) => {
     const directives = policy.split(';').map((d) => d.trim());
     const i = directives.findIndex((d) => d.startsWith('script-src ') || d === 'script-src');
-    if (i === -1) throw new Error('index.html: the Content-Security-Policy has no script-src to admit the dev preamble in');
+    if (i === -1)
+      throw new Error('index.html: the Content-Security-Policy has no script-src to admit the dev preamble in');
     directives[i] = [directives[i], ...hashes].join(' ');
     return `${start}${directives.join('; ')}${end}`;
   });

@@ -7,12 +7,28 @@ import gatehouse from './scripts/eslint-shown-text.mjs';
 
 // Import boundaries of docs/architecture.md, enforced here rather than remembered:
 // renderer -> never main/worker/Node; worker -> never main; core -> never electron; shared -> nothing of ours.
-const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'net', 'http', 'https', 'url', 'util', 'stream', 'events', 'worker_threads'];
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'path',
+  'os',
+  'child_process',
+  'crypto',
+  'net',
+  'http',
+  'https',
+  'url',
+  'util',
+  'stream',
+  'events',
+  'worker_threads',
+];
 const restrict = (patterns) => ['error', { patterns }];
 // In the spirit of VS Code's `code-no-sync-fs`: no `*Sync` call (fs, child_process, ...) where the worker serves a
 // run. A blocked event loop answers no heartbeat (the supervisor kills the worker) and no cancel. No exceptions today;
 // src/worker/sandbox is not covered yet (its set-up still probes and writes placeholders synchronously).
-const noSyncCall = 'No synchronous calls in the worker: use fs.promises (or the async API) so heartbeats and cancels are served.';
+const noSyncCall =
+  'No synchronous calls in the worker: use fs.promises (or the async API) so heartbeats and cancels are served.';
 const noSyncCalls = [
   'error',
   { selector: 'MemberExpression[property.name=/Sync$/]', message: noSyncCall },
@@ -27,11 +43,23 @@ const APP = ['app', 'agent'];
 /** A relative import that climbs to src/main and enters one of `folders` (`../cli/x`, `../../app`, `./web` from src/main). */
 const intoMainFolder = (folders) => `^(\\./|(\\.\\./)+)(${folders.join('|')})(/|$)`;
 const mainBoundaries = [
-  { group: ['electron', 'electron/*'], message: 'Only src/main/electron imports electron: the core runs on plain Node.' },
-  { group: ['**/renderer/**', '**/worker/**', '**/preload/**'], message: 'main talks to the worker and renderer only through the contract.' },
+  {
+    group: ['electron', 'electron/*'],
+    message: 'Only src/main/electron imports electron: the core runs on plain Node.',
+  },
+  {
+    group: ['**/renderer/**', '**/worker/**', '**/preload/**'],
+    message: 'main talks to the worker and renderer only through the contract.',
+  },
 ];
-const noShell = { regex: intoMainFolder(SHELLS), message: 'The core imports no shell (electron, web, cli, sdk, bench): put shell code in its shell.' };
-const noApp = { regex: intoMainFolder(APP), message: 'The engine imports no app service (app, agent): the app builds on the engine.' };
+const noShell = {
+  regex: intoMainFolder(SHELLS),
+  message: 'The core imports no shell (electron, web, cli, sdk, bench): put shell code in its shell.',
+};
+const noApp = {
+  regex: intoMainFolder(APP),
+  message: 'The engine imports no app service (app, agent): the app builds on the engine.',
+};
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**'] },
@@ -50,7 +78,10 @@ export default tseslint.config(
     ignores: ['src/shared/node/**'],
     rules: {
       'no-restricted-imports': restrict([
-        { group: ['**/main/**', '**/worker/**', '**/renderer/**', '**/preload/**', 'electron'], message: 'src/shared imports nothing of ours.' },
+        {
+          group: ['**/main/**', '**/worker/**', '**/renderer/**', '**/preload/**', 'electron'],
+          message: 'src/shared imports nothing of ours.',
+        },
         { group: nodeBuiltins, message: 'src/shared is pure TypeScript: no Node.' },
       ]),
     },
@@ -60,7 +91,10 @@ export default tseslint.config(
     files: ['src/shared/node/**'],
     rules: {
       'no-restricted-imports': restrict([
-        { group: ['**/main/**', '**/worker/**', '**/renderer/**', '**/preload/**', 'electron'], message: 'src/shared imports nothing of ours.' },
+        {
+          group: ['**/main/**', '**/worker/**', '**/renderer/**', '**/preload/**', 'electron'],
+          message: 'src/shared imports nothing of ours.',
+        },
       ]),
     },
   },
@@ -69,7 +103,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       'no-restricted-imports': restrict([
-        { group: ['**/main/**', '**/worker/**', '**/preload/**', '**/shared/node/**', 'electron'], message: 'The renderer talks only through the typed API.' },
+        {
+          group: ['**/main/**', '**/worker/**', '**/preload/**', '**/shared/node/**', 'electron'],
+          message: 'The renderer talks only through the typed API.',
+        },
         { group: nodeBuiltins, message: 'The renderer never imports Node modules.' },
       ]),
     },
@@ -93,7 +130,10 @@ export default tseslint.config(
     files: ['src/worker/**'],
     rules: {
       'no-restricted-imports': restrict([
-        { group: ['**/main/**', '**/renderer/**', '**/preload/**', 'electron'], message: 'The worker knows main only through the contract (src/shared).' },
+        {
+          group: ['**/main/**', '**/renderer/**', '**/preload/**', 'electron'],
+          message: 'The worker knows main only through the contract (src/shared).',
+        },
       ]),
     },
   },
@@ -120,15 +160,27 @@ export default tseslint.config(
     files: ['src/main/electron/**'],
     rules: {
       'no-restricted-imports': restrict([
-        { group: ['**/renderer/**', '**/worker/**', '**/preload/**'], message: 'main talks to the worker and renderer only through the contract.' },
+        {
+          group: ['**/renderer/**', '**/worker/**', '**/preload/**'],
+          message: 'main talks to the worker and renderer only through the contract.',
+        },
       ]),
       // In the spirit of VS Code's code-no-sync-fs: the Electron main thread serves every window; a blocking file
       // call freezes them all. Use fs.promises (and writeFileAtomicAsync).
       'no-restricted-syntax': [
         'error',
-        { selector: "MemberExpression[object.name='fs'][property.name=/Sync$/]", message: 'No synchronous fs on the Electron main thread: use fs.promises.' },
-        { selector: "ImportDeclaration[source.value=/^(node:)?fs$/] ImportSpecifier[imported.name=/Sync$/]", message: 'No synchronous fs on the Electron main thread: use fs.promises.' },
-        { selector: "ImportSpecifier[imported.name='writeFileAtomic']", message: 'No synchronous fs on the Electron main thread: use writeFileAtomicAsync.' },
+        {
+          selector: "MemberExpression[object.name='fs'][property.name=/Sync$/]",
+          message: 'No synchronous fs on the Electron main thread: use fs.promises.',
+        },
+        {
+          selector: 'ImportDeclaration[source.value=/^(node:)?fs$/] ImportSpecifier[imported.name=/Sync$/]',
+          message: 'No synchronous fs on the Electron main thread: use fs.promises.',
+        },
+        {
+          selector: "ImportSpecifier[imported.name='writeFileAtomic']",
+          message: 'No synchronous fs on the Electron main thread: use writeFileAtomicAsync.',
+        },
       ],
     },
   },
@@ -136,14 +188,23 @@ export default tseslint.config(
     // The log module runs on the Electron main thread and in the worker's host: asynchronous file work only.
     files: ['src/main/log/**'],
     rules: {
-      'no-restricted-syntax': ['error', { selector: 'MemberExpression[property.name=/Sync$/]', message: 'The log writes from the Electron main thread: fs.promises only.' }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/Sync$/]',
+          message: 'The log writes from the Electron main thread: fs.promises only.',
+        },
+      ],
     },
   },
   {
     files: ['src/preload/**'],
     rules: {
       'no-restricted-imports': restrict([
-        { group: ['**/main/**', '**/worker/**', '**/renderer/**', '**/shared/node/**'], message: 'The preload is generated from the contract alone.' },
+        {
+          group: ['**/main/**', '**/worker/**', '**/renderer/**', '**/shared/node/**'],
+          message: 'The preload is generated from the contract alone.',
+        },
       ]),
     },
   },

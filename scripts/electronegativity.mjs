@@ -51,12 +51,24 @@ const failing = findings.filter((f) => FAILING.has(f.severity));
 const parseErrors = result.errors.filter((e) => !e.tolerable);
 
 if (asJson) {
-  console.log(JSON.stringify({ input, checks: result.globalChecks + result.atomicChecks, findings, parseErrors, failing: failing.length }));
+  console.log(
+    JSON.stringify({
+      input,
+      checks: result.globalChecks + result.atomicChecks,
+      findings,
+      parseErrors,
+      failing: failing.length,
+    }),
+  );
 } else {
-  console.log(`electronegativity ${input}: ${result.globalChecks + result.atomicChecks} checks, ${findings.length} finding(s), ${failing.length} HIGH or worse`);
+  console.log(
+    `electronegativity ${input}: ${result.globalChecks + result.atomicChecks} checks, ${findings.length} finding(s), ${failing.length} HIGH or worse`,
+  );
   for (const f of findings) {
     const mark = FAILING.has(f.severity) ? 'FAIL' : 'note';
-    console.log(`  ${mark} ${f.severity}/${f.confidence} ${f.check} ${f.file}:${f.line}:${f.column}${f.manualReview ? ' (review)' : ''}`);
+    console.log(
+      `  ${mark} ${f.severity}/${f.confidence} ${f.check} ${f.file}:${f.line}:${f.column}${f.manualReview ? ' (review)' : ''}`,
+    );
   }
   for (const e of parseErrors) console.log(`  parse error ${e.file}: ${e.message}`);
 }

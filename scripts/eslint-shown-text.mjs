@@ -17,7 +17,8 @@ const TEXT_ATTRIBUTES = new Set(['title', 'placeholder', 'alt', 'label', 'childr
 
 function calleeName(node) {
   if (node.callee.type === 'Identifier') return node.callee.name;
-  if (node.callee.type === 'MemberExpression' && !node.callee.computed && node.callee.property.type === 'Identifier') return node.callee.property.name;
+  if (node.callee.type === 'MemberExpression' && !node.callee.computed && node.callee.property.type === 'Identifier')
+    return node.callee.property.name;
   return null;
 }
 
@@ -36,7 +37,12 @@ function returnedExpressions(fn) {
       if (node.argument) found.push(node.argument);
       return;
     }
-    if (node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression' || node.type === 'FunctionDeclaration') return;
+    if (
+      node.type === 'FunctionExpression' ||
+      node.type === 'ArrowFunctionExpression' ||
+      node.type === 'FunctionDeclaration'
+    )
+      return;
     for (const key of Object.keys(node)) {
       if (key === 'parent') continue;
       const value = node[key];
@@ -73,7 +79,11 @@ function isAllowed(node) {
       if (name && SHOWN_CALLS.has(name)) return true;
       if (name === 'map' || name === 'flatMap') {
         const fn = node.arguments[0];
-        return Boolean(fn && (fn.type === 'ArrowFunctionExpression' || fn.type === 'FunctionExpression') && returnedExpressions(fn).every(isAllowed));
+        return Boolean(
+          fn &&
+          (fn.type === 'ArrowFunctionExpression' || fn.type === 'FunctionExpression') &&
+          returnedExpressions(fn).every(isAllowed),
+        );
       }
       return isNumeric(node);
     }
@@ -88,15 +98,25 @@ function isNumeric(node) {
     case 'Literal':
       return typeof node.value === 'number';
     case 'MemberExpression':
-      return !node.computed && node.property.type === 'Identifier' && (node.property.name === 'length' || node.property.name === 'size');
+      return (
+        !node.computed &&
+        node.property.type === 'Identifier' &&
+        (node.property.name === 'length' || node.property.name === 'size')
+      );
     case 'BinaryExpression':
-      return NUMERIC_OPERATORS.has(node.operator) || (node.operator === '+' && isNumeric(node.left) && isNumeric(node.right));
+      return (
+        NUMERIC_OPERATORS.has(node.operator) || (node.operator === '+' && isNumeric(node.left) && isNumeric(node.right))
+      );
     case 'UnaryExpression':
       return node.operator === '-' || node.operator === '+';
     case 'CallExpression': {
       const name = calleeName(node);
       if (name && NUMERIC_METHODS.has(name)) return true;
-      return node.callee.type === 'MemberExpression' && node.callee.object.type === 'Identifier' && node.callee.object.name === 'Math';
+      return (
+        node.callee.type === 'MemberExpression' &&
+        node.callee.object.type === 'Identifier' &&
+        node.callee.object.name === 'Math'
+      );
     }
     default:
       return false;
@@ -106,10 +126,15 @@ function isNumeric(node) {
 const shownText = {
   meta: {
     type: 'problem',
-    docs: { description: 'Untrusted text reaches the screen only through the display module (<Shown>, shownText, shownNodes).' },
+    docs: {
+      description:
+        'Untrusted text reaches the screen only through the display module (<Shown>, shownText, shownNodes).',
+    },
     messages: {
-      child: 'Render this through <Shown text={…}> (src/renderer/src/display): text the code did not write must show its hidden characters.',
-      attribute: 'The {{name}} attribute is text on screen: give it a literal or shownText(…) (src/renderer/src/display).',
+      child:
+        'Render this through <Shown text={…}> (src/renderer/src/display): text the code did not write must show its hidden characters.',
+      attribute:
+        'The {{name}} attribute is text on screen: give it a literal or shownText(…) (src/renderer/src/display).',
       html: 'dangerouslySetInnerHTML is never used: the page requires Trusted Types, and untrusted text goes through <Shown>.',
     },
     schema: [],
@@ -125,7 +150,8 @@ const shownText = {
         if (parent.type === 'JSXAttribute' && parent.name.type === 'JSXIdentifier') {
           const name = parent.name.name;
           if (name === 'dangerouslySetInnerHTML') context.report({ node: parent, messageId: 'html' });
-          else if (TEXT_ATTRIBUTES.has(name) && !isAllowed(node.expression)) context.report({ node, messageId: 'attribute', data: { name } });
+          else if (TEXT_ATTRIBUTES.has(name) && !isAllowed(node.expression))
+            context.report({ node, messageId: 'attribute', data: { name } });
         }
       },
     };

@@ -33,7 +33,10 @@ export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string {
     case 'win32':
       return path.join(env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'Gatehouse', 'Cache');
     default:
-      return path.join(env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(home, '.cache'), 'gatehouse');
+      return path.join(
+        env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(home, '.cache'),
+        'gatehouse',
+      );
   }
 }
 

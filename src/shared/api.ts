@@ -40,7 +40,10 @@ export const ApiChannels = {
   pingWorker: { request: none, response: WorkerInfoSchema },
   /** Desktop: shows the OS folder picker. Browser shell: not available (the folder comes from --project). */
   openFolderDialog: { request: none, response: z.object({ path: z.string().nullable() }) },
-  openProject: { request: z.object({ path: z.string().min(1).max(4096) }).strict(), response: z.object({ path: z.string() }) },
+  openProject: {
+    request: z.object({ path: z.string().min(1).max(4096) }).strict(),
+    response: z.object({ path: z.string() }),
+  },
   listRecentProjects: { request: none, response: z.object({ paths: z.array(z.string()) }) },
   ...TrustChannels,
   ...ChatChannels,

@@ -89,7 +89,11 @@ export const ChatChannels = {
   /** Continues an earlier session of the open project; answers its conversation. */
   resumeSession: {
     request: z.object({ id: z.string().min(1).max(100) }).strict(),
-    response: z.object({ sessionId: z.string(), messages: z.array(ConversationMessageSchema), decisions: z.array(ToolCallDecidedSchema) }),
+    response: z.object({
+      sessionId: z.string(),
+      messages: z.array(ConversationMessageSchema),
+      decisions: z.array(ToolCallDecidedSchema),
+    }),
   },
   /** Ends the open session; the next message starts a new one. */
   newSession: { request: none, response: z.object({ ok: z.literal(true) }) },

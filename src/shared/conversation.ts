@@ -25,14 +25,26 @@ export const ToolResultBlockSchema = z.object({
   is_error: z.boolean(),
 });
 
-export const ContentBlockSchema = z.discriminatedUnion('type', [TextBlockSchema, ToolUseBlockSchema, ToolResultBlockSchema]);
+export const ContentBlockSchema = z.discriminatedUnion('type', [
+  TextBlockSchema,
+  ToolUseBlockSchema,
+  ToolResultBlockSchema,
+]);
 
 export const ConversationMessageSchema = z.object({
   role: z.enum(['user', 'assistant']),
   content: z.array(ContentBlockSchema),
 });
 
-export const StopReasonSchema = z.enum(['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'refusal', 'pause_turn', 'other']);
+export const StopReasonSchema = z.enum([
+  'end_turn',
+  'tool_use',
+  'max_tokens',
+  'stop_sequence',
+  'refusal',
+  'pause_turn',
+  'other',
+]);
 
 export const TokenUsageSchema = z.object({
   inputTokens: z.number().int().nonnegative(),

@@ -17,7 +17,8 @@ export function inputLimitProblem(value: unknown): string | null {
     if (values > MAX_INPUT_VALUES) return `the tool input holds more than ${MAX_INPUT_VALUES} values`;
     if (typeof v !== 'object' || v === null) continue;
     if (depth >= MAX_INPUT_DEPTH) return `the tool input is nested more than ${MAX_INPUT_DEPTH} levels deep`;
-    for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) stack.push({ v: child, depth: depth + 1 });
+    for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>))
+      stack.push({ v: child, depth: depth + 1 });
   }
   return null;
 }

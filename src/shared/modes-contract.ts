@@ -25,7 +25,10 @@ export type PermissionModeState = z.infer<typeof PermissionModeStateSchema>;
 export const ModesChannels = {
   getPermissionMode: { request: z.object({}).strict(), response: PermissionModeStateSchema },
   /** `mode: null` clears the session's choice (back to the settings' mode). Bypass is refused in an untrusted project. */
-  setPermissionMode: { request: z.object({ mode: PermissionModeSchema.nullable() }).strict(), response: PermissionModeStateSchema },
+  setPermissionMode: {
+    request: z.object({ mode: PermissionModeSchema.nullable() }).strict(),
+    response: PermissionModeStateSchema,
+  },
 } as const;
 
 export const ModesEventSchemas = [

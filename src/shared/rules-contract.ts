@@ -63,7 +63,11 @@ export const RulesListSchema = z.object({
   /** The file each editable scope writes to. */
   scopeFiles: z.object({ user: z.string(), project: z.string(), local: z.string() }),
   /** The default permission mode each editable scope's file sets (null: none, or the file does not load). */
-  scopeModes: z.object({ user: PermissionModeSchema.nullable(), project: PermissionModeSchema.nullable(), local: PermissionModeSchema.nullable() }),
+  scopeModes: z.object({
+    user: PermissionModeSchema.nullable(),
+    project: PermissionModeSchema.nullable(),
+    local: PermissionModeSchema.nullable(),
+  }),
 });
 export type RulesList = z.infer<typeof RulesListSchema>;
 
@@ -72,7 +76,11 @@ const ruleEdit = z.object({ rule: ruleText.min(1), behavior: RuleBehaviorSchema,
 const editResult = z.object({ changed: z.boolean(), file: z.string() });
 /** A rule to delete: from a settings file, or one of the open chat session's own rules (`session`). */
 const ruleRemoval = z
-  .object({ rule: ruleText.min(1), behavior: RuleBehaviorSchema, scope: z.enum([...EditableScopeSchema.options, 'session']) })
+  .object({
+    rule: ruleText.min(1),
+    behavior: RuleBehaviorSchema,
+    scope: z.enum([...EditableScopeSchema.options, 'session']),
+  })
   .strict();
 const directory = z.string().trim().min(1).max(4096);
 
@@ -94,9 +102,15 @@ export const RulesChannels = {
     response: editResult,
   },
   /** `permissions.additionalDirectories` of a scope file; the directory must exist (relative to the project root). */
-  addDirectory: { request: z.object({ scope: EditableScopeSchema, dir: directory }).strict(), response: editResult.extend({ resolved: z.string() }) },
+  addDirectory: {
+    request: z.object({ scope: EditableScopeSchema, dir: directory }).strict(),
+    response: editResult.extend({ resolved: z.string() }),
+  },
   removeDirectory: { request: z.object({ scope: EditableScopeSchema, dir: directory }).strict(), response: editResult },
-  validateRule: { request: z.object({ rule: ruleText }).strict(), response: z.object({ ok: z.boolean(), error: z.string().optional() }) },
+  validateRule: {
+    request: z.object({ rule: ruleText }).strict(),
+    response: z.object({ ok: z.boolean(), error: z.string().optional() }),
+  },
   /** The same engine call as `gatehouse permissions check` for the open project, plus the open chat session's own rules. */
   testCall: {
     request: z.object({ tool: z.string().min(1).max(100), input: z.record(z.string(), z.unknown()) }).strict(),

@@ -76,7 +76,9 @@ export const SettingsChannels = {
   getAppSettings: { request: none, response: AppSettingsViewSchema },
   /** Saves `model.name` / `model.baseURL` in the user's settings.yaml; null removes the entry, absent keeps it. */
   saveModelSettings: {
-    request: z.object({ name: ModelNameSchema.nullable().optional(), baseURL: BaseUrlSchema.nullable().optional() }).strict(),
+    request: z
+      .object({ name: ModelNameSchema.nullable().optional(), baseURL: BaseUrlSchema.nullable().optional() })
+      .strict(),
     response: AppSettingsViewSchema,
   },
   /** Stores a key (desktop: the OS-encrypted store; browser shell: settings.yaml). The answer never holds it. */

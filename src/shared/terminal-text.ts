@@ -40,7 +40,8 @@ export const TRICK_NAMES: Record<TerminalTrick, string> = {
 
 export type TerminalTricks = Record<TerminalTrick, number> & { total: number };
 
-const SEQUENCE = /\x1b\[([0-?]*)([ -/]*)([@-~])|\x9b([0-?]*)([ -/]*)([@-~])|(?:\x1b\]|\x9d)([\s\S]*?)(?:\x07|\x1b\\|\x9c|$)|(?:\x1b[P_^X]|[\x90\x9e\x9f\x98])[\s\S]*?(?:\x1b\\|\x9c|$)|\x1b([\s\S])|\r(?!\n)|\x08|[\x80-\x9f]/g;
+const SEQUENCE =
+  /\x1b\[([0-?]*)([ -/]*)([@-~])|\x9b([0-?]*)([ -/]*)([@-~])|(?:\x1b\]|\x9d)([\s\S]*?)(?:\x07|\x1b\\|\x9c|$)|(?:\x1b[P_^X]|[\x90\x9e\x9f\x98])[\s\S]*?(?:\x1b\\|\x9c|$)|\x1b([\s\S])|\r(?!\n)|\x08|[\x80-\x9f]/g;
 const CURSOR_FINALS = new Set([...'ABCDEFGHIZadefrsuST`']);
 const ERASE_FINALS = new Set([...'JKXP@LM']);
 const ALT_SCREEN = new Set(['47', '1047', '1049']);
@@ -63,7 +64,15 @@ function classifyCsi(params: string, final: string): TerminalTrick | null {
   if (final === 'm') return sgrConceals(params) ? 'conceal' : null;
   if (CURSOR_FINALS.has(final)) return 'cursor';
   if (ERASE_FINALS.has(final)) return 'erase';
-  if ((final === 'h' || final === 'l') && params.startsWith('?') && params.slice(1).split(';').some((p) => ALT_SCREEN.has(p))) return 'erase';
+  if (
+    (final === 'h' || final === 'l') &&
+    params.startsWith('?') &&
+    params
+      .slice(1)
+      .split(';')
+      .some((p) => ALT_SCREEN.has(p))
+  )
+    return 'erase';
   return null;
 }
 
@@ -80,7 +89,14 @@ export function terminalTricks(raw: string): TerminalTricks {
     if (final !== undefined) trick = classifyCsi(params ?? '', final);
     else if (c1Final !== undefined) trick = classifyCsi(c1Params ?? '', c1Final);
     else if (osc !== undefined) trick = /^8;[^;]*;./s.test(osc) ? 'link' : 'other';
-    else if (esc !== undefined) trick = '78DEMc'.includes(esc) ? (esc === 'c' ? 'erase' : 'cursor') : '()'.includes(esc) || esc === '=' || esc === '>' ? null : 'other';
+    else if (esc !== undefined)
+      trick = '78DEMc'.includes(esc)
+        ? esc === 'c'
+          ? 'erase'
+          : 'cursor'
+        : '()'.includes(esc) || esc === '=' || esc === '>'
+          ? null
+          : 'other';
     else if (whole === '\r' || whole === '\x08') trick = 'overwrite';
     else trick = 'other';
     if (trick) {
@@ -100,7 +116,8 @@ export function describeTricks(tricks: TerminalTricks): string {
 }
 
 /** OSC, DCS, APC, PM and SOS strings and 8-bit C1 controls (links, titles, palette changes: nothing a view needs). */
-const STRINGS_AND_C1 = /(?:\x1b\]|\x9d)[\s\S]*?(?:\x07|\x1b\\|\x9c)|(?:\x1b[P_^X]|[\x90\x9e\x9f\x98])[\s\S]*?(?:\x1b\\|\x9c)|[\x80-\x9f]/g;
+const STRINGS_AND_C1 =
+  /(?:\x1b\]|\x9d)[\s\S]*?(?:\x07|\x1b\\|\x9c)|(?:\x1b[P_^X]|[\x90\x9e\x9f\x98])[\s\S]*?(?:\x1b\\|\x9c)|[\x80-\x9f]/g;
 /** An escape string or sequence that has begun but not ended yet (more output may complete it). */
 const UNFINISHED = /(?:\x1b\]|\x9d|\x1b[P_^X]|[\x90\x9e\x9f\x98])(?:(?!\x07|\x1b\\|\x9c)[\s\S])*$|\x1b\[?[0-?]*[ -/]*$/;
 

@@ -49,7 +49,12 @@ export const RunCommandInput = z.object({
 
 /** A run_command the model asked to run outside the OS sandbox: only ever allowed once, by a person. */
 export function isUnsandboxedCall(tool: string, input: unknown): boolean {
-  return tool === 'run_command' && typeof input === 'object' && input !== null && (input as Record<string, unknown>).unsandboxed === true;
+  return (
+    tool === 'run_command' &&
+    typeof input === 'object' &&
+    input !== null &&
+    (input as Record<string, unknown>).unsandboxed === true
+  );
 }
 
 /**
@@ -70,7 +75,10 @@ export const TOOLS = {
   write_file: { safety: 'write', category: 'write', input: WriteFileInput, description: 'Create or overwrite a file.' },
   edit_file: { safety: 'write', category: 'write', input: EditFileInput, description: 'Replace text in a file.' },
   run_command: { safety: 'exec', category: 'exec', input: RunCommandInput, description: 'Run a shell command.' },
-} as const satisfies Record<string, { safety: ToolSafety; category: ToolCategory; input: z.ZodType; description: string }>;
+} as const satisfies Record<
+  string,
+  { safety: ToolSafety; category: ToolCategory; input: z.ZodType; description: string }
+>;
 
 export type ToolName = keyof typeof TOOLS;
 export const TOOL_NAMES = Object.keys(TOOLS) as ToolName[];

@@ -69,7 +69,16 @@ export const TrustPreviewSchema = z.object({
   /** Files that exist but could not be read or parsed, or point outside the project. */
   errors: z.array(fileItem({ reason: z.string() })),
   /** Keys of the project's settings files that Gatehouse does not know (`Deny:`), with line and suggestion. */
-  keyProblems: z.array(fileItem({ line: z.number().int().nullable(), key: z.string(), suggestion: z.string().nullable(), reason: z.string() })).optional(),
+  keyProblems: z
+    .array(
+      fileItem({
+        line: z.number().int().nullable(),
+        key: z.string(),
+        suggestion: z.string().nullable(),
+        reason: z.string(),
+      }),
+    )
+    .optional(),
 });
 export type TrustPreview = z.infer<typeof TrustPreviewSchema>;
 
@@ -99,6 +108,10 @@ export const TrustChannels = {
   },
   listTrust: {
     request: z.object({}).strict(),
-    response: z.object({ entries: z.array(TrustEntrySchema), default: TrustDefaultSchema, error: TrustStoreErrorSchema.nullable() }),
+    response: z.object({
+      entries: z.array(TrustEntrySchema),
+      default: TrustDefaultSchema,
+      error: TrustStoreErrorSchema.nullable(),
+    }),
   },
 } as const;

@@ -146,17 +146,31 @@ function categoryOf(cp: number, ch: string): MarkCategory {
 }
 
 export function markTitle(cp: number, category: MarkCategory): string {
-  const name = LONG_NAMES[cp] ?? (cp >= 0xe0000 && cp <= 0xe007f ? 'TAG CHARACTER (invisible)' : cp >= 0xfe00 && cp <= 0xfe0f ? `VARIATION SELECTOR-${cp - 0xfe00 + 1} (invisible)` : CATEGORY_NAMES[category]);
+  const name =
+    LONG_NAMES[cp] ??
+    (cp >= 0xe0000 && cp <= 0xe007f
+      ? 'TAG CHARACTER (invisible)'
+      : cp >= 0xfe00 && cp <= 0xfe0f
+        ? `VARIATION SELECTOR-${cp - 0xfe00 + 1} (invisible)`
+        : CATEGORY_NAMES[category]);
   return `U+${hex(cp)}: ${name}`;
 }
 
-const isJoiningLetter = (ch: string | undefined): boolean => ch !== undefined && LETTER_OR_MARK.test(ch) && JOINING_SCRIPT.test(ch);
+const isJoiningLetter = (ch: string | undefined): boolean =>
+  ch !== undefined && LETTER_OR_MARK.test(ch) && JOINING_SCRIPT.test(ch);
 
 /** A joiner or presentation selector doing its ordinary job inside an emoji or a joining script. */
 function harmlessInContext(cp: number, prev: string | undefined, next: string | undefined): boolean {
-  if (cp === 0xfe0f || cp === 0xfe0e) return prev !== undefined && EMOJI.test(prev) && prev !== '\uFE0F' && prev !== '\uFE0E';
+  if (cp === 0xfe0f || cp === 0xfe0e)
+    return prev !== undefined && EMOJI.test(prev) && prev !== '\uFE0F' && prev !== '\uFE0E';
   if (cp === 0x200d) {
-    if (prev !== undefined && next !== undefined && (PICTOGRAPH.test(prev) || prev === '\uFE0F') && PICTOGRAPH.test(next)) return true;
+    if (
+      prev !== undefined &&
+      next !== undefined &&
+      (PICTOGRAPH.test(prev) || prev === '\uFE0F') &&
+      PICTOGRAPH.test(next)
+    )
+      return true;
     return isJoiningLetter(prev) && isJoiningLetter(next);
   }
   if (cp === 0x200c) return isJoiningLetter(prev) && isJoiningLetter(next);
@@ -164,7 +178,13 @@ function harmlessInContext(cp: number, prev: string | undefined, next: string | 
 }
 
 /** Whether a character must be shown as a marker (combining-mark runs are handled by the caller). */
-function needsMark(cp: number, ch: string, prev: string | undefined, next: string | undefined, strict: boolean): boolean {
+function needsMark(
+  cp: number,
+  ch: string,
+  prev: string | undefined,
+  next: string | undefined,
+  strict: boolean,
+): boolean {
   if (cp === 0x0a || cp === 0x09) return false;
   if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) return true;
   if (LOOKALIKE.test(ch)) return true;
@@ -223,10 +243,22 @@ export function visibleSegments(text: string, options: VisibleOptions = {}): Vis
         continue;
       }
       let end = i;
-      while (end + 1 < chars.length && COMBINING.test(chars[end + 1] as string) && !ALWAYS_MARKED.test(chars[end + 1] as string)) end++;
+      while (
+        end + 1 < chars.length &&
+        COMBINING.test(chars[end + 1] as string) &&
+        !ALWAYS_MARKED.test(chars[end + 1] as string)
+      )
+        end++;
       const extra = end - i + 1;
       flush();
-      segments.push({ kind: 'mark', text: `${MARK_OPEN}+${extra} combining marks${MARK_CLOSE}`, title: `${extra} more combining marks on one character (they can cover neighbouring text)`, category: 'combining', codePoint: cp, count: extra });
+      segments.push({
+        kind: 'mark',
+        text: `${MARK_OPEN}+${extra} combining marks${MARK_CLOSE}`,
+        title: `${extra} more combining marks on one character (they can cover neighbouring text)`,
+        category: 'combining',
+        codePoint: cp,
+        count: extra,
+      });
       i = end;
       kept = undefined;
       continue;

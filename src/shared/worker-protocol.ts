@@ -166,7 +166,11 @@ export const ReadableRequestSchema = z.object({
   paths: z.array(z.string().min(1).max(4096)).min(1).max(MAX_READABLE_PATHS),
 });
 export type ReadableRequest = z.infer<typeof ReadableRequestSchema>;
-export const HiddenFileSchema = z.object({ path: z.string(), decision: z.enum(['deny', 'ask']), reason: z.string().max(2000) });
+export const HiddenFileSchema = z.object({
+  path: z.string(),
+  decision: z.enum(['deny', 'ask']),
+  reason: z.string().max(2000),
+});
 export type HiddenFile = z.infer<typeof HiddenFileSchema>;
 export const ReadableResultSchema = z.object({ hidden: z.array(HiddenFileSchema).max(MAX_READABLE_PATHS) });
 export type ReadableResult = z.infer<typeof ReadableResultSchema>;
@@ -193,7 +197,14 @@ export const PongSchema = z.object({ kind: z.literal('pong'), seq: z.number().in
 export const WorkerEventSchema = z.object({ kind: z.literal('event'), event: z.string(), data: z.unknown() });
 
 /** Anything on the port, either direction. Method params/results are validated per method after this. */
-export const PortMessageSchema = z.union([HelloSchema, RequestSchema, ResponseSchema, PingSchema, PongSchema, WorkerEventSchema]);
+export const PortMessageSchema = z.union([
+  HelloSchema,
+  RequestSchema,
+  ResponseSchema,
+  PingSchema,
+  PongSchema,
+  WorkerEventSchema,
+]);
 export type PortMessage = z.infer<typeof PortMessageSchema>;
 export type RequestMessage = z.infer<typeof RequestSchema>;
 export type ResponseMessage = z.infer<typeof ResponseSchema>;

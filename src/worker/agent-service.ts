@@ -1,7 +1,13 @@
 import type { ConversationMessage } from '../shared/conversation';
 import { GatehouseError } from '../shared/errors';
 import type { Decision } from '../shared/permission';
-import type { AgentRunParams, AgentRunResultWire, PermissionRequest, ReadableRequest, ReadableResult } from '../shared/worker-protocol';
+import type {
+  AgentRunParams,
+  AgentRunResultWire,
+  PermissionRequest,
+  ReadableRequest,
+  ReadableResult,
+} from '../shared/worker-protocol';
 import { AGENT_CHECKPOINT, AGENT_EVENT } from '../shared/worker-protocol';
 import { permissionBridge } from './agent/permission-bridge';
 import { readCheckBridge } from './agent/read-check-bridge';
@@ -47,8 +53,13 @@ export class AgentService {
     this.runs.set(params.runId, abort);
     try {
       const provider = withCheckpoints(
-        new AnthropicProvider({ apiKey: params.provider.apiKey, model: params.model, ...(params.provider.baseURL ? { baseURL: params.provider.baseURL } : {}) }),
-        (conversation) => this.deps.port.send({ kind: 'event', event: AGENT_CHECKPOINT, data: { runId: params.runId, conversation } }),
+        new AnthropicProvider({
+          apiKey: params.provider.apiKey,
+          model: params.model,
+          ...(params.provider.baseURL ? { baseURL: params.provider.baseURL } : {}),
+        }),
+        (conversation) =>
+          this.deps.port.send({ kind: 'event', event: AGENT_CHECKPOINT, data: { runId: params.runId, conversation } }),
       );
       const confined = await this.confinement.resolve(params.projectRoot, params.additionalDirectories, params.sandbox);
       const result = await runAgent({
@@ -59,7 +70,9 @@ export class AgentService {
           additionalDirectories: params.additionalDirectories,
           signal: abort.signal,
           protectedPaths: confined.protectedPaths,
-          ...(this.deps.checkReadable ? { readable: readCheckBridge(this.deps.checkReadable, params.runId, params.readCheckTimeoutMs) } : {}),
+          ...(this.deps.checkReadable
+            ? { readable: readCheckBridge(this.deps.checkReadable, params.runId, params.readCheckTimeoutMs) }
+            : {}),
         },
         agentMode: params.agentMode,
         task: params.task,
@@ -69,7 +82,8 @@ export class AgentService {
         maxTurns: params.maxTurns,
         model: params.model,
         beforeToolCall: this.beforeToolCall(params.runId),
-        onEvent: (event) => this.deps.port.send({ kind: 'event', event: AGENT_EVENT, data: { runId: params.runId, event } }),
+        onEvent: (event) =>
+          this.deps.port.send({ kind: 'event', event: AGENT_EVENT, data: { runId: params.runId, event } }),
         signal: abort.signal,
       });
       return {
@@ -103,12 +117,16 @@ export class AgentService {
 
   /** main decides; the request carries the run and the model's call id so main can route and record it. */
   private beforeToolCall(runId: string): BeforeToolCall {
-    return (call) => permissionBridge((request) => this.deps.requestPermission({ ...request, runId, callId: call.id }))(call);
+    return (call) =>
+      permissionBridge((request) => this.deps.requestPermission({ ...request, runId, callId: call.id }))(call);
   }
 }
 
 /** The provider, reporting the conversation it is about to send: main's per-turn transcript checkpoint. */
-function withCheckpoints(provider: ModelProvider, checkpoint: (conversation: ConversationMessage[]) => void): ModelProvider {
+function withCheckpoints(
+  provider: ModelProvider,
+  checkpoint: (conversation: ConversationMessage[]) => void,
+): ModelProvider {
   return {
     name: provider.name,
     defaultModel: provider.defaultModel,

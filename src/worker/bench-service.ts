@@ -26,7 +26,8 @@ export async function measureToolRoundtrip(
   for (let i = 0; i < params.count; i++) {
     const start = process.hrtime.bigint();
     const decision = await requestPermission({ tool: 'read_file', input, callId: `bench-${i}` });
-    if (decision.decision !== 'allow') throw new Error(`bench: read_file was not allowed (${decision.decision}: ${decision.reason})`);
+    if (decision.decision !== 'allow')
+      throw new Error(`bench: read_file was not allowed (${decision.decision}: ${decision.reason})`);
     const result = await registry.execute('read_file', input, ctx, { agentMode: 'do' });
     if (result.isError) throw new Error(`bench: read_file failed: ${result.content}`);
     samples.push(Number(process.hrtime.bigint() - start) / 1000);

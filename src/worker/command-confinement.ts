@@ -23,7 +23,9 @@ export interface Confinement {
 /** The fail-safe configuration when main sent none: sandbox on, no network, nothing extra kept in the env. */
 export function defaultSandboxConfig(env: NodeJS.ProcessEnv = process.env): SandboxRunConfig {
   const home = env.HOME || os.homedir();
-  const configDir = env.GATEHOUSE_HOME?.trim() ? path.resolve(env.GATEHOUSE_HOME) : path.join(home, '.config', 'gatehouse');
+  const configDir = env.GATEHOUSE_HOME?.trim()
+    ? path.resolve(env.GATEHOUSE_HOME)
+    : path.join(home, '.config', 'gatehouse');
   return { enabled: true, allowedDomains: [], envAllowList: [], userConfigDir: configDir, home };
 }
 
@@ -46,12 +48,20 @@ export class CommandConfinement {
     this.sandboxes = sandboxes;
   }
 
-  async resolve(projectRoot: string, additionalDirectories: string[], config: SandboxRunConfig = defaultSandboxConfig()): Promise<Confinement> {
+  async resolve(
+    projectRoot: string,
+    additionalDirectories: string[],
+    config: SandboxRunConfig = defaultSandboxConfig(),
+  ): Promise<Confinement> {
     const protectedPaths = await withRealPath(config.userConfigDir);
     if (!config.enabled) {
       return {
         wrapper: this.directWrapper(projectRoot, config.envAllowList),
-        status: { enabled: false, available: false, reason: 'the sandbox is turned off in your user settings (sandbox.enabled: false)' },
+        status: {
+          enabled: false,
+          available: false,
+          reason: 'the sandbox is turned off in your user settings (sandbox.enabled: false)',
+        },
         protectedPaths,
       };
     }
@@ -68,16 +78,27 @@ export class CommandConfinement {
         ...(config.bwrapPath !== undefined ? { bwrapPath: config.bwrapPath } : {}),
       });
     } catch (err) {
-      sandbox = { kind: 'unavailable', reason: `the sandbox could not be set up: ${err instanceof Error ? err.message : String(err)}` };
+      sandbox = {
+        kind: 'unavailable',
+        reason: `the sandbox could not be set up: ${err instanceof Error ? err.message : String(err)}`,
+      };
     }
     const incomplete = config.readDeny?.incomplete;
     if (sandbox.kind === 'sandbox' && incomplete !== undefined) {
       // Main could not list every file a Read deny rule denies: every command asks (status unavailable), and one a
       // person lets through still runs in the sandbox with what was found.
-      return { wrapper: sandbox, status: { enabled: true, available: false, reason: incomplete, mechanism: sandbox.mechanism }, protectedPaths };
+      return {
+        wrapper: sandbox,
+        status: { enabled: true, available: false, reason: incomplete, mechanism: sandbox.mechanism },
+        protectedPaths,
+      };
     }
     if (sandbox.kind === 'sandbox') {
-      return { wrapper: sandbox, status: { enabled: true, available: true, mechanism: sandbox.mechanism }, protectedPaths };
+      return {
+        wrapper: sandbox,
+        status: { enabled: true, available: true, mechanism: sandbox.mechanism },
+        protectedPaths,
+      };
     }
     return {
       wrapper: this.directWrapper(projectRoot, config.envAllowList),

@@ -39,19 +39,20 @@ const rpc: WorkerRpc = new WorkerRpc(port, {
   echo: async ({ value }) => ({ value }),
   'agent.run': (params): Promise<AgentRunResultWire> => agents.run(params),
   'agent.cancel': async ({ runId }) => agents.cancel(runId),
-  'sandbox.status': ({ projectRoot, additionalDirectories, sandbox }) => agents.confinement.status(projectRoot, additionalDirectories, sandbox),
+  'sandbox.status': ({ projectRoot, additionalDirectories, sandbox }) =>
+    agents.confinement.status(projectRoot, additionalDirectories, sandbox),
   'sandbox.dispose': async () => {
     await agents.confinement.dispose();
     return { disposed: true };
   },
   'bench.sandboxOverhead': ({ runs }) => measureSandboxOverhead(runs),
-  'bench.toolRoundtrip': (params) => measureToolRoundtrip(params, (request) => rpc.callMain('permission.request', request)),
+  'bench.toolRoundtrip': (params) =>
+    measureToolRoundtrip(params, (request) => rpc.callMain('permission.request', request)),
 });
 
 // The sandboxes' private temp dirs and proxies go with the worker when it is asked to stop.
 process.once('SIGTERM', () => {
   void agents.confinement.dispose().finally(() => process.exit(0));
 });
-
 
 port.send({ kind: 'hello', info });

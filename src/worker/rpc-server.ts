@@ -1,6 +1,13 @@
 import { toRpcError, GatehouseError } from '../shared/errors';
 import { parseAtBoundary } from '../shared/validate';
-import type { MainMethod, MainParams, MainResult, WorkerMethod, WorkerParams, WorkerResult } from '../shared/worker-protocol';
+import type {
+  MainMethod,
+  MainParams,
+  MainResult,
+  WorkerMethod,
+  WorkerParams,
+  WorkerResult,
+} from '../shared/worker-protocol';
 import { MainMethods, PortMessageSchema, WorkerMethods } from '../shared/worker-protocol';
 import type { z } from 'zod';
 import type { MainPort } from './port';

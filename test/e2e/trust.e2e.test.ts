@@ -12,138 +12,162 @@ const SCREENSHOTS = path.join(REPO_ROOT, 'test-results/e2e');
 
 /** `gatehouse trust status DIR --json` run as a separate process against the server's config dir. */
 function cliStatus(web: RunningWeb, dir: string): { trusted: boolean; decision: string; storedAt: string | null } {
-  const out = execFileSync(process.execPath, [CLI_PATH, 'trust', 'status', dir, '--json'], { env: { ...process.env, GATEHOUSE_HOME: web.home, HOME: web.home }, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, [CLI_PATH, 'trust', 'status', dir, '--json'], {
+    env: { ...process.env, GATEHOUSE_HOME: web.home, HOME: web.home },
+    encoding: 'utf8',
+  });
   return JSON.parse(out.trim().split('\n').pop() ?? '{}');
 }
 
 async function focusedText(page: Page): Promise<string> {
-  return page.evaluate(() => (document.activeElement instanceof HTMLElement ? document.activeElement.innerText.trim() : ''));
+  return page.evaluate(() =>
+    document.activeElement instanceof HTMLElement ? document.activeElement.innerText.trim() : '',
+  );
 }
 
-describe.skipIf(skipReason !== null)(`project trust in Chromium through the browser shell${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
-  let web: RunningWeb;
-  let browser: Browser;
-  let project: string;
+describe.skipIf(skipReason !== null)(
+  `project trust in Chromium through the browser shell${skipReason ? ` (skipped: ${skipReason})` : ''}`,
+  () => {
+    let web: RunningWeb;
+    let browser: Browser;
+    let project: string;
 
-  beforeAll(async () => {
-    requireBuiltApp();
-    project = makeTempDir('gh-e2e-trust-');
-    fs.mkdirSync(path.join(project, '.gatehouse'));
-    fs.writeFileSync(path.join(project, '.gatehouse/settings.yaml'), 'permissions:\n  allow: ["Bash(npm test)"]\n  deny: ["Read(.env)"]\n');
-    fs.writeFileSync(path.join(project, 'AGENTS.md'), '# Instructions for agents\n');
-    web = await startWeb({ project });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
-    if (project) removeTempDir(project);
-  });
-
-  it('open folder -> dialog -> "Trust this folder" -> chip trusted -> revoke on the page -> chip untrusted', async () => {
-    const page = await (await browser.newContext({ viewport: { width: 1100, height: 800 } })).newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console: ${msg.text()}`);
+    beforeAll(async () => {
+      requireBuiltApp();
+      project = makeTempDir('gh-e2e-trust-');
+      fs.mkdirSync(path.join(project, '.gatehouse'));
+      fs.writeFileSync(
+        path.join(project, '.gatehouse/settings.yaml'),
+        'permissions:\n  allow: ["Bash(npm test)"]\n  deny: ["Read(.env)"]\n',
+      );
+      fs.writeFileSync(path.join(project, 'AGENTS.md'), '# Instructions for agents\n');
+      web = await startWeb({ project });
+      browser = await launchChromium();
     });
-    await page.goto(web.url);
 
-    // An undecided folder (default ask): the modal prompt, naming the folder and what it would load.
-    const dialog = page.getByRole('dialog');
-    await dialog.waitFor({ state: 'visible', timeout: 15_000 });
-    expect(await dialog.getAttribute('aria-modal')).toBe('true');
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'trust-dialog.png') });
-    await expect.poll(() => dialog.getByRole('heading', { level: 2 }).first().textContent()).toMatch(/trust this folder/i);
-    expect(await dialog.getByTestId('trust-dialog-path').textContent()).toBe(project);
-    const dialogText = (await dialog.textContent()) ?? '';
-    expect(dialogText).toContain('Bash(npm test)');
-    expect(dialogText).toContain(path.join(project, 'AGENTS.md'));
-    expect(dialogText).not.toContain('Read(.env)'); // deny rules always load: not part of what trust unlocks
-    for (const name of ['Trust this session', 'Trust this folder', 'Not now', 'Never trust this folder']) {
-      expect(await dialog.getByRole('button', { name, exact: true }).count()).toBe(1);
-    }
-    const parentButton = dialog.getByRole('button', { name: 'Trust parent folder', exact: true });
-    expect(await parentButton.textContent()).toContain(path.dirname(project));
-    // Until answered the project is untrusted.
-    expect(await page.getByRole('button', { name: 'Project trust: untrusted' }).count()).toBe(1);
-    expect(cliStatus(web, project)).toMatchObject({ trusted: false, decision: 'default' });
+    afterAll(async () => {
+      await browser?.close();
+      await web?.stop();
+      if (project) removeTempDir(project);
+    });
 
-    // Focus starts on the safe answer and stays inside the dialog.
-    await expect.poll(() => focusedText(page)).toBe('Not now');
-    for (let i = 0; i < 7; i++) {
-      await page.keyboard.press('Tab');
+    it('open folder -> dialog -> "Trust this folder" -> chip trusted -> revoke on the page -> chip untrusted', async () => {
+      const page = await (await browser.newContext({ viewport: { width: 1100, height: 800 } })).newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+      page.on('console', (msg) => {
+        if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console: ${msg.text()}`);
+      });
+      await page.goto(web.url);
+
+      // An undecided folder (default ask): the modal prompt, naming the folder and what it would load.
+      const dialog = page.getByRole('dialog');
+      await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+      expect(await dialog.getAttribute('aria-modal')).toBe('true');
+      fs.mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'trust-dialog.png') });
+      await expect
+        .poll(() => dialog.getByRole('heading', { level: 2 }).first().textContent())
+        .toMatch(/trust this folder/i);
+      expect(await dialog.getByTestId('trust-dialog-path').textContent()).toBe(project);
+      const dialogText = (await dialog.textContent()) ?? '';
+      expect(dialogText).toContain('Bash(npm test)');
+      expect(dialogText).toContain(path.join(project, 'AGENTS.md'));
+      expect(dialogText).not.toContain('Read(.env)'); // deny rules always load: not part of what trust unlocks
+      for (const name of ['Trust this session', 'Trust this folder', 'Not now', 'Never trust this folder']) {
+        expect(await dialog.getByRole('button', { name, exact: true }).count()).toBe(1);
+      }
+      const parentButton = dialog.getByRole('button', { name: 'Trust parent folder', exact: true });
+      expect(await parentButton.textContent()).toContain(path.dirname(project));
+      // Until answered the project is untrusted.
+      expect(await page.getByRole('button', { name: 'Project trust: untrusted' }).count()).toBe(1);
+      expect(cliStatus(web, project)).toMatchObject({ trusted: false, decision: 'default' });
+
+      // Focus starts on the safe answer and stays inside the dialog.
+      await expect.poll(() => focusedText(page)).toBe('Not now');
+      for (let i = 0; i < 7; i++) {
+        await page.keyboard.press('Tab');
+        expect(await page.evaluate(() => !!document.activeElement?.closest('dialog'))).toBe(true);
+      }
+      await page.keyboard.press('Shift+Tab');
       expect(await page.evaluate(() => !!document.activeElement?.closest('dialog'))).toBe(true);
-    }
-    await page.keyboard.press('Shift+Tab');
-    expect(await page.evaluate(() => !!document.activeElement?.closest('dialog'))).toBe(true);
 
-    await dialog.getByRole('button', { name: 'Trust this folder', exact: true }).click();
-    await dialog.waitFor({ state: 'detached' });
-    const trustedChip = page.getByRole('button', { name: 'Project trust: trusted' });
-    await trustedChip.waitFor();
-    expect(await trustedChip.textContent()).toBe('Trusted');
-    // Stored for real: another process (the CLI) sees it.
-    expect(cliStatus(web, project)).toMatchObject({ trusted: true, decision: 'directory', storedAt: project });
+      await dialog.getByRole('button', { name: 'Trust this folder', exact: true }).click();
+      await dialog.waitFor({ state: 'detached' });
+      const trustedChip = page.getByRole('button', { name: 'Project trust: trusted' });
+      await trustedChip.waitFor();
+      expect(await trustedChip.textContent()).toBe('Trusted');
+      // Stored for real: another process (the CLI) sees it.
+      expect(cliStatus(web, project)).toMatchObject({ trusted: true, decision: 'directory', storedAt: project });
 
-    // The Trusted folders page: search, then revoke.
-    await page.getByRole('heading', { name: 'Trusted folders' }).waitFor();
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'trust-trusted.png'), fullPage: true });
-    const search = page.getByRole('searchbox', { name: 'Search folders' });
-    await search.fill('no-such-folder-anywhere');
-    await expect.poll(() => page.getByRole('button', { name: `Revoke ${project}` }).count()).toBe(0);
-    await search.fill(path.basename(project));
-    const revoke = page.getByRole('button', { name: `Revoke ${project}` });
-    await revoke.waitFor();
-    await revoke.click();
-    const untrustedChip = page.getByRole('button', { name: 'Project trust: untrusted' });
-    await untrustedChip.waitFor();
-    await expect.poll(() => page.getByRole('button', { name: `Revoke ${project}` }).count()).toBe(0);
-    expect(cliStatus(web, project)).toMatchObject({ trusted: false, decision: 'default' });
+      // The Trusted folders page: search, then revoke.
+      await page.getByRole('heading', { name: 'Trusted folders' }).waitFor();
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'trust-trusted.png'), fullPage: true });
+      const search = page.getByRole('searchbox', { name: 'Search folders' });
+      await search.fill('no-such-folder-anywhere');
+      await expect.poll(() => page.getByRole('button', { name: `Revoke ${project}` }).count()).toBe(0);
+      await search.fill(path.basename(project));
+      const revoke = page.getByRole('button', { name: `Revoke ${project}` });
+      await revoke.waitFor();
+      await revoke.click();
+      const untrustedChip = page.getByRole('button', { name: 'Project trust: untrusted' });
+      await untrustedChip.waitFor();
+      await expect.poll(() => page.getByRole('button', { name: `Revoke ${project}` }).count()).toBe(0);
+      expect(cliStatus(web, project)).toMatchObject({ trusted: false, decision: 'default' });
 
-    // The chip opens the choice again; Escape answers "Not now": untrusted, and nothing is stored.
-    await untrustedChip.click();
-    await dialog.waitFor({ state: 'visible' });
-    await expect.poll(() => focusedText(page)).toBe('Not now');
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'detached' });
-    expect(await page.getByRole('button', { name: 'Project trust: untrusted' }).count()).toBe(1);
-    expect(cliStatus(web, project)).toMatchObject({ trusted: false, decision: 'default' });
-    // A new page asks again (nothing was stored); "Never trust this folder" is stored as never.
-    const again = await page.context().newPage();
-    await again.goto(web.url);
-    const asked = again.getByRole('dialog');
-    await asked.waitFor({ state: 'visible', timeout: 15_000 });
-    await asked.getByRole('button', { name: 'Never trust this folder', exact: true }).click();
-    await asked.waitFor({ state: 'detached' });
-    await expect.poll(() => cliStatus(web, project).decision).toBe('never');
-    await again.close();
-    expect(problems).toEqual([]);
-  }, 90_000);
+      // The chip opens the choice again; Escape answers "Not now": untrusted, and nothing is stored.
+      await untrustedChip.click();
+      await dialog.waitFor({ state: 'visible' });
+      await expect.poll(() => focusedText(page)).toBe('Not now');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      expect(await page.getByRole('button', { name: 'Project trust: untrusted' }).count()).toBe(1);
+      expect(cliStatus(web, project)).toMatchObject({ trusted: false, decision: 'default' });
+      // A new page asks again (nothing was stored); "Never trust this folder" is stored as never.
+      const again = await page.context().newPage();
+      await again.goto(web.url);
+      const asked = again.getByRole('dialog');
+      await asked.waitFor({ state: 'visible', timeout: 15_000 });
+      await asked.getByRole('button', { name: 'Never trust this folder', exact: true }).click();
+      await asked.waitFor({ state: 'detached' });
+      await expect.poll(() => cliStatus(web, project).decision).toBe('never');
+      await again.close();
+      expect(problems).toEqual([]);
+    }, 90_000);
 
-  it('the Trusted folders page stays usable with hundreds of folders: search narrows, rows are paged', async () => {
-    const many = Array.from({ length: 450 }, (_, i) => `/srv/repos/team-${String(i).padStart(3, '0')}/app`);
-    const at = new Date('2026-01-02T03:04:05Z').toISOString();
-    const entries = many.map((p, i) => ({ path: p, scope: i % 5 === 0 ? 'never' : 'directory', grantedAt: at, lastOpened: null, grantedFrom: p }));
-    // Keep the open project's decision (never, from the test above) so no prompt covers the page.
-    const existing = JSON.parse(fs.readFileSync(path.join(web.home, 'trust.json'), 'utf8')) as { entries: unknown[] };
-    expect(existing.entries).toHaveLength(1);
-    fs.writeFileSync(path.join(web.home, 'trust.json'), JSON.stringify({ version: 1, entries: [...existing.entries, ...entries] }));
-    const page = await (await browser.newContext({ viewport: { width: 1100, height: 800 } })).newPage();
-    await page.goto(web.url);
-    await page.getByRole('heading', { name: 'Trusted folders' }).waitFor({ timeout: 15_000 });
-    await expect.poll(() => page.getByText(/of 45\d folders/).textContent()).toBe('451 of 451 folders');
-    expect(await page.getByRole('button', { name: /^Revoke / }).count()).toBe(200);
-    expect(await page.getByRole('button', { name: /^Show 200 more/ }).count()).toBe(1);
-    await page.getByRole('searchbox', { name: 'Search folders' }).fill('team-123/');
-    await expect.poll(() => page.getByRole('button', { name: /^Revoke / }).count()).toBe(1);
-    await page.getByRole('button', { name: 'Revoke /srv/repos/team-123/app' }).click();
-    await expect.poll(() => page.getByRole('button', { name: /^Revoke / }).count()).toBe(0);
-    expect(await page.getByRole('dialog').count()).toBe(0);
-    const stored = JSON.parse(fs.readFileSync(path.join(web.home, 'trust.json'), 'utf8')) as { entries: { path: string }[] };
-    expect(stored.entries.map((e) => e.path)).not.toContain('/srv/repos/team-123/app');
-    expect(stored.entries).toHaveLength(450);
-  }, 60_000);
-});
+    it('the Trusted folders page stays usable with hundreds of folders: search narrows, rows are paged', async () => {
+      const many = Array.from({ length: 450 }, (_, i) => `/srv/repos/team-${String(i).padStart(3, '0')}/app`);
+      const at = new Date('2026-01-02T03:04:05Z').toISOString();
+      const entries = many.map((p, i) => ({
+        path: p,
+        scope: i % 5 === 0 ? 'never' : 'directory',
+        grantedAt: at,
+        lastOpened: null,
+        grantedFrom: p,
+      }));
+      // Keep the open project's decision (never, from the test above) so no prompt covers the page.
+      const existing = JSON.parse(fs.readFileSync(path.join(web.home, 'trust.json'), 'utf8')) as { entries: unknown[] };
+      expect(existing.entries).toHaveLength(1);
+      fs.writeFileSync(
+        path.join(web.home, 'trust.json'),
+        JSON.stringify({ version: 1, entries: [...existing.entries, ...entries] }),
+      );
+      const page = await (await browser.newContext({ viewport: { width: 1100, height: 800 } })).newPage();
+      await page.goto(web.url);
+      await page.getByRole('heading', { name: 'Trusted folders' }).waitFor({ timeout: 15_000 });
+      await expect.poll(() => page.getByText(/of 45\d folders/).textContent()).toBe('451 of 451 folders');
+      expect(await page.getByRole('button', { name: /^Revoke / }).count()).toBe(200);
+      expect(await page.getByRole('button', { name: /^Show 200 more/ }).count()).toBe(1);
+      await page.getByRole('searchbox', { name: 'Search folders' }).fill('team-123/');
+      await expect.poll(() => page.getByRole('button', { name: /^Revoke / }).count()).toBe(1);
+      await page.getByRole('button', { name: 'Revoke /srv/repos/team-123/app' }).click();
+      await expect.poll(() => page.getByRole('button', { name: /^Revoke / }).count()).toBe(0);
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      const stored = JSON.parse(fs.readFileSync(path.join(web.home, 'trust.json'), 'utf8')) as {
+        entries: { path: string }[];
+      };
+      expect(stored.entries.map((e) => e.path)).not.toContain('/srv/repos/team-123/app');
+      expect(stored.entries).toHaveLength(450);
+    }, 60_000);
+  },
+);

@@ -23,13 +23,16 @@ function runUiBench(env: NodeJS.ProcessEnv): { status: number | null; json: Reco
 }
 
 describe('npm run bench: the UI bench in Chromium', { timeout: 180_000 }, () => {
-  it.skipIf(chromiumSkipReason() !== null)('runs end to end with a short stream and prints the UI keys as numbers', () => {
-    const { status, json, stderr } = runUiBench({});
-    expect(stderr).not.toContain('skipped');
-    expect(status).toBe(0);
-    for (const key of UI_KEYS) expect(typeof json[key], key).toBe('number');
-    expect(json.ui_stream_tokens as number).toBeGreaterThan(1000); // ~2,000 tokens/s for 1.5 s reached the page's run
-  });
+  it.skipIf(chromiumSkipReason() !== null)(
+    'runs end to end with a short stream and prints the UI keys as numbers',
+    () => {
+      const { status, json, stderr } = runUiBench({});
+      expect(stderr).not.toContain('skipped');
+      expect(status).toBe(0);
+      for (const key of UI_KEYS) expect(typeof json[key], key).toBe('number');
+      expect(json.ui_stream_tokens as number).toBeGreaterThan(1000); // ~2,000 tokens/s for 1.5 s reached the page's run
+    },
+  );
 
   it('without Chromium it says the UI part was skipped and why, and still prints its JSON line', () => {
     const { status, json, stderr } = runUiBench({ GATEHOUSE_CHROMIUM: '/nonexistent/chromium' });

@@ -1,5 +1,8 @@
 // The test's view of the Electron runtime: the bench's finder (src/main/bench/desktop), resolved from here.
-import { findElectronRuntime as find, playwrightElectronLoader as loader } from '../../src/main/bench/desktop/electron-runtime';
+import {
+  findElectronRuntime as find,
+  playwrightElectronLoader as loader,
+} from '../../src/main/bench/desktop/electron-runtime';
 export type { ElectronRuntime } from '../../src/main/bench/desktop/electron-runtime';
 
 export const findElectronRuntime = (env: NodeJS.ProcessEnv = process.env) => find(env, __filename);

@@ -52,7 +52,8 @@ async function open(approve: Approver | null, resume?: string): Promise<AgentSes
   });
 }
 
-const decidedOf = (events: AgentEvent[]): ToolCallDecided[] => events.filter((e): e is ToolCallDecided => e.type === 'tool_call_decided');
+const decidedOf = (events: AgentEvent[]): ToolCallDecided[] =>
+  events.filter((e): e is ToolCallDecided => e.type === 'tool_call_decided');
 
 describe('one decision event per call', () => {
   it('in the stream (before the output), in the transcript file with the answer, and back on resume', async () => {
@@ -88,23 +89,43 @@ describe('one decision event per call', () => {
     for (const id of ids) {
       const started = events.findIndex((e) => e.type === 'tool_call_started' && e.id === id);
       const decision = events.findIndex((e) => e.type === 'tool_call_decided' && e.id === id);
-      const after = events.findIndex((e) => (e.type === 'tool_call_output' || e.type === 'tool_call_finished') && e.id === id);
+      const after = events.findIndex(
+        (e) => (e.type === 'tool_call_output' || e.type === 'tool_call_finished') && e.id === id,
+      );
       expect(started, id).toBeGreaterThanOrEqual(0);
       expect(decision, id).toBeGreaterThan(started);
       expect(after, id).toBeGreaterThan(decision);
     }
     const byId = new Map(decided.map((d) => [d.id, d]));
-    expect(byId.get('t_once')).toMatchObject({ allow: true, source: 'approval', asked: { source: 'trust' }, answer: { choice: 'once' } });
+    expect(byId.get('t_once')).toMatchObject({
+      allow: true,
+      source: 'approval',
+      asked: { source: 'trust' },
+      answer: { choice: 'once' },
+    });
     expect(byId.get('t_hard')).toMatchObject({ allow: false, source: 'hard' });
     expect(byId.get('t_hard')).not.toHaveProperty('asked');
     expect(byId.get('t_bad')).toMatchObject({ allow: false, source: 'schema' });
-    expect(byId.get('t_note')).toMatchObject({ allow: false, source: 'approval', reason: 'denied by you: not b.txt, use c.txt', answer: { choice: 'deny', note: 'not b.txt, use c.txt' } });
+    expect(byId.get('t_note')).toMatchObject({
+      allow: false,
+      source: 'approval',
+      reason: 'denied by you: not b.txt, use c.txt',
+      answer: { choice: 'deny', note: 'not b.txt, use c.txt' },
+    });
     const always = byId.get('t_always')!;
-    expect(always).toMatchObject({ allow: true, source: 'approval', answer: { choice: 'always', rules: [expect.stringContaining('c.txt')] } });
-    expect(fs.readFileSync(path.join(dirs.project, '.gatehouse', 'settings.local.yaml'), 'utf8')).toContain(always.answer!.rules![0]!);
+    expect(always).toMatchObject({
+      allow: true,
+      source: 'approval',
+      answer: { choice: 'always', rules: [expect.stringContaining('c.txt')] },
+    });
+    expect(fs.readFileSync(path.join(dirs.project, '.gatehouse', 'settings.local.yaml'), 'utf8')).toContain(
+      always.answer!.rules![0]!,
+    );
     expect(byId.get('t_cmd')).toMatchObject({ allow: true });
     expect(byId.get('t_cmd')).not.toHaveProperty('answer');
-    expect(events.some((e) => e.type === 'tool_call_output' && e.id === 't_cmd' && e.chunk.includes('from-the-command'))).toBe(true);
+    expect(
+      events.some((e) => e.type === 'tool_call_output' && e.id === 't_cmd' && e.chunk.includes('from-the-command')),
+    ).toBe(true);
     // What the person saw is what happened, and what the model was told.
     expect(fs.readFileSync(path.join(dirs.project, 'a.txt'), 'utf8')).toBe('a\n');
     expect(fs.existsSync(path.join(dirs.project, 'b.txt'))).toBe(false);
@@ -114,7 +135,9 @@ describe('one decision event per call', () => {
 
     // The transcript file: the same six events, once each; no separate decision lines.
     const lines = jsonLines(fs.readFileSync(path.join(dirs.configDir, 'sessions', `${session.id}.jsonl`), 'utf8'));
-    const stored = lines.filter((l) => l.type === 'event' && (l.event as AgentEvent).type === 'tool_call_decided').map((l) => l.event);
+    const stored = lines
+      .filter((l) => l.type === 'event' && (l.event as AgentEvent).type === 'tool_call_decided')
+      .map((l) => l.event);
     expect(stored).toEqual(decided);
     expect(lines.some((l) => l.type === 'decision')).toBe(false);
 
@@ -128,7 +151,7 @@ describe('one decision event per call', () => {
     }
   }, 120_000);
 
-  it('a cancel while the person decides: still one decision event, main\'s, before the run\'s end', async () => {
+  it("a cancel while the person decides: still one decision event, main's, before the run's end", async () => {
     fake.enqueue(reply(toolUse('t_wait', 'write_file', { path: 'w.txt', content: 'w\n' })), reply(text('Stopped.')));
     let waiting: () => void = () => undefined;
     const asking = new Promise<void>((resolve) => (waiting = resolve));
@@ -150,6 +173,8 @@ describe('one decision event per call', () => {
     expect(decided[0]).toMatchObject({ id: 't_wait', allow: false, asked: expect.any(Object) });
     expect(fs.existsSync(path.join(dirs.project, 'w.txt'))).toBe(false);
     const lines = jsonLines(fs.readFileSync(path.join(dirs.configDir, 'sessions', `${session.id}.jsonl`), 'utf8'));
-    expect(lines.filter((l) => l.type === 'event' && (l.event as AgentEvent).type === 'tool_call_decided')).toHaveLength(1);
+    expect(
+      lines.filter((l) => l.type === 'event' && (l.event as AgentEvent).type === 'tool_call_decided'),
+    ).toHaveLength(1);
   }, 120_000);
 });

@@ -41,7 +41,11 @@ export function makeSandbox(fake: FakeAnthropic): Sandbox {
   return { project, configDir, home, env, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
 }
 
-export function runGatehouse(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runGatehouse(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -80,12 +84,17 @@ export class RpcClient {
   }
 
   /** The first event (from index `from`) matching `match`. */
-  async waitFor(match: (e: Record<string, unknown>) => boolean, from = 0, timeoutMs = 20_000): Promise<Record<string, unknown>> {
+  async waitFor(
+    match: (e: Record<string, unknown>) => boolean,
+    from = 0,
+    timeoutMs = 20_000,
+  ): Promise<Record<string, unknown>> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.events.slice(from).find(match);
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`event not seen; got ${JSON.stringify(this.events).slice(0, 3000)}\nstderr: ${this.stderr}`);
+      if (Date.now() > deadline)
+        throw new Error(`event not seen; got ${JSON.stringify(this.events).slice(0, 3000)}\nstderr: ${this.stderr}`);
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, 200);
         this.waiters.push(() => {
@@ -139,13 +148,20 @@ export function withFakeModel(use: (fake: FakeAnthropic, box: Sandbox) => void):
  * directory`), and a fresh folder `/var/tmp/PREFIX*` outside the project and outside the sandbox's private /tmp;
  * all torn down after. `use` receives them before each test.
  */
-export function withTrustedProject(outsidePrefix: string, use: (fake: FakeAnthropic, box: Sandbox, outside: string) => void): void {
+export function withTrustedProject(
+  outsidePrefix: string,
+  use: (fake: FakeAnthropic, box: Sandbox, outside: string) => void,
+): void {
   let current: { fake: FakeAnthropic; box: Sandbox; outside: string } | null = null;
   beforeEach(async () => {
     const fake = await startFakeAnthropic();
     current = { fake, box: makeSandbox(fake), outside: fs.mkdtempSync(`/var/tmp/${outsidePrefix}`) };
     use(current.fake, current.box, current.outside);
-    const trusted = await runGatehouse(['trust', 'set', current.box.project, '--scope', 'directory'], current.box.env, current.box.home);
+    const trusted = await runGatehouse(
+      ['trust', 'set', current.box.project, '--scope', 'directory'],
+      current.box.env,
+      current.box.home,
+    );
     expect(trusted.code, trusted.stderr).toBe(0);
   });
   afterEach(async () => {
@@ -184,7 +200,11 @@ export function modelEnv(home: string, model: FakeAnthropic): NodeJS.ProcessEnv 
 }
 
 /** Starts the real worker process (out/main/worker.js) and an AppCore of `shell` on it, both with `env`. */
-export async function startAppCore(shell: 'browser' | 'desktop', dirs: AppDirs, env: NodeJS.ProcessEnv): Promise<{ worker: WorkerSupervisor; core: AppCore }> {
+export async function startAppCore(
+  shell: 'browser' | 'desktop',
+  dirs: AppDirs,
+  env: NodeJS.ProcessEnv,
+): Promise<{ worker: WorkerSupervisor; core: AppCore }> {
   const worker = createNodeWorkerHost({ configDir: dirs.configDir, env });
   await worker.start();
   return { worker, core: new AppCore({ shell, worker, configDir: dirs.configDir, project: dirs.project, env }) };
@@ -211,7 +231,8 @@ export interface AppChat {
  */
 export function useAppChat(prefix: string, apiKey: string): AppChat {
   let fake: FakeAnthropic | undefined;
-  let state: { dirs: AppDirs; worker: WorkerSupervisor; core: AppCore; events: ApiEvent[]; unsubscribe: () => void } | undefined;
+  let state:
+    { dirs: AppDirs; worker: WorkerSupervisor; core: AppCore; events: ApiEvent[]; unsubscribe: () => void } | undefined;
   const now = () => {
     if (!state) throw new Error('useAppChat: used outside a test');
     return state;
@@ -262,4 +283,3 @@ export function useAppChat(prefix: string, apiKey: string): AppChat {
     call: (channel, payload = {}) => dispatchApi(now().core.handlers, channel, payload),
   };
 }
-

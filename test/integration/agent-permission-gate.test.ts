@@ -15,7 +15,13 @@ let configDir: string;
 let engine: PermissionEngine;
 beforeEach(async () => {
   ({ root, project, configDir } = makeAppDirs('gatehouse-gate-'));
-  engine = await createPermissionEngine({ projectRoot: project, configDir, env: { HOME: root }, trust: fixedTrust(false), sessionId: 's1' });
+  engine = await createPermissionEngine({
+    projectRoot: project,
+    configDir,
+    env: { HOME: root },
+    trust: fixedTrust(false),
+    sessionId: 's1',
+  });
 });
 afterEach(async () => {
   await engine.flushAudit(); // its audit lines land before the folder goes
@@ -37,7 +43,11 @@ describe('decideCall', () => {
     await engine.flushAudit();
     expect(out.engine.decision).toBe('ask');
     expect(out.final).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/^approval required: /) });
-    const audit = fs.readFileSync(path.join(configDir, 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { decision: string; session: string });
+    const audit = fs
+      .readFileSync(path.join(configDir, 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { decision: string; session: string });
     expect(audit.map((a) => a.decision)).toEqual(['ask', 'deny']);
     expect(audit[0]!.session).toBe('s1');
   });
@@ -64,7 +74,10 @@ describe('decideCall', () => {
     const cancel = new AbortController();
     const pending = decideCall(engine, never, run(cancel.signal), write(), live());
     cancel.abort();
-    expect((await pending).final).toMatchObject({ decision: 'deny', reason: expect.stringContaining('nobody answered') });
+    expect((await pending).final).toMatchObject({
+      decision: 'deny',
+      reason: expect.stringContaining('nobody answered'),
+    });
     const worker = new AbortController();
     const pending2 = decideCall(engine, never, run(), write(), worker.signal);
     worker.abort();
@@ -75,14 +88,23 @@ describe('decideCall', () => {
     const throws: Approver = async () => {
       throw new Error('UI gone');
     };
-    expect((await decideCall(engine, throws, run(), write(), live())).final).toMatchObject({ decision: 'deny', reason: expect.stringContaining('UI gone') });
+    expect((await decideCall(engine, throws, run(), write(), live())).final).toMatchObject({
+      decision: 'deny',
+      reason: expect.stringContaining('UI gone'),
+    });
     const bad = recording({ kind: 'session', rules: ['Write((('] });
     expect((await decideCall(engine, bad.approve, run(), write(), live())).final.decision).toBe('deny');
   });
 
   it('a hard deny never reaches the person; plan mode denies a write before any ask', async () => {
     const { approve, asked } = recording({ kind: 'once' });
-    const hard = await decideCall(engine, approve, run(), { tool: 'run_command', input: { command: 'rm -rf /' } }, live());
+    const hard = await decideCall(
+      engine,
+      approve,
+      run(),
+      { tool: 'run_command', input: { command: 'rm -rf /' } },
+      live(),
+    );
     expect(hard.final).toMatchObject({ decision: 'deny', source: 'hard' });
     const plan = await decideCall(engine, approve, { ...run(), agentMode: 'plan' }, write(), live());
     expect(plan.final).toMatchObject({ decision: 'deny', source: 'agent-mode' });
@@ -111,7 +133,12 @@ describe('decideCall', () => {
       await decideCall(asking, approve, run(), note, live());
       expect(asked).toHaveLength(2);
       // a call no ask rule matches still gets the full set of answers
-      const other = { tool: 'write_file', input: { path: '../elsewhere.txt', content: 'x' }, runId: 'r1', callId: 'c10' };
+      const other = {
+        tool: 'write_file',
+        input: { path: '../elsewhere.txt', content: 'x' },
+        runId: 'r1',
+        callId: 'c10',
+      };
       const { approve: approve2, asked: asked2 } = recording({ kind: 'deny' });
       await decideCall(asking, approve2, run(), other, live());
       expect(asked2[0]?.onceOnly).toBeUndefined();

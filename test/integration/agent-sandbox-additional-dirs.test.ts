@@ -40,8 +40,19 @@ describe.skipIf(bwrap === null)('additional directories of the settings in the s
     expect(trusted.code, trusted.stderr).toBe(0);
     const elsewhere = fs.mkdtempSync('/var/tmp/gatehouse-elsewhere-');
     try {
-      fake.enqueue(reply(toolUse('toolu_a', 'run_command', { command: `${write(`${shared}/made.txt`)}; ${write(`${elsewhere}/no.txt`)}` })), reply(text('Done.')));
-      const r = await runGatehouse(['run', '--project', box.project, '--mode', 'bypassPermissions', 'do it'], box.env, box.home);
+      fake.enqueue(
+        reply(
+          toolUse('toolu_a', 'run_command', {
+            command: `${write(`${shared}/made.txt`)}; ${write(`${elsewhere}/no.txt`)}`,
+          }),
+        ),
+        reply(text('Done.')),
+      );
+      const r = await runGatehouse(
+        ['run', '--project', box.project, '--mode', 'bypassPermissions', 'do it'],
+        box.env,
+        box.home,
+      );
       expect(r.code, r.stderr).toBe(0);
       const [result] = sentToolResults(fake.requests[1]!.body);
       expect(fs.existsSync(path.join(shared, 'made.txt')), String(result!.content)).toBe(true);
@@ -55,10 +66,21 @@ describe.skipIf(bwrap === null)('additional directories of the settings in the s
 
   it("an untrusted project's own additionalDirectories do not widen the sandbox", async () => {
     fs.mkdirSync(path.join(box.project, '.gatehouse'));
-    fs.writeFileSync(path.join(box.project, '.gatehouse', 'settings.yaml'), `permissions:\n  additionalDirectories: ["${shared}"]\n`);
-    fake.enqueue(reply(toolUse('toolu_b', 'run_command', { command: write(`${shared}/made.txt`) })), reply(text('Done.')));
+    fs.writeFileSync(
+      path.join(box.project, '.gatehouse', 'settings.yaml'),
+      `permissions:\n  additionalDirectories: ["${shared}"]\n`,
+    );
+    fake.enqueue(
+      reply(toolUse('toolu_b', 'run_command', { command: write(`${shared}/made.txt`) })),
+      reply(text('Done.')),
+    );
     // Untrusted: the command asks; a person allows it once, and then only the OS stands in the way.
-    const session = await createSession({ project: box.project, configDir: box.configDir, env: box.env, approve: () => 'once' });
+    const session = await createSession({
+      project: box.project,
+      configDir: box.configDir,
+      env: box.env,
+      approve: () => 'once',
+    });
     try {
       expect((await session.prompt('do it')).status).toBe('completed');
     } finally {

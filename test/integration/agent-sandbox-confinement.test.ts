@@ -47,7 +47,11 @@ describe('CommandConfinement', () => {
 
   it('a bubblewrap that does not exist: unavailable, with the reason; commands fall back to scrubbed bash', async () => {
     const c = await confinement.resolve(project, [], config({ bwrapPath: path.join(root, 'no-bwrap') }));
-    expect(c.status).toEqual({ enabled: true, available: false, reason: `bubblewrap was not found at ${path.join(root, 'no-bwrap')}` });
+    expect(c.status).toEqual({
+      enabled: true,
+      available: false,
+      reason: `bubblewrap was not found at ${path.join(root, 'no-bwrap')}`,
+    });
     expect(c.wrapper.wrap('true').file).toBe('bash');
   });
 
@@ -59,16 +63,25 @@ describe('CommandConfinement', () => {
     expect(c.protectedPaths).toEqual([path.join(root, 'config'), real]);
   });
 
-  it.skipIf(process.platform !== 'linux' || findOnPath('bwrap') === null)('a working sandbox is reused for the same project and configuration', async () => {
-    const a = await confinement.resolve(project, [], config());
-    expect(a.status).toEqual({ enabled: true, available: true, mechanism: 'bubblewrap' });
-    const b = await confinement.resolve(project, [], config());
-    expect(b.wrapper).toBe(a.wrapper);
-    expect(a.wrapper.wrap('true').file).not.toBe('bash');
-  });
+  it.skipIf(process.platform !== 'linux' || findOnPath('bwrap') === null)(
+    'a working sandbox is reused for the same project and configuration',
+    async () => {
+      const a = await confinement.resolve(project, [], config());
+      expect(a.status).toEqual({ enabled: true, available: true, mechanism: 'bubblewrap' });
+      const b = await confinement.resolve(project, [], config());
+      expect(b.wrapper).toBe(a.wrapper);
+      expect(a.wrapper.wrap('true').file).not.toBe('bash');
+    },
+  );
 
   it('no configuration from main: the fail-safe default (on, no network)', () => {
     const d = defaultSandboxConfig({ HOME: root, GATEHOUSE_HOME: path.join(root, 'gh') });
-    expect(d).toEqual({ enabled: true, allowedDomains: [], envAllowList: [], userConfigDir: path.join(root, 'gh'), home: root });
+    expect(d).toEqual({
+      enabled: true,
+      allowedDomains: [],
+      envAllowList: [],
+      userConfigDir: path.join(root, 'gh'),
+      home: root,
+    });
   });
 });

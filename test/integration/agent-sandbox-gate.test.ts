@@ -18,7 +18,14 @@ beforeEach(async () => {
   const configDir = path.join(root, 'config');
   fs.mkdirSync(project);
   fs.mkdirSync(configDir);
-  engine = await createPermissionEngine({ projectRoot: project, configDir, env: { HOME: root }, trust: fixedTrust(true), mode: 'bypassPermissions', sessionId: 's1' });
+  engine = await createPermissionEngine({
+    projectRoot: project,
+    configDir,
+    env: { HOME: root },
+    trust: fixedTrust(true),
+    mode: 'bypassPermissions',
+    sessionId: 's1',
+  });
 });
 afterEach(async () => {
   await engine.flushAudit(); // its audit lines land before the folder goes
@@ -28,7 +35,12 @@ afterEach(async () => {
 const missing: SandboxStatus = { enabled: true, available: false, reason: 'bubblewrap was not found at /x' };
 const working: SandboxStatus = { enabled: true, available: true, mechanism: 'bubblewrap' };
 const off: SandboxStatus = { enabled: false, available: false, reason: 'turned off' };
-const run = (sandbox: SandboxStatus | null) => ({ runId: 'r1', agentMode: 'do' as const, signal: new AbortController().signal, sandbox });
+const run = (sandbox: SandboxStatus | null) => ({
+  runId: 'r1',
+  agentMode: 'do' as const,
+  signal: new AbortController().signal,
+  sandbox,
+});
 const cmd = (command = 'ls') => ({ tool: 'run_command', input: { command }, runId: 'r1', callId: 'c1' });
 const live = () => new AbortController().signal;
 
@@ -47,7 +59,10 @@ describe('decideCall with the command sandbox', () => {
 
   it('a missing sandbox: an allowed command asks with the reason; no person: denied "approval required"', async () => {
     const out = await decideCall(engine, null, run(missing), cmd(), live());
-    expect(out.engine).toMatchObject({ decision: 'ask', reason: 'the OS sandbox is unavailable (bubblewrap was not found at /x): every command needs approval' });
+    expect(out.engine).toMatchObject({
+      decision: 'ask',
+      reason: 'the OS sandbox is unavailable (bubblewrap was not found at /x): every command needs approval',
+    });
     expect(out.final.decision).toBe('deny');
     expect(out.final.reason).toMatch(/^approval required: the OS sandbox is unavailable/);
   });
@@ -62,7 +77,7 @@ describe('decideCall with the command sandbox', () => {
     expect(asked).toHaveLength(2);
   });
 
-  it('the person denies: denied (not the engine\'s allow)', async () => {
+  it("the person denies: denied (not the engine's allow)", async () => {
     const { approve } = answering({ kind: 'deny', note: 'no sandbox, no' });
     const out = await decideCall(engine, approve, run(missing), cmd(), live());
     expect(out.final).toMatchObject({ decision: 'deny', source: 'approval', reason: 'denied by you: no sandbox, no' });

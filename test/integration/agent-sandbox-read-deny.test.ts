@@ -26,8 +26,26 @@ describe.skipIf(bwrap === null)('run_command under Read deny rules (through gate
     fs.writeFileSync(path.join(box.project, 'secrets', 'key.txt'), 'key = AGENT-SECRET-1\n');
     fs.writeFileSync(path.join(box.project, '.env'), 'key=AGENT-SECRET-2\n');
     fs.writeFileSync(path.join(box.project, 'notes.txt'), 'key: public\n');
-    fake.enqueue(reply(toolUse('toolu_g', 'run_command', { command: "grep -rn key . ; python3 -c \"print(open('secrets/key.txt').read())\"" })), reply(text('Done.')));
-    const args = ['run', '--project', box.project, '--mode', 'bypassPermissions', '--deny', 'Read(./secrets/**)', '--deny', 'Read(.env)', 'look'];
+    fake.enqueue(
+      reply(
+        toolUse('toolu_g', 'run_command', {
+          command: 'grep -rn key . ; python3 -c "print(open(\'secrets/key.txt\').read())"',
+        }),
+      ),
+      reply(text('Done.')),
+    );
+    const args = [
+      'run',
+      '--project',
+      box.project,
+      '--mode',
+      'bypassPermissions',
+      '--deny',
+      'Read(./secrets/**)',
+      '--deny',
+      'Read(.env)',
+      'look',
+    ];
     const r = await runGatehouse(args, box.env, box.home);
     expect(r.code, r.stderr).toBe(0);
     const [result] = sentToolResults(fake.requests[1]!.body);

@@ -19,7 +19,8 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const user = (yaml: string) => fs.writeFileSync(path.join(configDir, 'settings.yaml'), yaml);
-const project = (yaml: string, name = 'settings.yaml') => fs.writeFileSync(path.join(projectRoot, '.gatehouse', name), yaml);
+const project = (yaml: string, name = 'settings.yaml') =>
+  fs.writeFileSync(path.join(projectRoot, '.gatehouse', name), yaml);
 const load = (projectTrusted: boolean) => loadSandboxSettings({ configDir, projectRoot, projectTrusted });
 
 describe('sandbox settings', () => {
@@ -28,8 +29,15 @@ describe('sandbox settings', () => {
   });
 
   it('the user settings: enabled false, domains and env names count', () => {
-    user('permissions:\n  allow: ["Read"]\nsandbox:\n  enabled: false\n  network:\n    allowedDomains: [example.com, "*.npmjs.org"]\n  envAllowList: [NPM_TOKEN]\n');
-    expect(load(false)).toMatchObject({ enabled: false, allowedDomains: ['example.com', '*.npmjs.org'], envAllowList: ['NPM_TOKEN'], problems: [] });
+    user(
+      'permissions:\n  allow: ["Read"]\nsandbox:\n  enabled: false\n  network:\n    allowedDomains: [example.com, "*.npmjs.org"]\n  envAllowList: [NPM_TOKEN]\n',
+    );
+    expect(load(false)).toMatchObject({
+      enabled: false,
+      allowedDomains: ['example.com', '*.npmjs.org'],
+      envAllowList: ['NPM_TOKEN'],
+      problems: [],
+    });
   });
 
   it('a project can never turn the sandbox off, trusted or not, shared or local file', () => {
@@ -81,9 +89,26 @@ describe('sandbox settings', () => {
   });
 
   it('the run config: user config dir, HOME, and GATEHOUSE_BWRAP', () => {
-    const { config } = sandboxRunConfig({ configDir, projectRoot, projectTrusted: false, env: { HOME: root, GATEHOUSE_BWRAP: '/nonexistent/bwrap' } });
-    expect(config).toEqual({ enabled: true, allowedDomains: [], envAllowList: [], userConfigDir: configDir, home: root, bwrapPath: '/nonexistent/bwrap' });
-    const plain = sandboxRunConfig({ configDir, projectRoot, projectTrusted: false, env: { HOME: root, GATEHOUSE_BWRAP: ' ' } }).config;
+    const { config } = sandboxRunConfig({
+      configDir,
+      projectRoot,
+      projectTrusted: false,
+      env: { HOME: root, GATEHOUSE_BWRAP: '/nonexistent/bwrap' },
+    });
+    expect(config).toEqual({
+      enabled: true,
+      allowedDomains: [],
+      envAllowList: [],
+      userConfigDir: configDir,
+      home: root,
+      bwrapPath: '/nonexistent/bwrap',
+    });
+    const plain = sandboxRunConfig({
+      configDir,
+      projectRoot,
+      projectTrusted: false,
+      env: { HOME: root, GATEHOUSE_BWRAP: ' ' },
+    }).config;
     expect(plain.bwrapPath).toBeUndefined();
   });
 });

@@ -28,26 +28,55 @@ afterEach(async () => {
 });
 
 async function engineWith(mode: PermissionMode, cliRules: RuleText[] = []): Promise<PermissionEngine> {
-  const engine = await createPermissionEngine({ projectRoot: project, configDir, env: { HOME: root }, trust: fixedTrust(true), mode, cliRules, sessionId: 's1' });
+  const engine = await createPermissionEngine({
+    projectRoot: project,
+    configDir,
+    env: { HOME: root },
+    trust: fixedTrust(true),
+    mode,
+    cliRules,
+    sessionId: 's1',
+  });
   engines.push(engine);
   return engine;
 }
 const working: SandboxStatus = { enabled: true, available: true, mechanism: 'bubblewrap' };
 const missing: SandboxStatus = { enabled: true, available: false, reason: 'no bwrap' };
-const run = (agentMode: 'chat' | 'plan' | 'do' = 'do', sandbox: SandboxStatus = working) => ({ runId: 'r1', agentMode, signal: new AbortController().signal, sandbox });
-const outside = (command = 'echo hi > /var/tmp/x') => ({ tool: 'run_command', input: { command, unsandboxed: true }, runId: 'r1', callId: 'c1' });
-const inside = (command = 'echo hi > /var/tmp/x') => ({ tool: 'run_command', input: { command }, runId: 'r1', callId: 'c2' });
+const run = (agentMode: 'chat' | 'plan' | 'do' = 'do', sandbox: SandboxStatus = working) => ({
+  runId: 'r1',
+  agentMode,
+  signal: new AbortController().signal,
+  sandbox,
+});
+const outside = (command = 'echo hi > /var/tmp/x') => ({
+  tool: 'run_command',
+  input: { command, unsandboxed: true },
+  runId: 'r1',
+  callId: 'c1',
+});
+const inside = (command = 'echo hi > /var/tmp/x') => ({
+  tool: 'run_command',
+  input: { command },
+  runId: 'r1',
+  callId: 'c2',
+});
 const live = () => new AbortController().signal;
 
 function answering(...answers: Awaited<ReturnType<Approver>>[]): { approve: Approver; asked: ApprovalRequest[] } {
   const asked: ApprovalRequest[] = [];
-  return { asked, approve: async (request) => (asked.push(request), answers[Math.min(asked.length - 1, answers.length - 1)]!) };
+  return {
+    asked,
+    approve: async (request) => (asked.push(request), answers[Math.min(asked.length - 1, answers.length - 1)]!),
+  };
 }
 
 describe('run_command with unsandboxed: true', () => {
   it('no allow rule, no mode, no CLI flag allows it: it asks, once-only, with no rules offered', async () => {
     for (const mode of ['default', 'acceptEdits', 'strict'] as const) {
-      const engine = await engineWith(mode, [{ behavior: 'allow', rule: 'Bash' }, { behavior: 'allow', rule: 'Bash(echo:*)' }]);
+      const engine = await engineWith(mode, [
+        { behavior: 'allow', rule: 'Bash' },
+        { behavior: 'allow', rule: 'Bash(echo:*)' },
+      ]);
       expect(engine.decide(inside('echo hi')).decision).toBe('allow'); // the rule works for a sandboxed call
       const { approve, asked } = answering({ kind: 'deny' });
       const out = await decideCall(engine, approve, run(), outside('echo hi'), live());
@@ -76,9 +105,19 @@ describe('run_command with unsandboxed: true', () => {
   it('a deny rule still denies; the hard deny list still applies; plan mode refuses it', async () => {
     const engine = await engineWith('default', [{ behavior: 'deny', rule: 'Bash(curl:*)' }]);
     const { approve, asked } = answering({ kind: 'once' });
-    expect((await decideCall(engine, approve, run(), outside('curl https://x.io'), live())).final).toMatchObject({ decision: 'deny', source: 'cli', rule: 'Bash(curl:*)' });
-    expect((await decideCall(engine, approve, run(), outside('rm -rf /'), live())).final).toMatchObject({ decision: 'deny', source: 'hard' });
-    expect((await decideCall(engine, approve, run('plan'), outside('echo hi'), live())).final).toMatchObject({ decision: 'deny', source: 'agent-mode' });
+    expect((await decideCall(engine, approve, run(), outside('curl https://x.io'), live())).final).toMatchObject({
+      decision: 'deny',
+      source: 'cli',
+      rule: 'Bash(curl:*)',
+    });
+    expect((await decideCall(engine, approve, run(), outside('rm -rf /'), live())).final).toMatchObject({
+      decision: 'deny',
+      source: 'hard',
+    });
+    expect((await decideCall(engine, approve, run('plan'), outside('echo hi'), live())).final).toMatchObject({
+      decision: 'deny',
+      source: 'agent-mode',
+    });
     expect(asked).toHaveLength(0);
   });
 
@@ -86,7 +125,11 @@ describe('run_command with unsandboxed: true', () => {
     const engine = await engineWith('default');
     const { approve, asked } = answering({ kind: 'once' });
     const first = await decideCall(engine, approve, run(), outside(), live());
-    expect(first.final).toMatchObject({ decision: 'allow', source: 'approval', reason: 'allowed once by you, outside the OS sandbox' });
+    expect(first.final).toMatchObject({
+      decision: 'allow',
+      source: 'approval',
+      reason: 'allowed once by you, outside the OS sandbox',
+    });
     expect((await decideCall(engine, approve, run(), outside(), live())).final.decision).toBe('allow');
     expect(asked).toHaveLength(2);
   });
@@ -94,7 +137,11 @@ describe('run_command with unsandboxed: true', () => {
   it('a "session" or "always" answer counts once and stores no rule (not even one the shell sent)', async () => {
     const engine = await engineWith('default');
     const rulesBefore = engine.state.snapshot().rules.length;
-    const { approve, asked } = answering({ kind: 'session', rules: ['Bash'] }, { kind: 'always', rules: ['Bash(echo:*)'] }, { kind: 'deny' });
+    const { approve, asked } = answering(
+      { kind: 'session', rules: ['Bash'] },
+      { kind: 'always', rules: ['Bash(echo:*)'] },
+      { kind: 'deny' },
+    );
     const session = await decideCall(engine, approve, run(), outside(), live());
     expect(session.final).toMatchObject({ decision: 'allow', source: 'approval', rule: null });
     expect(session.final.reason).toContain('counts once');
@@ -127,7 +174,7 @@ describe('run_command with unsandboxed: true', () => {
     }
   });
 
-  it('the audit log records the unsandboxed call, the ask and the person\'s answer', async () => {
+  it("the audit log records the unsandboxed call, the ask and the person's answer", async () => {
     const engine = await engineWith('default');
     await decideCall(engine, answering({ kind: 'always' }).approve, run(), outside('make deploy'), live());
     await engine.flushAudit(); // the log is appended in order, off the caller's path

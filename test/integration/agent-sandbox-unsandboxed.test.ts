@@ -28,7 +28,11 @@ withTrustedProject('gatehouse-unsandboxed-', (f, b, o) => {
 const pyWrite = (file: string): string => `${PYTHON} -c "open('${file}','w').write('escaped')"`;
 
 /** The model runs `input` once through the SDK; `approve` answers; returns the tool result the model got back. */
-async function viaSdk(input: Record<string, unknown>, approve: (r: ApprovalRequest) => ApprovalDecision, mode: 'default' | 'bypassPermissions' = 'default') {
+async function viaSdk(
+  input: Record<string, unknown>,
+  approve: (r: ApprovalRequest) => ApprovalDecision,
+  mode: 'default' | 'bypassPermissions' = 'default',
+) {
   fake.enqueue(reply(toolUse('toolu_u', 'run_command', input)), reply(text('Done.')));
   const session = await createSession({ project: box.project, configDir: box.configDir, env: box.env, mode, approve });
   try {
@@ -54,7 +58,10 @@ describe.skipIf(bwrap === null)('run_command with unsandboxed: true (real bubble
   it('approved once: the same write really runs outside the sandbox (environment still scrubbed)', async () => {
     const target = path.join(outside, 'escaped.txt');
     const asked: ApprovalRequest[] = [];
-    const { result, content } = await viaSdk({ command: `${pyWrite(target)}; env`, unsandboxed: true }, (r) => (asked.push(r), 'once'));
+    const { result, content } = await viaSdk(
+      { command: `${pyWrite(target)}; env`, unsandboxed: true },
+      (r) => (asked.push(r), 'once'),
+    );
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ onceOnly: true, suggestedRules: [] });
     expect(asked[0]!.reason).toContain('runs outside the OS sandbox');
@@ -74,7 +81,10 @@ describe.skipIf(bwrap === null)('run_command with unsandboxed: true (real bubble
 
   it('denied: not run, an error result naming the denial', async () => {
     const target = path.join(outside, 'escaped.txt');
-    const { result, content } = await viaSdk({ command: pyWrite(target), unsandboxed: true }, () => ({ kind: 'deny', note: 'find another way' }));
+    const { result, content } = await viaSdk({ command: pyWrite(target), unsandboxed: true }, () => ({
+      kind: 'deny',
+      note: 'find another way',
+    }));
     expect(result.is_error).toBe(true);
     expect(content).toContain('denied by you: find another way');
     expect(fs.existsSync(target)).toBe(false);
@@ -83,7 +93,11 @@ describe.skipIf(bwrap === null)('run_command with unsandboxed: true (real bubble
   it('bypassPermissions: denied without asking, not run', async () => {
     const target = path.join(outside, 'escaped.txt');
     const asked: ApprovalRequest[] = [];
-    const { result, content } = await viaSdk({ command: pyWrite(target), unsandboxed: true }, (r) => (asked.push(r), 'once'), 'bypassPermissions');
+    const { result, content } = await viaSdk(
+      { command: pyWrite(target), unsandboxed: true },
+      (r) => (asked.push(r), 'once'),
+      'bypassPermissions',
+    );
     expect(asked).toHaveLength(0);
     expect(result.is_error).toBe(true);
     expect(content).toContain('unavailable in bypass mode');
@@ -92,7 +106,10 @@ describe.skipIf(bwrap === null)('run_command with unsandboxed: true (real bubble
 
   it('over RPC: the request says onceOnly; an "always" answer runs it once and writes no rule', async () => {
     const target = path.join(outside, 'rpc.txt');
-    fake.enqueue(reply(toolUse('toolu_r', 'run_command', { command: pyWrite(target), unsandboxed: true })), reply(text('Done.')));
+    fake.enqueue(
+      reply(toolUse('toolu_r', 'run_command', { command: pyWrite(target), unsandboxed: true })),
+      reply(text('Done.')),
+    );
     const c = new RpcClient(['--project', box.project], box.env, box.home);
     try {
       await c.waitFor((e) => e.type === 'ready');
@@ -100,9 +117,17 @@ describe.skipIf(bwrap === null)('run_command with unsandboxed: true (real bubble
       const ask = await c.waitFor((e) => e.type === 'approval_request');
       expect(ask).toMatchObject({ tool: 'run_command', onceOnly: true, suggestedRules: [] });
       c.send({ type: 'approve', requestId: ask.requestId, decision: 'always' });
-      const decision = await c.waitFor((e) => e.type === 'agent' && (e.event as { type: string }).type === 'tool_call_decided');
+      const decision = await c.waitFor(
+        (e) => e.type === 'agent' && (e.event as { type: string }).type === 'tool_call_decided',
+      );
       // The person said "always"; it counted once: no rule added.
-      expect(decision.event).toMatchObject({ id: 'toolu_r', allow: true, source: 'approval', rule: null, answer: { choice: 'always' } });
+      expect(decision.event).toMatchObject({
+        id: 'toolu_r',
+        allow: true,
+        source: 'approval',
+        rule: null,
+        answer: { choice: 'always' },
+      });
       expect(decision).not.toHaveProperty('event.answer.rules');
       await c.waitFor((e) => e.type === 'result');
     } finally {
@@ -114,8 +139,15 @@ describe.skipIf(bwrap === null)('run_command with unsandboxed: true (real bubble
 
   it('print mode (no person), even with an allow-all flag: denied "approval required", not run', async () => {
     const target = path.join(outside, 'escaped.txt');
-    fake.enqueue(reply(toolUse('toolu_p', 'run_command', { command: pyWrite(target), unsandboxed: true })), reply(text('Done.')));
-    const r = await runGatehouse(['run', '--project', box.project, '--mode', 'acceptEdits', '--allow', 'Bash', 'do it'], box.env, box.home);
+    fake.enqueue(
+      reply(toolUse('toolu_p', 'run_command', { command: pyWrite(target), unsandboxed: true })),
+      reply(text('Done.')),
+    );
+    const r = await runGatehouse(
+      ['run', '--project', box.project, '--mode', 'acceptEdits', '--allow', 'Bash', 'do it'],
+      box.env,
+      box.home,
+    );
     expect(r.code, r.stderr).toBe(0);
     const [result] = sentToolResults(fake.requests[1]!.body);
     expect(result!.is_error).toBe(true);

@@ -47,7 +47,13 @@ async function runCommandOnce(command: string, extra: { mode?: string; env?: Nod
 async function viaSdk(command: string, approve: (r: ApprovalRequest) => ApprovalDecision, env: NodeJS.ProcessEnv = {}) {
   fake.enqueue(reply(toolUse('toolu_p', 'run_command', { command })), reply(text('Done.')));
   const before = fake.requests.length;
-  const session = await createSession({ project: box.project, configDir: box.configDir, env: { ...box.env, ...env }, mode: 'bypassPermissions', approve });
+  const session = await createSession({
+    project: box.project,
+    configDir: box.configDir,
+    env: { ...box.env, ...env },
+    mode: 'bypassPermissions',
+    approve,
+  });
   try {
     const result = await session.prompt('do it');
     expect(result.status).toBe('completed');
@@ -79,7 +85,9 @@ describe.skipIf(bwrap === null)('run_command in the OS sandbox (real bubblewrap,
   it('~/.ssh is unreadable from a command (HOME points at a temp home)', async () => {
     fs.mkdirSync(path.join(box.home, '.ssh'));
     fs.writeFileSync(path.join(box.home, '.ssh', 'id_rsa'), 'PRIVATE-KEY-MATERIAL-42\n');
-    const { content } = await runCommandOnce(`${PYTHON} -c "import os; print(open(os.path.expanduser('~/.ssh/id_rsa')).read())"`);
+    const { content } = await runCommandOnce(
+      `${PYTHON} -c "import os; print(open(os.path.expanduser('~/.ssh/id_rsa')).read())"`,
+    );
     expect(content).not.toContain('PRIVATE-KEY-MATERIAL-42');
     expect(content).toMatch(/\[exit code [1-9]/);
   });
@@ -141,11 +149,15 @@ describe('run_command without a working sandbox (GATEHOUSE_BWRAP points at a mis
   it('a command bypassPermissions would allow asks instead; no TTY: denied "approval required" with the reason', async () => {
     const marker = path.join(outside, 'ran.txt');
     const { result, content, stdout, stderr } = await runCommandOnce(`ls; ${pyWrite(marker)}`, { env: missing });
-    expect(stderr).toContain('gatehouse run: warning: the OS sandbox is unavailable (bubblewrap was not found at /nonexistent/bwrap)');
+    expect(stderr).toContain(
+      'gatehouse run: warning: the OS sandbox is unavailable (bubblewrap was not found at /nonexistent/bwrap)',
+    );
     expect(stdout).toMatch(/\[tool\] run_command .* -> deny/);
     expect(result.is_error).toBe(true);
     expect(content).toContain('approval required');
-    expect(content).toContain('the OS sandbox is unavailable (bubblewrap was not found at /nonexistent/bwrap): every command needs approval');
+    expect(content).toContain(
+      'the OS sandbox is unavailable (bubblewrap was not found at /nonexistent/bwrap): every command needs approval',
+    );
     expect(fs.existsSync(marker)).toBe(false);
     const audit = fs.readFileSync(path.join(box.configDir, 'audit.jsonl'), 'utf8');
     expect(audit).toContain('the OS sandbox is unavailable');
@@ -220,7 +232,10 @@ describe.skipIf(bwrap === null || !netTools)('the network of run_command (allowe
 
   it("a project's domain counts only while the project is trusted", async () => {
     fs.mkdirSync(path.join(box.project, '.gatehouse'));
-    fs.writeFileSync(path.join(box.project, '.gatehouse', 'settings.yaml'), `sandbox:\n  network:\n    allowedDomains: ["127.0.0.1:${port}"]\n`);
+    fs.writeFileSync(
+      path.join(box.project, '.gatehouse', 'settings.yaml'),
+      `sandbox:\n  network:\n    allowedDomains: ["127.0.0.1:${port}"]\n`,
+    );
     const trusted = await runCommandOnce(fetch());
     expect(trusted.content).toContain('hello-from-loopback');
     const revoked = await runGatehouse(['trust', 'revoke', box.project], box.env, box.home);
@@ -234,4 +249,3 @@ describe.skipIf(bwrap === null || !netTools)('the network of run_command (allowe
     expect(hits).toBe(0);
   });
 });
-

@@ -64,13 +64,21 @@ describe("the SDK: createSession from 'gatehouse'", () => {
     fs.symlinkSync(REPO, path.join(app, 'node_modules', 'gatehouse'), 'dir');
     fs.writeFileSync(path.join(app, 'main.cjs'), SCRIPT);
     fake.enqueue(
-      reply(toolUse('toolu_yes', 'write_file', { path: 'yes.txt', content: 'ok\n' }), toolUse('toolu_no', 'write_file', { path: 'no.txt', content: 'no\n' })),
+      reply(
+        toolUse('toolu_yes', 'write_file', { path: 'yes.txt', content: 'ok\n' }),
+        toolUse('toolu_no', 'write_file', { path: 'no.txt', content: 'no\n' }),
+      ),
       reply(text('One of two.')),
     );
     const r = await runScript(app);
     expect(r.stderr).not.toContain('Error');
     expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout) as { asked: Array<{ tool: string; path: string }>; types: string[]; decided: unknown[]; result: { status: string; finalText: string } };
+    const out = JSON.parse(r.stdout) as {
+      asked: Array<{ tool: string; path: string }>;
+      types: string[];
+      decided: unknown[];
+      result: { status: string; finalText: string };
+    };
     expect(out.asked.map((a) => a.path)).toEqual(['yes.txt', 'no.txt']);
     expect(out.result).toMatchObject({ status: 'completed', finalText: 'One of two.' });
     // One decision event per call, each with the answer the callback gave.

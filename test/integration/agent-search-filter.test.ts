@@ -33,7 +33,10 @@ function writeProject(): void {
 }
 
 async function searchBoth(): Promise<{ search: string; find: string }> {
-  fake.enqueue(reply(toolUse('toolu_s', 'search_code', { pattern: 'key' }), toolUse('toolu_f', 'find_files', { pattern: '**/*' })), reply(text('Done.')));
+  fake.enqueue(
+    reply(toolUse('toolu_s', 'search_code', { pattern: 'key' }), toolUse('toolu_f', 'find_files', { pattern: '**/*' })),
+    reply(text('Done.')),
+  );
   const r = await runGatehouse(['run', '--project', box.project, 'find the key'], box.env, box.home);
   expect(r.code, r.stderr).toBe(0);
   const results = sentToolResults(fake.requests[1]!.body);
@@ -50,9 +53,13 @@ describe('search_code and find_files through the agent', () => {
     writeProject();
     const { search, find } = await searchBoth();
     expect(lines(search)).toEqual(['docs/ünï côdé.md:1:key unicode', 'src/app.ts:1:const key = 1;']);
-    expect(search).toContain('(2 files left out: reading them is denied or needs approval — .env, secrets/key.txt; ask to read one with read_file)');
+    expect(search).toContain(
+      '(2 files left out: reading them is denied or needs approval — .env, secrets/key.txt; ask to read one with read_file)',
+    );
     expect(lines(find)).toEqual(['.gatehouse/settings.yaml', 'docs/ünï côdé.md', 'src/app.ts']);
-    expect(find).toContain('(3 files left out: reading them is denied or needs approval — .env, secrets/key.txt, src/link.txt; ask to read one with read_file)');
+    expect(find).toContain(
+      '(3 files left out: reading them is denied or needs approval — .env, secrets/key.txt, src/link.txt; ask to read one with read_file)',
+    );
     for (const content of [search, find]) {
       expect(content).not.toContain('SECRET-VALUE-123');
       expect(content).not.toContain('ENV-SECRET');
@@ -80,7 +87,9 @@ describe('a worker whose main does not answer the read check', () => {
     await Promise.all(hosts.splice(0).map((h) => h.stop()));
   });
 
-  async function runSearch(readable: ((paths: string[]) => Promise<ReadableResult>) | null): Promise<Record<string, unknown>> {
+  async function runSearch(
+    readable: ((paths: string[]) => Promise<ReadableResult>) | null,
+  ): Promise<Record<string, unknown>> {
     writeProject();
     const host = createNodeWorkerHost({ configDir: box.configDir, env: box.env });
     hosts.push(host);

@@ -23,7 +23,13 @@ function runOnTty(answers: string[]): Promise<{ code: number; screen: string; pr
   return new Promise((resolve) => {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(box.env)) if (v !== undefined) env[k] = v;
-    const term = pty.spawn(process.execPath, [CLI, 'run', '--project', box.project, 'go'], { name: 'xterm', cols: 220, rows: 60, cwd: box.home, env });
+    const term = pty.spawn(process.execPath, [CLI, 'run', '--project', box.project, 'go'], {
+      name: 'xterm',
+      cols: 220,
+      rows: 60,
+      cwd: box.home,
+      env,
+    });
     let screen = '';
     let seen = 0;
     const prompts: string[] = [];
@@ -47,7 +53,9 @@ describe('the terminal approval shows hidden characters and line breaks', () => 
     const r = await runOnTty(['\r']);
     expect(r.code).toBe(0);
     const prompt = r.prompts[0] ?? '';
-    expect(prompt).toContain('[approval] run_command ls ⟨U+202E⟩⟨U+2066⟩; touch trojan⟨U+2069⟩ ⟨U+2066⟩#⟨U+2069⟩⟨U+202C⟩');
+    expect(prompt).toContain(
+      '[approval] run_command ls ⟨U+202E⟩⟨U+2066⟩; touch trojan⟨U+2069⟩ ⟨U+2066⟩#⟨U+2069⟩⟨U+202C⟩',
+    );
     // The call and the rule "always" would add: six bidi controls each.
     expect(prompt).toContain('! This call contains 10 hidden or control characters');
     // Nothing the terminal would interpret reached it.
@@ -57,12 +65,15 @@ describe('the terminal approval shows hidden characters and line breaks', () => 
 
   it('a command with a line break is shown as numbered lines, and one with escape sequences as markers', async () => {
     fake.enqueue(
-      reply(toolUse('toolu_n', 'run_command', { command: 'echo safe\ntouch newline-ran' }), toolUse('toolu_e', 'run_command', { command: 'touch esc-ran # \x1b[2K\x1b[1A\rls' })),
+      reply(
+        toolUse('toolu_n', 'run_command', { command: 'echo safe\ntouch newline-ran' }),
+        toolUse('toolu_e', 'run_command', { command: 'touch esc-ran # \x1b[2K\x1b[1A\rls' }),
+      ),
       reply(text('ok')),
     );
     const r = await runOnTty(['\r', '\r']);
     expect(r.code).toBe(0);
-    const [first = "", second = ""] = r.prompts;
+    const [first = '', second = ''] = r.prompts;
     expect(first).toContain('[approval] run_command (call 1 of 2 in this turn)');
     expect(first).toMatch(/2 lines:\r?\n +1 │ echo safe\r?\n +2 │ touch newline-ran/);
     expect(second).toContain('(call 2 of 2 in this turn)');
@@ -77,7 +88,10 @@ describe('the terminal approval shows hidden characters and line breaks', () => 
 
   it('a zero-width character in a path and a diff line is marked, and the diff line is flagged', async () => {
     fs.writeFileSync(path.join(box.project, 'app.js'), 'const ok = 1;\n');
-    fake.enqueue(reply(toolUse('toolu_z', 'write_file', { path: 'app\u200B.js', content: 'if (isAdmin\u200B) run();\n' })), reply(text('ok')));
+    fake.enqueue(
+      reply(toolUse('toolu_z', 'write_file', { path: 'app\u200B.js', content: 'if (isAdmin\u200B) run();\n' })),
+      reply(text('ok')),
+    );
     const r = await runOnTty(['\r']);
     const prompt = r.prompts[0] ?? '';
     expect(prompt).toContain('[approval] write_file app⟨U+200B⟩.js');
@@ -87,16 +101,26 @@ describe('the terminal approval shows hidden characters and line breaks', () => 
 
   it('overwriting a binary file says its content cannot be previewed and offers only once/No ("always" stores nothing)', async () => {
     fs.writeFileSync(path.join(box.project, 'tool.bin'), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 3]));
-    fake.enqueue(reply(toolUse('toolu_b', 'write_file', { path: 'tool.bin', content: 'x'.repeat(42) })), reply(text('ok')));
+    fake.enqueue(
+      reply(toolUse('toolu_b', 'write_file', { path: 'tool.bin', content: 'x'.repeat(42) })),
+      reply(text('ok')),
+    );
     const denied = await runOnTty(['a\r']);
     const prompt = denied.prompts[0] ?? '';
-    expect(prompt).toContain('! tool.bin: This write replaces a binary file of 8 bytes with 42 bytes of new content, and binary content cannot be shown');
+    expect(prompt).toContain(
+      '! tool.bin: This write replaces a binary file of 8 bytes with 42 bytes of new content, and binary content cannot be shown',
+    );
     expect(prompt).toContain('Allow once? [y]es once, [N]o');
     expect(prompt).not.toContain('[s]ession');
     expect(prompt).not.toContain('Runs outside the sandbox');
-    expect(fs.readFileSync(path.join(box.project, 'tool.bin'))).toEqual(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 3]));
+    expect(fs.readFileSync(path.join(box.project, 'tool.bin'))).toEqual(
+      Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 3]),
+    );
 
-    fake.enqueue(reply(toolUse('toolu_b2', 'write_file', { path: 'tool.bin', content: 'x'.repeat(42) })), reply(text('ok')));
+    fake.enqueue(
+      reply(toolUse('toolu_b2', 'write_file', { path: 'tool.bin', content: 'x'.repeat(42) })),
+      reply(text('ok')),
+    );
     const allowed = await runOnTty(['y\r']);
     expect(allowed.code).toBe(0);
     expect(fs.readFileSync(path.join(box.project, 'tool.bin'), 'utf8')).toBe('x'.repeat(42));

@@ -20,7 +20,13 @@ function runOnTty(answer: string): Promise<{ code: number; screen: string }> {
   return new Promise((resolve) => {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(box.env)) if (v !== undefined) env[k] = v;
-    const term = pty.spawn(process.execPath, [CLI, 'run', '--project', box.project, 'write it'], { name: 'xterm', cols: 200, rows: 50, cwd: box.home, env });
+    const term = pty.spawn(process.execPath, [CLI, 'run', '--project', box.project, 'write it'], {
+      name: 'xterm',
+      cols: 200,
+      rows: 50,
+      cwd: box.home,
+      env,
+    });
     let screen = '';
     let answered = false;
     term.onData((d) => {
@@ -39,12 +45,17 @@ describe('gatehouse run on a TTY', () => {
     ['Enter (the default, No)', '\r', false],
     ['y', 'y\r', true],
   ])('answering %s', async (_label, answer, written) => {
-    fake.enqueue(reply(toolUse('toolu_w', 'write_file', { path: 'tty.txt', content: 'from the tty\n' })), reply(text('Finished.')));
+    fake.enqueue(
+      reply(toolUse('toolu_w', 'write_file', { path: 'tty.txt', content: 'from the tty\n' })),
+      reply(text('Finished.')),
+    );
     const r = await runOnTty(answer);
     expect(r.code).toBe(0);
     expect(r.screen).toContain('[approval] write_file tty.txt');
     expect(r.screen).toContain('+from the tty');
     expect(fs.existsSync(path.join(box.project, 'tty.txt'))).toBe(written);
-    expect(r.screen).toMatch(written ? /write_file tty\.txt -> allow \(approval\)/ : /write_file tty\.txt -> deny \(approval\): denied by you/);
+    expect(r.screen).toMatch(
+      written ? /write_file tty\.txt -> allow \(approval\)/ : /write_file tty\.txt -> deny \(approval\): denied by you/,
+    );
   });
 });

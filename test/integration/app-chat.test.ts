@@ -14,12 +14,18 @@ import { useAppChat } from './agent-helpers';
 const app = useAppChat('gatehouse-app-chat-', 'sk-chat-secret');
 const call = app.call;
 
-async function until<T extends ApiEvent['type']>(type: T, match: (e: Extract<ApiEvent, { type: T }>) => boolean = () => true): Promise<Extract<ApiEvent, { type: T }>> {
+async function until<T extends ApiEvent['type']>(
+  type: T,
+  match: (e: Extract<ApiEvent, { type: T }>) => boolean = () => true,
+): Promise<Extract<ApiEvent, { type: T }>> {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const found = app.events.find((e): e is Extract<ApiEvent, { type: T }> => e.type === type && match(e as Extract<ApiEvent, { type: T }>));
+    const found = app.events.find(
+      (e): e is Extract<ApiEvent, { type: T }> => e.type === type && match(e as Extract<ApiEvent, { type: T }>),
+    );
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no ${type} event; got ${JSON.stringify(app.events.map((e) => e.type))}`);
+    if (Date.now() > deadline)
+      throw new Error(`no ${type} event; got ${JSON.stringify(app.events.map((e) => e.type))}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -29,13 +35,20 @@ describe('the app chat', () => {
     app.fake.enqueue(reply(toolUse('t1', 'write_file', { path: 'a.txt', content: 'hi\n' })), reply(text('written')));
     const sent = (await call('sendMessage', { text: 'write a.txt' })) as { runId: string };
     const ask = await until('approvalRequest');
-    expect(ask).toMatchObject({ runId: sent.runId, tool: 'write_file', target: 'a.txt', preview: { kind: 'diff', path: 'a.txt' } });
+    expect(ask).toMatchObject({
+      runId: sent.runId,
+      tool: 'write_file',
+      target: 'a.txt',
+      preview: { kind: 'diff', path: 'a.txt' },
+    });
     expect(ask.suggestedRules.length).toBeGreaterThan(0);
     await expect(call('sendMessage', { text: 'again' })).rejects.toThrow(/still working/);
     const state = (await call('getChatState')) as { pending: unknown[]; runningRunId: string; hasModelKey: boolean };
     expect(state).toMatchObject({ runningRunId: sent.runId, hasModelKey: true });
     expect(state.pending).toHaveLength(1);
-    expect(await call('answerApproval', { requestId: 'no-such-request', decision: 'once' })).toEqual({ accepted: false });
+    expect(await call('answerApproval', { requestId: 'no-such-request', decision: 'once' })).toEqual({
+      accepted: false,
+    });
     expect(await call('answerApproval', { requestId: ask.requestId, decision: 'once' })).toEqual({ accepted: true });
     const finished = await until('runFinished');
     expect(finished).toMatchObject({ runId: sent.runId, status: 'completed', finalText: 'written' });
@@ -82,12 +95,25 @@ describe('the app chat', () => {
   });
 
   it('says plainly when there is no model key or no project, and rejects malformed answers at the boundary', async () => {
-    const bare = new AppCore({ shell: 'browser', worker: app.worker, configDir: app.configDir, project: null, env: { PATH: process.env.PATH } });
+    const bare = new AppCore({
+      shell: 'browser',
+      worker: app.worker,
+      configDir: app.configDir,
+      project: null,
+      env: { PATH: process.env.PATH },
+    });
     await expect(dispatchApi(bare.handlers, 'sendMessage', { text: 'hi' })).rejects.toThrow(/open a project/);
     await bare.openProject(app.project);
     await expect(dispatchApi(bare.handlers, 'sendMessage', { text: 'hi' })).rejects.toThrow(/ANTHROPIC_API_KEY/);
-    expect(await dispatchApi(bare.handlers, 'getChatState', {})).toMatchObject({ hasModelKey: false, runningRunId: null });
-    for (const bad of [{ requestId: 'x', decision: 'yes' }, { requestId: '', decision: 'once' }, { requestId: 'x', decision: 'once', extra: 1 }]) {
+    expect(await dispatchApi(bare.handlers, 'getChatState', {})).toMatchObject({
+      hasModelKey: false,
+      runningRunId: null,
+    });
+    for (const bad of [
+      { requestId: 'x', decision: 'yes' },
+      { requestId: '', decision: 'once' },
+      { requestId: 'x', decision: 'once', extra: 1 },
+    ]) {
       await expect(call('answerApproval', bad)).rejects.toBeInstanceOf(GatehouseError);
     }
     await expect(call('sendMessage', { text: '   ' })).rejects.toThrow(/text/);
@@ -96,11 +122,23 @@ describe('the app chat', () => {
     await expect(call('resumeSession', { id: '../../etc/passwd' })).rejects.toThrow(/not a session id/);
     const other = path.join(app.root, 'other');
     fs.mkdirSync(other);
-    const elsewhere = new AppCore({ shell: 'browser', worker: app.worker, configDir: app.configDir, project: other, env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: app.fake.apiKey, ANTHROPIC_BASE_URL: app.fake.baseURL } });
+    const elsewhere = new AppCore({
+      shell: 'browser',
+      worker: app.worker,
+      configDir: app.configDir,
+      project: other,
+      env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: app.fake.apiKey, ANTHROPIC_BASE_URL: app.fake.baseURL },
+    });
     app.fake.enqueue(reply(text('other project')));
-    const otherRun = (await dispatchApi(elsewhere.handlers, 'sendMessage', { text: 'hello other' })) as { sessionId: string };
+    const otherRun = (await dispatchApi(elsewhere.handlers, 'sendMessage', { text: 'hello other' })) as {
+      sessionId: string;
+    };
     await expect.poll(() => elsewhere.chat.state().runningRunId, { timeout: 15_000 }).toBeNull();
-    expect(((await dispatchApi(elsewhere.handlers, 'listSessions', {})) as { sessions: { id: string }[] }).sessions.map((x) => x.id)).toEqual([otherRun.sessionId]);
+    expect(
+      ((await dispatchApi(elsewhere.handlers, 'listSessions', {})) as { sessions: { id: string }[] }).sessions.map(
+        (x) => x.id,
+      ),
+    ).toEqual([otherRun.sessionId]);
     expect(await call('listSessions')).toEqual({ sessions: [] });
     await expect(call('resumeSession', { id: otherRun.sessionId })).rejects.toThrow(/belongs to/);
     await elsewhere.chat.endSession();

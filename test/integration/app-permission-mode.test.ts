@@ -54,8 +54,18 @@ const finished = (): Promise<void> => expect.poll(() => core.chat.state().runnin
 describe('the chat session permission mode', () => {
   it('acceptEdits chosen for the session: a write the model asks for runs without an approval', async () => {
     start('trust:\n  default: trust\n');
-    expect(await modeState()).toMatchObject({ mode: 'default', source: 'default', settingsFile: null, trusted: true, bypassUnavailable: null });
-    expect(await call('setPermissionMode', { mode: 'acceptEdits' })).toMatchObject({ mode: 'acceptEdits', source: 'session', settingsMode: 'default' });
+    expect(await modeState()).toMatchObject({
+      mode: 'default',
+      source: 'default',
+      settingsFile: null,
+      trusted: true,
+      bypassUnavailable: null,
+    });
+    expect(await call('setPermissionMode', { mode: 'acceptEdits' })).toMatchObject({
+      mode: 'acceptEdits',
+      source: 'session',
+      settingsMode: 'default',
+    });
     fake.enqueue(reply(toolUse('w1', 'write_file', { path: 'a.txt', content: 'accepted\n' })), reply(text('written')));
     await call('sendMessage', { text: 'write a.txt' });
     await finished();
@@ -63,7 +73,9 @@ describe('the chat session permission mode', () => {
     expect(events.some((e) => e.type === 'approvalRequest')).toBe(false);
     const decided = events.filter((e) => e.type === 'agent' && e.event.type === 'tool_call_decided');
     expect(decided).toHaveLength(1);
-    expect(decided[0]).toMatchObject({ event: { id: 'w1', allow: true, source: 'mode', reason: expect.stringContaining('acceptEdits') } });
+    expect(decided[0]).toMatchObject({
+      event: { id: 'w1', allow: true, source: 'mode', reason: expect.stringContaining('acceptEdits') },
+    });
     expect(decided[0]).not.toHaveProperty('event.asked');
     // Cleared: back to the settings' mode, and the next write asks.
     expect(await call('setPermissionMode', { mode: null })).toMatchObject({ mode: 'default', source: 'default' });
@@ -71,7 +83,11 @@ describe('the chat session permission mode', () => {
 
   it('a stricter session mode than the settings: the write asks, and "Deny" stays a deny', async () => {
     start('trust:\n  default: trust\npermissions:\n  mode: acceptEdits\n');
-    expect(await modeState()).toMatchObject({ mode: 'acceptEdits', source: 'settings', settingsFile: path.join(configDir, 'settings.yaml') });
+    expect(await modeState()).toMatchObject({
+      mode: 'acceptEdits',
+      source: 'settings',
+      settingsFile: path.join(configDir, 'settings.yaml'),
+    });
     await call('setPermissionMode', { mode: 'default' });
     fake.enqueue(reply(toolUse('w2', 'write_file', { path: 'b.txt', content: 'no\n' })), reply(text('ok')));
     await call('sendMessage', { text: 'write b.txt' });
@@ -82,14 +98,27 @@ describe('the chat session permission mode', () => {
     await finished();
     expect(fs.existsSync(path.join(project, 'b.txt'))).toBe(false);
     const decided = events.filter((e) => e.type === 'agent' && e.event.type === 'tool_call_decided');
-    expect(decided).toEqual([expect.objectContaining({ event: expect.objectContaining({ id: 'w2', allow: false, source: 'approval', asked: expect.objectContaining({ source: 'mode' }), answer: { choice: 'deny' } }) })]);
+    expect(decided).toEqual([
+      expect.objectContaining({
+        event: expect.objectContaining({
+          id: 'w2',
+          allow: false,
+          source: 'approval',
+          asked: expect.objectContaining({ source: 'mode' }),
+          answer: { choice: 'deny' },
+        }),
+      }),
+    ]);
   });
 
   it('bypass is refused in an untrusted project (a forged request changes nothing)', async () => {
     start('trust:\n  default: ask\n');
     const before = await modeState();
     expect(before).toMatchObject({ trusted: false, bypassUnavailable: expect.stringMatching(/not trusted/) });
-    await expect(call('setPermissionMode', { mode: 'bypassPermissions' })).rejects.toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/bypass is unavailable.*not trusted/) });
+    await expect(call('setPermissionMode', { mode: 'bypassPermissions' })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      message: expect.stringMatching(/bypass is unavailable.*not trusted/),
+    });
     expect(await modeState()).toEqual(before);
     for (const bad of [{ mode: 'yolo' }, { mode: 'bypassPermissions', extra: true }, {}]) {
       await expect(call('setPermissionMode', bad)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
@@ -100,10 +129,16 @@ describe('the chat session permission mode', () => {
   it('revoking trust while in bypass drops the session to the settings mode at once', async () => {
     start('trust:\n  default: ask\npermissions:\n  mode: strict\n');
     await call('setTrust', { path: project, scope: 'directory' });
-    expect(await call('setPermissionMode', { mode: 'bypassPermissions' })).toMatchObject({ mode: 'bypassPermissions', source: 'session' });
+    expect(await call('setPermissionMode', { mode: 'bypassPermissions' })).toMatchObject({
+      mode: 'bypassPermissions',
+      source: 'session',
+    });
     await call('revokeTrust', { path: project });
     const changed = events.find((e) => e.type === 'permissionModeChanged');
-    expect(changed).toMatchObject({ state: { mode: 'strict', source: 'settings', trusted: false }, reason: expect.stringMatching(/no longer trusted/) });
+    expect(changed).toMatchObject({
+      state: { mode: 'strict', source: 'settings', trusted: false },
+      reason: expect.stringMatching(/no longer trusted/),
+    });
     expect(await modeState()).toMatchObject({ mode: 'strict', source: 'settings' });
   });
 
@@ -113,13 +148,21 @@ describe('the chat session permission mode', () => {
     await call('setPermissionMode', { mode: 'bypassPermissions' });
     fake.enqueue(reply(toolUse('w3', 'write_file', { path: 'c.txt', content: 'x' })), reply(text('done')));
     // The trust file changes on disk without going through the app's handlers (like `gatehouse trust revoke`).
-    const other = new AppCore({ shell: 'browser', worker, configDir, project, env: { PATH: process.env.PATH, HOME: root } });
+    const other = new AppCore({
+      shell: 'browser',
+      worker,
+      configDir,
+      project,
+      env: { PATH: process.env.PATH, HOME: root },
+    });
     await dispatchApi(other.handlers, 'revokeTrust', { path: project });
     await call('sendMessage', { text: 'write c.txt' });
     await expect.poll(() => events.find((e) => e.type === 'approvalRequest'), { timeout: 15_000 }).toBeDefined();
     const ask = events.find((e): e is Extract<ApiEvent, { type: 'approvalRequest' }> => e.type === 'approvalRequest')!;
     expect(ask.source).toBe('trust');
-    expect(events.find((e) => e.type === 'permissionModeChanged')).toMatchObject({ state: { mode: 'default', source: 'default' } });
+    expect(events.find((e) => e.type === 'permissionModeChanged')).toMatchObject({
+      state: { mode: 'default', source: 'default' },
+    });
     await call('answerApproval', { requestId: ask.requestId, decision: 'deny' });
     await finished();
     expect(fs.existsSync(path.join(project, 'c.txt'))).toBe(false);

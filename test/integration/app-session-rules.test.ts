@@ -11,11 +11,16 @@ import { useAppChat } from './agent-helpers';
 const app = useAppChat('gatehouse-app-session-rules-', 'sk-session-rules');
 const call = app.call;
 const rules = async (): Promise<RulesList> => (await call('listRules')) as RulesList;
-const sessionRules = async (): Promise<RulesList['rules']> => (await rules()).rules.filter((r) => r.scope === 'session');
+const sessionRules = async (): Promise<RulesList['rules']> =>
+  (await rules()).rules.filter((r) => r.scope === 'session');
 
 async function nextApproval(seen: number): Promise<Extract<ApiEvent, { type: 'approvalRequest' }>> {
-  await expect.poll(() => app.events.filter((e) => e.type === 'approvalRequest').length, { timeout: 15_000 }).toBeGreaterThan(seen);
-  return app.events.filter((e): e is Extract<ApiEvent, { type: 'approvalRequest' }> => e.type === 'approvalRequest')[seen]!;
+  await expect
+    .poll(() => app.events.filter((e) => e.type === 'approvalRequest').length, { timeout: 15_000 })
+    .toBeGreaterThan(seen);
+  return app.events.filter((e): e is Extract<ApiEvent, { type: 'approvalRequest' }> => e.type === 'approvalRequest')[
+    seen
+  ]!;
 }
 const idle = (): Promise<void> => expect.poll(() => app.core.chat.state().runningRunId, { timeout: 15_000 }).toBeNull();
 
@@ -24,7 +29,10 @@ describe('session rules in the rules editor', () => {
     const write = { tool: 'write_file', input: { path: 'notes/a.txt', content: 'two\n' } };
     expect(await sessionRules()).toEqual([]);
 
-    app.fake.enqueue(reply(toolUse('t1', 'write_file', { path: 'notes/a.txt', content: 'one\n' })), reply(text('written')));
+    app.fake.enqueue(
+      reply(toolUse('t1', 'write_file', { path: 'notes/a.txt', content: 'one\n' })),
+      reply(text('written')),
+    );
     await call('sendMessage', { text: 'write notes/a.txt' });
     const first = await nextApproval(0);
     const suggested = first.suggestedRules[0]!;
@@ -32,18 +40,33 @@ describe('session rules in the rules editor', () => {
     await idle();
 
     expect(await sessionRules()).toEqual([
-      { rule: suggested, behavior: 'allow', scope: 'session', file: null, claudeImport: false, editable: true, appliesToTools: true },
+      {
+        rule: suggested,
+        behavior: 'allow',
+        scope: 'session',
+        file: null,
+        claudeImport: false,
+        editable: true,
+        appliesToTools: true,
+      },
     ]);
     // The simulator meets what the session's next call would meet.
     expect(await call('testCall', write)).toMatchObject({ decision: 'allow', source: 'session', rule: suggested });
 
-    expect(await call('removeRule', { rule: suggested, behavior: 'allow', scope: 'session' })).toMatchObject({ changed: true });
+    expect(await call('removeRule', { rule: suggested, behavior: 'allow', scope: 'session' })).toMatchObject({
+      changed: true,
+    });
     expect(await sessionRules()).toEqual([]);
     expect(await call('testCall', write)).toMatchObject({ decision: 'ask' });
-    await expect(call('removeRule', { rule: suggested, behavior: 'allow', scope: 'session' })).rejects.toThrow(/not one of this session's rules/);
+    await expect(call('removeRule', { rule: suggested, behavior: 'allow', scope: 'session' })).rejects.toThrow(
+      /not one of this session's rules/,
+    );
 
     // The running session forgot it too: the same write asks again.
-    app.fake.enqueue(reply(toolUse('t2', 'write_file', { path: 'notes/a.txt', content: 'two\n' })), reply(text('asked')));
+    app.fake.enqueue(
+      reply(toolUse('t2', 'write_file', { path: 'notes/a.txt', content: 'two\n' })),
+      reply(text('asked')),
+    );
     await call('sendMessage', { text: 'write it again' });
     const second = await nextApproval(1);
     expect(second.tool).toBe('write_file');
@@ -54,6 +77,8 @@ describe('session rules in the rules editor', () => {
 
   it('refuses to delete from a scope that is not editable, and finds nothing when no session is open', async () => {
     await expect(call('removeRule', { rule: 'Bash(ls)', behavior: 'allow', scope: 'policy' })).rejects.toThrow(/scope/);
-    await expect(call('removeRule', { rule: 'Bash(ls)', behavior: 'allow', scope: 'session' })).rejects.toThrow(/not one of this session's rules/);
+    await expect(call('removeRule', { rule: 'Bash(ls)', behavior: 'allow', scope: 'session' })).rejects.toThrow(
+      /not one of this session's rules/,
+    );
   });
 });

@@ -29,7 +29,11 @@ beforeEach(async () => {
   const dirs = makeAppDirs('gh-key-sweep-', TRUST_ALL);
   ({ root, configDir } = dirs);
   // A closed loopback port as the model: nothing can leave the machine even if a channel started a run.
-  ({ worker, core } = await startAppCore('browser', dirs, { PATH: process.env.PATH, HOME: root, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' }));
+  ({ worker, core } = await startAppCore('browser', dirs, {
+    PATH: process.env.PATH,
+    HOME: root,
+    ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
+  }));
   wire = [];
   off = core.onEvent((e: ApiEvent) => wire.push(JSON.stringify(e)));
 });
@@ -60,10 +64,15 @@ describe('the saved key never leaves main', () => {
   it('no channel answer, error or event carries it, after saving it and with the file holding it broken', async () => {
     await record('saveApiKey', { apiKey: KEY });
     expect(fs.readFileSync(path.join(configDir, 'settings.yaml'), 'utf8')).toContain(KEY);
-    expect((await dispatchApi(core.handlers, 'getChatState', {})) as { hasModelKey: boolean }).toMatchObject({ hasModelKey: true });
+    expect((await dispatchApi(core.handlers, 'getChatState', {})) as { hasModelKey: boolean }).toMatchObject({
+      hasModelKey: true,
+    });
     await sweep();
     // The same file made unparseable right where the key is: every parse error shown anywhere stays key-free.
-    fs.writeFileSync(path.join(configDir, 'settings.yaml'), `trust:\n  default: trust\nmodel:\n  apiKey: ${KEY}\n   bad: [${KEY}\n`);
+    fs.writeFileSync(
+      path.join(configDir, 'settings.yaml'),
+      `trust:\n  default: trust\nmodel:\n  apiKey: ${KEY}\n   bad: [${KEY}\n`,
+    );
     await sweep();
     expect(wire.length).toBeGreaterThanOrEqual((API_CHANNELS.length - SKIP.length) * 4);
     expect(wire.some((w) => w.includes('settings.yaml'))).toBe(true); // the broken file was reported somewhere

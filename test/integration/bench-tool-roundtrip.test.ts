@@ -35,7 +35,9 @@ describe('bench.toolRoundtrip', () => {
       const ok = await host.request('bench.toolRoundtrip', { projectRoot: root, count: 3 });
       expect(ok.samples).toBe(3);
       expect(seen.map((s) => s.tool)).toEqual(['read_file', 'read_file', 'read_file']);
-      await expect(host.request('bench.toolRoundtrip', { projectRoot: root, count: 2 })).rejects.toThrow(/not allowed.*test denies/);
+      await expect(host.request('bench.toolRoundtrip', { projectRoot: root, count: 2 })).rejects.toThrow(
+        /not allowed.*test denies/,
+      );
       expect(seen).toHaveLength(4);
     } finally {
       await host.stop();

@@ -29,11 +29,17 @@ function rpc(...args: string[]): RpcClient {
   return c;
 }
 const ofType = (type: string) => (e: Record<string, unknown>) => e.type === type;
-const exited = (c: RpcClient): Promise<number | null> => (c.child.exitCode !== null ? Promise.resolve(c.child.exitCode) : new Promise((r) => c.child.once('exit', (code) => r(code))));
+const exited = (c: RpcClient): Promise<number | null> =>
+  c.child.exitCode !== null
+    ? Promise.resolve(c.child.exitCode)
+    : new Promise((r) => c.child.once('exit', (code) => r(code)));
 
 describe('gatehouse rpc framing', () => {
   it('an over-long line is discarded up to its newline and reported once: its tail is never run', async () => {
-    fake.enqueue(reply(text('I will write.'), toolUse('toolu_w', 'write_file', { path: 'tail.txt', content: 'x' })), reply(text('ok')));
+    fake.enqueue(
+      reply(text('I will write.'), toolUse('toolu_w', 'write_file', { path: 'tail.txt', content: 'x' })),
+      reply(text('ok')),
+    );
     const c = rpc();
     await c.waitFor(ofType('ready'), 0, 90_000);
     c.send({ type: 'prompt', id: 'p1', text: 'write it' });
@@ -50,7 +56,12 @@ describe('gatehouse rpc framing', () => {
     expect(tooLong).toHaveLength(1);
     expect(tooLong[0]).toMatchObject({ line: 2, message: expect.stringContaining('nothing of it was run') });
     // The deny on line 3 was the answer; the approval inside the long line was never applied.
-    expect(c.events.find(ofType('ack'))).toMatchObject({ command: 'approve', line: 3, requestId: ask.requestId, message: 'answered deny' });
+    expect(c.events.find(ofType('ack'))).toMatchObject({
+      command: 'approve',
+      line: 3,
+      requestId: ask.requestId,
+      message: 'answered deny',
+    });
     expect(fs.existsSync(path.join(box.project, 'tail.txt'))).toBe(false);
     expect(fs.existsSync(path.join(box.project, '.gatehouse', 'settings.local.yaml'))).toBe(false);
     expect(sentToolResults(fake.requests[1]!.body)[0]).toMatchObject({ is_error: true });
@@ -58,7 +69,15 @@ describe('gatehouse rpc framing', () => {
   }, 180_000);
 
   it('input closed before an approval is asked: the ask is denied "approval required" and the process exits', async () => {
-    fake.enqueue({ kind: 'message', content: [text('thinking slowly'), toolUse('toolu_w', 'write_file', { path: 'late.txt', content: 'x' })], stopReason: 'tool_use', eventDelayMs: 100 }, reply(text('Could not.')));
+    fake.enqueue(
+      {
+        kind: 'message',
+        content: [text('thinking slowly'), toolUse('toolu_w', 'write_file', { path: 'late.txt', content: 'x' })],
+        stopReason: 'tool_use',
+        eventDelayMs: 100,
+      },
+      reply(text('Could not.')),
+    );
     const c = rpc();
     await c.waitFor(ofType('ready'), 0, 90_000);
     c.send({ type: 'prompt', id: 'p1', text: 'write late' });
@@ -66,8 +85,18 @@ describe('gatehouse rpc framing', () => {
     expect(await exited(c)).toBe(0);
     expect(c.events.find(ofType('approval_request'))).toBeUndefined();
     expect(c.events.find(ofType('result'))).toMatchObject({ promptId: 'p1', status: 'completed' });
-    const decided = c.events.filter((e) => e.type === 'agent' && (e.event as { type: string }).type === 'tool_call_decided');
-    expect(decided).toEqual([expect.objectContaining({ event: expect.objectContaining({ id: 'toolu_w', allow: false, reason: expect.stringMatching(/^approval required \(the client closed its input/) }) })]);
+    const decided = c.events.filter(
+      (e) => e.type === 'agent' && (e.event as { type: string }).type === 'tool_call_decided',
+    );
+    expect(decided).toEqual([
+      expect.objectContaining({
+        event: expect.objectContaining({
+          id: 'toolu_w',
+          allow: false,
+          reason: expect.stringMatching(/^approval required \(the client closed its input/),
+        }),
+      }),
+    ]);
     expect(fs.existsSync(path.join(box.project, 'late.txt'))).toBe(false);
   }, 180_000);
 
@@ -75,26 +104,46 @@ describe('gatehouse rpc framing', () => {
     const c = rpc();
     await c.waitFor(ofType('ready'), 0, 90_000);
     c.send({ type: 'cancel' });
-    expect(await c.waitFor(ofType('ack'))).toMatchObject({ command: 'cancel', line: 1, message: 'nothing is running: nothing to cancel' });
+    expect(await c.waitFor(ofType('ack'))).toMatchObject({
+      command: 'cancel',
+      line: 1,
+      message: 'nothing is running: nothing to cancel',
+    });
     c.send({ type: 'approve', requestId: 'nope', decision: 'once' });
     expect(await c.waitFor((e) => e.type === 'error' && e.line === 2)).toMatchObject({ code: 'NOT_FOUND' });
     expect(await c.close()).toBe(0);
   }, 180_000);
 });
 
-function pipeToHead(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string; first: string }> {
+function pipeToHead(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stderr: string; first: string }> {
   // `gatehouse ARGS | head -c 1`: the reader goes away after one byte.
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', `set -o pipefail; "${process.execPath}" "${CLI}" "$@" 2>"$ERR" | head -c 1; echo " \${PIPESTATUS[0]}"`, 'gatehouse', ...args], {
-      env: { ...env, ERR: path.join(box.home, 'stderr.txt') },
-      cwd: box.home,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'bash',
+      [
+        '-c',
+        `set -o pipefail; "${process.execPath}" "${CLI}" "$@" 2>"$ERR" | head -c 1; echo " \${PIPESTATUS[0]}"`,
+        'gatehouse',
+        ...args,
+      ],
+      {
+        env: { ...env, ERR: path.join(box.home, 'stderr.txt') },
+        cwd: box.home,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     child.on('close', () => {
       const [first, code] = out.trim().split(' ');
-      resolve({ first: first ?? '', code: Number(code), stderr: fs.readFileSync(path.join(box.home, 'stderr.txt'), 'utf8') });
+      resolve({
+        first: first ?? '',
+        code: Number(code),
+        stderr: fs.readFileSync(path.join(box.home, 'stderr.txt'), 'utf8'),
+      });
     });
   });
 }
@@ -128,8 +177,17 @@ describe('a closed output pipe', () => {
 
 describe('gatehouse run when the worker dies mid-run', () => {
   it('reports the failure and exits non-zero, never "it is being restarted" with exit 0', async () => {
-    fake.enqueue({ kind: 'message', content: [text('a very slow answer that goes on and on and on')], eventDelayMs: 300, chunkSize: 2 });
-    const child = spawn(process.execPath, [CLI, 'run', '--output', 'json', '--project', box.project, 'talk slowly'], { env: box.env, cwd: box.home, stdio: ['ignore', 'pipe', 'pipe'] });
+    fake.enqueue({
+      kind: 'message',
+      content: [text('a very slow answer that goes on and on and on')],
+      eventDelayMs: 300,
+      chunkSize: 2,
+    });
+    const child = spawn(process.execPath, [CLI, 'run', '--output', 'json', '--project', box.project, 'talk slowly'], {
+      env: box.env,
+      cwd: box.home,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     let killed = false;
@@ -148,7 +206,9 @@ describe('gatehouse run when the worker dies mid-run', () => {
     const result = jsonLines(out).find((e) => e.type === 'result');
     expect(result).toMatchObject({ status: 'error', error: { code: 'WORKER_CRASHED' } });
     expect(err).toMatch(/gatehouse run: the worker .*(crashed|exited)/);
-    expect(err).toMatch(/the run failed after \d+ turn\(s\); what was done is kept: continue with --resume [0-9a-f-]{36}/);
+    expect(err).toMatch(
+      /the run failed after \d+ turn\(s\); what was done is kept: continue with --resume [0-9a-f-]{36}/,
+    );
     expect(`${out}${err}`).not.toContain('being restarted');
   }, 180_000);
 });

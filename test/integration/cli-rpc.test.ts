@@ -32,7 +32,10 @@ const ofType = (type: string) => (e: Record<string, unknown>) => e.type === type
 
 describe('gatehouse rpc', () => {
   it('approval once: the request carries the diff preview, the file is written', async () => {
-    fake.enqueue(reply(toolUse('toolu_w', 'write_file', { path: 'hello.txt', content: 'hi there\n' })), reply(text('Written.')));
+    fake.enqueue(
+      reply(toolUse('toolu_w', 'write_file', { path: 'hello.txt', content: 'hi there\n' })),
+      reply(text('Written.')),
+    );
     const c = rpc();
     const ready = await c.waitFor(ofType('ready'));
     // The key travels over the port per run, never through the worker's environment.
@@ -52,14 +55,23 @@ describe('gatehouse rpc', () => {
     const result = await c.waitFor(ofType('result'));
     expect(result).toMatchObject({ promptId: 'p1', status: 'completed', finalText: 'Written.' });
     expect(fs.readFileSync(path.join(box.project, 'hello.txt'), 'utf8')).toBe('hi there\n');
-    const decided = c.events.filter((e) => e.type === 'agent' && (e.event as { type: string }).type === 'tool_call_decided');
-    expect(decided).toEqual([expect.objectContaining({ event: expect.objectContaining({ id: 'toolu_w', allow: true, source: 'approval', answer: { choice: 'once' } }) })]);
+    const decided = c.events.filter(
+      (e) => e.type === 'agent' && (e.event as { type: string }).type === 'tool_call_decided',
+    );
+    expect(decided).toEqual([
+      expect.objectContaining({
+        event: expect.objectContaining({ id: 'toolu_w', allow: true, source: 'approval', answer: { choice: 'once' } }),
+      }),
+    ]);
     for (const e of c.events) RpcEventSchema.parse(e);
     expect(await c.close()).toBe(0);
   });
 
   it('deny with a note: the model gets is_error with the note, nothing is written', async () => {
-    fake.enqueue(reply(toolUse('toolu_w', 'write_file', { path: 'x.txt', content: 'x' })), reply(text('OK, I will not.')));
+    fake.enqueue(
+      reply(toolUse('toolu_w', 'write_file', { path: 'x.txt', content: 'x' })),
+      reply(text('OK, I will not.')),
+    );
     const c = rpc();
     await c.waitFor(ofType('ready'));
     c.send({ type: 'prompt', id: 'p1', text: 'write x' });
@@ -73,12 +85,17 @@ describe('gatehouse rpc', () => {
   });
 
   it('malformed tool arguments are denied by the schema and never run', async () => {
-    fake.enqueue(reply({ type: 'tool_use', id: 'toolu_bad', name: 'write_file', rawJson: '{"path": "a.txt", "content": ' }), reply(text('Retrying later.')));
+    fake.enqueue(
+      reply({ type: 'tool_use', id: 'toolu_bad', name: 'write_file', rawJson: '{"path": "a.txt", "content": ' }),
+      reply(text('Retrying later.')),
+    );
     const c = rpc('--mode', 'bypassPermissions');
     await c.waitFor(ofType('ready'));
     c.send({ type: 'prompt', id: 'p1', text: 'go' });
     await c.waitFor(ofType('result'));
-    const decided = c.events.find((e) => e.type === 'agent' && (e.event as { type: string }).type === 'tool_call_decided');
+    const decided = c.events.find(
+      (e) => e.type === 'agent' && (e.event as { type: string }).type === 'tool_call_decided',
+    );
     expect(decided).toMatchObject({ event: { id: 'toolu_bad', allow: false, source: 'schema' } });
     expect(fs.existsSync(path.join(box.project, 'a.txt'))).toBe(false);
     const [res] = sentToolResults(fake.requests[1]!.body);
@@ -105,7 +122,12 @@ describe('gatehouse rpc', () => {
   });
 
   it('cancel mid-stream: the run ends cancelled and the session takes the next prompt', async () => {
-    fake.enqueue({ kind: 'message', content: [text('a very slow answer that goes on and on and on')], eventDelayMs: 300, chunkSize: 2 });
+    fake.enqueue({
+      kind: 'message',
+      content: [text('a very slow answer that goes on and on and on')],
+      eventDelayMs: 300,
+      chunkSize: 2,
+    });
     const c = rpc();
     await c.waitFor(ofType('ready'));
     c.send({ type: 'prompt', id: 'p1', text: 'talk slowly' });

@@ -22,7 +22,10 @@ afterEach(async () => {
 });
 
 function writeUserModel(baseURL: string, apiKey: string, name: string): void {
-  fs.writeFileSync(path.join(box.configDir, 'settings.yaml'), `model:\n  name: ${name}\n  baseURL: ${baseURL}\n  apiKey: ${apiKey}\n`);
+  fs.writeFileSync(
+    path.join(box.configDir, 'settings.yaml'),
+    `model:\n  name: ${name}\n  baseURL: ${baseURL}\n  apiKey: ${apiKey}\n`,
+  );
 }
 
 describe('gatehouse run: model settings', () => {

@@ -19,7 +19,10 @@ withFakeModel((f, b) => {
 describe('gatehouse run', () => {
   it('text: a read_file call is allowed and the model receives the file content', async () => {
     fs.writeFileSync(path.join(box.project, 'notes.txt'), 'the secret word is pineapple\n');
-    fake.enqueue(reply(text('Let me look.'), toolUse('toolu_1', 'read_file', { path: 'notes.txt' })), reply(text('The word is pineapple.')));
+    fake.enqueue(
+      reply(text('Let me look.'), toolUse('toolu_1', 'read_file', { path: 'notes.txt' })),
+      reply(text('The word is pineapple.')),
+    );
     const r = await runGatehouse(['run', '--project', box.project, 'what is the word?'], box.env, box.home);
     expect(r.stderr).toMatch(/session [0-9a-f-]{36}/);
     expect(r.code).toBe(0);
@@ -34,10 +37,15 @@ describe('gatehouse run', () => {
   });
 
   it('no TTY: a write_file in default mode is denied "approval required" and the file is absent', async () => {
-    fake.enqueue(reply(toolUse('toolu_w', 'write_file', { path: 'out.txt', content: 'hello' })), reply(text('Could not write.')));
+    fake.enqueue(
+      reply(toolUse('toolu_w', 'write_file', { path: 'out.txt', content: 'hello' })),
+      reply(text('Could not write.')),
+    );
     const r = await runGatehouse(['run', '--project', box.project, '--mode', 'default', 'write it'], box.env, box.home);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/\[tool\] write_file out\.txt -> deny \([a-z-]+\): approval required: .* \[asked \([a-z-]+\): .*; nobody answered\]$/m);
+    expect(r.stdout).toMatch(
+      /\[tool\] write_file out\.txt -> deny \([a-z-]+\): approval required: .* \[asked \([a-z-]+\): .*; nobody answered\]$/m,
+    );
     expect(r.stdout.match(/\[tool\] write_file/g)).toHaveLength(1);
     expect(fs.existsSync(path.join(box.project, 'out.txt'))).toBe(false);
     const [result] = sentToolResults(fake.requests[1]!.body);
@@ -48,8 +56,14 @@ describe('gatehouse run', () => {
     expect(audit).toContain('approval required');
     const [sessionFile] = fs.readdirSync(path.join(box.configDir, 'sessions'));
     const transcript = fs.readFileSync(path.join(box.configDir, 'sessions', sessionFile!), 'utf8');
-    const decided = jsonLines(transcript).filter((e) => e.type === 'event' && (e.event as { type: string }).type === 'tool_call_decided');
-    expect(decided).toEqual([expect.objectContaining({ event: expect.objectContaining({ id: 'toolu_w', allow: false, asked: expect.any(Object) }) })]);
+    const decided = jsonLines(transcript).filter(
+      (e) => e.type === 'event' && (e.event as { type: string }).type === 'tool_call_decided',
+    );
+    expect(decided).toEqual([
+      expect.objectContaining({
+        event: expect.objectContaining({ id: 'toolu_w', allow: false, asked: expect.any(Object) }),
+      }),
+    ]);
     expect(transcript).not.toContain('"type":"decision"');
     expect(transcript).not.toContain(fake.apiKey);
   });
@@ -61,14 +75,23 @@ describe('gatehouse run', () => {
     const events = jsonLines(r.stdout).map((e) => RpcEventSchema.parse(e));
     expect(events[0]!.type).toBe('ready');
     const decided = events.filter((e) => e.type === 'agent' && e.event.type === 'tool_call_decided');
-    expect(decided).toEqual([expect.objectContaining({ event: expect.objectContaining({ id: 'toolu_c', allow: false, source: 'hard' }) })]);
+    expect(decided).toEqual([
+      expect.objectContaining({ event: expect.objectContaining({ id: 'toolu_c', allow: false, source: 'hard' }) }),
+    ]);
     const last = events[events.length - 1]!;
     expect(last).toMatchObject({ type: 'result', status: 'completed', finalText: 'Refused, fine.' });
   });
 
   it('plan mode: a forged write_file does not run and the model is told it is not allowed', async () => {
-    fake.enqueue(reply(toolUse('toolu_f', 'write_file', { path: 'forged.txt', content: 'x' })), reply(text('Plan: nothing.')));
-    const r = await runGatehouse(['run', '--agent-mode', 'plan', '--mode', 'bypassPermissions', '--project', box.project, 'plan it'], box.env, box.home);
+    fake.enqueue(
+      reply(toolUse('toolu_f', 'write_file', { path: 'forged.txt', content: 'x' })),
+      reply(text('Plan: nothing.')),
+    );
+    const r = await runGatehouse(
+      ['run', '--agent-mode', 'plan', '--mode', 'bypassPermissions', '--project', box.project, 'plan it'],
+      box.env,
+      box.home,
+    );
     expect(r.code).toBe(0);
     expect(fs.existsSync(path.join(box.project, 'forged.txt'))).toBe(false);
     // Only read-only tools were offered to the model.
@@ -82,7 +105,11 @@ describe('gatehouse run', () => {
 
   it('resume: a second run continues the transcript of the first', async () => {
     fake.enqueue(reply(text('First answer.')));
-    const first = await runGatehouse(['run', '--output', 'json', '--project', box.project, 'first prompt'], box.env, box.home);
+    const first = await runGatehouse(
+      ['run', '--output', 'json', '--project', box.project, 'first prompt'],
+      box.env,
+      box.home,
+    );
     const sessionId = String(jsonLines(first.stdout)[0]!.sessionId);
     fake.enqueue(reply(text('Second answer.')));
     const second = await runGatehouse(['run', '--resume', sessionId, 'second prompt'], box.env, box.home);

@@ -23,7 +23,9 @@ describe('gatehouse sessions', () => {
     const listed = await runGatehouse(['sessions', 'list', '--json'], box.env, box.home);
     expect(listed.code).toBe(0);
     const sessions = JSON.parse(listed.stdout) as Array<{ id: string; projectRoot: string; lastPrompt: string | null }>;
-    expect(sessions).toEqual([expect.objectContaining({ id, projectRoot: box.project, lastPrompt: 'remember the number 42' })]);
+    expect(sessions).toEqual([
+      expect.objectContaining({ id, projectRoot: box.project, lastPrompt: 'remember the number 42' }),
+    ]);
     const other = await runGatehouse(['sessions', 'list', '--project', '/nowhere', '--json'], box.env, box.home);
     expect(JSON.parse(other.stdout)).toEqual([]);
 

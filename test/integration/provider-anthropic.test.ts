@@ -18,20 +18,37 @@ afterEach(async () => {
 const request = (over: Partial<ProviderRequest> = {}): ProviderRequest => ({
   system: 'You are a test.',
   messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }],
-  tools: [{ name: 'read_file', description: 'Read a text file.', input_schema: { type: 'object', properties: { path: { type: 'string' } } } }],
+  tools: [
+    {
+      name: 'read_file',
+      description: 'Read a text file.',
+      input_schema: { type: 'object', properties: { path: { type: 'string' } } },
+    },
+  ],
   maxTokens: 1024,
   model: 'claude-test',
   ...over,
 });
 
 const provider = (over: Partial<ConstructorParameters<typeof AnthropicProvider>[0]> = {}): AnthropicProvider =>
-  new AnthropicProvider({ apiKey: fake.apiKey, baseURL: fake.baseURL, model: 'claude-test', streamRetryBaseDelayMs: 10, ...over });
+  new AnthropicProvider({
+    apiKey: fake.apiKey,
+    baseURL: fake.baseURL,
+    model: 'claude-test',
+    streamRetryBaseDelayMs: 10,
+    ...over,
+  });
 
 const never = new AbortController().signal;
 
 describe('AnthropicProvider (streaming)', () => {
   it('streams text deltas, returns the whole content and the turn usage, sends key, model, system and tools', async () => {
-    fake.enqueue({ kind: 'message', content: [text('Hello there, how are you today?')], usage: { input_tokens: 321, output_tokens: 12 }, chunkSize: 5 });
+    fake.enqueue({
+      kind: 'message',
+      content: [text('Hello there, how are you today?')],
+      usage: { input_tokens: 321, output_tokens: 12 },
+      chunkSize: 5,
+    });
     const deltas: string[] = [];
     const result = await provider().stream(request(), { onText: (d) => deltas.push(d) }, never);
     expect(deltas.length).toBeGreaterThan(3);
@@ -41,7 +58,12 @@ describe('AnthropicProvider (streaming)', () => {
     expect(result.usage).toEqual({ inputTokens: 321, outputTokens: 12 });
     const sent = fake.requests[0]!;
     expect(sentCredential(sent.headers)).toBe(fake.apiKey);
-    expect(sent.body).toMatchObject({ model: 'claude-test', max_tokens: 1024, stream: true, system: 'You are a test.' });
+    expect(sent.body).toMatchObject({
+      model: 'claude-test',
+      max_tokens: 1024,
+      stream: true,
+      system: 'You are a test.',
+    });
     expect(sent.body.tools?.map((t) => t.name)).toEqual(['read_file']);
   });
 
@@ -49,7 +71,11 @@ describe('AnthropicProvider (streaming)', () => {
     const input = { path: 'src/deeply/nested/file name with spaces.ts', offset: 10, limit: 20 };
     fake.enqueue({ ...reply(text('Let me look.'), toolUse('toolu_1', 'read_file', input)), chunkSize: 3 });
     const started: string[] = [];
-    const result = await provider().stream(request(), { onText: () => undefined, onToolUseStart: (c) => started.push(`${c.id}:${c.name}`) }, never);
+    const result = await provider().stream(
+      request(),
+      { onText: () => undefined, onToolUseStart: (c) => started.push(`${c.id}:${c.name}`) },
+      never,
+    );
     expect(started).toEqual(['toolu_1:read_file']);
     expect(result.stopReason).toBe('tool_use');
     expect(result.content).toEqual([
@@ -82,7 +108,10 @@ describe('AnthropicProvider (streaming)', () => {
       request({
         messages: [
           { role: 'user', content: [{ type: 'text', text: 'read a.txt' }] },
-          { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read_file', input: {}, inputError: 'bad json' }] },
+          {
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: 't1', name: 'read_file', input: {}, inputError: 'bad json' }],
+          },
           { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'denied', is_error: true }] },
         ],
       }),
@@ -91,13 +120,18 @@ describe('AnthropicProvider (streaming)', () => {
     );
     const messages = fake.requests[0]!.body.messages;
     expect(messages[1]!.content).toEqual([{ type: 'tool_use', id: 't1', name: 'read_file', input: {} }]);
-    expect(messages[2]!.content).toEqual([{ type: 'tool_result', tool_use_id: 't1', content: 'denied', is_error: true }]);
+    expect(messages[2]!.content).toEqual([
+      { type: 'tool_result', tool_use_id: 't1', content: 'denied', is_error: true },
+    ]);
   });
 });
 
 describe('AnthropicProvider (JSON mode)', () => {
   it('asks for one JSON message and returns text and tool calls', async () => {
-    fake.enqueue({ ...reply(text('Reading.'), toolUse('toolu_9', 'read_file', { path: 'x' })), usage: { input_tokens: 7, output_tokens: 3 } });
+    fake.enqueue({
+      ...reply(text('Reading.'), toolUse('toolu_9', 'read_file', { path: 'x' })),
+      usage: { input_tokens: 7, output_tokens: 3 },
+    });
     const deltas: string[] = [];
     const result = await provider({ streaming: false }).stream(request(), { onText: (d) => deltas.push(d) }, never);
     expect(fake.requests[0]!.body.stream).toBeFalsy();
@@ -109,7 +143,10 @@ describe('AnthropicProvider (JSON mode)', () => {
 
 describe('AnthropicProvider retries', () => {
   it('retries a 429 after the retry-after delay, then succeeds', async () => {
-    fake.enqueue({ kind: 'http-error', status: 429, errorType: 'rate_limit_error', headers: { 'retry-after': '1' } }, reply(text('ok after 429')));
+    fake.enqueue(
+      { kind: 'http-error', status: 429, errorType: 'rate_limit_error', headers: { 'retry-after': '1' } },
+      reply(text('ok after 429')),
+    );
     const result = await provider().stream(request(), { onText: () => undefined }, never);
     expect(result.content).toEqual([{ type: 'text', text: 'ok after 429' }]);
     expect(fake.requests).toHaveLength(2);
@@ -139,8 +176,13 @@ describe('AnthropicProvider retries', () => {
   });
 
   it('does not retry an in-stream error after text was delivered (it would repeat it): a ProviderError', async () => {
-    fake.enqueue({ kind: 'stream-error', errorType: 'overloaded_error', before: [text('partial')] }, reply(text('never')));
-    const err = await provider().stream(request(), { onText: () => undefined }, never).catch((e: unknown) => e);
+    fake.enqueue(
+      { kind: 'stream-error', errorType: 'overloaded_error', before: [text('partial')] },
+      reply(text('never')),
+    );
+    const err = await provider()
+      .stream(request(), { onText: () => undefined }, never)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).errorType).toBe('overloaded_error');
     expect(fake.requests).toHaveLength(1);
@@ -151,16 +193,25 @@ describe('AnthropicProvider retries', () => {
     const result = await provider().stream(request(), { onText: () => undefined }, never);
     expect(result.content).toEqual([{ type: 'text', text: 'complete' }]);
     fake.enqueue({ ...reply(text('half an answer')), cutAfterEvents: 5 }, reply(text('never')));
-    const err = await provider().stream(request(), { onText: () => undefined }, never).catch((e: unknown) => e);
+    const err = await provider()
+      .stream(request(), { onText: () => undefined }, never)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as Error).message).toMatch(/ended before message_stop/);
     expect(fake.requests).toHaveLength(3);
   });
 
   it('gives up after maxRetries with a ProviderError naming the status', async () => {
-    const overloaded = { kind: 'http-error', status: 529, errorType: 'overloaded_error', headers: { 'retry-after-ms': '5' } } as const;
+    const overloaded = {
+      kind: 'http-error',
+      status: 529,
+      errorType: 'overloaded_error',
+      headers: { 'retry-after-ms': '5' },
+    } as const;
     fake.enqueue(overloaded, overloaded, overloaded);
-    const err = await provider({ maxRetries: 2 }).stream(request(), { onText: () => undefined }, never).catch((e: unknown) => e);
+    const err = await provider({ maxRetries: 2 })
+      .stream(request(), { onText: () => undefined }, never)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).status).toBe(529);
     expect((err as Error).message).toMatch(/529.*overloaded_error/);
@@ -168,8 +219,13 @@ describe('AnthropicProvider retries', () => {
   });
 
   it('does not retry a 400 and does not leak the key in the error', async () => {
-    fake.enqueue({ kind: 'http-error', status: 400, errorType: 'invalid_request_error', message: 'messages: bad' }, reply(text('never')));
-    const err = await provider().stream(request(), { onText: () => undefined }, never).catch((e: unknown) => e);
+    fake.enqueue(
+      { kind: 'http-error', status: 400, errorType: 'invalid_request_error', message: 'messages: bad' },
+      reply(text('never')),
+    );
+    const err = await provider()
+      .stream(request(), { onText: () => undefined }, never)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as Error).message).toContain('messages: bad');
     expect((err as Error).message).not.toContain(fake.apiKey);
@@ -180,7 +236,12 @@ describe('AnthropicProvider retries', () => {
 describe('AnthropicProvider cancellation', () => {
   it('cancels mid-stream: rejects with CancelledError and the server sees the connection closed before the end', async () => {
     // 300 events 200 ms apart: a minute, twice the test's time limit, unless the cancel closes the stream.
-    fake.enqueue({ kind: 'message', content: [text('a slow answer that takes a long while to arrive '.repeat(13))], chunkSize: 2, eventDelayMs: 200 });
+    fake.enqueue({
+      kind: 'message',
+      content: [text('a slow answer that takes a long while to arrive '.repeat(13))],
+      chunkSize: 2,
+      eventDelayMs: 200,
+    });
     const controller = new AbortController();
     const deltas: string[] = [];
     const pending = provider().stream(request(), { onText: (d) => deltas.push(d) }, controller.signal);
@@ -193,7 +254,10 @@ describe('AnthropicProvider cancellation', () => {
 
   it('cancels while waiting out a retry-after delay', async () => {
     // 50 s: longer than the test's time limit, unless the cancel ends the wait.
-    fake.enqueue({ kind: 'http-error', status: 429, errorType: 'rate_limit_error', headers: { 'retry-after': '50' } }, reply(text('never')));
+    fake.enqueue(
+      { kind: 'http-error', status: 429, errorType: 'rate_limit_error', headers: { 'retry-after': '50' } },
+      reply(text('never')),
+    );
     const controller = new AbortController();
     const pending = provider().stream(request(), { onText: () => undefined }, controller.signal);
     await waitFor(() => fake.requests.length === 1);
@@ -206,7 +270,9 @@ describe('AnthropicProvider cancellation', () => {
   it('rejects at once when the signal is already aborted, without a request', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(provider().stream(request(), { onText: () => undefined }, controller.signal)).rejects.toBeInstanceOf(CancelledError);
+    await expect(provider().stream(request(), { onText: () => undefined }, controller.signal)).rejects.toBeInstanceOf(
+      CancelledError,
+    );
     expect(fake.requests).toHaveLength(0);
   });
 });

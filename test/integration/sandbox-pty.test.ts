@@ -47,68 +47,76 @@ function processesWith(marker: string): number[] {
   return found;
 }
 
-describe.skipIf(noBwrapReason !== null)(`sandboxed commands in a pty (real bubblewrap${noBwrapReason ? `; skipped: ${noBwrapReason}` : ''})`, () => {
-  let world: SandboxWorld;
-  let sandbox: CommandSandbox;
+describe.skipIf(noBwrapReason !== null)(
+  `sandboxed commands in a pty (real bubblewrap${noBwrapReason ? `; skipped: ${noBwrapReason}` : ''})`,
+  () => {
+    let world: SandboxWorld;
+    let sandbox: CommandSandbox;
 
-  beforeAll(async () => {
-    world = makeWorld();
-    const created = await createCommandSandbox(world.config());
-    if (created.kind !== 'sandbox') throw new Error(`sandbox unavailable: ${created.reason}`);
-    sandbox = created;
-  });
-  afterAll(async () => {
-    await sandbox?.dispose();
-    world?.remove();
-  });
+    beforeAll(async () => {
+      world = makeWorld();
+      const created = await createCommandSandbox(world.config());
+      if (created.kind !== 'sandbox') throw new Error(`sandbox unavailable: ${created.reason}`);
+      sandbox = created;
+    });
+    afterAll(async () => {
+      await sandbox?.dispose();
+      world?.remove();
+    });
 
-  it('streams output, sees a terminal and reports the exit code', async () => {
-    const run = spawnInPty(sandbox, 'echo first; [ -t 1 ] && echo is-a-tty; tput cols 2>/dev/null || stty size; sleep 0.3; echo second; exit 3');
-    await until(() => run.output().includes('first'), 10_000);
-    // the first line arrived while the command was still running
-    expect(run.output()).not.toContain('second');
-    const { exitCode } = await run.exited;
-    expect(exitCode).toBe(3);
-    expect(run.output()).toContain('is-a-tty');
-    expect(run.output()).toMatch(/\b120\b/);
-    expect(run.output()).toContain('second');
-  });
+    it('streams output, sees a terminal and reports the exit code', async () => {
+      const run = spawnInPty(
+        sandbox,
+        'echo first; [ -t 1 ] && echo is-a-tty; tput cols 2>/dev/null || stty size; sleep 0.3; echo second; exit 3',
+      );
+      await until(() => run.output().includes('first'), 10_000);
+      // the first line arrived while the command was still running
+      expect(run.output()).not.toContain('second');
+      const { exitCode } = await run.exited;
+      expect(exitCode).toBe(3);
+      expect(run.output()).toContain('is-a-tty');
+      expect(run.output()).toMatch(/\b120\b/);
+      expect(run.output()).toContain('second');
+    });
 
-  it('reports a failing command blocked by the sandbox through the pty', async () => {
-    const run = spawnInPty(sandbox, `touch ${world.outside}/nope`);
-    const { exitCode } = await run.exited;
-    expect(exitCode).not.toBe(0);
-    expect(sandbox.describeViolation(run.output(), exitCode)).toBe(`blocked by sandbox: write outside the project: ${world.outside}/nope`);
-  });
+    it('reports a failing command blocked by the sandbox through the pty', async () => {
+      const run = spawnInPty(sandbox, `touch ${world.outside}/nope`);
+      const { exitCode } = await run.exited;
+      expect(exitCode).not.toBe(0);
+      expect(sandbox.describeViolation(run.output(), exitCode)).toBe(
+        `blocked by sandbox: write outside the project: ${world.outside}/nope`,
+      );
+    });
 
-  it('cancel (signals to the pty process group) kills the whole tree, background jobs included', async () => {
-    const marker = `${Date.now() % 100000}.${process.pid}`;
-    const run = spawnInPty(sandbox, `sleep 1${marker} & (sleep 2${marker} &) ; echo ready; wait`);
-    await until(() => run.output().includes('ready'), 10_000);
-    await until(() => processesWith(marker).length >= 2, 5_000);
-    const pgid = run.term.pid; // the pty child (bwrap) leads its session and process group
-    process.kill(-pgid, 'SIGTERM');
-    const killer = setTimeout(() => {
-      try {
-        process.kill(-pgid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, 2_000);
-    await run.exited;
-    clearTimeout(killer);
-    await until(() => processesWith(marker).length === 0, 5_000);
-    expect(processesWith(marker)).toEqual([]);
-  });
+    it('cancel (signals to the pty process group) kills the whole tree, background jobs included', async () => {
+      const marker = `${Date.now() % 100000}.${process.pid}`;
+      const run = spawnInPty(sandbox, `sleep 1${marker} & (sleep 2${marker} &) ; echo ready; wait`);
+      await until(() => run.output().includes('ready'), 10_000);
+      await until(() => processesWith(marker).length >= 2, 5_000);
+      const pgid = run.term.pid; // the pty child (bwrap) leads its session and process group
+      process.kill(-pgid, 'SIGTERM');
+      const killer = setTimeout(() => {
+        try {
+          process.kill(-pgid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }, 2_000);
+      await run.exited;
+      clearTimeout(killer);
+      await until(() => processesWith(marker).length === 0, 5_000);
+      expect(processesWith(marker)).toEqual([]);
+    });
 
-  it('Ctrl-C through the terminal stops the command and everything it started', async () => {
-    const marker = `${(Date.now() + 7) % 100000}.${process.pid}`;
-    const run = spawnInPty(sandbox, `echo waiting; sleep 3${marker} & sleep 4${marker}`);
-    await until(() => run.output().includes('waiting') && processesWith(marker).length >= 2, 10_000);
-    run.term.write('\x03');
-    const { exitCode, signal } = await run.exited;
-    // bwrap is in the foreground group too: it passes the command's status on or dies of the same SIGINT
-    expect(exitCode === 130 || signal === 2).toBe(true);
-    await until(() => processesWith(marker).length === 0, 5_000);
-  });
-});
+    it('Ctrl-C through the terminal stops the command and everything it started', async () => {
+      const marker = `${(Date.now() + 7) % 100000}.${process.pid}`;
+      const run = spawnInPty(sandbox, `echo waiting; sleep 3${marker} & sleep 4${marker}`);
+      await until(() => run.output().includes('waiting') && processesWith(marker).length >= 2, 10_000);
+      run.term.write('\x03');
+      const { exitCode, signal } = await run.exited;
+      // bwrap is in the foreground group too: it passes the command's status on or dies of the same SIGINT
+      expect(exitCode === 130 || signal === 2).toBe(true);
+      await until(() => processesWith(marker).length === 0, 5_000);
+    });
+  },
+);

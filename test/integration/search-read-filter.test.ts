@@ -13,7 +13,10 @@ import { DO, makeSandbox, type Sandbox } from '../unit/tools/helpers';
 // ripgrep and through the JS fallback: what read_file may not read without asking never shows in a search.
 
 const rgPath = await findRipgrep();
-const registries = { ripgrep: createToolRegistry({ ripgrepPath: rgPath }), js: createToolRegistry({ ripgrepPath: null }) };
+const registries = {
+  ripgrep: createToolRegistry({ ripgrepPath: rgPath }),
+  js: createToolRegistry({ ripgrepPath: null }),
+};
 
 let sb: Sandbox;
 let asked: string[][];
@@ -36,7 +39,14 @@ beforeEach(() => {
 afterEach(() => sb.cleanup());
 
 async function engineFor(cliRules: RuleText[] = []): Promise<PermissionEngine> {
-  return createPermissionEngine({ projectRoot: sb.root, configDir: path.join(sb.base, 'config'), env: { HOME: sb.base }, trust: fixedTrust(false), audit: null, cliRules });
+  return createPermissionEngine({
+    projectRoot: sb.root,
+    configDir: path.join(sb.base, 'config'),
+    env: { HOME: sb.base },
+    trust: fixedTrust(false),
+    audit: null,
+    cliRules,
+  });
 }
 
 function ctxWith(engine: PermissionEngine): ToolContext {
@@ -64,13 +74,20 @@ describe.each(Object.entries(registries))('search_code with the real engine (%s)
       'src/app.ts:1:const key = 1;',
     ]);
     for (const s of SECRETS) expect(res.content).not.toContain(s);
-    expect(res.content).toMatch(/\n\(4 files left out: reading them is denied or needs approval — .+; ask to read one with read_file\)$/);
+    expect(res.content).toMatch(
+      /\n\(4 files left out: reading them is denied or needs approval — .+; ask to read one with read_file\)$/,
+    );
     // `..dots.txt` is a file inside the project (only `..` and `../x` leave it): found, not left out.
     for (const p of ['.env', 'secrets/-e', 'secrets/key.txt', 'secrets/sp ace ü.txt']) expect(res.content).toContain(p);
   });
 
   it('an allow rule for .env brings it back; the denied folder stays hidden', async () => {
-    const res = await registry.execute('search_code', { pattern: 'key' }, ctxWith(await engineFor([{ behavior: 'allow', rule: 'Read(.env)' }])), DO);
+    const res = await registry.execute(
+      'search_code',
+      { pattern: 'key' },
+      ctxWith(await engineFor([{ behavior: 'allow', rule: 'Read(.env)' }])),
+      DO,
+    );
     expect(res.content).toContain('.env:1:key=ENV-SECRET');
     expect(res.content).toContain('(3 files left out: ');
     expect(res.content).not.toContain('SECRET-VALUE-123');
@@ -78,7 +95,12 @@ describe.each(Object.entries(registries))('search_code with the real engine (%s)
 
   it('a hidden file never counts toward the match cap, and the note does not depend on what a hidden file contains', async () => {
     sb.write('secrets/many.txt', 'key\n'.repeat(600));
-    const res = await registry.execute('search_code', { pattern: 'NOTHING-MATCHES-THIS' }, ctxWith(await engineFor()), DO);
+    const res = await registry.execute(
+      'search_code',
+      { pattern: 'NOTHING-MATCHES-THIS' },
+      ctxWith(await engineFor()),
+      DO,
+    );
     expect(res.content.split('\n')[0]).toBe('No matches for /NOTHING-MATCHES-THIS/');
     expect(res.content).toContain('5 files left out');
     const many = await registry.execute('search_code', { pattern: 'key' }, ctxWith(await engineFor()), DO);
@@ -95,14 +117,23 @@ describe.each(Object.entries(registries))('search_code with the real engine (%s)
 
   it('a single-file search of a sensitive file shows nothing of it', async () => {
     const res = await registry.execute('search_code', { pattern: 'key', path: '.env' }, ctxWith(await engineFor()), DO);
-    expect(res.content).toBe('No matches for /key/\n(1 file left out: reading it is denied or needs approval — .env; ask to read one with read_file)');
+    expect(res.content).toBe(
+      'No matches for /key/\n(1 file left out: reading it is denied or needs approval — .env; ask to read one with read_file)',
+    );
   });
 });
 
 describe('find_files with the real engine', () => {
   it('leaves out denied and sensitive files and symlinks to them, and names them', async () => {
     const res = await registries.js.execute('find_files', { pattern: '**/*' }, ctxWith(await engineFor()), DO);
-    expect(body(res.content)).toEqual(['-e', '..dots.txt', '.gatehouse/settings.yaml', 'docs/my notes.txt', 'docs/ünïcødé.md', 'src/app.ts']);
+    expect(body(res.content)).toEqual([
+      '-e',
+      '..dots.txt',
+      '.gatehouse/settings.yaml',
+      'docs/my notes.txt',
+      'docs/ünïcødé.md',
+      'src/app.ts',
+    ]);
     const note = res.content.split('\n').at(-1) ?? '';
     expect(note).toBe(
       '(6 files left out: reading them is denied or needs approval — .env, docs/env-link, secrets/-e, secrets/key.txt, secrets/sp ace ü.txt, src/link-to-key.txt; ask to read one with read_file)',
@@ -113,6 +144,8 @@ describe('find_files with the real engine', () => {
     for (let i = 10; i < 25; i++) sb.write(`secrets/s${i}.txt`, 'x\n');
     const res = await registries.js.execute('find_files', { pattern: 'secrets/*' }, ctxWith(await engineFor()), DO);
     expect(res.content.split('\n')[0]).toBe('No files match secrets/*');
-    expect(res.content).toMatch(/^\(18 files left out: reading them is denied or needs approval — (?:[^,]+, ){9}[^,]+ and 8 more; ask to read one with read_file\)$/m);
+    expect(res.content).toMatch(
+      /^\(18 files left out: reading them is denied or needs approval — (?:[^,]+, ){9}[^,]+ and 8 more; ask to read one with read_file\)$/m,
+    );
   });
 });

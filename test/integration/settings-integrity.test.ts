@@ -15,13 +15,25 @@ beforeEach(() => {
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-integrity-')));
   project = path.join(root, 'project');
   fs.mkdirSync(path.join(project, '.gatehouse'), { recursive: true });
-  env = { PATH: process.env.PATH, HOME: path.join(root, 'home'), GATEHOUSE_HOME: path.join(root, 'config'), GATEHOUSE_POLICY: path.join(root, 'policy.yaml') };
+  env = {
+    PATH: process.env.PATH,
+    HOME: path.join(root, 'home'),
+    GATEHOUSE_HOME: path.join(root, 'config'),
+    GATEHOUSE_POLICY: path.join(root, 'policy.yaml'),
+  };
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
-function gatehouse(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function gatehouse(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: options.env ?? env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: options.env ?? env,
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -34,7 +46,10 @@ const settingsFile = (): string => path.join(project, '.gatehouse', 'settings.ya
 const check = async (call: unknown, extra: string[] = [], dir = project) => {
   const r = await gatehouse(['permissions', 'check', '--project', dir, '--call', JSON.stringify(call), ...extra]);
   expect(r.code, r.stderr).toBe(0);
-  return { ...(JSON.parse(r.stdout) as { decision: string; source: string; rule: string | null; reason: string }), stderr: r.stderr };
+  return {
+    ...(JSON.parse(r.stdout) as { decision: string; source: string; rule: string | null; reason: string }),
+    stderr: r.stderr,
+  };
 };
 const ls = { tool: 'run_command', input: { command: 'ls' } };
 
@@ -42,13 +57,30 @@ describe('parallel writers lose nothing', () => {
   it('30 `gatehouse rules add` processes at once: every rule is in the file, each said "added"', async () => {
     fs.writeFileSync(settingsFile(), '# team rules: this comment stays\npermissions:\n  allow: []\n');
     const rules = Array.from({ length: 30 }, (_, i) => `Bash(task-${i}:*)`);
-    const runs = await Promise.all(rules.map((rule, i) => gatehouse(['rules', 'add', '--scope', i % 3 === 0 ? 'local' : 'project', '--behavior', 'allow', rule, '--project', project])));
+    const runs = await Promise.all(
+      rules.map((rule, i) =>
+        gatehouse([
+          'rules',
+          'add',
+          '--scope',
+          i % 3 === 0 ? 'local' : 'project',
+          '--behavior',
+          'allow',
+          rule,
+          '--project',
+          project,
+        ]),
+      ),
+    );
     for (const r of runs) {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^added allow Bash\(task-\d+:\*\) to /);
     }
     const projectRules = parseSettingsText('p', fs.readFileSync(settingsFile(), 'utf8'));
-    const localRules = parseSettingsText('l', fs.readFileSync(path.join(project, '.gatehouse', 'settings.local.yaml'), 'utf8'));
+    const localRules = parseSettingsText(
+      'l',
+      fs.readFileSync(path.join(project, '.gatehouse', 'settings.local.yaml'), 'utf8'),
+    );
     if (!projectRules.ok || !localRules.ok) throw new Error('a settings file was left broken');
     expect([...projectRules.settings.allow, ...localRules.settings.allow].sort()).toEqual([...rules].sort());
     expect(fs.readFileSync(settingsFile(), 'utf8')).toContain('# team rules: this comment stays');
@@ -65,23 +97,35 @@ describe('parallel writers lose nothing', () => {
     const push = { tool: 'run_command', input: { command: 'git push' } };
     const first = await Promise.all(projects.map((p) => check(push, ['--mode', 'bypassPermissions'], p)));
     for (const d of first) expect(d).toMatchObject({ decision: 'deny', source: 'project' });
-    for (const p of projects) fs.writeFileSync(path.join(p, '.gatehouse', 'settings.yaml'), 'permissions:\n  deny: ["Bash(git push:*)"\n  allow: [Bash]\n');
+    for (const p of projects)
+      fs.writeFileSync(
+        path.join(p, '.gatehouse', 'settings.yaml'),
+        'permissions:\n  deny: ["Bash(git push:*)"\n  allow: [Bash]\n',
+      );
     const later = await Promise.all(projects.map((p) => check(push, ['--mode', 'bypassPermissions'], p)));
     for (const d of later) {
       expect(d).toMatchObject({ decision: 'deny', source: 'project', rule: 'Bash(git push:*)' });
-      expect(d.stderr).toMatch(/settings error: .*settings\.yaml:\d+: .*not applied; its last good version stays in force/);
+      expect(d.stderr).toMatch(
+        /settings error: .*settings\.yaml:\d+: .*not applied; its last good version stays in force/,
+      );
     }
   }, 300_000);
 
   it('a kill in the middle of writes leaves no temp file in .gatehouse/ and a file that parses', async () => {
     fs.writeFileSync(settingsFile(), 'permissions:\n  allow: ["Bash(keep)"]\n');
-    const kills = Array.from({ length: 16 }, (_, i) =>
-      new Promise<void>((resolve) => {
-        const child = spawn(process.execPath, [CLI, 'rules', 'add', '--scope', 'project', '--behavior', 'deny', `Bash(k${i})`, '--project', project], { env, stdio: 'ignore' });
-        // Killed at staggered moments: before, during and after its write.
-        setTimeout(() => child.kill('SIGKILL'), 40 + i * 15);
-        child.on('close', () => resolve());
-      }),
+    const kills = Array.from(
+      { length: 16 },
+      (_, i) =>
+        new Promise<void>((resolve) => {
+          const child = spawn(
+            process.execPath,
+            [CLI, 'rules', 'add', '--scope', 'project', '--behavior', 'deny', `Bash(k${i})`, '--project', project],
+            { env, stdio: 'ignore' },
+          );
+          // Killed at staggered moments: before, during and after its write.
+          setTimeout(() => child.kill('SIGKILL'), 40 + i * 15);
+          child.on('close', () => resolve());
+        }),
     );
     await Promise.all(kills);
     const left = fs.readdirSync(path.join(project, '.gatehouse'));
@@ -103,7 +147,10 @@ describe('hostile settings files never hang, never exhaust memory, never loosen'
     expect(list.code).toBe(0);
     expect(list.stdout).toContain(`error: ${settingsFile()}: is a FIFO (named pipe), not a regular file`);
     // A hard deny is still a deny; a read in default mode asks too (nothing is allowed on unknown rules).
-    expect(await check({ tool: 'run_command', input: { command: 'sudo ls' } })).toMatchObject({ decision: 'deny', source: 'hard' });
+    expect(await check({ tool: 'run_command', input: { command: 'sudo ls' } })).toMatchObject({
+      decision: 'deny',
+      source: 'hard',
+    });
     expect(await check({ tool: 'read_file', input: { path: 'README.md' } })).toMatchObject({ decision: 'ask' });
   }, 60_000);
 
@@ -114,10 +161,18 @@ describe('hostile settings files never hang, never exhaust memory, never loosen'
     fs.symlinkSync('/dev/zero', settingsFile());
     const d = await check(ls, ['--mode', 'bypassPermissions']);
     expect(d).toMatchObject({ decision: 'deny', source: 'project', rule: 'Bash(ls)' });
-    expect(d.stderr).toContain(`${settingsFile()}: is a character device, not a regular file (not applied; its last good version stays in force)`);
+    expect(d.stderr).toContain(
+      `${settingsFile()}: is a character device, not a regular file (not applied; its last good version stays in force)`,
+    );
     const list = await gatehouse(['rules', 'list', '--project', project, '--json']);
     const json = JSON.parse(list.stdout) as { problems: Array<{ file: string; kind: string; reason: string }> };
-    expect(json.problems).toEqual([expect.objectContaining({ file: settingsFile(), kind: 'file', reason: 'is a character device, not a regular file' })]);
+    expect(json.problems).toEqual([
+      expect.objectContaining({
+        file: settingsFile(),
+        kind: 'file',
+        reason: 'is a character device, not a regular file',
+      }),
+    ]);
   }, 60_000);
 
   it('a 10 MB settings file is refused with the 1 MiB limit named, without reading it into memory', async () => {
@@ -130,14 +185,27 @@ describe('hostile settings files never hang, never exhaust memory, never loosen'
 
   it('`rules add` refuses to edit a FIFO, naming it, and does not hang', async () => {
     execFileSync('mkfifo', [settingsFile()]);
-    const r = await gatehouse(['rules', 'add', '--scope', 'project', '--behavior', 'deny', 'Bash(rm:*)', '--project', project]);
+    const r = await gatehouse([
+      'rules',
+      'add',
+      '--scope',
+      'project',
+      '--behavior',
+      'deny',
+      'Bash(rm:*)',
+      '--project',
+      project,
+    ]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain(`${settingsFile()}: is a FIFO (named pipe), not a regular file; not read`);
   }, 60_000);
 
   it('`gatehouse web` on a project whose settings are a FIFO starts, and stops on SIGTERM', async () => {
     execFileSync('mkfifo', [settingsFile()]);
-    const child = spawn(process.execPath, [CLI, 'web', '--port', '0', '--project', project], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'web', '--port', '0', '--project', project], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     await new Promise<void>((resolve, reject) => {
       child.stdout.setEncoding('utf8').on('data', (c: string) => {
@@ -154,12 +222,17 @@ describe('hostile settings files never hang, never exhaust memory, never loosen'
 
 describe('unknown keys', () => {
   it('are reported with file, line and a suggestion by rules list (text and JSON) and once on stderr; they never loosen', async () => {
-    fs.writeFileSync(settingsFile(), '# typos\nDeny: ["Bash(ls)"]\npermission:\n  allow: [Bash]\n  ask: ["Bash(rm:*)"]\npermissions:\n  alow: [Bash]\n  deny: ["Read(secrets/**)"]\n');
+    fs.writeFileSync(
+      settingsFile(),
+      '# typos\nDeny: ["Bash(ls)"]\npermission:\n  allow: [Bash]\n  ask: ["Bash(rm:*)"]\npermissions:\n  alow: [Bash]\n  deny: ["Read(secrets/**)"]\n',
+    );
     execFileSync(process.execPath, [CLI, 'trust', 'set', project, '--scope', 'directory'], { env });
     const text = await gatehouse(['rules', 'list', '--project', project]);
     expect(text.stdout).toContain(`warning: ${settingsFile()}:2: unknown key "Deny" (did you mean permissions.deny?)`);
     expect(text.stdout).toContain(`warning: ${settingsFile()}:3: unknown key "permission" (did you mean permissions?)`);
-    expect(text.stdout).toContain(`warning: ${settingsFile()}:7: unknown key "permissions.alow" (did you mean allow?) (ignored: its rules are not applied`);
+    expect(text.stdout).toContain(
+      `warning: ${settingsFile()}:7: unknown key "permissions.alow" (did you mean allow?) (ignored: its rules are not applied`,
+    );
     const json = JSON.parse((await gatehouse(['rules', 'list', '--project', project, '--json'])).stdout) as {
       problems: Array<{ line: number; kind: string; suggestion: string | null }>;
       rules: Array<{ rule: string; behavior: string }>;
@@ -170,7 +243,11 @@ describe('unknown keys', () => {
       ['unknownKey', 7, 'allow'],
     ]);
     // The misspelt deny and ask lists restrict; the misspelt allow lists never allow.
-    expect(json.rules.map((r) => `${r.behavior} ${r.rule}`).sort()).toEqual(['ask Bash(rm:*)', 'deny Bash(ls)', 'deny Read(secrets/**)']);
+    expect(json.rules.map((r) => `${r.behavior} ${r.rule}`).sort()).toEqual([
+      'ask Bash(rm:*)',
+      'deny Bash(ls)',
+      'deny Read(secrets/**)',
+    ]);
     const d = await check(ls, ['--mode', 'bypassPermissions']);
     expect(d).toMatchObject({ decision: 'deny', rule: 'Bash(ls)' });
     expect(d.stderr.match(/unknown key "Deny"/g)).toHaveLength(1);

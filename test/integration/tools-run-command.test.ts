@@ -14,11 +14,17 @@ beforeAll(() => {
 afterAll(() => sb.cleanup());
 
 const reg = createToolRegistry({ ripgrepPath: null, killGraceMs: 300 });
-const run = (command: string, extra: { timeout_ms?: number; signal?: AbortSignal; onOutput?: (c: string) => void } = {}) =>
+const run = (
+  command: string,
+  extra: { timeout_ms?: number; signal?: AbortSignal; onOutput?: (c: string) => void } = {},
+) =>
   reg.execute(
     'run_command',
     { command, ...(extra.timeout_ms === undefined ? {} : { timeout_ms: extra.timeout_ms }) },
-    sb.ctx({ ...(extra.signal ? { signal: extra.signal } : {}), ...(extra.onOutput ? { onOutput: extra.onOutput } : {}) }),
+    sb.ctx({
+      ...(extra.signal ? { signal: extra.signal } : {}),
+      ...(extra.onOutput ? { onOutput: extra.onOutput } : {}),
+    }),
     DO,
   );
 
@@ -67,12 +73,15 @@ describe('run_command', () => {
     // delivered while it was still running (no clock involved).
     const go = path.join(sb.root, `go-${process.pid}`);
     let streamed = '';
-    const res = await run(`printf '\\033[32mgreen\\033[0m\\n'; while [ ! -e ${go} ]; do sleep 0.02; done; echo second`, {
-      onOutput: (text) => {
-        streamed += text;
-        if (streamed.includes('green') && !fs.existsSync(go)) fs.writeFileSync(go, '');
+    const res = await run(
+      `printf '\\033[32mgreen\\033[0m\\n'; while [ ! -e ${go} ]; do sleep 0.02; done; echo second`,
+      {
+        onOutput: (text) => {
+          streamed += text;
+          if (streamed.includes('green') && !fs.existsSync(go)) fs.writeFileSync(go, '');
+        },
       },
-    });
+    );
     expect(streamed).toContain('\x1b[32mgreen\x1b[0m');
     expect(streamed).not.toContain('__gatehouse_done_');
     expect(streamed.indexOf('green')).toBeLessThan(streamed.indexOf('second'));
@@ -80,14 +89,21 @@ describe('run_command', () => {
   });
 
   it('survives a UI stream that throws', async () => {
-    const res = await run('echo fine', { onOutput: () => { throw new Error('ui broke'); } });
+    const res = await run('echo fine', {
+      onOutput: () => {
+        throw new Error('ui broke');
+      },
+    });
     expect(res.content).toBe('fine\n[exit code 0]');
   });
 
   it('kills the whole process group on timeout and says so', async () => {
     const marker = `gh-timeout-${process.pid}-${Date.now()}`;
     // Without the kill the command would outlive the test's own time limit.
-    const res = await run(`echo started; sleep 600 & sleep 600; : ${marker}`.replace('sleep 600 &', `bash -c 'sleep 600; : ${marker}' &`), { timeout_ms: 400 });
+    const res = await run(
+      `echo started; sleep 600 & sleep 600; : ${marker}`.replace('sleep 600 &', `bash -c 'sleep 600; : ${marker}' &`),
+      { timeout_ms: 400 },
+    );
     expect(res).toEqual({ content: 'started\n[killed after timeout 400 ms]', isError: true, exitCode: null });
     expect(await waitUntil(() => liveProcessesWith(marker).length === 0, 2_000)).toBe(true);
   });
@@ -111,7 +127,9 @@ describe('run_command', () => {
 
   it('SIGKILLs what ignores SIGTERM after the grace period', async () => {
     const marker = `gh-stubborn-${process.pid}-${Date.now()}`;
-    const res = await run(`trap '' TERM HUP; echo armed; while :; do sleep 0.05; done; : ${marker}`, { timeout_ms: 300 });
+    const res = await run(`trap '' TERM HUP; echo armed; while :; do sleep 0.05; done; : ${marker}`, {
+      timeout_ms: 300,
+    });
     expect(res.content).toBe('armed\n[killed after timeout 300 ms]');
     expect(await waitUntil(() => liveProcessesWith(marker).length === 0, 2_000)).toBe(true);
   });
@@ -139,7 +157,9 @@ describe('run_command', () => {
 
   it('gets no stdin (a reader sees end of input instead of hanging until the timeout)', async () => {
     // `read -t` that times out exits with 142, at end of input with 1; a `cat` waiting for input would be killed.
-    const res = await run('read -t 5 line; echo "read exited $?"; cat; [ -t 1 ] && echo "stdout is a terminal"', { timeout_ms: 8_000 });
+    const res = await run('read -t 5 line; echo "read exited $?"; cat; [ -t 1 ] && echo "stdout is a terminal"', {
+      timeout_ms: 8_000,
+    });
     expect(res.content).toBe('read exited 1\nstdout is a terminal\n[exit code 0]');
   });
 
@@ -163,23 +183,43 @@ describe('run_command', () => {
           cwd: sb.outside,
           cleanup: () => void cleaned++,
         }),
-        describeViolation: (output, exitCode) => (output.includes('Permission denied') ? `sandbox_violation: blocked (exit ${exitCode})` : null),
+        describeViolation: (output, exitCode) =>
+          output.includes('Permission denied') ? `sandbox_violation: blocked (exit ${exitCode})` : null,
       },
     });
     const ok = await wrapped.execute('run_command', { command: 'echo "$WRAPPED $HOME"; pwd' }, sb.ctx(), DO);
     expect(ok).toEqual({ content: `[wrapped]\nyes \n${sb.outside}\n[exit code 0]`, isError: false, exitCode: 0 });
-    const blocked = await wrapped.execute('run_command', { command: 'echo "x: Permission denied" >&2; exit 1' }, sb.ctx(), DO);
-    expect(blocked).toEqual({ content: `[wrapped]\nx: Permission denied\n[exit code 1]\nsandbox_violation: blocked (exit 1)\n${UNSANDBOXED_HINT}`, isError: true, exitCode: 1 });
+    const blocked = await wrapped.execute(
+      'run_command',
+      { command: 'echo "x: Permission denied" >&2; exit 1' },
+      sb.ctx(),
+      DO,
+    );
+    expect(blocked).toEqual({
+      content: `[wrapped]\nx: Permission denied\n[exit code 1]\nsandbox_violation: blocked (exit 1)\n${UNSANDBOXED_HINT}`,
+      isError: true,
+      exitCode: 1,
+    });
     expect(cleaned).toBe(2);
   });
 
-  it('unsandboxed: true (allowed by main) spawns the wrapper\'s unsandboxed form, and reports no sandbox violation', async () => {
+  it("unsandboxed: true (allowed by main) spawns the wrapper's unsandboxed form, and reports no sandbox violation", async () => {
     const registry = createToolRegistry({
       ripgrepPath: null,
       killGraceMs: 300,
       commandWrapper: {
-        wrap: (command) => ({ file: 'bash', args: ['-c', `echo "[sandboxed]"; ${command}`], env: { PATH: process.env.PATH ?? '/bin' }, cwd: sb.root }),
-        wrapUnsandboxed: (command) => ({ file: 'bash', args: ['-c', `echo "[outside]"; ${command}`], env: { PATH: process.env.PATH ?? '/bin' }, cwd: sb.root }),
+        wrap: (command) => ({
+          file: 'bash',
+          args: ['-c', `echo "[sandboxed]"; ${command}`],
+          env: { PATH: process.env.PATH ?? '/bin' },
+          cwd: sb.root,
+        }),
+        wrapUnsandboxed: (command) => ({
+          file: 'bash',
+          args: ['-c', `echo "[outside]"; ${command}`],
+          env: { PATH: process.env.PATH ?? '/bin' },
+          cwd: sb.root,
+        }),
         describeViolation: () => 'sandbox_violation: should not be asked',
       },
     });

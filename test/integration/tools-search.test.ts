@@ -46,18 +46,31 @@ describe('search_code', () => {
 
   it('is case-insensitive on request', async () => {
     const out = await both({ pattern: 'todo', case_insensitive: true, path: 'src' });
-    expect(out.split('\n')).toEqual(['src/a-b.ts:1:todo lower case', 'src/crlf.ts:1:first TODO', 'src/index.ts:2:// TODO: more', 'src/util/strings.ts:2:  return `Hello ${name}`; // TODO']);
+    expect(out.split('\n')).toEqual([
+      'src/a-b.ts:1:todo lower case',
+      'src/crlf.ts:1:first TODO',
+      'src/index.ts:2:// TODO: more',
+      'src/util/strings.ts:2:  return `Hello ${name}`; // TODO',
+    ]);
   });
 
   it('limits to a glob, a folder or a single file', async () => {
-    expect(await both({ pattern: 'TODO', glob: '*.md' })).toBe('README.md:2:TODO: write docs\ndocs/guide.md:1:TODO guide');
-    expect(await both({ pattern: 'export', path: 'src/util' })).toBe('src/util/strings.ts:1:export function hello(name: string) {');
+    expect(await both({ pattern: 'TODO', glob: '*.md' })).toBe(
+      'README.md:2:TODO: write docs\ndocs/guide.md:1:TODO guide',
+    );
+    expect(await both({ pattern: 'export', path: 'src/util' })).toBe(
+      'src/util/strings.ts:1:export function hello(name: string) {',
+    );
     expect(await both({ pattern: 'answer', path: 'src/index.ts' })).toBe('src/index.ts:1:export const answer = 42;');
   });
 
   it('supports regular expressions, anchors on CRLF lines included', async () => {
-    expect(await both({ pattern: '^export (const|function) \\w+' })).toBe('src/index.ts:1:export const answer = 42;\nsrc/util/strings.ts:1:export function hello(name: string) {');
-    expect(await both({ pattern: 'TODO$', path: 'src' })).toBe('src/crlf.ts:1:first TODO\nsrc/util/strings.ts:2:  return `Hello ${name}`; // TODO');
+    expect(await both({ pattern: '^export (const|function) \\w+' })).toBe(
+      'src/index.ts:1:export const answer = 42;\nsrc/util/strings.ts:1:export function hello(name: string) {',
+    );
+    expect(await both({ pattern: 'TODO$', path: 'src' })).toBe(
+      'src/crlf.ts:1:first TODO\nsrc/util/strings.ts:2:  return `Hello ${name}`; // TODO',
+    );
   });
 
   it('says when nothing matches', async () => {
@@ -136,12 +149,18 @@ describe('ignore files, the same through ripgrep, the JS search and find_files',
     expect(b, `fallback vs ripgrep for ${JSON.stringify(input)}`).toEqual(a);
     return a.content.split('\n');
   };
-  const find = async (input: Record<string, unknown>): Promise<string[]> => (await withJs.execute('find_files', input, ig.ctx(), DO)).content.split('\n');
+  const find = async (input: Record<string, unknown>): Promise<string[]> =>
+    (await withJs.execute('find_files', input, ig.ctx(), DO)).content.split('\n');
 
   it('an escaped \\! names one file and ignores nothing else; negation, nested files and .git/info/exclude apply', async () => {
     const expected = ['.gitignore', 'b.gen.ts', 'main.ts', 'pkg/.gitignore', 'pkg/a.ts', 'pkg/keep.log'];
     expect(await find({ pattern: '**/*' })).toEqual(expected);
-    expect(await search({ pattern: 'needle' })).toEqual(['b.gen.ts:1:needle root gen', 'main.ts:1:needle main', 'pkg/a.ts:1:needle pkg', 'pkg/keep.log:1:needle keep']);
+    expect(await search({ pattern: 'needle' })).toEqual([
+      'b.gen.ts:1:needle root gen',
+      'main.ts:1:needle main',
+      'pkg/a.ts:1:needle pkg',
+      'pkg/keep.log:1:needle keep',
+    ]);
   });
 
   it('looks inside an ignored folder when asked to, applying the rules to what is inside', async () => {

@@ -6,7 +6,14 @@ import { AppInfoSchema, SOCKET_UNAUTHORIZED } from '../../src/shared/api';
 import { WorkerInfoSchema } from '../../src/shared/worker-protocol';
 import { openApiSocket, SocketClosed, SocketRefused } from '../e2e/support/api-socket';
 import type { ApiSocket } from '../e2e/support/api-socket';
-import { isProcessAlive, makeTempDir, removeTempDir, REPO_ROOT, requireBuiltApp, startWeb } from '../e2e/support/start-web';
+import {
+  isProcessAlive,
+  makeTempDir,
+  removeTempDir,
+  REPO_ROOT,
+  requireBuiltApp,
+  startWeb,
+} from '../e2e/support/start-web';
 import type { RunningWeb } from '../e2e/support/start-web';
 
 interface RawResponse {
@@ -67,7 +74,9 @@ afterAll(async () => {
 
 describe('gatehouse web: the HTTP side', () => {
   it('prints exactly one line: the URL with a 32-byte base64url token in its fragment, on 127.0.0.1', () => {
-    expect(web.stdout().trimEnd().split('\n')).toEqual([`Gatehouse is running at http://127.0.0.1:${web.port}/#token=${web.token}`]);
+    expect(web.stdout().trimEnd().split('\n')).toEqual([
+      `Gatehouse is running at http://127.0.0.1:${web.port}/#token=${web.token}`,
+    ]);
     expect(web.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(Buffer.from(web.token, 'base64url')).toHaveLength(32);
   });
@@ -102,7 +111,12 @@ describe('gatehouse web: the HTTP side', () => {
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     expect(res.headers['cache-control']).toBe('no-store');
     const header = String(res.headers['content-security-policy']);
-    const directives = new Map(header.split(';').map((d) => d.trim().split(/\s+/)).map(([name = '', ...values]) => [name, values.join(' ')]));
+    const directives = new Map(
+      header
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name = '', ...values]) => [name, values.join(' ')]),
+    );
     expect(directives.get('connect-src')).toBe(`'self' ws://127.0.0.1:${web.port} ws://localhost:${web.port}`);
     expect(header).not.toContain('*');
     expect(directives.get('script-src')).toBe("'self'");
@@ -112,10 +126,13 @@ describe('gatehouse web: the HTTP side', () => {
     expect(directives.get('object-src')).toBe("'none'");
     expect(directives.get('base-uri')).toBe("'none'");
     // The page's own meta policy says the same (it applies in the desktop app too); only connect-src is narrower.
-    const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(res.body)?.[1]?.replace(/\s+/g, ' ').trim() ?? '';
+    const meta =
+      /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(res.body)?.[1]?.replace(/\s+/g, ' ').trim() ?? '';
     expect(meta).toContain("connect-src 'self';");
     expect(meta).toContain("require-trusted-types-for 'script'; trusted-types 'none'");
-    expect(header).toBe(`${meta.replace("connect-src 'self'", `connect-src 'self' ws://127.0.0.1:${web.port} ws://localhost:${web.port}`)}; frame-ancestors 'none'`);
+    expect(header).toBe(
+      `${meta.replace("connect-src 'self'", `connect-src 'self' ws://127.0.0.1:${web.port} ws://localhost:${web.port}`)}; frame-ancestors 'none'`,
+    );
   });
 
   it('never serves a file outside the renderer folder, however the path is spelled', async () => {
@@ -176,16 +193,31 @@ async function closedWith(p: Promise<ApiSocket>): Promise<{ code: number; reason
 describe('gatehouse web: the API socket', () => {
   it('refuses the upgrade with a wrong Origin or none (403), or on another path (404), token or not', async () => {
     expect(await refusal(openApiSocket(web.port, { token: web.token, origin: 'http://evil.example' }))).toBe(403);
-    expect(await refusal(openApiSocket(web.port, { token: web.token, origin: `http://127.0.0.1:${web.port + 1}` }))).toBe(403);
+    expect(
+      await refusal(openApiSocket(web.port, { token: web.token, origin: `http://127.0.0.1:${web.port + 1}` })),
+    ).toBe(403);
     expect(await refusal(openApiSocket(web.port, { token: web.token, origin: 'null' }))).toBe(403);
-    expect(await refusal(openApiSocket(web.port, { token: null, cookie: `gh_token_${web.port}=${web.token}`, origin: 'https://evil.example' }))).toBe(403);
+    expect(
+      await refusal(
+        openApiSocket(web.port, {
+          token: null,
+          cookie: `gh_token_${web.port}=${web.token}`,
+          origin: 'https://evil.example',
+        }),
+      ),
+    ).toBe(403);
     expect(await refusal(openApiSocket(web.port, { token: web.token, path: '/api/other' }))).toBe(404);
   });
 
   it('closes a socket whose first frame is not the right token (4401), answering nothing and pushing no event', async () => {
     const wrong = web.token.slice(0, -1) + (web.token.endsWith('A') ? 'B' : 'A');
-    expect(await closedWith(openApiSocket(web.port, { token: wrong }))).toEqual({ code: SOCKET_UNAUTHORIZED, reason: 'unauthorized: wrong token' });
-    expect(await closedWith(openApiSocket(web.port, { token: 'x'.repeat(600) }))).toMatchObject({ code: SOCKET_UNAUTHORIZED });
+    expect(await closedWith(openApiSocket(web.port, { token: wrong }))).toEqual({
+      code: SOCKET_UNAUTHORIZED,
+      reason: 'unauthorized: wrong token',
+    });
+    expect(await closedWith(openApiSocket(web.port, { token: 'x'.repeat(600) }))).toMatchObject({
+      code: SOCKET_UNAUTHORIZED,
+    });
     // A request as the first frame (the old cookie or query credential is no credential any more).
     const raw = await openApiSocket(web.port, { token: null, cookie: `gh_token_${web.port}=${web.token}` });
     const closed = new Promise<number>((resolve) => raw.ws.once('close', (code) => resolve(code)));
@@ -205,9 +237,16 @@ describe('gatehouse web: the API socket', () => {
   it('answers malformed frames with a BAD_REQUEST error frame and stays usable', async () => {
     const s = await openApiSocket(web.port, { token: web.token });
     s.sendRaw('this is not json');
-    expect(await s.waitFor((f) => f.kind === 'error')).toMatchObject({ kind: 'error', id: null, error: { code: 'BAD_REQUEST' } });
+    expect(await s.waitFor((f) => f.kind === 'error')).toMatchObject({
+      kind: 'error',
+      id: null,
+      error: { code: 'BAD_REQUEST' },
+    });
     s.sendRaw(JSON.stringify({ channel: 'getAppInfo', payload: {} }));
-    expect(await s.waitFor((f) => f.kind === 'error')).toMatchObject({ id: null, error: { code: 'BAD_REQUEST', message: expect.stringMatching(/id/) } });
+    expect(await s.waitFor((f) => f.kind === 'error')).toMatchObject({
+      id: null,
+      error: { code: 'BAD_REQUEST', message: expect.stringMatching(/id/) },
+    });
     s.sendRaw(JSON.stringify({ id: 'seven', channel: 'getAppInfo' }));
     expect(await s.waitFor((f) => f.kind === 'error')).toMatchObject({ id: null, error: { code: 'BAD_REQUEST' } });
     s.sendRaw(JSON.stringify({ id: 41, channel: 12 }));
@@ -215,8 +254,14 @@ describe('gatehouse web: the API socket', () => {
     s.sendRaw(Buffer.from([0x7b, 0x00, 0xff]));
     expect(await s.waitFor((f) => f.kind === 'error')).toMatchObject({ id: null, error: { code: 'BAD_REQUEST' } });
     expect(await s.call('__proto__', {})).toMatchObject({ kind: 'error', error: { code: 'UNKNOWN_METHOD' } });
-    expect(await s.call('openProject', { path: 42 })).toMatchObject({ kind: 'error', error: { code: 'BAD_REQUEST', message: expect.stringMatching(/openProject\.path/) } });
-    expect(await s.call('getAppInfo', { extra: true })).toMatchObject({ kind: 'error', error: { code: 'BAD_REQUEST' } });
+    expect(await s.call('openProject', { path: 42 })).toMatchObject({
+      kind: 'error',
+      error: { code: 'BAD_REQUEST', message: expect.stringMatching(/openProject\.path/) },
+    });
+    expect(await s.call('getAppInfo', { extra: true })).toMatchObject({
+      kind: 'error',
+      error: { code: 'BAD_REQUEST' },
+    });
     expect(await s.call('openFolderDialog', {})).toMatchObject({ kind: 'error', error: { code: 'FORBIDDEN' } });
     const ok = await s.call('getAppInfo', {});
     expect(ok).toMatchObject({ kind: 'response', ok: true });
@@ -260,9 +305,19 @@ describe('gatehouse web: the API socket', () => {
     const a = await openApiSocket(web.port, { token: web.token });
     const b = await openApiSocket(web.port, { token: web.token });
     try {
-      expect(await a.call('openProject', { path: other })).toMatchObject({ kind: 'response', ok: true, result: { path: other } });
-      expect(await b.waitFor((f) => f.kind === 'event')).toEqual({ kind: 'event', event: { type: 'projectChanged', path: other } });
-      expect(await a.call('openProject', { path: path.join(other, 'missing') })).toMatchObject({ kind: 'error', error: { code: 'NOT_FOUND' } });
+      expect(await a.call('openProject', { path: other })).toMatchObject({
+        kind: 'response',
+        ok: true,
+        result: { path: other },
+      });
+      expect(await b.waitFor((f) => f.kind === 'event')).toEqual({
+        kind: 'event',
+        event: { type: 'projectChanged', path: other },
+      });
+      expect(await a.call('openProject', { path: path.join(other, 'missing') })).toMatchObject({
+        kind: 'error',
+        error: { code: 'NOT_FOUND' },
+      });
       expect(await a.call('openProject', { path: project })).toMatchObject({ kind: 'response', ok: true });
     } finally {
       await a.close();
@@ -274,7 +329,9 @@ describe('gatehouse web: the API socket', () => {
 
 describe('gatehouse web: lifecycle', () => {
   it('rejects a bad --port with a usage error', async () => {
-    await expect(startWeb({ args: ['--port', '70000'], timeoutMs: 10_000 })).rejects.toThrow(/--port must be 0\.\.65535/);
+    await expect(startWeb({ args: ['--port', '70000'], timeoutMs: 10_000 })).rejects.toThrow(
+      /--port must be 0\.\.65535/,
+    );
   });
 
   it('says plainly when the port is taken', async () => {

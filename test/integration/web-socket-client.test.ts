@@ -18,7 +18,14 @@ interface Req {
  * A scripted server on a real socket: the test decides what to answer, and when. It accepts the first frame of a
  * socket when it carries TOKEN (answering `authenticated`) and closes the socket with 4401 otherwise.
  */
-async function scriptedServer(): Promise<{ url: string; requests: Req[]; tokens: unknown[]; sockets: WebSocket[]; wss: WebSocketServer; nextRequest(): Promise<Req> }> {
+async function scriptedServer(): Promise<{
+  url: string;
+  requests: Req[];
+  tokens: unknown[];
+  sockets: WebSocket[];
+  wss: WebSocketServer;
+  nextRequest(): Promise<Req>;
+}> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((r) => wss.once('listening', () => r()));
   const requests: Req[] = [];
@@ -32,7 +39,8 @@ async function scriptedServer(): Promise<{ url: string; requests: Req[]; tokens:
       if (!authed) {
         const first = JSON.parse(String(data)) as { kind?: string; token?: unknown };
         tokens.push(first.token);
-        if (first.kind !== 'auth' || first.token !== TOKEN) return ws.close(SOCKET_UNAUTHORIZED, 'unauthorized: wrong token');
+        if (first.kind !== 'auth' || first.token !== TOKEN)
+          return ws.close(SOCKET_UNAUTHORIZED, 'unauthorized: wrong token');
         authed = true;
         return ws.send(JSON.stringify({ kind: 'authenticated' }));
       }
@@ -48,13 +56,17 @@ async function scriptedServer(): Promise<{ url: string; requests: Req[]; tokens:
     tokens,
     sockets,
     wss,
-    nextRequest: () => (taken < requests.length ? Promise.resolve(requests[taken++] as Req) : new Promise((r) => waiting.push((req) => (taken++, r(req))))),
+    nextRequest: () =>
+      taken < requests.length
+        ? Promise.resolve(requests[taken++] as Req)
+        : new Promise((r) => waiting.push((req) => (taken++, r(req)))),
   };
 }
 
 const TOKEN = 'the-page-token';
 
-const nodeSocket = (origin?: string) => (url: string) => new WebSocket(url, origin ? { origin } : {}) as unknown as SocketLike;
+const nodeSocket = (origin?: string) => (url: string) =>
+  new WebSocket(url, origin ? { origin } : {}) as unknown as SocketLike;
 
 function nextState(client: ApiClient, status: ConnectionState['status']): Promise<ConnectionState> {
   return new Promise((resolve) => {
@@ -184,11 +196,17 @@ describe('the renderer socket client (a real socket, a scripted server)', () => 
     const server = await scriptedServer();
     cleanups.push(() => server.wss.close());
     const states: ConnectionState[] = [];
-    const client = createSocketClient(server.url, 'a-wrong-token', { createSocket: nodeSocket(), initialBackoffMs: 10 });
+    const client = createSocketClient(server.url, 'a-wrong-token', {
+      createSocket: nodeSocket(),
+      initialBackoffMs: 10,
+    });
     cleanups.push(() => client.close());
     client.onConnection((s) => states.push(s));
     const call = client.api.getAppInfo({});
-    expect(await nextState(client, 'unauthorized')).toEqual({ status: 'unauthorized', reason: 'unauthorized: wrong token: open the URL that `gatehouse web` printed' });
+    expect(await nextState(client, 'unauthorized')).toEqual({
+      status: 'unauthorized',
+      reason: 'unauthorized: wrong token: open the URL that `gatehouse web` printed',
+    });
     await expect(call).rejects.toBeInstanceOf(ConnectionLostError);
     await expect(client.api.getAppInfo({})).rejects.toThrow(/open the URL/);
     expect(server.requests).toEqual([]);
@@ -197,7 +215,10 @@ describe('the renderer socket client (a real socket, a scripted server)', () => 
 
     const none = createSocketClient(server.url, null, { createSocket: nodeSocket() });
     cleanups.push(() => none.close());
-    expect(none.connection()).toMatchObject({ status: 'unauthorized', reason: expect.stringMatching(/no access token/) });
+    expect(none.connection()).toMatchObject({
+      status: 'unauthorized',
+      reason: expect.stringMatching(/no access token/),
+    });
     await expect(none.api.getAppInfo({})).rejects.toBeInstanceOf(ConnectionLostError);
     expect(server.sockets).toHaveLength(1);
   });

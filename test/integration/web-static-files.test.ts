@@ -36,9 +36,18 @@ afterAll(() => removeTempDir(base));
 describe('resolveStaticFile confines every path to the renderer folder', () => {
   it('finds the page and its assets', () => {
     expect(resolveStaticFile(root, '/')).toEqual({ kind: 'file', file: path.join(root, 'index.html') });
-    expect(resolveStaticFile(root, '/assets/app.js')).toEqual({ kind: 'file', file: path.join(root, 'assets', 'app.js') });
-    expect(resolveStaticFile(root, '/assets//app.js')).toEqual({ kind: 'file', file: path.join(root, 'assets', 'app.js') });
-    expect(resolveStaticFile(root, '/inner-link.js')).toEqual({ kind: 'file', file: path.join(root, 'assets', 'app.js') });
+    expect(resolveStaticFile(root, '/assets/app.js')).toEqual({
+      kind: 'file',
+      file: path.join(root, 'assets', 'app.js'),
+    });
+    expect(resolveStaticFile(root, '/assets//app.js')).toEqual({
+      kind: 'file',
+      file: path.join(root, 'assets', 'app.js'),
+    });
+    expect(resolveStaticFile(root, '/inner-link.js')).toEqual({
+      kind: 'file',
+      file: path.join(root, 'assets', 'app.js'),
+    });
   });
 
   it.each([
@@ -56,9 +65,12 @@ describe('resolveStaticFile confines every path to the renderer folder', () => {
     expect(resolveStaticFile(root, p).kind).toBe('not-found');
   });
 
-  it.each([['/%'], ['/%E0%A4%A'], ['/index.html%00'], ['/..%5csecret.txt'], ['/assets\\..\\..\\secret.txt']])('rejects the malformed path %s', (p) => {
-    expect(resolveStaticFile(root, p).kind).toBe('bad-request');
-  });
+  it.each([['/%'], ['/%E0%A4%A'], ['/index.html%00'], ['/..%5csecret.txt'], ['/assets\\..\\..\\secret.txt']])(
+    'rejects the malformed path %s',
+    (p) => {
+      expect(resolveStaticFile(root, p).kind).toBe('bad-request');
+    },
+  );
 });
 
 describe('readPageCsp and serverCsp', () => {
@@ -112,7 +124,13 @@ describe('startWebServer over real HTTP, with symlinks in the served folder', ()
   });
 
   it('closes a socket that sends no token in time (4401), without answering anything', async () => {
-    const quick = await startWebServer({ rendererDir: root, port: 0, handlers, onEvent: () => () => undefined, authTimeoutMs: 100 });
+    const quick = await startWebServer({
+      rendererDir: root,
+      port: 0,
+      handlers,
+      onEvent: () => () => undefined,
+      authTimeoutMs: 100,
+    });
     try {
       const s = await openApiSocket(quick.port, { token: null });
       const code = await new Promise<number>((resolve) => s.ws.once('close', (c) => resolve(c)));
@@ -124,6 +142,8 @@ describe('startWebServer over real HTTP, with symlinks in the served folder', ()
   });
 
   it('refuses to start when the renderer is not built', async () => {
-    await expect(startWebServer({ rendererDir: path.join(base, 'outside'), port: 0, handlers, onEvent: () => () => undefined })).rejects.toThrow(/not built/);
+    await expect(
+      startWebServer({ rendererDir: path.join(base, 'outside'), port: 0, handlers, onEvent: () => () => undefined }),
+    ).rejects.toThrow(/not built/);
   });
 });

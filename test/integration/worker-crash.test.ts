@@ -27,7 +27,10 @@ function faultyHost(): { host: WorkerSupervisor; logs: string } {
 
 function nextState(h: WorkerSupervisor, state: WorkerStatus['state'], timeoutMs = 10_000): Promise<WorkerStatus> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`state ${state} not reached; now ${JSON.stringify(h.status())}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`state ${state} not reached; now ${JSON.stringify(h.status())}`)),
+      timeoutMs,
+    );
     const off = h.onStatus((s) => {
       if (s.state !== state) return;
       clearTimeout(timer);
@@ -75,7 +78,9 @@ describe('a worker with an uncaught fault (real child process)', () => {
     expect(await host.request('echo', { value: 'still here' })).toEqual({ value: 'still here' });
 
     const workerLog = await logMatching(path.join(logs, 'worker.log'), /exiting \(code 70\)/);
-    expect(workerLog).toMatch(/\[worker\] gatehouse worker: uncaught exception: Error: a tool bug; its key \[REDACTED\]\n/);
+    expect(workerLog).toMatch(
+      /\[worker\] gatehouse worker: uncaught exception: Error: a tool bug; its key \[REDACTED\]\n/,
+    );
     expect(workerLog).toMatch(/\[worker\] {5}at Timeout\./);
     expect(workerLog).not.toContain('sk-ant-api03');
     const mainLog = await logMatching(path.join(logs, 'main.log'), new RegExp(`worker restarted: pid ${second.pid}`));

@@ -2,7 +2,12 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatehouseError } from '../../src/shared/errors';
 import type { WorkerStatus } from '../../src/shared/api';
-import { createNodeWorkerHost, NodeWorkerLauncher, WorkerSupervisor, workerEntryPath } from '../../src/main/worker-host';
+import {
+  createNodeWorkerHost,
+  NodeWorkerLauncher,
+  WorkerSupervisor,
+  workerEntryPath,
+} from '../../src/main/worker-host';
 import { buildWorkerEnv } from '../../src/main/worker-host/worker-env';
 
 const hosts: WorkerSupervisor[] = [];
@@ -41,7 +46,10 @@ function waitForState(h: WorkerSupervisor, state: WorkerStatus['state'], timeout
 /** Resolves on the next transition into `state` (ignores the current state). */
 function nextState(h: WorkerSupervisor, state: WorkerStatus['state'], timeoutMs = 10_000): Promise<WorkerStatus> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`state ${state} not reached; now ${JSON.stringify(h.status())}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`state ${state} not reached; now ${JSON.stringify(h.status())}`)),
+      timeoutMs,
+    );
     const off = h.onStatus((s) => {
       if (s.state === state) {
         clearTimeout(timer);
@@ -65,11 +73,18 @@ describe('the supervised worker (a real child process of the built bundle)', () 
   });
 
   it('gives the worker a minimal environment without the parent tokens', async () => {
-    const parent = { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-secret', GITHUB_TOKEN: 'ghp_x', AWS_SECRET_ACCESS_KEY: 'y', NODE_OPTIONS: '--inspect' };
+    const parent = {
+      ...process.env,
+      ANTHROPIC_API_KEY: 'sk-ant-secret',
+      GITHUB_TOKEN: 'ghp_x',
+      AWS_SECRET_ACCESS_KEY: 'y',
+      NODE_OPTIONS: '--inspect',
+    };
     const h = track(createNodeWorkerHost({ configDir: '/tmp/gh-test-config', env: parent }));
     await h.start();
     const { envNames } = await h.request('info', {});
-    for (const secret of ['ANTHROPIC_API_KEY', 'GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'NODE_OPTIONS']) expect(envNames).not.toContain(secret);
+    for (const secret of ['ANTHROPIC_API_KEY', 'GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'NODE_OPTIONS'])
+      expect(envNames).not.toContain(secret);
     expect(envNames).toContain('PATH');
     expect(envNames).toContain('GATEHOUSE_HOME');
   });
@@ -101,7 +116,9 @@ describe('the supervised worker (a real child process of the built bundle)', () 
   });
 
   it('after repeated crashes it stops restarting and says so plainly', async () => {
-    const h = track(createNodeWorkerHost({ configDir: '/tmp/gh-test-config', tuning: { maxCrashes: 2, backoffBaseMs: 20 } }));
+    const h = track(
+      createNodeWorkerHost({ configDir: '/tmp/gh-test-config', tuning: { maxCrashes: 2, backoffBaseMs: 20 } }),
+    );
     await h.start();
     for (let i = 0; i < 3; i++) {
       const { pid } = await h.request('info', {});
@@ -133,7 +150,9 @@ describe('the supervised worker (a real child process of the built bundle)', () 
   });
 
   it('a hung worker (no heartbeat answers) is killed and restarted', async () => {
-    const h = track(createNodeWorkerHost({ configDir: '/tmp/gh-test-config', tuning: { heartbeatMs: 100, heartbeatMisses: 3 } }));
+    const h = track(
+      createNodeWorkerHost({ configDir: '/tmp/gh-test-config', tuning: { heartbeatMs: 100, heartbeatMisses: 3 } }),
+    );
     await h.start();
     const { pid } = await h.request('info', {});
     process.kill(pid, 'SIGSTOP');

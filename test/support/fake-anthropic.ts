@@ -95,7 +95,9 @@ export async function startFakeAnthropic(options: { apiKey?: string } = {}): Pro
       requests.push({ path: req.url ?? '', headers: req.headers, body, receivedAt: Date.now(), outcome });
       const next = queue.shift();
       if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
-        sendError(res, 404, 'not_found_error', `fake server: no route ${req.method} ${req.url}`, { 'x-should-retry': 'false' });
+        sendError(res, 404, 'not_found_error', `fake server: no route ${req.method} ${req.url}`, {
+          'x-should-retry': 'false',
+        });
       } else if (!next) {
         sendError(res, 500, 'api_error', 'fake server: no scripted response left', { 'x-should-retry': 'false' });
       } else {
@@ -120,18 +122,30 @@ export async function startFakeAnthropic(options: { apiKey?: string } = {}): Pro
   };
 }
 
-function sendError(res: http.ServerResponse, status: number, type: string, message: string, headers: Record<string, string> = {}): void {
+function sendError(
+  res: http.ServerResponse,
+  status: number,
+  type: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ type: 'error', error: { type, message } }));
 }
 
-async function respond(res: http.ServerResponse, response: FakeResponse, body: FakeRequestBody, id: string): Promise<void> {
+async function respond(
+  res: http.ServerResponse,
+  response: FakeResponse,
+  body: FakeRequestBody,
+  id: string,
+): Promise<void> {
   if (response.kind === 'http-error') {
     sendError(res, response.status, response.errorType, response.message ?? response.errorType, response.headers);
     return;
   }
   const content = response.kind === 'message' ? response.content : (response.before ?? []);
-  const usage = response.kind === 'message' && response.usage ? response.usage : { input_tokens: 100, output_tokens: 20 };
+  const usage =
+    response.kind === 'message' && response.usage ? response.usage : { input_tokens: 100, output_tokens: 20 };
   const stopReason = response.kind === 'message' ? (response.stopReason ?? 'end_turn') : null;
   if (!body.stream) {
     if (response.kind === 'stream-error') {
@@ -139,7 +153,14 @@ async function respond(res: http.ServerResponse, response: FakeResponse, body: F
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ ...messageShell(id, body.model, usage), content: content.map(wholeBlock), stop_reason: stopReason, usage }));
+    res.end(
+      JSON.stringify({
+        ...messageShell(id, body.model, usage),
+        content: content.map(wholeBlock),
+        stop_reason: stopReason,
+        usage,
+      }),
+    );
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -153,13 +174,33 @@ async function respond(res: http.ServerResponse, response: FakeResponse, body: F
   };
 
   const events: Array<[string, unknown]> = [];
-  events.push(['message_start', { type: 'message_start', message: { ...messageShell(id, body.model, { input_tokens: usage.input_tokens, output_tokens: 1 }), content: [], stop_reason: null } }]);
+  events.push([
+    'message_start',
+    {
+      type: 'message_start',
+      message: {
+        ...messageShell(id, body.model, { input_tokens: usage.input_tokens, output_tokens: 1 }),
+        content: [],
+        stop_reason: null,
+      },
+    },
+  ]);
   events.push(['ping', { type: 'ping' }]);
   content.forEach((block, index) => events.push(...blockEvents(block, index, chunkSize)));
   if (response.kind === 'stream-error') {
-    events.push(['error', { type: 'error', error: { type: response.errorType, message: response.message ?? response.errorType } }]);
+    events.push([
+      'error',
+      { type: 'error', error: { type: response.errorType, message: response.message ?? response.errorType } },
+    ]);
   } else {
-    events.push(['message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }]);
+    events.push([
+      'message_delta',
+      {
+        type: 'message_delta',
+        delta: { stop_reason: stopReason, stop_sequence: null },
+        usage: { output_tokens: usage.output_tokens },
+      },
+    ]);
     events.push(['message_stop', { type: 'message_stop' }]);
   }
   const cut = response.kind === 'message' ? (response.cutAfterEvents ?? events.length) : events.length;
@@ -169,7 +210,11 @@ async function respond(res: http.ServerResponse, response: FakeResponse, body: F
   res.end();
 }
 
-function messageShell(id: string, model: string, usage: { input_tokens: number; output_tokens: number }): Record<string, unknown> {
+function messageShell(
+  id: string,
+  model: string,
+  usage: { input_tokens: number; output_tokens: number },
+): Record<string, unknown> {
   return { id, type: 'message', role: 'assistant', model, stop_sequence: null, usage };
 }
 
@@ -181,15 +226,31 @@ function wholeBlock(block: FakeBlock): Record<string, unknown> {
 function blockEvents(block: FakeBlock, index: number, chunkSize: number): Array<[string, unknown]> {
   const events: Array<[string, unknown]> = [];
   if (block.type === 'text') {
-    events.push(['content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }]);
+    events.push([
+      'content_block_start',
+      { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+    ]);
     for (const piece of chunk(block.text, chunkSize)) {
-      events.push(['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }]);
+      events.push([
+        'content_block_delta',
+        { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } },
+      ]);
     }
   } else {
-    events.push(['content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } }]);
+    events.push([
+      'content_block_start',
+      {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+      },
+    ]);
     const json = block.rawJson ?? JSON.stringify(block.input ?? {});
     for (const piece of chunk(json, chunkSize)) {
-      events.push(['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }]);
+      events.push([
+        'content_block_delta',
+        { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } },
+      ]);
     }
   }
   events.push(['content_block_stop', { type: 'content_block_stop', index }]);

@@ -20,12 +20,12 @@ const asked: ApprovalRequest = {
 };
 
 describe('one approval contract for every shell', () => {
-  it('an RPC client sees every field the approver gets, the call\'s place in its turn included', () => {
+  it("an RPC client sees every field the approver gets, the call's place in its turn included", () => {
     const event = RpcEventSchema.parse({ type: 'approval_request', promptId: 'p1', ...asked });
     expect(event).toEqual({ type: 'approval_request', promptId: 'p1', ...asked });
   });
 
-  it('the dialog\'s event names the call by its target and never carries the raw input', () => {
+  it("the dialog's event names the call by its target and never carries the raw input", () => {
     const event = ApprovalRequestEventSchema.parse({ ...toApprovalEvent(asked), input: { apiKey: 'sk-secret' } });
     expect(event).not.toHaveProperty('input');
     expect(event).toMatchObject({ target: 'src/a.ts', position: { index: 2, count: 3 }, preview: asked.preview });

@@ -31,8 +31,18 @@ describe('the contract rejects malformed messages at the boundary', () => {
     expect(PortMessageSchema.safeParse({ kind: 'request', id: -1, method: 'info', params: {} }).success).toBe(false);
     expect(PortMessageSchema.safeParse({ kind: 'nonsense' }).success).toBe(false);
     expect(PortMessageSchema.safeParse({ kind: 'response', id: 1, ok: false }).success).toBe(false);
-    expect(PortMessageSchema.safeParse({ kind: 'response', id: 1, ok: false, error: { code: 'WORKER_CRASHED', message: 'x' } }).success).toBe(true);
-    expect(PortMessageSchema.safeParse({ kind: 'response', id: 1, ok: false, error: { code: 'MADE_UP', message: 'x' } }).success).toBe(false);
+    expect(
+      PortMessageSchema.safeParse({
+        kind: 'response',
+        id: 1,
+        ok: false,
+        error: { code: 'WORKER_CRASHED', message: 'x' },
+      }).success,
+    ).toBe(true);
+    expect(
+      PortMessageSchema.safeParse({ kind: 'response', id: 1, ok: false, error: { code: 'MADE_UP', message: 'x' } })
+        .success,
+    ).toBe(false);
   });
 
   it('validates worker method params', () => {

@@ -7,7 +7,14 @@ import { describe, expect, it } from 'vitest';
  * nothing beside it), every relative link resolves, and the Node version the README asks for is package.json's.
  */
 const root = path.resolve(__dirname, '../..');
-const docs = ['README.md', 'build/README.md', ...fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const docs = [
+  'README.md',
+  'build/README.md',
+  ...fs
+    .readdirSync(path.join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 function read(rel: string): string {
   return fs.readFileSync(path.join(root, rel), 'utf8');
@@ -15,7 +22,9 @@ function read(rel: string): string {
 
 /** Markdown link targets `[text](target)` that are not URLs or in-page anchors. */
 function relativeLinks(text: string): string[] {
-  return [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z]+:/i.test(t) && !t.startsWith('#'));
+  return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((m) => m[1]!)
+    .filter((t) => !/^[a-z]+:/i.test(t) && !t.startsWith('#'));
 }
 
 describe('the repository docs', () => {

@@ -13,14 +13,23 @@ describe('rules handlers', () => {
   let env: NodeJS.ProcessEnv;
   let trust: TrustStore;
   let open: string | null;
-  const handlers = () => createRulesHandlers({ currentProject: () => open, configDir: home, env, trust: { isTrusted: (d) => trust.isTrusted(d) } });
+  const handlers = () =>
+    createRulesHandlers({
+      currentProject: () => open,
+      configDir: home,
+      env,
+      trust: { isTrusted: (d) => trust.isTrusted(d) },
+    });
 
   beforeEach(() => {
     ({ home, project, env, trust } = rulesDirs('rules'));
     open = project;
     write(path.join(home, 'policy.yaml'), 'permissions:\n  deny: ["Bash(rm -rf *)"]\n');
     write(path.join(home, 'settings.yaml'), '# my user settings\npermissions:\n  ask: ["Bash(git push:*)"]\n');
-    write(path.join(project, '.gatehouse/settings.yaml'), '# team rules, keep this comment\npermissions:\n  allow: ["Bash(npm test)"]\n');
+    write(
+      path.join(project, '.gatehouse/settings.yaml'),
+      '# team rules, keep this comment\npermissions:\n  allow: ["Bash(npm test)"]\n',
+    );
     write(path.join(project, '.claude/settings.json'), JSON.stringify({ permissions: { allow: ['Bash(ls:*)'] } }));
   });
   afterEach(removeTempDirs);
@@ -28,10 +37,30 @@ describe('rules handlers', () => {
   it('lists every rule with scope, file and editable flag (policy and Claude imports read only)', async () => {
     const list = RulesListSchema.parse(await handlers().listRules({}));
     const find = (rule: string) => list.rules.find((r) => r.rule === rule);
-    expect(find('Bash(rm -rf *)')).toMatchObject({ behavior: 'deny', scope: 'policy', editable: false, claudeImport: false });
-    expect(find('Bash(git push:*)')).toMatchObject({ behavior: 'ask', scope: 'user', editable: true, file: path.join(home, 'settings.yaml') });
-    expect(find('Bash(npm test)')).toMatchObject({ behavior: 'allow', scope: 'project', editable: true, file: path.join(project, '.gatehouse/settings.yaml') });
-    expect(find('Bash(ls:*)')).toMatchObject({ scope: 'project', claudeImport: true, editable: false, file: path.join(project, '.claude/settings.json') });
+    expect(find('Bash(rm -rf *)')).toMatchObject({
+      behavior: 'deny',
+      scope: 'policy',
+      editable: false,
+      claudeImport: false,
+    });
+    expect(find('Bash(git push:*)')).toMatchObject({
+      behavior: 'ask',
+      scope: 'user',
+      editable: true,
+      file: path.join(home, 'settings.yaml'),
+    });
+    expect(find('Bash(npm test)')).toMatchObject({
+      behavior: 'allow',
+      scope: 'project',
+      editable: true,
+      file: path.join(project, '.gatehouse/settings.yaml'),
+    });
+    expect(find('Bash(ls:*)')).toMatchObject({
+      scope: 'project',
+      claudeImport: true,
+      editable: false,
+      file: path.join(project, '.claude/settings.json'),
+    });
     expect(list.fileErrors).toEqual([]);
     expect(list.trusted).toBe(false);
     expect(list.scopeFiles.local).toBe(path.join(project, '.gatehouse/settings.local.yaml'));
@@ -40,15 +69,26 @@ describe('rules handlers', () => {
   it('adds and removes rules in the YAML file, keeping comments; duplicates are not added twice', async () => {
     const h = handlers();
     const file = path.join(project, '.gatehouse/settings.yaml');
-    expect(await h.addRule({ rule: 'Read(src/**)', behavior: 'deny', scope: 'project' })).toEqual({ changed: true, file });
-    expect(await h.addRule({ rule: 'Read(src/**)', behavior: 'deny', scope: 'project' })).toEqual({ changed: false, file });
+    expect(await h.addRule({ rule: 'Read(src/**)', behavior: 'deny', scope: 'project' })).toEqual({
+      changed: true,
+      file,
+    });
+    expect(await h.addRule({ rule: 'Read(src/**)', behavior: 'deny', scope: 'project' })).toEqual({
+      changed: false,
+      file,
+    });
     const text = fs.readFileSync(file, 'utf8');
     expect(text).toContain('# team rules, keep this comment');
     expect(text).toContain('Read(src/**)');
-    expect((await h.listRules({})).rules.find((r) => r.rule === 'Read(src/**)')).toMatchObject({ behavior: 'deny', scope: 'project' });
+    expect((await h.listRules({})).rules.find((r) => r.rule === 'Read(src/**)')).toMatchObject({
+      behavior: 'deny',
+      scope: 'project',
+    });
     await h.removeRule({ rule: 'Read(src/**)', behavior: 'deny', scope: 'project' });
     expect(fs.readFileSync(file, 'utf8')).not.toContain('Read(src/**)');
-    expect((await rejection(h.removeRule({ rule: 'Read(src/**)', behavior: 'deny', scope: 'project' }))).code).toBe('NOT_FOUND');
+    expect((await rejection(h.removeRule({ rule: 'Read(src/**)', behavior: 'deny', scope: 'project' }))).code).toBe(
+      'NOT_FOUND',
+    );
   });
 
   it('writes the local scope and keeps it out of git', async () => {
@@ -76,7 +116,9 @@ describe('rules handlers', () => {
     expect(broken.message).toContain('is not valid YAML');
     expect(fs.readFileSync(projectFile, 'utf8')).toBe('permissions:\n  allow: [unclosed\n');
     const list = await h.listRules({});
-    expect(list.fileErrors).toEqual([expect.objectContaining({ file: projectFile, line: expect.any(Number), reason: expect.any(String) })]);
+    expect(list.fileErrors).toEqual([
+      expect.objectContaining({ file: projectFile, line: expect.any(Number), reason: expect.any(String) }),
+    ]);
   });
 
   it('reports rules that fail to parse inside a file', async () => {
@@ -89,13 +131,20 @@ describe('rules handlers', () => {
   it('needs an open project', async () => {
     open = null;
     expect((await rejection(handlers().listRules({}))).message).toMatch(/no project is open/);
-    expect((await rejection(handlers().addRule({ rule: 'Read(a)', behavior: 'allow', scope: 'project' }))).code).toBe('BAD_REQUEST');
+    expect((await rejection(handlers().addRule({ rule: 'Read(a)', behavior: 'allow', scope: 'project' }))).code).toBe(
+      'BAD_REQUEST',
+    );
   });
 
   it('testCall gives the same decision as `gatehouse permissions check`, and follows trust', async () => {
     const cli = async (call: unknown) => {
       const lines: string[] = [];
-      const code = await permissionsCommand.run(['check', '--project', project, '--call', JSON.stringify(call)], { out: (l) => lines.push(l), err: () => {}, env, cwd: project });
+      const code = await permissionsCommand.run(['check', '--project', project, '--call', JSON.stringify(call)], {
+        out: (l) => lines.push(l),
+        err: () => {},
+        env,
+        cwd: project,
+      });
       expect(code).toBe(0);
       return JSON.parse(lines.at(-1) ?? '{}') as unknown;
     };
@@ -122,7 +171,12 @@ describe('"Test a call" is a simulation', () => {
   it('never reaches the real audit log: 300 tests leave audit.jsonl untouched and go to audit-simulations.jsonl', async () => {
     const { home, project, env, trust } = rulesDirs('rules-sim');
     write(path.join(home, 'audit.jsonl'), '{"real":"decision"}\n');
-    const h = createRulesHandlers({ currentProject: () => project, configDir: home, env, trust: { isTrusted: (d) => trust.isTrusted(d) } });
+    const h = createRulesHandlers({
+      currentProject: () => project,
+      configDir: home,
+      env,
+      trust: { isTrusted: (d) => trust.isTrusted(d) },
+    });
     for (let i = 0; i < 300; i++) await h.testCall({ tool: 'run_command', input: { command: `echo ${i}` } });
     expect(fs.readFileSync(path.join(home, 'audit.jsonl'), 'utf8')).toBe('{"real":"decision"}\n');
     expect(fs.readFileSync(path.join(home, 'audit-simulations.jsonl'), 'utf8')).toContain('echo 299');
@@ -135,11 +189,26 @@ describe('the rules editor load problems', () => {
     const { home, project, env, trust } = rulesDirs('rules-keys');
     write(path.join(project, '.gatehouse/settings.yaml'), 'permissions:\n  Deny: ["Bash(rm:*)"]\n');
     write(path.join(project, '.gatehouse/settings.local.yaml'), 'permissions: [broken\n');
-    const h = createRulesHandlers({ currentProject: () => project, configDir: home, env, trust: { isTrusted: (d) => trust.isTrusted(d) } });
+    const h = createRulesHandlers({
+      currentProject: () => project,
+      configDir: home,
+      env,
+      trust: { isTrusted: (d) => trust.isTrusted(d) },
+    });
     const list = RulesListSchema.parse(await h.listRules({}));
     expect(list.fileErrors).toEqual([
-      expect.objectContaining({ file: path.join(project, '.gatehouse/settings.local.yaml'), kind: 'file', effect: expect.stringMatching(/no earlier good version .* asks until it is fixed/) }),
-      expect.objectContaining({ file: path.join(project, '.gatehouse/settings.yaml'), line: 2, kind: 'unknownKey', suggestion: 'deny', reason: 'unknown key "permissions.Deny" (did you mean deny?)' }),
+      expect.objectContaining({
+        file: path.join(project, '.gatehouse/settings.local.yaml'),
+        kind: 'file',
+        effect: expect.stringMatching(/no earlier good version .* asks until it is fixed/),
+      }),
+      expect.objectContaining({
+        file: path.join(project, '.gatehouse/settings.yaml'),
+        line: 2,
+        kind: 'unknownKey',
+        suggestion: 'deny',
+        reason: 'unknown key "permissions.Deny" (did you mean deny?)',
+      }),
     ]);
     expect(list.rules.find((r) => r.rule === 'Bash(rm:*)')).toMatchObject({ behavior: 'deny', scope: 'project' });
   });

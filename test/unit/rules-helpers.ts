@@ -49,6 +49,11 @@ export interface RulesDirs {
 export function rulesDirs(name: string): RulesDirs {
   const home = tempDir(`gh-${name}-home-`);
   const project = tempDir(`gh-${name}-project-`);
-  const env: NodeJS.ProcessEnv = { HOME: home, GATEHOUSE_HOME: home, GATEHOUSE_POLICY: path.join(home, 'policy.yaml'), PATH: process.env.PATH };
+  const env: NodeJS.ProcessEnv = {
+    HOME: home,
+    GATEHOUSE_HOME: home,
+    GATEHOUSE_POLICY: path.join(home, 'policy.yaml'),
+    PATH: process.env.PATH,
+  };
   return { home, project, env, trust: new TrustStore({ configDir: home, env }) };
 }

@@ -21,11 +21,25 @@ describe('rules editor: edit, move, default mode, additional directories', () =>
   let projectFile: string;
   let localFile: string;
   let moveOps: RuleFileOps | undefined;
-  const handlers = () => createRulesHandlers({ currentProject: () => project, configDir: home, env, trust: { isTrusted: (d) => trust.isTrusted(d) }, ...(moveOps ? { moveOps } : {}) });
+  const handlers = () =>
+    createRulesHandlers({
+      currentProject: () => project,
+      configDir: home,
+      env,
+      trust: { isTrusted: (d) => trust.isTrusted(d) },
+      ...(moveOps ? { moveOps } : {}),
+    });
   /** Through the same dispatch as the socket and IPC: malformed payloads never reach a handler. */
-  const call = (channel: string, payload: unknown) => dispatchApi(handlers() as unknown as ApiHandlers, channel, payload);
+  const call = (channel: string, payload: unknown) =>
+    dispatchApi(handlers() as unknown as ApiHandlers, channel, payload);
   const decide = async (call: unknown) => {
-    const engine = await createPermissionEngine({ projectRoot: project, configDir: home, env, trust: { isTrusted: (d) => trust.isTrusted(d) }, audit: null });
+    const engine = await createPermissionEngine({
+      projectRoot: project,
+      configDir: home,
+      env,
+      trust: { isTrusted: (d) => trust.isTrusted(d) },
+      audit: null,
+    });
     return engine.decide(call);
   };
 
@@ -37,25 +51,42 @@ describe('rules editor: edit, move, default mode, additional directories', () =>
     projectFile = path.join(project, '.gatehouse/settings.yaml');
     localFile = path.join(project, '.gatehouse/settings.local.yaml');
     write(userFile, '# my user settings\npermissions:\n  ask: ["Bash(git push:*)"]\n');
-    write(projectFile, '# team rules, keep this comment\npermissions:\n  allow:\n    - Bash(npm test) # the test runner\n    - Read(docs/**)\n');
+    write(
+      projectFile,
+      '# team rules, keep this comment\npermissions:\n  allow:\n    - Bash(npm test) # the test runner\n    - Read(docs/**)\n',
+    );
   });
   afterEach(removeTempDirs);
 
   it('edits a rule in place: the text changes where it stands, its comment and the file comment stay', async () => {
     const from = { rule: 'Bash(npm test)', behavior: 'allow', scope: 'project' };
-    expect(await call('updateRule', { from, to: { ...from, rule: 'Bash(npm run test:*)' } })).toEqual({ changed: true, files: [projectFile] });
+    expect(await call('updateRule', { from, to: { ...from, rule: 'Bash(npm run test:*)' } })).toEqual({
+      changed: true,
+      files: [projectFile],
+    });
     const text = fs.readFileSync(projectFile, 'utf8');
     expect(text).toContain('# team rules, keep this comment');
     expect(text).toMatch(/- Bash\(npm run test:\*\) # the test runner\n\s+- Read\(docs\/\*\*\)/);
     expect(text).not.toContain('Bash(npm test)');
-    expect(await decide({ tool: 'run_command', input: { command: 'npm run test --watch' } })).toMatchObject({ decision: 'allow', source: 'project', rule: 'Bash(npm run test:*)' });
+    expect(await decide({ tool: 'run_command', input: { command: 'npm run test --watch' } })).toMatchObject({
+      decision: 'allow',
+      source: 'project',
+      rule: 'Bash(npm run test:*)',
+    });
 
     // Behaviour too: from allow to deny, in one write; the engine now denies.
-    await call('updateRule', { from: { rule: 'Read(docs/**)', behavior: 'allow', scope: 'project' }, to: { rule: 'Read(docs/**)', behavior: 'deny', scope: 'project' } });
+    await call('updateRule', {
+      from: { rule: 'Read(docs/**)', behavior: 'allow', scope: 'project' },
+      to: { rule: 'Read(docs/**)', behavior: 'deny', scope: 'project' },
+    });
     const after = fs.readFileSync(projectFile, 'utf8');
     expect(after).toMatch(/deny:\s*\n\s+- Read\(docs\/\*\*\)/);
     expect(after).toContain('# team rules, keep this comment');
-    expect(await decide({ tool: 'read_file', input: { path: 'docs/a.md' } })).toMatchObject({ decision: 'deny', source: 'project', rule: 'Read(docs/**)' });
+    expect(await decide({ tool: 'read_file', input: { path: 'docs/a.md' } })).toMatchObject({
+      decision: 'deny',
+      source: 'project',
+      rule: 'Read(docs/**)',
+    });
   });
 
   it('refuses an edit to a rule that does not parse, or of a rule that is not there, and writes nothing', async () => {
@@ -69,12 +100,22 @@ describe('rules editor: edit, move, default mode, additional directories', () =>
     const claudeFile = path.join(project, '.claude/settings.json');
     write(claudeFile, JSON.stringify({ permissions: { allow: ['Bash(ls:*)'] } }));
     const imported = { rule: 'Bash(ls:*)', behavior: 'allow', scope: 'project' };
-    expect((await rejection(call('updateRule', { from: imported, to: { ...imported, behavior: 'deny' } }))).code).toBe('NOT_FOUND');
-    expect((await rejection(call('updateRule', { from: imported, to: { ...imported, scope: 'user' } }))).code).toBe('NOT_FOUND');
+    expect((await rejection(call('updateRule', { from: imported, to: { ...imported, behavior: 'deny' } }))).code).toBe(
+      'NOT_FOUND',
+    );
+    expect((await rejection(call('updateRule', { from: imported, to: { ...imported, scope: 'user' } }))).code).toBe(
+      'NOT_FOUND',
+    );
     expect(fs.readFileSync(claudeFile, 'utf8')).toBe(JSON.stringify({ permissions: { allow: ['Bash(ls:*)'] } }));
     expect(fs.readFileSync(userFile, 'utf8')).not.toContain('Bash(ls:*)');
     expect(fs.readFileSync(projectFile, 'utf8')).toBe(before);
-    for (const payload of [{ from }, { from, to: { ...from, scope: 'policy' } }, { from, to: { ...from, behavior: 'maybe' } }, { from, to: from, extra: 1 }, { from: { ...from, rule: '' }, to: from }]) {
+    for (const payload of [
+      { from },
+      { from, to: { ...from, scope: 'policy' } },
+      { from, to: { ...from, behavior: 'maybe' } },
+      { from, to: from, extra: 1 },
+      { from: { ...from, rule: '' }, to: from },
+    ]) {
       const err = await rejection(call('updateRule', payload));
       expect(err.code).toBe('BAD_REQUEST');
       expect(err.message).toMatch(/updateRule/);
@@ -85,12 +126,18 @@ describe('rules editor: edit, move, default mode, additional directories', () =>
   it('moves a rule between scopes: added to the target, removed from the source, both files keep their comments', async () => {
     fs.mkdirSync(path.join(project, '.git/info'), { recursive: true });
     const from = { rule: 'Bash(npm test)', behavior: 'allow', scope: 'project' };
-    expect(await call('updateRule', { from, to: { ...from, scope: 'local' } })).toEqual({ changed: true, files: [localFile, projectFile] });
+    expect(await call('updateRule', { from, to: { ...from, scope: 'local' } })).toEqual({
+      changed: true,
+      files: [localFile, projectFile],
+    });
     expect(fs.readFileSync(localFile, 'utf8')).toContain('Bash(npm test)');
     expect(fs.readFileSync(projectFile, 'utf8')).not.toContain('Bash(npm test)');
     expect(fs.readFileSync(projectFile, 'utf8')).toContain('# team rules, keep this comment');
     expect(fs.readFileSync(path.join(project, '.git/info/exclude'), 'utf8')).toContain('settings.local.yaml');
-    expect(await decide({ tool: 'run_command', input: { command: 'npm test' } })).toMatchObject({ decision: 'allow', source: 'local' });
+    expect(await decide({ tool: 'run_command', input: { command: 'npm test' } })).toMatchObject({
+      decision: 'allow',
+      source: 'local',
+    });
     // To the user file, as an ask rule this time.
     await call('updateRule', { from: { ...from, scope: 'local' }, to: { ...from, behavior: 'ask', scope: 'user' } });
     expect(fs.readFileSync(userFile, 'utf8')).toMatch(/# my user settings[\s\S]*ask:[\s\S]*Bash\(npm test\)/);
@@ -106,31 +153,54 @@ describe('rules editor: edit, move, default mode, additional directories', () =>
     const from = { rule: 'Bash(npm test)', behavior: 'allow', scope: 'project' };
     const partial = await rejection(call('updateRule', { from, to: { ...from, scope: 'user' } }));
     expect(partial.code).toBe('INTERNAL');
-    expect(partial.message).toMatch(/could not be removed from .*settings\.yaml \(EROFS: read-only file system\): it is in both files now/);
+    expect(partial.message).toMatch(
+      /could not be removed from .*settings\.yaml \(EROFS: read-only file system\): it is in both files now/,
+    );
     expect(await fileHasRule(userFile, 'allow', 'Bash(npm test)')).toBe(true);
     expect(await fileHasRule(projectFile, 'allow', 'Bash(npm test)')).toBe(true);
 
     moveOps = undefined;
     write(localFile, 'permissions: [broken\n');
     const before = fs.readFileSync(projectFile, 'utf8');
-    const refused = await rejection(call('updateRule', { from: { ...from, rule: 'Read(docs/**)' }, to: { ...from, rule: 'Read(docs/**)', scope: 'local' } }));
-    expect(refused).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining(`${localFile} is not valid YAML`) });
+    const refused = await rejection(
+      call('updateRule', {
+        from: { ...from, rule: 'Read(docs/**)' },
+        to: { ...from, rule: 'Read(docs/**)', scope: 'local' },
+      }),
+    );
+    expect(refused).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining(`${localFile} is not valid YAML`),
+    });
     expect(fs.readFileSync(projectFile, 'utf8')).toBe(before);
     expect(fs.readFileSync(localFile, 'utf8')).toBe('permissions: [broken\n');
   });
 
   it('sets and clears a scope file\u2019s default mode, keeping comments; the engine follows', async () => {
     expect((await handlers().listRules({})).scopeModes).toEqual({ user: null, project: null, local: null });
-    expect(await call('setScopeMode', { scope: 'project', mode: 'acceptEdits' })).toEqual({ changed: true, file: projectFile });
+    expect(await call('setScopeMode', { scope: 'project', mode: 'acceptEdits' })).toEqual({
+      changed: true,
+      file: projectFile,
+    });
     expect(fs.readFileSync(projectFile, 'utf8')).toMatch(/# team rules, keep this comment[\s\S]*mode: acceptEdits/);
     expect((await handlers().listRules({})).scopeModes.project).toBe('acceptEdits');
-    expect(await decide({ tool: 'write_file', input: { path: 'x.txt', content: '' } })).toMatchObject({ decision: 'allow', source: 'mode' });
-    expect(await call('setScopeMode', { scope: 'project', mode: 'acceptEdits' })).toEqual({ changed: false, file: projectFile });
+    expect(await decide({ tool: 'write_file', input: { path: 'x.txt', content: '' } })).toMatchObject({
+      decision: 'allow',
+      source: 'mode',
+    });
+    expect(await call('setScopeMode', { scope: 'project', mode: 'acceptEdits' })).toEqual({
+      changed: false,
+      file: projectFile,
+    });
     expect(await call('setScopeMode', { scope: 'project', mode: null })).toEqual({ changed: true, file: projectFile });
     expect(fs.readFileSync(projectFile, 'utf8')).not.toContain('mode:');
     expect(fs.readFileSync(projectFile, 'utf8')).toContain('Bash(npm test) # the test runner');
-    await expect(call('setScopeMode', { scope: 'project', mode: 'yolo' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(call('setScopeMode', { scope: 'policy', mode: 'strict' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(call('setScopeMode', { scope: 'project', mode: 'yolo' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    await expect(call('setScopeMode', { scope: 'policy', mode: 'strict' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
   });
 
   it('bypass as an untrusted project\u2019s own default is refused (file untouched); the user\u2019s own file may say bypass', async () => {
@@ -143,24 +213,44 @@ describe('rules editor: edit, move, default mode, additional directories', () =>
     }
     expect(fs.readFileSync(projectFile, 'utf8')).toBe(before);
     expect(fs.existsSync(localFile)).toBe(false);
-    expect(await call('setScopeMode', { scope: 'user', mode: 'bypassPermissions' })).toEqual({ changed: true, file: userFile });
+    expect(await call('setScopeMode', { scope: 'user', mode: 'bypassPermissions' })).toEqual({
+      changed: true,
+      file: userFile,
+    });
     // Untrusted: the user's bypass still cannot let a write through (trust caps it).
-    expect(await decide({ tool: 'write_file', input: { path: 'x.txt', content: '' } })).toMatchObject({ decision: 'ask', source: 'trust' });
+    expect(await decide({ tool: 'write_file', input: { path: 'x.txt', content: '' } })).toMatchObject({
+      decision: 'ask',
+      source: 'trust',
+    });
     await trust.revoke(project);
     await trust.set(project, 'directory');
-    expect(await call('setScopeMode', { scope: 'project', mode: 'bypassPermissions' })).toEqual({ changed: true, file: projectFile });
+    expect(await call('setScopeMode', { scope: 'project', mode: 'bypassPermissions' })).toEqual({
+      changed: true,
+      file: projectFile,
+    });
   });
 
   it('adds and removes additional directories per scope; a missing directory is refused with its path', async () => {
     const shared = tempDir('gh-rules-edit-shared-');
     fs.writeFileSync(path.join(shared, 'lib.ts'), 'export {};\n');
-    expect(await call('addDirectory', { scope: 'local', dir: shared })).toEqual({ changed: true, file: localFile, resolved: shared });
+    expect(await call('addDirectory', { scope: 'local', dir: shared })).toEqual({
+      changed: true,
+      file: localFile,
+      resolved: shared,
+    });
     expect(await call('addDirectory', { scope: 'local', dir: shared })).toMatchObject({ changed: false });
-    expect((await handlers().listRules({})).additionalDirectories).toEqual([expect.objectContaining({ dir: shared, source: 'local', file: localFile })]);
-    expect(await decide({ tool: 'read_file', input: { path: path.join(shared, 'lib.ts') } })).toMatchObject({ decision: 'allow' });
+    expect((await handlers().listRules({})).additionalDirectories).toEqual([
+      expect.objectContaining({ dir: shared, source: 'local', file: localFile }),
+    ]);
+    expect(await decide({ tool: 'read_file', input: { path: path.join(shared, 'lib.ts') } })).toMatchObject({
+      decision: 'allow',
+    });
 
     const missing = await rejection(call('addDirectory', { scope: 'project', dir: '../no-such-dir' }));
-    expect(missing).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining(`does not exist (looked for ${path.resolve(project, '../no-such-dir')})`) });
+    expect(missing).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining(`does not exist (looked for ${path.resolve(project, '../no-such-dir')})`),
+    });
     const notDir = await rejection(call('addDirectory', { scope: 'project', dir: path.join(shared, 'lib.ts') }));
     expect(notDir.message).toMatch(/is not a directory/);
     expect(fs.readFileSync(projectFile, 'utf8')).not.toContain('additionalDirectories');
@@ -168,6 +258,9 @@ describe('rules editor: edit, move, default mode, additional directories', () =>
 
     expect(await call('removeDirectory', { scope: 'local', dir: shared })).toEqual({ changed: true, file: localFile });
     expect((await rejection(call('removeDirectory', { scope: 'local', dir: shared }))).code).toBe('NOT_FOUND');
-    expect(await decide({ tool: 'read_file', input: { path: path.join(shared, 'lib.ts') } })).toMatchObject({ decision: 'deny', source: 'hard' });
+    expect(await decide({ tool: 'read_file', input: { path: path.join(shared, 'lib.ts') } })).toMatchObject({
+      decision: 'deny',
+      source: 'hard',
+    });
   });
 });

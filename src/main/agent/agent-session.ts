@@ -5,8 +5,20 @@ import type { AgentEvent, ToolCallDecided } from '../../shared/agent-events';
 import type { ConversationMessage } from '../../shared/conversation';
 import { GatehouseError, toRpcError } from '../../shared/errors';
 import type { AgentMode, Decision, RuleBehavior } from '../../shared/permission';
-import type { AgentRunResultWire, PermissionRequest, ReadableRequest, ReadableResult, SandboxRunConfig, SandboxStatus } from '../../shared/worker-protocol';
-import { AGENT_CHECKPOINT, AGENT_EVENT, AgentCheckpointDataSchema, AgentEventDataSchema } from '../../shared/worker-protocol';
+import type {
+  AgentRunResultWire,
+  PermissionRequest,
+  ReadableRequest,
+  ReadableResult,
+  SandboxRunConfig,
+  SandboxStatus,
+} from '../../shared/worker-protocol';
+import {
+  AGENT_CHECKPOINT,
+  AGENT_EVENT,
+  AgentCheckpointDataSchema,
+  AgentEventDataSchema,
+} from '../../shared/worker-protocol';
 import { createPermissionEngine } from '../permission';
 import type { PermissionEngine } from '../permission';
 import type { TrustOracle } from '../permission/trust-oracle';
@@ -87,10 +99,17 @@ export class AgentSession {
       decisions = resumed.transcript.decisions;
       if (options.project && realDir(options.project) !== header.projectRoot) {
         writer.close();
-        throw new GatehouseError('BAD_REQUEST', `session ${header.id} belongs to ${header.projectRoot}, not ${realDir(options.project)}`);
+        throw new GatehouseError(
+          'BAD_REQUEST',
+          `session ${header.id} belongs to ${header.projectRoot}, not ${realDir(options.project)}`,
+        );
       }
     } else {
-      ({ header, writer } = store.create({ projectRoot: realDir(options.project ?? '.'), agentMode: options.agentMode ?? 'chat', model: options.model }));
+      ({ header, writer } = store.create({
+        projectRoot: realDir(options.project ?? '.'),
+        agentMode: options.agentMode ?? 'chat',
+        model: options.model,
+      }));
     }
     // A resumed session keeps its agent mode unless the shell names another.
     const agentMode = options.agentMode ?? header.agentMode;
@@ -168,9 +187,17 @@ export class AgentSession {
     });
     let status: SandboxStatus;
     try {
-      status = await this.options.host.request('sandbox.status', { projectRoot: this.header.projectRoot, additionalDirectories, sandbox: config }, { timeoutMs: 30_000 });
+      status = await this.options.host.request(
+        'sandbox.status',
+        { projectRoot: this.header.projectRoot, additionalDirectories, sandbox: config },
+        { timeoutMs: 30_000 },
+      );
     } catch (err) {
-      status = { enabled: config.enabled, available: false, reason: `the worker could not check the sandbox: ${toRpcError(err).message}` };
+      status = {
+        enabled: config.enabled,
+        available: false,
+        reason: `the worker could not check the sandbox: ${toRpcError(err).message}`,
+      };
     }
     this.sandbox = { status, problems };
     return { config, status };
@@ -190,7 +217,16 @@ export class AgentSession {
     const emit = (event: SessionEvent): void => {
       for (const l of [...this.listeners, ...(options.onEvent ? [options.onEvent] : [])]) safely(() => l(event));
     };
-    this.active = { runId, agentMode, signal: abort.signal, abort, emit, sandbox: NOT_CHECKED, judged: new Map(), deciding: new Set() };
+    this.active = {
+      runId,
+      agentMode,
+      signal: abort.signal,
+      abort,
+      emit,
+      sandbox: NOT_CHECKED,
+      judged: new Map(),
+      deciding: new Set(),
+    };
     const run = this.active;
     this.writer.append({ type: 'prompt', runId, text, agentMode });
     this.writer.flush();
@@ -221,7 +257,14 @@ export class AgentSession {
     } catch (err) {
       // The worker died (or never came up): the transcript keeps the last turn's checkpoint; the session resumes.
       const error = toRpcError(err);
-      result = { status: 'error', conversation: this.writer.conversation, usage: { inputTokens: 0, outputTokens: 0 }, turns: 0, finalText: '', error };
+      result = {
+        status: 'error',
+        conversation: this.writer.conversation,
+        usage: { inputTokens: 0, outputTokens: 0 },
+        turns: 0,
+        finalText: '',
+        error,
+      };
     } finally {
       // The worker is done with the run: an approval still waiting is moot (denied), and every decision event is
       // out before the result.
@@ -231,10 +274,26 @@ export class AgentSession {
     }
     this.writer.recordConversation(runId, result.conversation);
     const { status, usage, turns, finalText } = result;
-    this.writer.append({ type: 'result', runId, status, usage, turns, finalText, ...(result.error ? { error: result.error } : {}) });
+    this.writer.append({
+      type: 'result',
+      runId,
+      status,
+      usage,
+      turns,
+      finalText,
+      ...(result.error ? { error: result.error } : {}),
+    });
     this.writer.flush();
     await this.engine.flushAudit(); // the run's decisions are on disk when the prompt returns
-    return { sessionId: this.id, runId, status, finalText, usage, turns, ...(result.error ? { error: result.error } : {}) };
+    return {
+      sessionId: this.id,
+      runId,
+      status,
+      finalText,
+      usage,
+      turns,
+      ...(result.error ? { error: result.error } : {}),
+    };
   }
 
   /** Cancels the running prompt (model request, tools, pending approval). */
@@ -272,7 +331,11 @@ export class AgentSession {
   private instructions(): { instructions?: string } {
     const files = loadInstructionFiles(this.header.projectRoot, this.projectTrusted());
     if (files.length === 0) return {};
-    return { instructions: files.map((f) => `<project-instructions file="${f.path}">\n${f.content}\n</project-instructions>`).join('\n\n') };
+    return {
+      instructions: files
+        .map((f) => `<project-instructions file="${f.path}">\n${f.content}\n</project-instructions>`)
+        .join('\n\n'),
+    };
   }
 
   private projectTrusted(): boolean {
@@ -292,7 +355,13 @@ export class AgentSession {
     const judged = { allow: null as boolean | null };
     if (callId) run.judged.set(callId, judged);
     const mode = this.options.sessionMode?.();
-    const deciding = decideCall(this.engine, this.options.approve, { ...run, ...(mode ? { mode } : {}) }, request, workerSignal);
+    const deciding = decideCall(
+      this.engine,
+      this.options.approve,
+      { ...run, ...(mode ? { mode } : {}) },
+      request,
+      workerSignal,
+    );
     run.deciding.add(deciding);
     try {
       const outcome = await deciding;
@@ -342,7 +411,8 @@ export class AgentSession {
       if (!this.isWorkerDuplicate(run, event)) this.recordEvent(run, event);
     } else if (name === AGENT_CHECKPOINT) {
       const parsed = AgentCheckpointDataSchema.safeParse(data);
-      if (parsed.success && parsed.data.runId === run.runId) this.writer.recordConversation(run.runId, parsed.data.conversation);
+      if (parsed.success && parsed.data.runId === run.runId)
+        this.writer.recordConversation(run.runId, parsed.data.conversation);
     }
   }
 }

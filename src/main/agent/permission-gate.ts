@@ -40,7 +40,9 @@ export function decisionEvent(callId: string, outcome: GateOutcome): ToolCallDec
     source: final.source,
     reason: final.decision === 'ask' ? `approval required: ${final.reason}` : final.reason,
     rule: final.rule,
-    ...(engine.decision === 'ask' ? { asked: { source: engine.source, reason: engine.reason, rule: engine.rule } } : {}),
+    ...(engine.decision === 'ask'
+      ? { asked: { source: engine.source, reason: engine.reason, rule: engine.rule } }
+      : {}),
     ...(answer ? { answer } : {}),
   };
 }
@@ -73,7 +75,10 @@ export async function decideCall(
   const engineDecision = evaluation.decision;
   engine.record(call, engineDecision);
   const rules = evaluation.context?.rules ?? (await engine.state.currentAsync(options)).rules;
-  const sandbox = request.tool === SANDBOXED_TOOL ? statusForCommand(run.sandbox ?? null, run.readDenyRules, rules) : (run.sandbox ?? null);
+  const sandbox =
+    request.tool === SANDBOXED_TOOL
+      ? statusForCommand(run.sandbox ?? null, run.readDenyRules, rules)
+      : (run.sandbox ?? null);
   const first = gateOnSandbox(request.tool, engineDecision, sandbox);
   if (first.decision !== 'ask') return { engine: first, final: first };
   if (first.source === 'unknown') {
@@ -98,15 +103,26 @@ export async function decideCall(
   let answer: ApprovalAnswer;
   let given: ApprovalAnswer;
   try {
-    given = answer = await untilAborted(approve(approvalRequest(run, request, first, sandboxAsk || blind ? [] : await proposeRules(engine, call, options)), signal), signal);
+    given = answer = await untilAborted(
+      approve(
+        approvalRequest(run, request, first, sandboxAsk || blind ? [] : await proposeRules(engine, call, options)),
+        signal,
+      ),
+      signal,
+    );
     if (blind && (answer.kind === 'session' || answer.kind === 'always')) answer = { kind: 'once' };
   } catch (err) {
     if (err instanceof NoApproverError) {
-      const final: Decision = { ...withoutPerson(first), reason: `approval required (${err.message}): ${first.reason}` };
+      const final: Decision = {
+        ...withoutPerson(first),
+        reason: `approval required (${err.message}): ${first.reason}`,
+      };
       engine.record(call, final);
       return { engine: first, final };
     }
-    const why = signal.aborted ? 'nobody answered before the run stopped' : `the approval failed: ${err instanceof Error ? err.message : String(err)}`;
+    const why = signal.aborted
+      ? 'nobody answered before the run stopped'
+      : `the approval failed: ${err instanceof Error ? err.message : String(err)}`;
     const final: Decision = { decision: 'deny', source: 'approval', rule: null, reason: why };
     engine.record(call, final);
     return { engine: first, final };
@@ -120,7 +136,12 @@ export async function decideCall(
     const applied = await applyApprovalAnswer(engine, call, answer, options);
     return { engine: first, final: applied.decision, answer: answered(given, applied.rulesAdded) };
   } catch (err) {
-    const final: Decision = { decision: 'deny', source: 'approval', rule: null, reason: `the approval could not be applied: ${err instanceof Error ? err.message : String(err)}` };
+    const final: Decision = {
+      decision: 'deny',
+      source: 'approval',
+      rule: null,
+      reason: `the approval could not be applied: ${err instanceof Error ? err.message : String(err)}`,
+    };
     engine.record(call, final);
     return { engine: first, final, answer: answered(given) };
   }
@@ -133,7 +154,12 @@ function askingRule(asked: Decision): string | null {
   return asked.decision === 'ask' && asked.rule !== null && RULE_SOURCES.has(asked.source) ? asked.rule : null;
 }
 
-function approvalRequest(run: GateRun, request: PermissionRequest, asked: Decision, suggestedRules: string[]): ApprovalRequest {
+function approvalRequest(
+  run: GateRun,
+  request: PermissionRequest,
+  asked: Decision,
+  suggestedRules: string[],
+): ApprovalRequest {
   const rule = askingRule(asked);
   return {
     requestId: randomUUID(),
@@ -143,19 +169,34 @@ function approvalRequest(run: GateRun, request: PermissionRequest, asked: Decisi
     input: request.input,
     ...(request.preview ? { preview: request.preview } : {}),
     ...(request.position ? { position: request.position } : {}),
-    reason: rule === null ? asked.reason : `${asked.reason}. An allow rule can never override an ask rule, so only this call can be allowed: to stop being asked, remove or edit ${rule} (${asked.source} rules)`,
+    reason:
+      rule === null
+        ? asked.reason
+        : `${asked.reason}. An allow rule can never override an ask rule, so only this call can be allowed: to stop being asked, remove or edit ${rule} (${asked.source} rules)`,
     source: asked.source,
     suggestedRules,
-    ...(isUnsandboxedCall(request.tool, request.input) || request.preview?.kind === 'unpreviewable' || rule !== null ? { onceOnly: true } : {}),
+    ...(isUnsandboxedCall(request.tool, request.input) || request.preview?.kind === 'unpreviewable' || rule !== null
+      ? { onceOnly: true }
+      : {}),
   };
 }
 
 /** A person's answer to a command asked about only because the sandbox is missing: this one call, nothing more. */
 function answerWithoutSandbox(answer: ApprovalAnswer): Decision {
   if (answer.kind === 'deny') {
-    return { decision: 'deny', source: 'approval', rule: null, reason: answer.note ? `denied by you: ${answer.note}` : 'denied by you' };
+    return {
+      decision: 'deny',
+      source: 'approval',
+      rule: null,
+      reason: answer.note ? `denied by you: ${answer.note}` : 'denied by you',
+    };
   }
-  return { decision: 'allow', source: 'approval', rule: null, reason: 'allowed once by you (the OS sandbox is unavailable)' };
+  return {
+    decision: 'allow',
+    source: 'approval',
+    rule: null,
+    reason: 'allowed once by you (the OS sandbox is unavailable)',
+  };
 }
 
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

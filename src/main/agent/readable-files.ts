@@ -8,15 +8,26 @@ import type { DecideOptions, PermissionEngine } from '../permission';
  * trust per batch). Nothing is recorded in the audit log: no call is made, no person is asked (the search call
  * itself was decided and recorded).
  */
-export async function judgeReadable(engine: PermissionEngine, request: ReadableRequest, options: DecideOptions): Promise<ReadableResult> {
+export async function judgeReadable(
+  engine: PermissionEngine,
+  request: ReadableRequest,
+  options: DecideOptions,
+): Promise<ReadableResult> {
   const paths = [...new Set(request.paths)];
-  const evaluations = await engine.evaluateAllAsync(paths.map((path) => ({ tool: 'read_file', input: { path } })), options);
+  const evaluations = await engine.evaluateAllAsync(
+    paths.map((path) => ({ tool: 'read_file', input: { path } })),
+    options,
+  );
   const hidden: HiddenFile[] = [];
   paths.forEach((path, i) => {
     const verdict = evaluations[i]?.decision;
     // No verdict for a path is never a reason to show it.
     if (verdict?.decision === 'allow') return;
-    hidden.push({ path, decision: verdict?.decision ?? 'deny', reason: (verdict?.reason ?? 'not judged').slice(0, 2000) });
+    hidden.push({
+      path,
+      decision: verdict?.decision ?? 'deny',
+      reason: (verdict?.reason ?? 'not judged').slice(0, 2000),
+    });
   });
   return { hidden };
 }

@@ -29,11 +29,19 @@ export interface SessionFlagValues {
  * Opens a session for a headless shell: the worker as a Node child process, the key from the environment or the
  * user's own settings file (never the project's); a malformed `model:` block is a warning on stderr.
  */
-export async function openCliSession(values: SessionFlagValues, io: HeadlessIO, approve: Approver | null): Promise<AgentSession> {
+export async function openCliSession(
+  values: SessionFlagValues,
+  io: HeadlessIO,
+  approve: Approver | null,
+): Promise<AgentSession> {
   const configDir = userConfigDir(io.env);
   const modelSettings = readUserModelSettings(configDir);
   for (const w of modelSettings.warnings) io.err(`gatehouse: ${w}`);
-  const config = resolveModelConfig(io.env, values.model !== undefined ? { model: values.model } : {}, modelSettings.settings);
+  const config = resolveModelConfig(
+    io.env,
+    values.model !== undefined ? { model: values.model } : {},
+    modelSettings.settings,
+  );
   const host = createNodeWorkerHost({ configDir, env: io.env });
   try {
     return await AgentSession.open({

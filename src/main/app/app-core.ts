@@ -69,7 +69,9 @@ export class AppCore {
       project: () => this.project,
       emit: (event) => this.emit(event),
       hasListeners: () => this.listeners.size > 0,
-      ...(secrets.kind === 'secure-store' ? { storedKey: () => secrets.get(), storedKeyReady: async () => secrets.ready?.() } : {}),
+      ...(secrets.kind === 'secure-store'
+        ? { storedKey: () => secrets.get(), storedKeyReady: async () => secrets.ready?.() }
+        : {}),
     });
     this.handlers = {
       getAppInfo: async () => ({
@@ -81,7 +83,8 @@ export class AppCore {
       }),
       pingWorker: async () => options.worker.request('info', {}),
       openFolderDialog: async () => {
-        if (!options.pickFolder) throw new GatehouseError('FORBIDDEN', 'no folder picker in this shell: start it with --project DIR');
+        if (!options.pickFolder)
+          throw new GatehouseError('FORBIDDEN', 'no folder picker in this shell: start it with --project DIR');
         return { path: await options.pickFolder() };
       },
       openProject: async ({ path: dir }) => ({ path: await this.openProject(dir) }),
@@ -103,9 +106,20 @@ export class AppCore {
         trust: { isTrusted: (dir) => this.trust.isTrusted(dir) },
         session: this.chat.sessionRules,
       }),
-      ...createSettingsHandlers({ configDir: options.configDir, env: options.env ?? process.env, secrets, changed: () => this.emit({ type: 'settingsChanged' }) }),
+      ...createSettingsHandlers({
+        configDir: options.configDir,
+        env: options.env ?? process.env,
+        secrets,
+        changed: () => this.emit({ type: 'settingsChanged' }),
+      }),
       ...createUpdatesHandlers(options.updates),
-      ...createSandboxHandlers({ host: options.worker, configDir: options.configDir, env: options.env ?? process.env, project: () => this.project, isTrusted: (dir) => this.trust.isTrusted(dir) }),
+      ...createSandboxHandlers({
+        host: options.worker,
+        configDir: options.configDir,
+        env: options.env ?? process.env,
+        project: () => this.project,
+        isTrusted: (dir) => this.trust.isTrusted(dir),
+      }),
     };
   }
 

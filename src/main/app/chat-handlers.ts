@@ -12,7 +12,9 @@ export function createChatHandlers(chat: ChatService): ChatHandlers {
   return {
     sendMessage: async ({ text, agentMode }) => chat.send(text, agentMode),
     cancelRun: async () => ({ cancelled: await chat.cancel() }),
-    answerApproval: async ({ requestId, decision, note, rule }) => ({ accepted: chat.answer(requestId, decision, note, rule) }),
+    answerApproval: async ({ requestId, decision, note, rule }) => ({
+      accepted: chat.answer(requestId, decision, note, rule),
+    }),
     getChatState: async () => {
       await chat.keyReady();
       return chat.state();

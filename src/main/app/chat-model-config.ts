@@ -21,11 +21,21 @@ export function currentModelConfig(sources: ChatModelSources): ModelConfig {
     return resolveModelConfig(sources.env, {}, modelSettings.settings, sources.storedKey?.() ?? null);
   } catch (err) {
     if (modelSettings.warnings.length === 0) throw err;
-    throw new GatehouseError('BAD_REQUEST', `${err instanceof Error ? err.message : String(err)} (${modelSettings.warnings.join('; ')})`);
+    throw new GatehouseError(
+      'BAD_REQUEST',
+      `${err instanceof Error ? err.message : String(err)} (${modelSettings.warnings.join('; ')})`,
+    );
   }
 }
 
 /** Whether a key is there for the chat (the same precedence; the key itself stays here). */
 export function hasModelKey(sources: ChatModelSources): boolean {
-  return modelConfigSources(sources.env, {}, readUserModelSettings(sources.configDir).settings, sources.storedKey?.() ?? null).apiKey !== null;
+  return (
+    modelConfigSources(
+      sources.env,
+      {},
+      readUserModelSettings(sources.configDir).settings,
+      sources.storedKey?.() ?? null,
+    ).apiKey !== null
+  );
 }

@@ -56,7 +56,8 @@ export class ChatService {
   /** The open session's "allow for this session" rules, for the rules editor (none when no session is open there). */
   readonly sessionRules: SessionRules = {
     list: (project) => (this.session?.projectRoot === project ? this.session.sessionRules() : []),
-    remove: (project, behavior, rule) => this.session?.projectRoot === project && this.session.removeSessionRule(behavior, rule),
+    remove: (project, behavior, rule) =>
+      this.session?.projectRoot === project && this.session.removeSessionRule(behavior, rule),
   };
 
   constructor(private readonly options: ChatServiceOptions) {
@@ -87,11 +88,19 @@ export class ChatService {
     return new SessionStore({ configDir: this.options.configDir })
       .list()
       .filter((s) => s.projectRoot === project)
-      .map(({ id, createdAt, updatedAt, prompts, lastPrompt }) => ({ id, createdAt, updatedAt, prompts, lastPrompt: lastPrompt && lastPrompt.slice(0, 300) }));
+      .map(({ id, createdAt, updatedAt, prompts, lastPrompt }) => ({
+        id,
+        createdAt,
+        updatedAt,
+        prompts,
+        lastPrompt: lastPrompt && lastPrompt.slice(0, 300),
+      }));
   }
 
   /** Continues an earlier session of the open project (not while a message runs). */
-  async resume(id: string): Promise<{ sessionId: string; messages: ConversationMessage[]; decisions: ToolCallDecided[] }> {
+  async resume(
+    id: string,
+  ): Promise<{ sessionId: string; messages: ConversationMessage[]; decisions: ToolCallDecided[] }> {
     const session = await this.exclusively(async () => {
       await this.endSession();
       return this.openSession(id);
@@ -101,7 +110,8 @@ export class ChatService {
 
   /** Starts a run and answers as soon as it has an id; the rest arrives as events. */
   async send(text: string, agentMode?: AgentMode): Promise<{ runId: string; sessionId: string }> {
-    if (this.busy) throw new GatehouseError('BAD_REQUEST', 'the agent is still working on the last message: wait or cancel it');
+    if (this.busy)
+      throw new GatehouseError('BAD_REQUEST', 'the agent is still working on the last message: wait or cancel it');
     this.busy = true;
     let session: AgentSession;
     try {
@@ -167,7 +177,8 @@ export class ChatService {
         this.events.push({ type: 'approvalClosed', requestId: request.requestId, reason });
         resolve(answer);
       };
-      const onAbort = (): void => finish({ kind: 'deny' }, 'the run stopped before an answer (cancelled, or the worker died)');
+      const onAbort = (): void =>
+        finish({ kind: 'deny' }, 'the run stopped before an answer (cancelled, or the worker died)');
       this.pending.set(request.requestId, { event, finish });
       signal.addEventListener('abort', onAbort, { once: true });
       this.events.push(event);
@@ -180,7 +191,8 @@ export class ChatService {
   }
 
   private async exclusively<T>(work: () => Promise<T>): Promise<T> {
-    if (this.busy) throw new GatehouseError('BAD_REQUEST', 'the agent is still working on the last message: wait or cancel it');
+    if (this.busy)
+      throw new GatehouseError('BAD_REQUEST', 'the agent is still working on the last message: wait or cancel it');
     this.busy = true;
     try {
       return await work();
@@ -198,7 +210,19 @@ export class ChatService {
     const { env, host, configDir, trust } = this.options;
     // The user's own settings only (never the project's); a malformed `model:` block is named in the error.
     const config = (this.liveModel = currentModelConfig(this.options));
-    this.session = await AgentSession.open({ host, configDir, env, project, model: config.model, provider: config.provider, approve: this.approve, trust, modelConfig: () => this.liveModel ?? undefined, sessionMode: this.modes.forCall, ...(resume ? { resume } : {}) });
+    this.session = await AgentSession.open({
+      host,
+      configDir,
+      env,
+      project,
+      model: config.model,
+      provider: config.provider,
+      approve: this.approve,
+      trust,
+      modelConfig: () => this.liveModel ?? undefined,
+      sessionMode: this.modes.forCall,
+      ...(resume ? { resume } : {}),
+    });
     return this.session;
   }
 }

@@ -24,7 +24,9 @@ export class RecentProjects {
 
   private read(): string[] {
     try {
-      const parsed = RecentFileSchema.safeParse(JSON.parse(readRegularFileSync(this.file, { maxBytes: MAX_STATE_BYTES, what: 'the recent projects list' })));
+      const parsed = RecentFileSchema.safeParse(
+        JSON.parse(readRegularFileSync(this.file, { maxBytes: MAX_STATE_BYTES, what: 'the recent projects list' })),
+      );
       return parsed.success ? parsed.data.paths : [];
     } catch {
       return [];

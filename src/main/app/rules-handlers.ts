@@ -63,16 +63,20 @@ function fileMode(file: string): PermissionMode | null {
 export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
   const requireProject = (): string => {
     const project = opts.currentProject();
-    if (!project) throw new GatehouseError('BAD_REQUEST', 'no project is open: open a folder to see and edit its rules');
+    if (!project)
+      throw new GatehouseError('BAD_REQUEST', 'no project is open: open a folder to see and edit its rules');
     return project;
   };
-  const store = (projectRoot: string) => new SettingsStore({ projectRoot, configDir: opts.configDir, home: homeDir(opts.env), env: opts.env });
+  const store = (projectRoot: string) =>
+    new SettingsStore({ projectRoot, configDir: opts.configDir, home: homeDir(opts.env), env: opts.env });
 
   return {
     listRules: async () => {
       const project = requireProject();
       const snapshot = store(project).snapshot();
-      const claudeFiles = new Set(snapshot.files.filter((f) => f.location.format === 'claude').map((f) => f.location.file));
+      const claudeFiles = new Set(
+        snapshot.files.filter((f) => f.location.format === 'claude').map((f) => f.location.file),
+      );
       const rules: RuleEntry[] = snapshot.rules.map((r) => {
         const claudeImport = r.file !== null && claudeFiles.has(r.file);
         return {
@@ -87,17 +91,35 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
       });
       for (const r of opts.session?.list(project) ?? []) {
         const parsed = parseRule(r.rule);
-        rules.push({ rule: r.rule, behavior: r.behavior, scope: 'session', file: null, claudeImport: false, editable: true, appliesToTools: parsed.ok && parsed.rule.tools.length > 0 });
+        rules.push({
+          rule: r.rule,
+          behavior: r.behavior,
+          scope: 'session',
+          file: null,
+          claudeImport: false,
+          editable: true,
+          appliesToTools: parsed.ok && parsed.rule.tools.length > 0,
+        });
       }
       return {
         project,
         trusted: opts.trust.isTrusted(project),
         rules,
-        ruleErrors: snapshot.ruleErrors.map((e) => ({ rule: e.rule, behavior: e.behavior, scope: e.source, file: e.file, reason: e.reason })),
+        ruleErrors: snapshot.ruleErrors.map((e) => ({
+          rule: e.rule,
+          behavior: e.behavior,
+          scope: e.source,
+          file: e.file,
+          reason: e.reason,
+        })),
         // File problems and unknown keys, each with what it means (`effect`) and, for a key, a suggestion.
         fileErrors: settingsProblems(snapshot),
         mode: snapshot.mode,
-        additionalDirectories: snapshot.additionalDirectories.map((d) => ({ dir: d.dir, source: d.source, file: d.file })),
+        additionalDirectories: snapshot.additionalDirectories.map((d) => ({
+          dir: d.dir,
+          source: d.source,
+          file: d.file,
+        })),
         scopeFiles: {
           user: scopeFile('user', project, opts.configDir),
           project: scopeFile('project', project, opts.configDir),
@@ -125,7 +147,8 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
     removeRule: async ({ rule, behavior, scope }) => {
       const project = requireProject();
       if (scope === 'session') {
-        if (!opts.session?.remove(project, behavior, rule)) throw new GatehouseError('NOT_FOUND', `${behavior} rule "${rule}" is not one of this session's rules`);
+        if (!opts.session?.remove(project, behavior, rule))
+          throw new GatehouseError('NOT_FOUND', `${behavior} rule "${rule}" is not one of this session's rules`);
         return { changed: true, file: SESSION_RULES_PLACE };
       }
       const file = scopeFile(scope, project, opts.configDir);
@@ -138,7 +161,13 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
       if (!changed) throw new GatehouseError('NOT_FOUND', `${behavior} rule "${rule}" is not in ${file}`);
       return { changed, file };
     },
-    ...createRulesSettingsHandlers({ requireProject, configDir: opts.configDir, env: opts.env, trust: opts.trust, ...(opts.moveOps ? { moveOps: opts.moveOps } : {}) }),
+    ...createRulesSettingsHandlers({
+      requireProject,
+      configDir: opts.configDir,
+      env: opts.env,
+      trust: opts.trust,
+      ...(opts.moveOps ? { moveOps: opts.moveOps } : {}),
+    }),
     validateRule: async ({ rule }) => {
       const parsed = parseRule(rule);
       return parsed.ok ? { ok: true } : { ok: false, error: parsed.reason };

@@ -22,7 +22,8 @@ export interface RulesSettingsHandlersOptions {
   moveOps?: RuleFileOps;
 }
 
-export const BYPASS_UNTRUSTED_FILE = 'bypass cannot be the default mode of an untrusted project\u2019s own settings: trust the project first';
+export const BYPASS_UNTRUSTED_FILE =
+  'bypass cannot be the default mode of an untrusted project\u2019s own settings: trust the project first';
 
 /** Turns a settings-edit failure into a contract error (the message names the file and the reason). */
 function asContractError(err: unknown): GatehouseError {
@@ -56,7 +57,8 @@ export function createRulesSettingsHandlers(opts: RulesSettingsHandlersOptions):
       const toFile = fileOf(to.scope, project);
       const result = await guarded(async () => {
         if (fromFile === toFile) {
-          if (!(await replaceRuleInFile(fromFile, from, to))) throw new RuleNotFoundError(`${from.behavior} rule "${from.rule}" is not in ${fromFile}`);
+          if (!(await replaceRuleInFile(fromFile, from, to)))
+            throw new RuleNotFoundError(`${from.behavior} rule "${from.rule}" is not in ${fromFile}`);
           return { changed: true, files: [fromFile] };
         }
         return moveRuleBetweenFiles(fromFile, from, toFile, to, opts.moveOps);
@@ -82,7 +84,10 @@ export function createRulesSettingsHandlers(opts: RulesSettingsHandlersOptions):
       try {
         stat = await fs.promises.stat(resolved);
       } catch {
-        throw new GatehouseError('BAD_REQUEST', `directory "${dir}" does not exist (looked for ${resolved}); create it first or fix the path`);
+        throw new GatehouseError(
+          'BAD_REQUEST',
+          `directory "${dir}" does not exist (looked for ${resolved}); create it first or fix the path`,
+        );
       }
       if (!stat.isDirectory()) throw new GatehouseError('BAD_REQUEST', `"${dir}" is not a directory (${resolved})`);
       const changed = await guarded(() => addDirectoryToFile(file, dir));

@@ -33,15 +33,35 @@ export function createSandboxHandlers(sources: SandboxHandlerSources): SandboxHa
       const projectRoot = sources.project();
       if (projectRoot === null) return { enabled: true, available: false, reason: 'no project is open', warnings: [] };
       const projectTrusted = trustedOrFalse(sources, projectRoot);
-      const engine = await createPermissionEngine({ projectRoot, configDir: sources.configDir, env: sources.env, trust: { isTrusted: (dir) => trustedOrFalse(sources, dir) }, audit: null });
+      const engine = await createPermissionEngine({
+        projectRoot,
+        configDir: sources.configDir,
+        env: sources.env,
+        trust: { isTrusted: (dir) => trustedOrFalse(sources, dir) },
+        audit: null,
+      });
       const additionalDirectories = await writableDirectories(engine);
       const readDeny = await sandboxReadDeny(engine, additionalDirectories);
-      const { config, problems } = sandboxRunConfig({ configDir: sources.configDir, projectRoot, projectTrusted, env: sources.env, readDeny });
+      const { config, problems } = sandboxRunConfig({
+        configDir: sources.configDir,
+        projectRoot,
+        projectTrusted,
+        env: sources.env,
+        readDeny,
+      });
       let status: SandboxStatus;
       try {
-        status = await sources.host.request('sandbox.status', { projectRoot, additionalDirectories, sandbox: config }, { timeoutMs: 30_000 });
+        status = await sources.host.request(
+          'sandbox.status',
+          { projectRoot, additionalDirectories, sandbox: config },
+          { timeoutMs: 30_000 },
+        );
       } catch (err) {
-        status = { enabled: config.enabled, available: false, reason: `the worker could not check the sandbox: ${toRpcError(err).message}` };
+        status = {
+          enabled: config.enabled,
+          available: false,
+          reason: `the worker could not check the sandbox: ${toRpcError(err).message}`,
+        };
       }
       return toView(status, problems);
     },

@@ -47,7 +47,8 @@ export class SessionMode {
   set(mode: PermissionMode | null): PermissionModeState {
     const project = this.options.project();
     if (!project) throw new GatehouseError('BAD_REQUEST', 'open a project folder before choosing a permission mode');
-    if (mode === 'bypassPermissions' && !this.isTrusted(project)) throw new GatehouseError('FORBIDDEN', `${BYPASS_UNTRUSTED} (${project})`);
+    if (mode === 'bypassPermissions' && !this.isTrusted(project))
+      throw new GatehouseError('FORBIDDEN', `${BYPASS_UNTRUSTED} (${project})`);
     this.chosen = mode;
     return this.state();
   }
@@ -63,14 +64,22 @@ export class SessionMode {
     const project = this.options.project();
     if (this.chosen !== 'bypassPermissions' || (project !== null && this.isTrusted(project))) return;
     this.chosen = null;
-    this.options.emit({ type: 'permissionModeChanged', state: this.state(), reason: 'the project is no longer trusted: bypass ended, the settings\u2019 mode applies' });
+    this.options.emit({
+      type: 'permissionModeChanged',
+      state: this.state(),
+      reason: 'the project is no longer trusted: bypass ended, the settings\u2019 mode applies',
+    });
   }
 
   /** The session ended (new session, another project): its choice ends with it. */
   reset(): void {
     if (this.chosen === null) return;
     this.chosen = null;
-    this.options.emit({ type: 'permissionModeChanged', state: this.state(), reason: 'a new session starts with the settings\u2019 mode' });
+    this.options.emit({
+      type: 'permissionModeChanged',
+      state: this.state(),
+      reason: 'a new session starts with the settings\u2019 mode',
+    });
   }
 
   private settingsMode(project: string, trusted: boolean): { mode: PermissionMode; file: string } | null {

@@ -37,7 +37,9 @@ function valueSource(sourced: Sourced | null): 'environment' | 'settings-file' |
 }
 
 /** What the Settings page may see: never the key, only whether one is set, where from, and at most its last 4. */
-export function appSettingsView(sources: Pick<SettingsHandlerSources, 'configDir' | 'env' | 'secrets'>): AppSettingsView {
+export function appSettingsView(
+  sources: Pick<SettingsHandlerSources, 'configDir' | 'env' | 'secrets'>,
+): AppSettingsView {
   const { configDir, env, secrets } = sources;
   const model = readUserModelSettings(configDir);
   const theme = readUserTheme(configDir);
@@ -47,7 +49,11 @@ export function appSettingsView(sources: Pick<SettingsHandlerSources, 'configDir
   const problem = secrets.problem();
   return {
     model: { saved: model.settings.name ?? null, effective: resolved.model.value, source: valueSource(resolved.model) },
-    baseURL: { saved: model.settings.baseURL ?? null, effective: resolved.baseURL?.value ?? null, source: valueSource(resolved.baseURL) },
+    baseURL: {
+      saved: model.settings.baseURL ?? null,
+      effective: resolved.baseURL?.value ?? null,
+      source: valueSource(resolved.baseURL),
+    },
     apiKey: {
       set: key !== null,
       source: key ? keySource(key.source) : 'none',
@@ -91,7 +97,9 @@ export function createSettingsHandlers(sources: SettingsHandlerSources): Setting
     removeApiKey: async () => {
       await sources.secrets.clear();
       // A plain-text key in the file would take over at once: "Remove key" removes that one too.
-      if (settingsBlock(settingsBlock(readUserSettingsYaml(sources.configDir).value, 'model'), 'apiKey') !== undefined) {
+      if (
+        settingsBlock(settingsBlock(readUserSettingsYaml(sources.configDir).value, 'model'), 'apiKey') !== undefined
+      ) {
         await editUserSettingsYaml(sources.configDir, [{ block: 'model', key: 'apiKey', value: null }]);
       }
       return saved();

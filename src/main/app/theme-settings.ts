@@ -14,12 +14,16 @@ export function readUserTheme(configDir: string): { theme: Theme; warnings: stri
   const ui = settingsBlock(value, 'ui');
   if (ui === undefined || ui === null) return { theme: DEFAULT_THEME, warnings: [] };
   const raw = settingsBlock(ui, 'theme');
-  if (typeof ui !== 'object' || Array.isArray(ui)) return { theme: DEFAULT_THEME, warnings: [`${file}: ui must be a mapping (theme: using "${DEFAULT_THEME}")`] };
+  if (typeof ui !== 'object' || Array.isArray(ui))
+    return { theme: DEFAULT_THEME, warnings: [`${file}: ui must be a mapping (theme: using "${DEFAULT_THEME}")`] };
   if (raw === undefined || raw === null) return { theme: DEFAULT_THEME, warnings: [] };
   const parsed = ThemeSchema.safeParse(raw);
   if (!parsed.success) {
     const shown = typeof raw === 'string' ? `"${raw.slice(0, 40)}"` : typeof raw;
-    return { theme: DEFAULT_THEME, warnings: [`${file}: ui.theme must be light, dark or system, not ${shown} (using "${DEFAULT_THEME}")`] };
+    return {
+      theme: DEFAULT_THEME,
+      warnings: [`${file}: ui.theme must be light, dark or system, not ${shown} (using "${DEFAULT_THEME}")`],
+    };
   }
   return { theme: parsed.data, warnings: [] };
 }

@@ -23,7 +23,10 @@ export function createTrustHandlers(
     const project = core.currentProject();
     const real = store.resolve(dir);
     if (!project || store.resolve(project) !== real) {
-      throw new GatehouseError('FORBIDDEN', `trust can only be granted to the open project${project ? ` (${project})` : ''}, not ${real}`);
+      throw new GatehouseError(
+        'FORBIDDEN',
+        `trust can only be granted to the open project${project ? ` (${project})` : ''}, not ${real}`,
+      );
     }
     return real;
   };

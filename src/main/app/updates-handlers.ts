@@ -21,7 +21,8 @@ export function createUpdatesHandlers(updates: UpdatesSource | undefined): Updat
   const none: UpdateStatus = {
     currentVersion: GATEHOUSE_VERSION,
     state: 'unavailable',
-    message: 'This shell does not update itself: it runs from the Gatehouse package that installed it (update that package).',
+    message:
+      'This shell does not update itself: it runs from the Gatehouse package that installed it (update that package).',
     version: null,
     percent: null,
     checkedAt: null,

@@ -6,8 +6,14 @@ const CALLS = [
   { tool: 'run_command', input: { command: 'npm run test -- --watch' } },
   { tool: 'run_command', input: { command: 'git commit -m "fix token refresh" && git push origin main' } },
   { tool: 'run_command', input: { command: 'mysql -uroot -pS3cr3tPassw0rd shop < seed.sql' } },
-  { tool: 'run_command', input: { command: 'curl -H "Authorization: Bearer abcdef0123456789" https://api.example.com/v1/items' } },
-  { tool: 'write_file', input: { path: 'src/config.ts', content: 'export const apiKey = process.env.API_KEY;\n'.repeat(20) } },
+  {
+    tool: 'run_command',
+    input: { command: 'curl -H "Authorization: Bearer abcdef0123456789" https://api.example.com/v1/items' },
+  },
+  {
+    tool: 'write_file',
+    input: { path: 'src/config.ts', content: 'export const apiKey = process.env.API_KEY;\n'.repeat(20) },
+  },
   { tool: 'read_file', input: { path: 'src/index.ts' } },
 ];
 const allow = { decision: 'allow', source: 'mode', rule: null, reason: 'default mode' } as const;
@@ -28,5 +34,9 @@ export function benchAudit(configDir: string): Record<string, number> {
     log.record('bench', CALLS[i % CALLS.length], allow);
     samples.push(usSince(t));
   }
-  return { audit_first_redact_ms: round(first), audit_record_p50_us: round(percentile(samples, 50)), audit_record_p99_us: round(percentile(samples, 99)) };
+  return {
+    audit_first_redact_ms: round(first),
+    audit_record_p50_us: round(percentile(samples, 50)),
+    audit_record_p99_us: round(percentile(samples, 99)),
+  };
 }

@@ -62,7 +62,9 @@ export function benchCli(cliPath: string): Record<string, number> {
   const samples: Record<keyof typeof runs, Sample[]> = { node: [], check: [], version: [] };
   try {
     for (const args of Object.values(runs)) timed(args, env, project);
-    for (let i = 0; i < RUNS; i++) for (const [name, args] of Object.entries(runs)) samples[name as keyof typeof runs].push(timed(args, env, project));
+    for (let i = 0; i < RUNS; i++)
+      for (const [name, args] of Object.entries(runs))
+        samples[name as keyof typeof runs].push(timed(args, env, project));
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }

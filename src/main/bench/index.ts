@@ -66,7 +66,12 @@ async function main(): Promise<void> {
 
 /** The renderer in Chromium; when it cannot run here the other numbers still print, and this says why. */
 async function runUiBench(streamMs: number): Promise<Record<string, number>> {
-  const result = await benchUi({ cliPath: path.join(__dirname, 'cli.js'), streamMs, tokensPerSecond: 2000, messages: 5000 });
+  const result = await benchUi({
+    cliPath: path.join(__dirname, 'cli.js'),
+    streamMs,
+    tokensPerSecond: 2000,
+    messages: 5000,
+  });
   if ('skipped' in result) {
     console.error(`ui           skipped: ${result.skipped}`);
     return {};

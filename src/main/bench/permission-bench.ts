@@ -58,7 +58,12 @@ function benchShellAnalysis(iterations: number): Record<string, number> {
       time(() => analyzeCommand(cmd), analysis);
     }
   }
-  const [a50, a99, p50, p99] = [percentile(analysis, 50), percentile(analysis, 99), percentile(parse, 50), percentile(parse, 99)];
+  const [a50, a99, p50, p99] = [
+    percentile(analysis, 50),
+    percentile(analysis, 99),
+    percentile(parse, 50),
+    percentile(parse, 99),
+  ];
   return {
     shell_analysis_p50_us: round(a50),
     shell_analysis_p99_us: round(a99),

@@ -18,8 +18,16 @@ export async function benchToolRoundtrip(configDir: string): Promise<Record<stri
   fs.writeFileSync(path.join(projectRoot, BENCH_FILE), 'line one\nline two\nline three\n');
   const host = createNodeWorkerHost({ configDir });
   try {
-    const engine = await createPermissionEngine({ projectRoot, configDir, env: { HOME: configDir }, trust: fixedTrust(true), audit: null });
-    host.handle('permission.request', async (request) => engine.decide({ tool: request.tool, input: request.input }, { agentMode: 'do' }));
+    const engine = await createPermissionEngine({
+      projectRoot,
+      configDir,
+      env: { HOME: configDir },
+      trust: fixedTrust(true),
+      audit: null,
+    });
+    host.handle('permission.request', async (request) =>
+      engine.decide({ tool: request.tool, input: request.input }, { agentMode: 'do' }),
+    );
     await host.start();
     await host.request('bench.toolRoundtrip', { projectRoot, count: 200 }, { timeoutMs: 60_000 });
     const r = await host.request('bench.toolRoundtrip', { projectRoot, count: 2000 }, { timeoutMs: 120_000 });

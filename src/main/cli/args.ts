@@ -3,7 +3,10 @@ import { closest } from '../../shared/closest';
 import { UsageError } from './command';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
-type Token = { kind: 'option'; name: string; rawName: string; value?: string; inlineValue?: boolean } | { kind: 'positional'; value: string } | { kind: 'option-terminator' };
+type Token =
+  | { kind: 'option'; name: string; rawName: string; value?: string; inlineValue?: boolean }
+  | { kind: 'positional'; value: string }
+  | { kind: 'option-terminator' };
 
 /** "did you mean --project?" for a mistyped flag, or nothing. */
 function flagHint(rawName: string, options: Options): string {

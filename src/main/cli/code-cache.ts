@@ -103,7 +103,14 @@ export function enableCodeCache(options: CodeCacheOptions): CodeCacheMode {
     const script = new vm.Script(Module.wrap(content), { filename, cachedData });
     if (cachedData === undefined || script.cachedDataRejected === true) toWrite.push({ script, file });
     const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
-    return wrapper.call(this.exports, this.exports, Module.createRequire(filename), this, filename, path.dirname(filename));
+    return wrapper.call(
+      this.exports,
+      this.exports,
+      Module.createRequire(filename),
+      this,
+      filename,
+      path.dirname(filename),
+    );
   };
   process.once('exit', () => {
     if (toWrite.length === 0) return;

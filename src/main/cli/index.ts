@@ -43,7 +43,7 @@ runCli(process.argv.slice(2), {
     process.exitCode = code;
   },
   (err: unknown) => {
-    stderr.write(`gatehouse: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    stderr.write(`gatehouse: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exitCode = 1;
   },
 );

@@ -27,8 +27,14 @@ function help(): string {
 
 function unknownCommand(first: string): string {
   const isFlag = first.startsWith('-');
-  const near = isFlag ? closest(first.replace(/^-+/, ''), ['help', 'version']) : closest(first, COMMANDS.map((c) => c.name));
-  if (isFlag) return `gatehouse: unknown option ${first}${near ? ` (did you mean --${near}?)` : ''}. Run \`gatehouse --help\` for the usage.`;
+  const near = isFlag
+    ? closest(first.replace(/^-+/, ''), ['help', 'version'])
+    : closest(
+        first,
+        COMMANDS.map((c) => c.name),
+      );
+  if (isFlag)
+    return `gatehouse: unknown option ${first}${near ? ` (did you mean --${near}?)` : ''}. Run \`gatehouse --help\` for the usage.`;
   return `gatehouse: unknown command "${first}"${near ? ` (did you mean "${near}"?)` : ''}. Run \`gatehouse --help\` for the list.`;
 }
 

@@ -34,7 +34,8 @@ export class RpcShell {
 
   /** The approver handed to the session: an `approval_request` event, then wait for the matching `approve`. */
   readonly approve: Approver = (request, signal) => {
-    if (this.inputEnded) return Promise.reject(new NoApproverError('the client closed its input, so nobody can answer'));
+    if (this.inputEnded)
+      return Promise.reject(new NoApproverError('the client closed its input, so nobody can answer'));
     return new Promise<ApprovalAnswer>((resolve) => {
       const promptId = this.running?.promptId ?? 'unknown';
       const done = (answer: ApprovalAnswer): void => {
@@ -43,7 +44,11 @@ export class RpcShell {
         resolve(answer);
       };
       const onAbort = (): void => {
-        this.emit({ type: 'approval_closed', requestId: request.requestId, reason: 'the run stopped before an answer (cancelled, or the worker died)' });
+        this.emit({
+          type: 'approval_closed',
+          requestId: request.requestId,
+          reason: 'the run stopped before an answer (cancelled, or the worker died)',
+        });
         done({ kind: 'deny' });
       };
       this.approvals.set(request.requestId, done);
@@ -91,7 +96,12 @@ export class RpcShell {
   }
 
   private tooLong(line: number): void {
-    this.emit({ type: 'error', code: 'BAD_REQUEST', message: `line ${line}: longer than ${MAX_LINE_CHARS} characters: discarded whole, up to its end; nothing of it was run`, line });
+    this.emit({
+      type: 'error',
+      code: 'BAD_REQUEST',
+      message: `line ${line}: longer than ${MAX_LINE_CHARS} characters: discarded whole, up to its end; nothing of it was run`,
+      line,
+    });
   }
 
   private handleLine(raw: string, line: number): void {
@@ -100,12 +110,22 @@ export class RpcShell {
     try {
       json = JSON.parse(raw);
     } catch (err) {
-      this.emit({ type: 'error', code: 'BAD_REQUEST', message: `line ${line}: not JSON: ${err instanceof Error ? err.message : String(err)}`, line });
+      this.emit({
+        type: 'error',
+        code: 'BAD_REQUEST',
+        message: `line ${line}: not JSON: ${err instanceof Error ? err.message : String(err)}`,
+        line,
+      });
       return;
     }
     const parsed = RpcCommandSchema.safeParse(json);
     if (!parsed.success) {
-      this.emit({ type: 'error', code: 'BAD_REQUEST', message: `line ${line}: ${describeZodError(parsed.error, 'command')}`, line });
+      this.emit({
+        type: 'error',
+        code: 'BAD_REQUEST',
+        message: `line ${line}: ${describeZodError(parsed.error, 'command')}`,
+        line,
+      });
       return;
     }
     this.dispatch(parsed.data, line);
@@ -114,13 +134,24 @@ export class RpcShell {
   private dispatch(command: RpcCommand, line: number): void {
     const session = this.session;
     if (!session) {
-      this.emit({ type: 'error', code: 'WORKER_UNAVAILABLE', message: `line ${line}: the session is not open yet`, line });
+      this.emit({
+        type: 'error',
+        code: 'WORKER_UNAVAILABLE',
+        message: `line ${line}: the session is not open yet`,
+        line,
+      });
       return;
     }
     switch (command.type) {
       case 'prompt': {
         if (this.running) {
-          this.emit({ type: 'error', code: 'BAD_REQUEST', message: `line ${line}: prompt "${this.running.promptId}" is still running`, line, promptId: command.id });
+          this.emit({
+            type: 'error',
+            code: 'BAD_REQUEST',
+            message: `line ${line}: prompt "${this.running.promptId}" is still running`,
+            line,
+            promptId: command.id,
+          });
           return;
         }
         const promptId = command.id;
@@ -144,13 +175,25 @@ export class RpcShell {
       case 'approve': {
         const answer = this.approvals.get(command.requestId);
         if (!answer) {
-          this.emit({ type: 'error', code: 'NOT_FOUND', message: `line ${line}: no approval request "${command.requestId}" is waiting`, line });
+          this.emit({
+            type: 'error',
+            code: 'NOT_FOUND',
+            message: `line ${line}: no approval request "${command.requestId}" is waiting`,
+            line,
+          });
           return;
         }
-        if (command.decision === 'deny') answer({ kind: 'deny', ...(command.note !== undefined ? { note: command.note } : {}) });
+        if (command.decision === 'deny')
+          answer({ kind: 'deny', ...(command.note !== undefined ? { note: command.note } : {}) });
         else if (command.decision === 'once') answer({ kind: 'once' });
         else answer({ kind: command.decision, ...(command.rules ? { rules: command.rules } : {}) });
-        this.emit({ type: 'ack', command: 'approve', line, requestId: command.requestId, message: `answered ${command.decision}` });
+        this.emit({
+          type: 'ack',
+          command: 'approve',
+          line,
+          requestId: command.requestId,
+          message: `answered ${command.decision}`,
+        });
         return;
       }
       case 'cancel': {
@@ -160,7 +203,13 @@ export class RpcShell {
           return;
         }
         void session.cancel();
-        this.emit({ type: 'ack', command: 'cancel', line, promptId: running.promptId, message: `cancelling prompt "${running.promptId}"` });
+        this.emit({
+          type: 'ack',
+          command: 'cancel',
+          line,
+          promptId: running.promptId,
+          message: `cancelling prompt "${running.promptId}"`,
+        });
         return;
       }
     }

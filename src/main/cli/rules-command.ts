@@ -16,7 +16,10 @@ const SCOPES = ['user', 'project', 'local'] as const;
 type Scope = (typeof SCOPES)[number];
 
 function list(args: string[], io: CliIO): number {
-  const { values: flags, positionals } = parseCommandArgs(args, { project: { type: 'string' }, json: { type: 'boolean' } });
+  const { values: flags, positionals } = parseCommandArgs(args, {
+    project: { type: 'string' },
+    json: { type: 'boolean' },
+  });
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const projectRoot = projectDir(flags.project, io.cwd);
   const configDir = userConfigDir(io.env);
@@ -48,21 +51,30 @@ function list(args: string[], io: CliIO): number {
   }
   // Rules, files and reasons come from files anyone may have written: hidden characters show as markers.
   const s = (text: string): string => shownLine(text);
-  io.out(`Project ${s(projectRoot)} (${trusted ? 'trusted' : 'not trusted: project and local allow rules are not loaded'})`);
+  io.out(
+    `Project ${s(projectRoot)} (${trusted ? 'trusted' : 'not trusted: project and local allow rules are not loaded'})`,
+  );
   if (rules.length === 0) io.out('No rules.');
   for (const r of rules) {
-    const note = r.appliesTo.length === 0 ? '  (no such tool yet)' : r.active ? '' : '  (inactive: project not trusted)';
+    const note =
+      r.appliesTo.length === 0 ? '  (no such tool yet)' : r.active ? '' : '  (inactive: project not trusted)';
     io.out(`  ${r.behavior.padEnd(5)} ${s(r.rule)}  [${r.source}${r.file ? `: ${s(r.file)}` : ''}]${note}`);
   }
   for (const p of result.problems) io.out(`${p.kind === 'file' ? 'error' : 'warning'}: ${s(problemLine(p))}`);
-  for (const e of snapshot.ruleErrors) io.out(`error: ${s(e.file ?? e.source)}: ${e.behavior} rule "${s(e.rule)}" skipped: ${s(e.reason)}`);
+  for (const e of snapshot.ruleErrors)
+    io.out(`error: ${s(e.file ?? e.source)}: ${e.behavior} rule "${s(e.rule)}" skipped: ${s(e.reason)}`);
   return 0;
 }
 
 async function edit(action: 'add' | 'remove', args: string[], io: CliIO): Promise<number> {
-  const { values: flags, positionals } = parseCommandArgs(args, { project: { type: 'string' }, scope: { type: 'string' }, behavior: { type: 'string' } });
+  const { values: flags, positionals } = parseCommandArgs(args, {
+    project: { type: 'string' },
+    scope: { type: 'string' },
+    behavior: { type: 'string' },
+  });
   const scopeText = flags.scope;
-  if (!scopeText || !(SCOPES as readonly string[]).includes(scopeText)) throw new UsageError('--scope must be user, project or local');
+  if (!scopeText || !(SCOPES as readonly string[]).includes(scopeText))
+    throw new UsageError('--scope must be user, project or local');
   const behavior = RuleBehaviorSchema.safeParse(flags.behavior);
   if (!behavior.success) throw new UsageError('--behavior must be allow, ask or deny');
   if (positionals.length !== 1) throw new UsageError('give exactly one RULE (quote it)');

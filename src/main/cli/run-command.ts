@@ -52,7 +52,10 @@ export const runCommand: CliCommand = {
     if (output === 'json') emit({ type: 'result', promptId: PROMPT_ID, ...result });
     else io.err(`session ${result.sessionId} (${result.status}; resume with --resume ${result.sessionId})`);
     if (result.error) io.err(`gatehouse run: ${result.error.message}`);
-    if (result.error?.code === 'WORKER_CRASHED') io.err(`gatehouse run: the run failed after ${result.turns} turn(s); what was done is kept: continue with --resume ${result.sessionId}`);
+    if (result.error?.code === 'WORKER_CRASHED')
+      io.err(
+        `gatehouse run: the run failed after ${result.turns} turn(s); what was done is kept: continue with --resume ${result.sessionId}`,
+      );
     if (result.status === 'max_turns') io.err('gatehouse run: stopped by the max-turns guard');
     return result.status === 'error' ? 1 : result.status === 'cancelled' ? 130 : 0;
   },

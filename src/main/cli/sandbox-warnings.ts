@@ -9,7 +9,8 @@ export function sandboxWarnings(sandbox: { status: SandboxStatus; problems: stri
   if (sandbox === null) return [];
   const lines: string[] = [];
   if (sandboxMissing(sandbox.status)) lines.push(`warning: ${unavailableReason(sandbox.status)}`);
-  else if (!sandbox.status.enabled) lines.push('warning: the OS sandbox is turned off in your user settings: commands run unconfined');
+  else if (!sandbox.status.enabled)
+    lines.push('warning: the OS sandbox is turned off in your user settings: commands run unconfined');
   for (const p of sandbox.problems) lines.push(`warning: sandbox settings: ${p}`);
   return lines;
 }

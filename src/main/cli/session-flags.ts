@@ -17,7 +17,9 @@ export const SESSION_OPTIONS = {
   resume: { type: 'string' },
 } as const;
 
-export type SessionFlags = Partial<Record<'project' | 'mode' | 'agent-mode' | 'model' | 'max-turns' | 'resume', string>> &
+export type SessionFlags = Partial<
+  Record<'project' | 'mode' | 'agent-mode' | 'model' | 'max-turns' | 'resume', string>
+> &
   Partial<Record<RuleBehavior, string[]>>;
 
 export function readSessionFlags(flags: SessionFlags, cwd: string): SessionFlagValues {
@@ -37,7 +39,8 @@ export function readSessionFlags(flags: SessionFlags, cwd: string): SessionFlagV
   const maxTurns = flags['max-turns'];
   if (maxTurns !== undefined) {
     const n = Number(maxTurns);
-    if (!Number.isInteger(n) || n < 1 || n > 1000) throw new UsageError('--max-turns must be a whole number from 1 to 1000');
+    if (!Number.isInteger(n) || n < 1 || n > 1000)
+      throw new UsageError('--max-turns must be a whole number from 1 to 1000');
     out.maxTurns = n;
   }
   if (flags.resume !== undefined) out.resume = flags.resume;

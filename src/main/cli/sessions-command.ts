@@ -25,7 +25,8 @@ export const sessionsCommand: CliCommand = {
     const parsed = parseSessionArgs(rest);
     const store = new SessionStore({ configDir: userConfigDir(io.env) });
     if (action === 'list') {
-      if (parsed.positionals.length) throw new UsageError(`list takes no arguments, got "${parsed.positionals.join(' ')}"`);
+      if (parsed.positionals.length)
+        throw new UsageError(`list takes no arguments, got "${parsed.positionals.join(' ')}"`);
       const project = parsed.values.project;
       const sessions = store.list().filter((s) => !project || s.projectRoot === project);
       if (parsed.values.json) {

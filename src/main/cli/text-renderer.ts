@@ -33,7 +33,9 @@ export class TextRenderer {
         const call = this.calls.get(e.id);
         const verdict = e.allow ? 'allow' : 'deny';
         const rule = e.rule ? ` ${shownLine(e.rule)}` : '';
-        this.out(`[tool] ${describeCall(call?.name ?? '?', call?.input)} -> ${verdict} (${e.source}${rule}): ${shownLine(e.reason)}${askedNote(e)}`);
+        this.out(
+          `[tool] ${describeCall(call?.name ?? '?', call?.input)} -> ${verdict} (${e.source}${rule}): ${shownLine(e.reason)}${askedNote(e)}`,
+        );
         return;
       }
       case 'tool_call_finished':
@@ -94,5 +96,7 @@ export function numberedLines(text: string, indent = '  '): string {
 /** The warning a terminal prompt prints first when `texts` needed markers, else null. */
 export function markWarning(texts: string[]): string | null {
   const summary = summariseMarks(texts.join('\n'), { strict: true });
-  return summary.count === 0 ? null : `! This call contains ${describeMarks(summary)}: check what they do before you answer.`;
+  return summary.count === 0
+    ? null
+    : `! This call contains ${describeMarks(summary)}: check what they do before you answer.`;
 }

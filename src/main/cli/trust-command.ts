@@ -9,7 +9,7 @@ import { UsageError } from './command';
 
 const USAGE = [
   'gatehouse trust <action> ...',
-  '  set DIR --scope directory|parent|never   record a decision (parent: DIR\'s parent and everything below it)',
+  "  set DIR --scope directory|parent|never   record a decision (parent: DIR's parent and everything below it)",
   '  status DIR [--json]                      trusted or not, the decision that applies, where it is stored',
   '  revoke DIR                               make DIR undecided again (removes the decisions that trust it)',
   '  list [--json]                            every stored decision',
@@ -25,7 +25,8 @@ function parse(args: string[], withScope: boolean, withJson: boolean) {
 }
 
 function onePositional(positionals: string[], what: string): string {
-  if (positionals.length !== 1 || !positionals[0]) throw new UsageError(`expected exactly one ${what}, got ${positionals.length}`);
+  if (positionals.length !== 1 || !positionals[0])
+    throw new UsageError(`expected exactly one ${what}, got ${positionals.length}`);
   return positionals[0];
 }
 
@@ -53,7 +54,10 @@ async function run(args: string[], io: CliIO): Promise<number> {
       const { values, positionals } = parse(rest, true, false);
       const dir = onePositional(positionals, 'folder');
       const scope = TrustScopeSchema.exclude(['session']).safeParse(values.scope);
-      if (!scope.success) throw new UsageError('--scope must be directory, parent or never (session trust lives in one process: use the app)');
+      if (!scope.success)
+        throw new UsageError(
+          '--scope must be directory, parent or never (session trust lives in one process: use the app)',
+        );
       const status = await store.set(resolveDir(dir), scope.data);
       io.out(`${status.path}: ${status.reason}`);
       return 0;
@@ -80,12 +84,16 @@ async function run(args: string[], io: CliIO): Promise<number> {
       if (positionals.length) throw new UsageError('list takes no folder');
       const entries = store.list();
       const error = store.lastError();
-      if (values.json) io.out(JSON.stringify({ storeFile: store.storeFile, default: store.trustDefault(), error, entries }));
+      if (values.json)
+        io.out(JSON.stringify({ storeFile: store.storeFile, default: store.trustDefault(), error, entries }));
       else {
         if (entries.length === 0 && !error) io.out(`no stored decisions (${store.storeFile})`);
         for (const e of entries) io.out(entryLine(e));
       }
-      if (error) io.err(`error: the trust store ${error.path} is corrupt: ${error.reason}${error.copy ? ` (copy kept at ${error.copy})` : ''}`);
+      if (error)
+        io.err(
+          `error: the trust store ${error.path} is corrupt: ${error.reason}${error.copy ? ` (copy kept at ${error.copy})` : ''}`,
+        );
       return error ? 1 : 0;
     }
     case 'default': {
@@ -101,7 +109,10 @@ async function run(args: string[], io: CliIO): Promise<number> {
       if (positionals.length) throw new UsageError('repair takes no arguments');
       const result = await store.repair();
       if (!result.copy) io.out(`the trust store is fine (${result.kept} decisions)`);
-      else io.out(`repaired: kept ${result.kept} decisions, dropped ${result.dropped}; the bad file is kept at ${result.copy}`);
+      else
+        io.out(
+          `repaired: kept ${result.kept} decisions, dropped ${result.dropped}; the bad file is kept at ${result.copy}`,
+        );
       return 0;
     }
     default:

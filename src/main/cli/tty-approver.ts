@@ -6,7 +6,8 @@ import { callSubject, markWarning, numberedLines, shownLine } from './text-rende
 import type { ApprovalRequest, Approver } from '../agent/types';
 
 const MAX_DIFF_LINES = 60;
-export const UNSANDBOXED_WARNING = 'Runs outside the sandbox: it can write anywhere, read your secrets and use the network.';
+export const UNSANDBOXED_WARNING =
+  'Runs outside the sandbox: it can write anywhere, read your secrets and use the network.';
 
 /**
  * A y/N prompt on a terminal; the default (Enter, anything else, Ctrl-D) is No. Asks one at a time: read-only
@@ -48,15 +49,24 @@ export function ttyApprover(input: NodeJS.ReadableStream, output: NodeJS.Writabl
 /** The request's head: tool, place in the turn, warnings, the command or path (numbered when it has lines), why. */
 export function describeRequest(request: ApprovalRequest): string {
   const subject = callSubject(request.input);
-  const position = request.position && request.position.count > 1 ? ` (call ${request.position.index} of ${request.position.count} in this turn)` : '';
+  const position =
+    request.position && request.position.count > 1
+      ? ` (call ${request.position.index} of ${request.position.count} in this turn)`
+      : '';
   const lines = [''];
   const multiLine = subject.includes('\n');
   lines.push(`[approval] ${request.tool}${multiLine ? '' : ` ${shownLine(subject)}`}${position}`);
-  const warning = markWarning([subject, request.reason, ...request.suggestedRules, request.preview?.kind === 'diff' ? request.preview.unifiedDiff : '']);
+  const warning = markWarning([
+    subject,
+    request.reason,
+    ...request.suggestedRules,
+    request.preview?.kind === 'diff' ? request.preview.unifiedDiff : '',
+  ]);
   if (warning) lines.push(warning);
   if (multiLine) lines.push(`  ${subject.split('\n').length} lines:`, numberedLines(subject, '    '));
   lines.push(`  ${request.source}: ${shownLine(request.reason)}`);
-  if (request.preview?.kind === 'unpreviewable') lines.push(`! ${shownLine(request.preview.path)}: ${unpreviewableSummary(request.preview)}`);
+  if (request.preview?.kind === 'unpreviewable')
+    lines.push(`! ${shownLine(request.preview.path)}: ${unpreviewableSummary(request.preview)}`);
   return lines.join('\n') + '\n';
 }
 
@@ -65,7 +75,9 @@ function diffLines(diff: string): string[] {
   return diff
     .replace(/\n$/, '')
     .split('\n')
-    .map((line) => (summariseMarks(line).count > 0 ? `${visibleText(line)}   <- hidden characters` : visibleText(line)));
+    .map((line) =>
+      summariseMarks(line).count > 0 ? `${visibleText(line)}   <- hidden characters` : visibleText(line),
+    );
 }
 
 export function parseAnswer(answer: string): ApprovalAnswer {
@@ -84,7 +96,12 @@ export function parseAnswer(answer: string): ApprovalAnswer {
   }
 }
 
-function question(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, prompt: string, signal: AbortSignal): Promise<string> {
+function question(
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+  prompt: string,
+  signal: AbortSignal,
+): Promise<string> {
   return new Promise((resolve) => {
     const rl = readline.createInterface({ input, output, terminal: true });
     let done = false;

@@ -25,7 +25,8 @@ export function parseWebArgs(args: string[], cwd: string): WebArgs {
   if (raw === '') throw new UsageError('--port needs a value');
   if (raw !== undefined) {
     const port = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535 (0 picks a free port), got "${raw}"`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new UsageError(`--port must be 0..65535 (0 picks a free port), got "${raw}"`);
     out.port = port;
   }
   return out;
@@ -69,7 +70,12 @@ export const webCommand: CliCommand = {
     }
     try {
       const core = new AppCore({ shell: 'browser', worker, configDir, project });
-      const server = await startWebServer({ rendererDir: rendererDir(), port, handlers: core.handlers, onEvent: (l) => core.onEvent(l) });
+      const server = await startWebServer({
+        rendererDir: rendererDir(),
+        port,
+        handlers: core.handlers,
+        onEvent: (l) => core.onEvent(l),
+      });
       io.out(`Gatehouse is running at ${server.url}`);
       await stopped;
       await server.close();

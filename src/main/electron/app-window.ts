@@ -49,7 +49,12 @@ export class AppWindow {
     this.window = created;
     // Events reach the page while it lives; closing it or losing its renderer denies waiting approvals.
     linkWindowEvents(this.o.core, created, this.o.isAppPage);
-    recoverRendererCrashes(created, { reload: () => this.load(created), ask: this.o.ask, quit: this.o.quit, log: this.o.log });
+    recoverRendererCrashes(created, {
+      reload: () => this.load(created),
+      ask: this.o.ask,
+      quit: this.o.quit,
+      log: this.o.log,
+    });
     created.on('closed', () => {
       if (this.window === created) this.window = null;
     });
@@ -68,13 +73,18 @@ export class AppWindow {
     }
     const contents = this.window!.webContents;
     contents.once('did-finish-load', () => {
-      if (!contents.isDestroyed() && this.o.isAppPage(contents.getURL())) contents.send(IPC_EVENT_CHANNEL, { type: 'showView', view });
+      if (!contents.isDestroyed() && this.o.isAppPage(contents.getURL()))
+        contents.send(IPC_EVENT_CHANNEL, { type: 'showView', view });
     });
   }
 
   private load(window: BrowserWindow): void {
     if (window.isDestroyed()) return;
     // A failed load (did-fail-load shows the window) must not become an unhandled rejection.
-    window.loadURL(this.o.pageUrl).catch((err: unknown) => this.o.log(`could not load the page: ${err instanceof Error ? err.message : String(err)}`));
+    window
+      .loadURL(this.o.pageUrl)
+      .catch((err: unknown) =>
+        this.o.log(`could not load the page: ${err instanceof Error ? err.message : String(err)}`),
+      );
   }
 }

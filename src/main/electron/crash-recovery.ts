@@ -5,7 +5,13 @@ import type { WorkerStatus } from '../../shared/api';
 // imported: the window, the dialog and the clock are passed in, so it is unit-tested with fakes.
 
 /** Shows a message box; resolves with the index of the button chosen (`cancel` for Esc or closing it). */
-export type AskUser = (box: { title: string; message: string; detail: string; buttons: string[]; cancel: number }) => Promise<number>;
+export type AskUser = (box: {
+  title: string;
+  message: string;
+  detail: string;
+  buttons: string[];
+  cancel: number;
+}) => Promise<number>;
 
 export interface RendererRecoveryOptions {
   /** Loads the app's page again (a reload after a crash). */

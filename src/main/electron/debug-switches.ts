@@ -6,7 +6,14 @@
  * Node inspector switches are ignored by the `enableNodeCliInspectArguments` fuse; they are refused here too so a
  * build without the fuses is not silently debuggable.
  */
-export const REFUSED_SWITCHES = ['remote-debugging-port', 'remote-debugging-pipe', 'remote-debugging-address', 'inspect', 'inspect-brk', 'inspect-port'] as const;
+export const REFUSED_SWITCHES = [
+  'remote-debugging-port',
+  'remote-debugging-pipe',
+  'remote-debugging-address',
+  'inspect',
+  'inspect-brk',
+  'inspect-port',
+] as const;
 
 /** The part of `app.commandLine` used here (Chromium's parsed switches, which decide what Chromium starts). */
 export interface CommandLineLike {

@@ -46,7 +46,11 @@ export function projectFromArgs(args: readonly string[], cwd: string): string | 
  * The folder a second instance asks for: from its `additionalData` (exact arguments and working directory) when
  * valid, else from the `argv` Electron passes (reordered, with switches Chromium added), else null.
  */
-export function projectFromSecondInstance(argv: readonly string[], workingDirectory: string, additionalData: unknown): string | null {
+export function projectFromSecondInstance(
+  argv: readonly string[],
+  workingDirectory: string,
+  additionalData: unknown,
+): string | null {
   const data = LaunchRequestSchema.safeParse(additionalData);
   if (data.success) return projectFromArgs(data.data.args, data.data.cwd);
   // argv[0] is the executable; a development launch's app folder is indistinguishable here, so only a packaged

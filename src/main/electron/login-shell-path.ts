@@ -42,7 +42,10 @@ export interface LoginShellOptions {
  */
 export function readLoginShellPath(o: LoginShellOptions): Promise<LoginShellPath> {
   const shell = o.shell;
-  if (!shell || !path.isAbsolute(shell)) return Promise.resolve({ error: `no usable login shell (SHELL is ${shell ? `"${shell.slice(0, 100)}"` : 'not set'})` });
+  if (!shell || !path.isAbsolute(shell))
+    return Promise.resolve({
+      error: `no usable login shell (SHELL is ${shell ? `"${shell.slice(0, 100)}"` : 'not set'})`,
+    });
   const timeoutMs = o.timeoutMs ?? LOGIN_SHELL_TIMEOUT_MS;
   const mark = `__GATEHOUSE_${randomBytes(8).toString('hex')}__`;
   const command = `printf '%s%s%s' '${mark}' "$PATH" '${mark}'`;
@@ -60,7 +63,8 @@ export function readLoginShellPath(o: LoginShellOptions): Promise<LoginShellPath
       if (found.length < 3) return null;
       const value = found[1]!;
       const entries = value.split(':').filter((e) => path.isAbsolute(e));
-      if (value.length > MAX_PATH_LENGTH || /[\0\n\r]/.test(value) || entries.length === 0) return { error: `${shell} printed an unusable PATH` };
+      if (value.length > MAX_PATH_LENGTH || /[\0\n\r]/.test(value) || entries.length === 0)
+        return { error: `${shell} printed an unusable PATH` };
       return { path: entries.join(':') };
     };
     const child = spawn(shell, loginShellArgs(shell, command), {
@@ -88,7 +92,9 @@ export function readLoginShellPath(o: LoginShellOptions): Promise<LoginShellPath
       if (result) finish(result);
     });
     child.on('error', (err) => finish({ error: `${shell}: ${err.message}` }));
-    child.on('close', (code, signal) => finish(parse() ?? { error: `${shell} printed no PATH (exit ${code ?? signal})` }));
+    child.on('close', (code, signal) =>
+      finish(parse() ?? { error: `${shell} printed no PATH (exit ${code ?? signal})` }),
+    );
   });
 }
 

@@ -39,12 +39,16 @@ const log = (line: string): void => {
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 // Nothing may reject unseen: a stray rejection is logged, not lost (and never takes the app down).
-process.on('unhandledRejection', (reason) => log(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`));
+process.on('unhandledRejection', (reason) =>
+  log(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`),
+);
 
 const refused = app.isPackaged ? takeRefusedSwitches(app.commandLine, process.argv) : [];
 if (refused.length > 0) {
   // Removed from Chromium's command line above, so the DevTools server never starts; then the app exits.
-  console.error(`Gatehouse will not start with ${refused.map((s) => `--${s}`).join(', ')}: a packaged build cannot be remote-controlled or debugged.`);
+  console.error(
+    `Gatehouse will not start with ${refused.map((s) => `--${s}`).join(', ')}: a packaged build cannot be remote-controlled or debugged.`,
+  );
   app.exit(1);
 } else {
   prepare();
@@ -66,13 +70,18 @@ function prepare(): void {
   // Every webContents, ours or any other, gets the same guards (before anything can load).
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, isAppPage));
 
-  const launch: LaunchRequest = { args: userArgs(process.argv, process.defaultApp === true, app.getAppPath(), process.cwd()), cwd: process.cwd() };
+  const launch: LaunchRequest = {
+    args: userArgs(process.argv, process.defaultApp === true, app.getAppPath(), process.cwd()),
+    cwd: process.cwd(),
+  };
   if (!app.requestSingleInstanceLock(launch)) {
     app.quit();
     return;
   }
   // Asked while Electron starts: a desktop launch gets the login shell's PATH for the agent's commands.
-  const shellPath = needsLoginShellPath(process.platform, process.env) ? new LoginShellPathCache({ shell: process.env.SHELL, env: process.env }).get() : null;
+  const shellPath = needsLoginShellPath(process.platform, process.env)
+    ? new LoginShellPathCache({ shell: process.env.SHELL, env: process.env }).get()
+    : null;
   startDesktop({ configDir, devServerUrl, isAppPage, launch, shellPath }).catch((err: unknown) => {
     dialog.showErrorBox('Gatehouse could not start', describe(err));
     app.exit(1);
@@ -106,7 +115,12 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
     currentVersion: app.getVersion(),
     packaged: app.isPackaged,
     loadUpdater: async () => loadElectronUpdater(),
-    resolveFeed: () => resolveUpdateFeed({ configDir, resourcesDir: app.isPackaged ? process.resourcesPath : undefined, platform: process.platform }),
+    resolveFeed: () =>
+      resolveUpdateFeed({
+        configDir,
+        resourcesDir: app.isPackaged ? process.resourcesPath : undefined,
+        platform: process.platform,
+      }),
     log,
   });
   const core = new AppCore({
@@ -118,7 +132,10 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
     secrets: new SafeStorageKeyStore(safeStorage, configDir),
     updates,
     pickFolder: async () => {
-      const options = { title: 'Open Folder', properties: ['openDirectory', 'createDirectory'] as Array<'openDirectory' | 'createDirectory'> };
+      const options = {
+        title: 'Open Folder',
+        properties: ['openDirectory', 'createDirectory'] as Array<'openDirectory' | 'createDirectory'>,
+      };
       const parent = appWindow?.current();
       const picked = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
       return picked.canceled ? null : (picked.filePaths[0] ?? null);
@@ -126,7 +143,16 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
   });
 
   const ask: AskUser = async ({ title, message, detail, buttons, cancel }) => {
-    const box = { type: 'error' as const, title, message, detail, buttons, defaultId: 0, cancelId: cancel, noLink: true };
+    const box = {
+      type: 'error' as const,
+      title,
+      message,
+      detail,
+      buttons,
+      defaultId: 0,
+      cancelId: cancel,
+      noLink: true,
+    };
     const parent = appWindow?.current();
     return (parent ? await dialog.showMessageBox(parent, box) : await dialog.showMessageBox(box)).response;
   };

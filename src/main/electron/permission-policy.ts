@@ -3,7 +3,11 @@
 
 const GRANTED_TO_APP_PAGE = new Set(['clipboard-sanitized-write']);
 
-export function isPermissionGranted(permission: string, requestingUrl: string, isAppPage: (url: string) => boolean): boolean {
+export function isPermissionGranted(
+  permission: string,
+  requestingUrl: string,
+  isAppPage: (url: string) => boolean,
+): boolean {
   return GRANTED_TO_APP_PAGE.has(permission) && isAppPage(requestingUrl);
 }
 

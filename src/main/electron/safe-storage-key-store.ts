@@ -22,7 +22,8 @@ const StoredKeyFileSchema = z.strictObject({ version: z.literal(1), encrypted: z
 /** `<config dir>/model-key.safe`. */
 export const modelKeyFile = desktopKeyFile;
 
-const NO_KEYRING = 'the operating system offers no encryption for stored secrets here (no keychain or secret service), so Gatehouse will not store the key';
+const NO_KEYRING =
+  'the operating system offers no encryption for stored secrets here (no keychain or secret service), so Gatehouse will not store the key';
 
 /**
  * The desktop's model key: encrypted with Electron's safeStorage (the OS keychain / DPAPI / libsecret) and kept as
@@ -32,7 +33,8 @@ const NO_KEYRING = 'the operating system offers no encryption for stored secrets
  */
 export class SafeStorageKeyStore implements SecretStore {
   readonly kind = 'secure-store' as const;
-  readonly description = "encrypted by your operating system's keychain (Electron safeStorage), in the Gatehouse config folder";
+  readonly description =
+    "encrypted by your operating system's keychain (Electron safeStorage), in the Gatehouse config folder";
   private readonly file: string;
   private key: string | null = null;
   private readError: string | null = null;
@@ -85,7 +87,8 @@ export class SafeStorageKeyStore implements SecretStore {
       available = false;
     }
     if (!available) this.unavailable = `${NO_KEYRING}; set ANTHROPIC_API_KEY instead`;
-    else if (this.safeStorage.getSelectedStorageBackend?.() === 'basic_text') this.unavailable = `${NO_KEYRING} (only "basic_text", which is not real encryption); set ANTHROPIC_API_KEY instead`;
+    else if (this.safeStorage.getSelectedStorageBackend?.() === 'basic_text')
+      this.unavailable = `${NO_KEYRING} (only "basic_text", which is not real encryption); set ANTHROPIC_API_KEY instead`;
     else this.unavailable = null;
     return this.unavailable;
   }
@@ -95,9 +98,16 @@ export class SafeStorageKeyStore implements SecretStore {
     try {
       encrypted = await this.safeStorage.encryptStringAsync(key);
     } catch (err) {
-      throw new GatehouseError('INTERNAL', `the OS could not encrypt the key (${err instanceof Error ? err.message : String(err)}); nothing was stored`);
+      throw new GatehouseError(
+        'INTERNAL',
+        `the OS could not encrypt the key (${err instanceof Error ? err.message : String(err)}); nothing was stored`,
+      );
     }
-    await writeFileAtomicAsync(this.file, `${JSON.stringify({ version: 1, encrypted: encrypted.toString('base64') })}\n`, 0o600);
+    await writeFileAtomicAsync(
+      this.file,
+      `${JSON.stringify({ version: 1, encrypted: encrypted.toString('base64') })}\n`,
+      0o600,
+    );
   }
 
   private async load(): Promise<void> {
@@ -106,7 +116,8 @@ export class SafeStorageKeyStore implements SecretStore {
     try {
       text = await fs.promises.readFile(this.file, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.readError = `${this.file}: cannot read the stored key (${(err as Error).message})`;
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.readError = `${this.file}: cannot read the stored key (${(err as Error).message})`;
       return;
     }
     if (unavailable) {

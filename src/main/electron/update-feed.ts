@@ -62,7 +62,9 @@ export async function resolveUpdateFeed(s: UpdateFeedSources): Promise<UpdateFee
   if (s.platform === 'win32') {
     const publisher = builtIn?.publisherName;
     if (!publisher || (Array.isArray(publisher) && publisher.length === 0)) {
-      return { off: 'This Windows build is not code-signed, so the signature of an update could not be verified: updates are off.' };
+      return {
+        off: 'This Windows build is not code-signed, so the signature of an update could not be verified: updates are off.',
+      };
     }
   }
   const { file, value, problem } = await readUserSettingsYamlAsync(s.configDir);
@@ -77,6 +79,12 @@ export async function resolveUpdateFeed(s: UpdateFeedSources): Promise<UpdateFee
     }
     if (parsed.data.url) return { url: parsed.data.url };
   }
-  if (builtIn?.provider === 'generic' && builtIn.url && !isPlaceholder(builtIn.url) && builtIn.url.startsWith('https://')) return { url: builtIn.url };
+  if (
+    builtIn?.provider === 'generic' &&
+    builtIn.url &&
+    !isPlaceholder(builtIn.url) &&
+    builtIn.url.startsWith('https://')
+  )
+    return { url: builtIn.url };
   return { off: `No update server is set: add updates.url (an https:// folder) to ${file}.` };
 }

@@ -31,7 +31,8 @@ export interface DesktopUpdatesOptions {
   now?: () => Date;
 }
 
-const firstLine = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 300);
+const firstLine = (err: unknown): string =>
+  (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 300);
 
 /**
  * The desktop app's updates, with electron-updater: a generic https feed (the user's `updates.url`, else the
@@ -88,7 +89,8 @@ export class DesktopUpdates {
 
   /** Quits and installs the downloaded update. */
   install(): UpdateStatus {
-    if (this.current.state !== 'ready' || !this.updater) throw new GatehouseError('BAD_REQUEST', 'no update has been downloaded yet');
+    if (this.current.state !== 'ready' || !this.updater)
+      throw new GatehouseError('BAD_REQUEST', 'no update has been downloaded yet');
     this.o.log(`installing Gatehouse ${this.current.version ?? ''}`);
     this.updater.quitAndInstall(false, true);
     return this.current;
@@ -119,7 +121,8 @@ export class DesktopUpdates {
       // The updater's 'error' event has usually said it already; the check's own error is the fallback.
       if (this.current.state === 'checking') this.set('error', `The update check failed: ${firstLine(err)}`);
     }
-    if (this.current.state === 'checking') this.set('up-to-date', `Gatehouse ${this.o.currentVersion} is the latest version.`);
+    if (this.current.state === 'checking')
+      this.set('up-to-date', `Gatehouse ${this.o.currentVersion} is the latest version.`);
     return this.current;
   }
 
@@ -134,20 +137,40 @@ export class DesktopUpdates {
       warn: (m) => this.o.log(`updater warning: ${String(m)}`),
       error: (m) => this.o.log(`updater error: ${firstLine(m)}`),
     };
-    updater.on('update-not-available', () => this.set('up-to-date', `Gatehouse ${this.o.currentVersion} is the latest version.`, { checked: true }));
-    updater.on('update-available', (info) => this.set('downloading', `Downloading Gatehouse ${info.version}…`, { version: info.version, percent: 0, checked: true }));
+    updater.on('update-not-available', () =>
+      this.set('up-to-date', `Gatehouse ${this.o.currentVersion} is the latest version.`, { checked: true }),
+    );
+    updater.on('update-available', (info) =>
+      this.set('downloading', `Downloading Gatehouse ${info.version}…`, {
+        version: info.version,
+        percent: 0,
+        checked: true,
+      }),
+    );
     updater.on('download-progress', (p) => {
-      if (this.current.state === 'downloading') this.set('downloading', this.current.message, { version: this.current.version, percent: Math.max(0, Math.min(100, Math.round(p.percent))) });
+      if (this.current.state === 'downloading')
+        this.set('downloading', this.current.message, {
+          version: this.current.version,
+          percent: Math.max(0, Math.min(100, Math.round(p.percent))),
+        });
     });
     updater.on('update-downloaded', (info) =>
-      this.set('ready', `Gatehouse ${info.version} is downloaded and verified: it installs when you quit, or restart now.`, { version: info.version }),
+      this.set(
+        'ready',
+        `Gatehouse ${info.version} is downloaded and verified: it installs when you quit, or restart now.`,
+        { version: info.version },
+      ),
     );
     updater.on('error', (err) => this.set('error', `Updating failed: ${firstLine(err)}`));
     this.updater = updater;
     return updater;
   }
 
-  private make(state: UpdateState, message: string, extra: { version?: string | null; percent?: number | null; checkedAt?: string | null } = {}): UpdateStatus {
+  private make(
+    state: UpdateState,
+    message: string,
+    extra: { version?: string | null; percent?: number | null; checkedAt?: string | null } = {},
+  ): UpdateStatus {
     return {
       currentVersion: this.o.currentVersion,
       state,
@@ -158,9 +181,18 @@ export class DesktopUpdates {
     };
   }
 
-  private set(state: UpdateState, message: string, extra: { version?: string | null; percent?: number | null; checked?: boolean } = {}): UpdateStatus {
-    const checkedAt = extra.checked || state === 'up-to-date' ? (this.o.now ?? (() => new Date()))().toISOString() : undefined;
-    this.current = this.make(state, message, { version: extra.version, percent: extra.percent, ...(checkedAt ? { checkedAt } : {}) });
+  private set(
+    state: UpdateState,
+    message: string,
+    extra: { version?: string | null; percent?: number | null; checked?: boolean } = {},
+  ): UpdateStatus {
+    const checkedAt =
+      extra.checked || state === 'up-to-date' ? (this.o.now ?? (() => new Date()))().toISOString() : undefined;
+    this.current = this.make(state, message, {
+      version: extra.version,
+      percent: extra.percent,
+      ...(checkedAt ? { checkedAt } : {}),
+    });
     for (const listener of [...this.listeners]) listener(this.current);
     return this.current;
   }

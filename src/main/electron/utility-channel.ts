@@ -29,7 +29,10 @@ export interface UtilityChannelOptions {
  * signal is reported as null. `kill()` asks politely (SIGTERM through Electron) and, for a worker hung in a busy
  * loop, follows with SIGKILL after a grace period.
  */
-export function channelFromUtilityProcess(child: UtilityProcessLike, options: UtilityChannelOptions = {}): WorkerChannel {
+export function channelFromUtilityProcess(
+  child: UtilityProcessLike,
+  options: UtilityChannelOptions = {},
+): WorkerChannel {
   const onOutput = options.onOutput ?? ((text: string) => process.stderr.write(prefixLines(text)));
   const graceMs = options.killGraceMs ?? 2_000;
   const signal = options.signal ?? ((pid: number, sig: NodeJS.Signals) => process.kill(pid, sig));

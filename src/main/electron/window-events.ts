@@ -13,7 +13,11 @@ export interface EventSource {
  * is left to answer and denies waiting approvals; a page loaded again (a reload after a crash) subscribes again.
  * Returns a function that unlinks the window.
  */
-export function linkWindowEvents(core: EventSource, window: BrowserWindow, isAppPage: (url: string) => boolean): () => void {
+export function linkWindowEvents(
+  core: EventSource,
+  window: BrowserWindow,
+  isAppPage: (url: string) => boolean,
+): () => void {
   const contents = window.webContents;
   let unsubscribe: (() => void) | null = null;
   const subscribe = (): void => {

@@ -104,7 +104,8 @@ async function tempPath(file: string, besideTarget = false): Promise<string> {
     }
   }
   try {
-    for (const dead of deadTemps(dir, file, await fs.promises.readdir(dir))) await fs.promises.rm(dead, { force: true });
+    for (const dead of deadTemps(dir, file, await fs.promises.readdir(dir)))
+      await fs.promises.rm(dead, { force: true });
   } catch {
     // nothing to sweep
   }

@@ -45,13 +45,19 @@ const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
 
 function refusedOpen(file: string, err: unknown): never {
   // A UNIX socket cannot be opened like a file: ENXIO.
-  if ((err as NodeJS.ErrnoException).code === 'ENXIO') throw new RefusedFileError(file, 'ENOTREG', 'is a socket or a device without a reader, not a regular file');
+  if ((err as NodeJS.ErrnoException).code === 'ENXIO')
+    throw new RefusedFileError(file, 'ENOTREG', 'is a socket or a device without a reader, not a regular file');
   throw err;
 }
 
 function checkStat(file: string, st: fs.Stats, maxBytes: number, what: string): void {
   if (!st.isFile()) throw new RefusedFileError(file, 'ENOTREG', `is ${kindOf(st)}, not a regular file`);
-  if (st.size > maxBytes) throw new RefusedFileError(file, 'EFBIG', `is too large (${sizeText(st.size)}; the limit for ${what} is ${limitText(maxBytes)})`);
+  if (st.size > maxBytes)
+    throw new RefusedFileError(
+      file,
+      'EFBIG',
+      `is too large (${sizeText(st.size)}; the limit for ${what} is ${limitText(maxBytes)})`,
+    );
 }
 
 export interface ReadRegularOptions {
@@ -81,7 +87,12 @@ export function readRegularFileSync(file: string, options: ReadRegularOptions): 
       const n = fs.readSync(fd, buf, 0, buf.length, null);
       if (n === 0) break;
       total += n;
-      if (total > options.maxBytes) throw new RefusedFileError(file, 'EFBIG', `grew past the limit for ${options.what} (${limitText(options.maxBytes)}) while being read`);
+      if (total > options.maxBytes)
+        throw new RefusedFileError(
+          file,
+          'EFBIG',
+          `grew past the limit for ${options.what} (${limitText(options.maxBytes)}) while being read`,
+        );
       chunks.push(Buffer.from(buf.subarray(0, n)));
     }
     return Buffer.concat(chunks, total).toString('utf8');
@@ -107,7 +118,12 @@ export async function readRegularFile(file: string, options: ReadRegularOptions)
       const { bytesRead } = await handle.read(buf, 0, buf.length, null);
       if (bytesRead === 0) break;
       total += bytesRead;
-      if (total > options.maxBytes) throw new RefusedFileError(file, 'EFBIG', `grew past the limit for ${options.what} (${limitText(options.maxBytes)}) while being read`);
+      if (total > options.maxBytes)
+        throw new RefusedFileError(
+          file,
+          'EFBIG',
+          `grew past the limit for ${options.what} (${limitText(options.maxBytes)}) while being read`,
+        );
       chunks.push(buf.subarray(0, bytesRead));
     }
     return Buffer.concat(chunks, total).toString('utf8');

@@ -45,20 +45,33 @@ async function lockAndRun<T>(file: string, fn: () => Promise<T>, options: StateL
       realpath: false,
       stale: STALE_MS,
       // ~timeoutMs of retries, 5..200 ms apart with jitter.
-      retries: { retries: Math.max(1, Math.ceil(timeoutMs / 150)), factor: 1.3, minTimeout: 5, maxTimeout: 200, randomize: true },
+      retries: {
+        retries: Math.max(1, Math.ceil(timeoutMs / 150)),
+        factor: 1.3,
+        minTimeout: 5,
+        maxTimeout: 200,
+        randomize: true,
+      },
       onCompromised: (err) => {
         compromised = err;
       },
     });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
-      throw new GatehouseError('TIMEOUT', `could not lock ${file}: another Gatehouse process has held ${file}.lock for more than ${Math.round(timeoutMs / 1000)} s; nothing was changed`);
+      throw new GatehouseError(
+        'TIMEOUT',
+        `could not lock ${file}: another Gatehouse process has held ${file}.lock for more than ${Math.round(timeoutMs / 1000)} s; nothing was changed`,
+      );
     }
     throw err;
   }
   try {
     const result = await fn();
-    if (compromised) throw new GatehouseError('INTERNAL', `the lock on ${file} was lost while writing (${(compromised as Error).message}); check the file`);
+    if (compromised)
+      throw new GatehouseError(
+        'INTERNAL',
+        `the lock on ${file} was lost while writing (${(compromised as Error).message}); check the file`,
+      );
     return result;
   } finally {
     await release().catch(() => undefined);

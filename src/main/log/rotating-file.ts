@@ -87,7 +87,9 @@ export class RotatingLogFile {
       if (!this.reported) {
         this.reported = true;
         const reason = err instanceof Error ? err.message : String(err);
-        this.onError(`cannot write the log file ${this.file} (${reason}); its lines are dropped until it can be written`);
+        this.onError(
+          `cannot write the log file ${this.file} (${reason}); its lines are dropped until it can be written`,
+        );
       }
     }
   }

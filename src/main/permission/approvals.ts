@@ -16,7 +16,11 @@ export type ApprovalAnswer =
   | { kind: 'deny'; note?: string };
 
 /** What the engine proposes for a call that asks: the rules "allow for this session/always" would add. */
-export async function proposeRules(engine: PermissionEngine, call: unknown, options: DecideOptions = {}): Promise<string[]> {
+export async function proposeRules(
+  engine: PermissionEngine,
+  call: unknown,
+  options: DecideOptions = {},
+): Promise<string[]> {
   const { context } = await engine.evaluateAsync(call, options);
   if (context === null || isUnsandboxedCall(context.tool, context.input)) return [];
   return suggestRules(context);
@@ -36,7 +40,12 @@ function checkedRules(rules: readonly string[]): string[] {
  * rules; "always" also writes them to the project's local settings file (kept out of git). Every answer is
  * appended to the audit log. "always" writes under the file's lock (parallel writers lose nothing). `options` must be the ones the call was decided with (agent and session mode).
  */
-export async function applyApproval(engine: PermissionEngine, call: unknown, answer: ApprovalAnswer, options: DecideOptions = {}): Promise<Decision> {
+export async function applyApproval(
+  engine: PermissionEngine,
+  call: unknown,
+  answer: ApprovalAnswer,
+  options: DecideOptions = {},
+): Promise<Decision> {
   return (await applyApprovalAnswer(engine, call, answer, options)).decision;
 }
 
@@ -53,7 +62,8 @@ export async function applyApprovalAnswer(
   let result: Decision;
   if (isUnsandboxedCall(context.tool, context.input) && answer.kind !== 'deny') {
     // Outside the sandbox is "allow once" or nothing: a session/always answer is downgraded, no rule is stored.
-    const note = answer.kind === 'once' ? '' : ` (your "${answer.kind}" answer counts once: such approvals are never remembered)`;
+    const note =
+      answer.kind === 'once' ? '' : ` (your "${answer.kind}" answer counts once: such approvals are never remembered)`;
     result = decision('allow', 'approval', `allowed once by you, outside the OS sandbox${note}`);
     engine.record(call, result);
     return { decision: result, rulesAdded };

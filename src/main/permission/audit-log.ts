@@ -74,15 +74,23 @@ export class AuditLog {
   }
 
   private append(line: string): void {
-    this.queue = this.queue.then(() => this.write(line)).catch((err: unknown) => {
-      if (!this.warned) process.stderr.write(`gatehouse: could not write the audit log ${this.file}: ${err instanceof Error ? err.message : String(err)}\n`);
-      this.warned = true;
-    });
+    this.queue = this.queue
+      .then(() => this.write(line))
+      .catch((err: unknown) => {
+        if (!this.warned)
+          process.stderr.write(
+            `gatehouse: could not write the audit log ${this.file}: ${err instanceof Error ? err.message : String(err)}\n`,
+          );
+        this.warned = true;
+      });
   }
 
   private async write(line: string): Promise<void> {
     await fs.promises.mkdir(path.dirname(this.file), { recursive: true });
-    const size = await fs.promises.stat(this.file).then((st) => st.size, () => 0);
+    const size = await fs.promises.stat(this.file).then(
+      (st) => st.size,
+      () => 0,
+    );
     if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes) await this.rotate();
     await fs.promises.appendFile(this.file, line, { mode: 0o600 });
   }

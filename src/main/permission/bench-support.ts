@@ -37,7 +37,12 @@ export async function createBenchEngine(ruleCount: number): Promise<BenchEngine>
   fs.mkdirSync(path.join(project, '.gatehouse'), { recursive: true });
   fs.mkdirSync(configDir, { recursive: true });
   fs.writeFileSync(path.join(project, 'src', 'lib', 'index.ts'), 'export {};\n');
-  const files = [path.join(root, 'policy.yaml'), path.join(configDir, 'settings.yaml'), path.join(project, '.gatehouse', 'settings.yaml'), path.join(project, '.gatehouse', 'settings.local.yaml')];
+  const files = [
+    path.join(root, 'policy.yaml'),
+    path.join(configDir, 'settings.yaml'),
+    path.join(project, '.gatehouse', 'settings.yaml'),
+    path.join(project, '.gatehouse', 'settings.local.yaml'),
+  ];
   const perFile: string[][] = files.map(() => []);
   const cli: string[] = [];
   for (let i = 0; i < ruleCount; i++) {

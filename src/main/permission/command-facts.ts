@@ -150,7 +150,9 @@ export function commandFacts(command: string, confinement: PathConfinement, opts
   const writes: CommandWrite[] = [];
   const hiddenWrites: string[] = [];
   const addWrite = (target: WriteTarget, place: Place, glob: boolean): void => {
-    for (const p of glob ? judge.withMatches(target.path, place, target.dynamic === true) : [judge.judge(target.path, place, target.dynamic === true)]) {
+    for (const p of glob
+      ? judge.withMatches(target.path, place, target.dynamic === true)
+      : [judge.judge(target.path, place, target.dynamic === true)]) {
       writes.push({ target, free: !target.dynamic && isFreeTarget(target.path), path: p });
     }
   };
@@ -173,7 +175,8 @@ export function commandFacts(command: string, confinement: PathConfinement, opts
     ];
     const ctx = place.known ? place.ctx : undefined;
     // In a project that is not trusted git is not read-only: its .git/config can run programs.
-    const repositoryConfigured = cmd.name === 'git' && !opts.trusted && !(cmd.argv.length === 2 && cmd.argv[1] === '--version');
+    const repositoryConfigured =
+      cmd.name === 'git' && !opts.trusted && !(cmd.argv.length === 2 && cmd.argv[1] === '--version');
     const roArgs = repositoryConfigured ? null : (readOnlyPathArgs(cmd, ctx) ?? directoryChangeArgs(cmd));
     const roJudged = roArgs?.map(here) ?? null;
     return {
@@ -183,7 +186,9 @@ export function commandFacts(command: string, confinement: PathConfinement, opts
       linkTargets: files.links.flatMap((l) => judge.withMatches(l.value, place, argDynamic(cmd, l))),
     };
   });
-  const inputReads = (analysis.reads ?? []).flatMap((r) => judge.withMatches(r.path, judge.place(r.cwd), r.dynamic === true));
+  const inputReads = (analysis.reads ?? []).flatMap((r) =>
+    judge.withMatches(r.path, judge.place(r.cwd), r.dynamic === true),
+  );
   const readOnly =
     analysis.readable &&
     parts.length > 0 &&

@@ -77,7 +77,12 @@ export class EngineStateSource {
   current(overrides: { agentMode?: AgentMode; mode?: PermissionMode } = {}): EngineState {
     const snapshot = this.settings.snapshot();
     const trusted = this.options.trust.isTrusted(this.options.projectRoot);
-    if (this.stale(snapshot, trusted)) this.built = this.build(snapshot, trusted, this.extraDirs(snapshot, trusted).map((d) => realDir(d, this.options.home)));
+    if (this.stale(snapshot, trusted))
+      this.built = this.build(
+        snapshot,
+        trusted,
+        this.extraDirs(snapshot, trusted).map((d) => realDir(d, this.options.home)),
+      );
     return this.stateFor(snapshot, trusted, overrides, liveFs);
   }
 
@@ -85,11 +90,16 @@ export class EngineStateSource {
    * `current` without blocking: the settings files and the trust store are read with fs.promises, and the state's
    * paths are judged through `view` (see fs-view.ts), which the caller fills asynchronously.
    */
-  async currentAsync(overrides: { agentMode?: AgentMode; mode?: PermissionMode } = {}, view: FsView = new PrefetchedFs()): Promise<EngineState> {
+  async currentAsync(
+    overrides: { agentMode?: AgentMode; mode?: PermissionMode } = {},
+    view: FsView = new PrefetchedFs(),
+  ): Promise<EngineState> {
     const trust = this.options.trust;
     const [snapshot, trusted] = await Promise.all([
       this.settings.snapshotAsync(),
-      trust.isTrustedAsync ? trust.isTrustedAsync(this.options.projectRoot) : Promise.resolve(trust.isTrusted(this.options.projectRoot)),
+      trust.isTrustedAsync
+        ? trust.isTrustedAsync(this.options.projectRoot)
+        : Promise.resolve(trust.isTrusted(this.options.projectRoot)),
     ]);
     if (this.stale(snapshot, trusted)) {
       const dirs = await Promise.all(this.extraDirs(snapshot, trusted).map((d) => realDirAsync(d, this.options.home)));
@@ -110,7 +120,12 @@ export class EngineStateSource {
       .map((d) => path.resolve(projectRoot, expandHome(d.dir, home)));
   }
 
-  private stateFor(snapshot: SettingsSnapshot, trusted: boolean, overrides: { agentMode?: AgentMode; mode?: PermissionMode }, view: FsView): EngineState {
+  private stateFor(
+    snapshot: SettingsSnapshot,
+    trusted: boolean,
+    overrides: { agentMode?: AgentMode; mode?: PermissionMode },
+    view: FsView,
+  ): EngineState {
     const built = this.built as NonNullable<typeof this.built>;
     const settingsMode = settingsModeInForce(snapshot, trusted)?.mode ?? null;
     return {
@@ -129,7 +144,11 @@ export class EngineStateSource {
   private build(snapshot: SettingsSnapshot, trusted: boolean, dirs: string[]): NonNullable<typeof this.built> {
     const { projectRoot, home } = this.options;
     const rules = new RuleSet(snapshot.rules, { projectRoot, home });
-    return { version: snapshot.version, trusted, rules, confinement: new PathConfinement(projectRoot, [...new Set(dirs)], home) };
+    return {
+      version: snapshot.version,
+      trusted,
+      rules,
+      confinement: new PathConfinement(projectRoot, [...new Set(dirs)], home),
+    };
   }
-
 }

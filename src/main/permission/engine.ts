@@ -78,7 +78,9 @@ export class PermissionEngine {
     const view = new PrefetchedFs();
     const state = await this.source.currentAsync(options, view);
     const analyses = new Map<string, CommandAnalysis>();
-    return settle(() => calls.map((call) => this.evaluateIn(call, () => state, analyses)), view).catch((err: unknown) => calls.map(() => unlookable(err)));
+    return settle(() => calls.map((call) => this.evaluateIn(call, () => state, analyses)), view).catch((err: unknown) =>
+      calls.map(() => unlookable(err)),
+    );
   }
 
   /** Resolves when the audit log has every decision recorded so far. */
@@ -119,12 +121,18 @@ export class PermissionEngine {
     try {
       facts =
         schema.tool === 'run_command'
-          ? commandFacts(String(schema.input.command), state.confinement, { trusted: state.trusted, ...(analyses ? { analyses } : {}) })
+          ? commandFacts(String(schema.input.command), state.confinement, {
+              trusted: state.trusted,
+              ...(analyses ? { analyses } : {}),
+            })
           : fileFacts(schema.tool, schema.input, state.confinement);
     } catch (err) {
       // Fail closed: a call the engine cannot analyse is never let through (and cannot be approved).
       const why = err instanceof Error ? err.message : String(err);
-      return { decision: decision('deny', 'hard', `could not analyse this call (internal error: ${why})`), context: null };
+      return {
+        decision: decision('deny', 'hard', `could not analyse this call (internal error: ${why})`),
+        context: null,
+      };
     }
     const context: CallContext = {
       ...state,

@@ -100,9 +100,12 @@ export class PrefetchedFs implements FsView {
     this.misses = [];
     await Promise.all(
       misses.map(async ({ op, path }) => {
-        if (op === 'lstat' && !this.lstats.has(path)) this.lstats.set(path, await fs.promises.lstat(path).catch(() => null));
-        else if (op === 'readlink' && !this.links.has(path)) this.links.set(path, await fs.promises.readlink(path).catch(() => null));
-        else if (op === 'readdir' && !this.dirs.has(path)) this.dirs.set(path, await fs.promises.readdir(path, { withFileTypes: true }).catch(() => null));
+        if (op === 'lstat' && !this.lstats.has(path))
+          this.lstats.set(path, await fs.promises.lstat(path).catch(() => null));
+        else if (op === 'readlink' && !this.links.has(path))
+          this.links.set(path, await fs.promises.readlink(path).catch(() => null));
+        else if (op === 'readdir' && !this.dirs.has(path))
+          this.dirs.set(path, await fs.promises.readdir(path, { withFileTypes: true }).catch(() => null));
       }),
     );
   }

@@ -57,7 +57,8 @@ export function resolveRealPath(p: string, base: string, home: string, view: FsV
   const absolute = path.isAbsolute(expanded) ? expanded : path.join(base, expanded);
   // `base` is already real: when the (lexically normalised) path lies below it, start there instead of
   // re-resolving every one of its segments.
-  if (absolute.startsWith(base + path.sep)) return resolveFrom(base, absolute.slice(base.length + 1), { links: MAX_LINKS }, view);
+  if (absolute.startsWith(base + path.sep))
+    return resolveFrom(base, absolute.slice(base.length + 1), { links: MAX_LINKS }, view);
   const root = path.parse(absolute).root;
   return resolveFrom(root, absolute.slice(root.length), { links: MAX_LINKS }, view);
 }

@@ -12,7 +12,9 @@ export class ProtectedPaths {
   private readonly files: string[];
 
   constructor(opts: { projectRoot: string; configDir: string; home: string; policyFile: string }) {
-    const both = (p: string): string[] => [...new Set([path.resolve(p), resolveRealPath(p, opts.projectRoot, opts.home)])];
+    const both = (p: string): string[] => [
+      ...new Set([path.resolve(p), resolveRealPath(p, opts.projectRoot, opts.home)]),
+    ];
     // The whole project .claude/ folder (contract "Assurance"): its settings are rules, its agents, commands and
     // skills grant tools. The user's own ~/.claude/settings.json is a file Gatehouse reads as rules.
     this.folders = [
@@ -20,10 +22,7 @@ export class ProtectedPaths {
       ...both(path.join(opts.projectRoot, '.claude')).map((p) => ({ path: p, claude: true })),
       ...both(opts.configDir).map((p) => ({ path: p, claude: false })),
     ];
-    this.files = [
-      path.join(opts.home, '.claude', 'settings.json'),
-      opts.policyFile,
-    ].flatMap(both).map(comparable);
+    this.files = [path.join(opts.home, '.claude', 'settings.json'), opts.policyFile].flatMap(both).map(comparable);
   }
 
   /** Why writing `absolutePath` is forbidden, or null. Give it the real path and the path as written (absolute). */
@@ -32,7 +31,8 @@ export class ProtectedPaths {
     if (folder?.claude === true) {
       return `the project's .claude/ folder (${folder.path}: Claude Code settings, hooks, agents, commands and skills) cannot be written by the agent`;
     }
-    if (folder) return `Gatehouse's own settings, rules and trust files (${folder.path}) cannot be written by the agent`;
+    if (folder)
+      return `Gatehouse's own settings, rules and trust files (${folder.path}) cannot be written by the agent`;
     if (this.files.includes(comparable(path.resolve(absolutePath)))) {
       return `${path.basename(path.dirname(absolutePath))}/${path.basename(absolutePath)} holds permission rules Gatehouse reads: the agent cannot write it`;
     }

@@ -69,13 +69,16 @@ const CONTENT_KEYS = new Set(['content', 'old_string', 'new_string']);
 
 /** A short, redacted summary of a tool call's input: paths and commands kept, file contents reduced to sizes. */
 export function summarizeInput(tool: string, input: unknown): Record<string, unknown> {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { input: clip(redactText(safeJson(input).slice(0, REDACT_SPAN))) };
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    return { input: clip(redactText(safeJson(input).slice(0, REDACT_SPAN))) };
   const out: Record<string, unknown> = {};
   const secretFile = secretFileContent((input as Record<string, unknown>).path);
   for (const [key, value] of Object.entries(input)) {
     if (typeof value === 'string' && CONTENT_KEYS.has(key)) {
       // Redacted before clipping, so a secret is never cut in half (and left half readable) by the clip.
-      out[key] = secretFile ? `[${value.length} chars of secret-file content redacted]` : clip(redactText(value.slice(0, REDACT_SPAN)));
+      out[key] = secretFile
+        ? `[${value.length} chars of secret-file content redacted]`
+        : clip(redactText(value.slice(0, REDACT_SPAN)));
     } else if (typeof value === 'string') {
       out[key] = clip(redactText(value.slice(0, REDACT_SPAN)));
     } else if (typeof value === 'number' || typeof value === 'boolean' || value === null) {

@@ -5,7 +5,19 @@ import picomatch from 'picomatch';
  * Files whose reading asks by default (permission-model.md, "Defaults"): secrets and credentials. Names match in
  * any folder; `.ssh/` and `.aws/credentials` anywhere in the path.
  */
-const NAME_PATTERNS = ['.env', '.env.*', '*.pem', '*.key', 'id_rsa*', 'id_ed25519*', '.npmrc', '.netrc', '.git-credentials', '*.p12', '*.pfx'];
+const NAME_PATTERNS = [
+  '.env',
+  '.env.*',
+  '*.pem',
+  '*.key',
+  'id_rsa*',
+  'id_ed25519*',
+  '.npmrc',
+  '.netrc',
+  '.git-credentials',
+  '*.p12',
+  '*.pfx',
+];
 const PATH_PATTERNS = ['**/.ssh/**', '**/.aws/credentials'];
 
 const nocase = process.platform === 'darwin' || process.platform === 'win32';
@@ -33,7 +45,21 @@ export function configFolderOf(relativePath: string): string | null {
 }
 
 /** Example names of every sensitive kind, to tell whether a search filter glob (`.env*`, `**\/*.pem`) targets secrets. */
-const SENSITIVE_EXAMPLES = ['.env', '.env.local', 'a.pem', 'a.key', 'id_rsa', 'id_ed25519', '.npmrc', '.netrc', '.git-credentials', 'a.p12', 'a.pfx', '.ssh/id_rsa', '.aws/credentials'];
+const SENSITIVE_EXAMPLES = [
+  '.env',
+  '.env.local',
+  'a.pem',
+  'a.key',
+  'id_rsa',
+  'id_ed25519',
+  '.npmrc',
+  '.netrc',
+  '.git-credentials',
+  'a.p12',
+  'a.pfx',
+  '.ssh/id_rsa',
+  '.aws/credentials',
+];
 
 /** True when a search's file filter glob selects secret files (judged on example names, not on the disk). */
 export function globTargetsSensitiveFiles(glob: string): boolean {

@@ -35,6 +35,11 @@ export interface CallContext extends EngineState {
   explicitlyAllowed: Set<JudgedPath>;
 }
 
-export function decision(kind: DecisionKind, source: DecisionSource, reason: string, rule: string | null = null): Decision {
+export function decision(
+  kind: DecisionKind,
+  source: DecisionSource,
+  reason: string,
+  rule: string | null = null,
+): Decision {
   return { decision: kind, source, rule, reason };
 }

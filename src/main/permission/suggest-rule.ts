@@ -32,7 +32,8 @@ export function suggestCommandRule(cmd: SimpleCommand): string | null {
   if (lead.length === cmd.argv.length) return `Bash(${lead.join(' ')})`;
   if (lead.length >= 2) return `Bash(${lead.join(' ')} *)`;
   const dynamic = cmd.argv.some((w, i) => cmd.argvDynamic?.[i] || /[$`]/.test(w));
-  if (!dynamic && cmd.argv.length <= MAX_EXACT_WORDS && !cmd.argv.some((w) => /[()]/.test(w))) return `Bash(${cmd.argv.join(' ')})`;
+  if (!dynamic && cmd.argv.length <= MAX_EXACT_WORDS && !cmd.argv.some((w) => /[()]/.test(w)))
+    return `Bash(${cmd.argv.join(' ')})`;
   return `Bash(${lead[0]} *)`;
 }
 
@@ -59,7 +60,8 @@ export function suggestRules(ctx: CallContext): string[] {
     const tool = facts.access === 'write' ? 'Edit' : 'Read';
     const isFolder = ctx.tool !== 'read_file' && facts.access === 'read';
     if (isFolder) {
-      const rel = facts.target.root === ctx.projectRoot ? toPosix(path.relative(ctx.projectRoot, facts.target.real)) : null;
+      const rel =
+        facts.target.root === ctx.projectRoot ? toPosix(path.relative(ctx.projectRoot, facts.target.real)) : null;
       return [rel === null ? `Read(/${toPosix(facts.target.real)}/**)` : rel === '' ? 'Read(./**)' : `Read(${rel}/**)`];
     }
     return [`${tool}(${pathPattern(ctx, facts.target, sensitive)})`];

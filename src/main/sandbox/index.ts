@@ -1,4 +1,9 @@
-export { loadSandboxSettings, readSandboxBlock, type SandboxSettings, type SandboxSettingsSources } from './sandbox-settings';
+export {
+  loadSandboxSettings,
+  readSandboxBlock,
+  type SandboxSettings,
+  type SandboxSettingsSources,
+} from './sandbox-settings';
 export { bwrapOverride, sandboxRunConfig, type SandboxRunConfigSources } from './run-config';
 export { gateOnSandbox, sandboxMissing, unavailableReason, SANDBOXED_TOOL } from './sandbox-gate';
 export { writableDirectories } from './writable-directories';

@@ -73,7 +73,11 @@ function startPoints(sources: ReadDenyMaskSources): { starts: string[]; problem:
   const starts: string[] = [];
   for (const rule of sources.rules.rules) {
     if (rule.behavior !== 'deny' || !rule.tools.includes('read_file')) continue;
-    if (rule.kind === 'any') return { starts: [], problem: `the Read deny rule ${rule.text} denies every read: the sandbox cannot hide every file` };
+    if (rule.kind === 'any')
+      return {
+        starts: [],
+        problem: `the Read deny rule ${rule.text} denies every read: the sandbox cannot hide every file`,
+      };
     if (rule.kind !== 'path' || rule.specifier === null) continue;
     const spec = rule.specifier.trim();
     const { anchor } = compilePathPatternParts(spec);
@@ -81,7 +85,12 @@ function startPoints(sources: ReadDenyMaskSources): { starts: string[]; problem:
       starts.push(sources.projectRoot, ...sources.additionalDirectories);
       continue;
     }
-    const anchorDir = anchor === 'filesystem' ? path.parse(sources.projectRoot).root : anchor === 'home' ? sources.home : sources.projectRoot;
+    const anchorDir =
+      anchor === 'filesystem'
+        ? path.parse(sources.projectRoot).root
+        : anchor === 'home'
+          ? sources.home
+          : sources.projectRoot;
     starts.push(path.join(anchorDir, ...(spec === '~' ? [] : literalSegments(spec))));
   }
   // A start inside another is covered by that one's walk.
@@ -176,7 +185,12 @@ export async function readDenyMask(sources: ReadDenyMaskSources, bounds: ReadDen
   });
   const { starts, problem } = startPoints(sources);
   if (problem !== null) return done(new Map(), 0, problem);
-  const walk = new Walk(sources.rules, bounds.maxEntries ?? DEFAULT_MAX_ENTRIES, bounds.maxMs ?? DEFAULT_MAX_MS, bounds.signal);
+  const walk = new Walk(
+    sources.rules,
+    bounds.maxEntries ?? DEFAULT_MAX_ENTRIES,
+    bounds.maxMs ?? DEFAULT_MAX_MS,
+    bounds.signal,
+  );
   for (const start of starts) {
     let stat: fs.Stats;
     try {
@@ -186,7 +200,10 @@ export async function readDenyMask(sources: ReadDenyMaskSources, bounds: ReadDen
     }
     // The real spelling (case on macOS, symlinked parents): what the sandbox masks and the walk extends.
     const at = stat.isSymbolicLink() ? start : ((await realOrNull(start)) ?? start);
-    await walk.visit(at, stat.isSymbolicLink() ? 'link' : stat.isDirectory() ? 'dir' : stat.isFile() ? 'file' : 'other');
+    await walk.visit(
+      at,
+      stat.isSymbolicLink() ? 'link' : stat.isDirectory() ? 'dir' : stat.isFile() ? 'file' : 'other',
+    );
     if (walk.stopped) return done(walk.hidden, walk.entries, walk.cancelled ? CANCELLED : TOO_MANY_FILES);
   }
   return done(walk.hidden, walk.entries, null);
@@ -196,12 +213,25 @@ export async function readDenyMask(sources: ReadDenyMaskSources, bounds: ReadDen
  * The mask for a session's sandbox run config, from the engine's current rule set (rebuilt when the settings
  * snapshot changes): computed once per prompt, never per command. Anything that goes wrong fails closed.
  */
-export async function sandboxReadDeny(engine: PermissionEngine, additionalDirectories: readonly string[], bounds: ReadDenyBounds = {}): Promise<ReadDenyMaskWire> {
+export async function sandboxReadDeny(
+  engine: PermissionEngine,
+  additionalDirectories: readonly string[],
+  bounds: ReadDenyBounds = {},
+): Promise<ReadDenyMaskWire> {
   try {
     const state = await engine.state.currentAsync();
-    const mask = await readDenyMask({ rules: state.rules, projectRoot: state.projectRoot, home: state.home, additionalDirectories }, bounds);
+    const mask = await readDenyMask(
+      { rules: state.rules, projectRoot: state.projectRoot, home: state.home, additionalDirectories },
+      bounds,
+    );
     return { hidden: mask.hidden, ...(mask.incomplete !== undefined ? { incomplete: mask.incomplete } : {}) };
   } catch (err) {
-    return { hidden: [], incomplete: `the Read deny rules could not be checked: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500) };
+    return {
+      hidden: [],
+      incomplete: `the Read deny rules could not be checked: ${err instanceof Error ? err.message : String(err)}`.slice(
+        0,
+        500,
+      ),
+    };
   }
 }

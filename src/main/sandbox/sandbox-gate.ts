@@ -20,23 +20,36 @@ export function unavailableReason(status: SandboxStatus): string {
 
 /** The engine's decision, or the ask that replaces an allow of run_command while the sandbox is missing. */
 export function gateOnSandbox(tool: string, decision: Decision, status: SandboxStatus | null): Decision {
-  if (tool !== SANDBOXED_TOOL || decision.decision !== 'allow' || status === null || !sandboxMissing(status)) return decision;
+  if (tool !== SANDBOXED_TOOL || decision.decision !== 'allow' || status === null || !sandboxMissing(status))
+    return decision;
   return { decision: 'ask', source: 'hard', rule: null, reason: unavailableReason(status) };
 }
 
 /** The Read deny rules in force (source and text): what a run's mask was computed from. */
 export function readDenyRules(rules: RuleSet): Set<string> {
-  return new Set(rules.rules.filter((r) => r.behavior === 'deny' && r.tools.includes('read_file')).map((r) => `${r.source}:${r.text}`));
+  return new Set(
+    rules.rules
+      .filter((r) => r.behavior === 'deny' && r.tools.includes('read_file'))
+      .map((r) => `${r.source}:${r.text}`),
+  );
 }
 
 /**
  * The sandbox status for one command of a run: a Read deny rule added since the run's mask was computed (the
  * settings changed mid-prompt) is not hidden by the worker's sandbox yet, so commands ask until the next prompt.
  */
-export function statusForCommand(status: SandboxStatus | null, maskedRules: ReadonlySet<string> | undefined, rules: RuleSet): SandboxStatus | null {
+export function statusForCommand(
+  status: SandboxStatus | null,
+  maskedRules: ReadonlySet<string> | undefined,
+  rules: RuleSet,
+): SandboxStatus | null {
   if (status === null || maskedRules === undefined || !status.enabled || !status.available) return status;
   const added = [...readDenyRules(rules)].find((r) => !maskedRules.has(r));
   if (added === undefined) return status;
   const rule = added.slice(added.indexOf(':') + 1);
-  return { ...status, available: false, reason: `the Read deny rule ${rule} was added during this prompt: the sandbox hides its files from the next prompt` };
+  return {
+    ...status,
+    available: false,
+    reason: `the Read deny rule ${rule} was added during this prompt: the sandbox hides its files from the next prompt`,
+  };
 }

@@ -101,10 +101,14 @@ export function loadSandboxSettings(sources: SandboxSettingsSources): SandboxSet
     }
     const block = project.block;
     if (!block) continue;
-    if (block.enabled === false) problems.push(`${file}: sandbox.enabled: false is ignored: only your user settings can turn the sandbox off`);
+    if (block.enabled === false)
+      problems.push(`${file}: sandbox.enabled: false is ignored: only your user settings can turn the sandbox off`);
     const wantsMore = (block.network?.allowedDomains?.length ?? 0) + (block.envAllowList?.length ?? 0) > 0;
     if (!sources.projectTrusted) {
-      if (wantsMore) problems.push(`${file}: sandbox.network.allowedDomains / sandbox.envAllowList are ignored until you trust this project`);
+      if (wantsMore)
+        problems.push(
+          `${file}: sandbox.network.allowedDomains / sandbox.envAllowList are ignored until you trust this project`,
+        );
       continue;
     }
     domains.push(...(block.network?.allowedDomains ?? []));

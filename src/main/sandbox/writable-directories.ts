@@ -15,7 +15,10 @@ async function isDirectory(p: string): Promise<boolean> {
   }
 }
 
-export async function writableDirectories(engine: PermissionEngine, shellDirectories: readonly string[] = []): Promise<string[]> {
+export async function writableDirectories(
+  engine: PermissionEngine,
+  shellDirectories: readonly string[] = [],
+): Promise<string[]> {
   const engineRoots = (await engine.state.currentAsync()).confinement.roots.slice(1); // [0] is the project root
   const candidates = [...new Set([...shellDirectories, ...engineRoots])];
   const present = await Promise.all(candidates.map(isDirectory));

@@ -3,7 +3,14 @@ import type { AgentMode, PermissionMode, RuleBehavior } from '../../shared/permi
 import { AgentSession } from '../agent/agent-session';
 import { resolveModelConfig } from '../agent/model-config';
 import { readUserModelSettings } from '../agent/model-settings';
-import type { ApprovalAnswer, ApprovalRequest, Approver, PromptOptions, PromptResult, SessionEvent } from '../agent/types';
+import type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  Approver,
+  PromptOptions,
+  PromptResult,
+  SessionEvent,
+} from '../agent/types';
 import { userConfigDir } from '../paths';
 import { createNodeWorkerHost } from '../worker-host';
 import { EventStream } from './event-stream';
@@ -88,7 +95,9 @@ export async function createSession(options: CreateSessionOptions): Promise<Gate
     projectRoot: session.projectRoot,
     prompt(text, promptOptions = {}) {
       const events = new EventStream<SessionEvent>();
-      const done = session.prompt(text, { ...promptOptions, onEvent: (e) => events.push(e) }).finally(() => events.end());
+      const done = session
+        .prompt(text, { ...promptOptions, onEvent: (e) => events.push(e) })
+        .finally(() => events.end());
       return Object.assign(done, { events });
     },
     onEvent: (listener) => session.onEvent(listener),

@@ -89,7 +89,17 @@ export class SessionStore {
         const updatedAt = fs.statSync(this.fileOf(id)).mtime.toISOString();
         const { projectRoot, agentMode, model, createdAt } = t.header;
         const lastPrompt = prompts.length ? prompts[prompts.length - 1]!.text : null;
-        out.push({ id, projectRoot, agentMode, model, createdAt, updatedAt, prompts: prompts.length, lastPrompt, problems: t.problems.length });
+        out.push({
+          id,
+          projectRoot,
+          agentMode,
+          model,
+          createdAt,
+          updatedAt,
+          prompts: prompts.length,
+          lastPrompt,
+          problems: t.problems.length,
+        });
       } catch {
         // A file that vanished or cannot be read is left out of the list.
       }

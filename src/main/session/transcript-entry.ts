@@ -27,7 +27,13 @@ export const TranscriptEntrySchema = z.discriminatedUnion('type', [
     model: z.string(),
   }),
   z.object({ type: z.literal('prompt'), at, runId, text: z.string(), agentMode: AgentModeSchema }),
-  z.object({ type: z.literal('messages'), at, runId, start: z.number().int().nonnegative(), messages: z.array(ConversationMessageSchema) }),
+  z.object({
+    type: z.literal('messages'),
+    at,
+    runId,
+    start: z.number().int().nonnegative(),
+    messages: z.array(ConversationMessageSchema),
+  }),
   z.object({ type: z.literal('event'), at, runId, event: AgentEventSchema }),
   /**
    * Written before each call's decision became one `tool_call_decided` event (with `asked` and `answer`): read
@@ -58,4 +64,9 @@ export type TranscriptEntry = z.infer<typeof TranscriptEntrySchema>;
 export type SessionHeader = Extract<TranscriptEntry, { type: 'session' }>;
 
 /** An entry as the writer takes it: the time is stamped on append; the old `decision` lines are never written. */
-export type NewTranscriptEntry = Exclude<TranscriptEntry, { type: 'decision' }> extends infer E ? (E extends { at: string } ? Omit<E, 'at'> : E) : never;
+export type NewTranscriptEntry =
+  Exclude<TranscriptEntry, { type: 'decision' }> extends infer E
+    ? E extends { at: string }
+      ? Omit<E, 'at'>
+      : E
+    : never;

@@ -18,7 +18,10 @@ function redactValue(value: unknown, depth: number): unknown {
   const secretFile = secretFileContent(record.path);
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(record)) {
-    out[key] = secretFile && CONTENT_KEYS.has(key) && typeof v === 'string' ? `[${v.length} chars of secret-file content redacted]` : redactValue(v, depth + 1);
+    out[key] =
+      secretFile && CONTENT_KEYS.has(key) && typeof v === 'string'
+        ? `[${v.length} chars of secret-file content redacted]`
+        : redactValue(v, depth + 1);
   }
   return out;
 }

@@ -40,7 +40,14 @@ export function readTranscript(file: string): LoadedTranscript {
     if (!parsed.success) problems.push({ line: index + 1, message: describeZodError(parsed.error, 'entry') });
     else entries.push(parsed.data);
   });
-  return { header: findHeader(entries), entries, conversation: rebuildConversation(entries), decisions: callDecisions(entries), usage: totalUsage(entries), problems };
+  return {
+    header: findHeader(entries),
+    entries,
+    conversation: rebuildConversation(entries),
+    decisions: callDecisions(entries),
+    usage: totalUsage(entries),
+    problems,
+  };
 }
 
 function findHeader(entries: TranscriptEntry[]): SessionHeader | null {
@@ -68,7 +75,8 @@ export function callDecisions(entries: TranscriptEntry[]): ToolCallDecided[] {
   const engineAsked = new Map<string, ToolCallDecided['asked']>();
   for (const e of entries) {
     if (e.type === 'event' && e.event.type === 'tool_call_decided') decided.set(e.event.id, e.event);
-    else if (e.type === 'decision' && e.callId && e.engine.decision === 'ask') engineAsked.set(e.callId, { source: e.engine.source, reason: e.engine.reason, rule: e.engine.rule });
+    else if (e.type === 'decision' && e.callId && e.engine.decision === 'ask')
+      engineAsked.set(e.callId, { source: e.engine.source, reason: e.engine.reason, rule: e.engine.rule });
   }
   return [...decided.values()].map((d) => {
     const asked = d.asked ?? engineAsked.get(d.id);

@@ -4,7 +4,11 @@ import type { NewTranscriptEntry } from './transcript-entry';
 
 /** Opens a transcript for appending: a regular file only (a FIFO or device planted there is refused, never waited on). */
 function openForAppend(file: string): number {
-  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NONBLOCK ?? 0), 0o600);
+  const fd = fs.openSync(
+    file,
+    fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NONBLOCK ?? 0),
+    0o600,
+  );
   const st = fs.fstatSync(fd);
   if (!st.isFile()) {
     fs.closeSync(fd);

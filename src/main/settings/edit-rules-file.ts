@@ -48,7 +48,11 @@ export async function removeRuleFromFile(file: string, behavior: RuleBehavior, r
  * Edits a rule in place in one file, in one atomic write: same behaviour, the item's text changes where it stands
  * (its comment stays); another behaviour, it leaves one list for the other. Resolves false when `from` is not there.
  */
-export async function replaceRuleInFile(file: string, from: { behavior: RuleBehavior; rule: string }, to: { behavior: RuleBehavior; rule: string }): Promise<boolean> {
+export async function replaceRuleInFile(
+  file: string,
+  from: { behavior: RuleBehavior; rule: string },
+  to: { behavior: RuleBehavior; rule: string },
+): Promise<boolean> {
   const text = parsedText(to.rule);
   const want = from.rule.trim();
   let found = false;

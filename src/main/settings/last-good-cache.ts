@@ -67,7 +67,7 @@ export class LastGoodCache {
   set(settingsFile: string, settings: FileSettings | null, stamp: bigint): void {
     // A file that is absent and has no recorded version (the usual case for most of the seven files): nothing to do.
     if (settings === null && this.get(settingsFile) === null) return;
-    const before = this.memory.has(settingsFile) ? this.memory.get(settingsFile) ?? null : undefined;
+    const before = this.memory.has(settingsFile) ? (this.memory.get(settingsFile) ?? null) : undefined;
     this.memory.set(settingsFile, settings);
     if (before !== undefined && JSON.stringify(before) === JSON.stringify(settings)) return;
     // Usually the entry's lock is free: written at once. Held by another process: written when it is free.
@@ -92,7 +92,10 @@ export class LastGoodCache {
       const stored = readEntrySync(file, settingsFile);
       if (stored && BigInt(stored.stamp) > stamp) return true;
       if (stored && JSON.stringify(stored.settings) === JSON.stringify(settings)) return true;
-      writeFileAtomic(file, JSON.stringify({ file: settingsFile, stamp: stamp.toString(), settings } satisfies Entry, null, 2) + '\n');
+      writeFileAtomic(
+        file,
+        JSON.stringify({ file: settingsFile, stamp: stamp.toString(), settings } satisfies Entry, null, 2) + '\n',
+      );
     } catch {
       // best effort
     } finally {
@@ -115,7 +118,10 @@ export class LastGoodCache {
     await withStateLock(file, async () => {
       let stored: Entry | null;
       try {
-        stored = parseEntry(await readRegularFile(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'a last-good settings entry' }), settingsFile);
+        stored = parseEntry(
+          await readRegularFile(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'a last-good settings entry' }),
+          settingsFile,
+        );
       } catch {
         stored = null;
       }
@@ -128,7 +134,11 @@ export class LastGoodCache {
 
   private legacy(settingsFile: string): FileSettings | null {
     try {
-      const parsed = LegacySchema.safeParse(JSON.parse(readRegularFileSync(this.legacyFile, { maxBytes: MAX_STATE_BYTES, what: 'the last-good settings cache' })));
+      const parsed = LegacySchema.safeParse(
+        JSON.parse(
+          readRegularFileSync(this.legacyFile, { maxBytes: MAX_STATE_BYTES, what: 'the last-good settings cache' }),
+        ),
+      );
       return parsed.success ? (parsed.data[settingsFile] ?? null) : null;
     } catch {
       return null;
@@ -143,7 +153,10 @@ function parseEntry(text: string, settingsFile: string): Entry | null {
 
 function readEntrySync(file: string, settingsFile: string): Entry | null {
   try {
-    return parseEntry(readRegularFileSync(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'a last-good settings entry' }), settingsFile);
+    return parseEntry(
+      readRegularFileSync(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'a last-good settings entry' }),
+      settingsFile,
+    );
   } catch {
     return null;
   }

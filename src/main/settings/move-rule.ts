@@ -23,8 +23,15 @@ export class PartialMoveError extends Error {}
  * Moves a rule from one settings file to another: added to the target first, then removed from the source, each
  * write atomic. If the removal fails the rule is in both files (never in neither), and the error says so.
  */
-export async function moveRuleBetweenFiles(fromFile: string, from: RuleRef, toFile: string, to: RuleRef, ops: RuleFileOps = FILE_OPS): Promise<{ changed: boolean; files: string[] }> {
-  if (!(await ops.has(fromFile, from.behavior, from.rule))) throw new RuleNotFoundError(`${from.behavior} rule "${from.rule}" is not in ${fromFile}`);
+export async function moveRuleBetweenFiles(
+  fromFile: string,
+  from: RuleRef,
+  toFile: string,
+  to: RuleRef,
+  ops: RuleFileOps = FILE_OPS,
+): Promise<{ changed: boolean; files: string[] }> {
+  if (!(await ops.has(fromFile, from.behavior, from.rule)))
+    throw new RuleNotFoundError(`${from.behavior} rule "${from.rule}" is not in ${fromFile}`);
   const added = await ops.add(toFile, to.behavior, to.rule);
   try {
     await ops.remove(fromFile, from.behavior, from.rule);

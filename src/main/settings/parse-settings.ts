@@ -13,9 +13,14 @@ export interface SettingsFileError {
 }
 
 /** A parse that worked: the settings, and the unknown keys found (reported; they never loosen anything). */
-export type SettingsParseResult = { ok: true; settings: FileSettings; keyProblems: SettingsKeyProblem[] } | { ok: false; error: SettingsFileError };
+export type SettingsParseResult =
+  { ok: true; settings: FileSettings; keyProblems: SettingsKeyProblem[] } | { ok: false; error: SettingsFileError };
 
-function lineOfPath(doc: Document, counter: LineCounter, issuePath: readonly PropertyKey[]): { line: number; col: number } | null {
+function lineOfPath(
+  doc: Document,
+  counter: LineCounter,
+  issuePath: readonly PropertyKey[],
+): { line: number; col: number } | null {
   const keys = issuePath.filter((k): k is string | number => typeof k === 'string' || typeof k === 'number');
   for (let n = keys.length; n >= 0; n--) {
     const node = n === 0 ? doc.contents : doc.getIn(keys.slice(0, n), true);
@@ -28,7 +33,11 @@ function lineOfPath(doc: Document, counter: LineCounter, issuePath: readonly Pro
 }
 
 /** Parses one settings file's text (YAML; JSON is YAML). Never throws. */
-export function parseSettingsText(file: string, text: string, format: SettingsFormat = 'gatehouse'): SettingsParseResult {
+export function parseSettingsText(
+  file: string,
+  text: string,
+  format: SettingsFormat = 'gatehouse',
+): SettingsParseResult {
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
   const yamlError = doc.errors[0];
@@ -40,7 +49,10 @@ export function parseSettingsText(file: string, text: string, format: SettingsFo
   try {
     value = doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
-    return { ok: false, error: { file, line: null, column: null, reason: err instanceof Error ? err.message : String(err) } };
+    return {
+      ok: false,
+      error: { file, line: null, column: null, reason: err instanceof Error ? err.message : String(err) },
+    };
   }
   if (value === null || value === undefined) return { ok: true, settings: { ...EMPTY_SETTINGS }, keyProblems: [] };
   const parsed = SettingsFileSchema.safeParse(value);
@@ -48,7 +60,10 @@ export function parseSettingsText(file: string, text: string, format: SettingsFo
     const issue = parsed.error.issues[0]!;
     const pos = lineOfPath(doc, counter, issue.path);
     const where = issue.path.length ? issue.path.map(String).join('.') : '(top level)';
-    return { ok: false, error: { file, line: pos?.line ?? null, column: pos?.col ?? null, reason: `${where}: ${issue.message}` } };
+    return {
+      ok: false,
+      error: { file, line: pos?.line ?? null, column: pos?.col ?? null, reason: `${where}: ${issue.message}` },
+    };
   }
   const p = parsed.data.permissions ?? {};
   const { problems, recovered } = findUnknownKeys(file, doc, counter, format);

@@ -24,8 +24,12 @@ async function readOrEmpty(file: string): Promise<string> {
 /** The document of a settings file's text ('' for none); throws on text that is not a YAML mapping. */
 export function settingsDocumentOf(file: string, text: string): Document {
   const doc = text.trim() ? parseDocument(text) : new Document({});
-  if (doc.errors.length > 0) throw new Error(`${file} is not valid YAML (${doc.errors[0]!.message.split('\n')[0]}); fix it before editing it here`);
-  if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) doc.contents = doc.createNode({});
+  if (doc.errors.length > 0)
+    throw new Error(
+      `${file} is not valid YAML (${doc.errors[0]!.message.split('\n')[0]}); fix it before editing it here`,
+    );
+  if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null))
+    doc.contents = doc.createNode({});
   if (!isMap(doc.contents)) throw new Error(`${file}: the top level must be a mapping`);
   return doc;
 }
@@ -45,7 +49,11 @@ export interface EditOptions {
  * Read-modify-write of one settings file under its lock: `edit` changes the document and returns whether it did;
  * only then is the file written (atomically). Returns what `edit` returned.
  */
-export async function editSettingsDocument(file: string, edit: (doc: Document) => boolean, options: EditOptions = {}): Promise<boolean> {
+export async function editSettingsDocument(
+  file: string,
+  edit: (doc: Document) => boolean,
+  options: EditOptions = {},
+): Promise<boolean> {
   if (options.skipMissing && !(await exists(file))) return false;
   return withStateLock(file, async () => {
     const doc = await loadSettingsDocument(file);

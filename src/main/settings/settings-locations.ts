@@ -14,7 +14,8 @@ export function policyFile(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = p
   const override = env.GATEHOUSE_POLICY;
   if (override && override.trim()) return path.resolve(override);
   if (platform === 'darwin') return '/Library/Application Support/Gatehouse/policy.yaml';
-  if (platform === 'win32') return path.win32.join(env.ProgramData || env.PROGRAMDATA || 'C:\\ProgramData', 'Gatehouse', 'policy.yaml');
+  if (platform === 'win32')
+    return path.win32.join(env.ProgramData || env.PROGRAMDATA || 'C:\\ProgramData', 'Gatehouse', 'policy.yaml');
   return '/etc/gatehouse/policy.yaml';
 }
 
@@ -35,7 +36,12 @@ export function scopeFile(scope: 'user' | 'project' | 'local', projectRoot: stri
 }
 
 /** Every settings file, in the order they are listed (policy first). */
-export function settingsLocations(opts: { projectRoot: string; configDir: string; home: string; env: NodeJS.ProcessEnv }): SettingsLocation[] {
+export function settingsLocations(opts: {
+  projectRoot: string;
+  configDir: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+}): SettingsLocation[] {
   return [
     { source: 'policy', file: policyFile(opts.env), format: 'gatehouse' },
     { source: 'local', file: localSettingsFile(opts.projectRoot), format: 'gatehouse' },

@@ -29,7 +29,15 @@ export function settingsProblems(snapshot: SettingsSnapshot): SettingsProblem[] 
       suggestion: null,
       effect: unknown.has(e.file) ? UNKNOWN_RULES_EFFECT : LAST_GOOD_EFFECT,
     })),
-    ...snapshot.keyProblems.map((k) => ({ file: k.file, line: k.line, column: k.column, reason: k.reason, kind: 'unknownKey' as const, suggestion: k.suggestion, effect: `${k.effect}; the rest of the file applies` })),
+    ...snapshot.keyProblems.map((k) => ({
+      file: k.file,
+      line: k.line,
+      column: k.column,
+      reason: k.reason,
+      kind: 'unknownKey' as const,
+      suggestion: k.suggestion,
+      effect: `${k.effect}; the rest of the file applies`,
+    })),
   ];
 }
 
@@ -40,5 +48,7 @@ export function problemLine(p: SettingsProblem): string {
 
 /** The lines a shell prints once per run on stderr (`run`, `rpc`, `permissions check`). */
 export function settingsWarnings(snapshot: SettingsSnapshot): string[] {
-  return settingsProblems(snapshot).map((p) => `${p.kind === 'file' ? 'settings error' : 'settings warning'}: ${problemLine(p)}`);
+  return settingsProblems(snapshot).map(
+    (p) => `${p.kind === 'file' ? 'settings error' : 'settings warning'}: ${problemLine(p)}`,
+  );
 }

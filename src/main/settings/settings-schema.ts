@@ -34,4 +34,10 @@ export interface FileSettings {
   additionalDirectories: string[];
 }
 
-export const EMPTY_SETTINGS: FileSettings = { mode: undefined, allow: [], ask: [], deny: [], additionalDirectories: [] };
+export const EMPTY_SETTINGS: FileSettings = {
+  mode: undefined,
+  allow: [],
+  ask: [],
+  deny: [],
+  additionalDirectories: [],
+};

@@ -63,7 +63,10 @@ export class SettingsStore {
   constructor(opts: SettingsStoreOptions) {
     const persisted = new LastGoodCache(opts.configDir);
     this.persisted = persisted;
-    this.files = settingsLocations(opts).map((location) => ({ location, watched: new WatchedSettingsFile(location.file, persisted, location.format) }));
+    this.files = settingsLocations(opts).map((location) => ({
+      location,
+      watched: new WatchedSettingsFile(location.file, persisted, location.format),
+    }));
     this.cliRules = [...(opts.cliRules ?? [])];
   }
 
@@ -133,12 +136,17 @@ export class SettingsStore {
       const err = watched.error();
       if (err) fileErrors.push(err);
       keyProblems.push(...watched.keyProblems());
-      if (err && watched.unknownRules()) unknownRules.push({ file: location.file, source: location.source, reason: err.reason });
-      for (const behavior of BEHAVIORS) for (const text of s[behavior]) add(text, behavior, location.source, location.file);
-      for (const dir of s.additionalDirectories) additionalDirectories.push({ dir, source: location.source, file: location.file });
+      if (err && watched.unknownRules())
+        unknownRules.push({ file: location.file, source: location.source, reason: err.reason });
+      for (const behavior of BEHAVIORS)
+        for (const text of s[behavior]) add(text, behavior, location.source, location.file);
+      for (const dir of s.additionalDirectories)
+        additionalDirectories.push({ dir, source: location.source, file: location.file });
     }
     for (const source of MODE_PRECEDENCE) {
-      const hit = this.files.find((f) => f.location.source === source && f.location.format === 'gatehouse' && f.watched.current().mode);
+      const hit = this.files.find(
+        (f) => f.location.source === source && f.location.format === 'gatehouse' && f.watched.current().mode,
+      );
       if (hit) {
         mode = { mode: hit.watched.current().mode!, source, file: hit.location.file };
         break;

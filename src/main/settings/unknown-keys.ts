@@ -44,7 +44,12 @@ function keyText(pair: Pair): string {
 }
 
 /** Finds unknown keys at the top level, in `permissions` and in `trust`; recovers misspelt deny/ask lists. */
-export function findUnknownKeys(file: string, doc: Document, counter: LineCounter, format: SettingsFormat): { problems: SettingsKeyProblem[]; recovered: RecoveredRules } {
+export function findUnknownKeys(
+  file: string,
+  doc: Document,
+  counter: LineCounter,
+  format: SettingsFormat,
+): { problems: SettingsKeyProblem[]; recovered: RecoveredRules } {
   const problems: SettingsKeyProblem[] = [];
   const recovered: RecoveredRules = { deny: [], ask: [] };
   const permissionKeys: readonly string[] = PERMISSION_KEYS[format];
@@ -59,7 +64,8 @@ export function findUnknownKeys(file: string, doc: Document, counter: LineCounte
     if (behaviour === 'deny' || behaviour === 'ask') {
       const rules = stringsOf(value);
       recovered[behaviour].push(...rules);
-      if (rules.length) return `its ${rules.length} rule(s) are applied as ${behaviour} rules until you fix the key (never loosens)`;
+      if (rules.length)
+        return `its ${rules.length} rule(s) are applied as ${behaviour} rules until you fix the key (never loosens)`;
     }
     if (suggestion === 'permissions' && value && typeof value === 'object' && !Array.isArray(value)) {
       const block = value as Record<string, unknown>;
@@ -71,7 +77,8 @@ export function findUnknownKeys(file: string, doc: Document, counter: LineCounte
           kept.push(b);
         }
       }
-      if (kept.length) return `its ${kept.join(' and ')} rules are applied until you fix the key, its other keys are ignored (never loosens)`;
+      if (kept.length)
+        return `its ${kept.join(' and ')} rules are applied until you fix the key, its other keys are ignored (never loosens)`;
     }
     return behaviour === 'allow' ? 'ignored: its rules are not applied' : 'ignored';
   };
@@ -80,16 +87,25 @@ export function findUnknownKeys(file: string, doc: Document, counter: LineCounte
     const suggestion = closest(key, candidates);
     const hint = suggestion ? ` (did you mean ${suggestion}?)` : '';
     const effect = recover(suggestion, value);
-    problems.push({ file, ...at(pair), key: where ? `${where}.${key}` : key, suggestion, reason: `unknown key "${where ? `${where}.${key}` : key}"${hint}`, effect });
+    problems.push({
+      file,
+      ...at(pair),
+      key: where ? `${where}.${key}` : key,
+      suggestion,
+      reason: `unknown key "${where ? `${where}.${key}` : key}"${hint}`,
+      effect,
+    });
   };
   const root = doc.contents;
   if (!isMap(root)) return { problems, recovered };
   for (const pair of root.items) {
     const key = keyText(pair);
-    const value: unknown = isMap(pair.value) || isSeq(pair.value) || isScalar(pair.value) ? pair.value.toJSON() : undefined;
+    const value: unknown =
+      isMap(pair.value) || isSeq(pair.value) || isScalar(pair.value) ? pair.value.toJSON() : undefined;
     if (format === 'claude') {
       // Claude Code's files have many keys of their own: only a near miss of "permissions" is reported there.
-      if (key !== 'permissions' && closest(key, ['permissions']) === 'permissions') report(pair, '', ['permissions'], value);
+      if (key !== 'permissions' && closest(key, ['permissions']) === 'permissions')
+        report(pair, '', ['permissions'], value);
     } else if (!TOP_KEYS.includes(key)) {
       report(pair, '', [...TOP_KEYS, ...permissionKeys.map((k) => `permissions.${k}`)], value);
     }
@@ -98,7 +114,8 @@ export function findUnknownKeys(file: string, doc: Document, counter: LineCounte
     const block = doc.get(name, true);
     if (!isMap(block)) return;
     for (const pair of block.items) {
-      const value: unknown = isMap(pair.value) || isSeq(pair.value) || isScalar(pair.value) ? pair.value.toJSON() : undefined;
+      const value: unknown =
+        isMap(pair.value) || isSeq(pair.value) || isScalar(pair.value) ? pair.value.toJSON() : undefined;
       if (!known.includes(keyText(pair))) report(pair, name, known, value);
     }
   };

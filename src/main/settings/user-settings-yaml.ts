@@ -5,7 +5,13 @@
  */
 import { isMap, isScalar, parseDocument } from 'yaml';
 import { GatehouseError } from '../../shared/errors';
-import { isMissing, MAX_SETTINGS_BYTES, readFailure, readRegularFile, readRegularFileSync } from '../fs/read-regular-file';
+import {
+  isMissing,
+  MAX_SETTINGS_BYTES,
+  readFailure,
+  readRegularFile,
+  readRegularFileSync,
+} from '../fs/read-regular-file';
 import { editSettingsDocument } from './settings-document';
 import { userSettingsFile } from './settings-locations';
 
@@ -52,7 +58,8 @@ function unreadable(file: string, err: unknown): UserSettingsRead {
 function parseUserSettings(file: string, text: string): UserSettingsRead {
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   const yamlError = doc.errors[0];
-  if (yamlError) return { file, value: undefined, problem: `${file}: ${firstLine(yamlError.message) || 'invalid YAML'}` };
+  if (yamlError)
+    return { file, value: undefined, problem: `${file}: ${firstLine(yamlError.message) || 'invalid YAML'}` };
   try {
     return { file, value: doc.toJS({ maxAliasCount: 100 }), problem: null };
   } catch (err) {
@@ -71,7 +78,10 @@ function editError(file: string, err: unknown): GatehouseError {
   if (err instanceof GatehouseError) return err;
   const unreadable = typeof (err as NodeJS.ErrnoException).code === 'string';
   const message = err instanceof Error ? err.message : String(err);
-  return new GatehouseError(unreadable ? 'INTERNAL' : 'BAD_REQUEST', unreadable ? `${file}: cannot read it (${message}); nothing was changed` : `${message}; nothing was changed`);
+  return new GatehouseError(
+    unreadable ? 'INTERNAL' : 'BAD_REQUEST',
+    unreadable ? `${file}: cannot read it (${message}); nothing was changed` : `${message}; nothing was changed`,
+  );
 }
 
 /** One value to set (a string) or remove (null) at `block.key`. */
@@ -95,7 +105,11 @@ export async function editUserSettingsYaml(configDir: string, changes: readonly 
         for (const { block, key, value } of changes) {
           const node = doc.get(block, true);
           const empty = node === undefined || node === null || (isScalar(node) && node.value === null);
-          if (!empty && !isMap(node)) throw new GatehouseError('BAD_REQUEST', `${file}: "${block}" must be a mapping (it is not); fix it first; nothing was changed`);
+          if (!empty && !isMap(node))
+            throw new GatehouseError(
+              'BAD_REQUEST',
+              `${file}: "${block}" must be a mapping (it is not); fix it first; nothing was changed`,
+            );
           if (value !== null) {
             changed = true;
             if (empty) doc.set(block, doc.createNode({ [key]: value }));

@@ -40,7 +40,8 @@ export function readProjectFile(projectRoot: string, relative: string): ProjectF
     }
     return { kind: 'refused', path: full, reason: `cannot resolve: ${(err as Error).message}` };
   }
-  if (!isInside(real, root)) return { kind: 'refused', path: full, reason: `points outside the project (${real}); not read` };
+  if (!isInside(real, root))
+    return { kind: 'refused', path: full, reason: `points outside the project (${real}); not read` };
   let fd: number;
   try {
     // O_NOFOLLOW: a link swapped in after the check is not followed; O_NONBLOCK: a FIFO cannot hang the read.
@@ -51,7 +52,8 @@ export function readProjectFile(projectRoot: string, relative: string): ProjectF
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) return { kind: 'refused', path: full, reason: 'not a regular file' };
-    if (st.size > MAX_PROJECT_FILE_BYTES) return { kind: 'refused', path: full, reason: `too large (${st.size} bytes, limit ${MAX_PROJECT_FILE_BYTES})` };
+    if (st.size > MAX_PROJECT_FILE_BYTES)
+      return { kind: 'refused', path: full, reason: `too large (${st.size} bytes, limit ${MAX_PROJECT_FILE_BYTES})` };
     const content = fs.readFileSync(fd, 'utf8');
     return { kind: 'ok', path: full, content, bytes: Buffer.byteLength(content) };
   } catch (err) {

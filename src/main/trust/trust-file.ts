@@ -8,7 +8,11 @@ import { MAX_STATE_BYTES, readFailure, readRegularFile, readRegularFileSync } fr
 export const StoredScopeSchema = z.enum(['directory', 'parent', 'never']);
 export type StoredScope = z.infer<typeof StoredScopeSchema>;
 
-const absolutePath = z.string().min(1).max(4096).refine((p) => path.isAbsolute(p), 'must be an absolute path');
+const absolutePath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((p) => path.isAbsolute(p), 'must be an absolute path');
 const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO date');
 
 export const StoredTrustEntrySchema = z
@@ -33,9 +37,7 @@ export const TrustFileSchema = z
   .strict();
 export type TrustFile = z.infer<typeof TrustFileSchema>;
 
-export type TrustFileRead =
-  | { kind: 'ok'; file: TrustFile }
-  | { kind: 'corrupt'; reason: string; raw: string };
+export type TrustFileRead = { kind: 'ok'; file: TrustFile } | { kind: 'corrupt'; reason: string; raw: string };
 
 /** A file's identity and version: when this changes the file was rewritten (atomic writes change the inode). */
 export function statSignature(file: string): string {
@@ -80,7 +82,8 @@ export async function readTrustFileAsync(file: string): Promise<TrustFileRead> {
 }
 
 function unreadable(err: unknown): TrustFileRead {
-  if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'ok', file: { version: TRUST_FILE_VERSION, entries: [] } };
+  if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+    return { kind: 'ok', file: { version: TRUST_FILE_VERSION, entries: [] } };
   return { kind: 'corrupt', reason: readFailure(err), raw: '' };
 }
 

@@ -44,7 +44,10 @@ function* existingAncestors(dir: string): Generator<{ at: string; missing: strin
 
 /** The key a decision is stored under: the real path, case-folded where the file system ignores case. */
 export function trustKey(realPath: string, caseInsensitive: boolean): string {
-  const trimmed = realPath.length > 1 && /[\\/]$/.test(realPath) && path.dirname(realPath) !== realPath ? realPath.slice(0, -1) : realPath;
+  const trimmed =
+    realPath.length > 1 && /[\\/]$/.test(realPath) && path.dirname(realPath) !== realPath
+      ? realPath.slice(0, -1)
+      : realPath;
   return caseInsensitive ? trimmed.toLowerCase() : trimmed;
 }
 

@@ -77,7 +77,15 @@ function parseSettings(name: string, text: string): { ok: true; body: unknown } 
  * parsed are reported, not hidden.
  */
 export function trustPreview(projectRoot: string): TrustPreview {
-  const preview: TrustPreview = { root: projectRoot, allowRules: [], hooks: [], instructionFiles: [], allowedDomains: [], additionalDirectories: [], errors: [] };
+  const preview: TrustPreview = {
+    root: projectRoot,
+    allowRules: [],
+    hooks: [],
+    instructionFiles: [],
+    allowedDomains: [],
+    additionalDirectories: [],
+    errors: [],
+  };
   for (const name of PROJECT_SETTINGS_FILES) {
     const read = readProjectFile(projectRoot, name);
     if (read.kind === 'missing') continue;
@@ -94,7 +102,14 @@ export function trustPreview(projectRoot: string): TrustPreview {
     if (body === null || body === undefined) continue;
     const checked = parseSettingsText(read.path, read.content, name.endsWith('.json') ? 'claude' : 'gatehouse');
     if (checked.ok) {
-      for (const k of checked.keyProblems) (preview.keyProblems ??= []).push({ file: read.path, line: k.line, key: k.key, suggestion: k.suggestion, reason: `${k.reason}: ${k.effect}` });
+      for (const k of checked.keyProblems)
+        (preview.keyProblems ??= []).push({
+          file: read.path,
+          line: k.line,
+          key: k.key,
+          suggestion: k.suggestion,
+          reason: `${k.reason}: ${k.effect}`,
+        });
     }
     if (!isRecord(body)) {
       preview.errors.push({ file: read.path, reason: 'expected a mapping at the top level' });
@@ -102,7 +117,8 @@ export function trustPreview(projectRoot: string): TrustPreview {
     }
     const permissions = isRecord(body.permissions) ? body.permissions : {};
     for (const rule of strings(permissions.allow)) preview.allowRules.push({ file: read.path, rule });
-    for (const directory of strings(permissions.additionalDirectories)) preview.additionalDirectories.push({ file: read.path, directory });
+    for (const directory of strings(permissions.additionalDirectories))
+      preview.additionalDirectories.push({ file: read.path, directory });
     if (body.hooks !== undefined) preview.hooks.push(...hookCommands(body.hooks, read.path));
     const sandbox = isRecord(body.sandbox) ? body.sandbox : {};
     const network = isRecord(sandbox.network) ? sandbox.network : {};

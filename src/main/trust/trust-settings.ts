@@ -1,7 +1,13 @@
 import { parseDocument } from 'yaml';
 import type { TrustDefault } from '../../shared/permission';
 import { TrustDefaultSchema } from '../../shared/permission';
-import { isMissing, MAX_SETTINGS_BYTES, readFailure, readRegularFile, readRegularFileSync } from '../fs/read-regular-file';
+import {
+  isMissing,
+  MAX_SETTINGS_BYTES,
+  readFailure,
+  readRegularFile,
+  readRegularFileSync,
+} from '../fs/read-regular-file';
 import { editSettingsDocument } from '../settings/settings-document';
 import { userSettingsFile } from '../settings/settings-locations';
 
@@ -53,7 +59,8 @@ function trustDefaultOf(file: string, text: string): TrustDefaultRead {
   const raw: unknown = doc.getIn(['trust', 'default']);
   if (raw === undefined || raw === null) return { value: 'ask', error: null };
   const parsed = TrustDefaultSchema.safeParse(raw);
-  if (!parsed.success) return { value: 'ask', error: `${file}: trust.default must be trust, ask or never (got ${JSON.stringify(raw)})` };
+  if (!parsed.success)
+    return { value: 'ask', error: `${file}: trust.default must be trust, ask or never (got ${JSON.stringify(raw)})` };
   return { value: parsed.data, error: null };
 }
 

@@ -6,8 +6,10 @@ export function describeStatus(s: Omit<TrustStatus, 'reason'>): string {
     case 'error':
       return `untrusted: the trust store ${s.error?.path ?? s.storeFile} is corrupt (${s.error?.reason ?? 'unknown reason'}), so every folder is untrusted until it is repaired`;
     case 'default':
-      if (s.default === 'trust') return `trusted by the global default (trust.default: trust); no decision is stored for ${s.path}`;
-      if (s.default === 'never') return `untrusted by the global default (trust.default: never); no decision is stored for ${s.path}`;
+      if (s.default === 'trust')
+        return `trusted by the global default (trust.default: trust); no decision is stored for ${s.path}`;
+      if (s.default === 'never')
+        return `untrusted by the global default (trust.default: never); no decision is stored for ${s.path}`;
       return `untrusted: no decision yet for ${s.path} (trust.default: ask), the person will be asked`;
     case 'session':
       return `trusted for this session only (not stored), granted at ${s.storedAt ?? s.path}`;

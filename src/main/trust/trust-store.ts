@@ -8,7 +8,15 @@ import { withStateLock } from '../fs/state-lock';
 import { homeDir } from '../paths';
 import type { StoredTrustEntry } from './trust-file';
 import { keepCorruptCopy } from './corrupt-copy';
-import { readTrustFile, readTrustFileAsync, salvageTrustFile, serializeTrustFile, statSignature, statSignatureAsync, type TrustFileRead } from './trust-file';
+import {
+  readTrustFile,
+  readTrustFileAsync,
+  salvageTrustFile,
+  serializeTrustFile,
+  statSignature,
+  statSignatureAsync,
+  type TrustFileRead,
+} from './trust-file';
 import { readTrustDefault, readTrustDefaultAsync, writeTrustDefault, type TrustDefaultRead } from './trust-settings';
 import { defaultCaseInsensitive, realFolderPath, realFolderPathAsync, selfAndAncestors, trustKey } from './trust-paths';
 import { describeStatus } from './trust-status-text';
@@ -45,7 +53,8 @@ export class TrustStore {
   private readonly caseInsensitive: boolean;
   private readonly now: () => Date;
   private readonly session = new Map<string, TrustEntry>();
-  private cache: { signature: string; entries: Map<string, StoredTrustEntry>; error: TrustStoreError | null } | null = null;
+  private cache: { signature: string; entries: Map<string, StoredTrustEntry>; error: TrustStoreError | null } | null =
+    null;
 
   constructor(private readonly options: TrustStoreOptions) {
     this.storeFile = path.join(options.configDir, 'trust.json');
@@ -83,21 +92,51 @@ export class TrustStore {
 
   /** `check` without blocking: the store and the trust default are read with fs.promises. */
   async checkAsync(dir: string): Promise<TrustStatus> {
-    const [real, loaded, settings] = await Promise.all([realFolderPathAsync(dir), this.loadAsync(), readTrustDefaultAsync(this.options.configDir)]);
+    const [real, loaded, settings] = await Promise.all([
+      realFolderPathAsync(dir),
+      this.loadAsync(),
+      readTrustDefaultAsync(this.options.configDir),
+    ]);
     return this.statusOf(real, loaded, settings);
   }
 
-  private statusOf(real: string, loaded: { entries: Map<string, StoredTrustEntry>; error: TrustStoreError | null }, settings: TrustDefaultRead): TrustStatus {
+  private statusOf(
+    real: string,
+    loaded: { entries: Map<string, StoredTrustEntry>; error: TrustStoreError | null },
+    settings: TrustDefaultRead,
+  ): TrustStatus {
     const { entries, error } = loaded;
     const base = { path: real, storeFile: this.storeFile, default: settings.value, settingsError: settings.error };
     if (error) {
-      const status = { ...base, trusted: false, decision: 'error', scope: null, storedAt: null, needsDecision: false, grantedAt: null, lastOpened: null, grantedFrom: null, error } as const;
+      const status = {
+        ...base,
+        trusted: false,
+        decision: 'error',
+        scope: null,
+        storedAt: null,
+        needsDecision: false,
+        grantedAt: null,
+        lastOpened: null,
+        grantedFrom: null,
+        error,
+      } as const;
       return { ...status, reason: describeStatus(status) };
     }
     const applying = this.applying(real, entries);
     if (!applying) {
       const trusted = settings.value === 'trust';
-      const status = { ...base, trusted, decision: 'default', scope: null, storedAt: null, needsDecision: settings.value === 'ask', grantedAt: null, lastOpened: null, grantedFrom: null, error: null } as const;
+      const status = {
+        ...base,
+        trusted,
+        decision: 'default',
+        scope: null,
+        storedAt: null,
+        needsDecision: settings.value === 'ask',
+        grantedAt: null,
+        lastOpened: null,
+        grantedFrom: null,
+        error: null,
+      } as const;
       return { ...status, reason: describeStatus(status) };
     }
     const e = applying.entry;
@@ -129,14 +168,26 @@ export class TrustStore {
     let target = real;
     if (scope === 'parent') {
       const parent = this.parentToTrust(real);
-      if (!parent) throw new GatehouseError('BAD_REQUEST', `will not trust the parent of ${real}: it is the file-system root or your home folder (trust the folder itself)`);
+      if (!parent)
+        throw new GatehouseError(
+          'BAD_REQUEST',
+          `will not trust the parent of ${real}: it is the file-system root or your home folder (trust the folder itself)`,
+        );
       target = parent;
     }
-    if (scope !== 'never' && isFileSystemRoot(target)) throw new GatehouseError('BAD_REQUEST', `will not trust the whole file system (${target})`);
+    if (scope !== 'never' && isFileSystemRoot(target))
+      throw new GatehouseError('BAD_REQUEST', `will not trust the whole file system (${target})`);
     const key = this.key(target);
     const grantedAt = this.now().toISOString();
     if (scope === 'session') {
-      this.session.set(key, { path: target, scope, grantedAt, lastOpened: grantedAt, grantedFrom: real, stored: false });
+      this.session.set(key, {
+        path: target,
+        scope,
+        grantedAt,
+        lastOpened: grantedAt,
+        grantedFrom: real,
+        stored: false,
+      });
       return this.check(real);
     }
     await this.mutate((entries) => {
@@ -269,7 +320,10 @@ export class TrustStore {
     return this.remember(signature, await readTrustFileAsync(this.storeFile));
   }
 
-  private remember(signature: string, read: TrustFileRead): { entries: Map<string, StoredTrustEntry>; error: TrustStoreError | null } {
+  private remember(
+    signature: string,
+    read: TrustFileRead,
+  ): { entries: Map<string, StoredTrustEntry>; error: TrustStoreError | null } {
     const entries = new Map<string, StoredTrustEntry>();
     let error: TrustStoreError | null = null;
     if (read.kind === 'ok') {
@@ -280,28 +334,39 @@ export class TrustStore {
         if (!existing || e.scope === 'never') entries.set(key, e);
       }
     } else {
-      error = { path: this.storeFile, reason: read.reason, copy: keepCorruptCopy(this.storeFile, read.raw, this.now()) };
+      error = {
+        path: this.storeFile,
+        reason: read.reason,
+        copy: keepCorruptCopy(this.storeFile, read.raw, this.now()),
+      };
     }
     this.cache = { signature, entries, error };
     return this.cache;
   }
 
   /** Read-modify-write of the stored decisions under the lock, re-reading inside it. Refused on a corrupt store. */
-  private async mutate(change: (entries: Map<string, StoredTrustEntry>) => boolean | void, lockTimeoutMs?: number): Promise<void> {
-    await withStateLock(this.storeFile, async () => {
-      this.cache = null;
-      const { entries, error } = this.load();
-      if (error) {
-        throw new GatehouseError(
-          'INTERNAL',
-          `the trust store ${error.path} is corrupt (${error.reason}); nothing was changed. A copy is kept at ${error.copy ?? '(copy failed)'}. Fix the file, or run \`gatehouse trust repair\` to keep the entries that are still valid.`,
-        );
-      }
-      const next = new Map(entries);
-      if (change(next) === false) return;
-      await writeFileAtomicAsync(this.storeFile, serializeTrustFile([...next.values()]));
-      this.cache = null;
-    }, lockTimeoutMs === undefined ? {} : { timeoutMs: lockTimeoutMs });
+  private async mutate(
+    change: (entries: Map<string, StoredTrustEntry>) => boolean | void,
+    lockTimeoutMs?: number,
+  ): Promise<void> {
+    await withStateLock(
+      this.storeFile,
+      async () => {
+        this.cache = null;
+        const { entries, error } = this.load();
+        if (error) {
+          throw new GatehouseError(
+            'INTERNAL',
+            `the trust store ${error.path} is corrupt (${error.reason}); nothing was changed. A copy is kept at ${error.copy ?? '(copy failed)'}. Fix the file, or run \`gatehouse trust repair\` to keep the entries that are still valid.`,
+          );
+        }
+        const next = new Map(entries);
+        if (change(next) === false) return;
+        await writeFileAtomicAsync(this.storeFile, serializeTrustFile([...next.values()]));
+        this.cache = null;
+      },
+      lockTimeoutMs === undefined ? {} : { timeoutMs: lockTimeoutMs },
+    );
   }
 }
 

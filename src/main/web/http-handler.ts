@@ -24,7 +24,11 @@ function securityHeaders(csp: string): Record<string, string> {
 }
 
 function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string>): void {
-  res.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -43,8 +47,10 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: IncomingMe
     } catch {
       return sendText(res, 400, 'Bad request', headers);
     }
-    if (!allowedHosts(port).includes(req.headers.host ?? '')) return sendText(res, 403, 'Forbidden: unexpected Host header', headers);
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed', { ...headers, Allow: 'GET, HEAD' });
+    if (!allowedHosts(port).includes(req.headers.host ?? ''))
+      return sendText(res, 403, 'Forbidden: unexpected Host header', headers);
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendText(res, 405, 'Method not allowed', { ...headers, Allow: 'GET, HEAD' });
 
     const found = resolveStaticFile(options.rendererDir, url.pathname);
     if (found.kind === 'bad-request') return sendText(res, 400, 'Bad request', headers);

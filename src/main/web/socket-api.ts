@@ -92,7 +92,8 @@ export function createSocketApi(options: SocketApiOptions): SocketApi {
       if (unsubscribe) return void onFrame(ws, data, isBinary);
       clearTimeout(timer);
       const token = isBinary ? null : tokenOf(data.toString('utf8'));
-      if (!tokensMatch(options.token, token)) return refuse(token === null ? 'the first frame must carry the token' : 'wrong token');
+      if (!tokensMatch(options.token, token))
+        return refuse(token === null ? 'the first frame must carry the token' : 'wrong token');
       unsubscribe = options.onEvent((event) => send(ws, { kind: 'event', event }));
       send(ws, { kind: 'authenticated' });
     });

@@ -39,7 +39,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   let port = options.port;
   const currentPort = (): number => port;
 
-  const server = http.createServer(createHttpHandler({ rendererDir, port: currentPort, csp: (p) => serverCsp(pageCsp, p) }));
+  const server = http.createServer(
+    createHttpHandler({ rendererDir, port: currentPort, csp: (p) => serverCsp(pageCsp, p) }),
+  );
   const sockets = createSocketApi({
     token,
     port: currentPort,
@@ -52,7 +54,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(err.code === 'EADDRINUSE' ? new Error(`port ${options.port} on 127.0.0.1 is in use: pass --port 0 to pick a free one`) : err),
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new Error(`port ${options.port} on 127.0.0.1 is in use: pass --port 0 to pick a free one`)
+          : err,
+      ),
     );
     server.listen(options.port, '127.0.0.1', () => {
       server.removeAllListeners('error');

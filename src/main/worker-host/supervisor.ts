@@ -82,7 +82,10 @@ export class WorkerSupervisor implements WorkerHost {
 
   handle<M extends MainMethod>(method: M, handler: MainMethodHandler<M>): void {
     this.handlers.set(method, (params, signal) =>
-      handler(parseAtBoundary(MainMethods[method].params, params, method) as Parameters<MainMethodHandler<M>>[0], signal),
+      handler(
+        parseAtBoundary(MainMethods[method].params, params, method) as Parameters<MainMethodHandler<M>>[0],
+        signal,
+      ),
     );
   }
 
@@ -98,7 +101,9 @@ export class WorkerSupervisor implements WorkerHost {
     this.clearTimers();
     const ch = this.channel;
     this.channel = null;
-    this.pending.failAll((m) => new GatehouseError('WORKER_UNAVAILABLE', `the worker was stopped while handling "${m}"`));
+    this.pending.failAll(
+      (m) => new GatehouseError('WORKER_UNAVAILABLE', `the worker was stopped while handling "${m}"`),
+    );
     this.abortIncoming();
     if (ch) {
       let timer: NodeJS.Timeout | undefined;
@@ -109,14 +114,19 @@ export class WorkerSupervisor implements WorkerHost {
     }
   }
 
-  async request<M extends WorkerMethod>(method: M, params: WorkerParams<M>, options?: { timeoutMs?: number }): Promise<WorkerResult<M>> {
+  async request<M extends WorkerMethod>(
+    method: M,
+    params: WorkerParams<M>,
+    options?: { timeoutMs?: number },
+  ): Promise<WorkerResult<M>> {
     const valid = parseAtBoundary(WorkerMethods[method].params, params, method);
     if (this.state === 'failed' || this.state === 'stopped') {
       throw new GatehouseError('WORKER_UNAVAILABLE', this.message ?? 'the worker is not running');
     }
     if (this.state !== 'ready' && this.ready) await this.ready;
     const ch = this.channel;
-    if (!ch || this.state !== 'ready') throw new GatehouseError('WORKER_UNAVAILABLE', this.message ?? 'the worker is not running');
+    if (!ch || this.state !== 'ready')
+      throw new GatehouseError('WORKER_UNAVAILABLE', this.message ?? 'the worker is not running');
     const { id, promise } = this.pending.open(method, options?.timeoutMs ?? this.o.requestTimeoutMs);
     ch.send({ kind: 'request', id, method, params: valid });
     const result = await promise;
@@ -153,7 +163,9 @@ export class WorkerSupervisor implements WorkerHost {
           }
           clearTimeout(timer);
           this.info = msg.info;
-          this.log?.info(`worker ${state === 'restarting' ? 'restarted' : 'started'}: pid ${msg.info.pid}, ${msg.info.runtime} ${msg.info.nodeVersion}, version ${msg.info.version}`);
+          this.log?.info(
+            `worker ${state === 'restarting' ? 'restarted' : 'started'}: pid ${msg.info.pid}, ${msg.info.runtime} ${msg.info.nodeVersion}, version ${msg.info.version}`,
+          );
           this.setState('ready', null);
           this.startHeartbeat(ch);
           resolve();
@@ -167,7 +179,8 @@ export class WorkerSupervisor implements WorkerHost {
         this.channel = null;
         const how = signal ? `signal ${signal}` : `exit code ${code}`;
         if (this.state === 'stopped') return;
-        if (this.state !== 'ready') reject(new GatehouseError('WORKER_CRASHED', this.message ?? `the worker exited during start-up (${how})`));
+        if (this.state !== 'ready')
+          reject(new GatehouseError('WORKER_CRASHED', this.message ?? `the worker exited during start-up (${how})`));
         this.onCrash(how);
       });
     });
@@ -182,7 +195,10 @@ export class WorkerSupervisor implements WorkerHost {
         this.lastPong = Date.now();
         return;
       case 'response':
-        this.pending.settle(msg.id, msg.ok ? { ok: true, result: msg.result } : { ok: false, error: fromRpcError(msg.error) });
+        this.pending.settle(
+          msg.id,
+          msg.ok ? { ok: true, result: msg.result } : { ok: false, error: fromRpcError(msg.error) },
+        );
         return;
       case 'request':
         void this.serveIncoming(ch, msg.id, msg.method, msg.params);
@@ -219,7 +235,8 @@ export class WorkerSupervisor implements WorkerHost {
   private onCrash(how: string): void {
     this.clearTimers();
     this.pending.failAll(
-      (m) => new GatehouseError('WORKER_CRASHED', `the worker exited (${how}) while handling "${m}", which was stopped`),
+      (m) =>
+        new GatehouseError('WORKER_CRASHED', `the worker exited (${how}) while handling "${m}", which was stopped`),
     );
     // Any permission request still waiting for an answer counts as denied: its handler is told to give up.
     this.abortIncoming();
@@ -243,7 +260,8 @@ export class WorkerSupervisor implements WorkerHost {
     this.ready = new Promise<void>((resolve, reject) => {
       this.restartTimer = setTimeout(() => {
         this.restartTimer = null;
-        if (this.state !== 'restarting') return reject(new GatehouseError('WORKER_UNAVAILABLE', this.message ?? 'stopped'));
+        if (this.state !== 'restarting')
+          return reject(new GatehouseError('WORKER_UNAVAILABLE', this.message ?? 'stopped'));
         this.launch('restarting').then(resolve, reject);
       }, delay);
     });

@@ -1,5 +1,13 @@
 import type { WorkerStatus } from '../../shared/api';
-import type { MainMethod, MainParams, MainResult, PortMessage, WorkerMethod, WorkerParams, WorkerResult } from '../../shared/worker-protocol';
+import type {
+  MainMethod,
+  MainParams,
+  MainResult,
+  PortMessage,
+  WorkerMethod,
+  WorkerParams,
+  WorkerResult,
+} from '../../shared/worker-protocol';
 
 /** One running worker process, whatever launched it (Electron utilityProcess or Node child_process). */
 export interface WorkerChannel {
@@ -18,7 +26,10 @@ export interface WorkerLauncher {
 }
 
 /** `signal` aborts when the worker dies: a pending permission request then counts as denied. */
-export type MainMethodHandler<M extends MainMethod> = (params: MainParams<M>, signal: AbortSignal) => Promise<MainResult<M>>;
+export type MainMethodHandler<M extends MainMethod> = (
+  params: MainParams<M>,
+  signal: AbortSignal,
+) => Promise<MainResult<M>>;
 
 /** A port event from the worker: `event` names it, `data` is unvalidated until the listener parses it. */
 export type WorkerEventListener = (event: string, data: unknown) => void;
@@ -27,7 +38,11 @@ export type WorkerEventListener = (event: string, data: unknown) => void;
 export interface WorkerHost {
   start(): Promise<void>;
   stop(): Promise<void>;
-  request<M extends WorkerMethod>(method: M, params: WorkerParams<M>, options?: { timeoutMs?: number }): Promise<WorkerResult<M>>;
+  request<M extends WorkerMethod>(
+    method: M,
+    params: WorkerParams<M>,
+    options?: { timeoutMs?: number },
+  ): Promise<WorkerResult<M>>;
   status(): WorkerStatus;
   onStatus(listener: (status: WorkerStatus) => void): () => void;
   /** Handles requests the worker makes of main (permission requests). */

@@ -41,7 +41,8 @@ export function estimateTokens(messages: ConversationMessage[], fixedChars = 0):
 export function trimToolOutputs(messages: ConversationMessage[], budget: ContextBudget): TrimResult {
   const targetChars = Math.floor(budget.limitTokens * (budget.thresholdRatio ?? 0.8) * 4);
   let totalChars = (budget.fixedChars ?? 0) + messages.reduce((sum, m) => sum + messageChars(m), 0);
-  if (totalChars <= targetChars) return { messages, trimmedResults: 0, trimmedChars: 0, estimatedTokens: Math.ceil(totalChars / 4) };
+  if (totalChars <= targetChars)
+    return { messages, trimmedResults: 0, trimmedChars: 0, estimatedTokens: Math.ceil(totalChars / 4) };
 
   let trimmedResults = 0;
   let trimmedChars = 0;
@@ -60,7 +61,12 @@ export function trimToolOutputs(messages: ConversationMessage[], budget: Context
       trimmedResults++;
     }
   }
-  return { messages: trimmedResults > 0 ? out : messages, trimmedResults, trimmedChars, estimatedTokens: Math.ceil(totalChars / 4) };
+  return {
+    messages: trimmedResults > 0 ? out : messages,
+    trimmedResults,
+    trimmedChars,
+    estimatedTokens: Math.ceil(totalChars / 4),
+  };
 }
 
 function messageChars(message: ConversationMessage): number {

@@ -19,9 +19,15 @@ export function permissionBridge(requestPermission: (request: PermissionRequest)
     });
     if (decision.decision === 'allow' && isUnsandboxedCall(call.name, call.input) && decision.source !== 'approval') {
       // Outside the sandbox only on a person's approval of this very call: anything else is a bug, never a run.
-      return { allow: false, source: 'internal', reason: `a command outside the OS sandbox runs only when you approve it (main allowed it by ${decision.source})`, rule: decision.rule };
+      return {
+        allow: false,
+        source: 'internal',
+        reason: `a command outside the OS sandbox runs only when you approve it (main allowed it by ${decision.source})`,
+        rule: decision.rule,
+      };
     }
-    if (decision.decision === 'allow') return { allow: true, source: decision.source, reason: decision.reason, rule: decision.rule, announced: true };
+    if (decision.decision === 'allow')
+      return { allow: true, source: decision.source, reason: decision.reason, rule: decision.rule, announced: true };
     const reason = decision.decision === 'ask' ? `approval required: ${decision.reason}` : decision.reason;
     return { allow: false, source: decision.source, reason, rule: decision.rule, announced: true };
   };

@@ -10,8 +10,10 @@ export function systemPrompt(agentMode: AgentMode, projectRoot: string, extra?: 
       'and why: do not try to get around a denial (another tool, another path, another spelling of the command); ' +
       'adapt, or explain what you need and stop.',
   ];
-  if (agentMode === 'plan') lines.push('You are in plan mode: investigate with read-only tools and produce a plan. Do not change anything.');
-  if (agentMode === 'do') lines.push('You are carrying out a plan the person confirmed. Stay within it; say so if it turns out to be wrong.');
+  if (agentMode === 'plan')
+    lines.push('You are in plan mode: investigate with read-only tools and produce a plan. Do not change anything.');
+  if (agentMode === 'do')
+    lines.push('You are carrying out a plan the person confirmed. Stay within it; say so if it turns out to be wrong.');
   if (extra) lines.push(extra);
   return lines.join('\n');
 }

@@ -8,7 +8,11 @@ export const DEFAULT_READ_CHECK_TIMEOUT_MS = 20_000;
  * Adapts main's `permission.readable` (over the port) to the search tools' ReadableCheck for one run. No answer
  * within `timeoutMs`, or a cancel, rejects: the tool then returns an error.
  */
-export function readCheckBridge(ask: (request: ReadableRequest) => Promise<ReadableResult>, runId: string, timeoutMs = DEFAULT_READ_CHECK_TIMEOUT_MS): ReadableCheck {
+export function readCheckBridge(
+  ask: (request: ReadableRequest) => Promise<ReadableResult>,
+  runId: string,
+  timeoutMs = DEFAULT_READ_CHECK_TIMEOUT_MS,
+): ReadableCheck {
   return (paths, signal) =>
     new Promise((resolve, reject) => {
       const done = (): void => {

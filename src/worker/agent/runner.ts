@@ -1,5 +1,11 @@
 import type { AgentEvent } from '../../shared/agent-events';
-import type { ContentBlock, ConversationMessage, TokenUsage, ToolResultBlock, ToolUseBlock } from '../../shared/conversation';
+import type {
+  ContentBlock,
+  ConversationMessage,
+  TokenUsage,
+  ToolResultBlock,
+  ToolUseBlock,
+} from '../../shared/conversation';
 import { toRpcError } from '../../shared/errors';
 import { CancelledError, isCancelledError } from '../providers/errors';
 import { trimToolOutputs } from './context-window';
@@ -28,11 +34,14 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
   if (agentMode === 'plan') firstTurn.push({ type: 'text', text: PLAN_REMINDER });
   const last = conversation[conversation.length - 1];
   // Consecutive user turns are merged into one, so the tool results stay right after their calls.
-  if (last?.role === 'user') conversation[conversation.length - 1] = { role: 'user', content: [...last.content, ...firstTurn] };
+  if (last?.role === 'user')
+    conversation[conversation.length - 1] = { role: 'user', content: [...last.content, ...firstTurn] };
   else conversation.push({ role: 'user', content: firstTurn });
 
   const system = systemPrompt(agentMode, options.ctx.projectRoot, options.systemExtra);
-  const tools = registry.definitions(agentMode).filter((tool) => !options.allowList || options.allowList.includes(tool.name));
+  const tools = registry
+    .definitions(agentMode)
+    .filter((tool) => !options.allowList || options.allowList.includes(tool.name));
   const fixedChars = system.length + JSON.stringify(tools).length;
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   let turns = 0;
@@ -58,12 +67,23 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       });
       if (trimmed.trimmedResults > 0) {
         conversation.splice(0, conversation.length, ...trimmed.messages);
-        emit({ type: 'context_trimmed', turn: turns, trimmedResults: trimmed.trimmedResults, trimmedChars: trimmed.trimmedChars });
+        emit({
+          type: 'context_trimmed',
+          turn: turns,
+          trimmedResults: trimmed.trimmedResults,
+          trimmedChars: trimmed.trimmedChars,
+        });
       }
 
       const turn = turns;
       const response = await provider.stream(
-        { system, messages: conversation, tools, maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS, model: options.model ?? provider.defaultModel },
+        {
+          system,
+          messages: conversation,
+          tools,
+          maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
+          model: options.model ?? provider.defaultModel,
+        },
         { onText: (text) => emit({ type: 'text_delta', turn, text }) },
         signal,
       );
@@ -76,11 +96,22 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       const calls = content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
       if (calls.length === 0) {
         const cut = response.stopReason === 'max_tokens' ? ' (the answer was cut at the output token limit)' : '';
-        emit({ type: 'done', status: 'completed', turns, usage: { ...usage }, message: `finished after ${turns} turn${turns === 1 ? '' : 's'}${cut}` });
+        emit({
+          type: 'done',
+          status: 'completed',
+          turns,
+          usage: { ...usage },
+          message: `finished after ${turns} turn${turns === 1 ? '' : 's'}${cut}`,
+        });
         return result('completed');
       }
       if (turns >= options.maxTurns) {
-        conversation.push({ role: 'user', content: calls.map((call) => notRun(call, `not run: the run reached its limit of ${options.maxTurns} turns (max-turns guard)`)) });
+        conversation.push({
+          role: 'user',
+          content: calls.map((call) =>
+            notRun(call, `not run: the run reached its limit of ${options.maxTurns} turns (max-turns guard)`),
+          ),
+        });
         const message = `stopped by the max-turns guard after ${turns} turns; ${calls.length} pending tool call${calls.length === 1 ? ' was' : 's were'} not run`;
         emit({ type: 'done', status: 'max_turns', turns, usage: { ...usage }, message });
         return result('max_turns');

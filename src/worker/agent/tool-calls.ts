@@ -47,11 +47,23 @@ function batchBySafety(calls: ToolUseBlock[], registry: ToolRegistry): ToolUseBl
   return batches;
 }
 
-async function runOneCall(call: ToolUseBlock, c: ToolCallsContext, position: CallPosition | undefined): Promise<ToolResultBlock> {
+async function runOneCall(
+  call: ToolUseBlock,
+  c: ToolCallsContext,
+  position: CallPosition | undefined,
+): Promise<ToolResultBlock> {
   const started = Date.now();
   const safety = c.registry.safety(call.name);
   const finish = (content: string, isError: boolean, ran: boolean, exitCode?: number | null): ToolResultBlock => {
-    c.emit({ type: 'tool_call_finished', id: call.id, ran, isError, content, ...(exitCode !== undefined ? { exitCode } : {}), durationMs: Date.now() - started });
+    c.emit({
+      type: 'tool_call_finished',
+      id: call.id,
+      ran,
+      isError,
+      content,
+      ...(exitCode !== undefined ? { exitCode } : {}),
+      durationMs: Date.now() - started,
+    });
     return { type: 'tool_result', tool_use_id: call.id, content, is_error: isError };
   };
 
@@ -64,14 +76,37 @@ async function runOneCall(call: ToolUseBlock, c: ToolCallsContext, position: Cal
   if (c.signal.aborted) return cancelledBeforeRun(call, c, safety, finish);
 
   const preview = safety === 'write' ? await safePreview(call, c) : undefined;
-  c.emit({ type: 'tool_call_started', turn: c.turn, id: call.id, name: call.name, input: call.input, safety, ...(preview ? { preview } : {}) });
+  c.emit({
+    type: 'tool_call_started',
+    turn: c.turn,
+    id: call.id,
+    name: call.name,
+    input: call.input,
+    safety,
+    ...(preview ? { preview } : {}),
+  });
 
   let verdict: ToolCallVerdict;
   try {
-    verdict = await raceAbort(c.beforeToolCall({ id: call.id, name: call.name, input: call.input, ...(preview ? { preview } : {}), ...(position ? { position } : {}) }), c.signal);
+    verdict = await raceAbort(
+      c.beforeToolCall({
+        id: call.id,
+        name: call.name,
+        input: call.input,
+        ...(preview ? { preview } : {}),
+        ...(position ? { position } : {}),
+      }),
+      c.signal,
+    );
   } catch (err) {
-    if (err instanceof CancelledError) verdict = { allow: false, source: 'cancelled', reason: 'the run was cancelled before the call was decided' };
-    else verdict = { allow: false, source: 'internal', reason: `the permission check failed, so the call was not run: ${messageOf(err)}` };
+    if (err instanceof CancelledError)
+      verdict = { allow: false, source: 'cancelled', reason: 'the run was cancelled before the call was decided' };
+    else
+      verdict = {
+        allow: false,
+        source: 'internal',
+        reason: `the permission check failed, so the call was not run: ${messageOf(err)}`,
+      };
   }
   // One decision event per call: main's gate emitted it for the calls it decided; the rest are ours to report.
   if (!verdict.announced) {
@@ -88,10 +123,18 @@ async function runOneCall(call: ToolUseBlock, c: ToolCallsContext, position: Cal
 
   // The execution gate, before the registry's own: plan mode runs read-only tools only, whatever was allowed.
   if (c.agentMode === 'plan' && safety !== 'readOnly') {
-    return finish(`tool_not_allowed: ${call.name} is not available in plan mode (read-only tools only); the call was not run.`, true, false);
+    return finish(
+      `tool_not_allowed: ${call.name} is not available in plan mode (read-only tools only); the call was not run.`,
+      true,
+      false,
+    );
   }
   if (c.allowList && !c.allowList.includes(call.name)) {
-    return finish(`tool_not_allowed: ${call.name} is not in this run's tool allow-list; the call was not run.`, true, false);
+    return finish(
+      `tool_not_allowed: ${call.name} is not in this run's tool allow-list; the call was not run.`,
+      true,
+      false,
+    );
   }
   if (c.signal.aborted) return finish('cancelled: the run was cancelled before the tool ran', true, false);
 
@@ -137,7 +180,10 @@ async function safeExecute(call: ToolUseBlock, c: ToolCallsContext): Promise<Too
     },
   };
   try {
-    return await c.registry.execute(call.name, call.input, ctx, { agentMode: c.agentMode, ...(c.allowList ? { allowList: c.allowList } : {}) });
+    return await c.registry.execute(call.name, call.input, ctx, {
+      agentMode: c.agentMode,
+      ...(c.allowList ? { allowList: c.allowList } : {}),
+    });
   } catch (err) {
     return { content: `the tool failed: ${messageOf(err)}`, isError: true };
   }

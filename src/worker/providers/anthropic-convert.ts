@@ -21,7 +21,12 @@ function toAnthropicBlock(block: ContentBlock): ContentBlockParam {
     case 'tool_use':
       // A call whose arguments did not parse is replayed with an empty object: the API needs an object, and the
       // tool_result that follows tells the model what was wrong with what it sent.
-      return { type: 'tool_use', id: block.id, name: block.name, input: block.inputError !== undefined ? {} : block.input };
+      return {
+        type: 'tool_use',
+        id: block.id,
+        name: block.name,
+        input: block.inputError !== undefined ? {} : block.input,
+      };
     case 'tool_result':
       return { type: 'tool_result', tool_use_id: block.tool_use_id, content: block.content, is_error: block.is_error };
   }
@@ -82,7 +87,13 @@ export function fromAnthropicMessage(message: Message): ContentBlock[] {
 
 function toolUseFromObject(id: string, name: string, input: unknown): ContentBlock {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return { type: 'tool_use', id, name, input: {}, inputError: `the tool arguments must be a JSON object, got: ${clip(safeJson(input), 200)}` };
+    return {
+      type: 'tool_use',
+      id,
+      name,
+      input: {},
+      inputError: `the tool arguments must be a JSON object, got: ${clip(safeJson(input), 200)}`,
+    };
   }
   // Checked before anything serialises it: an input nested absurdly deep would overflow the stack there.
   const tooBig = inputLimitProblem(input);

@@ -36,7 +36,13 @@ export class AnthropicStreamAccumulator {
           this.blocks.set(event.index, { kind: 'text', text: block.text });
           if (block.text) this.emitText(block.text);
         } else if (block.type === 'tool_use') {
-          this.blocks.set(event.index, { kind: 'tool_use', id: block.id, name: block.name, json: '', startInput: block.input });
+          this.blocks.set(event.index, {
+            kind: 'tool_use',
+            id: block.id,
+            name: block.name,
+            json: '',
+            startInput: block.input,
+          });
           this.delivered = true;
           this.handlers.onToolUseStart?.({ id: block.id, name: block.name });
         } else {
@@ -59,7 +65,10 @@ export class AnthropicStreamAccumulator {
         this.stopReason = fromAnthropicStopReason(event.delta.stop_reason);
         this.outputTokens = event.usage.output_tokens ?? this.outputTokens;
         if (event.usage.input_tokens != null) {
-          this.inputTokens = event.usage.input_tokens + (event.usage.cache_creation_input_tokens ?? 0) + (event.usage.cache_read_input_tokens ?? 0);
+          this.inputTokens =
+            event.usage.input_tokens +
+            (event.usage.cache_creation_input_tokens ?? 0) +
+            (event.usage.cache_read_input_tokens ?? 0);
         }
         return;
       case 'message_stop':
@@ -83,7 +92,11 @@ export class AnthropicStreamAccumulator {
       const parsed = pending.json === '' ? parseStartInput(pending.startInput) : parseToolInput(pending.json);
       content.push({ type: 'tool_use', id: pending.id, name: pending.name, ...parsed });
     }
-    return { content, stopReason: this.stopReason, usage: { inputTokens: this.inputTokens, outputTokens: this.outputTokens } };
+    return {
+      content,
+      stopReason: this.stopReason,
+      usage: { inputTokens: this.inputTokens, outputTokens: this.outputTokens },
+    };
   }
 
   private emitText(text: string): void {
@@ -99,6 +112,10 @@ function parseStartInput(input: unknown): { input: unknown; inputError?: string 
   return parseToolInput(JSON.stringify(input));
 }
 
-function totalInput(usage: { input_tokens: number; cache_creation_input_tokens?: number | null; cache_read_input_tokens?: number | null }): number {
+function totalInput(usage: {
+  input_tokens: number;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}): number {
   return (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
 }

@@ -1,7 +1,12 @@
 import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages';
 import { GatehouseError } from '../../shared/errors';
-import { fromAnthropicMessage, fromAnthropicStopReason, toAnthropicMessages, toAnthropicTools } from './anthropic-convert';
+import {
+  fromAnthropicMessage,
+  fromAnthropicStopReason,
+  toAnthropicMessages,
+  toAnthropicTools,
+} from './anthropic-convert';
 import { AnthropicStreamAccumulator } from './anthropic-stream';
 import { CancelledError, ProviderError } from './errors';
 import type { ModelProvider, ProviderRequest, ProviderResponse, ProviderStreamHandlers } from './types';
@@ -39,7 +44,8 @@ export class AnthropicProvider implements ModelProvider {
   private readonly streamRetryBaseDelayMs: number;
 
   constructor(options: AnthropicProviderOptions) {
-    if (!options.apiKey) throw new GatehouseError('BAD_REQUEST', 'no Anthropic API key: set one in the settings or ANTHROPIC_API_KEY');
+    if (!options.apiKey)
+      throw new GatehouseError('BAD_REQUEST', 'no Anthropic API key: set one in the settings or ANTHROPIC_API_KEY');
     this.defaultModel = options.model;
     this.maxRetries = options.maxRetries ?? 4;
     this.streaming = options.streaming ?? true;
@@ -53,14 +59,21 @@ export class AnthropicProvider implements ModelProvider {
     });
   }
 
-  async stream(request: ProviderRequest, handlers: ProviderStreamHandlers, signal: AbortSignal): Promise<ProviderResponse> {
+  async stream(
+    request: ProviderRequest,
+    handlers: ProviderStreamHandlers,
+    signal: AbortSignal,
+  ): Promise<ProviderResponse> {
     for (let attempt = 0; ; attempt++) {
       if (signal.aborted) throw new CancelledError();
       const accumulator = new AnthropicStreamAccumulator(handlers);
       try {
-        return this.streaming ? await this.streamOnce(request, accumulator, signal) : await this.createOnce(request, handlers, signal);
+        return this.streaming
+          ? await this.streamOnce(request, accumulator, signal)
+          : await this.createOnce(request, handlers, signal);
       } catch (err) {
-        if (signal.aborted || err instanceof APIUserAbortError || err instanceof CancelledError) throw new CancelledError();
+        if (signal.aborted || err instanceof APIUserAbortError || err instanceof CancelledError)
+          throw new CancelledError();
         if (isRetryableInStream(err) && !accumulator.delivered && attempt < this.maxRetries) {
           await abortableDelay(backoffMs(this.streamRetryBaseDelayMs, attempt), signal);
           continue;
@@ -80,18 +93,29 @@ export class AnthropicProvider implements ModelProvider {
     };
   }
 
-  private async streamOnce(request: ProviderRequest, accumulator: AnthropicStreamAccumulator, signal: AbortSignal): Promise<ProviderResponse> {
+  private async streamOnce(
+    request: ProviderRequest,
+    accumulator: AnthropicStreamAccumulator,
+    signal: AbortSignal,
+  ): Promise<ProviderResponse> {
     const events = await this.client.messages.create({ ...this.params(request), stream: true }, { signal });
     for await (const event of events) {
       accumulator.push(event);
     }
     // The SDK ends the iteration quietly when the request is aborted: make that a cancellation, not a short answer.
     if (signal.aborted) throw new CancelledError();
-    if (!accumulator.complete) throw new ProviderError('the answer stream ended before message_stop (connection cut?)', { errorType: 'incomplete_stream' });
+    if (!accumulator.complete)
+      throw new ProviderError('the answer stream ended before message_stop (connection cut?)', {
+        errorType: 'incomplete_stream',
+      });
     return accumulator.result();
   }
 
-  private async createOnce(request: ProviderRequest, handlers: ProviderStreamHandlers, signal: AbortSignal): Promise<ProviderResponse> {
+  private async createOnce(
+    request: ProviderRequest,
+    handlers: ProviderStreamHandlers,
+    signal: AbortSignal,
+  ): Promise<ProviderResponse> {
     const message = await this.client.messages.create({ ...this.params(request), stream: false }, { signal });
     const content = fromAnthropicMessage(message);
     for (const block of content) {
@@ -103,7 +127,8 @@ export class AnthropicProvider implements ModelProvider {
       content,
       stopReason: fromAnthropicStopReason(message.stop_reason),
       usage: {
-        inputTokens: usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0),
+        inputTokens:
+          usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0),
         outputTokens: usage.output_tokens,
       },
     };
@@ -112,7 +137,12 @@ export class AnthropicProvider implements ModelProvider {
 
 function isRetryableInStream(err: unknown): boolean {
   if (err instanceof ProviderError) return err.errorType === 'incomplete_stream';
-  return err instanceof APIError && err.status === undefined && err.type !== null && RETRYABLE_STREAM_ERROR_TYPES.has(err.type);
+  return (
+    err instanceof APIError &&
+    err.status === undefined &&
+    err.type !== null &&
+    RETRYABLE_STREAM_ERROR_TYPES.has(err.type)
+  );
 }
 
 function backoffMs(baseMs: number, attempt: number): number {
@@ -143,7 +173,12 @@ export function toProviderError(err: unknown): ProviderError {
   if (err instanceof APIError) {
     const status = typeof err.status === 'number' ? err.status : null;
     const what = err.apiMessage ?? err.message;
-    const prefix = status === 401 ? 'the API key was rejected' : status === null ? 'the model API failed mid-answer' : `the model API answered ${status}`;
+    const prefix =
+      status === 401
+        ? 'the API key was rejected'
+        : status === null
+          ? 'the model API failed mid-answer'
+          : `the model API answered ${status}`;
     return new ProviderError(`${prefix}${err.type ? ` (${err.type})` : ''}: ${what}`, { status, errorType: err.type });
   }
   return new ProviderError(`model request failed: ${err instanceof Error ? err.message : String(err)}`);

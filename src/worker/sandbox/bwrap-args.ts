@@ -59,10 +59,16 @@ export function bwrapArgs(plan: BwrapPlan, command: string): string[] {
     // user (when possible), pid, ipc, uts, cgroup and net namespaces: no network but the proxy bridge, and no view
     // of host processes (a host /proc/<pid>/root would be a way out of the mount namespace).
     '--unshare-all',
-    '--ro-bind', '/', '/',
-    '--dev', '/dev',
-    '--proc', '/proc',
-    '--bind', plan.privateTmp, '/tmp',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--bind',
+    plan.privateTmp,
+    '/tmp',
   ];
   for (const root of plan.writableRoots) args.push('--bind', root, root);
   for (const pin of plan.guards.pins) args.push('--bind', pin, pin);
@@ -75,7 +81,8 @@ export function bwrapArgs(plan: BwrapPlan, command: string): string[] {
   }
   if (plan.network.kind === 'proxy') args.push('--ro-bind', plan.network.hostSocketDir, SANDBOX_PROXY_DIR);
   args.push('--chdir', plan.projectRoot, '--');
-  if (plan.network.kind === 'proxy') args.push('bash', '-c', proxyBridgeScript(plan.network.socatPath), 'gatehouse-sandbox', command);
+  if (plan.network.kind === 'proxy')
+    args.push('bash', '-c', proxyBridgeScript(plan.network.socatPath), 'gatehouse-sandbox', command);
   else args.push('bash', '-c', command);
   return args;
 }

@@ -23,19 +23,24 @@ type Located = { ok: true; bwrap: string; socat: string | null } | { ok: false; 
 
 function locateBinaries(config: CommandSandboxConfig): Located {
   const bwrap = config.bwrapPath ?? findOnPath('bwrap');
-  if (bwrap === null) return { ok: false, reason: 'bubblewrap (bwrap) was not found on PATH: install the "bubblewrap" package' };
+  if (bwrap === null)
+    return { ok: false, reason: 'bubblewrap (bwrap) was not found on PATH: install the "bubblewrap" package' };
   if (!isExecutable(bwrap)) return { ok: false, reason: `bubblewrap was not found at ${bwrap}` };
   if (config.allowedDomains.length === 0) return { ok: true, bwrap, socat: null };
   const socat = config.socatPath ?? findOnPath('socat');
   if (socat === null || !isExecutable(socat)) {
-    return { ok: false, reason: 'socat was not found: it is needed to reach the allowed domains from the sandbox (install "socat")' };
+    return {
+      ok: false,
+      reason: 'socat was not found: it is needed to reach the allowed domains from the sandbox (install "socat")',
+    };
   }
   return { ok: true, bwrap, socat };
 }
 
 export async function createCommandSandbox(config: CommandSandboxConfig): Promise<CommandSandbox | SandboxUnavailable> {
   if (process.platform === 'darwin') return createSeatbeltSandbox(config);
-  if (process.platform !== 'linux') return unavailable(`no command sandbox on ${process.platform} (bubblewrap on Linux, Seatbelt on macOS)`);
+  if (process.platform !== 'linux')
+    return unavailable(`no command sandbox on ${process.platform} (bubblewrap on Linux, Seatbelt on macOS)`);
   const located = locateBinaries(config);
   if (!located.ok) return unavailable(located.reason);
   const roots = writableRootsOf(config);
@@ -59,7 +64,9 @@ export async function createCommandSandbox(config: CommandSandboxConfig): Promis
     }
   } catch (err) {
     await teardown();
-    return unavailable(`the sandbox network proxy could not start: ${err instanceof Error ? err.message : String(err)}`);
+    return unavailable(
+      `the sandbox network proxy could not start: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 
   const configuredProtected = protectedReadPaths(config.home, config.userConfigDir);

@@ -41,7 +41,8 @@ export class DestinationJudge {
 
   async judge(hostIn: string, port: number): Promise<Verdict> {
     const host = normaliseHost(hostIn);
-    if (!this.policy.allows(host, port)) return this.deny(host, port, `network access to ${host}:${port} is not in the allowed domains`);
+    if (!this.policy.allows(host, port))
+      return this.deny(host, port, `network access to ${host}:${port} is not in the allowed domains`);
     if (net.isIP(host) !== 0) return { ok: true, address: host };
     let addresses: string[];
     try {

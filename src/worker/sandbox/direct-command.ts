@@ -2,7 +2,12 @@
 import { scrubEnv } from './env-scrub';
 import type { WrappedCommand } from './types';
 
-export function directCommand(command: string, projectRoot: string, envAllowList: readonly string[] = [], baseEnv: NodeJS.ProcessEnv = process.env): WrappedCommand {
+export function directCommand(
+  command: string,
+  projectRoot: string,
+  envAllowList: readonly string[] = [],
+  baseEnv: NodeJS.ProcessEnv = process.env,
+): WrappedCommand {
   return { file: 'bash', args: ['-c', command], env: scrubEnv(baseEnv, envAllowList), cwd: projectRoot };
 }
 
@@ -10,7 +15,11 @@ export function directCommand(command: string, projectRoot: string, envAllowList
  * A wrapper for run_command when there is no sandbox (unavailable, or turned off in settings): plain `bash -c`
  * in the project, but the environment still scrubbed. Same shape as a CommandSandbox's `wrap`.
  */
-export function unsandboxedWrapper(projectRoot: string, envAllowList: readonly string[] = [], baseEnv: NodeJS.ProcessEnv = process.env): {
+export function unsandboxedWrapper(
+  projectRoot: string,
+  envAllowList: readonly string[] = [],
+  baseEnv: NodeJS.ProcessEnv = process.env,
+): {
   wrap(command: string): WrappedCommand;
 } {
   return { wrap: (command) => directCommand(command, projectRoot, envAllowList, baseEnv) };

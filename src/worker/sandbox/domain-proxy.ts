@@ -22,12 +22,18 @@ export class DomainProxy {
 
   private constructor(private readonly judge: DestinationJudge) {
     this.http = http.createServer((req, res) => void this.forwardHttp(req, res));
-    this.http.on('connect', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void this.tunnel(req, socket, head));
+    this.http.on(
+      'connect',
+      (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void this.tunnel(req, socket, head),
+    );
     this.front = net.createServer((socket) => this.accept(socket));
   }
 
   /** On a unix socket path (bubblewrap: bridged in by socat), or on a loopback TCP port (Seatbelt: port 0 picks one). */
-  static async listen(where: string | { host: string; port: number }, allowedDomains: readonly string[]): Promise<DomainProxy> {
+  static async listen(
+    where: string | { host: string; port: number },
+    allowedDomains: readonly string[],
+  ): Promise<DomainProxy> {
     const proxy = new DomainProxy(new DestinationJudge(allowedDomains));
     await new Promise<void>((resolve, reject) => {
       proxy.front.once('error', reject);
@@ -78,10 +84,15 @@ export class DomainProxy {
   private async tunnel(req: http.IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
     client.on('error', () => client.destroy());
     const target = parseAuthority(req.url ?? '');
-    const verdict = target === null ? { ok: false as const, reason: 'malformed CONNECT target' } : await this.judge.judge(target.host, target.port);
+    const verdict =
+      target === null
+        ? { ok: false as const, reason: 'malformed CONNECT target' }
+        : await this.judge.judge(target.host, target.port);
     if (!verdict.ok || target === null) {
       const body = `blocked by sandbox: ${verdict.ok ? 'malformed request' : verdict.reason}\n`;
-      client.end(`HTTP/1.1 403 Forbidden\r\n${PROXY_DENIED_HEADER}: denied\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      client.end(
+        `HTTP/1.1 403 Forbidden\r\n${PROXY_DENIED_HEADER}: denied\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
       return;
     }
     let connected = false;
@@ -106,13 +117,17 @@ export class DomainProxy {
       url = new URL(req.url ?? '');
       if (url.protocol !== 'http:') throw new Error('not http');
     } catch {
-      res.writeHead(400, { 'Content-Type': 'text/plain' }).end('blocked by sandbox: only absolute http:// requests and CONNECT are proxied\n');
+      res
+        .writeHead(400, { 'Content-Type': 'text/plain' })
+        .end('blocked by sandbox: only absolute http:// requests and CONNECT are proxied\n');
       return;
     }
     const port = url.port === '' ? 80 : Number(url.port);
     const verdict = await this.judge.judge(url.hostname, port);
     if (!verdict.ok) {
-      res.writeHead(403, { 'Content-Type': 'text/plain', [PROXY_DENIED_HEADER]: 'denied' }).end(`blocked by sandbox: ${verdict.reason}\n`);
+      res
+        .writeHead(403, { 'Content-Type': 'text/plain', [PROXY_DENIED_HEADER]: 'denied' })
+        .end(`blocked by sandbox: ${verdict.reason}\n`);
       return;
     }
     const headers = { ...req.headers };

@@ -10,7 +10,10 @@ export function looksSecret(name: string): boolean {
  * A copy of `env` without variables whose names look secret (`*_KEY`, `*_TOKEN`, `*_SECRET`, `*PASSWORD*`,
  * `ANTHROPIC_*`, case-insensitive), except names in `allowList` (compared case-insensitively).
  */
-export function scrubEnv(env: NodeJS.ProcessEnv | Record<string, string | undefined>, allowList: readonly string[] = []): Record<string, string> {
+export function scrubEnv(
+  env: NodeJS.ProcessEnv | Record<string, string | undefined>,
+  allowList: readonly string[] = [],
+): Record<string, string> {
   const allowed = new Set(allowList.map((n) => n.toUpperCase()));
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {

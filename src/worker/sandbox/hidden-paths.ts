@@ -27,7 +27,11 @@ function visibleUnderBwrap(p: string, writableRoots: readonly string[]): boolean
  * The masks for the hidden paths that exist now, minus those already inside another masked folder (`protected`:
  * the secrets' folders): an empty read-only tmpfs has no place to mount a file on, and it hides that file anyway.
  */
-export function hiddenMaskTargets(hidden: readonly HiddenPath[], writableRoots: readonly string[], masked: readonly MaskTarget[] = []): MaskTarget[] {
+export function hiddenMaskTargets(
+  hidden: readonly HiddenPath[],
+  writableRoots: readonly string[],
+  masked: readonly MaskTarget[] = [],
+): MaskTarget[] {
   if (hidden.length === 0) return [];
   const folders = masked.filter((m) => m.isDirectory).map((m) => m.path);
   return existingMaskTargets(hidden.map((h) => h.path)).filter(

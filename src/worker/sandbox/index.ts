@@ -5,4 +5,10 @@ export { scrubEnv, looksSecret } from './env-scrub';
 export { measureSandboxOverhead, type SandboxOverhead } from './overhead';
 export { protectedReadPaths } from './protected-paths';
 export { CommandSandboxCache } from './sandbox-cache';
-export { isSandboxAvailable, type CommandSandbox, type CommandSandboxConfig, type SandboxUnavailable, type WrappedCommand } from './types';
+export {
+  isSandboxAvailable,
+  type CommandSandbox,
+  type CommandSandboxConfig,
+  type SandboxUnavailable,
+  type WrappedCommand,
+} from './types';

@@ -36,7 +36,12 @@ const RANGES: readonly Range[] = [
   { network: '::1', prefix: 128, family: 'ipv6', label: 'loopback ::1' },
   { network: '64:ff9b:1::', prefix: 48, family: 'ipv6', label: 'local-use NAT64 64:ff9b:1::/48' },
   { network: '100::', prefix: 64, family: 'ipv6', label: 'discard-only 100::/64' },
-  { network: '2001::', prefix: 23, family: 'ipv6', label: 'IETF protocol assignments 2001::/23 (Teredo, benchmarking, ORCHID)' },
+  {
+    network: '2001::',
+    prefix: 23,
+    family: 'ipv6',
+    label: 'IETF protocol assignments 2001::/23 (Teredo, benchmarking, ORCHID)',
+  },
   { network: '2001:db8::', prefix: 32, family: 'ipv6', label: 'documentation 2001:db8::/32' },
   { network: '3fff::', prefix: 20, family: 'ipv6', label: 'documentation 3fff::/20' },
   { network: '5f00::', prefix: 16, family: 'ipv6', label: 'segment routing 5f00::/16' },
@@ -106,7 +111,11 @@ function sameAddress(a: string, b: string): boolean {
  * internal (fail closed: the proxy only ever asks about resolved addresses).
  */
 export function internalRange(addressIn: string, ownAddresses: readonly string[] = hostAddresses()): string | null {
-  const address = addressIn.trim().replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '').toLowerCase();
+  const address = addressIn
+    .trim()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/%.*$/, '')
+    .toLowerCase();
   const family = net.isIPv4(address) ? 'ipv4' : net.isIPv6(address) ? 'ipv6' : null;
   if (family === null) return 'not an IP address';
   const carried = family === 'ipv6' ? embeddedIPv4(address) : null;
@@ -115,7 +124,8 @@ export function internalRange(addressIn: string, ownAddresses: readonly string[]
     return inner === null ? null : `${inner}, carried in ${address}`;
   }
   for (const { list, range } of CHECKS) if (range.family === family && list.check(address, family)) return range.label;
-  if (family === 'ipv6' && !GLOBAL_UNICAST_V6.check(address, 'ipv6')) return 'reserved IPv6 space (outside global unicast 2000::/3)';
+  if (family === 'ipv6' && !GLOBAL_UNICAST_V6.check(address, 'ipv6'))
+    return 'reserved IPv6 space (outside global unicast 2000::/3)';
   if (ownAddresses.some((own) => sameAddress(own, address))) return 'an address of this machine';
   return null;
 }

@@ -16,7 +16,9 @@ function runOnce(file: string, args: string[], env: Record<string, string>, cwd:
     // stdin from /dev/null, not a socket: bash sources ~/.bashrc when its stdin is a socket and SHLVL is unset.
     const child = spawn(file, args, { env, cwd, stdio: 'ignore' });
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(performance.now() - start) : reject(new Error(`${file} exited with ${String(code)}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(performance.now() - start) : reject(new Error(`${file} exited with ${String(code)}`)),
+    );
   });
 }
 

@@ -143,7 +143,8 @@ export function holdGuards(roots: readonly string[], home: string): HeldGuards {
     const g = writableRootGuards(roots, home);
     if (g.problems.length > 0) throw new UnguardableRootError(g.problems);
     const lease = leasePlaceholders(g.absent);
-    if (lease.real.length === 0) return { pins: g.pins, readOnly: g.readOnly, placeholders: lease.held, paths: g.paths, release: lease.release };
+    if (lease.real.length === 0)
+      return { pins: g.pins, readOnly: g.readOnly, placeholders: lease.held, paths: g.paths, release: lease.release };
     lease.release();
   }
   throw new Error(`the sandbox's guarded paths keep changing under ${roots.join(', ')}; try again`);

@@ -7,7 +7,12 @@ const PROXY_VARS = ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'FTP_PROXY', 'NO_P
  * `proxyPort`: where the proxy is reachable from inside (the bridge port under bubblewrap, the host port under
  * Seatbelt), or null for no network. `tmpDir`: the command's private temp dir as it sees it.
  */
-export function sandboxEnv(base: NodeJS.ProcessEnv, allowList: readonly string[], proxyPort: number | null, tmpDir = '/tmp'): Record<string, string> {
+export function sandboxEnv(
+  base: NodeJS.ProcessEnv,
+  allowList: readonly string[],
+  proxyPort: number | null,
+  tmpDir = '/tmp',
+): Record<string, string> {
   const env = scrubEnv(base, allowList);
   // The host's proxy settings mean nothing inside (no route to them) and must not bypass ours.
   for (const name of Object.keys(env)) if (PROXY_VARS.includes(name.toUpperCase())) delete env[name];

@@ -32,7 +32,12 @@ export function writableRootsOf(config: CommandSandboxConfig): { projectRoot: st
 export function probe(w: WrappedCommand): Promise<{ ok: boolean; detail: string }> {
   return new Promise((resolve) => {
     // stdin from /dev/null, not a socket: bash sources ~/.bashrc when its stdin is a socket and SHLVL is unset.
-    const child = spawn(w.file, w.args, { env: w.env, cwd: w.cwd, timeout: PROBE_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(w.file, w.args, {
+      env: w.env,
+      cwd: w.cwd,
+      timeout: PROBE_TIMEOUT_MS,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -44,7 +49,11 @@ export function probe(w: WrappedCommand): Promise<{ ok: boolean; detail: string 
     child.on('close', (code, signal) => {
       w.cleanup?.();
       if (code === 0 && stdout.trim() === 'gatehouse-sandbox-ok') resolve({ ok: true, detail: '' });
-      else resolve({ ok: false, detail: (stderr.trim() || `unexpected probe result (exit ${String(code ?? signal)})`).split('\n')[0] ?? '' });
+      else
+        resolve({
+          ok: false,
+          detail: (stderr.trim() || `unexpected probe result (exit ${String(code ?? signal)})`).split('\n')[0] ?? '',
+        });
     });
   });
 }

@@ -34,7 +34,10 @@ export class SeatbeltProfileError extends Error {}
 /** `s` as an SBPL string literal. Throws for characters that have no place in a path we can vouch for. */
 export function sbplString(s: string): string {
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(s)) throw new SeatbeltProfileError(`a path contains a control character, which the sandbox profile cannot hold safely: ${JSON.stringify(s)}`);
+  if (/[\u0000-\u001f\u007f]/.test(s))
+    throw new SeatbeltProfileError(
+      `a path contains a control character, which the sandbox profile cannot hold safely: ${JSON.stringify(s)}`,
+    );
   return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
@@ -43,7 +46,9 @@ const subpaths = (paths: readonly string[]): string => paths.map((p) => `(subpat
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** `s` as a regex matching it in any case (letters become `[aA]`). */
 const anyCase = (s: string): string =>
-  [...s].map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : escapeRegex(c))).join('');
+  [...s]
+    .map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : escapeRegex(c)))
+    .join('');
 
 /**
  * Regex filters for the part of each path below the writable root holding it, in any case (the root as it is):
@@ -54,7 +59,9 @@ function anyCaseFilters(paths: readonly string[], roots: readonly string[], subt
   for (const p of paths) {
     const root = roots.filter((r) => p.startsWith(`${r}/`)).sort((a, b) => b.length - a.length)[0];
     if (root === undefined) continue;
-    out.push(`(regex ${sbplString(`^${escapeRegex(root)}/${anyCase(p.slice(root.length + 1))}${subtree ? '(/.*)?' : ''}$`)})`);
+    out.push(
+      `(regex ${sbplString(`^${escapeRegex(root)}/${anyCase(p.slice(root.length + 1))}${subtree ? '(/.*)?' : ''}$`)})`,
+    );
   }
   return out;
 }
@@ -97,15 +104,27 @@ export function seatbeltProfile(plan: SeatbeltPlan): string {
     '(allow file-read*)',
     `(allow file-write* ${subpaths([...plan.writableRoots, plan.privateTmp])} ${DEVICE_WRITES.join(' ')})`,
   ];
-  if (plan.readOnly.length > 0) lines.push(`(deny file-write* ${[subpaths(plan.readOnly), ...anyCaseFilters(plan.readOnly, plan.writableRoots, true)].join(' ')})`);
-  if (plan.pins.length > 0) lines.push(`(deny file-write* ${[literals(plan.pins), ...anyCaseFilters(plan.pins, plan.writableRoots, false)].join(' ')})`);
+  if (plan.readOnly.length > 0)
+    lines.push(
+      `(deny file-write* ${[subpaths(plan.readOnly), ...anyCaseFilters(plan.readOnly, plan.writableRoots, true)].join(' ')})`,
+    );
+  if (plan.pins.length > 0)
+    lines.push(
+      `(deny file-write* ${[literals(plan.pins), ...anyCaseFilters(plan.pins, plan.writableRoots, false)].join(' ')})`,
+    );
   if (plan.protectedPaths.length > 0) {
-    lines.push(`(deny file-read* ${subpaths(plan.protectedPaths)})`, `(deny file-write* ${subpaths(plan.protectedPaths)})`);
+    lines.push(
+      `(deny file-read* ${subpaths(plan.protectedPaths)})`,
+      `(deny file-write* ${subpaths(plan.protectedPaths)})`,
+    );
   }
-  const hidden = (plan.hiddenPaths ?? []).map((h) => (h.isDirectory ? `(subpath ${sbplString(h.path)})` : `(literal ${sbplString(h.path)})`));
+  const hidden = (plan.hiddenPaths ?? []).map((h) =>
+    h.isDirectory ? `(subpath ${sbplString(h.path)})` : `(literal ${sbplString(h.path)})`,
+  );
   if (hidden.length > 0) lines.push(`(deny file-read* ${hidden.join(' ')})`, `(deny file-write* ${hidden.join(' ')})`);
   if (plan.proxyPort !== null) {
-    if (!Number.isInteger(plan.proxyPort) || plan.proxyPort < 1 || plan.proxyPort > 65535) throw new SeatbeltProfileError(`bad proxy port ${plan.proxyPort}`);
+    if (!Number.isInteger(plan.proxyPort) || plan.proxyPort < 1 || plan.proxyPort > 65535)
+      throw new SeatbeltProfileError(`bad proxy port ${plan.proxyPort}`);
     lines.push(`(allow network-outbound (remote ip "localhost:${plan.proxyPort}"))`);
   }
   return `${lines.join('\n')}\n`;

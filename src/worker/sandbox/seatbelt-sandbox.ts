@@ -21,11 +21,19 @@ import type { CommandSandbox, CommandSandboxConfig, SandboxUnavailable, WrappedC
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 
 /** The argv for one command under Seatbelt (pure: the profile is rebuilt per command, like bubblewrap's masks). */
-export function seatbeltCommand(sandboxExec: string, plan: SeatbeltPlan, command: string, env: Record<string, string>, cwd: string): WrappedCommand {
+export function seatbeltCommand(
+  sandboxExec: string,
+  plan: SeatbeltPlan,
+  command: string,
+  env: Record<string, string>,
+  cwd: string,
+): WrappedCommand {
   return { file: sandboxExec, args: ['-p', seatbeltProfile(plan), 'bash', '-c', command], env, cwd };
 }
 
-export async function createSeatbeltSandbox(config: CommandSandboxConfig): Promise<CommandSandbox | SandboxUnavailable> {
+export async function createSeatbeltSandbox(
+  config: CommandSandboxConfig,
+): Promise<CommandSandbox | SandboxUnavailable> {
   const sandboxExec = config.sandboxExecPath ?? SANDBOX_EXEC;
   if (!isExecutable(sandboxExec)) return unavailable(`sandbox-exec was not found at ${sandboxExec}`);
   const roots = writableRootsOf(config);
@@ -38,13 +46,18 @@ export async function createSeatbeltSandbox(config: CommandSandboxConfig): Promi
     fs.rmSync(privateTmp, { recursive: true, force: true });
   };
   try {
-    if (config.allowedDomains.length > 0) proxy = await DomainProxy.listen({ host: '127.0.0.1', port: 0 }, config.allowedDomains);
+    if (config.allowedDomains.length > 0)
+      proxy = await DomainProxy.listen({ host: '127.0.0.1', port: 0 }, config.allowedDomains);
   } catch (err) {
     await teardown();
-    return unavailable(`the sandbox network proxy could not start: ${err instanceof Error ? err.message : String(err)}`);
+    return unavailable(
+      `the sandbox network proxy could not start: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   const configuredProtected = protectedReadPaths(config.home, config.userConfigDir);
-  const protectedNow = (): string[] => [...new Set([...configuredProtected, ...existingMaskTargets(configuredProtected).map((m) => m.path)])];
+  const protectedNow = (): string[] => [
+    ...new Set([...configuredProtected, ...existingMaskTargets(configuredProtected).map((m) => m.path)]),
+  ];
   const baseEnv = config.baseEnv ?? process.env;
   const allowList = config.envAllowList ?? [];
   const hidden = config.hiddenPaths ?? [];

@@ -93,7 +93,11 @@ function successReply(socket: net.Socket): Buffer {
   const address = socket.localAddress ?? '0.0.0.0';
   const port = Buffer.alloc(2);
   port.writeUInt16BE(socket.localPort ?? 0);
-  if (net.isIPv4(address)) return Buffer.concat([Buffer.from([SOCKS_VERSION, SocksReply.succeeded, 0, ATYP_IPV4, ...address.split('.').map(Number)]), port]);
+  if (net.isIPv4(address))
+    return Buffer.concat([
+      Buffer.from([SOCKS_VERSION, SocksReply.succeeded, 0, ATYP_IPV4, ...address.split('.').map(Number)]),
+      port,
+    ]);
   return Buffer.concat([reply(SocksReply.succeeded).subarray(0, 8), port]);
 }
 
@@ -155,7 +159,8 @@ export async function serveSocks5(client: net.Socket, first: Buffer, judge: Dest
     return void client.destroy();
   }
   if (!target.ok) {
-    if (target.code === SocksReply.commandNotSupported) judge.deny('(socks)', 0, 'only SOCKS5 CONNECT is proxied (no BIND or UDP)');
+    if (target.code === SocksReply.commandNotSupported)
+      judge.deny('(socks)', 0, 'only SOCKS5 CONNECT is proxied (no BIND or UDP)');
     reader.detach();
     return void client.end(reply(target.code));
   }

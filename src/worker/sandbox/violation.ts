@@ -56,11 +56,16 @@ function guardedViolations(line: string, writeDenied: boolean, busy: boolean, ct
   };
   if (writeDenied || busy) {
     for (const g of ctx.guarded ?? []) {
-      if (names(line, g, ctx)) out.push(`${shown(g)} is read-only in the sandbox: commands cannot change, move or remove permission rules, git hooks or git config`);
+      if (names(line, g, ctx))
+        out.push(
+          `${shown(g)} is read-only in the sandbox: commands cannot change, move or remove permission rules, git hooks or git config`,
+        );
     }
   }
   if (busy) {
-    for (const p of ctx.pinned ?? []) if (names(line, p, ctx)) out.push(`${shown(p)} cannot be moved or removed in the sandbox (it leads to git hooks or git config)`);
+    for (const p of ctx.pinned ?? [])
+      if (names(line, p, ctx))
+        out.push(`${shown(p)} cannot be moved or removed in the sandbox (it leads to git hooks or git config)`);
   }
   return out;
 }
@@ -78,7 +83,8 @@ const BUSY = /device or resource busy|EBUSY/i;
 const READ_HIDDEN = /no such file or directory|ENOENT|permission denied|EACCES|not permitted/i;
 const PROXY_REFUSED =
   /CONNECT tunnel failed, response 403|Received HTTP code 403 from proxy|blocked by sandbox: (network|could not resolve|.* resolves to)|\b403 Forbidden\b.*proxy|complete SOCKS5 connection to .*\(2\)|not allowed by ruleset/i;
-const NO_NETWORK = /could not resolve host|temporary failure in name resolution|name or service not known|getaddrinfo (ENOTFOUND|EAI_AGAIN)|network is unreachable|ENETUNREACH|failed to connect to .*(connection refused|couldn't connect)|ECONNREFUSED/i;
+const NO_NETWORK =
+  /could not resolve host|temporary failure in name resolution|name or service not known|getaddrinfo (ENOTFOUND|EAI_AGAIN)|network is unreachable|ENETUNREACH|failed to connect to .*(connection refused|couldn't connect)|ECONNREFUSED/i;
 
 /** Absolute, `~/` and `./`, `../` paths mentioned on a line (relative ones resolved against the project), as the tools print them: quoted, after a colon, bare. */
 export function pathsInLine(line: string, home: string, cwd: string): string[] {
@@ -130,7 +136,8 @@ function networkViolations(output: string, exitCode: number | null, ctx: Violati
   if (last !== undefined && (PROXY_REFUSED.test(output) || exitCode !== 0)) {
     return [`${last.reason} (allowed domains: ${allowed})`];
   }
-  if (PROXY_REFUSED.test(output)) return [`network access to a domain that is not allowed (allowed domains: ${allowed})`];
+  if (PROXY_REFUSED.test(output))
+    return [`network access to a domain that is not allowed (allowed domains: ${allowed})`];
   if (exitCode !== 0 && ctx.allowedDomains.length === 0 && NO_NETWORK.test(output)) {
     return ['network access is disabled (no allowed domains; add one to sandbox.network.allowedDomains)'];
   }
@@ -140,7 +147,8 @@ function networkViolations(output: string, exitCode: number | null, ctx: Violati
 /** `blocked by sandbox: ...` for each distinct violation the output shows (at most 3), or null. */
 export function describeViolation(output: string, exitCode: number | null, ctx: ViolationContext): string | null {
   const bwrapFailure = /^bwrap: (.+)$/m.exec(output);
-  if (bwrapFailure?.[1] !== undefined && exitCode !== 0) return `blocked by sandbox: the sandbox could not start the command: ${bwrapFailure[1]}`;
+  if (bwrapFailure?.[1] !== undefined && exitCode !== 0)
+    return `blocked by sandbox: the sandbox could not start the command: ${bwrapFailure[1]}`;
   const all = [...new Set([...fileViolations(output, ctx), ...networkViolations(output, exitCode, ctx)])];
   if (all.length === 0) return null;
   const shown = all.slice(0, 3).map((v) => `blocked by sandbox: ${v}`);

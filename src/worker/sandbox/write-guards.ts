@@ -91,7 +91,10 @@ class GuardCollector {
     const normal = path.resolve(target);
     if (this.rootOf(normal) !== null) this.paths.add(normal);
     let current = isInside(normal, base) ? base : path.parse(normal).root;
-    const rest = path.relative(current, normal).split(path.sep).filter((s) => s !== '');
+    const rest = path
+      .relative(current, normal)
+      .split(path.sep)
+      .filter((s) => s !== '');
     let hops = 0;
     while (rest.length > 0) {
       const name = rest.shift() as string;
@@ -104,8 +107,13 @@ class GuardCollector {
       }
       if (st.isSymbolicLink()) {
         if (this.rootOf(current) !== null) {
-          const fix = name === 'hooks' ? 'set core.hooksPath to the folder instead of linking it' : 'replace the link by what it points to';
-          this.problems.add(`${next} (${what}) is a symbolic link, which the sandbox cannot keep from being replaced: ${fix}`);
+          const fix =
+            name === 'hooks'
+              ? 'set core.hooksPath to the folder instead of linking it'
+              : 'replace the link by what it points to';
+          this.problems.add(
+            `${next} (${what}) is a symbolic link, which the sandbox cannot keep from being replaced: ${fix}`,
+          );
           this.paths.add(next);
         }
         if (++hops > MAX_LINK_HOPS) return;
@@ -117,7 +125,12 @@ class GuardCollector {
         }
         const resolved = path.resolve(current, link);
         current = path.parse(resolved).root;
-        rest.unshift(...path.relative(current, resolved).split(path.sep).filter((s) => s !== ''));
+        rest.unshift(
+          ...path
+            .relative(current, resolved)
+            .split(path.sep)
+            .filter((s) => s !== ''),
+        );
         continue;
       }
       current = next;
@@ -146,7 +159,8 @@ class GuardCollector {
     const guarded = [...this.readOnly, ...this.absent];
     // A guard inside another read-only guard is read-only already (and bubblewrap could not mount inside it).
     const covered = (p: string): boolean => guarded.some((g) => g !== p && isInside(p, g));
-    const byDepth = (a: string, b: string): number => a.split(path.sep).length - b.split(path.sep).length || a.localeCompare(b);
+    const byDepth = (a: string, b: string): number =>
+      a.split(path.sep).length - b.split(path.sep).length || a.localeCompare(b);
     return {
       pins: [...this.pins].filter((p) => !covered(p) && !guarded.includes(p) && !this.roots.includes(p)).sort(byDepth),
       readOnly: [...this.readOnly].filter((p) => !covered(p)).sort(byDepth),
@@ -195,8 +209,10 @@ export function readConfigFacts(text: string): ConfigFacts {
     const key = (kv[1] ?? '').toLowerCase();
     const value = configValue(kv[2] ?? '');
     if (section === 'core' && key === 'hookspath' && value !== '') facts.hooksPaths.push(value);
-    else if ((section === 'include' || section === 'includeif "') && key === 'path' && value !== '') facts.includes.push(value);
-    else if (section === 'extensions' && key === 'worktreeconfig' && /^(true|yes|on|1)$/i.test(value)) facts.worktreeConfig = true;
+    else if ((section === 'include' || section === 'includeif "') && key === 'path' && value !== '')
+      facts.includes.push(value);
+    else if (section === 'extensions' && key === 'worktreeconfig' && /^(true|yes|on|1)$/i.test(value))
+      facts.worktreeConfig = true;
   }
   return facts;
 }
@@ -243,7 +259,13 @@ function moduleGitDirs(gitDir: string): string[] | null {
 }
 
 /** `workTree` is where a relative `core.hooksPath` is taken from (null for a submodule's git dir: only absolute ones). */
-function guardGitDir(c: GuardCollector, gitDir: string, workTree: string | null, home: string, withModules: boolean): void {
+function guardGitDir(
+  c: GuardCollector,
+  gitDir: string,
+  workTree: string | null,
+  home: string,
+  withModules: boolean,
+): void {
   c.guard(gitDir, path.join(gitDir, 'hooks'), 'the git hooks folder');
   const configs = [path.join(gitDir, 'config')];
   const worktreeConfig = path.join(gitDir, 'config.worktree');
@@ -255,7 +277,8 @@ function guardGitDir(c: GuardCollector, gitDir: string, workTree: string | null,
     perWorktree ||= facts.worktreeConfig;
     for (const raw of facts.hooksPaths) {
       const hooks = expandHome(raw, home);
-      if (workTree !== null || path.isAbsolute(hooks)) c.guard(workTree ?? '/', path.resolve(workTree ?? '/', hooks), 'the folder core.hooksPath names');
+      if (workTree !== null || path.isAbsolute(hooks))
+        c.guard(workTree ?? '/', path.resolve(workTree ?? '/', hooks), 'the folder core.hooksPath names');
     }
     for (const inc of facts.includes) {
       const abs = path.resolve(path.dirname(file), expandHome(inc, home));
@@ -265,7 +288,7 @@ function guardGitDir(c: GuardCollector, gitDir: string, workTree: string | null,
   if (perWorktree) c.guard(gitDir, worktreeConfig, 'a git config file');
   if (!withModules) return;
   const modules = moduleGitDirs(gitDir);
-  if (modules === null) c.guard(gitDir, path.join(gitDir, 'modules'), 'the submodules\' git dirs');
+  if (modules === null) c.guard(gitDir, path.join(gitDir, 'modules'), "the submodules' git dirs");
   else for (const m of modules) guardGitDir(c, m, null, home, false);
 }
 
@@ -273,7 +296,12 @@ function guardGitDir(c: GuardCollector, gitDir: string, workTree: string | null,
 export function writableRootGuards(roots: readonly string[], home: string): RootGuards {
   const c = new GuardCollector(roots);
   for (const root of roots) {
-    for (const name of GUARDED_FOLDERS) c.guard(root, path.join(root, name), name === '.gatehouse' ? 'the Gatehouse settings folder' : 'the Claude Code settings folder');
+    for (const name of GUARDED_FOLDERS)
+      c.guard(
+        root,
+        path.join(root, name),
+        name === '.gatehouse' ? 'the Gatehouse settings folder' : 'the Claude Code settings folder',
+      );
     const dotGit = path.join(root, '.git');
     const st = lstat(dotGit);
     if (st === null) continue; // no repository here: `git init` stays possible
@@ -290,7 +318,7 @@ export function writableRootGuards(roots: readonly string[], home: string): Root
     const commonFile = path.join(gitDir, 'commondir');
     const common = readText(commonFile);
     if (common === null) continue;
-    c.guard(gitDir, commonFile, 'the worktree\'s commondir file');
+    c.guard(gitDir, commonFile, "the worktree's commondir file");
     const commonDir = realOrNull(path.resolve(gitDir, common.trim()));
     if (commonDir !== null) guardGitDir(c, commonDir, root, home, true);
   }

@@ -13,9 +13,10 @@ import type { ToolContext } from './types';
 
 /** The roots a tool may touch, as real paths. */
 export function allowedRoots(ctx: Pick<ToolContext, 'projectRoot' | 'additionalDirectories'>): Promise<string[]> {
-  return Promise.all([ctx.projectRoot, ...ctx.additionalDirectories].map((root) => fsp.realpath(root).catch(() => path.resolve(root))));
+  return Promise.all(
+    [ctx.projectRoot, ...ctx.additionalDirectories].map((root) => fsp.realpath(root).catch(() => path.resolve(root))),
+  );
 }
-
 
 /** The path as the kernel will see it: relative paths hang off the project root, nothing is normalised away. */
 export function toAbsolute(p: string, projectRoot: string): string {
@@ -40,11 +41,18 @@ export async function fdRealPath(handle: FileHandle, openedPath: string): Promis
 }
 
 export function outsideError(shown: string, real: string): ToolError {
-  return new ToolError(`path_outside_roots: ${shown} resolves to ${real}, outside the project and its additional directories; refusing`);
+  return new ToolError(
+    `path_outside_roots: ${shown} resolves to ${real}, outside the project and its additional directories; refusing`,
+  );
 }
 
 /** Closes `handle` unless its real path is inside a root; returns that real path. */
-async function verifyOpened(handle: FileHandle, openedPath: string, shown: string, roots: readonly string[]): Promise<string> {
+async function verifyOpened(
+  handle: FileHandle,
+  openedPath: string,
+  shown: string,
+  roots: readonly string[],
+): Promise<string> {
   let real: string;
   try {
     real = await fdRealPath(handle, openedPath);
@@ -147,6 +155,7 @@ export async function overwrite(handle: FileHandle, content: string): Promise<nu
   const data = Buffer.from(content, 'utf8');
   await handle.truncate(0);
   let written = 0;
-  while (written < data.length) written += (await handle.write(data, written, data.length - written, written)).bytesWritten;
+  while (written < data.length)
+    written += (await handle.write(data, written, data.length - written, written)).bytesWritten;
   return data.length;
 }

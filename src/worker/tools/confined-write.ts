@@ -2,7 +2,16 @@ import fs from 'node:fs';
 import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { FS_CASE, isInside, isInsideAny } from '../../shared/node/path-containment';
-import { allowedRoots, closeQuietly, describeFsError, fdRealPath, outsideError, requireRegularFile, toAbsolute, type OpenedFile } from './confined-fs';
+import {
+  allowedRoots,
+  closeQuietly,
+  describeFsError,
+  fdRealPath,
+  outsideError,
+  requireRegularFile,
+  toAbsolute,
+  type OpenedFile,
+} from './confined-fs';
 import { ToolError } from './tool';
 import type { ToolContext } from './types';
 
@@ -11,7 +20,9 @@ import type { ToolContext } from './types';
 // real path is verified (inside a root, not a protected permission file).
 
 /** Self-protection at open time: the agent never writes Gatehouse's or Claude Code's permission files. */
-export async function protectedWriteTargets(ctx: Pick<ToolContext, 'projectRoot' | 'protectedPaths'>): Promise<string[]> {
+export async function protectedWriteTargets(
+  ctx: Pick<ToolContext, 'projectRoot' | 'protectedPaths'>,
+): Promise<string[]> {
   const root = (await allowedRoots({ projectRoot: ctx.projectRoot, additionalDirectories: [] }))[0] ?? ctx.projectRoot;
   return [
     path.join(root, '.gatehouse'),
@@ -22,16 +33,26 @@ export async function protectedWriteTargets(ctx: Pick<ToolContext, 'projectRoot'
 }
 
 function protectedError(shown: string, real: string): ToolError {
-  return new ToolError(`protected_path: ${shown} resolves to ${real}, a Gatehouse or Claude Code permission file; the agent may not write it`);
+  return new ToolError(
+    `protected_path: ${shown} resolves to ${real}, a Gatehouse or Claude Code permission file; the agent may not write it`,
+  );
 }
 
 /**
  * Resolves the parent folder of `abs` physically (symlinks, then `..`), creating missing folders one at a time
  * when `create` is set, and only inside a root. Returns the parent's real path and the final name.
  */
-export async function resolveParent(abs: string, shown: string, roots: readonly string[], create: boolean): Promise<{ parent: string; name: string }> {
+export async function resolveParent(
+  abs: string,
+  shown: string,
+  roots: readonly string[],
+  create: boolean,
+): Promise<{ parent: string; name: string }> {
   const parsed = path.parse(abs);
-  const segments = abs.slice(parsed.root.length).split(/[\\/]+/).filter((s) => s !== '' && s !== '.');
+  const segments = abs
+    .slice(parsed.root.length)
+    .split(/[\\/]+/)
+    .filter((s) => s !== '' && s !== '.');
   const name = abs.endsWith('/') || abs.endsWith(path.sep) ? '' : (segments.pop() ?? '');
   if (name === '' || name === '..') throw new ToolError(`${shown} does not name a file`);
   let current = parsed.root;
@@ -98,7 +119,10 @@ export interface WritableFile extends OpenedFile {
 export async function openConfinedForWrite(
   p: string,
   ctx: ToolContext,
-  opts: { mustExist: boolean; /** Test seam: runs between the path checks and the open (where a swap would strike). */ beforeOpen?: () => void | Promise<void> },
+  opts: {
+    mustExist: boolean;
+    /** Test seam: runs between the path checks and the open (where a swap would strike). */ beforeOpen?: () => void | Promise<void>;
+  },
 ): Promise<WritableFile> {
   const roots = await allowedRoots(ctx);
   const abs = toAbsolute(p, ctx.projectRoot);

@@ -34,7 +34,8 @@ export async function readCurrentForPreview(p: string, ctx: ToolContext): Promis
   const file = await openConfinedForRead(target, ctx);
   try {
     const shownPath = displayPath(file.realPath, ctx.projectRoot);
-    if (file.size > MAX_WHOLE_FILE_BYTES) return { text: null, shownPath, unpreviewable: 'too-large', bytes: file.size };
+    if (file.size > MAX_WHOLE_FILE_BYTES)
+      return { text: null, shownPath, unpreviewable: 'too-large', bytes: file.size };
     const buf = await readWhole(file.handle, file.size);
     if (looksBinary(buf)) return { text: null, shownPath, unpreviewable: 'binary', bytes: file.size };
     return { text: buf.toString('utf8'), shownPath };
@@ -60,7 +61,13 @@ async function exists(p: string): Promise<boolean> {
 export function replacementPreview(current: CurrentContent, after: string | null): ToolPreview {
   const newBytes = after === null ? null : Buffer.byteLength(after, 'utf8');
   if (current.unpreviewable || after === null || newBytes === null) {
-    return { kind: 'unpreviewable', path: current.shownPath, reason: current.unpreviewable ?? 'too-large', currentBytes: current.unpreviewable ? current.bytes : null, newBytes };
+    return {
+      kind: 'unpreviewable',
+      path: current.shownPath,
+      reason: current.unpreviewable ?? 'too-large',
+      currentBytes: current.unpreviewable ? current.bytes : null,
+      newBytes,
+    };
   }
   if (newBytes > MAX_WHOLE_FILE_BYTES) {
     const currentBytes = current.text === null ? null : Buffer.byteLength(current.text, 'utf8');
@@ -71,6 +78,9 @@ export function replacementPreview(current: CurrentContent, after: string | null
 
 export function unifiedDiff(shownPath: string, before: string | null, after: string): ToolPreview {
   const oldName = before === null ? '/dev/null' : `a/${shownPath}`;
-  const unified = createTwoFilesPatch(oldName, `b/${shownPath}`, before ?? '', after, undefined, undefined, { context: 3, headerOptions: FILE_HEADERS_ONLY });
+  const unified = createTwoFilesPatch(oldName, `b/${shownPath}`, before ?? '', after, undefined, undefined, {
+    context: 3,
+    headerOptions: FILE_HEADERS_ONLY,
+  });
   return { kind: 'diff', path: shownPath, unifiedDiff: unified };
 }

@@ -24,7 +24,8 @@ function countOccurrences(haystack: string, needle: string): number {
  * A file that ended with a line break still does after the edit.
  */
 export function applyEdit(original: string, req: EditRequest): { content: string; replacements: number } {
-  if (req.old_string === req.new_string) throw new ToolError('old_string and new_string are the same; nothing to change');
+  if (req.old_string === req.new_string)
+    throw new ToolError('old_string and new_string are the same; nothing to change');
   const eol = detectEol(original);
   const candidates: Array<{ oldS: string; newS: string }> = [];
   if (eol === '\r\n') candidates.push({ oldS: toEol(req.old_string, eol), newS: toEol(req.new_string, eol) });
@@ -47,7 +48,7 @@ export function applyEdit(original: string, req: EditRequest): { content: string
 
 export const editFileTool = defineTool({
   name: 'edit_file',
-    input: EditFileInput,
+  input: EditFileInput,
   description:
     'Replace exact text in an existing file. old_string must appear exactly once (include surrounding lines to make ' +
     'it unique) unless replace_all is true. Whitespace and indentation must match the file exactly.',
@@ -56,7 +57,10 @@ export const editFileTool = defineTool({
     const file = await openConfinedForWrite(input.path, ctx, { mustExist: true });
     let written = false;
     try {
-      if (file.size > MAX_WHOLE_FILE_BYTES) throw new ToolError(`${input.path} is too large to edit (over ${MAX_WHOLE_FILE_BYTES.toLocaleString('en-US')} bytes)`);
+      if (file.size > MAX_WHOLE_FILE_BYTES)
+        throw new ToolError(
+          `${input.path} is too large to edit (over ${MAX_WHOLE_FILE_BYTES.toLocaleString('en-US')} bytes)`,
+        );
       const buf = await readWhole(file.handle, file.size);
       if (looksBinary(buf)) throw new ToolError(`${input.path} is a binary file; not edited`);
       const { content, replacements } = applyEdit(buf.toString('utf8'), input);

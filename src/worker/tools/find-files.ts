@@ -13,7 +13,7 @@ const JUDGE_STEP = 2_000;
 
 export const findFilesTool = defineTool({
   name: 'find_files',
-    input: FindFilesInput,
+  input: FindFilesInput,
   description:
     'Find files by glob pattern (`*` within a folder, `**` across folders, e.g. `src/**/*.ts` or `**/*.md`), ' +
     'matched against paths relative to `path` (default: the project root). Files ignored by .gitignore, `.git/` and ' +
@@ -25,7 +25,9 @@ export const findFilesTool = defineTool({
     if (!scope.isDirectory) throw new ToolError(`${input.path ?? '.'} is a file, not a folder`);
     // Patterns are relative to the search folder; an absolute one under it is made relative.
     const prefix = scope.real.endsWith('/') ? scope.real : `${scope.real}/`;
-    const relPattern = input.pattern.startsWith(prefix) ? input.pattern.slice(prefix.length) : input.pattern.replace(/^\.\//, '');
+    const relPattern = input.pattern.startsWith(prefix)
+      ? input.pattern.slice(prefix.length)
+      : input.pattern.replace(/^\.\//, '');
     const isMatch = picomatch(relPattern, { dot: true });
     const matched: string[] = [];
     await walkFiles(
@@ -40,13 +42,19 @@ export const findFilesTool = defineTool({
     );
     const { found, hidden, more } = await visibleMatches(matched, ctx);
     if (found.length === 0) return ok(withLeftOutNote(`No files match ${input.pattern}`, hidden));
-    const note = more > 0 ? `\n[${more.toLocaleString('en-US')} more files not shown; results capped at ${MAX_FIND_RESULTS.toLocaleString('en-US')}: narrow the pattern or path]` : '';
+    const note =
+      more > 0
+        ? `\n[${more.toLocaleString('en-US')} more files not shown; results capped at ${MAX_FIND_RESULTS.toLocaleString('en-US')}: narrow the pattern or path]`
+        : '';
     return ok(withLeftOutNote(found.join('\n') + note, hidden));
   },
 });
 
 /** The first MAX_FIND_RESULTS readable files of `matched` (walk order), the hidden ones among those judged, the rest counted. */
-async function visibleMatches(matched: readonly string[], ctx: ToolRunContext): Promise<{ found: string[]; hidden: string[]; more: number }> {
+async function visibleMatches(
+  matched: readonly string[],
+  ctx: ToolRunContext,
+): Promise<{ found: string[]; hidden: string[]; more: number }> {
   const found: string[] = [];
   const hidden: string[] = [];
   let more = 0;

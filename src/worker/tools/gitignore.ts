@@ -92,7 +92,9 @@ export class IgnoreStack {
    */
   async enter(absDir: string, relDir: string, markers?: FolderMarkers): Promise<IgnoreStack> {
     const seen = markers ?? (await lookAt(absDir));
-    const gitignore = seen.hasGitignore ? matcher(await readSmallFile(path.join(absDir, '.gitignore'), MAX_IGNORE_FILE_BYTES)) : null;
+    const gitignore = seen.hasGitignore
+      ? matcher(await readSmallFile(path.join(absDir, '.gitignore'), MAX_IGNORE_FILE_BYTES))
+      : null;
     let exclude: Ignore | null = null;
     if (seen.hasGit) {
       const file = await excludeFileOf(absDir);
@@ -111,11 +113,17 @@ export class IgnoreStack {
   exemptingPathTo(startRel: string): IgnoreStack {
     if (startRel === '' || /[\r\n]/.test(startRel)) return this;
     const levels = this.levels.map((level) => {
-      const sub = level.base === '' ? startRel : startRel.startsWith(`${level.base}/`) ? startRel.slice(level.base.length + 1) : null;
+      const sub =
+        level.base === ''
+          ? startRel
+          : startRel.startsWith(`${level.base}/`)
+            ? startRel.slice(level.base.length + 1)
+            : null;
       if (sub === null) return level;
       const segments = sub.split('/').map(escapePattern);
       const negations = segments.map((_, i) => `!/${segments.slice(0, i + 1).join('/')}/`);
-      const exempt = (rules: Ignore | null): Ignore | null => (rules === null ? null : ignore({ ignorecase: false, allowRelativePaths: true }).add(rules).add(negations));
+      const exempt = (rules: Ignore | null): Ignore | null =>
+        rules === null ? null : ignore({ ignorecase: false, allowRelativePaths: true }).add(rules).add(negations);
       return { base: level.base, gitignore: exempt(level.gitignore), exclude: exempt(level.exclude) };
     });
     return new IgnoreStack(levels);

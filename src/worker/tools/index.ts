@@ -3,7 +3,12 @@ import { findFilesTool } from './find-files';
 import { readFileTool } from './read-file';
 import { Registry } from './registry';
 import { findRipgrep } from './ripgrep';
-import { createRunCommandTool, DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_KILL_GRACE_MS, type CommandWrapper } from './run-command';
+import {
+  createRunCommandTool,
+  DEFAULT_COMMAND_TIMEOUT_MS,
+  DEFAULT_KILL_GRACE_MS,
+  type CommandWrapper,
+} from './run-command';
 import { createSearchCodeTool } from './search-code';
 import { DEFAULT_MAX_OUTPUT_CHARS } from './truncate';
 import type { ToolRegistry } from './types';

@@ -7,19 +7,23 @@ const MAX_LINE_CHARS = 2_000;
 
 /** `cat -n` style: right-aligned line number, a tab, the line. */
 export function numberLines(lines: readonly string[], firstLineNumber: number): string {
-  return lines.map((line, i) => `${String(firstLineNumber + i).padStart(6, ' ')}\t${capLine(line, MAX_LINE_CHARS)}`).join('\n');
+  return lines
+    .map((line, i) => `${String(firstLineNumber + i).padStart(6, ' ')}\t${capLine(line, MAX_LINE_CHARS)}`)
+    .join('\n');
 }
 
 export const readFileTool = defineTool({
   name: 'read_file',
-    input: ReadFileInput,
+  input: ReadFileInput,
   description:
     'Read a text file of the project. Output lines are numbered like `cat -n` (number, tab, text). ' +
     'Use offset (1-based first line) and limit (number of lines) to read part of a large file. Binary files are refused.',
   timeoutMs: () => 30_000,
   async run(input, ctx) {
     const ranged = input.offset !== undefined || input.limit !== undefined;
-    const { text } = await readConfinedText(input.path, ctx, { maxBytes: ranged ? MAX_RANGED_FILE_BYTES : MAX_WHOLE_FILE_BYTES });
+    const { text } = await readConfinedText(input.path, ctx, {
+      maxBytes: ranged ? MAX_RANGED_FILE_BYTES : MAX_WHOLE_FILE_BYTES,
+    });
     if (text === '') return ok(`(${input.path} is empty)`);
     const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
     if (text.endsWith('\n')) lines.pop();

@@ -24,8 +24,13 @@ export interface ReadableSplit {
  * Splits shown paths into visible and hidden, one request per batch of unique paths. Fails closed: a check that
  * throws, or an answer naming a path that was not asked about, is a ToolError (the tool returns no results).
  */
-export async function splitReadable(paths: readonly string[], check: ReadableCheck | undefined, signal: AbortSignal): Promise<ReadableSplit> {
-  if (check === undefined) throw new ToolError('read_check_failed: there is no way to ask main which files may be read; no results are shown');
+export async function splitReadable(
+  paths: readonly string[],
+  check: ReadableCheck | undefined,
+  signal: AbortSignal,
+): Promise<ReadableSplit> {
+  if (check === undefined)
+    throw new ToolError('read_check_failed: there is no way to ask main which files may be read; no results are shown');
   const unique = [...new Set(paths)];
   const batches: string[][] = [];
   for (let i = 0; i < unique.length; i += MAX_READABLE_PATHS) batches.push(unique.slice(i, i + MAX_READABLE_PATHS));
@@ -51,11 +56,16 @@ async function askBatch(batch: string[], check: ReadableCheck, signal: AbortSign
     answer = await check(batch, signal);
   } catch (err) {
     if (err instanceof ToolError) throw err;
-    throw new ToolError(`read_check_failed: main did not say which files may be read (${err instanceof Error ? err.message : String(err)}); no results are shown`);
+    throw new ToolError(
+      `read_check_failed: main did not say which files may be read (${err instanceof Error ? err.message : String(err)}); no results are shown`,
+    );
   }
   const asked = new Set(batch);
   for (const h of answer) {
-    if (!asked.has(h.path)) throw new ToolError('read_check_failed: main answered about a file that was not asked about; no results are shown');
+    if (!asked.has(h.path))
+      throw new ToolError(
+        'read_check_failed: main answered about a file that was not asked about; no results are shown',
+      );
   }
   return answer.map((h) => h.path);
 }
@@ -69,7 +79,10 @@ export function leftOutNote(hidden: readonly string[]): string {
   const named = hidden.slice(0, MAX_NAMED).join(', ');
   const rest = hidden.length - MAX_NAMED;
   const names = rest > 0 ? `${named} and ${rest.toLocaleString('en-US')} more` : named;
-  const count = hidden.length === 1 ? '1 file left out: reading it is' : `${hidden.length.toLocaleString('en-US')} files left out: reading them is`;
+  const count =
+    hidden.length === 1
+      ? '1 file left out: reading it is'
+      : `${hidden.length.toLocaleString('en-US')} files left out: reading them is`;
   return `(${count} denied or needs approval — ${names}; ask to read one with read_file)`;
 }
 

@@ -30,7 +30,11 @@ function modelSchema(schema: z.ZodType): Record<string, unknown> {
 }
 
 /** Which gate refuses this call, if any: agent mode first, then the name allow-list. */
-function gateRefusal(name: ToolName, safety: ToolSafety, gate: { agentMode: AgentMode; allowList?: readonly string[] }): string | null {
+function gateRefusal(
+  name: ToolName,
+  safety: ToolSafety,
+  gate: { agentMode: AgentMode; allowList?: readonly string[] },
+): string | null {
   if (gate.agentMode === 'plan' && safety !== 'readOnly') {
     return `tool_not_allowed: ${name} is not available in plan mode (only read-only tools run while planning; it ${safety === 'write' ? 'writes files' : 'runs commands'})`;
   }
@@ -85,7 +89,12 @@ export class Registry implements ToolRegistry {
     }
   }
 
-  async execute(name: string, rawInput: unknown, ctx: ToolContext, gate: { agentMode: AgentMode; allowList?: readonly string[] }): Promise<ToolResult> {
+  async execute(
+    name: string,
+    rawInput: unknown,
+    ctx: ToolContext,
+    gate: { agentMode: AgentMode; allowList?: readonly string[] },
+  ): Promise<ToolResult> {
     try {
       const tool = this.byName.get(name);
       if (tool === undefined) return errorResult(`unknown_tool: there is no tool named ${JSON.stringify(name)}`);
@@ -94,18 +103,31 @@ export class Registry implements ToolRegistry {
       const call = tool.prepare(rawInput);
       if (!call.ok) return errorResult(`invalid_input: ${name}: ${describeIssues(call.issues)}`);
       if (ctx.signal.aborted) return errorResult(`cancelled: ${name} was not run`);
-      const result = await this.runWithTimeout(name, call.timeoutMs, (signal) => call.run({ ...ctx, signal, maxOutputChars: this.maxOutputChars }), ctx.signal);
+      const result = await this.runWithTimeout(
+        name,
+        call.timeoutMs,
+        (signal) => call.run({ ...ctx, signal, maxOutputChars: this.maxOutputChars }),
+        ctx.signal,
+      );
       return { ...result, content: truncateHeadTail(result.content, this.maxOutputChars) };
     } catch (err) {
       return errorResult(failureMessage(err));
     }
   }
 
-  private async runWithTimeout(name: string, timeoutMs: number, run: (signal: AbortSignal) => Promise<ToolResult>, outer: AbortSignal): Promise<ToolResult> {
+  private async runWithTimeout(
+    name: string,
+    timeoutMs: number,
+    run: (signal: AbortSignal) => Promise<ToolResult>,
+    outer: AbortSignal,
+  ): Promise<ToolResult> {
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), timeoutMs);
     const signal = AbortSignal.any([outer, timeout.signal]);
-    const why = (): string => (timeout.signal.aborted ? `timeout: ${name} did not finish within ${timeoutMs} ms` : `cancelled: ${name} was cancelled`);
+    const why = (): string =>
+      timeout.signal.aborted
+        ? `timeout: ${name} did not finish within ${timeoutMs} ms`
+        : `cancelled: ${name} was cancelled`;
     // A tool that gives up by throwing on abort is reported as timed out / cancelled, not as a crash.
     const running = run(signal).catch((err: unknown) => {
       if (signal.aborted) return errorResult(why());

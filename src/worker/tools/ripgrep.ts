@@ -60,11 +60,20 @@ export function ripgrepArgs(scope: SearchScope, req: SearchRequest): string[] {
 }
 
 /** The files ripgrep would search (`rg --files`, NUL-separated), as absolute paths, in its order. */
-export function listFilesWithRipgrep(rgPath: string, scope: SearchScope, req: SearchRequest, signal: AbortSignal): Promise<string[]> {
+export function listFilesWithRipgrep(
+  rgPath: string,
+  scope: SearchScope,
+  req: SearchRequest,
+  signal: AbortSignal,
+): Promise<string[]> {
   if (!scope.isDirectory) return Promise.resolve([scope.real]);
   const cwd = searchCwd(scope);
   return new Promise((resolve, reject) => {
-    const child = spawn(rgPath, ['--files', '--null', ...walkArgs(req), '--', target(scope)], { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal });
+    const child = spawn(rgPath, ['--files', '--null', ...walkArgs(req), '--', target(scope)], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      signal,
+    });
     const chunks: Buffer[] = [];
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -75,7 +84,10 @@ export function listFilesWithRipgrep(rgPath: string, scope: SearchScope, req: Se
     child.on('error', (err) => reject(signal.aborted ? new ToolError('search cancelled') : err));
     child.on('close', (code) => {
       // 1: no files at all.
-      if (code !== 0 && code !== 1) return reject(new ToolError(`ripgrep failed to list files (exit ${code ?? 'signal'}): ${stderr.trim() || 'no message'}`));
+      if (code !== 0 && code !== 1)
+        return reject(
+          new ToolError(`ripgrep failed to list files (exit ${code ?? 'signal'}): ${stderr.trim() || 'no message'}`),
+        );
       const out = Buffer.concat(chunks);
       const files: string[] = [];
       let start = 0;
@@ -126,7 +138,11 @@ export function searchWithRipgrep(
         child.kill('SIGTERM');
         return;
       }
-      matches.push({ path: displayPath(abs, projectRoot), line: data.line_number ?? 0, text: stripLineEnd(rgText(data.lines)) });
+      matches.push({
+        path: displayPath(abs, projectRoot),
+        line: data.line_number ?? 0,
+        text: stripLineEnd(rgText(data.lines)),
+      });
     };
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {

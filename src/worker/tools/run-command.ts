@@ -17,7 +17,13 @@ export interface CommandWrapper {
    * The same command outside the sandbox (environment still scrubbed), for a call main allowed with
    * `unsandboxed: true` (a person's "allow once"). Absent: the wrapper confines nothing anyway, `wrap` is used.
    */
-  wrapUnsandboxed?(command: string): { file: string; args: string[]; env: Record<string, string>; cwd: string; cleanup?(): void };
+  wrapUnsandboxed?(command: string): {
+    file: string;
+    args: string[];
+    env: Record<string, string>;
+    cwd: string;
+    cleanup?(): void;
+  };
   /** A message for the model when the output shows the wrapper blocked something, else null. */
   describeViolation?(output: string, exitCode: number | null): string | null;
 }
@@ -65,12 +71,23 @@ function footerFor(ending: Ending, timeoutMs: number): string {
  * Runs `bash -c COMMAND` (stdin from /dev/null) in a pty in the project root, under the end-marker wrapper of
  * pty-sentinel.ts; the whole process group dies on timeout or cancel.
  */
-export function runInPty(command: string, timeoutMs: number, opts: RunCommandOptions, ctx: ToolRunContext, unsandboxed = false): Promise<ToolResult> {
+export function runInPty(
+  command: string,
+  timeoutMs: number,
+  opts: RunCommandOptions,
+  ctx: ToolRunContext,
+  unsandboxed = false,
+): Promise<ToolResult> {
   const graceMs = opts.killGraceMs;
   const marker = newEndMarker();
   const filter = new EndMarkerFilter(marker);
   const wrapper = opts.wrapper;
-  const wrapped = wrapper === undefined ? undefined : unsandboxed && wrapper.wrapUnsandboxed ? wrapper.wrapUnsandboxed(command) : wrapper.wrap(command);
+  const wrapped =
+    wrapper === undefined
+      ? undefined
+      : unsandboxed && wrapper.wrapUnsandboxed
+        ? wrapper.wrapUnsandboxed(command)
+        : wrapper.wrap(command);
   const spawnSpec = wrapped ?? { file: 'bash', args: ['-c', command], env: workerEnv(), cwd: ctx.projectRoot };
   let term: pty.IPty;
   try {
@@ -128,7 +145,10 @@ export function runInPty(command: string, timeoutMs: number, opts: RunCommandOpt
       const finish = (ending: Ending): void => {
         const footer = footerFor(ending, timeoutMs);
         const output = cleanTerminalOutput(collector.text()).replace(/\n+$/, '');
-        const body = truncateHeadTail(output === '' ? '(no output)' : output, Math.max(200, ctx.maxOutputChars - footer.length - 1));
+        const body = truncateHeadTail(
+          output === '' ? '(no output)' : output,
+          Math.max(200, ctx.maxOutputChars - footer.length - 1),
+        );
         const code = ending.kind === 'exit' && ending.signal === 0 ? ending.exitCode : null;
         const violation = unsandboxed ? null : (opts.wrapper?.describeViolation?.(output, code) ?? null);
         const note = violation === null ? '' : `\n${violation}\n${UNSANDBOXED_HINT}`;
@@ -141,7 +161,11 @@ export function runInPty(command: string, timeoutMs: number, opts: RunCommandOpt
       }
       // Background jobs left behind by a finished command are not kept running.
       if (groupAlive(pgid)) void terminateGroup(pgid, graceMs);
-      finish({ kind: 'exit', exitCode: filter.exitCode ?? exitCode, signal: filter.exitCode === null ? (signal ?? 0) : 0 });
+      finish({
+        kind: 'exit',
+        exitCode: filter.exitCode ?? exitCode,
+        signal: filter.exitCode === null ? (signal ?? 0) : 0,
+      });
     });
   });
 }
@@ -157,6 +181,7 @@ export function createRunCommandTool(opts: RunCommandOptions): RegisteredTool {
       'sandbox (writes only in the project, no secrets, network only to allowed domains); set unsandboxed: true ' +
       'only for one command the sandbox blocked that the task truly needs: a person must approve it.',
     timeoutMs: (input) => (input.timeout_ms ?? opts.defaultTimeoutMs) + opts.killGraceMs + 5_000,
-    run: (input, ctx) => runInPty(input.command, input.timeout_ms ?? opts.defaultTimeoutMs, opts, ctx, input.unsandboxed === true),
+    run: (input, ctx) =>
+      runInPty(input.command, input.timeout_ms ?? opts.defaultTimeoutMs, opts, ctx, input.unsandboxed === true),
   });
 }

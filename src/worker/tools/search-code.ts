@@ -31,7 +31,10 @@ export function createSearchCodeTool(ripgrep: string | null | (() => Promise<str
       if (ripgrepPath === null) compileRegex(req.pattern, req.caseInsensitive); // a bad pattern fails before any work
       // Every file the search would read is judged first (by name, never by content: whether a hidden file
       // matched must not show), so the cap counts readable matches only.
-      const files = ripgrepPath === null ? await listFilesWithJs(scope, req, ctx.signal) : await listFilesWithRipgrep(ripgrepPath, scope, req, ctx.signal);
+      const files =
+        ripgrepPath === null
+          ? await listFilesWithJs(scope, req, ctx.signal)
+          : await listFilesWithRipgrep(ripgrepPath, scope, req, ctx.signal);
       const shown = files.map((abs) => displayPath(abs, ctx.projectRoot));
       const split = await splitReadable(shown, ctx.readable, ctx.signal);
       const readable = files.filter((_, i) => split.visible.has(shown[i] ?? ''));

@@ -22,7 +22,9 @@ export function compileRegex(pattern: string, caseInsensitive: boolean): RegExp 
     try {
       return new RegExp(pattern, flags);
     } catch (err) {
-      throw new ToolError(`invalid regular expression /${pattern}/: ${err instanceof Error ? err.message : String(err)}`);
+      throw new ToolError(
+        `invalid regular expression /${pattern}/: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
 }
@@ -90,7 +92,12 @@ export async function listFilesWithJs(scope: SearchScope, req: SearchRequest, si
  * The JS search used when ripgrep is not installed: reads only `files` (listed by listFilesWithJs, then filtered
  * by main's read check), in that order; same result format as ripgrep.
  */
-export async function searchWithJs(files: readonly string[], req: SearchRequest, projectRoot: string, signal: AbortSignal): Promise<SearchOutcome> {
+export async function searchWithJs(
+  files: readonly string[],
+  req: SearchRequest,
+  projectRoot: string,
+  signal: AbortSignal,
+): Promise<SearchOutcome> {
   const regex = compileRegex(req.pattern, req.caseInsensitive);
   const matches: SearchMatch[] = [];
   for (const abs of files) {

@@ -24,7 +24,9 @@ export function formatMatches(outcome: SearchOutcome, pattern: string): string {
   if (outcome.matches.length === 0) return `No matches for /${pattern}/`;
   const sorted = [...outcome.matches].sort((a, b) => comparePaths(a.path, b.path) || a.line - b.line);
   const body = sorted.map((m) => `${m.path}:${m.line}:${capLine(m.text, MAX_MATCH_LINE_CHARS)}`).join('\n');
-  return outcome.capped ? `${body}\n[results capped at ${MAX_SEARCH_MATCHES} matches; narrow the pattern, path or glob]` : body;
+  return outcome.capped
+    ? `${body}\n[results capped at ${MAX_SEARCH_MATCHES} matches; narrow the pattern, path or glob]`
+    : body;
 }
 
 export function stripLineEnd(line: string): string {

@@ -27,7 +27,9 @@ export async function resolveSearchScope(p: string | undefined, ctx: ToolContext
   // The most specific root wins (an additional directory may sit inside the project).
   const containing = roots.filter((root) => isInside(real, root, FS_CASE)).sort((a, b) => b.length - a.length)[0];
   if (containing === undefined) {
-    throw new ToolError(`path_outside_roots: ${shown} resolves to ${real}, outside the project and its additional directories; refusing`);
+    throw new ToolError(
+      `path_outside_roots: ${shown} resolves to ${real}, outside the project and its additional directories; refusing`,
+    );
   }
   if (!stat.isDirectory() && !stat.isFile()) throw new ToolError(`${shown} is neither a folder nor a regular file`);
   return { real, isDirectory: stat.isDirectory(), ignoreRoot: stat.isDirectory() ? containing : path.dirname(real) };

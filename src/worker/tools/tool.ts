@@ -46,7 +46,8 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): RegisteredTo
   const contract = TOOLS[spec.name];
   const contractSchema: z.ZodType = contract.input;
   const specSchema: z.ZodType = spec.input;
-  if (contractSchema !== specSchema) throw new Error(`tool ${spec.name}: its schema is not the contract's (src/shared/tools.ts)`);
+  if (contractSchema !== specSchema)
+    throw new Error(`tool ${spec.name}: its schema is not the contract's (src/shared/tools.ts)`);
   const schema = spec.input;
   return {
     name: spec.name,

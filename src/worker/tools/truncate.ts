@@ -28,5 +28,7 @@ export function truncateHeadTail(text: string, max: number): string {
 
 /** Cuts one over-long line (search results, numbered file lines). */
 export function capLine(line: string, max: number): string {
-  return line.length <= max ? line : `${line.slice(0, max)}… [${(line.length - max).toLocaleString('en-US')} more characters]`;
+  return line.length <= max
+    ? line
+    : `${line.slice(0, max)}… [${(line.length - max).toLocaleString('en-US')} more characters]`;
 }

@@ -50,5 +50,10 @@ export interface ToolRegistry {
    * The execution gate and the run: re-checks the tool is allowed in `agentMode` and by `allowList` (when given),
    * validates the input, runs with the tool's timeout; every failure comes back as an error result.
    */
-  execute(name: string, rawInput: unknown, ctx: ToolContext, gate: { agentMode: AgentMode; allowList?: readonly string[] }): Promise<ToolResult>;
+  execute(
+    name: string,
+    rawInput: unknown,
+    ctx: ToolContext,
+    gate: { agentMode: AgentMode; allowList?: readonly string[] },
+  ): Promise<ToolResult>;
 }

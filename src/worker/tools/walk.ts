@@ -36,11 +36,21 @@ export function comparePaths(a: string, b: string): number {
  * crawler library (fdir, @nodelib/fs.walk): their exclude callbacks are synchronous, and a folder's own .gitignore
  * must be read (asynchronously) before deciding which of its children to prune, in ripgrep's sorted order.
  */
-export async function walkFiles(ignoreRoot: string, startAbs: string, visit: (entry: WalkEntry) => boolean, signal: AbortSignal): Promise<void> {
+export async function walkFiles(
+  ignoreRoot: string,
+  startAbs: string,
+  visit: (entry: WalkEntry) => boolean,
+  signal: AbortSignal,
+): Promise<void> {
   signal.throwIfAborted();
   const startRel = path.relative(ignoreRoot, startAbs).split(path.sep).join('/');
   const startStack = (await IgnoreStack.forFolder(ignoreRoot, startRel)).exemptingPathTo(startRel);
-  const walkDir = async (absDir: string, relDir: string, inherited: IgnoreStack, entered: boolean): Promise<boolean> => {
+  const walkDir = async (
+    absDir: string,
+    relDir: string,
+    inherited: IgnoreStack,
+    entered: boolean,
+  ): Promise<boolean> => {
     signal.throwIfAborted();
     let entries: fs.Dirent[];
     try {

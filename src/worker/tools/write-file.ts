@@ -6,7 +6,7 @@ import { defineTool, ok } from './tool';
 
 export const writeFileTool = defineTool({
   name: 'write_file',
-    input: WriteFileInput,
+  input: WriteFileInput,
   description:
     'Create a file or replace its whole content. Missing parent folders are created. ' +
     'Prefer edit_file to change part of an existing file.',

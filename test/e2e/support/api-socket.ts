@@ -30,7 +30,10 @@ export interface OpenSocketOptions {
 export function openApiSocket(port: number, options: OpenSocketOptions): Promise<ApiSocket> {
   const headers: Record<string, string> = {};
   if (options.cookie) headers.cookie = options.cookie;
-  const ws = new WebSocket(`ws://127.0.0.1:${port}${options.path ?? '/api'}`, { origin: options.origin ?? `http://127.0.0.1:${port}`, headers });
+  const ws = new WebSocket(`ws://127.0.0.1:${port}${options.path ?? '/api'}`, {
+    origin: options.origin ?? `http://127.0.0.1:${port}`,
+    headers,
+  });
   const frames: SocketServerFrame[] = [];
   const waiters = new Set<() => void>();
   const consumed = new Set<number>();

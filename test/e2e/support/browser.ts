@@ -5,7 +5,13 @@ import type { Browser } from 'playwright';
 /** Debian's Chromium: the e2e tests never download a browser. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 
 /** Null when Chromium can be launched; otherwise the reason to skip (used with `describe.skipIf`). */
 export function chromiumSkipReason(): string | null {

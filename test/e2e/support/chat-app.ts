@@ -129,7 +129,11 @@ export interface WatchedPage {
  * A new page of `context` (15 s default timeout) at `url`, watched for page errors and console messages of
  * `consoleTypes`; resolves once the message box is enabled.
  */
-export async function openChatPage(context: BrowserContext, url: string, consoleTypes: readonly string[] = ['error', 'warning']): Promise<WatchedPage> {
+export async function openChatPage(
+  context: BrowserContext,
+  url: string,
+  consoleTypes: readonly string[] = ['error', 'warning'],
+): Promise<WatchedPage> {
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();
   const problems: string[] = [];

@@ -8,7 +8,10 @@ export const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 export const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/u;
 
 /** Where a piece of text is drawn inside `element`: the box of the first occurrence of `needle` in its text nodes. */
-export async function textBox(element: Locator, needle: string): Promise<{ x: number; y: number; right: number; bottom: number } | null> {
+export async function textBox(
+  element: Locator,
+  needle: string,
+): Promise<{ x: number; y: number; right: number; bottom: number } | null> {
   return element.evaluate((root, wanted) => {
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -49,5 +52,7 @@ export async function screenshotBothThemes(page: Page, name: string, target?: Lo
 
 /** The text of the element that has the focus. */
 export function focusedText(page: Page): Promise<string> {
-  return page.evaluate(() => (document.activeElement instanceof HTMLElement ? document.activeElement.innerText.trim() : ''));
+  return page.evaluate(() =>
+    document.activeElement instanceof HTMLElement ? document.activeElement.innerText.trim() : '',
+  );
 }

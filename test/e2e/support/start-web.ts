@@ -9,8 +9,13 @@ export const CLI_PATH = path.join(REPO_ROOT, 'out/main/cli.js');
 
 /** The e2e and web tests run the built app: a missing build is a failure (npm test builds first), never a skip. */
 export function requireBuiltApp(): void {
-  for (const file of [CLI_PATH, path.join(REPO_ROOT, 'out/main/worker.js'), path.join(REPO_ROOT, 'out/renderer/index.html')]) {
-    if (!fs.existsSync(file)) throw new Error(`${path.relative(REPO_ROOT, file)} is missing: run \`npm run build\` first`);
+  for (const file of [
+    CLI_PATH,
+    path.join(REPO_ROOT, 'out/main/worker.js'),
+    path.join(REPO_ROOT, 'out/renderer/index.html'),
+  ]) {
+    if (!fs.existsSync(file))
+      throw new Error(`${path.relative(REPO_ROOT, file)} is missing: run \`npm run build\` first`);
   }
 }
 
@@ -67,7 +72,13 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
   const project = options.project ?? null;
   const extra = options.args ?? [];
   // --port 0 unless the test gives its own (the CLI refuses a flag given twice)
-  const args = [CLI_PATH, 'web', ...(extra.includes('--port') ? [] : ['--port', '0']), ...(project ? ['--project', project] : []), ...extra];
+  const args = [
+    CLI_PATH,
+    'web',
+    ...(extra.includes('--port') ? [] : ['--port', '0']),
+    ...(project ? ['--project', project] : []),
+    ...extra,
+  ];
   const proc = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: { ...process.env, GATEHOUSE_HOME: home, HOME: home },
@@ -106,12 +117,25 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
     const match = URL_LINE.exec(out);
     if (match) {
       const [, url = '', port = '0', token = ''] = match;
-      return { url, token, port: Number(port), origin: `http://127.0.0.1:${port}`, proc, home, project, stdout: () => out, stderr: () => err, stop };
+      return {
+        url,
+        token,
+        port: Number(port),
+        origin: `http://127.0.0.1:${port}`,
+        proc,
+        home,
+        project,
+        stdout: () => out,
+        stderr: () => err,
+        stop,
+      };
     }
     if (proc.exitCode !== null || proc.signalCode !== null || Date.now() > deadline) {
       await stop();
       await closed;
-      throw new Error(`gatehouse web did not print its URL (exit ${proc.exitCode ?? proc.signalCode}).\nstdout: ${out}\nstderr: ${err}`);
+      throw new Error(
+        `gatehouse web did not print its URL (exit ${proc.exitCode ?? proc.signalCode}).\nstdout: ${out}\nstderr: ${err}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -36,8 +36,15 @@ describe('resolveModelConfig precedence', () => {
   it('the environment beats the settings; --model beats ANTHROPIC_MODEL', () => {
     writeUserSettings(FULL);
     const { settings } = readUserModelSettings(configDir);
-    const env = { ANTHROPIC_API_KEY: 'env-key', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/env', ANTHROPIC_MODEL: 'env-model' };
-    expect(resolveModelConfig(env, {}, settings)).toEqual({ model: 'env-model', provider: { apiKey: 'env-key', baseURL: 'http://127.0.0.1:9/env' } });
+    const env = {
+      ANTHROPIC_API_KEY: 'env-key',
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/env',
+      ANTHROPIC_MODEL: 'env-model',
+    };
+    expect(resolveModelConfig(env, {}, settings)).toEqual({
+      model: 'env-model',
+      provider: { apiKey: 'env-key', baseURL: 'http://127.0.0.1:9/env' },
+    });
     expect(resolveModelConfig(env, { model: 'cli-model' }, settings).model).toBe('cli-model');
   });
 
@@ -55,15 +62,23 @@ describe('resolveModelConfig precedence', () => {
     writeUserSettings(FULL);
     const { settings } = readUserModelSettings(configDir);
     expect(resolveModelConfig({}, {}, settings, 'stored-key').provider.apiKey).toBe('stored-key');
-    expect(resolveModelConfig({ ANTHROPIC_API_KEY: 'env-key' }, {}, settings, 'stored-key').provider.apiKey).toBe('env-key');
-    expect(resolveModelConfig({}, { apiKey: 'explicit-key' }, settings, 'stored-key').provider.apiKey).toBe('explicit-key');
+    expect(resolveModelConfig({ ANTHROPIC_API_KEY: 'env-key' }, {}, settings, 'stored-key').provider.apiKey).toBe(
+      'env-key',
+    );
+    expect(resolveModelConfig({}, { apiKey: 'explicit-key' }, settings, 'stored-key').provider.apiKey).toBe(
+      'explicit-key',
+    );
     expect(resolveModelConfig({}, {}, settings, '  ').provider.apiKey).toBe('settings-key');
     expect(modelConfigSources({}, {}, settings, 'stored-key')).toEqual({
       model: { value: 'settings-model', source: 'settings-file' },
       apiKey: { value: 'stored-key', source: 'secure-store' },
       baseURL: { value: 'http://127.0.0.1:9/settings', source: 'settings-file' },
     });
-    expect(modelConfigSources({}, {}, {}, null)).toEqual({ model: { value: DEFAULT_MODEL, source: 'default' }, apiKey: null, baseURL: null });
+    expect(modelConfigSources({}, {}, {}, null)).toEqual({
+      model: { value: DEFAULT_MODEL, source: 'default' },
+      apiKey: null,
+      baseURL: null,
+    });
   });
 
   it('no key anywhere is an error that says where to put one', () => {
@@ -97,7 +112,10 @@ describe('a malformed model block', () => {
       expect(warnings[0]).toMatch(where);
       expect(warnings[0]).toContain('ignored');
       // Nothing of the malformed block leaks into the config: the environment's key is used.
-      expect(resolveModelConfig({ ANTHROPIC_API_KEY: 'env-key' }, {}, settings)).toEqual({ model: DEFAULT_MODEL, provider: { apiKey: 'env-key' } });
+      expect(resolveModelConfig({ ANTHROPIC_API_KEY: 'env-key' }, {}, settings)).toEqual({
+        model: DEFAULT_MODEL,
+        provider: { apiKey: 'env-key' },
+      });
     });
   }
 });

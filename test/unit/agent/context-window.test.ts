@@ -6,7 +6,10 @@ const result = (id: string, chars: number): ConversationMessage => ({
   role: 'user',
   content: [{ type: 'tool_result', tool_use_id: id, content: 'x'.repeat(chars), is_error: false }],
 });
-const use = (id: string): ConversationMessage => ({ role: 'assistant', content: [{ type: 'tool_use', id, name: 'read_file', input: { path: 'a' } }] });
+const use = (id: string): ConversationMessage => ({
+  role: 'assistant',
+  content: [{ type: 'tool_use', id, name: 'read_file', input: { path: 'a' } }],
+});
 
 function conversation(sizes: number[]): ConversationMessage[] {
   const messages: ConversationMessage[] = [{ role: 'user', content: [{ type: 'text', text: 'task' }] }];

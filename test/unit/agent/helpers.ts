@@ -4,22 +4,44 @@ import type { AgentMode } from '../../../src/shared/permission';
 import { TOOLS, isToolName } from '../../../src/shared/tools';
 import type { ToolSafety } from '../../../src/shared/tools';
 import { CancelledError } from '../../../src/worker/providers/errors';
-import type { ContentBlock, ModelProvider, ProviderRequest, ProviderResponse, ProviderStreamHandlers } from '../../../src/worker/providers/types';
-import type { ModelToolDefinition, ToolContext, ToolPreview, ToolRegistry, ToolResult } from '../../../src/worker/tools/types';
+import type {
+  ContentBlock,
+  ModelProvider,
+  ProviderRequest,
+  ProviderResponse,
+  ProviderStreamHandlers,
+} from '../../../src/worker/providers/types';
+import type {
+  ModelToolDefinition,
+  ToolContext,
+  ToolPreview,
+  ToolRegistry,
+  ToolResult,
+} from '../../../src/worker/tools/types';
 
 /** A scripted model: each call to stream() takes the next answer (or a function of the request) from the queue. */
 export class ScriptedProvider implements ModelProvider {
   readonly name = 'scripted';
   readonly defaultModel = 'scripted-model';
   readonly requests: ProviderRequest[] = [];
-  private readonly script: Array<ProviderResponse | Error | ((req: ProviderRequest, signal: AbortSignal) => Promise<ProviderResponse>)> = [];
+  private readonly script: Array<
+    ProviderResponse | Error | ((req: ProviderRequest, signal: AbortSignal) => Promise<ProviderResponse>)
+  > = [];
 
-  push(...answers: Array<ProviderResponse | Error | ((req: ProviderRequest, signal: AbortSignal) => Promise<ProviderResponse>)>): this {
+  push(
+    ...answers: Array<
+      ProviderResponse | Error | ((req: ProviderRequest, signal: AbortSignal) => Promise<ProviderResponse>)
+    >
+  ): this {
     this.script.push(...answers);
     return this;
   }
 
-  async stream(request: ProviderRequest, handlers: ProviderStreamHandlers, signal: AbortSignal): Promise<ProviderResponse> {
+  async stream(
+    request: ProviderRequest,
+    handlers: ProviderStreamHandlers,
+    signal: AbortSignal,
+  ): Promise<ProviderResponse> {
     if (signal.aborted) throw new CancelledError();
     // Deep copy: the runner keeps mutating its conversation after the call.
     this.requests.push(structuredClone(request));
@@ -66,7 +88,11 @@ export class RecordingRegistry implements ToolRegistry {
   definitions(agentMode: AgentMode): ModelToolDefinition[] {
     return Object.entries(TOOLS)
       .filter(([, t]) => agentMode !== 'plan' || t.safety === 'readOnly')
-      .map(([name, t]) => ({ name: name as keyof typeof TOOLS, description: t.description, input_schema: { type: 'object' } }));
+      .map(([name, t]) => ({
+        name: name as keyof typeof TOOLS,
+        description: t.description,
+        input_schema: { type: 'object' },
+      }));
   }
 
   safety(name: string): ToolSafety | null {
@@ -79,7 +105,12 @@ export class RecordingRegistry implements ToolRegistry {
     return { kind: 'diff', path, unifiedDiff: `--- ${path}\n+++ ${path}\n` };
   }
 
-  async execute(name: string, rawInput: unknown, ctx: ToolContext, gate: { agentMode: AgentMode; allowList?: readonly string[] }): Promise<ToolResult> {
+  async execute(
+    name: string,
+    rawInput: unknown,
+    ctx: ToolContext,
+    gate: { agentMode: AgentMode; allowList?: readonly string[] },
+  ): Promise<ToolResult> {
     if (!this.gateBroken && gate.agentMode === 'plan' && this.safety(name) !== 'readOnly') {
       return { content: `tool_not_allowed: ${name} (registry gate)`, isError: true };
     }

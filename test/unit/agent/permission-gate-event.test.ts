@@ -76,27 +76,44 @@ describe("the gate's decision event", () => {
     const event = await eventOf(approve, writeCall());
     const suggested = asked[0]!.suggestedRules;
     expect(suggested.length).toBeGreaterThan(0);
-    expect(event).toMatchObject({ allow: true, source: 'approval', asked: { source: asked[0]!.source }, answer: { choice: 'always', rules: suggested } });
+    expect(event).toMatchObject({
+      allow: true,
+      source: 'approval',
+      asked: { source: asked[0]!.source },
+      answer: { choice: 'always', rules: suggested },
+    });
     const local = fs.readFileSync(path.join(project, '.gatehouse', 'settings.local.yaml'), 'utf8');
     for (const rule of suggested) expect(local).toContain(rule);
   });
 
   it('asked, answered "session" with an edited rule: that rule is the one recorded', async () => {
     const { approve } = answering({ kind: 'session', rules: ['Write(notes/**)'] });
-    expect(await eventOf(approve, writeCall())).toMatchObject({ allow: true, answer: { choice: 'session', rules: ['Write(notes/**)'] } });
+    expect(await eventOf(approve, writeCall())).toMatchObject({
+      allow: true,
+      answer: { choice: 'session', rules: ['Write(notes/**)'] },
+    });
     expect(engine.state.sessionRules()).toContainEqual({ behavior: 'allow', rule: 'Write(notes/**)' });
   });
 
   it('asked, answered "deny" with a note: denied by you, the note kept in the answer and the reason', async () => {
     const { approve } = answering({ kind: 'deny', note: 'not in notes/' });
     const event = await eventOf(approve, writeCall());
-    expect(event).toMatchObject({ allow: false, source: 'approval', reason: 'denied by you: not in notes/', answer: { choice: 'deny', note: 'not in notes/' } });
+    expect(event).toMatchObject({
+      allow: false,
+      source: 'approval',
+      reason: 'denied by you: not in notes/',
+      answer: { choice: 'deny', note: 'not in notes/' },
+    });
     expect(event.asked).toBeDefined();
   });
 
   it('asked with nobody to answer: denied "approval required", what it asked is kept, no answer', async () => {
     const event = await eventOf(null, writeCall());
-    expect(event).toMatchObject({ allow: false, reason: expect.stringMatching(/^approval required: /), asked: expect.any(Object) });
+    expect(event).toMatchObject({
+      allow: false,
+      reason: expect.stringMatching(/^approval required: /),
+      asked: expect.any(Object),
+    });
     expect(event).not.toHaveProperty('answer');
   });
 

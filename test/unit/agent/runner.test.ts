@@ -8,7 +8,11 @@ import { RecordingRegistry, ScriptedProvider, answer, call, eventLog, say, toolC
 
 const allowAll: BeforeToolCall = async () => ({ allow: true, source: 'mode', reason: 'allowed' });
 
-function options(provider: ScriptedProvider, registry: RecordingRegistry, over: Partial<RunAgentOptions> = {}): RunAgentOptions & { events: ReturnType<typeof eventLog>['events'] } {
+function options(
+  provider: ScriptedProvider,
+  registry: RecordingRegistry,
+  over: Partial<RunAgentOptions> = {},
+): RunAgentOptions & { events: ReturnType<typeof eventLog>['events'] } {
   const log = eventLog();
   return {
     provider,
@@ -44,7 +48,12 @@ describe('runAgent: the loop', () => {
     const provider = new ScriptedProvider().push(answer(say('hello')));
     const opts = options(provider, new RecordingRegistry());
     const result = await runAgent(opts);
-    expect(result).toMatchObject({ status: 'completed', turns: 1, finalText: 'hello', usage: { inputTokens: 10, outputTokens: 5 } });
+    expect(result).toMatchObject({
+      status: 'completed',
+      turns: 1,
+      finalText: 'hello',
+      usage: { inputTokens: 10, outputTokens: 5 },
+    });
     expect(opts.events.map((e) => e.type)).toEqual(['turn_started', 'text_delta', 'turn_usage', 'done']);
     expect(provider.requests[0]!.model).toBe('scripted-model');
     expect(provider.requests[0]!.messages[0]!.content).toEqual([{ type: 'text', text: 'do the thing' }]);
@@ -67,7 +76,9 @@ describe('runAgent: the loop', () => {
     expect(result.status).toBe('completed');
     const at = (name: string, index = 0) => registry.runs.filter((r) => r.name === name)[index]!;
     // r1 and r2 overlap: one started while the other was running
-    expect([...at('read_file').runningAtStart, ...at('search_code').runningAtStart]).toEqual(expect.arrayContaining([expect.stringMatching(/^(read_file|search_code)$/)]));
+    expect([...at('read_file').runningAtStart, ...at('search_code').runningAtStart]).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^(read_file|search_code)$/)]),
+    );
     // the write, the command and the last read each ran alone
     expect(at('write_file').runningAtStart).toEqual([]);
     expect(at('run_command').runningAtStart).toEqual([]);
@@ -84,16 +95,27 @@ describe('runAgent: the loop', () => {
   it('sends a denied call back as is_error with source, rule, reason and the alternative, and does not run it', async () => {
     const registry = new RecordingRegistry();
     const seen: ToolCallRequest[] = [];
-    const provider = new ScriptedProvider().push(answer(call('c1', 'run_command', { command: 'git push --force' })), answer(say('ok, I will not push')));
+    const provider = new ScriptedProvider().push(
+      answer(call('c1', 'run_command', { command: 'git push --force' })),
+      answer(say('ok, I will not push')),
+    );
     const opts = options(provider, registry, {
       beforeToolCall: async (c) => {
         seen.push(c);
-        return { allow: false, source: 'user', rule: 'Bash(git push:*)', reason: 'pushing is not allowed', alternative: 'Bash(git status)' };
+        return {
+          allow: false,
+          source: 'user',
+          rule: 'Bash(git push:*)',
+          reason: 'pushing is not allowed',
+          alternative: 'Bash(git status)',
+        };
       },
     });
     const result = await runAgent(opts);
     expect(registry.runs).toHaveLength(0);
-    expect(seen).toEqual([{ id: 'c1', name: 'run_command', input: { command: 'git push --force' }, position: { index: 1, count: 1 } }]);
+    expect(seen).toEqual([
+      { id: 'c1', name: 'run_command', input: { command: 'git push --force' }, position: { index: 1, count: 1 } },
+    ]);
     const [denied] = toolResults(provider.requests[1]!.messages[2]);
     expect(denied).toEqual({
       type: 'tool_result',
@@ -102,10 +124,17 @@ describe('runAgent: the loop', () => {
       content: 'denied by user rule Bash(git push:*): pushing is not allowed\nAllowed instead: Bash(git status)',
     });
     expect(result.status).toBe('completed');
-    expect(opts.events).toContainEqual({ type: 'tool_call_decided', id: 'c1', allow: false, source: 'user', reason: 'pushing is not allowed', rule: 'Bash(git push:*)' });
+    expect(opts.events).toContainEqual({
+      type: 'tool_call_decided',
+      id: 'c1',
+      allow: false,
+      source: 'user',
+      reason: 'pushing is not allowed',
+      rule: 'Bash(git push:*)',
+    });
   });
 
-  it('a decision its decider already announced (main\'s gate) is not reported again; the call still runs or not by it', async () => {
+  it("a decision its decider already announced (main's gate) is not reported again; the call still runs or not by it", async () => {
     const registry = new RecordingRegistry();
     const provider = new ScriptedProvider().push(
       answer(call('a1', 'read_file', { path: 'x.txt' }), call('a2', 'run_command', { command: 'git push' })),
@@ -113,12 +142,18 @@ describe('runAgent: the loop', () => {
     );
     const opts = options(provider, registry, {
       beforeToolCall: async (c) =>
-        c.id === 'a1' ? { allow: true, source: 'user', reason: 'ok', announced: true } : { allow: false, source: 'hard', reason: 'no', announced: true },
+        c.id === 'a1'
+          ? { allow: true, source: 'user', reason: 'ok', announced: true }
+          : { allow: false, source: 'hard', reason: 'no', announced: true },
     });
     await runAgent(opts);
     expect(opts.events.filter((e) => e.type === 'tool_call_decided')).toEqual([]);
     expect(registry.runs.map((r) => r.name)).toEqual(['read_file']);
-    expect(opts.events.filter((e) => e.type === 'tool_call_finished').map((e) => e.type === 'tool_call_finished' && [e.id, e.ran])).toEqual([
+    expect(
+      opts.events
+        .filter((e) => e.type === 'tool_call_finished')
+        .map((e) => e.type === 'tool_call_finished' && [e.id, e.ran]),
+    ).toEqual([
       ['a1', true],
       ['a2', false],
     ]);
@@ -126,7 +161,10 @@ describe('runAgent: the loop', () => {
 
   it('attaches the write preview to the permission request and the started event', async () => {
     const seen: ToolCallRequest[] = [];
-    const provider = new ScriptedProvider().push(answer(call('w1', 'write_file', { path: 'src/a.ts', content: 'x' })), answer(say('written')));
+    const provider = new ScriptedProvider().push(
+      answer(call('w1', 'write_file', { path: 'src/a.ts', content: 'x' })),
+      answer(say('written')),
+    );
     const opts = options(provider, new RecordingRegistry(), {
       beforeToolCall: async (c) => {
         seen.push(c);
@@ -135,13 +173,20 @@ describe('runAgent: the loop', () => {
     });
     await runAgent(opts);
     expect(seen[0]!.preview).toEqual({ kind: 'diff', path: 'src/a.ts', unifiedDiff: '--- src/a.ts\n+++ src/a.ts\n' });
-    expect(opts.events.find((e) => e.type === 'tool_call_started')).toMatchObject({ id: 'w1', safety: 'write', preview: { path: 'src/a.ts' } });
+    expect(opts.events.find((e) => e.type === 'tool_call_started')).toMatchObject({
+      id: 'w1',
+      safety: 'write',
+      preview: { path: 'src/a.ts' },
+    });
     expect(opts.events).toContainEqual({ type: 'tool_call_output', id: 'w1', chunk: 'output of write_file' });
   });
 
   it('a permission check that fails denies the call (source internal), never runs it', async () => {
     const registry = new RecordingRegistry();
-    const provider = new ScriptedProvider().push(answer(call('c1', 'run_command', { command: 'ls' })), answer(say('ok')));
+    const provider = new ScriptedProvider().push(
+      answer(call('c1', 'run_command', { command: 'ls' })),
+      answer(say('ok')),
+    );
     const result = await runAgent(
       options(provider, registry, {
         beforeToolCall: async () => {
@@ -150,14 +195,22 @@ describe('runAgent: the loop', () => {
       }),
     );
     expect(registry.runs).toHaveLength(0);
-    expect(toolResults(result.conversation[2])[0]!.content).toMatch(/^denied by internal: the permission check failed.*worker port closed/);
+    expect(toolResults(result.conversation[2])[0]!.content).toMatch(
+      /^denied by internal: the permission check failed.*worker port closed/,
+    );
   });
 
   it('refuses a call whose arguments did not parse (schema), without asking main or running it', async () => {
     const registry = new RecordingRegistry();
     let asked = 0;
     const provider = new ScriptedProvider().push(
-      answer({ type: 'tool_use', id: 'bad', name: 'read_file', input: {}, inputError: 'the tool arguments are not valid JSON (Unexpected end)' }),
+      answer({
+        type: 'tool_use',
+        id: 'bad',
+        name: 'read_file',
+        input: {},
+        inputError: 'the tool arguments are not valid JSON (Unexpected end)',
+      }),
       answer(say('sorry')),
     );
     const result = await runAgent(
@@ -170,7 +223,10 @@ describe('runAgent: the loop', () => {
     );
     expect(asked).toBe(0);
     expect(registry.runs).toHaveLength(0);
-    expect(toolResults(result.conversation[2])[0]).toMatchObject({ is_error: true, content: expect.stringMatching(/^denied by schema: the tool arguments are not valid JSON/) });
+    expect(toolResults(result.conversation[2])[0]).toMatchObject({
+      is_error: true,
+      content: expect.stringMatching(/^denied by schema: the tool arguments are not valid JSON/),
+    });
   });
 
   it('stops at the max-turns guard with a clear final event and a conversation that is still valid', async () => {
@@ -191,12 +247,17 @@ describe('runAgent: the loop', () => {
   });
 
   it('reports a model failure as status error with an error event', async () => {
-    const provider = new ScriptedProvider().push(new ProviderError('the model API answered 529 (overloaded_error): busy', { status: 529 }));
+    const provider = new ScriptedProvider().push(
+      new ProviderError('the model API answered 529 (overloaded_error): busy', { status: 529 }),
+    );
     const opts = options(provider, new RecordingRegistry());
     const result = await runAgent(opts);
     expect(result.status).toBe('error');
     expect(result.error?.message).toMatch(/529/);
-    expect(opts.events[opts.events.length - 1]).toMatchObject({ type: 'error', message: expect.stringMatching(/overloaded/) });
+    expect(opts.events[opts.events.length - 1]).toMatchObject({
+      type: 'error',
+      message: expect.stringMatching(/overloaded/),
+    });
   });
 });
 
@@ -208,9 +269,13 @@ describe('runAgent: agent modes', () => {
     const result = await runAgent(options(provider, new RecordingRegistry(), { agentMode: 'plan', maxTurns: 20 }));
     expect(result.status).toBe('completed');
     expect(provider.requests).toHaveLength(10);
-    for (const req of provider.requests) expect(req.tools.map((t) => t.name)).toEqual(['read_file', 'find_files', 'search_code']);
+    for (const req of provider.requests)
+      expect(req.tools.map((t) => t.name)).toEqual(['read_file', 'find_files', 'search_code']);
     const first = provider.requests[0]!.messages[0]!.content;
-    expect(first[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/Produce a plan[\s\S]*Do not change anything[\s\S]*do the thing/) });
+    expect(first[0]).toMatchObject({
+      type: 'text',
+      text: expect.stringMatching(/Produce a plan[\s\S]*Do not change anything[\s\S]*do the thing/),
+    });
     expect(provider.requests[0]!.system).toMatch(/plan mode/);
     const remindedTurns = provider.requests.flatMap((req, i) => {
       const lastUser = req.messages[req.messages.length - 1]!;
@@ -222,11 +287,18 @@ describe('runAgent: agent modes', () => {
   it('plan: a forged write_file is refused at execution even when allowed and even if the registry gate is broken', async () => {
     const registry = new RecordingRegistry();
     registry.gateBroken = true;
-    const provider = new ScriptedProvider().push(answer(call('w1', 'write_file', { path: 'x', content: 'pwned' })), answer(say('plan')));
+    const provider = new ScriptedProvider().push(
+      answer(call('w1', 'write_file', { path: 'x', content: 'pwned' })),
+      answer(say('plan')),
+    );
     const result = await runAgent(options(provider, registry, { agentMode: 'plan' }));
     expect(registry.runs).toHaveLength(0);
     const [refused] = toolResults(provider.requests[1]!.messages[2]);
-    expect(refused).toMatchObject({ tool_use_id: 'w1', is_error: true, content: expect.stringContaining('tool_not_allowed') });
+    expect(refused).toMatchObject({
+      tool_use_id: 'w1',
+      is_error: true,
+      content: expect.stringContaining('tool_not_allowed'),
+    });
     expect(result.status).toBe('completed');
   });
 
@@ -234,13 +306,19 @@ describe('runAgent: agent modes', () => {
     const provider = new ScriptedProvider().push(answer(say('done')));
     await runAgent(options(provider, new RecordingRegistry(), { agentMode: 'do', plan: '1. edit a.ts\n2. run tests' }));
     const text = provider.requests[0]!.messages[0]!.content[0];
-    expect(text).toMatchObject({ type: 'text', text: expect.stringMatching(/do the thing[\s\S]*<plan>\n1\. edit a\.ts\n2\. run tests\n<\/plan>/) });
+    expect(text).toMatchObject({
+      type: 'text',
+      text: expect.stringMatching(/do the thing[\s\S]*<plan>\n1\. edit a\.ts\n2\. run tests\n<\/plan>/),
+    });
     expect(provider.requests[0]!.tools.map((t) => t.name)).toContain('write_file');
   });
 
   it('an allow-list filters the definitions and gates execution', async () => {
     const registry = new RecordingRegistry();
-    const provider = new ScriptedProvider().push(answer(call('c1', 'run_command', { command: 'ls' })), answer(say('ok')));
+    const provider = new ScriptedProvider().push(
+      answer(call('c1', 'run_command', { command: 'ls' })),
+      answer(say('ok')),
+    );
     const result = await runAgent(options(provider, registry, { allowList: ['read_file'] }));
     expect(provider.requests[0]!.tools.map((t) => t.name)).toEqual(['read_file']);
     expect(registry.runs).toHaveLength(0);
@@ -300,14 +378,22 @@ describe('runAgent: resuming', () => {
   it('answers calls left without a result by an interrupted session, in the same user turn as the new task', async () => {
     const history: ConversationMessage[] = [
       { role: 'user', content: [{ type: 'text', text: 'first' }] },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'lost', name: 'run_command', input: { command: 'make' } }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'lost', name: 'run_command', input: { command: 'make' } }],
+      },
     ];
     const registry = new RecordingRegistry();
     const provider = new ScriptedProvider().push(answer(say('resumed')));
     const result = await runAgent(options(provider, registry, { history, task: 'go on' }));
     const sent = provider.requests[0]!.messages;
     expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
-    expect(sent[2]!.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'lost', is_error: true, content: expect.stringContaining('interrupted') });
+    expect(sent[2]!.content[0]).toMatchObject({
+      type: 'tool_result',
+      tool_use_id: 'lost',
+      is_error: true,
+      content: expect.stringContaining('interrupted'),
+    });
     expect(sent[2]!.content[1]).toEqual({ type: 'text', text: 'go on' });
     expect(registry.runs).toHaveLength(0);
     expectValidConversation(result.conversation);

@@ -2,9 +2,28 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApiEvent } from '../../../src/shared/api';
 import { COALESCE_MAX_CHARS, EventCoalescer } from '../../../src/main/app/event-coalescer';
 
-const text = (t: string, turn = 1, runId = 'r1'): ApiEvent => ({ type: 'agent', runId, event: { type: 'text_delta', turn, text: t } });
-const output = (chunk: string, id = 'c1'): ApiEvent => ({ type: 'agent', runId: 'r1', event: { type: 'tool_call_output', id, chunk } });
-const started: ApiEvent = { type: 'agent', runId: 'r1', event: { type: 'tool_call_started', turn: 1, id: 'c1', name: 'run_command', input: { command: 'ls' }, safety: 'exec' } };
+const text = (t: string, turn = 1, runId = 'r1'): ApiEvent => ({
+  type: 'agent',
+  runId,
+  event: { type: 'text_delta', turn, text: t },
+});
+const output = (chunk: string, id = 'c1'): ApiEvent => ({
+  type: 'agent',
+  runId: 'r1',
+  event: { type: 'tool_call_output', id, chunk },
+});
+const started: ApiEvent = {
+  type: 'agent',
+  runId: 'r1',
+  event: {
+    type: 'tool_call_started',
+    turn: 1,
+    id: 'c1',
+    name: 'run_command',
+    input: { command: 'ls' },
+    safety: 'exec',
+  },
+};
 
 function collect(): { sent: ApiEvent[]; coalescer: EventCoalescer } {
   const sent: ApiEvent[] = [];
@@ -32,7 +51,13 @@ describe('EventCoalescer', () => {
     coalescer.push({ type: 'approvalClosed', requestId: 'q', reason: 'answered' });
     coalescer.push(text('Done.', 2));
     coalescer.flush();
-    expect(sent).toEqual([text('I will run ls. '), started, output('a\nb\n'), { type: 'approvalClosed', requestId: 'q', reason: 'answered' }, text('Done.', 2)]);
+    expect(sent).toEqual([
+      text('I will run ls. '),
+      started,
+      output('a\nb\n'),
+      { type: 'approvalClosed', requestId: 'q', reason: 'answered' },
+      text('Done.', 2),
+    ]);
   });
 
   it('never joins across turns, calls or runs', () => {

@@ -12,7 +12,10 @@ import type { z } from 'zod';
 type StatusParams = z.infer<typeof SandboxStatusParamsSchema>;
 
 /** A worker that answers `sandbox.status` with `answer(params)` and records what main sent. */
-function fakeHost(answer: (params: StatusParams) => SandboxStatus | Error): { host: SandboxHandlerSources['host']; sent: Array<{ method: string; params: unknown }> } {
+function fakeHost(answer: (params: StatusParams) => SandboxStatus | Error): {
+  host: SandboxHandlerSources['host'];
+  sent: Array<{ method: string; params: unknown }>;
+} {
   const sent: Array<{ method: string; params: unknown }> = [];
   const host: SandboxHandlerSources['host'] = {
     request: (async (method: string, params: StatusParams) => {
@@ -36,23 +39,50 @@ describe('getSandboxStatus', () => {
     for (const dir of [configDir, project]) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  function handlers(host: SandboxHandlerSources['host'], open: string | null = project, env: NodeJS.ProcessEnv = { HOME: configDir }) {
+  function handlers(
+    host: SandboxHandlerSources['host'],
+    open: string | null = project,
+    env: NodeJS.ProcessEnv = { HOME: configDir },
+  ) {
     return createSandboxHandlers({ host, configDir, env, project: () => open, isTrusted: () => true });
   }
 
   it('asks the worker with the settings-derived config (the GATEHOUSE_BWRAP override travels) and reports the reason', async () => {
-    const { host, sent } = fakeHost((params) => ({ enabled: params.sandbox.enabled, available: false, reason: `cannot run ${params.sandbox.bwrapPath}` }));
-    const view = await handlers(host, project, { HOME: configDir, GATEHOUSE_BWRAP: '/nonexistent' }).getSandboxStatus({});
-    expect(SandboxStatusViewSchema.parse(view)).toEqual({ enabled: true, available: false, reason: 'cannot run /nonexistent', warnings: [] });
+    const { host, sent } = fakeHost((params) => ({
+      enabled: params.sandbox.enabled,
+      available: false,
+      reason: `cannot run ${params.sandbox.bwrapPath}`,
+    }));
+    const view = await handlers(host, project, { HOME: configDir, GATEHOUSE_BWRAP: '/nonexistent' }).getSandboxStatus(
+      {},
+    );
+    expect(SandboxStatusViewSchema.parse(view)).toEqual({
+      enabled: true,
+      available: false,
+      reason: 'cannot run /nonexistent',
+      warnings: [],
+    });
     expect(sent).toHaveLength(1);
     expect(sent[0]?.method).toBe('sandbox.status');
-    expect(sent[0]?.params).toMatchObject({ projectRoot: project, sandbox: { enabled: true, bwrapPath: '/nonexistent', userConfigDir: configDir } });
+    expect(sent[0]?.params).toMatchObject({
+      projectRoot: project,
+      sandbox: { enabled: true, bwrapPath: '/nonexistent', userConfigDir: configDir },
+    });
   });
 
   it('the user turning it off in settings.yaml -> enabled false, no reason', async () => {
     fs.writeFileSync(path.join(configDir, 'settings.yaml'), 'sandbox:\n  enabled: false\n');
-    const { host, sent } = fakeHost((params) => ({ enabled: params.sandbox.enabled, available: false, reason: 'turned off' }));
-    expect(await handlers(host).getSandboxStatus({})).toEqual({ enabled: false, available: false, reason: null, warnings: [] });
+    const { host, sent } = fakeHost((params) => ({
+      enabled: params.sandbox.enabled,
+      available: false,
+      reason: 'turned off',
+    }));
+    expect(await handlers(host).getSandboxStatus({})).toEqual({
+      enabled: false,
+      available: false,
+      reason: null,
+      warnings: [],
+    });
     expect(sent[0]?.params).toMatchObject({ sandbox: { enabled: false } });
   });
 
@@ -82,7 +112,10 @@ describe('getSandboxStatus', () => {
     try {
       fs.mkdirSync(path.join(project, 'secrets'));
       fs.writeFileSync(path.join(project, 'secrets', 'key.txt'), 'k');
-      fs.writeFileSync(path.join(configDir, 'settings.yaml'), `permissions:\n  deny: ["Read(./secrets/**)"]\n  additionalDirectories: ["${shared}"]\n`);
+      fs.writeFileSync(
+        path.join(configDir, 'settings.yaml'),
+        `permissions:\n  deny: ["Read(./secrets/**)"]\n  additionalDirectories: ["${shared}"]\n`,
+      );
       const { host, sent } = fakeHost(() => ({ enabled: true, available: true }));
       await handlers(host).getSandboxStatus({});
       const params = sent[0]?.params as StatusParams;
@@ -101,7 +134,12 @@ describe('getSandboxStatus', () => {
 
   it('no open project -> not available, and the worker is not asked', async () => {
     const { host, sent } = fakeHost(() => ({ enabled: true, available: true }));
-    expect(await handlers(host, null).getSandboxStatus({})).toEqual({ enabled: true, available: false, reason: 'no project is open', warnings: [] });
+    expect(await handlers(host, null).getSandboxStatus({})).toEqual({
+      enabled: true,
+      available: false,
+      reason: 'no project is open',
+      warnings: [],
+    });
     expect(sent).toEqual([]);
   });
 });

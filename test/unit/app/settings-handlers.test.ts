@@ -16,7 +16,8 @@ import type { AppSettingsView } from '../../../src/shared/settings-contract';
 // The Settings page's channels through dispatchApi (the entry the socket and IPC use), on a real temp config dir.
 
 const KEY = 'sk-ant-test-0123456789-SECRETTAIL';
-const COMMENTED = '# my settings, keep this comment\ntrust:\n  default: trust # inline too\nmodel:\n  # the model I pay for\n  name: claude-old\n';
+const COMMENTED =
+  '# my settings, keep this comment\ntrust:\n  default: trust # inline too\nmodel:\n  # the model I pay for\n  name: claude-old\n';
 
 let configDir: string;
 let file: string;
@@ -52,8 +53,16 @@ class MemorySecureStore implements SecretStore {
   }
 }
 
-function handlersFor(secrets: SecretStore, env: NodeJS.ProcessEnv = {}): (channel: string, payload?: unknown) => Promise<AppSettingsView> {
-  const handlers = createSettingsHandlers({ configDir, env, secrets, changed: () => changes++ }) as unknown as ApiHandlers;
+function handlersFor(
+  secrets: SecretStore,
+  env: NodeJS.ProcessEnv = {},
+): (channel: string, payload?: unknown) => Promise<AppSettingsView> {
+  const handlers = createSettingsHandlers({
+    configDir,
+    env,
+    secrets,
+    changed: () => changes++,
+  }) as unknown as ApiHandlers;
   return async (channel, payload = {}) => {
     try {
       const result = await dispatchApi(handlers, channel, payload);
@@ -109,13 +118,21 @@ describe('settings handlers, browser shell (key in settings.yaml)', () => {
   });
 
   it('the environment wins over a saved key, model and base URL, and the view says so', async () => {
-    const env = { ANTHROPIC_API_KEY: 'env-key-0123456789-ENVV', ANTHROPIC_MODEL: 'env-model', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/env' };
+    const env = {
+      ANTHROPIC_API_KEY: 'env-key-0123456789-ENVV',
+      ANTHROPIC_MODEL: 'env-model',
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/env',
+    };
     const call = handlersFor(new SettingsFileKeyStore(configDir), env);
     await call('saveApiKey', { apiKey: KEY });
     const view = await call('saveModelSettings', { name: 'file-model', baseURL: 'https://proxy.example.com/v1' });
     expect(view.apiKey).toMatchObject({ set: true, source: 'environment', last4: 'ENVV' });
     expect(view.model).toEqual({ saved: 'file-model', effective: 'env-model', source: 'environment' });
-    expect(view.baseURL).toEqual({ saved: 'https://proxy.example.com/v1', effective: 'http://127.0.0.1:9/env', source: 'environment' });
+    expect(view.baseURL).toEqual({
+      saved: 'https://proxy.example.com/v1',
+      effective: 'http://127.0.0.1:9/env',
+      source: 'environment',
+    });
     expect(currentModelConfig({ configDir, env }).provider.apiKey).toBe(env.ANTHROPIC_API_KEY);
     expect(wire.join('\n')).not.toContain(KEY);
     expect(wire.join('\n')).not.toContain(env.ANTHROPIC_API_KEY);
@@ -166,7 +183,11 @@ describe('settings handlers, browser shell (key in settings.yaml)', () => {
       ['saveApiKey', { apiKey: KEY, extra: 1 }, /saveApiKey/],
       ['saveModelSettings', { name: 'two words' }, /saveModelSettings\.name: letters, digits/],
       ['saveModelSettings', { name: '' }, /saveModelSettings\.name: enter a model name/],
-      ['saveModelSettings', { baseURL: 'file:///etc/passwd' }, /saveModelSettings\.baseURL: an http:\/\/ or https:\/\/ address/],
+      [
+        'saveModelSettings',
+        { baseURL: 'file:///etc/passwd' },
+        /saveModelSettings\.baseURL: an http:\/\/ or https:\/\/ address/,
+      ],
       ['saveModelSettings', { baseURL: 'not a url' }, /saveModelSettings\.baseURL/],
       ['setTheme', { theme: 'purple' }, /setTheme\.theme/],
       ['setTheme', {}, /setTheme\.theme/],
@@ -187,7 +208,9 @@ describe('settings handlers, browser shell (key in settings.yaml)', () => {
     const call = handlersFor(new SettingsFileKeyStore(configDir));
     const view = await call('getAppSettings');
     expect(view.apiKey).toMatchObject({ set: false, source: 'none' });
-    expect(view.apiKey.unavailable).toMatch(/model-key\.safe\) is encrypted for the desktop app and cannot be used here/);
+    expect(view.apiKey.unavailable).toMatch(
+      /model-key\.safe\) is encrypted for the desktop app and cannot be used here/,
+    );
     expect((await call('saveApiKey', { apiKey: KEY })).apiKey).toMatchObject({ set: true, source: 'settings-file' });
   });
 
@@ -208,7 +231,11 @@ describe('settings handlers, desktop (secure store)', () => {
     fs.writeFileSync(file, 'model:\n  apiKey: file-key-0123456789-FILE\n');
     const store = new MemorySecureStore();
     const call = handlersFor(store);
-    expect((await call('getAppSettings')).apiKey).toMatchObject({ set: true, source: 'settings-file', storage: 'secure-store' });
+    expect((await call('getAppSettings')).apiKey).toMatchObject({
+      set: true,
+      source: 'settings-file',
+      storage: 'secure-store',
+    });
     const saved = await call('saveApiKey', { apiKey: KEY });
     expect(saved.apiKey).toMatchObject({ set: true, source: 'secure-store', last4: 'TAIL' });
     expect(store.value).toBe(KEY);

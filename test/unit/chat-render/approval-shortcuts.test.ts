@@ -3,7 +3,11 @@ import { ariaShortcut, shortcutAction } from '../../../src/renderer/src/chat/app
 import type { ApprovalChoice } from '../../../src/shared/approval-contract';
 
 const ALL: ApprovalChoice[] = ['once', 'session', 'always', 'deny'];
-const press = (key: string, mods: Partial<{ altKey: boolean; ctrlKey: boolean; metaKey: boolean }> = {}, code = `Key${key.toUpperCase()}`) => ({
+const press = (
+  key: string,
+  mods: Partial<{ altKey: boolean; ctrlKey: boolean; metaKey: boolean }> = {},
+  code = `Key${key.toUpperCase()}`,
+) => ({
   key,
   code,
   altKey: false,

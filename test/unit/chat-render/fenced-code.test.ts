@@ -3,8 +3,16 @@ import { codeSegments, parseFencedBlock } from '../../../src/renderer/src/chat/f
 
 describe('parseFencedBlock', () => {
   it('takes a closed fence apart: language, lines, closed', () => {
-    expect(parseFencedBlock('```ts\nconst a = 1;\n\nlet b;\n```')).toEqual({ language: 'ts', lines: ['const a = 1;', '', 'let b;'], closed: true });
-    expect(parseFencedBlock('~~~~ python extra words\nx\n~~~~~')).toEqual({ language: 'python', lines: ['x'], closed: true });
+    expect(parseFencedBlock('```ts\nconst a = 1;\n\nlet b;\n```')).toEqual({
+      language: 'ts',
+      lines: ['const a = 1;', '', 'let b;'],
+      closed: true,
+    });
+    expect(parseFencedBlock('~~~~ python extra words\nx\n~~~~~')).toEqual({
+      language: 'python',
+      lines: ['x'],
+      closed: true,
+    });
     expect(parseFencedBlock('```\n```')).toEqual({ language: '', lines: [], closed: true });
   });
 
@@ -27,7 +35,8 @@ describe('parseFencedBlock', () => {
 });
 
 describe('codeSegments', () => {
-  const numbered = (n: number, blankEvery = 0) => Array.from({ length: n }, (_, i) => (blankEvery && i % blankEvery === blankEvery - 1 ? '' : `line ${i}`));
+  const numbered = (n: number, blankEvery = 0) =>
+    Array.from({ length: n }, (_, i) => (blankEvery && i % blankEvery === blankEvery - 1 ? '' : `line ${i}`));
 
   it('short code is one segment; joining the segments gives the code back', () => {
     expect(codeSegments(['a', '', 'b'])).toEqual(['a\n\nb']);

@@ -27,7 +27,11 @@ describe('highlightLines', () => {
   });
 
   it('without a (known) language, or too long, every line is one plain token', () => {
-    expect(highlightLines('a\n\nb', null)).toEqual([[{ text: 'a', className: '' }], [], [{ text: 'b', className: '' }]]);
+    expect(highlightLines('a\n\nb', null)).toEqual([
+      [{ text: 'a', className: '' }],
+      [],
+      [{ text: 'b', className: '' }],
+    ]);
     expect(highlightLines('x', 'no-such-language')).toEqual([[{ text: 'x', className: '' }]]);
     expect(highlightLines('const a = 1;', 'ts', 5)).toEqual([[{ text: 'const a = 1;', className: '' }]]);
   });

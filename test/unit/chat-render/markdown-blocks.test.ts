@@ -5,7 +5,11 @@ import { safeLinkUrl } from '../../../src/renderer/src/chat/safe-url';
 
 describe('splitMarkdownBlocks', () => {
   it('splits at blank lines, dropping the blank lines between blocks', () => {
-    expect(splitMarkdownBlocks('# Title\n\nFirst para\nstill first.\n\n\n- a\n- b\n')).toEqual(['# Title', 'First para\nstill first.', '- a\n- b']);
+    expect(splitMarkdownBlocks('# Title\n\nFirst para\nstill first.\n\n\n- a\n- b\n')).toEqual([
+      '# Title',
+      'First para\nstill first.',
+      '- a\n- b',
+    ]);
   });
 
   it('never splits inside a ``` fence, blank lines and all', () => {
@@ -24,15 +28,24 @@ describe('splitMarkdownBlocks', () => {
     expect(splitMarkdownBlocks('Use ``` `code` ``` inline\n\nnext')).toEqual(['Use ``` `code` ``` inline', 'next']);
     expect(splitMarkdownBlocks('```a`b\n\nnext')).toEqual(['```a`b', 'next']);
     // A closing line with text after the marks does not close.
-    expect(splitMarkdownBlocks('```\n``` not a close\n\nin\n```\n\nout')).toEqual(['```\n``` not a close\n\nin\n```', 'out']);
+    expect(splitMarkdownBlocks('```\n``` not a close\n\nin\n```\n\nout')).toEqual([
+      '```\n``` not a close\n\nin\n```',
+      'out',
+    ]);
   });
 
   it('an unterminated fence (still streaming) runs to the end of the text', () => {
-    expect(splitMarkdownBlocks('Intro\n\n```py\ndef f():\n\n    return 1\n')).toEqual(['Intro', '```py\ndef f():\n\n    return 1\n']);
+    expect(splitMarkdownBlocks('Intro\n\n```py\ndef f():\n\n    return 1\n')).toEqual([
+      'Intro',
+      '```py\ndef f():\n\n    return 1\n',
+    ]);
   });
 
   it('an indented line after a blank line stays with the block above (list continuation, indented code)', () => {
-    expect(splitMarkdownBlocks('1. item\n\n    more of item\n\n2. next')).toEqual(['1. item\n\n    more of item', '2. next']);
+    expect(splitMarkdownBlocks('1. item\n\n    more of item\n\n2. next')).toEqual([
+      '1. item\n\n    more of item',
+      '2. next',
+    ]);
     expect(splitMarkdownBlocks('- a\n\n\n  b')).toEqual(['- a\n\n\n  b']);
   });
 
@@ -42,7 +55,8 @@ describe('splitMarkdownBlocks', () => {
     for (let n = 1; n <= full.length; n++) {
       const blocks = splitMarkdownBlocks(full.slice(0, n));
       // Finished blocks never change as more text arrives.
-      for (let i = 0; i < Math.max(0, Math.min(previous.length, blocks.length) - 1); i++) expect(blocks[i]).toBe(previous[i]);
+      for (let i = 0; i < Math.max(0, Math.min(previous.length, blocks.length) - 1); i++)
+        expect(blocks[i]).toBe(previous[i]);
       previous = blocks;
     }
     expect(previous).toHaveLength(4);
@@ -53,7 +67,10 @@ describe('splitMarkdownBlocks', () => {
     fc.assert(
       fc.property(fc.array(line, { maxLength: 40 }), (lines) => {
         const text = lines.join('\n');
-        const kept = splitMarkdownBlocks(text).join('\n').split('\n').filter((l) => l.trim() !== '');
+        const kept = splitMarkdownBlocks(text)
+          .join('\n')
+          .split('\n')
+          .filter((l) => l.trim() !== '');
         expect(kept).toEqual(lines.filter((l) => l.trim() !== ''));
       }),
     );
@@ -61,7 +78,9 @@ describe('splitMarkdownBlocks', () => {
 
   it('splits a 250 KB message into its blocks', () => {
     const para = 'Some words about the change, with `code` and **bold**.\n';
-    const text = Array.from({ length: 2500 }, (_, i) => (i % 10 === 0 ? '```ts\nconst a = 1;\n\nconst b = 2;\n```\n' : para)).join('\n');
+    const text = Array.from({ length: 2500 }, (_, i) =>
+      i % 10 === 0 ? '```ts\nconst a = 1;\n\nconst b = 2;\n```\n' : para,
+    ).join('\n');
     const blocks = splitMarkdownBlocks(text);
     expect(blocks).toHaveLength(2500);
   });
@@ -75,7 +94,21 @@ describe('safeLinkUrl', () => {
   });
 
   it('refuses script, data, file, relative and disguised addresses', () => {
-    for (const bad of ['javascript:alert(1)', ' JavaScript:alert(1)', 'java\nscript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', 'file:///etc/passwd', '/relative', '#top', 'src/a.ts', '', null, undefined]) {
+    for (const bad of [
+      'javascript:alert(1)',
+      ' JavaScript:alert(1)',
+      'java\nscript:alert(1)',
+      'java\tscript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:x',
+      'file:///etc/passwd',
+      '/relative',
+      '#top',
+      'src/a.ts',
+      '',
+      null,
+      undefined,
+    ]) {
       expect(safeLinkUrl(bad)).toBeNull();
     }
   });
@@ -85,16 +118,20 @@ describe('extendMarkdownBlocks', () => {
   it('splitting a growing text piece by piece equals splitting it whole, at every length (property)', () => {
     const piece = fc.constantFrom('\n', '\n\n', 'text ', '```', '```ts\n', '~~~\n', '    ind', '- item', ' ', '`', 'x');
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 30 }), fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 10 }), (pieces, steps) => {
-        const text = pieces.join('');
-        let state = extendMarkdownBlocks(null, '');
-        let at = 0;
-        for (let i = 0; at < text.length; i++) {
-          at = Math.min(text.length, at + (steps[i % steps.length] ?? 1));
-          state = extendMarkdownBlocks(state, text.slice(0, at));
-          expect(state.blocks).toEqual(splitMarkdownBlocks(text.slice(0, at)));
-        }
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 30 }),
+        fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 10 }),
+        (pieces, steps) => {
+          const text = pieces.join('');
+          let state = extendMarkdownBlocks(null, '');
+          let at = 0;
+          for (let i = 0; at < text.length; i++) {
+            at = Math.min(text.length, at + (steps[i % steps.length] ?? 1));
+            state = extendMarkdownBlocks(state, text.slice(0, at));
+            expect(state.blocks).toEqual(splitMarkdownBlocks(text.slice(0, at)));
+          }
+        },
+      ),
     );
   });
 

@@ -44,19 +44,30 @@ describe('gatehouse flags', () => {
   });
 
   it('suggests the command, subcommand, action or value meant', async () => {
-    expect(await cli('permisions', 'check')).toMatchObject({ code: 2, out: '', err: expect.stringContaining('unknown command "permisions" (did you mean "permissions"?)') });
+    expect(await cli('permisions', 'check')).toMatchObject({
+      code: 2,
+      out: '',
+      err: expect.stringContaining('unknown command "permisions" (did you mean "permissions"?)'),
+    });
     expect((await cli('--versoin')).err).toContain('unknown option --versoin (did you mean --version?)');
     expect((await cli('permissions', 'chek')).err).toContain('unknown subcommand "chek" (did you mean "check"?)');
     expect((await cli('rules', 'lst')).err).toContain('unknown subcommand "lst" (did you mean "list"?)');
     expect((await cli('trust', 'stauts', project)).err).toContain('unknown action "stauts" (did you mean "status"?)');
     expect((await cli('sessions', 'delte', 'x')).err).toContain('unknown action "delte" (did you mean "delete"?)');
     const mode = await cli('permissions', 'check', '--call', READ, '--mode', 'acceptedits');
-    expect(mode).toMatchObject({ code: 2, err: expect.stringContaining('unknown mode "acceptedits" (did you mean "acceptEdits"?)') });
+    expect(mode).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('unknown mode "acceptedits" (did you mean "acceptEdits"?)'),
+    });
     expect((await cli('permissions')).err).toContain('missing subcommand (check)');
   });
 
   it('refuses a missing value, a value on a switch and a flag given twice, naming the flag', async () => {
-    expect(await cli('permissions', 'check', '--call')).toMatchObject({ code: 2, out: '', err: expect.stringContaining('--call needs a value') });
+    expect(await cli('permissions', 'check', '--call')).toMatchObject({
+      code: 2,
+      out: '',
+      err: expect.stringContaining('--call needs a value'),
+    });
     // The next flag is not taken as the value: `--project --call ...` would otherwise check the wrong folder.
     const swallowed = await cli('permissions', 'check', '--project', '--call', READ);
     expect(swallowed).toMatchObject({ code: 2, out: '' });
@@ -67,7 +78,15 @@ describe('gatehouse flags', () => {
   });
 
   it('takes --flag=value, repeatable flags and -- before an argument that starts with "-"', async () => {
-    const r = await cli('permissions', 'check', `--project=${project}`, `--call=${READ}`, '--deny', 'Read(README.md)', '--deny=Read(x)');
+    const r = await cli(
+      'permissions',
+      'check',
+      `--project=${project}`,
+      `--call=${READ}`,
+      '--deny',
+      'Read(README.md)',
+      '--deny=Read(x)',
+    );
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ decision: 'deny', source: 'cli', rule: 'Read(README.md)' });
     // A folder whose name starts with dashes: after --, it is a folder, and --help after -- is not a request for help.
@@ -77,14 +96,17 @@ describe('gatehouse flags', () => {
     expect(JSON.parse(status.out)).toMatchObject({ path: path.join(project, '--help'), trusted: false });
     expect((await cli('trust', 'status', '--help')).out).toMatch(/^Usage: gatehouse trust/);
     // Without --, a dash-word is an option; the error says how to pass it.
-    expect((await cli('trust', 'status', '-x')).err).toContain('unknown option -x; a value or prompt that starts with "-" goes after --');
+    expect((await cli('trust', 'status', '-x')).err).toContain(
+      'unknown option -x; a value or prompt that starts with "-" goes after --',
+    );
   });
 
   it('--version and --help print and exit 0; no command prints the help and exits 2', async () => {
     expect(await cli('--version')).toMatchObject({ code: 0, out: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     const help = await cli('--help');
     expect(help.code).toBe(0);
-    for (const name of ['permissions', 'rules', 'run', 'rpc', 'sessions', 'trust', 'web']) expect(help.out).toContain(`  ${name} `);
+    for (const name of ['permissions', 'rules', 'run', 'rpc', 'sessions', 'trust', 'web'])
+      expect(help.out).toContain(`  ${name} `);
     expect((await cli()).code).toBe(2);
   });
 });

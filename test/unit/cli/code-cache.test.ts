@@ -45,7 +45,9 @@ function check(extraEnv: NodeJS.ProcessEnv = {}): { code: number | null; out: st
 /** The folder this Node's cache lives in, for a HOME of `home`. */
 function cacheFolder(): string {
   const base = userCacheDir({ HOME: home });
-  return nodeCompileCache ? path.join(base, 'node-compile-cache') : path.join(base, 'v8-code', `${process.version}-${process.arch}`);
+  return nodeCompileCache
+    ? path.join(base, 'node-compile-cache')
+    : path.join(base, 'v8-code', `${process.version}-${process.arch}`);
 }
 
 function cacheFiles(): string[] {

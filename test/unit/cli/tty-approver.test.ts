@@ -35,7 +35,14 @@ async function answer(req: ApprovalRequest, typed: string[]): Promise<{ kind: st
 describe('the terminal approval', () => {
   it('says how many diff lines are cut and shows them on "v" before the answer', async () => {
     const lines = Array.from({ length: 100 }, (_, i) => `+line ${i + 1}`);
-    const req: ApprovalRequest = { ...base, preview: { kind: 'diff', path: 'big.txt', unifiedDiff: `--- /dev/null\n+++ b/big.txt\n@@ -0,0 +1,100 @@\n${lines.join('\n')}\n` } };
+    const req: ApprovalRequest = {
+      ...base,
+      preview: {
+        kind: 'diff',
+        path: 'big.txt',
+        unifiedDiff: `--- /dev/null\n+++ b/big.txt\n@@ -0,0 +1,100 @@\n${lines.join('\n')}\n`,
+      },
+    };
     const { kind, shown } = await answer(req, ['v\n', 'y\n']);
     expect(kind).toBe('once');
     expect(shown).toContain('... 43 more diff lines: type v to see them');
@@ -45,7 +52,11 @@ describe('the terminal approval', () => {
   });
 
   it('prints a hostile rule and reason with markers, never the raw characters', async () => {
-    const req: ApprovalRequest = { ...base, reason: 'matched \x1b]8;;https://evil.example\x07rule\x1b]8;;\x07', suggestedRules: ['Edit(a\u202Eb)'] };
+    const req: ApprovalRequest = {
+      ...base,
+      reason: 'matched \x1b]8;;https://evil.example\x07rule\x1b]8;;\x07',
+      suggestedRules: ['Edit(a\u202Eb)'],
+    };
     const { shown } = await answer(req, ['\n']);
     expect(shown).toContain('matched ⟨ESC⟩]8;;https://evil.example⟨BEL⟩rule⟨ESC⟩]8;;⟨BEL⟩');
     expect(shown).toContain('"session"/"always" would add: Edit(a⟨U+202E⟩b)');
@@ -58,11 +69,17 @@ describe('the terminal approval', () => {
 
 describe('gatehouse run --output text', () => {
   it('shows a long command cut with the rest counted, a line break as ⏎, and the model text with markers', () => {
-    expect(describeCall('run_command', { command: `echo ${'a'.repeat(300)}` })).toMatch(/^run_command echo a{155}… \(145 more characters\)$/);
+    expect(describeCall('run_command', { command: `echo ${'a'.repeat(300)}` })).toMatch(
+      /^run_command echo a{155}… \(145 more characters\)$/,
+    );
     expect(describeCall('run_command', { command: 'echo  safe\ntouch X' })).toBe('run_command echo  safe⏎touch X');
     const lines: string[] = [];
     const renderer = new TextRenderer((l) => lines.push(l));
-    renderer.handle({ type: 'agent', runId: 'r', event: { type: 'text_delta', turn: 1, text: 'Done \x1b[2Kreally\u200B.' } });
+    renderer.handle({
+      type: 'agent',
+      runId: 'r',
+      event: { type: 'text_delta', turn: 1, text: 'Done \x1b[2Kreally\u200B.' },
+    });
     renderer.flush();
     expect(lines).toEqual(['Done ⟨ESC⟩[2Kreally⟨U+200B⟩.']);
   });

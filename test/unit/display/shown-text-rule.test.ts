@@ -7,7 +7,9 @@ import plugin from '../../../scripts/eslint-shown-text.mjs';
 RuleTester.describe = describe;
 RuleTester.it = it;
 
-const tester = new RuleTester({ languageOptions: { ecmaVersion: 2022, sourceType: 'module', parserOptions: { ecmaFeatures: { jsx: true } } } });
+const tester = new RuleTester({
+  languageOptions: { ecmaVersion: 2022, sourceType: 'module', parserOptions: { ecmaFeatures: { jsx: true } } },
+});
 const child = [{ messageId: 'child' }];
 
 tester.run('gatehouse/shown-text', plugin.rules['shown-text'], {

@@ -1,12 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeMarks, isPlainText, summariseMarks, visibleSegments, visibleText } from '../../../src/shared/visible-text';
+import {
+  describeMarks,
+  isPlainText,
+  summariseMarks,
+  visibleSegments,
+  visibleText,
+} from '../../../src/shared/visible-text';
 
 /** Characters that must never reach a display unmarked: what a view would show as nothing, or act on. */
-const HIDDEN = /[\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}\p{Cs}\u2800]|[^\P{Cc}\n\t]/u;
+const HIDDEN =
+  /[\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}\p{Cs}\u2800]|[^\P{Cc}\n\t]/u;
 const UNUSUAL_SPACE = /[\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/u;
 
-const charOf = (cp: number): string => (cp >= 0xd800 && cp <= 0xdfff ? String.fromCharCode(cp) : String.fromCodePoint(cp));
+const charOf = (cp: number): string =>
+  cp >= 0xd800 && cp <= 0xdfff ? String.fromCharCode(cp) : String.fromCodePoint(cp);
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 describe('visibleText over the whole Unicode range', () => {
@@ -52,7 +60,32 @@ describe('visibleText over the whole Unicode range', () => {
   });
 
   it('random strings: the output never holds a hidden character, and removing the markers gives back the visible rest', () => {
-    const pieces = fc.constantFrom('a', 'ls', ' ', '\n', '\t', '\u202E', '\u2066', '\u2069', '\u200B', '\u200D', '\u200C', '\uFE0F', '\u00A0', '\r', '\x1b', '\u{E0041}', '👩', '💻', 'ب', 'ی', '\u0301', '⟨', '⟩', '#');
+    const pieces = fc.constantFrom(
+      'a',
+      'ls',
+      ' ',
+      '\n',
+      '\t',
+      '\u202E',
+      '\u2066',
+      '\u2069',
+      '\u200B',
+      '\u200D',
+      '\u200C',
+      '\uFE0F',
+      '\u00A0',
+      '\r',
+      '\x1b',
+      '\u{E0041}',
+      '👩',
+      '💻',
+      'ب',
+      'ی',
+      '\u0301',
+      '⟨',
+      '⟩',
+      '#',
+    );
     fc.assert(
       fc.property(fc.array(pieces, { maxLength: 40 }), fc.boolean(), (parts, strict) => {
         const text = parts.join('');
@@ -64,8 +97,13 @@ describe('visibleText over the whole Unicode range', () => {
         // Every ZWJ / ZWNJ / VS16 left is doing its job inside an emoji or a joining script.
         const chars = Array.from(shown);
         return chars.every((c, i) => {
-          if (c === '\u200D') return /[\p{Extended_Pictographic}\uFE0F\p{Emoji_Modifier}\p{Script=Arabic}]/u.test(chars[i - 1] ?? '') && /[\p{Extended_Pictographic}\p{Script=Arabic}]/u.test(chars[i + 1] ?? '');
-          if (c === '\u200C') return /\p{Script=Arabic}/u.test(chars[i - 1] ?? '') && /\p{Script=Arabic}/u.test(chars[i + 1] ?? '');
+          if (c === '\u200D')
+            return (
+              /[\p{Extended_Pictographic}\uFE0F\p{Emoji_Modifier}\p{Script=Arabic}]/u.test(chars[i - 1] ?? '') &&
+              /[\p{Extended_Pictographic}\p{Script=Arabic}]/u.test(chars[i + 1] ?? '')
+            );
+          if (c === '\u200C')
+            return /\p{Script=Arabic}/u.test(chars[i - 1] ?? '') && /\p{Script=Arabic}/u.test(chars[i + 1] ?? '');
           if (c === '\uFE0F') return /\p{Emoji}/u.test(chars[i - 1] ?? '');
           return true;
         });
@@ -80,7 +118,9 @@ describe('visibleText on the attacks of issue 13', () => {
     const command = 'ls \u202E\u2066; touch X\u2069 \u2066#\u2069\u202C';
     expect(visibleText(command)).toBe('ls ⟨U+202E⟩⟨U+2066⟩; touch X⟨U+2069⟩ ⟨U+2066⟩#⟨U+2069⟩⟨U+202C⟩');
     expect(summariseMarks(command)).toEqual({ count: 6, categories: ['bidi'], newlines: 0 });
-    expect(describeMarks(summariseMarks(command))).toBe('6 hidden or control characters (bidirectional control (changes text direction)) shown as ⟨…⟩ markers');
+    expect(describeMarks(summariseMarks(command))).toBe(
+      '6 hidden or control characters (bidirectional control (changes text direction)) shown as ⟨…⟩ markers',
+    );
   });
 
   it('zero-width characters in a path and a rule are visible; runs of one are counted', () => {
@@ -132,6 +172,11 @@ describe('visibleText on the attacks of issue 13', () => {
 
   it('segments carry a title naming the character', () => {
     const [, mark] = visibleSegments('a\u202Eb');
-    expect(mark).toMatchObject({ kind: 'mark', text: '⟨U+202E⟩', category: 'bidi', title: 'U+202E: RIGHT-TO-LEFT OVERRIDE (reverses the text after it)' });
+    expect(mark).toMatchObject({
+      kind: 'mark',
+      text: '⟨U+202E⟩',
+      category: 'bidi',
+      title: 'U+202E: RIGHT-TO-LEFT OVERRIDE (reverses the text after it)',
+    });
   });
 });

@@ -26,15 +26,26 @@ afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
 describe('resolveAppAsset (the app:// protocol handler)', () => {
   it('serves the page and its assets with their MIME types', async () => {
-    expect(await resolveAppAsset(root, 'app://gatehouse/index.html')).toEqual({ file: path.join(root, 'index.html'), mimeType: 'text/html; charset=utf-8' });
+    expect(await resolveAppAsset(root, 'app://gatehouse/index.html')).toEqual({
+      file: path.join(root, 'index.html'),
+      mimeType: 'text/html; charset=utf-8',
+    });
     expect((await resolveAppAsset(root, 'app://gatehouse/'))?.file).toBe(path.join(root, 'index.html'));
-    expect((await resolveAppAsset(root, 'app://gatehouse/assets/index-abc.js'))?.mimeType).toBe('text/javascript; charset=utf-8');
-    expect((await resolveAppAsset(root, 'app://gatehouse/assets/a%20b.css'))?.file).toBe(path.join(root, 'assets', 'a b.css'));
-    expect((await resolveAppAsset(root, 'app://gatehouse/assets/index-abc.js?v=1#x'))?.file).toBe(path.join(root, 'assets', 'index-abc.js'));
+    expect((await resolveAppAsset(root, 'app://gatehouse/assets/index-abc.js'))?.mimeType).toBe(
+      'text/javascript; charset=utf-8',
+    );
+    expect((await resolveAppAsset(root, 'app://gatehouse/assets/a%20b.css'))?.file).toBe(
+      path.join(root, 'assets', 'a b.css'),
+    );
+    expect((await resolveAppAsset(root, 'app://gatehouse/assets/index-abc.js?v=1#x'))?.file).toBe(
+      path.join(root, 'assets', 'index-abc.js'),
+    );
   });
 
   it('follows a symlink that stays inside the renderer folder', async () => {
-    expect((await resolveAppAsset(root, 'app://gatehouse/assets/link-in.html'))?.file).toBe(path.join(root, 'index.html'));
+    expect((await resolveAppAsset(root, 'app://gatehouse/assets/link-in.html'))?.file).toBe(
+      path.join(root, 'index.html'),
+    );
   });
 
   it.each([
@@ -61,7 +72,9 @@ describe('resolveAppAsset (the app:// protocol handler)', () => {
   });
 
   it('refuses an absolute path to a file outside, encoded', async () => {
-    expect(await resolveAppAsset(root, 'app://gatehouse/' + encodeURIComponent(path.join(base, 'secret.txt')))).toBeNull();
+    expect(
+      await resolveAppAsset(root, 'app://gatehouse/' + encodeURIComponent(path.join(base, 'secret.txt'))),
+    ).toBeNull();
     expect(await resolveAppAsset(root, 'app://gatehouse' + path.join(base, 'secret.txt'))).toBeNull();
   });
 

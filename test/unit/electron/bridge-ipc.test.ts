@@ -38,7 +38,13 @@ beforeAll(async () => {
   project = path.join(base, 'project');
   fs.mkdirSync(project);
   worker = createNodeWorkerHost({ configDir: path.join(base, 'config') });
-  core = new AppCore({ shell: 'desktop', worker, configDir: path.join(base, 'config'), project: null, pickFolder: async () => project });
+  core = new AppCore({
+    shell: 'desktop',
+    worker,
+    configDir: path.join(base, 'config'),
+    project: null,
+    pickFolder: async () => project,
+  });
   api = createBridgeApi(invoke, (listener) => core.onEvent(listener));
   await worker.start();
 });
@@ -98,11 +104,21 @@ describe('the preload bridge over main IPC (no Electron)', () => {
 
   it('rejects malformed payloads whole, with BAD_REQUEST in the message and the code', async () => {
     const call = (channel: ApiChannel, payload: unknown) => (api[channel] as (p: unknown) => Promise<unknown>)(payload);
-    for (const bad of [{ path: 42 }, { path: '' }, { path: 'x'.repeat(5000) }, { path: project, extra: true }, 'string', [project], null]) {
+    for (const bad of [
+      { path: 42 },
+      { path: '' },
+      { path: 'x'.repeat(5000) },
+      { path: project, extra: true },
+      'string',
+      [project],
+      null,
+    ]) {
       const err = await rejection(call('openProject', bad));
       expect(err.code, JSON.stringify(bad)).toBe('BAD_REQUEST');
       expect(err.message).toMatch(/^\[BAD_REQUEST\] openProject/);
-      expect(parseBridgeError(new Error(`Error invoking remote method: Error: ${err.message}`)).code).toBe('BAD_REQUEST');
+      expect(parseBridgeError(new Error(`Error invoking remote method: Error: ${err.message}`)).code).toBe(
+        'BAD_REQUEST',
+      );
     }
     const err = await rejection(call('getAppInfo', { surprise: 1 }));
     expect(err.code).toBe('BAD_REQUEST');
@@ -142,11 +158,17 @@ describe('the preload bridge over main IPC (no Electron)', () => {
 
 describe('createBridgeApi against a misbehaving main', () => {
   it('turns a malformed or thrown reply into an INTERNAL rejection', async () => {
-    const weird = createBridgeApi(async () => ({ ok: 'yes', result: 1 }), () => () => undefined);
+    const weird = createBridgeApi(
+      async () => ({ ok: 'yes', result: 1 }),
+      () => () => undefined,
+    );
     expect((await rejection(weird.getAppInfo({}))).code).toBe('INTERNAL');
-    const throwing = createBridgeApi(async () => {
-      throw new Error("Error invoking remote method 'gatehouse:getAppInfo': boom");
-    }, () => () => undefined);
+    const throwing = createBridgeApi(
+      async () => {
+        throw new Error("Error invoking remote method 'gatehouse:getAppInfo': boom");
+      },
+      () => () => undefined,
+    );
     const err = await rejection(throwing.getAppInfo({}));
     expect(err.code).toBe('INTERNAL');
     expect(err.message).toContain('boom');
@@ -154,10 +176,13 @@ describe('createBridgeApi against a misbehaving main', () => {
 
   it('drops malformed events instead of passing them on', () => {
     let push: (payload: unknown) => void = () => undefined;
-    const bridge = createBridgeApi(async () => ({ ok: true, result: null }), (listener) => {
-      push = listener;
-      return () => undefined;
-    });
+    const bridge = createBridgeApi(
+      async () => ({ ok: true, result: null }),
+      (listener) => {
+        push = listener;
+        return () => undefined;
+      },
+    );
     const got: unknown[] = [];
     bridge.onEvent((e) => got.push(e));
     push({ type: 'projectChanged', path: '/x' });

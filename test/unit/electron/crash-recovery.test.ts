@@ -56,7 +56,13 @@ describe('recoverRendererCrashes', () => {
     t.window.emit('ready-to-show');
     expect(t.window.visible).toBe(true);
     const hung = new FakeWindow();
-    recoverRendererCrashes(hung as unknown as BrowserWindow, { reload: () => undefined, ask: async () => 0, quit: () => undefined, log: () => undefined, showAfterMs: 20 });
+    recoverRendererCrashes(hung as unknown as BrowserWindow, {
+      reload: () => undefined,
+      ask: async () => 0,
+      quit: () => undefined,
+      log: () => undefined,
+      showAfterMs: 20,
+    });
     await expect.poll(() => hung.visible).toBe(true);
   });
 
@@ -69,7 +75,11 @@ describe('recoverRendererCrashes', () => {
     t.crash();
     expect(t.reloads).toHaveLength(3);
     expect(t.asked).toHaveLength(1);
-    expect(t.asked[0]).toMatchObject({ buttons: ['Reload', 'Quit'], cancel: 0, detail: expect.stringMatching(/stopped 4 times within 60 s \(last: crashed, exit code 11\).*denied/) });
+    expect(t.asked[0]).toMatchObject({
+      buttons: ['Reload', 'Quit'],
+      cancel: 0,
+      detail: expect.stringMatching(/stopped 4 times within 60 s \(last: crashed, exit code 11\).*denied/),
+    });
     await expect.poll(() => t.reloads.length).toBe(4);
     t.crash();
     expect(t.reloads).toHaveLength(5); // counting started again
@@ -113,7 +123,12 @@ describe('recoverRendererCrashes', () => {
 });
 
 describe('workerFailureHandler', () => {
-  const status = (state: WorkerStatus['state'], message: string | null = null): WorkerStatus => ({ state, message, restarts: 3, info: null });
+  const status = (state: WorkerStatus['state'], message: string | null = null): WorkerStatus => ({
+    state,
+    message,
+    restarts: 3,
+    info: null,
+  });
 
   it('asks once when the supervisor gives up; "Start it again" restarts the worker, Quit quits', async () => {
     let answer = 0;

@@ -17,9 +17,12 @@ import { chromiumSkipReason, launchChromium } from '../../e2e/support/browser';
 const root = path.resolve(__dirname, '../../..');
 const sourceHtml = fs.readFileSync(path.join(root, 'src/renderer/index.html'), 'utf8');
 const renderer = (config as unknown as { renderer: { root: string; plugins: unknown[] } }).renderer;
-const cspOf = (html: string): string => /http-equiv="Content-Security-Policy"\s+content="([^"]*)"/.exec(html)?.[1] ?? '';
-const scriptSrc = (csp: string): string[] => (csp.split(';').find((d) => d.trim().startsWith('script-src')) ?? '').trim().split(/\s+/).slice(1);
-const inlineScripts = (html: string): string[] => [...html.matchAll(/<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => m[1]!);
+const cspOf = (html: string): string =>
+  /http-equiv="Content-Security-Policy"\s+content="([^"]*)"/.exec(html)?.[1] ?? '';
+const scriptSrc = (csp: string): string[] =>
+  (csp.split(';').find((d) => d.trim().startsWith('script-src')) ?? '').trim().split(/\s+/).slice(1);
+const inlineScripts = (html: string): string[] =>
+  [...html.matchAll(/<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => m[1]!);
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 /** The dev servers' cache folders, removed when the file's tests are done. */
@@ -63,7 +66,9 @@ describe('the renderer page in `npm run dev` (serve mode)', () => {
   });
 
   it('without the dev plugin the preamble would be blocked (what left `npm run dev` blank)', async () => {
-    const bare = await devServer(renderer.plugins.flat().filter((p) => (p as { name?: string }).name !== 'gatehouse:dev-csp-inline-scripts'));
+    const bare = await devServer(
+      renderer.plugins.flat().filter((p) => (p as { name?: string }).name !== 'gatehouse:dev-csp-inline-scripts'),
+    );
     try {
       const html = await bare.transformIndexHtml('/index.html', sourceHtml);
       const preamble = inlineScripts(html).find((s) => s.includes('injectIntoGlobalHook'))!;
@@ -74,39 +79,52 @@ describe('the renderer page in `npm run dev` (serve mode)', () => {
     }
   });
 
-  describe.skipIf(chromiumSkipReason() !== null)(`in Chromium${chromiumSkipReason() ? ` (skipped: ${chromiumSkipReason()})` : ''}`, () => {
-    let browser: Browser;
-    beforeAll(async () => {
-      browser = await launchChromium();
-    }, 60_000);
-    afterAll(async () => {
-      await browser?.close();
-    });
+  describe.skipIf(chromiumSkipReason() !== null)(
+    `in Chromium${chromiumSkipReason() ? ` (skipped: ${chromiumSkipReason()})` : ''}`,
+    () => {
+      let browser: Browser;
+      beforeAll(async () => {
+        browser = await launchChromium();
+      }, 60_000);
+      afterAll(async () => {
+        await browser?.close();
+      });
 
-    it('the preamble runs and no script is refused by the CSP', async () => {
-      await server.listen();
-      const url = server.resolvedUrls!.local[0]!;
-      const page = await browser.newPage();
-      try {
-        // Only the page and Vite's own modules: the app itself (src/main.tsx) is not what is checked here.
-        await page.route('**/src/main.tsx', (route) => route.fulfill({ contentType: 'text/javascript', body: 'window.__appLoaded = true;' }));
-        const violations: string[] = [];
-        page.on('console', (m) => {
-          if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
-        });
-        await page.addInitScript(() => {
-          document.addEventListener('securitypolicyviolation', (e) => ((window as unknown as { __csp: string[] }).__csp ??= []).push(`${e.violatedDirective} ${e.blockedURI}`));
-        });
-        await page.goto(url);
-        await page.waitForFunction(() => (window as unknown as { __appLoaded?: boolean }).__appLoaded === true, null, { timeout: 30_000 });
-        expect(await page.evaluate(() => typeof (window as unknown as { $RefreshReg$?: unknown }).$RefreshReg$)).toBe('function');
-        const fromPage = await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []);
-        expect([...fromPage, ...violations].filter((v) => /script/i.test(v))).toEqual([]);
-      } finally {
-        await page.close();
-      }
-    }, 90_000);
-  });
+      it('the preamble runs and no script is refused by the CSP', async () => {
+        await server.listen();
+        const url = server.resolvedUrls!.local[0]!;
+        const page = await browser.newPage();
+        try {
+          // Only the page and Vite's own modules: the app itself (src/main.tsx) is not what is checked here.
+          await page.route('**/src/main.tsx', (route) =>
+            route.fulfill({ contentType: 'text/javascript', body: 'window.__appLoaded = true;' }),
+          );
+          const violations: string[] = [];
+          page.on('console', (m) => {
+            if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+          });
+          await page.addInitScript(() => {
+            document.addEventListener('securitypolicyviolation', (e) =>
+              ((window as unknown as { __csp: string[] }).__csp ??= []).push(`${e.violatedDirective} ${e.blockedURI}`),
+            );
+          });
+          await page.goto(url);
+          await page.waitForFunction(
+            () => (window as unknown as { __appLoaded?: boolean }).__appLoaded === true,
+            null,
+            { timeout: 30_000 },
+          );
+          expect(await page.evaluate(() => typeof (window as unknown as { $RefreshReg$?: unknown }).$RefreshReg$)).toBe(
+            'function',
+          );
+          const fromPage = await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []);
+          expect([...fromPage, ...violations].filter((v) => /script/i.test(v))).toEqual([]);
+        } finally {
+          await page.close();
+        }
+      }, 90_000);
+    },
+  );
 });
 
 describe('the built page (npm run build)', () => {
@@ -121,9 +139,15 @@ describe('the built page (npm run build)', () => {
 
   it('allowInlineScripts admits each inline script by hash and refuses a page it cannot secure', () => {
     const page = `<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self'; object-src 'none'" /><script type="module">run()</script><script src="/x.js"></script>`;
-    expect(cspOf(allowInlineScripts(page))).toBe(`default-src 'self'; script-src 'self' ${sha256('run()')}; object-src 'none'`);
+    expect(cspOf(allowInlineScripts(page))).toBe(
+      `default-src 'self'; script-src 'self' ${sha256('run()')}; object-src 'none'`,
+    );
     expect(allowInlineScripts('<p>no scripts</p>')).toBe('<p>no scripts</p>');
     expect(() => allowInlineScripts('<script>x()</script>')).toThrow(/no Content-Security-Policy meta tag/);
-    expect(() => allowInlineScripts(`<meta http-equiv="Content-Security-Policy" content="default-src 'self'" /><script>x()</script>`)).toThrow(/no script-src/);
+    expect(() =>
+      allowInlineScripts(
+        `<meta http-equiv="Content-Security-Policy" content="default-src 'self'" /><script>x()</script>`,
+      ),
+    ).toThrow(/no script-src/);
   });
 });

@@ -27,14 +27,18 @@ let targets: LinuxTargetResult[];
 beforeAll(async () => {
   outDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-package-')));
   unpacked = await packLinuxDir(outDir);
-  asarFiles = listPackage(path.join(unpacked, 'resources/app.asar'), { isPack: false }).map((f) => f.split(path.sep).join('/'));
+  asarFiles = listPackage(path.join(unpacked, 'resources/app.asar'), { isPack: false }).map((f) =>
+    f.split(path.sep).join('/'),
+  );
   targets = await computeLinuxTargets(outDir, unpacked);
   const size = (p: string): number => {
     const st = fs.statSync(p);
     return st.isDirectory() ? fs.readdirSync(p).reduce((n, e) => n + size(path.join(p, e)), 0) : st.size;
   };
   const mb = (p: string) => (size(p) / 1e6).toFixed(1);
-  console.log(`[package] app.asar ${mb(path.join(unpacked, 'resources/app.asar'))} MB, app.asar.unpacked ${mb(path.join(unpacked, 'resources/app.asar.unpacked'))} MB`);
+  console.log(
+    `[package] app.asar ${mb(path.join(unpacked, 'resources/app.asar'))} MB, app.asar.unpacked ${mb(path.join(unpacked, 'resources/app.asar.unpacked'))} MB`,
+  );
 }, 240_000);
 
 afterAll(() => {
@@ -54,7 +58,9 @@ describe('packaging for Linux with electron-builder (offline)', () => {
   it('every Linux target of the config passes its metadata checks (deb: homepage, maintainer) and computes its package', () => {
     const configured = loadBuilderConfig().linux.target;
     expect(targets).toHaveLength(configured.length);
-    const deb = targets.find((t): t is Extract<LinuxTargetResult, { kind: 'fpm' }> => t.kind === 'fpm' && t.package.endsWith('.deb'));
+    const deb = targets.find(
+      (t): t is Extract<LinuxTargetResult, { kind: 'fpm' }> => t.kind === 'fpm' && t.package.endsWith('.deb'),
+    );
     expect(deb, 'deb target').toBeDefined();
     const arg = (name: string) => deb!.args[deb!.args.indexOf(name) + 1];
     expect(arg('--url')).toBe(pkg.homepage);
@@ -73,7 +79,7 @@ describe('packaging for Linux with electron-builder (offline)', () => {
     await expect(computeLinuxTargets(outDir, unpacked, project)).rejects.toThrow(/Please specify project homepage/);
   }, 120_000);
 
-  it('desktop entries keep Chromium\'s sandbox on and name the window class Electron uses (desktopName)', () => {
+  it("desktop entries keep Chromium's sandbox on and name the window class Electron uses (desktopName)", () => {
     for (const t of targets) {
       expect(t.desktopEntry).not.toContain('--no-sandbox');
       expect(t.desktopEntry).toMatch(/^StartupWMClass=gatehouse-desktop$/m);
@@ -86,7 +92,13 @@ describe('packaging for Linux with electron-builder (offline)', () => {
   });
 
   it('app.asar holds the built bundles without source maps, and every production dependency', () => {
-    for (const f of ['/package.json', '/out/main/index.js', '/out/main/worker.js', '/out/preload/index.cjs', '/out/renderer/index.html']) {
+    for (const f of [
+      '/package.json',
+      '/out/main/index.js',
+      '/out/main/worker.js',
+      '/out/preload/index.cjs',
+      '/out/renderer/index.html',
+    ]) {
       expect(asarFiles, f).toContain(f);
     }
     expect(asarFiles.filter((f) => f.startsWith('/out/') && f.endsWith('.map'))).toEqual([]);
@@ -98,28 +110,49 @@ describe('packaging for Linux with electron-builder (offline)', () => {
     const shipped = topLevelModules();
     const devOnly = Object.keys(pkg.devDependencies).filter((d) => shipped.has(d));
     expect(devOnly).toEqual([]);
-    for (const name of ['react', 'react-dom', 'zustand', '@xterm/xterm', 'react-markdown', '@anthropic-ai/sandbox-runtime']) {
+    for (const name of [
+      'react',
+      'react-dom',
+      'zustand',
+      '@xterm/xterm',
+      'react-markdown',
+      '@anthropic-ai/sandbox-runtime',
+    ]) {
       expect(shipped.has(name), name).toBe(false);
     }
   });
 
   it('writes the generic update feed into the app (app-update.yml), which the app reads: placeholder = off, updates.url wins', async () => {
     const resources = path.join(unpacked, 'resources');
-    const written = YAML.parse(fs.readFileSync(path.join(resources, 'app-update.yml'), 'utf8')) as Record<string, unknown>;
+    const written = YAML.parse(fs.readFileSync(path.join(resources, 'app-update.yml'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(written).toMatchObject({ provider: 'generic', url: 'https://updates.gatehouse.example.invalid/' });
     const configDir = path.join(outDir, 'user-config');
     fs.mkdirSync(configDir, { recursive: true });
-    expect(await resolveUpdateFeed({ configDir, resourcesDir: resources, platform: 'linux' })).toEqual({ off: expect.stringMatching(/No update server is set/) });
+    expect(await resolveUpdateFeed({ configDir, resourcesDir: resources, platform: 'linux' })).toEqual({
+      off: expect.stringMatching(/No update server is set/),
+    });
     fs.writeFileSync(path.join(configDir, 'settings.yaml'), 'updates:\n  url: https://updates.example.org/gatehouse\n');
-    expect(await resolveUpdateFeed({ configDir, resourcesDir: resources, platform: 'linux' })).toEqual({ url: 'https://updates.example.org/gatehouse' });
+    expect(await resolveUpdateFeed({ configDir, resourcesDir: resources, platform: 'linux' })).toEqual({
+      url: 'https://updates.example.org/gatehouse',
+    });
   });
 
   it("unpacks node-pty's addon, and ships tree-sitter-bash's wasm grammar without its native addon's sources or binaries", () => {
     const unpackedModules = path.join(unpacked, 'resources/app.asar.unpacked/node_modules');
-    expect(fs.existsSync(path.join(unpackedModules, 'node-pty/build/Release/pty.node')) || fs.existsSync(path.join(unpackedModules, 'node-pty/prebuilds'))).toBe(true);
+    expect(
+      fs.existsSync(path.join(unpackedModules, 'node-pty/build/Release/pty.node')) ||
+        fs.existsSync(path.join(unpackedModules, 'node-pty/prebuilds')),
+    ).toBe(true);
     expect(fs.existsSync(path.join(unpackedModules, 'tree-sitter-bash/tree-sitter-bash.wasm'))).toBe(true);
     expect(fs.existsSync(path.join(unpackedModules, 'web-tree-sitter/web-tree-sitter.wasm'))).toBe(true);
-    const native = asarFiles.filter((f) => /^\/node_modules\/tree-sitter-bash\/(src|bindings|prebuilds|binding\.gyp)/.test(f) || f.startsWith('/node_modules/node-addon-api/'));
+    const native = asarFiles.filter(
+      (f) =>
+        /^\/node_modules\/tree-sitter-bash\/(src|bindings|prebuilds|binding\.gyp)/.test(f) ||
+        f.startsWith('/node_modules/node-addon-api/'),
+    );
     expect(native).toEqual([]);
     expect(fs.existsSync(path.join(unpackedModules, 'tree-sitter-bash/prebuilds'))).toBe(false);
   });

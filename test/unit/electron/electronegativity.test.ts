@@ -16,7 +16,10 @@ interface Report {
 
 async function scan(input: string): Promise<{ code: number; report: Report }> {
   try {
-    const { stdout } = await run(process.execPath, [script, '--input', input, '--json'], { cwd: root, timeout: 120_000 });
+    const { stdout } = await run(process.execPath, [script, '--input', input, '--json'], {
+      cwd: root,
+      timeout: 120_000,
+    });
     return { code: 0, report: JSON.parse(stdout.trim().split('\n').pop()!) as Report };
   } catch (err) {
     const e = err as { code: number; stdout: string };
@@ -32,7 +35,7 @@ describe('Electronegativity (npm run electronegativity)', () => {
     fs.writeFileSync(
       path.join(temp, 'main.js'),
       "const { BrowserWindow } = require('electron');\n" +
-        "const w = new BrowserWindow({ webPreferences: { nodeIntegration: true, contextIsolation: false, sandbox: false, webSecurity: false } });\n" +
+        'const w = new BrowserWindow({ webPreferences: { nodeIntegration: true, contextIsolation: false, sandbox: false, webSecurity: false } });\n' +
         "w.loadURL('http://example.com/');\n",
     );
     const [ours, insecure] = await Promise.all([scan(path.join(root, 'src')), scan(temp)]);
@@ -40,6 +43,8 @@ describe('Electronegativity (npm run electronegativity)', () => {
     expect(ours.code).toBe(0);
     expect(insecure.code).toBe(1);
     expect(insecure.report.failing).toBeGreaterThan(0);
-    expect(insecure.report.findings.map((f) => f.check)).toEqual(expect.arrayContaining(['WEB_SECURITY_JS_CHECK', 'SANDBOX_JS_CHECK', 'LIMIT_NAVIGATION_GLOBAL_CHECK']));
+    expect(insecure.report.findings.map((f) => f.check)).toEqual(
+      expect.arrayContaining(['WEB_SECURITY_JS_CHECK', 'SANDBOX_JS_CHECK', 'LIMIT_NAVIGATION_GLOBAL_CHECK']),
+    );
   }, 180_000);
 });

@@ -8,14 +8,19 @@ function commandLine(switches: string[]) {
 }
 
 describe('takeRefusedSwitches (packaged builds)', () => {
-  it('finds and removes remote-debugging switches from Chromium\'s command line', () => {
+  it("finds and removes remote-debugging switches from Chromium's command line", () => {
     const cl = commandLine(['remote-debugging-port', 'remote-debugging-address', 'enable-logging']);
-    expect(takeRefusedSwitches(cl, ['/opt/Gatehouse/gatehouse-desktop', '--remote-debugging-port=9222']).sort()).toEqual(['remote-debugging-address', 'remote-debugging-port']);
+    expect(
+      takeRefusedSwitches(cl, ['/opt/Gatehouse/gatehouse-desktop', '--remote-debugging-port=9222']).sort(),
+    ).toEqual(['remote-debugging-address', 'remote-debugging-port']);
     expect([...cl.set]).toEqual(['enable-logging']);
   });
 
   it('also finds Node inspector and pipe forms in argv, and nothing after --', () => {
-    expect(takeRefusedSwitches(commandLine([]), ['x', '--inspect=127.0.0.1:9229', '--remote-debugging-pipe'])).toEqual(['inspect', 'remote-debugging-pipe']);
+    expect(takeRefusedSwitches(commandLine([]), ['x', '--inspect=127.0.0.1:9229', '--remote-debugging-pipe'])).toEqual([
+      'inspect',
+      'remote-debugging-pipe',
+    ]);
     expect(takeRefusedSwitches(commandLine([]), ['x', '--', '--remote-debugging-port=1'])).toEqual([]);
     expect(takeRefusedSwitches(commandLine([]), ['x', '--remote-debugging-portal', '/home/me/--inspect'])).toEqual([]);
   });
@@ -23,7 +28,9 @@ describe('takeRefusedSwitches (packaged builds)', () => {
 
 describe('the folder a launch asks to open', () => {
   it("takes the user's arguments after the executable (and after the app folder in development)", () => {
-    expect(userArgs(['/opt/Gatehouse/gatehouse-desktop', 'proj'], false, '/opt/Gatehouse/resources/app.asar', '/home/me')).toEqual(['proj']);
+    expect(
+      userArgs(['/opt/Gatehouse/gatehouse-desktop', 'proj'], false, '/opt/Gatehouse/resources/app.asar', '/home/me'),
+    ).toEqual(['proj']);
     expect(userArgs(['/usr/bin/electron', '.', 'proj'], true, '/work/app', '/work/app')).toEqual(['proj']);
     // A harness's own arguments before the app folder (Playwright's `-r loader.js`) are not the user's.
     expect(userArgs(['/usr/bin/electron', '-r', '/x/loader.js', '/work/app'], true, '/work/app', '/tmp')).toEqual([]);
@@ -39,8 +46,12 @@ describe('the folder a launch asks to open', () => {
   });
 
   it("a second instance's additionalData wins over its reordered argv; malformed data falls back to argv", () => {
-    expect(projectFromSecondInstance(['/exe', '--original-process-start-time=5', 'b'], '/x', { args: ['a'], cwd: '/w' })).toBe('/w/a');
-    expect(projectFromSecondInstance(['/exe', '--original-process-start-time=5', 'b'], '/x', { args: 'a', cwd: '/w' })).toBe('/x/b');
+    expect(
+      projectFromSecondInstance(['/exe', '--original-process-start-time=5', 'b'], '/x', { args: ['a'], cwd: '/w' }),
+    ).toBe('/w/a');
+    expect(
+      projectFromSecondInstance(['/exe', '--original-process-start-time=5', 'b'], '/x', { args: 'a', cwd: '/w' }),
+    ).toBe('/x/b');
     expect(projectFromSecondInstance(['/exe'], '/x', { args: [], cwd: '/w', extra: 1 })).toBeNull();
     expect(projectFromSecondInstance(['/exe'], '/x', null)).toBeNull();
   });

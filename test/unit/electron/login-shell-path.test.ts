@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LoginShellPathCache, loginShellArgs, mergePath, needsLoginShellPath, readLoginShellPath } from '../../../src/main/electron/login-shell-path';
+import {
+  LoginShellPathCache,
+  loginShellArgs,
+  mergePath,
+  needsLoginShellPath,
+  readLoginShellPath,
+} from '../../../src/main/electron/login-shell-path';
 
 // The login-shell PATH resolver against fake login shells: scripts that behave like a user's shell whose profile
 // sets PATH, exports a secret, prints a banner, hangs, or fails.
@@ -38,7 +44,10 @@ const calls = (): string[] => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8')
 
 describe('readLoginShellPath', () => {
   it("returns the PATH the user's profile sets, ignoring what the profile prints, through -i -l -c", async () => {
-    const shell = fakeShell('zsh', [`echo 'Welcome! Last login: today'`, 'export PATH="/opt/homebrew/bin:$HOME/.nvm/bin:/usr/bin:/bin"'].join('\n'));
+    const shell = fakeShell(
+      'zsh',
+      [`echo 'Welcome! Last login: today'`, 'export PATH="/opt/homebrew/bin:$HOME/.nvm/bin:/usr/bin:/bin"'].join('\n'),
+    );
     const result = await readLoginShellPath({ shell, env: { HOME: '/home/someone', PATH: '/usr/bin:/bin' } });
     expect(result).toEqual({ path: '/opt/homebrew/bin:/home/someone/.nvm/bin:/usr/bin:/bin' });
     expect(calls()).toHaveLength(1);
@@ -46,7 +55,10 @@ describe('readLoginShellPath', () => {
   });
 
   it('takes PATH only: a key the profile exports is neither returned nor put in this process', async () => {
-    const shell = fakeShell('bash', ['export ANTHROPIC_API_KEY=sk-ant-from-profile-0000', 'export PATH="/opt/tools/bin:/usr/bin"'].join('\n'));
+    const shell = fakeShell(
+      'bash',
+      ['export ANTHROPIC_API_KEY=sk-ant-from-profile-0000', 'export PATH="/opt/tools/bin:/usr/bin"'].join('\n'),
+    );
     const before = process.env.ANTHROPIC_API_KEY;
     const result = await readLoginShellPath({ shell, env: { PATH: '/usr/bin' } });
     expect(result).toEqual({ path: '/opt/tools/bin:/usr/bin' });
@@ -66,22 +78,37 @@ describe('readLoginShellPath', () => {
     expect(result).toEqual({ error: `${shell} did not answer within 0.3 s` });
     const sleeper = Number(fs.readFileSync(pidFile, 'utf8'));
     // SIGKILL was sent to the group: the background sleep dies (wait for it instead of sleeping a fixed time).
-    await expect.poll(() => {
-      try {
-        const stat = fs.readFileSync(`/proc/${sleeper}/stat`, 'utf8');
-        return stat.split(') ')[1]?.[0] === 'Z' ? 'gone' : 'alive';
-      } catch {
-        return 'gone';
-      }
-    }, { timeout: 5_000 }).toBe('gone');
+    await expect
+      .poll(
+        () => {
+          try {
+            const stat = fs.readFileSync(`/proc/${sleeper}/stat`, 'utf8');
+            return stat.split(') ')[1]?.[0] === 'Z' ? 'gone' : 'alive';
+          } catch {
+            return 'gone';
+          }
+        },
+        { timeout: 5_000 },
+      )
+      .toBe('gone');
   });
 
   it('reports a shell that fails, prints nothing usable, or is not a path', async () => {
-    expect(await readLoginShellPath({ shell: fakeShell('fish', 'exit 3'), env: {} })).toEqual({ error: expect.stringMatching(/printed no PATH \(exit 3\)/) });
-    expect(await readLoginShellPath({ shell: fakeShell('sh', 'export PATH=relative:also-relative'), env: {} })).toEqual({ error: expect.stringMatching(/unusable PATH/) });
-    expect(await readLoginShellPath({ shell: 'zsh', env: {} })).toEqual({ error: 'no usable login shell (SHELL is "zsh")' });
-    expect(await readLoginShellPath({ shell: undefined, env: {} })).toEqual({ error: 'no usable login shell (SHELL is not set)' });
-    expect(await readLoginShellPath({ shell: path.join(dir, 'missing-shell'), env: {} })).toEqual({ error: expect.stringMatching(/ENOENT/) });
+    expect(await readLoginShellPath({ shell: fakeShell('fish', 'exit 3'), env: {} })).toEqual({
+      error: expect.stringMatching(/printed no PATH \(exit 3\)/),
+    });
+    expect(await readLoginShellPath({ shell: fakeShell('sh', 'export PATH=relative:also-relative'), env: {} })).toEqual(
+      { error: expect.stringMatching(/unusable PATH/) },
+    );
+    expect(await readLoginShellPath({ shell: 'zsh', env: {} })).toEqual({
+      error: 'no usable login shell (SHELL is "zsh")',
+    });
+    expect(await readLoginShellPath({ shell: undefined, env: {} })).toEqual({
+      error: 'no usable login shell (SHELL is not set)',
+    });
+    expect(await readLoginShellPath({ shell: path.join(dir, 'missing-shell'), env: {} })).toEqual({
+      error: expect.stringMatching(/ENOENT/),
+    });
   });
 
   it('asks the shell once per process (cached), failures included', async () => {
@@ -108,7 +135,9 @@ describe('when and how', () => {
   });
 
   it("puts the login shell's entries first and keeps the launch's own", () => {
-    expect(mergePath('/opt/homebrew/bin:/usr/bin', '/usr/bin:/bin:/usr/sbin')).toBe('/opt/homebrew/bin:/usr/bin:/bin:/usr/sbin');
+    expect(mergePath('/opt/homebrew/bin:/usr/bin', '/usr/bin:/bin:/usr/sbin')).toBe(
+      '/opt/homebrew/bin:/usr/bin:/bin:/usr/sbin',
+    );
     expect(mergePath('/a', undefined)).toBe('/a');
   });
 });

@@ -76,7 +76,10 @@ describe('the folder on the command line', () => {
     expect(fake.app.lockData).toEqual({ args: ['--no-sandbox', 'proj'], cwd: home });
     fake.app.fireReady();
     const window = await waitForWindow(fake);
-    const info = fake.ipcHandlers.get(ipcChannelName('getAppInfo')) as unknown as (e: unknown, p: unknown) => Promise<{ result: { project: string } }>;
+    const info = fake.ipcHandlers.get(ipcChannelName('getAppInfo')) as unknown as (
+      e: unknown,
+      p: unknown,
+    ) => Promise<{ result: { project: string } }>;
     const reply = await info({ senderFrame: window.webContents.mainFrame, sender: window.webContents }, {});
     expect(reply.result.project).toBe(project);
   });
@@ -95,7 +98,14 @@ describe("a desktop launch (no terminal) takes the login shell's PATH", () => {
     const shell = path.join(home, 'zsh');
     fs.writeFileSync(
       shell,
-      ['#!/bin/sh', 'export PATH="/opt/homebrew/bin:/usr/bin:/bin"', 'export ANTHROPIC_API_KEY=sk-ant-profile-0000', 'for last; do :; done', 'exec /bin/sh -c "$last"', ''].join('\n'),
+      [
+        '#!/bin/sh',
+        'export PATH="/opt/homebrew/bin:/usr/bin:/bin"',
+        'export ANTHROPIC_API_KEY=sk-ant-profile-0000',
+        'for last; do :; done',
+        'exec /bin/sh -c "$last"',
+        '',
+      ].join('\n'),
       { mode: 0o755 },
     );
     delete process.env.GATEHOUSE_LOGIN_SHELL_PATH;

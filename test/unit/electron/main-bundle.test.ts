@@ -31,7 +31,10 @@ beforeAll(async () => {
   process.env.GATEHOUSE_HOME = path.join(home, 'config');
   delete process.env.ELECTRON_RENDERER_URL;
   process.env.GATEHOUSE_LOGIN_SHELL_PATH = '0'; // not the real login shell (login-shell-path.test.ts has fake ones)
-  (Module as unknown as { _load: (...a: unknown[]) => unknown })._load = function (request: unknown, ...rest: unknown[]) {
+  (Module as unknown as { _load: (...a: unknown[]) => unknown })._load = function (
+    request: unknown,
+    ...rest: unknown[]
+  ) {
     if (request === 'electron') return fake.electron;
     return originalLoad.call(this, request, ...rest);
   };
@@ -45,7 +48,9 @@ beforeAll(async () => {
   fake.app.fireReady();
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
-    const ready = fake.windows[0]?.webContents.sent.some(([, e]) => (e as { status?: { state: string } }).status?.state === 'ready');
+    const ready = fake.windows[0]?.webContents.sent.some(
+      ([, e]) => (e as { status?: { state: string } }).status?.state === 'ready',
+    );
     if (ready) break;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -64,20 +69,33 @@ function appEvent(frame: FakeFrame = contents.mainFrame, sender: unknown = conte
 async function callIpc(channel: string, payload: unknown, event = appEvent()) {
   const handler = fake.ipcHandlers.get(channel);
   if (!handler) throw new Error(`no handler for ${channel}`);
-  return (handler as unknown as (e: unknown, p: unknown) => Promise<{ ok: boolean; result?: unknown; error?: { code: string } }>)(event, payload);
+  return (
+    handler as unknown as (
+      e: unknown,
+      p: unknown,
+    ) => Promise<{ ok: boolean; result?: unknown; error?: { code: string } }>
+  )(event, payload);
 }
 
 describe('out/main/index.js under a fake Electron', () => {
   it('prepares the app before ready: sandbox everywhere, app:// privileged, userData under GATEHOUSE_HOME', () => {
     expect(fake.app.sandboxEnabled).toBe(true);
-    expect(fake.schemes).toEqual([{ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }]);
+    expect(fake.schemes).toEqual([
+      { scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) },
+    ]);
     expect(fake.app.paths.userData).toBe(path.join(home, 'config', 'desktop'));
   });
 
   it('opens one hardened window on the app page, with the bundled preload', () => {
     expect(fake.windows).toHaveLength(1);
     const prefs = fake.windows[0]!.options.webPreferences;
-    expect(prefs).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
+    expect(prefs).toMatchObject({
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+    });
     expect(prefs.preload).toBe(path.join(root, 'out/preload/index.cjs'));
     expect(fs.existsSync(prefs.preload as string)).toBe(true);
     expect(fake.windows[0]!.loaded).toBe('app://gatehouse/index.html');
@@ -138,11 +156,23 @@ describe('out/main/index.js under a fake Electron', () => {
   });
 
   it('validates payloads, and pushes project changes to the window as events', async () => {
-    expect(await callIpc(ipcChannelName('openProject'), { path: 7 })).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+    expect(await callIpc(ipcChannelName('openProject'), { path: 7 })).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_REQUEST' },
+    });
     const sentBefore = contents.sent.length;
-    expect(await callIpc(ipcChannelName('openProject'), { path: project })).toEqual({ ok: true, result: { path: project } });
-    expect(contents.sent.slice(sentBefore)).toContainEqual([IPC_EVENT_CHANNEL, { type: 'projectChanged', path: project }]);
-    const menu = fake.menu() as Array<{ label?: string; submenu?: Array<{ label?: string; submenu?: Array<{ sublabel?: string }> }> }>;
+    expect(await callIpc(ipcChannelName('openProject'), { path: project })).toEqual({
+      ok: true,
+      result: { path: project },
+    });
+    expect(contents.sent.slice(sentBefore)).toContainEqual([
+      IPC_EVENT_CHANNEL,
+      { type: 'projectChanged', path: project },
+    ]);
+    const menu = fake.menu() as Array<{
+      label?: string;
+      submenu?: Array<{ label?: string; submenu?: Array<{ sublabel?: string }> }>;
+    }>;
     const recent = menu[0]!.submenu!.find((i) => i.label === 'Open Recent')!.submenu!;
     expect(recent[0]!.sublabel).toBe(project);
   });
@@ -162,7 +192,12 @@ describe('out/main/index.js under a fake Electron', () => {
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(await page.text()).toContain('<div id="root">');
-    for (const url of ['app://gatehouse/..%2f..%2fpackage.json', 'app://gatehouse/../main/index.js', 'app://gatehouse/%2e%2e/preload/index.cjs', 'app://evil/index.html']) {
+    for (const url of [
+      'app://gatehouse/..%2f..%2fpackage.json',
+      'app://gatehouse/../main/index.js',
+      'app://gatehouse/%2e%2e/preload/index.cjs',
+      'app://evil/index.html',
+    ]) {
       expect((await handle(new Request(url))).status, url).toBe(404);
     }
     expect((await handle(new Request('app://gatehouse/index.html', { method: 'POST', body: 'x' }))).status).toBe(404);
@@ -171,7 +206,12 @@ describe('out/main/index.js under a fake Electron', () => {
   it('denies web permissions (except clipboard writes from the app page) and devices', () => {
     const decide = (permission: string, url: string) => {
       let granted: boolean | null = null;
-      (fake.sessionHandlers.request as unknown as (...a: unknown[]) => void)(contents, permission, (g: boolean) => (granted = g), { requestingUrl: url });
+      (fake.sessionHandlers.request as unknown as (...a: unknown[]) => void)(
+        contents,
+        permission,
+        (g: boolean) => (granted = g),
+        { requestingUrl: url },
+      );
       return granted;
     };
     expect(decide('media', 'app://gatehouse/index.html')).toBe(false);
@@ -212,20 +252,32 @@ describe('out/main/index.js under a fake Electron', () => {
     const key = 'sk-ant-desktop-main-0123456789-KEYX';
     const file = path.join(home, 'config', 'model-key.safe');
     const reply = await callIpc(ipcChannelName('saveApiKey'), { apiKey: key });
-    expect(reply).toMatchObject({ ok: true, result: { apiKey: { set: true, source: 'secure-store', storage: 'secure-store', last4: 'KEYX' } } });
+    expect(reply).toMatchObject({
+      ok: true,
+      result: { apiKey: { set: true, source: 'secure-store', storage: 'secure-store', last4: 'KEYX' } },
+    });
     expect(JSON.stringify(reply)).not.toContain(key);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(fs.readFileSync(file, 'utf8')).not.toContain(key);
     expect(fs.existsSync(path.join(home, 'config', 'settings.yaml'))).toBe(false); // not in plain text anywhere
-    expect(await callIpc(ipcChannelName('getChatState'), {})).toMatchObject({ ok: true, result: { hasModelKey: true } });
+    expect(await callIpc(ipcChannelName('getChatState'), {})).toMatchObject({
+      ok: true,
+      result: { hasModelKey: true },
+    });
     fake.safeStorage.available = false;
     try {
       const refused = await callIpc(ipcChannelName('saveApiKey'), { apiKey: `${key}2` });
-      expect(refused).toMatchObject({ ok: false, error: { code: 'FORBIDDEN', message: expect.stringMatching(/will not store the key/) } });
+      expect(refused).toMatchObject({
+        ok: false,
+        error: { code: 'FORBIDDEN', message: expect.stringMatching(/will not store the key/) },
+      });
     } finally {
       fake.safeStorage.available = true;
     }
-    expect(await callIpc(ipcChannelName('removeApiKey'), {})).toMatchObject({ ok: true, result: { apiKey: { set: false } } });
+    expect(await callIpc(ipcChannelName('removeApiKey'), {})).toMatchObject({
+      ok: true,
+      result: { apiKey: { set: false } },
+    });
     expect(fs.existsSync(file)).toBe(false);
   });
 
@@ -245,7 +297,10 @@ describe('out/main/index.js under a fake Electron', () => {
     crash();
     expect(contents.loads.length).toBe(loadsBefore + 3);
     expect(fake.messageBoxes).toHaveLength(1);
-    expect(fake.messageBoxes[0]!.options).toMatchObject({ buttons: ['Reload', 'Quit'], detail: expect.stringMatching(/4 times.*crashed, exit code 139/) });
+    expect(fake.messageBoxes[0]!.options).toMatchObject({
+      buttons: ['Reload', 'Quit'],
+      detail: expect.stringMatching(/4 times.*crashed, exit code 139/),
+    });
     await expect.poll(() => contents.loads.length).toBe(loadsBefore + 4);
     // A clean exit (the window closing) is not a crash.
     contents.emit('render-process-gone', {}, { reason: 'clean-exit', exitCode: 0 });
@@ -254,11 +309,23 @@ describe('out/main/index.js under a fake Electron', () => {
 
   it("Settings > Updates: the packaged app's version; without an update address, updates are off and say what to set", async () => {
     contents.emit('did-finish-load'); // the page reloaded after the crashes above listens again
-    expect(await callIpc(ipcChannelName('getUpdateStatus'), {})).toMatchObject({ ok: true, result: { currentVersion: '0.1.0', state: 'idle' } });
+    expect(await callIpc(ipcChannelName('getUpdateStatus'), {})).toMatchObject({
+      ok: true,
+      result: { currentVersion: '0.1.0', state: 'idle' },
+    });
     const checked = await callIpc(ipcChannelName('checkForUpdates'), {});
-    expect(checked).toMatchObject({ ok: true, result: { state: 'off', message: expect.stringMatching(/No update server is set: add updates\.url/) } });
-    expect(contents.sent).toContainEqual([IPC_EVENT_CHANNEL, { type: 'updateStatus', status: expect.objectContaining({ state: 'off' }) }]);
-    expect(await callIpc(ipcChannelName('installUpdate'), {})).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+    expect(checked).toMatchObject({
+      ok: true,
+      result: { state: 'off', message: expect.stringMatching(/No update server is set: add updates\.url/) },
+    });
+    expect(contents.sent).toContainEqual([
+      IPC_EVENT_CHANNEL,
+      { type: 'updateStatus', status: expect.objectContaining({ state: 'off' }) },
+    ]);
+    expect(await callIpc(ipcChannelName('installUpdate'), {})).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_REQUEST' },
+    });
   });
 
   it('a closed window is no longer a page: its events stop, and a new window gets them', async () => {
@@ -268,7 +335,11 @@ describe('out/main/index.js under a fake Electron', () => {
     fake.app.emit('activate');
     const second = fake.windows[1]!;
     expect(second).toBeDefined();
-    const reply = await callIpc(ipcChannelName('openProject'), { path: project }, appEvent(second.webContents.mainFrame, second.webContents));
+    const reply = await callIpc(
+      ipcChannelName('openProject'),
+      { path: project },
+      appEvent(second.webContents.mainFrame, second.webContents),
+    );
     expect(reply).toMatchObject({ ok: true });
     expect(second.webContents.sent).toContainEqual([IPC_EVENT_CHANNEL, { type: 'projectChanged', path: project }]);
     expect(first.webContents.sent.length).toBe(sentBefore);
@@ -298,7 +369,11 @@ describe('out/main/index.js under a fake Electron', () => {
     menu.find((m) => m.label === '&File')!.submenu!.find((i) => i.label === 'Open Folder…')!.click!();
     await expect.poll(() => fake.windows.length).toBe(before + 1);
     expect(fake.openDialogs.slice(dialogsBefore)).toEqual([{ parent: false }]);
-    const reply = await callIpc(ipcChannelName('getAppInfo'), {}, appEvent(fake.windows.at(-1)!.webContents.mainFrame, fake.windows.at(-1)!.webContents));
+    const reply = await callIpc(
+      ipcChannelName('getAppInfo'),
+      {},
+      appEvent(fake.windows.at(-1)!.webContents.mainFrame, fake.windows.at(-1)!.webContents),
+    );
     expect(reply).toMatchObject({ ok: true, result: { project: other } });
   });
 
@@ -308,7 +383,13 @@ describe('out/main/index.js under a fake Electron', () => {
     fs.mkdirSync(third);
     const window = fake.windows.at(-1)!;
     const focusedBefore = window.focused;
-    fake.app.emit('second-instance', {}, ['/opt/Gatehouse/gatehouse-desktop', '--original-process-start-time=1', 'ignored'], '/', { args: ['third'], cwd: home });
+    fake.app.emit(
+      'second-instance',
+      {},
+      ['/opt/Gatehouse/gatehouse-desktop', '--original-process-start-time=1', 'ignored'],
+      '/',
+      { args: ['third'], cwd: home },
+    );
     expect(fake.windows.at(-1)).toBe(window);
     // the folder is checked without blocking the main thread: the window comes forward once it is open
     await expect.poll(() => window.focused).toBe(focusedBefore + 1);
@@ -316,7 +397,9 @@ describe('out/main/index.js under a fake Electron', () => {
     // Not a folder: said plainly, and the window still comes forward.
     const errorsBefore = fake.errorBoxes.length;
     fake.app.emit('second-instance', {}, [], '/', { args: ['/nonexistent/place'], cwd: '/' });
-    await expect.poll(() => fake.errorBoxes.slice(errorsBefore)).toEqual([['Cannot open folder', expect.stringContaining('/nonexistent/place')]]);
+    await expect
+      .poll(() => fake.errorBoxes.slice(errorsBefore))
+      .toEqual([['Cannot open folder', expect.stringContaining('/nonexistent/place')]]);
     await expect.poll(() => window.focused).toBe(focusedBefore + 2);
   });
 

@@ -6,7 +6,15 @@ function flatten(items: MenuItemConstructorOptions[]): MenuItemConstructorOption
   return items.flatMap((i) => [i, ...(Array.isArray(i.submenu) ? flatten(i.submenu) : [])]);
 }
 
-const base = { appName: 'Gatehouse', isMac: false, isPackaged: true, recentProjects: [] as string[], openFolder: () => undefined, openRecent: () => undefined, showView: () => undefined };
+const base = {
+  appName: 'Gatehouse',
+  isMac: false,
+  isPackaged: true,
+  recentProjects: [] as string[],
+  openFolder: () => undefined,
+  openRecent: () => undefined,
+  showView: () => undefined,
+};
 
 describe('buildAppMenuTemplate', () => {
   it('has File / Edit / View / Window / Help with the standard roles and Ctrl/Cmd+O', () => {
@@ -14,7 +22,20 @@ describe('buildAppMenuTemplate', () => {
     expect(menu.map((m) => m.label ?? m.role)).toEqual(['&File', '&Edit', '&View', 'windowMenu', 'help']);
     const all = flatten(menu);
     const roles = all.map((i) => i.role).filter(Boolean);
-    for (const r of ['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll', 'quit', 'zoomIn', 'zoomOut', 'resetZoom', 'windowMenu']) expect(roles).toContain(r);
+    for (const r of [
+      'undo',
+      'redo',
+      'cut',
+      'copy',
+      'paste',
+      'selectAll',
+      'quit',
+      'zoomIn',
+      'zoomOut',
+      'resetZoom',
+      'windowMenu',
+    ])
+      expect(roles).toContain(r);
     expect(all.find((i) => i.label === 'Open Folder…')?.accelerator).toBe('CmdOrCtrl+O');
   });
 
@@ -51,7 +72,8 @@ describe('buildAppMenuTemplate', () => {
     expect(opened).toEqual(['/home/me/web']);
     flatten(menu).find((i) => i.label === 'Open Folder…')!.click!({} as never, undefined, {} as never);
     expect(folders).toBe(1);
-    const empty = flatten(buildAppMenuTemplate(base)).find((i) => i.label === 'Open Recent')?.submenu as MenuItemConstructorOptions[];
+    const empty = flatten(buildAppMenuTemplate(base)).find((i) => i.label === 'Open Recent')
+      ?.submenu as MenuItemConstructorOptions[];
     expect(empty).toEqual([{ label: 'No Recent Folders', enabled: false }]);
   });
 

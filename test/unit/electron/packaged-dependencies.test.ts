@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 // else, e.g. a renderer-only package, would be shipped a second time in app.asar).
 
 const root = path.resolve(__dirname, '../../..');
-const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+};
 const BUNDLES = ['out/main', 'out/main/chunks', 'out/main/cli-chunks', 'out/preload'];
 // `npm run bench`'s entry: it loads Playwright (a devDependency) on demand and is never run by the app.
 const NOT_RUN_BY_THE_APP = new Set(['out/main/bench.js']);
@@ -25,13 +27,18 @@ function requiredPackages(): Map<string, string[]> {
   for (const dir of BUNDLES) {
     const abs = path.join(root, dir);
     if (!fs.existsSync(abs)) continue;
-    for (const file of fs.readdirSync(abs).filter((f) => /\.(c?js|mjs)$/.test(f) && !NOT_RUN_BY_THE_APP.has(`${dir}/${f}`))) {
+    for (const file of fs
+      .readdirSync(abs)
+      .filter((f) => /\.(c?js|mjs)$/.test(f) && !NOT_RUN_BY_THE_APP.has(`${dir}/${f}`))) {
       const text = fs.readFileSync(path.join(abs, file), 'utf8');
       // require("x"), import("x") and createRequire(...)("x") (loaded on demand), require.resolve("x/file") and
       // createRequire(...).resolve("x/file") (files read by path: wasm).
-      for (const m of text.matchAll(/(?:\brequire(?:\.resolve)?|\bimport|\)\.resolve|createRequire\)\([^()]*\))\(\s*["']([^"'./][^"']*)["']\s*\)/g)) {
+      for (const m of text.matchAll(
+        /(?:\brequire(?:\.resolve)?|\bimport|\)\.resolve|createRequire\)\([^()]*\))\(\s*["']([^"'./][^"']*)["']\s*\)/g,
+      )) {
         const spec = m[1]!;
-        if (spec.startsWith('node:') || builtins.has(spec) || builtins.has(spec.split('/')[0]!) || spec === 'electron') continue;
+        if (spec.startsWith('node:') || builtins.has(spec) || builtins.has(spec.split('/')[0]!) || spec === 'electron')
+          continue;
         const name = packageName(spec);
         found.set(name, [...(found.get(name) ?? []), `${dir}/${file}`]);
       }

@@ -44,7 +44,11 @@ function loadPreload(reply: (channel: string, payload: unknown) => unknown): Loa
     throw new Error(`a sandboxed preload cannot require "${name}"`);
   };
   const module = { exports: {} };
-  const wrapper = vm.runInNewContext(`(function (exports, require, module, __filename, __dirname) {${code}\n})`, { console, queueMicrotask }, { filename: bundle });
+  const wrapper = vm.runInNewContext(
+    `(function (exports, require, module, __filename, __dirname) {${code}\n})`,
+    { console, queueMicrotask },
+    { filename: bundle },
+  );
   (wrapper as (...a: unknown[]) => void)(module.exports, sandboxRequire, module, bundle, path.dirname(bundle));
   return { exposed, invoked, ipc, required };
 }
@@ -56,7 +60,9 @@ describe('out/preload/index.cjs', () => {
     expect(code).not.toMatch(/^\s*import\s/m);
     expect(code).not.toMatch(/^\s*export\s/m);
     expect(code).not.toMatch(/\bimport\s*\(/);
-    expect(fs.readdirSync(path.dirname(bundle)).filter((f) => f.endsWith('.js') || f.endsWith('.cjs') || f.endsWith('.mjs'))).toEqual(['index.cjs']);
+    expect(
+      fs.readdirSync(path.dirname(bundle)).filter((f) => f.endsWith('.js') || f.endsWith('.cjs') || f.endsWith('.mjs')),
+    ).toEqual(['index.cjs']);
   });
 
   it('runs with a require that knows only electron and exposes window.gatehouse alone', () => {
@@ -70,7 +76,9 @@ describe('out/preload/index.cjs', () => {
 
   it('calls each channel over its own IPC name and unwraps the envelope', async () => {
     const { exposed, invoked } = loadPreload((channel) =>
-      channel === ipcChannelName('listRecentProjects') ? { ok: true, result: { paths: ['/a'] } } : { ok: false, error: { code: 'FORBIDDEN', message: 'no' } },
+      channel === ipcChannelName('listRecentProjects')
+        ? { ok: true, result: { paths: ['/a'] } }
+        : { ok: false, error: { code: 'FORBIDDEN', message: 'no' } },
     );
     const api = exposed.get('gatehouse') as Record<string, (p?: unknown) => Promise<unknown>>;
     await expect(api.listRecentProjects!({})).resolves.toEqual({ paths: ['/a'] });

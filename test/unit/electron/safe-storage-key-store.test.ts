@@ -109,7 +109,11 @@ describe('SafeStorageKeyStore', () => {
     expect(store.get()).toBe(KEY);
     const after = fs.readFileSync(file, 'utf8');
     expect(after).not.toBe(before);
-    expect(Buffer.from((JSON.parse(after) as { encrypted: string }).encrypted, 'base64').subarray(0, 3).toString()).toBe('v11');
+    expect(
+      Buffer.from((JSON.parse(after) as { encrypted: string }).encrypted, 'base64')
+        .subarray(0, 3)
+        .toString(),
+    ).toBe('v11');
     expect((await opened()).get()).toBe(KEY);
   });
 });

@@ -72,7 +72,11 @@ describe('DesktopUpdates', () => {
     const after = await t.updates.check();
     expect(t.updater.feeds).toEqual(['generic https://updates.example.com/gatehouse']);
     expect(t.updater).toMatchObject({ autoDownload: true, autoInstallOnAppQuit: true, allowDowngrade: false });
-    expect(after).toMatchObject({ state: 'up-to-date', message: 'Gatehouse 0.1.0 is the latest version.', checkedAt: '2030-01-02T03:04:05.000Z' });
+    expect(after).toMatchObject({
+      state: 'up-to-date',
+      message: 'Gatehouse 0.1.0 is the latest version.',
+      checkedAt: '2030-01-02T03:04:05.000Z',
+    });
     expect(t.seen.map((s) => s.state)).toEqual(['checking', 'up-to-date']);
     for (const s of t.seen) expect(UpdateStatusSchema.safeParse(s).success).toBe(true);
     await t.updates.check();
@@ -87,7 +91,11 @@ describe('DesktopUpdates', () => {
     expect(after).toMatchObject({ state: 'downloading', version: '0.2.0', percent: 42 });
     expect(() => t.updates.install()).toThrow(/no update has been downloaded/);
     t.updater.emit('update-downloaded', { version: '0.2.0' });
-    expect(t.updates.status()).toMatchObject({ state: 'ready', version: '0.2.0', message: expect.stringMatching(/downloaded and verified/) });
+    expect(t.updates.status()).toMatchObject({
+      state: 'ready',
+      version: '0.2.0',
+      message: expect.stringMatching(/downloaded and verified/),
+    });
     // A check while one is downloaded or downloading does not start another.
     await t.updates.check();
     expect(t.updater.checks).toBe(1);
@@ -98,7 +106,10 @@ describe('DesktopUpdates', () => {
   it('a failed check (a bad signature or sha512, no network) shows the reason on one line; the next check may succeed', async () => {
     const t = service({ url: 'https://updates.example.com/gatehouse' });
     t.updater.next = new Error('sha512 checksum mismatch, expected abc, got def\n    at verify (stack)');
-    expect(await t.updates.check()).toMatchObject({ state: 'error', message: 'Updating failed: sha512 checksum mismatch, expected abc, got def' });
+    expect(await t.updates.check()).toMatchObject({
+      state: 'error',
+      message: 'Updating failed: sha512 checksum mismatch, expected abc, got def',
+    });
     t.updater.next = 'none';
     expect(await t.updates.check()).toMatchObject({ state: 'up-to-date' });
   });
@@ -119,7 +130,10 @@ describe('DesktopUpdates', () => {
     expect(t.updater.checks).toBe(1);
 
     const dev = service({ url: 'https://u.example.com/' }, false);
-    expect(await dev.updates.check()).toMatchObject({ state: 'unavailable', message: expect.stringMatching(/development build/) });
+    expect(await dev.updates.check()).toMatchObject({
+      state: 'unavailable',
+      message: expect.stringMatching(/development build/),
+    });
     expect(dev.loads()).toBe(0);
   });
 
@@ -133,7 +147,10 @@ describe('DesktopUpdates', () => {
       resolveFeed: async () => ({ url: 'https://u.example.com/' }),
       log: () => undefined,
     });
-    expect(await updates.check()).toMatchObject({ state: 'error', message: 'The updater could not start: ENOENT: resources/app-update.yml' });
+    expect(await updates.check()).toMatchObject({
+      state: 'error',
+      message: 'The updater could not start: ENOENT: resources/app-update.yml',
+    });
   });
 });
 
@@ -148,7 +165,8 @@ describe('resolveUpdateFeed', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
   const settings = (text: string) => fs.writeFileSync(path.join(dir, 'settings.yaml'), text);
   const builtIn = (text: string) => fs.writeFileSync(path.join(resources, 'app-update.yml'), text);
-  const resolve = (platform: NodeJS.Platform = 'linux') => resolveUpdateFeed({ configDir: dir, resourcesDir: resources, platform });
+  const resolve = (platform: NodeJS.Platform = 'linux') =>
+    resolveUpdateFeed({ configDir: dir, resourcesDir: resources, platform });
 
   it("the user's updates.url wins over the package's address", async () => {
     builtIn('provider: generic\nurl: https://builtin.example.com/gh\nupdaterCacheDirName: gatehouse-updater\n');
@@ -159,10 +177,17 @@ describe('resolveUpdateFeed', () => {
 
   it('refuses http and anything malformed, and then stays off (never falls back to another address)', async () => {
     builtIn('provider: generic\nurl: https://builtin.example.com/gh\n');
-    for (const bad of ['updates:\n  url: http://insecure.example.com/\n', 'updates:\n  url: file:///tmp/feed\n', 'updates:\n  url: https://x.example.com/\n  channel: beta\n', 'updates: [1]\n']) {
+    for (const bad of [
+      'updates:\n  url: http://insecure.example.com/\n',
+      'updates:\n  url: file:///tmp/feed\n',
+      'updates:\n  url: https://x.example.com/\n  channel: beta\n',
+      'updates: [1]\n',
+    ]) {
       settings(bad);
       const feed = await resolve();
-      expect(feed, bad).toEqual({ off: expect.stringMatching(/settings\.yaml: updates.*updates are off until it is fixed/) });
+      expect(feed, bad).toEqual({
+        off: expect.stringMatching(/settings\.yaml: updates.*updates are off until it is fixed/),
+      });
     }
     settings('updates: {url: [unclosed\n');
     expect(await resolve()).toEqual({ off: expect.stringMatching(/Updates are off until the settings can be read/) });
@@ -170,7 +195,9 @@ describe('resolveUpdateFeed', () => {
 
   it('the .invalid placeholder of an unconfigured build is no address: updates are off with what to set', async () => {
     builtIn('provider: generic\nurl: https://updates.gatehouse.example.invalid/\n');
-    expect(await resolve()).toEqual({ off: `No update server is set: add updates.url (an https:// folder) to ${path.join(dir, 'settings.yaml')}.` });
+    expect(await resolve()).toEqual({
+      off: `No update server is set: add updates.url (an https:// folder) to ${path.join(dir, 'settings.yaml')}.`,
+    });
     fs.rmSync(path.join(resources, 'app-update.yml'));
     expect(await resolve()).toEqual({ off: expect.stringMatching(/No update server is set/) });
   });
@@ -187,14 +214,17 @@ describe('resolveUpdateFeed', () => {
 describe('the updates channels', () => {
   it('a shell without an updater says so, and refuses to install', async () => {
     const handlers = createUpdatesHandlers(undefined);
-    expect(await handlers.getUpdateStatus({})).toMatchObject({ state: 'unavailable', message: expect.stringMatching(/does not update itself/) });
+    expect(await handlers.getUpdateStatus({})).toMatchObject({
+      state: 'unavailable',
+      message: expect.stringMatching(/does not update itself/),
+    });
     expect(await handlers.checkForUpdates({})).toMatchObject({ state: 'unavailable' });
     await expect(handlers.installUpdate({})).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 });
 
 describe('loadElectronUpdater (the real electron-updater package)', () => {
-  it("returns its autoUpdater (a lazy CommonJS getter, which import() would not expose), ready for a generic feed", () => {
+  it('returns its autoUpdater (a lazy CommonJS getter, which import() would not expose), ready for a generic feed', () => {
     const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-electron-updater-')));
     const resources = path.join(dir, 'resources');
     fs.mkdirSync(resources);
@@ -219,8 +249,11 @@ describe('loadElectronUpdater (the real electron-updater package)', () => {
     try {
       const updater = loadElectronUpdater();
       expect(updater.constructor.name).toBe('DebUpdater');
-      for (const method of ['setFeedURL', 'checkForUpdates', 'quitAndInstall', 'on'] as const) expect(typeof updater[method]).toBe('function');
-      expect(() => updater.setFeedURL({ provider: 'generic', url: 'https://updates.example.com/gatehouse' })).not.toThrow();
+      for (const method of ['setFeedURL', 'checkForUpdates', 'quitAndInstall', 'on'] as const)
+        expect(typeof updater[method]).toBe('function');
+      expect(() =>
+        updater.setFeedURL({ provider: 'generic', url: 'https://updates.example.com/gatehouse' }),
+      ).not.toThrow();
       updater.allowDowngrade = false;
       expect(updater.allowDowngrade).toBe(false);
     } finally {

@@ -34,9 +34,11 @@ describe('externalUrlToOpen (what shell.openExternal may receive)', () => {
 
   it('opens plain mailto: links (the page offers them) with to/cc/bcc/subject/body only', () => {
     expect(externalUrlToOpen('mailto:dev@example.com')).toBe('mailto:dev@example.com');
-    expect(externalUrlToOpen('mailto:a@example.com,b@example.org?subject=Build%20failed&body=line1%0D%0Aline2&cc=c@example.net')).toBe(
-      'mailto:a@example.com,b@example.org?subject=Build%20failed&body=line1%0D%0Aline2&cc=c@example.net',
-    );
+    expect(
+      externalUrlToOpen(
+        'mailto:a@example.com,b@example.org?subject=Build%20failed&body=line1%0D%0Aline2&cc=c@example.net',
+      ),
+    ).toBe('mailto:a@example.com,b@example.org?subject=Build%20failed&body=line1%0D%0Aline2&cc=c@example.net');
   });
 
   it.each([
@@ -115,7 +117,19 @@ describe('web permissions', () => {
   it('grants only sanitized clipboard writes, only to the app page', () => {
     expect(isPermissionGranted('clipboard-sanitized-write', APP_PAGE_URL, isApp)).toBe(true);
     expect(isPermissionGranted('clipboard-sanitized-write', 'https://evil.example/', isApp)).toBe(false);
-    for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fullscreen', 'hid', 'usb', 'serial', 'display-capture', 'unknown']) {
+    for (const p of [
+      'media',
+      'geolocation',
+      'notifications',
+      'clipboard-read',
+      'openExternal',
+      'fullscreen',
+      'hid',
+      'usb',
+      'serial',
+      'display-capture',
+      'unknown',
+    ]) {
       expect(isPermissionGranted(p, APP_PAGE_URL, isApp), p).toBe(false);
     }
   });

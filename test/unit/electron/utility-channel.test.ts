@@ -27,7 +27,8 @@ describe('channelFromUtilityProcess', () => {
     const output: string[] = [];
     const launcher: WorkerLauncher = {
       runtime: 'electron',
-      launch: (entry, env) => channelFromUtilityProcess(new NodeAsUtilityProcess(entry, env), { onOutput: (t) => output.push(t) }),
+      launch: (entry, env) =>
+        channelFromUtilityProcess(new NodeAsUtilityProcess(entry, env), { onOutput: (t) => output.push(t) }),
     };
     const host = new WorkerSupervisor({
       launcher,
@@ -57,7 +58,10 @@ describe('channelFromUtilityProcess', () => {
 
   it('drains the piped stdout/stderr to onOutput', async () => {
     const script = path.join(base, 'chatty.cjs');
-    fs.writeFileSync(script, "process.stdout.write('out-line\\n'); process.stderr.write('err-line\\n'); process.on('message', () => process.exit(0));");
+    fs.writeFileSync(
+      script,
+      "process.stdout.write('out-line\\n'); process.stderr.write('err-line\\n'); process.on('message', () => process.exit(0));",
+    );
     const output: string[] = [];
     const child = new NodeAsUtilityProcess(script, {});
     const ch = channelFromUtilityProcess(child, { onOutput: (t) => output.push(t) });
@@ -72,7 +76,10 @@ describe('channelFromUtilityProcess', () => {
 
   it('kill() escalates to SIGKILL when the worker ignores SIGTERM, and reports the exit once', async () => {
     const script = path.join(base, 'stubborn.cjs');
-    fs.writeFileSync(script, "process.on('SIGTERM', () => process.stdout.write('got-term\\n')); process.send('up'); setInterval(() => {}, 1000);");
+    fs.writeFileSync(
+      script,
+      "process.on('SIGTERM', () => process.stdout.write('got-term\\n')); process.send('up'); setInterval(() => {}, 1000);",
+    );
     const child = new NodeAsUtilityProcess(script, {});
     const output: string[] = [];
     const ch = channelFromUtilityProcess(child, { killGraceMs: 200, onOutput: (t) => output.push(t) });
@@ -109,7 +116,9 @@ describe('channelFromUtilityProcess', () => {
     await new Promise<void>((r) => ch.onMessage(() => r()));
     const exited = new Promise<number | null>((r) => ch.onExit((code) => r(code)));
     // What Electron does on a V8 fatal error: 'error' (an EventEmitter throws on an unlistened one), then 'exit'.
-    expect(() => child.emit('error', 'FatalError', 'v8::ToLocalChecked Empty MaybeLocal', '{"header":{}}')).not.toThrow();
+    expect(() =>
+      child.emit('error', 'FatalError', 'v8::ToLocalChecked Empty MaybeLocal', '{"header":{}}'),
+    ).not.toThrow();
     expect(output.join('')).toContain('fatal error (FatalError) at v8::ToLocalChecked Empty MaybeLocal');
     expect(output.join('')).not.toContain('header');
     ch.kill();

@@ -44,7 +44,8 @@ function openWindow() {
   const window = new fake.electron.BrowserWindow({ webPreferences: {} });
   window.webContents.mainFrame.url = APP_PAGE;
   const unlink = linkWindowEvents(core, window as unknown as BrowserWindow, (url) => url === APP_PAGE);
-  const events = (): ApiEvent[] => window.webContents.sent.filter(([c]) => c === IPC_EVENT_CHANNEL).map(([, e]) => e as ApiEvent);
+  const events = (): ApiEvent[] =>
+    window.webContents.sent.filter(([c]) => c === IPC_EVENT_CHANNEL).map(([, e]) => e as ApiEvent);
   return { window, unlink, events };
 }
 
@@ -95,8 +96,16 @@ describe('desktop window and waiting approvals', () => {
     const before = events().length;
     model.enqueue(reply(toolUse('w3', 'write_file', { path: 'again.txt', content: 'y' })), reply(text('done')));
     await dispatchApi(core.handlers, 'sendMessage', { text: 'write again.txt' });
-    const ask = await waitFor(() => events().slice(before).find((e): e is Extract<ApiEvent, { type: 'approvalRequest' }> => e.type === 'approvalRequest'), 'a second approval');
-    expect(await dispatchApi(core.handlers, 'answerApproval', { requestId: ask.requestId, decision: 'once' })).toEqual({ accepted: true });
+    const ask = await waitFor(
+      () =>
+        events()
+          .slice(before)
+          .find((e): e is Extract<ApiEvent, { type: 'approvalRequest' }> => e.type === 'approvalRequest'),
+      'a second approval',
+    );
+    expect(await dispatchApi(core.handlers, 'answerApproval', { requestId: ask.requestId, decision: 'once' })).toEqual({
+      accepted: true,
+    });
     await waitFor(() => (core.chat.state().runningRunId === null ? true : undefined), 'the run to finish');
     expect(fs.readFileSync(path.join(project, 'again.txt'), 'utf8')).toBe('y');
   });

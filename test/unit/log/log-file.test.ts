@@ -19,7 +19,10 @@ afterEach(() => {
 });
 
 function readLines(file: string): string[] {
-  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
 }
 
 describe('the log file', () => {
@@ -67,7 +70,8 @@ describe('the log file', () => {
     }
     await log.flush();
     expect(fs.readdirSync(dir).sort()).toEqual(['main.log', 'main.log.1', 'main.log.2']);
-    for (const name of ['main.log', 'main.log.1', 'main.log.2']) expect(fs.statSync(path.join(dir, name)).size).toBeLessThanOrEqual(maxBytes);
+    for (const name of ['main.log', 'main.log.1', 'main.log.2'])
+      expect(fs.statSync(path.join(dir, name)).size).toBeLessThanOrEqual(maxBytes);
     // Oldest first, the files together hold the newest lines, contiguous and whole.
     const kept = ['main.log.2', 'main.log.1', 'main.log'].flatMap((n) => readLines(path.join(dir, n)));
     const numbers = kept.map((l) => {
@@ -111,7 +115,11 @@ describe('the log file', () => {
     second.write('ker? no: a new one\n');
     second.end();
     await log.flush();
-    expect(readLines(file).map((l) => l.replace(/^\S+ /, ''))).toEqual(['[worker] hello', '[worker] last words of a dying wor', '[worker] ker? no: a new one']);
+    expect(readLines(file).map((l) => l.replace(/^\S+ /, ''))).toEqual([
+      '[worker] hello',
+      '[worker] last words of a dying wor',
+      '[worker] ker? no: a new one',
+    ]);
   });
 
   it('cuts a runaway message instead of writing megabytes', async () => {

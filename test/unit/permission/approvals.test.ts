@@ -15,7 +15,10 @@ afterEach(() => fx.cleanup());
 describe('8. approvals', () => {
   it('once allows this call only', async () => {
     const e = await fx.engine();
-    expect(await applyApproval(e, cmd('npm install'), { kind: 'once' })).toMatchObject({ decision: 'allow', source: 'approval' });
+    expect(await applyApproval(e, cmd('npm install'), { kind: 'once' })).toMatchObject({
+      decision: 'allow',
+      source: 'approval',
+    });
     expect(e.decide(cmd('npm install')).decision).toBe('ask');
   });
   it('session adds a session rule (the suggested one by default)', async () => {
@@ -29,7 +32,9 @@ describe('8. approvals', () => {
     const e = await fx.engine();
     await applyApproval(e, cmd('npm run test'), { kind: 'session', rules: ['Bash(npm run:*)'] });
     expect(e.decide(cmd('npm run lint')).decision).toBe('allow');
-    await expect(applyApproval(e, cmd('make x'), { kind: 'session', rules: ['Bash('] })).rejects.toThrow(/does not parse/);
+    await expect(applyApproval(e, cmd('make x'), { kind: 'session', rules: ['Bash('] })).rejects.toThrow(
+      /does not parse/,
+    );
   });
   it('always writes the local settings file, keeps it out of git and applies to a new engine', async () => {
     execFileSync('git', ['init', '-q', fx.project]);
@@ -37,19 +42,40 @@ describe('8. approvals', () => {
     fs.mkdirSync(path.dirname(local), { recursive: true });
     fs.writeFileSync(local, '# my local rules\npermissions:\n  allow: []\n');
     const e = await fx.engine();
-    expect(await applyApproval(e, write('src/components/Button.tsx'), { kind: 'always' })).toMatchObject({ decision: 'allow', rule: 'Edit(src/components/**)' });
+    expect(await applyApproval(e, write('src/components/Button.tsx'), { kind: 'always' })).toMatchObject({
+      decision: 'allow',
+      rule: 'Edit(src/components/**)',
+    });
     const text = fs.readFileSync(local, 'utf8');
     expect(text).toContain('# my local rules');
-    expect(parseSettingsText(local, text)).toMatchObject({ ok: true, settings: { allow: ['Edit(src/components/**)'] } });
-    expect(fs.readFileSync(path.join(fx.project, '.git', 'info', 'exclude'), 'utf8')).toContain('/.gatehouse/settings.local.yaml');
-    expect((await fx.engine()).decide(write('src/components/Card.tsx'))).toMatchObject({ decision: 'allow', source: 'local' });
+    expect(parseSettingsText(local, text)).toMatchObject({
+      ok: true,
+      settings: { allow: ['Edit(src/components/**)'] },
+    });
+    expect(fs.readFileSync(path.join(fx.project, '.git', 'info', 'exclude'), 'utf8')).toContain(
+      '/.gatehouse/settings.local.yaml',
+    );
+    expect((await fx.engine()).decide(write('src/components/Card.tsx'))).toMatchObject({
+      decision: 'allow',
+      source: 'local',
+    });
   });
   it('deny carries the note; nothing approves a deny', async () => {
     const e = await fx.engine();
-    expect(await applyApproval(e, cmd('npm install'), { kind: 'deny', note: 'use pnpm' })).toMatchObject({ decision: 'deny', source: 'approval', reason: expect.stringContaining('use pnpm') });
+    expect(await applyApproval(e, cmd('npm install'), { kind: 'deny', note: 'use pnpm' })).toMatchObject({
+      decision: 'deny',
+      source: 'approval',
+      reason: expect.stringContaining('use pnpm'),
+    });
     fx.settings('user', { deny: ['Bash(npm install)'] });
-    expect(await applyApproval(e, cmd('npm install'), { kind: 'always' })).toMatchObject({ decision: 'deny', source: 'user' });
-    expect(await applyApproval(e, cmd('sudo ls'), { kind: 'once' })).toMatchObject({ decision: 'deny', source: 'hard' });
+    expect(await applyApproval(e, cmd('npm install'), { kind: 'always' })).toMatchObject({
+      decision: 'deny',
+      source: 'user',
+    });
+    expect(await applyApproval(e, cmd('sudo ls'), { kind: 'once' })).toMatchObject({
+      decision: 'deny',
+      source: 'hard',
+    });
   });
   it('without a person an ask becomes a deny: approval required', async () => {
     const e = await fx.engine();
@@ -80,6 +106,8 @@ describe('suggested rules: the narrowest useful generalisation', () => {
     expect(await proposeRules(e, write('README.md'))).toEqual(['Edit(./README.md)']);
     expect(await proposeRules(e, read('.env'))).toEqual(['Read(./.env)']);
     expect(await proposeRules(e, read('docs/guide/a.md'))).toEqual(['Read(docs/guide/**)']);
-    expect(await proposeRules(e, { tool: 'search_code', input: { pattern: 'x', path: 'src' } })).toEqual(['Read(src/**)']);
+    expect(await proposeRules(e, { tool: 'search_code', input: { pattern: 'x', path: 'src' } })).toEqual([
+      'Read(src/**)',
+    ]);
   });
 });

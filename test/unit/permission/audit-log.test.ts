@@ -38,12 +38,29 @@ describe('redaction', () => {
 describe('AuditLog', () => {
   it('appends one JSON line per decision with the required fields, in order, once flushed', async () => {
     const log = new AuditLog({ configDir: dir });
-    log.record('s1', { tool: 'run_command', input: { command: 'export GITHUB_TOKEN=ghp_AbCdEfGhIjKlMnOpQrStUvWx && gh pr list' } }, allow);
+    log.record(
+      's1',
+      { tool: 'run_command', input: { command: 'export GITHUB_TOKEN=ghp_AbCdEfGhIjKlMnOpQrStUvWx && gh pr list' } },
+      allow,
+    );
     log.record('s1', 'garbage', { ...allow, decision: 'deny', source: 'schema' });
     await log.flush();
-    const lines = fs.readFileSync(path.join(dir, 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = fs
+      .readFileSync(path.join(dir, 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
-    expect(Object.keys(lines[0]).sort()).toEqual(['decision', 'input', 'reason', 'rule', 'session', 'source', 'time', 'tool']);
+    expect(Object.keys(lines[0]).sort()).toEqual([
+      'decision',
+      'input',
+      'reason',
+      'rule',
+      'session',
+      'source',
+      'time',
+      'tool',
+    ]);
     expect(JSON.stringify(lines[0])).not.toContain('ghp_AbCd');
     expect(lines[1].tool).toBe('(malformed call)');
   });

@@ -9,7 +9,9 @@ describe('bench support', () => {
       try {
         const snap = bench.engine.state.snapshot();
         expect(snap.rules.length).toBe(n);
-        expect(new Set(snap.rules.map((r) => r.source))).toEqual(new Set(['policy', 'user', 'project', 'local', 'cli']));
+        expect(new Set(snap.rules.map((r) => r.source))).toEqual(
+          new Set(['policy', 'user', 'project', 'local', 'cli']),
+        );
         const decisions = bench.calls.map((call) => bench.engine.decide(call).decision);
         expect(decisions.every((d) => d === 'allow' || d === 'ask' || d === 'deny')).toBe(true);
         expect(bench.calls.map((call) => bench.engine.decide(call).decision)).toEqual(decisions);

@@ -15,7 +15,8 @@ describe('gatehouse rules list (text)', () => {
     const rules = ['Bash(npm test\u202E)', 'Bash(git\u200B status)', 'Bash(echo\nrm)', 'Read(\x1b[2K.env)'];
     fx.settings('project', { deny: rules });
     const out: string[] = [];
-    const run = (args: string[]) => runCli(args, { out: (l) => out.push(l), err: () => undefined, env: fx.env, cwd: fx.project });
+    const run = (args: string[]) =>
+      runCli(args, { out: (l) => out.push(l), err: () => undefined, env: fx.env, cwd: fx.project });
     expect(await run(['rules', 'list', '--project', fx.project])).toBe(0);
     const text = out.join('\n');
     expect(text).toContain('deny  Bash(npm test⟨U+202E⟩)');

@@ -10,7 +10,22 @@ beforeEach(() => {
 afterEach(() => fx.cleanup());
 
 describe('5. defaults', () => {
-  const sensitive = ['.env', '.env.local', 'certs/server.pem', 'tls/x.key', 'keys/id_rsa', 'keys/id_rsa.pub', 'k/id_ed25519', '.npmrc', '.netrc', '.git-credentials', 'cfg/.ssh/config', 'x/.aws/credentials', 'a.p12', 'b.pfx'];
+  const sensitive = [
+    '.env',
+    '.env.local',
+    'certs/server.pem',
+    'tls/x.key',
+    'keys/id_rsa',
+    'keys/id_rsa.pub',
+    'k/id_ed25519',
+    '.npmrc',
+    '.netrc',
+    '.git-credentials',
+    'cfg/.ssh/config',
+    'x/.aws/credentials',
+    'a.p12',
+    'b.pfx',
+  ];
   it('reading a sensitive file asks, even in bypass mode, by file tool or by command', async () => {
     for (const f of sensitive) fx.write(f, 'secret\n');
     const e = await fx.engine({ mode: 'bypassPermissions' });
@@ -37,7 +52,10 @@ describe('5. defaults', () => {
   it('a search whose file filter selects secrets asks; ordinary filters do not', async () => {
     const e = await fx.engine({ mode: 'bypassPermissions' });
     for (const glob of ['.env', '.env*', '**/.env.*', '*.pem', '**/id_rsa*', '*.{pem,key}']) {
-      expect(e.decide({ tool: 'search_code', input: { pattern: 'KEY', glob } }), glob).toMatchObject({ decision: 'ask', source: 'defaults' });
+      expect(e.decide({ tool: 'search_code', input: { pattern: 'KEY', glob } }), glob).toMatchObject({
+        decision: 'ask',
+        source: 'defaults',
+      });
     }
     for (const glob of ['*.ts', 'src/**/*.tsx', '*.md', '**/*']) {
       expect(e.decide({ tool: 'search_code', input: { pattern: 'KEY', glob } }).decision, glob).toBe('allow');
@@ -57,7 +75,14 @@ describe('5. defaults', () => {
   });
   it('writing under .git/ .vscode/ .idea/ .husky/ .claude/ asks, even in bypass mode', async () => {
     const e = await fx.engine({ mode: 'bypassPermissions' });
-    for (const p of ['.git/hooks/pre-commit', '.vscode/settings.json', '.idea/workspace.xml', '.husky/pre-push', 'sub/.claude/commands/x.md', 'sub/.git/config']) {
+    for (const p of [
+      '.git/hooks/pre-commit',
+      '.vscode/settings.json',
+      '.idea/workspace.xml',
+      '.husky/pre-push',
+      'sub/.claude/commands/x.md',
+      'sub/.git/config',
+    ]) {
       expect(e.decide(write(p)), p).toMatchObject({ decision: 'ask', source: 'defaults' });
       expect(e.decide(cmd(`echo x > ${p}`)), p).toMatchObject({ decision: 'ask', source: 'defaults' });
     }
@@ -79,10 +104,21 @@ describe('5. defaults', () => {
   });
   it('a command writing outside the project asks in every mode; /dev/null and friends are free', async () => {
     const e = await fx.engine({ mode: 'bypassPermissions' });
-    for (const c of ['echo hi > /etc/motd', `echo hi >> ${fx.outside}/log`, 'echo hi | tee /tmp/x', 'echo hi > link-out/x', 'echo hi > ~/x']) {
+    for (const c of [
+      'echo hi > /etc/motd',
+      `echo hi >> ${fx.outside}/log`,
+      'echo hi | tee /tmp/x',
+      'echo hi > link-out/x',
+      'echo hi > ~/x',
+    ]) {
       expect(e.decide(cmd(c)), c).toMatchObject({ decision: 'ask', source: 'defaults' });
     }
-    for (const c of ['echo hi > /dev/null', 'echo hi 2> /dev/stderr', 'echo hi > /dev/stdout', 'npm test 2>&1 | tee build.log']) {
+    for (const c of [
+      'echo hi > /dev/null',
+      'echo hi 2> /dev/stderr',
+      'echo hi > /dev/stdout',
+      'npm test 2>&1 | tee build.log',
+    ]) {
       expect(e.decide(cmd(c)).decision, c).toBe('allow');
     }
     fx.settings('user', { allow: ['Edit(//tmp/gh-out/**)'] });
@@ -93,14 +129,29 @@ describe('5. defaults', () => {
 describe('read-only commands', () => {
   it('read-only commands with paths inside count as reads; outside paths, writes or -delete do not', async () => {
     const e = await fx.engine();
-    for (const c of ['ls -la src', 'git status', 'grep -rn TODO src | wc -l', 'cat README.md', 'find . -name "*.ts"', 'echo hi > /dev/null', 'git log --oneline | head -5']) {
+    for (const c of [
+      'ls -la src',
+      'git status',
+      'grep -rn TODO src | wc -l',
+      'cat README.md',
+      'find . -name "*.ts"',
+      'echo hi > /dev/null',
+      'git log --oneline | head -5',
+    ]) {
       expect(e.decide(cmd(c)), c).toMatchObject({ decision: 'allow', source: 'mode' });
     }
-    for (const c of ['cat /etc/passwd', 'cat ../outside/secret.txt', 'cat link-file', 'echo hi > out.txt', 'ls link-out', 'find . -name "*.ts" -exec rm {} +']) {
+    for (const c of [
+      'cat /etc/passwd',
+      'cat ../outside/secret.txt',
+      'cat link-file',
+      'echo hi > out.txt',
+      'ls link-out',
+      'find . -name "*.ts" -exec rm {} +',
+    ]) {
       expect(e.decide(cmd(c)).decision, c).not.toBe('allow');
     }
   });
-  it('`..` after a symlink is judged where the kernel lands (link/.. is the target\'s parent)', async () => {
+  it("`..` after a symlink is judged where the kernel lands (link/.. is the target's parent)", async () => {
     fs.writeFileSync(path.join(fx.root, 'top-secret.txt'), 'x');
     const e = await fx.engine();
     expect(e.decide(cmd('cat link-out/../top-secret.txt')).decision).toBe('ask');

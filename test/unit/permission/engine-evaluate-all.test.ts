@@ -16,11 +16,31 @@ describe('evaluateAll', () => {
     fx.write('.env', 'A=1\n');
     const e = await fx.engine({});
     fs.symlinkSync(path.join(fx.project, 'secrets/key.txt'), path.join(fx.project, 'src/link.txt'));
-    const calls = [read('src/index.ts'), read('secrets/key.txt'), read('.env'), read('src/link.txt'), read('../outside'), write('a.txt'), cmd('ls'), { tool: 'nope' }, 'not a call'];
+    const calls = [
+      read('src/index.ts'),
+      read('secrets/key.txt'),
+      read('.env'),
+      read('src/link.txt'),
+      read('../outside'),
+      write('a.txt'),
+      cmd('ls'),
+      { tool: 'nope' },
+      'not a call',
+    ];
     const one = calls.map((c) => e.evaluate(c, { agentMode: 'plan' }).decision);
     const all = e.evaluateAll(calls, { agentMode: 'plan' }).map((x) => x.decision);
     expect(all).toEqual(one);
-    expect(all.map((d) => d.decision)).toEqual(['allow', 'deny', 'ask', 'deny', 'deny', 'deny', 'deny', 'deny', 'deny']);
+    expect(all.map((d) => d.decision)).toEqual([
+      'allow',
+      'deny',
+      'ask',
+      'deny',
+      'deny',
+      'deny',
+      'deny',
+      'deny',
+      'deny',
+    ]);
     expect(fs.existsSync(path.join(fx.configDir, 'audit.jsonl'))).toBe(false);
   });
 });

@@ -67,7 +67,14 @@ describe('3. self-protection', () => {
   it('file tools cannot write Gatehouse settings, the user config dir or Claude Code settings', async () => {
     const e = await fx.engine({ mode: 'bypassPermissions' });
     fx.settings('user', { allow: ['Edit'] });
-    for (const p of ['.gatehouse/settings.yaml', '.gatehouse/settings.local.yaml', '.gatehouse/anything/new.txt', '.claude/settings.json', '.claude/settings.local.json', './.gatehouse/../.gatehouse/x']) {
+    for (const p of [
+      '.gatehouse/settings.yaml',
+      '.gatehouse/settings.local.yaml',
+      '.gatehouse/anything/new.txt',
+      '.claude/settings.json',
+      '.claude/settings.local.json',
+      './.gatehouse/../.gatehouse/x',
+    ]) {
       expect(e.decide(write(p)), p).toMatchObject(hardDeny);
     }
     // Reading them is fine; other files under .claude are not protected (they ask by default instead).
@@ -111,13 +118,31 @@ describe('3. built-in deny list through the engine', () => {
   it('denies in bypass mode, whatever the rules say', async () => {
     fx.settings('user', { allow: ['Bash'] });
     const e = await fx.engine({ mode: 'bypassPermissions' });
-    for (const c of ['sudo apt update', 'rm -rf /', '/bin/rm -rf ~', 'env FOO=1 sudo ls', 'ls && sudo reboot', 'echo $(sudo id)', "bash -c 'rm -rf /'", 'dd if=/dev/zero of=/dev/sda', 'echo x > /dev/sda', 'mkfs.ext4 /dev/sdb1', 'shutdown -h now', ':(){ :|:& };:']) {
+    for (const c of [
+      'sudo apt update',
+      'rm -rf /',
+      '/bin/rm -rf ~',
+      'env FOO=1 sudo ls',
+      'ls && sudo reboot',
+      'echo $(sudo id)',
+      "bash -c 'rm -rf /'",
+      'dd if=/dev/zero of=/dev/sda',
+      'echo x > /dev/sda',
+      'mkfs.ext4 /dev/sdb1',
+      'shutdown -h now',
+      ':(){ :|:& };:',
+    ]) {
       expect(e.decide(cmd(c)), c).toMatchObject(hardDeny);
     }
   });
   it('words that merely mention dangerous commands are not denied', async () => {
     const e = await fx.engine({ mode: 'bypassPermissions' });
-    for (const c of ['echo "sudo is a word"', 'git commit -m "remove rm -rf / from docs"', 'rm -rf ./build', 'grep -rn sudo src']) {
+    for (const c of [
+      'echo "sudo is a word"',
+      'git commit -m "remove rm -rf / from docs"',
+      'rm -rf ./build',
+      'grep -rn sudo src',
+    ]) {
       expect(e.decide(cmd(c)).decision, c).toBe('allow');
     }
   });

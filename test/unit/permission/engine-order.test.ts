@@ -12,7 +12,14 @@ afterEach(() => fx.cleanup());
 describe('every decision carries decision, source, rule and a reason', () => {
   it('matches the shared Decision schema', async () => {
     const e = await fx.engine();
-    for (const call of [read('src/index.ts'), write('src/x.ts'), cmd('npm install'), { tool: 'nope', input: {} }, { tool: 'read_file', input: {} }, 42]) {
+    for (const call of [
+      read('src/index.ts'),
+      write('src/x.ts'),
+      cmd('npm install'),
+      { tool: 'nope', input: {} },
+      { tool: 'read_file', input: {} },
+      42,
+    ]) {
       const d = e.decide(call);
       expect(DecisionSchema.parse(d)).toEqual(d);
       expect(d.reason.length).toBeGreaterThan(5);
@@ -53,8 +60,13 @@ describe('2. known tool, valid input', () => {
     const d = e.decide({ tool: 'read_file', input: {} });
     expect(d).toMatchObject({ decision: 'deny', source: 'schema' });
     expect(d.reason).toContain('path');
-    expect(e.decide({ tool: 'run_command', input: { command: 42 } })).toMatchObject({ decision: 'deny', source: 'schema' });
-    expect(e.decide({ tool: 'edit_file', input: { path: 'a', old_string: '', new_string: 'x' } }).reason).toContain('old_string must not be empty');
+    expect(e.decide({ tool: 'run_command', input: { command: 42 } })).toMatchObject({
+      decision: 'deny',
+      source: 'schema',
+    });
+    expect(e.decide({ tool: 'edit_file', input: { path: 'a', old_string: '', new_string: 'x' } }).reason).toContain(
+      'old_string must not be empty',
+    );
     expect(e.decide({ tool: 'read_file' })).toMatchObject({ decision: 'deny', source: 'schema' });
     expect(e.decide(null)).toMatchObject({ decision: 'deny', source: 'schema' });
   });

@@ -14,14 +14,26 @@ describe('4. rules across sources: deny > ask > allow', () => {
     fx.settings('project', { allow: ['Bash(git push:*)'] });
     fx.settings('user', { deny: ['Bash(git push:*)'] });
     const e = await fx.engine({ cli: [{ behavior: 'allow', rule: 'Bash(git push origin main)' }] });
-    expect(e.decide(cmd('git push origin main'))).toMatchObject({ decision: 'deny', source: 'user', rule: 'Bash(git push:*)' });
+    expect(e.decide(cmd('git push origin main'))).toMatchObject({
+      decision: 'deny',
+      source: 'user',
+      rule: 'Bash(git push:*)',
+    });
   });
   it('ask beats allow', async () => {
     fx.settings('project', { allow: ['Edit(src/**)'] });
     fx.settings('local', { ask: ['Edit(src/secret/**)'] });
     const e = await fx.engine({ mode: 'acceptEdits' });
-    expect(e.decide(write('src/secret/a.ts'))).toMatchObject({ decision: 'ask', source: 'local', rule: 'Edit(src/secret/**)' });
-    expect(e.decide(write('src/other.ts'))).toMatchObject({ decision: 'allow', source: 'project', rule: 'Edit(src/**)' });
+    expect(e.decide(write('src/secret/a.ts'))).toMatchObject({
+      decision: 'ask',
+      source: 'local',
+      rule: 'Edit(src/secret/**)',
+    });
+    expect(e.decide(write('src/other.ts'))).toMatchObject({
+      decision: 'allow',
+      source: 'project',
+      rule: 'Edit(src/**)',
+    });
   });
   it('among matching rules of one behaviour the strongest source is reported (policy first)', async () => {
     fx.settings('policy', { deny: ['Bash(curl:*)'] });
@@ -31,7 +43,15 @@ describe('4. rules across sources: deny > ask > allow', () => {
   });
   it('a user deny holds in bypass mode; every source is read', async () => {
     const sources = ['policy', 'user', 'project', 'local', 'claudeProject', 'claudeLocal', 'claudeUser'] as const;
-    const expected = { policy: 'policy', user: 'user', project: 'project', local: 'local', claudeProject: 'project', claudeLocal: 'local', claudeUser: 'user' };
+    const expected = {
+      policy: 'policy',
+      user: 'user',
+      project: 'project',
+      local: 'local',
+      claudeProject: 'project',
+      claudeLocal: 'local',
+      claudeUser: 'user',
+    };
     for (const s of sources) {
       const f = makeFixture();
       try {
@@ -49,15 +69,28 @@ describe('4. rules across sources: deny > ask > allow', () => {
 
 describe('Bash rules', () => {
   it('prefix rules with word boundary, exact rules, globs', async () => {
-    fx.settings('project', { allow: ['Bash(npm run test:*)', 'Bash(npm ci)', 'Bash(./gradlew:*)', 'Bash(make * --quiet)'] });
+    fx.settings('project', {
+      allow: ['Bash(npm run test:*)', 'Bash(npm ci)', 'Bash(./gradlew:*)', 'Bash(make * --quiet)'],
+    });
     const e = await fx.engine();
-    const allowed = ['npm run test', 'npm run test -- --watch', 'npm ci', './gradlew build', 'make all --quiet', "npm 'run' \"test\""];
+    const allowed = [
+      'npm run test',
+      'npm run test -- --watch',
+      'npm ci',
+      './gradlew build',
+      'make all --quiet',
+      'npm \'run\' "test"',
+    ];
     const not = ['npm run testx', 'npm run test:unit', 'npm ci --force', 'make all'];
     for (const c of allowed) expect(e.decide(cmd(c)), c).toMatchObject({ decision: 'allow', source: 'project' });
     for (const c of not) expect(e.decide(cmd(c)).decision, c).toBe('ask');
   });
   it('compound commands are allowed only if every part is; any denied part denies; any asked part asks', async () => {
-    fx.settings('project', { allow: ['Bash(npm run test:*)', 'Bash(npm run lint)'], deny: ['Bash(curl:*)'], ask: ['Bash(git push:*)'] });
+    fx.settings('project', {
+      allow: ['Bash(npm run test:*)', 'Bash(npm run lint)'],
+      deny: ['Bash(curl:*)'],
+      ask: ['Bash(git push:*)'],
+    });
     const e = await fx.engine();
     expect(e.decide(cmd('npm run test && rm -rf build')).decision).toBe('ask');
     expect(e.decide(cmd('npm run test && npm run lint')).decision).toBe('allow');
@@ -74,13 +107,27 @@ describe('Bash rules', () => {
     fx.settings('user', { allow: ['Bash(npm run build:*)'] });
     const e = await fx.engine();
     expect(e.decide(cmd('npm run build > build.log 2>&1')).decision).toBe('allow');
-    expect(e.decide(cmd(`npm run build > ${fx.outside}/log.txt`))).toMatchObject({ decision: 'ask', source: 'defaults' });
-    expect(e.decide(cmd('npm run build > .git/hooks/pre-commit'))).toMatchObject({ decision: 'ask', source: 'defaults' });
+    expect(e.decide(cmd(`npm run build > ${fx.outside}/log.txt`))).toMatchObject({
+      decision: 'ask',
+      source: 'defaults',
+    });
+    expect(e.decide(cmd('npm run build > .git/hooks/pre-commit'))).toMatchObject({
+      decision: 'ask',
+      source: 'defaults',
+    });
   });
   it('deny rules see through wrappers, assignments, quotes and program paths', async () => {
     fx.settings('user', { deny: ['Bash(git push:*)'] });
     const e = await fx.engine({ mode: 'bypassPermissions' });
-    for (const c of ['env FOO=1 git push', 'FOO=1 git push', 'timeout 5 git push', 'g\\it pu""sh', '/usr/bin/git push', 'nice -n 5 git push origin', 'command git push']) {
+    for (const c of [
+      'env FOO=1 git push',
+      'FOO=1 git push',
+      'timeout 5 git push',
+      'g\\it pu""sh',
+      '/usr/bin/git push',
+      'nice -n 5 git push origin',
+      'command git push',
+    ]) {
       expect(e.decide(cmd(c)), c).toMatchObject({ decision: 'deny', source: 'user' });
     }
   });
@@ -132,7 +179,13 @@ describe('path rules', () => {
   it('Read rules judge the file arguments of reading commands and input redirects', async () => {
     fx.settings('project', { deny: ['Read(./secrets/**)'] });
     const e = await fx.engine({ mode: 'bypassPermissions' });
-    for (const c of ['cat secrets/key.txt', 'head -n 1 secrets/key.txt', 'grep k secrets/key.txt', 'wc -l < secrets/key.txt', 'ls && cat ./secrets/../secrets/key.txt']) {
+    for (const c of [
+      'cat secrets/key.txt',
+      'head -n 1 secrets/key.txt',
+      'grep k secrets/key.txt',
+      'wc -l < secrets/key.txt',
+      'ls && cat ./secrets/../secrets/key.txt',
+    ]) {
       expect(e.decide(cmd(c)), c).toMatchObject({ decision: 'deny', source: 'project' });
     }
   });
@@ -145,7 +198,10 @@ describe('path rules', () => {
   });
   it('pattern forms: no slash = any folder, // absolute, ~ home, / and ./ project-relative', async () => {
     fs.mkdirSync(path.join(fx.project, 'a/b'), { recursive: true });
-    fx.settings('user', { ask: ['Read(notes.txt)', 'Read(/top.txt)', `Read(/${fx.project}/abs.txt)`], deny: ['Read(~/.ssh/**)'] });
+    fx.settings('user', {
+      ask: ['Read(notes.txt)', 'Read(/top.txt)', `Read(/${fx.project}/abs.txt)`],
+      deny: ['Read(~/.ssh/**)'],
+    });
     const e = await fx.engine();
     expect(e.decide(read('a/b/notes.txt')).decision).toBe('ask');
     expect(e.decide(read('top.txt')).decision).toBe('ask');
@@ -161,11 +217,16 @@ describe('path rules', () => {
     expect(e.decide(write('public/new.txt')).decision).toBe('ask');
   });
   it('rules for tools Gatehouse does not have are kept and match nothing; a bad rule is skipped, the rest applies', async () => {
-    fx.settings('user', { allow: ['WebFetch(domain:example.com)', 'Bash(', 'Bash(make:*)'], deny: ['mcp__github__create_issue'] });
+    fx.settings('user', {
+      allow: ['WebFetch(domain:example.com)', 'Bash(', 'Bash(make:*)'],
+      deny: ['mcp__github__create_issue'],
+    });
     const e = await fx.engine();
     expect(e.decide(cmd('make all'))).toMatchObject({ decision: 'allow', rule: 'Bash(make:*)' });
     const snap = e.state.snapshot();
-    expect(snap.rules.map((r) => r.text)).toEqual(expect.arrayContaining(['WebFetch(domain:example.com)', 'mcp__github__create_issue']));
+    expect(snap.rules.map((r) => r.text)).toEqual(
+      expect.arrayContaining(['WebFetch(domain:example.com)', 'mcp__github__create_issue']),
+    );
     expect(snap.ruleErrors).toEqual([expect.objectContaining({ rule: 'Bash(', source: 'user' })]);
   });
   it('edits to settings take effect on the next call; a broken edit keeps the last good rules', async () => {
@@ -175,7 +236,10 @@ describe('path rules', () => {
     expect(e.decide(cmd('git push')).decision).toBe('deny');
     fx.write('.gatehouse/settings.local.yaml', 'permissions:\n  deny: [\n');
     expect(e.decide(cmd('git push')).decision).toBe('deny');
-    expect(e.state.snapshot().fileErrors[0]).toMatchObject({ file: path.join(fx.project, '.gatehouse/settings.local.yaml'), line: expect.any(Number) });
+    expect(e.state.snapshot().fileErrors[0]).toMatchObject({
+      file: path.join(fx.project, '.gatehouse/settings.local.yaml'),
+      line: expect.any(Number),
+    });
     fx.write('.gatehouse/settings.local.yaml', 'permissions: {}\n');
     expect(e.decide(cmd('git push')).decision).toBe('allow');
   });

@@ -16,15 +16,30 @@ export interface Fixture {
   env: NodeJS.ProcessEnv;
   trust: { trusted: boolean } & TrustOracle;
   write(rel: string, text: string): void;
-  settings(which: 'user' | 'project' | 'local' | 'policy' | 'claudeProject' | 'claudeLocal' | 'claudeUser', perms: Record<string, unknown>): void;
-  engine(opts?: { mode?: PermissionMode; agentMode?: AgentMode; cli?: { behavior: RuleBehavior; rule: string }[] }): Promise<PermissionEngine>;
+  settings(
+    which: 'user' | 'project' | 'local' | 'policy' | 'claudeProject' | 'claudeLocal' | 'claudeUser',
+    perms: Record<string, unknown>,
+  ): void;
+  engine(opts?: {
+    mode?: PermissionMode;
+    agentMode?: AgentMode;
+    cli?: { behavior: RuleBehavior; rule: string }[];
+  }): Promise<PermissionEngine>;
   cleanup(): void;
 }
 
 export function makeFixture(): Fixture {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-engine-')));
   const p = (...s: string[]) => path.join(root, ...s);
-  for (const d of ['project/src', 'project/.git/hooks', 'project/secrets', 'project/docs', 'outside', 'userhome/.ssh', 'gh'])
+  for (const d of [
+    'project/src',
+    'project/.git/hooks',
+    'project/secrets',
+    'project/docs',
+    'outside',
+    'userhome/.ssh',
+    'gh',
+  ])
     fs.mkdirSync(p(d), { recursive: true });
   fs.writeFileSync(p('project/src/index.ts'), 'export const x = 1;\n');
   fs.writeFileSync(p('project/README.md'), '# demo\n');
@@ -36,7 +51,12 @@ export function makeFixture(): Fixture {
   fs.symlinkSync('../outside', p('project/link-out'));
   fs.symlinkSync('../outside/secret.txt', p('project/link-file'));
   const trust = { trusted: true, isTrusted: () => trust.trusted };
-  const env = { PATH: process.env.PATH, HOME: p('userhome'), GATEHOUSE_HOME: p('gh'), GATEHOUSE_POLICY: p('policy.yaml') };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: p('userhome'),
+    GATEHOUSE_HOME: p('gh'),
+    GATEHOUSE_POLICY: p('policy.yaml'),
+  };
   const files = {
     user: p('gh/settings.yaml'),
     project: p('project/.gatehouse/settings.yaml'),

@@ -11,9 +11,42 @@ beforeAll(async () => {
 });
 afterAll(() => fx.cleanup());
 
-const benignProgram = fc.constantFrom('ls', 'cat', 'echo', 'grep', 'git status', 'git log', 'npm test', 'npm run build', 'make', 'wc -l', 'head -n 5', 'node', 'python3', 'cargo build', 'rm', 'rm -rf', 'chmod -R 755', 'find');
+const benignProgram = fc.constantFrom(
+  'ls',
+  'cat',
+  'echo',
+  'grep',
+  'git status',
+  'git log',
+  'npm test',
+  'npm run build',
+  'make',
+  'wc -l',
+  'head -n 5',
+  'node',
+  'python3',
+  'cargo build',
+  'rm',
+  'rm -rf',
+  'chmod -R 755',
+  'find',
+);
 const benignArg = fc.oneof(
-  fc.constantFrom('src', 'src/index.ts', 'README.md', './build', 'dist/', 'node_modules/.cache', '-v', '--verbose', 'docs/a.md', '"sudo"', "'rm -rf /'", 'shutdown.txt', 'mkfs-notes.md'),
+  fc.constantFrom(
+    'src',
+    'src/index.ts',
+    'README.md',
+    './build',
+    'dist/',
+    'node_modules/.cache',
+    '-v',
+    '--verbose',
+    'docs/a.md',
+    '"sudo"',
+    "'rm -rf /'",
+    'shutdown.txt',
+    'mkfs-notes.md',
+  ),
   fc.stringMatching(/^[a-z][a-z0-9_-]{0,10}(\/[a-z0-9_-]{1,8}){0,2}(\.[a-z]{1,3})?$/),
 );
 

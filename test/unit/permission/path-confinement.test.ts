@@ -17,7 +17,8 @@ beforeAll(() => {
   project = path.join(root, 'project');
   outside = path.join(root, 'outside');
   home = path.join(root, 'home');
-  for (const d of [path.join(project, 'src', 'deep'), outside, home, path.join(root, 'extra')]) fs.mkdirSync(d, { recursive: true });
+  for (const d of [path.join(project, 'src', 'deep'), outside, home, path.join(root, 'extra')])
+    fs.mkdirSync(d, { recursive: true });
   fs.writeFileSync(path.join(outside, 'secret.txt'), 's');
   fs.symlinkSync('../outside', path.join(project, 'link-out'));
   fs.symlinkSync('../outside/secret.txt', path.join(project, 'link-file'));
@@ -81,7 +82,20 @@ function referenceResolve(rel: string): string | null {
 }
 
 describe('property: a path judged inside never resolves outside', () => {
-  const segment = fc.constantFrom('..', '.', 'src', 'deep', 'link-out', 'link-in', 'chain', 'new', 'x', 'dangling', 'to-extra', 'project');
+  const segment = fc.constantFrom(
+    '..',
+    '.',
+    'src',
+    'deep',
+    'link-out',
+    'link-in',
+    'chain',
+    'new',
+    'x',
+    'dangling',
+    'to-extra',
+    'project',
+  );
   it('random .., symlink chains and missing segments agree with the OS', () => {
     fc.assert(
       fc.property(fc.array(segment, { minLength: 1, maxLength: 7 }), (segs) => {
@@ -109,7 +123,19 @@ describe('property: a path judged inside never resolves outside', () => {
 });
 
 describe('property: a command path judged inside is inside as the kernel resolves it', () => {
-  const segment = fc.constantFrom('..', '.', 'src', 'deep', 'link-out', 'link-in', 'chain', 'x', 'to-extra', 'project', 'outside');
+  const segment = fc.constantFrom(
+    '..',
+    '.',
+    'src',
+    'deep',
+    'link-out',
+    'link-in',
+    'chain',
+    'x',
+    'to-extra',
+    'project',
+    'outside',
+  );
   it('`..` after symlinks is applied where the kernel applies it', () => {
     const confinement = new PathConfinement(project, [], home);
     fc.assert(

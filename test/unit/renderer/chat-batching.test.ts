@@ -10,7 +10,8 @@ const RUN = 'run-1';
 const agent = (event: AgentEvent): ApiEvent => ({ type: 'agent', runId: RUN, event });
 const text = (value: string, turn = 1): ApiEvent => agent({ type: 'text_delta', turn, text: value });
 const output = (id: string, chunk: string): ApiEvent => agent({ type: 'tool_call_output', id, chunk });
-const started = (id: string, turn = 1): ApiEvent => agent({ type: 'tool_call_started', turn, id, name: 'run_command', input: { command: 'ls' }, safety: null });
+const started = (id: string, turn = 1): ApiEvent =>
+  agent({ type: 'tool_call_started', turn, id, name: 'run_command', input: { command: 'ls' }, safety: null });
 const usage = { inputTokens: 1, outputTokens: 2 };
 
 /** What the transcript shows, in order, as short strings. */
@@ -64,7 +65,16 @@ describe('appendDeltas', () => {
     const items: ChatItem[] = [
       { kind: 'user', key: 'u', text: 'hi' },
       { kind: 'assistant', key: 'a1', turn: 1, text: 'first' },
-      { kind: 'tool', key: 't', callId: 'c1', name: 'run_command', input: {}, decision: null, output: '', result: null },
+      {
+        kind: 'tool',
+        key: 't',
+        callId: 'c1',
+        name: 'run_command',
+        input: {},
+        decision: null,
+        output: '',
+        result: null,
+      },
       { kind: 'assistant', key: 'a2', turn: 2, text: 'sec' },
     ];
     const before = shown(items);
@@ -91,7 +101,14 @@ describe('appendDeltas', () => {
   it('a new turn starts a new assistant item; an empty batch returns the same array', () => {
     const items: ChatItem[] = [{ kind: 'assistant', key: 'a1', turn: 1, text: 'one' }];
     let n = 0;
-    const next = appendDeltas(items, [{ type: 'text_delta', turn: 2, text: 'tw' }, { type: 'text_delta', turn: 2, text: 'o' }], () => `k${++n}`);
+    const next = appendDeltas(
+      items,
+      [
+        { type: 'text_delta', turn: 2, text: 'tw' },
+        { type: 'text_delta', turn: 2, text: 'o' },
+      ],
+      () => `k${++n}`,
+    );
     expect(shown(next)).toEqual(['assistant(1):one', 'assistant(2):two']);
     expect(next[1]?.key).toBe('k1');
     expect(appendDeltas(items, [], () => 'x')).toBe(items);
@@ -132,7 +149,17 @@ describe('the chat store batches streamed deltas per frame', () => {
     expect(shown()).toEqual(['assistant(1):Let me look.', 'tool(c1):']);
     applyChatEvent(output('c1', 'a.txt\n'));
     applyChatEvent(output('c1', 'b.txt\n'));
-    applyChatEvent(agent({ type: 'tool_call_finished', id: 'c1', ran: true, isError: false, content: 'a.txt\nb.txt\n', exitCode: 0, durationMs: 3 }));
+    applyChatEvent(
+      agent({
+        type: 'tool_call_finished',
+        id: 'c1',
+        ran: true,
+        isError: false,
+        content: 'a.txt\nb.txt\n',
+        exitCode: 0,
+        durationMs: 3,
+      }),
+    );
     const tool = useChat.getState().items[1];
     expect(tool?.kind === 'tool' && tool.output).toBe('a.txt\nb.txt\n');
     expect(tool?.kind === 'tool' && tool.result?.exitCode).toBe(0);

@@ -10,7 +10,11 @@ const plan = (extra: Partial<BwrapPlan> = {}): BwrapPlan => ({
     { path: '/home/u/proj/.ssh', isDirectory: true },
     { path: '/home/u/.netrc', isDirectory: false },
   ],
-  guards: { pins: ['/home/u/proj/.git'], readOnly: ['/home/u/proj/.git/hooks'], placeholders: ['/home/u/proj/.claude'] },
+  guards: {
+    pins: ['/home/u/proj/.git'],
+    readOnly: ['/home/u/proj/.git/hooks'],
+    placeholders: ['/home/u/proj/.claude'],
+  },
   network: { kind: 'none' },
   ...extra,
 });
@@ -30,11 +34,18 @@ describe('bwrapArgs', () => {
     expect(project).toBeGreaterThan(indexOfPair(args, '--ro-bind', '/'));
     expect(mask).toBeGreaterThan(project);
     expect(indexOfPair(args, '--ro-bind', '/dev/null')).toBeGreaterThan(project);
-    expect(indexOfPair(args, '--ro-bind', '/home/u/proj/.git/hooks')).toBeGreaterThan(indexOfPair(args, '--bind', '/home/u/proj/.git'));
+    expect(indexOfPair(args, '--ro-bind', '/home/u/proj/.git/hooks')).toBeGreaterThan(
+      indexOfPair(args, '--bind', '/home/u/proj/.git'),
+    );
     expect(indexOfPair(args, '--bind', '/home/u/proj/.git')).toBeGreaterThan(project);
     // a placeholder gets an empty read-only tmpfs, after the read-only binds and before the masks
     const placeholder = indexOfPair(args, '--tmpfs', '/home/u/proj/.claude');
-    expect(args.slice(placeholder, placeholder + 4)).toEqual(['--tmpfs', '/home/u/proj/.claude', '--remount-ro', '/home/u/proj/.claude']);
+    expect(args.slice(placeholder, placeholder + 4)).toEqual([
+      '--tmpfs',
+      '/home/u/proj/.claude',
+      '--remount-ro',
+      '/home/u/proj/.claude',
+    ]);
     expect(placeholder).toBeGreaterThan(indexOfPair(args, '--ro-bind', '/home/u/proj/.git/hooks'));
     expect(placeholder).toBeLessThan(mask);
     expect(args.slice(-4)).toEqual(['--', 'bash', '-c', 'make test']);
@@ -42,7 +53,10 @@ describe('bwrapArgs', () => {
 
   it('passes the command as one argument, never re-parsed by a host shell', () => {
     const evil = `"; rm -rf / #' $(id) \`id\``;
-    const args = bwrapArgs(plan({ network: { kind: 'proxy', hostSocketDir: '/tmp/net', socatPath: '/usr/bin/socat' } }), evil);
+    const args = bwrapArgs(
+      plan({ network: { kind: 'proxy', hostSocketDir: '/tmp/net', socatPath: '/usr/bin/socat' } }),
+      evil,
+    );
     expect(args[args.length - 1]).toBe(evil);
     expect(args[args.length - 2]).toBe('gatehouse-sandbox');
     expect(indexOfPair(args, '--ro-bind', '/tmp/net')).toBeGreaterThan(-1);

@@ -30,7 +30,17 @@ describe('allowed domains', () => {
   });
 
   it('knows which resolved addresses a name must not lead to', () => {
-    for (const a of ['127.0.0.1', '127.8.9.1', '0.0.0.0', '169.254.169.254', '::1', '::ffff:127.0.0.1', 'fe80::1', '100.100.100.200', '10.0.0.1']) {
+    for (const a of [
+      '127.0.0.1',
+      '127.8.9.1',
+      '0.0.0.0',
+      '169.254.169.254',
+      '::1',
+      '::ffff:127.0.0.1',
+      'fe80::1',
+      '100.100.100.200',
+      '10.0.0.1',
+    ]) {
       expect(isInternalAddress(a), a).toBe(true);
     }
     for (const a of ['93.184.216.34', '2606:4700::1']) expect(isInternalAddress(a), a).toBe(false);
@@ -39,7 +49,15 @@ describe('allowed domains', () => {
   it('parses CONNECT authorities strictly', () => {
     expect(parseAuthority('example.com:443')).toEqual({ host: 'example.com', port: 443 });
     expect(parseAuthority('[::1]:22')).toEqual({ host: '::1', port: 22 });
-    for (const bad of ['example.com', 'example.com:0', 'example.com:99999', 'a:b:c', ':443', 'exa mple.com:443', '/etc/passwd']) {
+    for (const bad of [
+      'example.com',
+      'example.com:0',
+      'example.com:99999',
+      'a:b:c',
+      ':443',
+      'exa mple.com:443',
+      '/etc/passwd',
+    ]) {
       expect(parseAuthority(bad), bad).toBeNull();
     }
   });

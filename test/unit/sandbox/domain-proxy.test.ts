@@ -43,8 +43,13 @@ describe('DomainProxy (unix socket)', () => {
   });
 
   it('forwards an allowed absolute-URI request and tunnels an allowed CONNECT', async () => {
-    expect(await rawExchange(socketPath, `GET http://127.0.0.1:${port}/ HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`)).toContain('hello-upstream');
-    const tunnel = await rawExchange(socketPath, `CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(
+      await rawExchange(socketPath, `GET http://127.0.0.1:${port}/ HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`),
+    ).toContain('hello-upstream');
+    const tunnel = await rawExchange(
+      socketPath,
+      `CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n`,
+    );
     expect(tunnel).toMatch(/^HTTP\/1.1 200 Connection Established/);
     expect(tunnel).toContain('hello-upstream');
   });
@@ -59,8 +64,12 @@ describe('DomainProxy (unix socket)', () => {
 
   it('refuses malformed and non-proxy requests', async () => {
     expect(await rawExchange(socketPath, 'CONNECT /etc/passwd HTTP/1.1\r\n\r\n')).toMatch(/^HTTP\/1.1 403/);
-    expect(await rawExchange(socketPath, 'GET /relative HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')).toMatch(/^HTTP\/1.1 400/);
-    expect(await rawExchange(socketPath, `GET file:///etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n`)).toMatch(/^HTTP\/1.1 400/);
+    expect(await rawExchange(socketPath, 'GET /relative HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')).toMatch(
+      /^HTTP\/1.1 400/,
+    );
+    expect(await rawExchange(socketPath, `GET file:///etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n`)).toMatch(
+      /^HTTP\/1.1 400/,
+    );
     expect(await rawExchange(socketPath, 'garbage\r\n\r\n')).toMatch(/^HTTP\/1.1 400|^$/);
   });
 });

@@ -24,7 +24,14 @@ describe('scrubEnv', () => {
   };
 
   it('drops *_KEY, *_TOKEN, *_SECRET, *PASSWORD* and ANTHROPIC_*, whatever the case', () => {
-    expect(scrubEnv(env)).toEqual({ PATH: '/usr/bin', HOME: '/home/u', KEYBOARD_LAYOUT: 'us', TOKENIZER: 'x', SSH_AUTH_SOCK_KEY_X: 'k', EDITOR: 'vim' });
+    expect(scrubEnv(env)).toEqual({
+      PATH: '/usr/bin',
+      HOME: '/home/u',
+      KEYBOARD_LAYOUT: 'us',
+      TOKENIZER: 'x',
+      SSH_AUTH_SOCK_KEY_X: 'k',
+      EDITOR: 'vim',
+    });
   });
 
   it('keeps allow-listed names (case-insensitively) and nothing else extra', () => {
@@ -39,7 +46,9 @@ describe('scrubEnv', () => {
       fc.stringMatching(/^[A-Za-z0-9_]{0,12}$/).map((s) => `${s}_key`),
       fc.stringMatching(/^[A-Za-z0-9_]{0,12}$/).map((s) => `${s}_ToKeN`),
       fc.stringMatching(/^[A-Za-z0-9_]{0,12}$/).map((s) => `${s}_SECRET`),
-      fc.tuple(fc.stringMatching(/^[A-Za-z0-9_]{0,6}$/), fc.stringMatching(/^[A-Za-z0-9_]{0,6}$/)).map(([a, b]) => `${a}PassWord${b}`),
+      fc
+        .tuple(fc.stringMatching(/^[A-Za-z0-9_]{0,6}$/), fc.stringMatching(/^[A-Za-z0-9_]{0,6}$/))
+        .map(([a, b]) => `${a}PassWord${b}`),
       fc.stringMatching(/^[A-Za-z0-9_]{0,12}$/).map((s) => `anthropic_${s}`),
     );
     fc.assert(
@@ -59,7 +68,13 @@ describe('scrubEnv', () => {
   it('sandboxEnv replaces the host proxy settings and points at the bridge only when there is a proxy', () => {
     const host = { PATH: '/bin', http_proxy: 'http://corp:8080', NO_PROXY: '*', ANTHROPIC_API_KEY: 'k' };
     const none = sandboxEnv(host, [], null);
-    expect(none).toEqual({ PATH: '/bin', TMPDIR: '/tmp', XDG_CACHE_HOME: '/tmp/.cache', npm_config_cache: '/tmp/.npm', GATEHOUSE_SANDBOX: '1' });
+    expect(none).toEqual({
+      PATH: '/bin',
+      TMPDIR: '/tmp',
+      XDG_CACHE_HOME: '/tmp/.cache',
+      npm_config_cache: '/tmp/.npm',
+      GATEHOUSE_SANDBOX: '1',
+    });
     const withProxy = sandboxEnv(host, [], 3128);
     expect(withProxy.http_proxy).toBe('http://127.0.0.1:3128');
     expect(withProxy.HTTPS_PROXY).toBe('http://127.0.0.1:3128');
@@ -68,7 +83,11 @@ describe('scrubEnv', () => {
     expect(withProxy.NO_PROXY).toBeUndefined();
     // Seatbelt: the host port of the proxy, and the private temp dir by its real path
     const seatbelt = sandboxEnv(host, [], 51234, '/private/var/folders/x/T/gh-tmp');
-    expect(seatbelt).toMatchObject({ HTTP_PROXY: 'http://127.0.0.1:51234', ALL_PROXY: 'socks5h://127.0.0.1:51234', TMPDIR: '/private/var/folders/x/T/gh-tmp' });
+    expect(seatbelt).toMatchObject({
+      HTTP_PROXY: 'http://127.0.0.1:51234',
+      ALL_PROXY: 'socks5h://127.0.0.1:51234',
+      TMPDIR: '/private/var/folders/x/T/gh-tmp',
+    });
     expect(seatbelt.XDG_CACHE_HOME).toBe('/private/var/folders/x/T/gh-tmp/.cache');
   });
 });

@@ -34,7 +34,9 @@ describe('once-only approvals in the shells', () => {
   it('the terminal offers only once/No with the warning; "session" or "always" typed there is a No', async () => {
     const yes = await answerOnTty('y\n');
     expect(yes.kind).toBe('once');
-    expect(yes.shown).toContain('Runs outside the sandbox: it can write anywhere, read your secrets and use the network.');
+    expect(yes.shown).toContain(
+      'Runs outside the sandbox: it can write anywhere, read your secrets and use the network.',
+    );
     expect(yes.shown).toContain('Allow once? [y]es once, [N]o');
     expect(yes.shown).not.toContain('[s]ession');
     expect((await answerOnTty('a\n')).kind).toBe('deny');
@@ -50,7 +52,11 @@ describe('once-only approvals in the shells', () => {
 
   it('the dialog event and the RPC event carry onceOnly (and validate)', () => {
     const event = toApprovalEvent(request);
-    expect(ApprovalRequestEventSchema.parse(event)).toMatchObject({ onceOnly: true, target: 'make deploy', suggestedRules: [] });
+    expect(ApprovalRequestEventSchema.parse(event)).toMatchObject({
+      onceOnly: true,
+      target: 'make deploy',
+      suggestedRules: [],
+    });
     expect(toApprovalEvent({ ...request, onceOnly: undefined })).not.toHaveProperty('onceOnly');
     const rpc = RpcEventSchema.parse({ type: 'approval_request', promptId: 'p1', ...request });
     expect(rpc).toMatchObject({ onceOnly: true });

@@ -46,10 +46,12 @@ describe('readDenyMask', () => {
     write('home/project/keys/a.key');
     write('home/project/keys/notes.txt');
     const mask = await hidden(rules(['Read(./secrets/**)', 'Read(keys/*.key)']));
-    expect(mask.hidden).toEqual([
-      { path: path.join(project, 'keys', 'a.key'), rule: 'Read(keys/*.key)' },
-      { path: path.join(project, 'secrets'), rule: 'Read(./secrets/**)' },
-    ].sort((a, b) => a.path.length - b.path.length));
+    expect(mask.hidden).toEqual(
+      [
+        { path: path.join(project, 'keys', 'a.key'), rule: 'Read(keys/*.key)' },
+        { path: path.join(project, 'secrets'), rule: 'Read(./secrets/**)' },
+      ].sort((a, b) => a.path.length - b.path.length),
+    );
     expect(mask.incomplete).toBeUndefined();
   });
 
@@ -67,15 +69,23 @@ describe('readDenyMask', () => {
     write('home/project/src/app.ts');
     const mask = await hidden(rules(['Read(.env)', 'Read(*.pem)']), { additionalDirectories: [extra] });
     expect(mask.hidden.map((h) => h.path).sort()).toEqual(
-      [path.join(project, '.env'), path.join(project, 'node_modules', 'pkg', 'server.pem'), path.join(extra, 'deep', '.env')].sort(),
+      [
+        path.join(project, '.env'),
+        path.join(project, 'node_modules', 'pkg', 'server.pem'),
+        path.join(extra, 'deep', '.env'),
+      ].sort(),
     );
   });
 
   it('home and absolute bases; a missing base hides nothing', async () => {
     write('home/.private/token');
     write('abs/dir/secret');
-    const mask = await hidden(rules(['Read(~/.private/**)', `Read(/${path.join(root, 'abs', 'dir', 'secret')})`, 'Read(./nothing/**)']));
-    expect(mask.hidden.map((h) => h.path).sort()).toEqual([path.join(root, 'abs', 'dir', 'secret'), path.join(home, '.private')].sort());
+    const mask = await hidden(
+      rules(['Read(~/.private/**)', `Read(/${path.join(root, 'abs', 'dir', 'secret')})`, 'Read(./nothing/**)']),
+    );
+    expect(mask.hidden.map((h) => h.path).sort()).toEqual(
+      [path.join(root, 'abs', 'dir', 'secret'), path.join(home, '.private')].sort(),
+    );
   });
 
   it('only deny rules hide: ask rules and the sensitive-file defaults do not', async () => {
@@ -89,15 +99,23 @@ describe('readDenyMask', () => {
     write('outside/plain.txt');
     fs.symlinkSync(path.join(root, 'outside', 'plain.txt'), path.join(project, '.env'));
     fs.symlinkSync(path.join(root, 'outside'), path.join(project, 'loop-free'));
-    expect((await hidden(rules(['Read(.env)']))).hidden).toEqual([{ path: path.join(root, 'outside', 'plain.txt'), rule: 'Read(.env)' }]);
+    expect((await hidden(rules(['Read(.env)']))).hidden).toEqual([
+      { path: path.join(root, 'outside', 'plain.txt'), rule: 'Read(.env)' },
+    ]);
   });
 
   it('fails closed past the entry bound, and for a bare Read deny', async () => {
     for (let i = 0; i < 30; i++) write(`home/project/d${i % 3}/f${i}.txt`);
     const set = rules(['Read(*.pem)']);
-    const bounded = await readDenyMask({ rules: set, projectRoot: project, home, additionalDirectories: [] }, { maxEntries: 10 });
+    const bounded = await readDenyMask(
+      { rules: set, projectRoot: project, home, additionalDirectories: [] },
+      { maxEntries: 10 },
+    );
     expect(bounded.incomplete).toBe(TOO_MANY_FILES);
-    expect((await readDenyMask({ rules: set, projectRoot: project, home, additionalDirectories: [] }, { maxEntries: 100 })).incomplete).toBeUndefined();
+    expect(
+      (await readDenyMask({ rules: set, projectRoot: project, home, additionalDirectories: [] }, { maxEntries: 100 }))
+        .incomplete,
+    ).toBeUndefined();
     expect((await hidden(rules(['Read']))).incomplete).toMatch(/denies every read/);
   });
 });
@@ -117,10 +135,16 @@ describe('the violation text for a hidden path', () => {
   };
   it('names the rule when an error line names a hidden path, however it is spelled', () => {
     const rule = 'secrets is hidden by the Read deny rule Read(./secrets/**)';
-    for (const line of ['cat: secrets/key.txt: No such file or directory', "PermissionError: [Errno 13] Permission denied: './secrets/k'", 'grep: /p/secrets/a: Permission denied']) {
+    for (const line of [
+      'cat: secrets/key.txt: No such file or directory',
+      "PermissionError: [Errno 13] Permission denied: './secrets/k'",
+      'grep: /p/secrets/a: Permission denied',
+    ]) {
       expect(describeViolation(line, 1, ctx), line).toContain(rule);
     }
-    expect(describeViolation("PermissionError: [Errno 13] Permission denied: '.env'", 1, ctx)).toContain('.env is hidden by the Read deny rule Read(.env)');
+    expect(describeViolation("PermissionError: [Errno 13] Permission denied: '.env'", 1, ctx)).toContain(
+      '.env is hidden by the Read deny rule Read(.env)',
+    );
     expect(describeViolation('bash: secrets/new: Read-only file system', 1, ctx)).toContain(rule);
   });
   it('says nothing for other names or lines without an error', () => {
@@ -150,7 +174,10 @@ describe('readDenyMask is asynchronous and can be cancelled', () => {
     for (let i = 0; i < 300; i++) write(`home/project/d${i % 20}/f${i}.txt`);
     const set = rules(['Read(*.pem)']);
     const controller = new AbortController();
-    const pending = readDenyMask({ rules: set, projectRoot: project, home, additionalDirectories: [] }, { signal: controller.signal });
+    const pending = readDenyMask(
+      { rules: set, projectRoot: project, home, additionalDirectories: [] },
+      { signal: controller.signal },
+    );
     controller.abort();
     const cancelled = await pending;
     expect(cancelled.incomplete).toBe(CANCELLED);

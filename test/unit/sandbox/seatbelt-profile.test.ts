@@ -2,7 +2,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSeatbeltSandbox, seatbeltCommand } from '../../../src/worker/sandbox/seatbelt-sandbox';
-import { sbplString, seatbeltProfile, SeatbeltProfileError, type SeatbeltPlan } from '../../../src/worker/sandbox/seatbelt-profile';
+import {
+  sbplString,
+  seatbeltProfile,
+  SeatbeltProfileError,
+  type SeatbeltPlan,
+} from '../../../src/worker/sandbox/seatbelt-profile';
 import { makeWorld, runWrapped, type SandboxWorld } from './support';
 
 // The macOS Seatbelt profile, read back with an S-expression reader that follows SBPL's (TinyScheme's) string
@@ -71,7 +76,14 @@ function filterStrings(forms: Sexp[], action: string, operation: string, filter:
   for (const f of forms) {
     if (!Array.isArray(f) || f[0] !== action || f[1] !== operation) continue;
     for (const part of f.slice(2)) {
-      if (Array.isArray(part) && part[0] === filter && part.length === 2 && typeof part[1] === 'object' && 'str' in part[1]) out.push(part[1].str);
+      if (
+        Array.isArray(part) &&
+        part[0] === filter &&
+        part.length === 2 &&
+        typeof part[1] === 'object' &&
+        'str' in part[1]
+      )
+        out.push(part[1].str);
     }
   }
   return out;
@@ -92,13 +104,21 @@ describe('the Seatbelt profile', () => {
     const forms = readSbpl(seatbeltProfile(plan()));
     expect(forms[0]).toEqual(['version', '1']);
     expect(forms[1]).toEqual(['deny', 'default']);
-    expect(filterStrings(forms, 'allow', 'file-write*', 'subpath')).toEqual(['/Users/u/project', '/Users/u/shared lib', '/private/var/folders/x/T/gatehouse-sandbox-tmp-1']);
-    expect(filterStrings(forms, 'deny', 'file-write*', 'subpath')).toEqual([...plan().readOnly, ...plan().protectedPaths]);
+    expect(filterStrings(forms, 'allow', 'file-write*', 'subpath')).toEqual([
+      '/Users/u/project',
+      '/Users/u/shared lib',
+      '/private/var/folders/x/T/gatehouse-sandbox-tmp-1',
+    ]);
+    expect(filterStrings(forms, 'deny', 'file-write*', 'subpath')).toEqual([
+      ...plan().readOnly,
+      ...plan().protectedPaths,
+    ]);
     expect(filterStrings(forms, 'deny', 'file-write*', 'literal')).toEqual(['/Users/u/project/.git']);
     expect(filterStrings(forms, 'deny', 'file-write*', 'regex')).toHaveLength(3); // the guards and the pin, in any case
     expect(filterStrings(forms, 'deny', 'file-read*', 'subpath')).toEqual(plan().protectedPaths);
     // last match wins in SBPL: every narrowing deny comes after the broad allows
-    const index = (action: string, op: string) => forms.findIndex((f) => Array.isArray(f) && f[0] === action && f[1] === op);
+    const index = (action: string, op: string) =>
+      forms.findIndex((f) => Array.isArray(f) && f[0] === action && f[1] === op);
     expect(index('deny', 'file-read*')).toBeGreaterThan(index('allow', 'file-read*'));
     expect(index('deny', 'file-write*')).toBeGreaterThan(index('allow', 'file-write*'));
   });
@@ -106,13 +126,33 @@ describe('the Seatbelt profile', () => {
   it('guarded paths are unwritable in any case of their names (macOS volumes ignore case), below their writable root only', () => {
     const root = '/Users/u/my.project (1)';
     const forms = readSbpl(
-      seatbeltProfile(plan({ writableRoots: [root], readOnly: [`${root}/.claude`, `${root}/.git/hooks`, '/elsewhere/.git/config'], pins: [`${root}/.git`] })),
+      seatbeltProfile(
+        plan({
+          writableRoots: [root],
+          readOnly: [`${root}/.claude`, `${root}/.git/hooks`, '/elsewhere/.git/config'],
+          pins: [`${root}/.git`],
+        }),
+      ),
     );
     const denied = regexFilters(forms, 'deny', 'file-write*');
     const blocks = (p: string): boolean => denied.some((r) => r.test(p));
-    for (const p of [`${root}/.claude`, `${root}/.CLAUDE/settings.json`, `${root}/.Claude/x/y`, `${root}/.GIT/Hooks/pre-commit`, `${root}/.Git`]) expect(blocks(p), p).toBe(true);
+    for (const p of [
+      `${root}/.claude`,
+      `${root}/.CLAUDE/settings.json`,
+      `${root}/.Claude/x/y`,
+      `${root}/.GIT/Hooks/pre-commit`,
+      `${root}/.Git`,
+    ])
+      expect(blocks(p), p).toBe(true);
     // not other names, not inside a pinned folder, not the root spelled differently (the root is matched as it is)
-    for (const p of [`${root}/.claudex`, `${root}/x.claude`, `${root}/.git/objects/ab`, `${root}/.git/index`, '/Users/u/myXproject (1)/.claude', '/Users/u/MY.PROJECT (1)/.claude']) {
+    for (const p of [
+      `${root}/.claudex`,
+      `${root}/x.claude`,
+      `${root}/.git/objects/ab`,
+      `${root}/.git/index`,
+      '/Users/u/myXproject (1)/.claude',
+      '/Users/u/MY.PROJECT (1)/.claude',
+    ]) {
       expect(blocks(p), p).toBe(false);
     }
     expect(filterStrings(forms, 'deny', 'file-write*', 'subpath')).toContain('/elsewhere/.git/config'); // exact only: not writable anyway
@@ -138,12 +178,17 @@ describe('the Seatbelt profile', () => {
     ];
     const plain = readSbpl(seatbeltProfile(plan()));
     for (const attack of attacks) {
-      const forms = readSbpl(seatbeltProfile(plan({ writableRoots: [attack], protectedPaths: [attack], pins: [], readOnly: [] })));
+      const forms = readSbpl(
+        seatbeltProfile(plan({ writableRoots: [attack], protectedPaths: [attack], pins: [], readOnly: [] })),
+      );
       expect(forms.length, attack).toBe(plain.length - 2); // the same rules (minus the two guard rules), none added
       expect(filterStrings(forms, 'allow', 'file-write*', 'subpath'), attack).toEqual([attack, plan().privateTmp]);
       expect(filterStrings(forms, 'deny', 'file-read*', 'subpath'), attack).toEqual([attack]);
       const heads = forms.map((f) => (Array.isArray(f) ? `${String(f[0])} ${String(f[1])}` : String(f)));
-      expect(heads.filter((h) => h === 'allow default' || h === 'allow network*'), attack).toEqual([]);
+      expect(
+        heads.filter((h) => h === 'allow default' || h === 'allow network*'),
+        attack,
+      ).toEqual([]);
     }
   });
 
@@ -160,10 +205,14 @@ describe('the Seatbelt profile', () => {
       expect(filterStrings(forms, 'deny', op, 'literal')).toContain('/Users/u/project/.env');
     }
     // after the broad allow of reads, so it wins
-    const last = forms.map((f) => (Array.isArray(f) ? `${String(f[0])} ${String(f[1])}` : '')).lastIndexOf('deny file-read*');
+    const last = forms
+      .map((f) => (Array.isArray(f) ? `${String(f[0])} ${String(f[1])}` : ''))
+      .lastIndexOf('deny file-read*');
     expect(last).toBeGreaterThan(forms.findIndex((f) => Array.isArray(f) && f[0] === 'allow' && f[1] === 'file-read*'));
     expect(filterStrings(forms, 'allow', 'file-read*', 'subpath')).toEqual([]);
-    expect(() => seatbeltProfile(plan({ hiddenPaths: [{ path: '/Users/u/x\n(allow default)', isDirectory: false }] }))).toThrow(SeatbeltProfileError);
+    expect(() =>
+      seatbeltProfile(plan({ hiddenPaths: [{ path: '/Users/u/x\n(allow default)', isDirectory: false }] })),
+    ).toThrow(SeatbeltProfileError);
   });
 
   it('refuses control characters (a newline could not be held safely), with the path in the message', () => {
@@ -192,14 +241,23 @@ describe('the Seatbelt set-up (wiring only, off macOS: a stand-in sandbox-exec t
 
   it('no sandbox-exec: unavailable, with the reason', async () => {
     world = makeWorld();
-    const s = await createSeatbeltSandbox(world.config({ sandboxExecPath: path.join(world.root, 'no-such-sandbox-exec') }));
-    expect(s).toEqual({ kind: 'unavailable', reason: `sandbox-exec was not found at ${path.join(world.root, 'no-such-sandbox-exec')}` });
+    const s = await createSeatbeltSandbox(
+      world.config({ sandboxExecPath: path.join(world.root, 'no-such-sandbox-exec') }),
+    );
+    expect(s).toEqual({
+      kind: 'unavailable',
+      reason: `sandbox-exec was not found at ${path.join(world.root, 'no-such-sandbox-exec')}`,
+    });
   });
 
   it('probes, hands over the profile, a private TMPDIR and the proxy port; a project path with a newline is unavailable', async () => {
     world = makeWorld();
     const fake = path.join(world.root, 'fake-sandbox-exec');
-    fs.writeFileSync(fake, '#!/bin/bash\n[ "$1" = -p ] || exit 64\nprintf %s "$2" > "$(dirname "$0")/last-profile.sb"\nshift 2\nexec "$@"\n', { mode: 0o755 });
+    fs.writeFileSync(
+      fake,
+      '#!/bin/bash\n[ "$1" = -p ] || exit 64\nprintf %s "$2" > "$(dirname "$0")/last-profile.sb"\nshift 2\nexec "$@"\n',
+      { mode: 0o755 },
+    );
     const s = await createSeatbeltSandbox(world.config({ sandboxExecPath: fake, allowedDomains: ['example.com'] }));
     if (s.kind !== 'sandbox') throw new Error(s.reason);
     try {
@@ -212,7 +270,9 @@ describe('the Seatbelt set-up (wiring only, off macOS: a stand-in sandbox-exec t
       const profile = fs.readFileSync(path.join(world.root, 'last-profile.sb'), 'utf8');
       expect(profile).toContain(`(remote ip "localhost:${port}")`);
       expect(profile).toContain(`(subpath ${JSON.stringify(fs.realpathSync(world.project))})`);
-      expect(s.describeViolation(`touch: ${world.outside}/x: Operation not permitted`, 1)).toBe(`blocked by sandbox: write outside the project: ${world.outside}/x`);
+      expect(s.describeViolation(`touch: ${world.outside}/x: Operation not permitted`, 1)).toBe(
+        `blocked by sandbox: write outside the project: ${world.outside}/x`,
+      );
       expect(s.describeViolation(`touch: ${tmp}/x: Operation not permitted`, 1)).toBeNull();
     } finally {
       await s.dispose();

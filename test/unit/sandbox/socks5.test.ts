@@ -10,7 +10,12 @@ import { formatIPv6 } from '../../../src/worker/sandbox/socks5';
 // The SOCKS5 side of the sandbox's proxy socket, spoken to byte by byte by a raw client.
 
 /** A raw client: sends `chunks` (with a pause between them), collects everything until the proxy closes or `untilBytes`. */
-function exchange(socketPath: string, chunks: Buffer[], untilBytes = Infinity, timeoutMs = 3_000): Promise<{ data: Buffer; closed: boolean }> {
+function exchange(
+  socketPath: string,
+  chunks: Buffer[],
+  untilBytes = Infinity,
+  timeoutMs = 3_000,
+): Promise<{ data: Buffer; closed: boolean }> {
   return new Promise((resolve) => {
     const sock = net.connect(socketPath);
     let data = Buffer.alloc(0);
@@ -38,7 +43,8 @@ const b = (...bytes: number[]) => Buffer.from(bytes);
 const port16 = (p: number) => [p >> 8, p & 0xff];
 const hello = b(5, 1, 0);
 const connectV4 = (ip: string, p: number) => b(5, 1, 0, 1, ...ip.split('.').map(Number), ...port16(p));
-const connectName = (name: string, p: number) => Buffer.concat([b(5, 1, 0, 3, name.length), Buffer.from(name), b(...port16(p))]);
+const connectName = (name: string, p: number) =>
+  Buffer.concat([b(5, 1, 0, 3, name.length), Buffer.from(name), b(...port16(p))]);
 const connectV6 = (bytes: number[], p: number) => b(5, 1, 0, 4, ...bytes, ...port16(p));
 const LOOPBACK_V6 = [...new Array<number>(15).fill(0), 1];
 
@@ -69,7 +75,13 @@ describe('SOCKS5 through the sandbox proxy socket', () => {
     await new Promise<void>((r) => probe.close(() => r()));
     socketPath = path.join(dir, 'proxy.sock');
     // `localhost` is listed with its literal address, so a name resolving to loopback is usable (the user listed both).
-    proxy = await DomainProxy.listen(socketPath, [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port6 || 1}`, `127.0.0.1:${closedPort}`, 'localhost:9']);
+    proxy = await DomainProxy.listen(socketPath, [
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      `[::1]:${port6 || 1}`,
+      `127.0.0.1:${closedPort}`,
+      'localhost:9',
+    ]);
   });
   afterAll(async () => {
     await proxy.close();
@@ -79,14 +91,22 @@ describe('SOCKS5 through the sandbox proxy socket', () => {
   });
 
   it('CONNECT to an allowed IPv4 address: method 0x00, reply 0x00, then raw bytes both ways (early data kept)', async () => {
-    const { data } = await exchange(socketPath, [Buffer.concat([hello, connectV4('127.0.0.1', port), Buffer.from('early')]), Buffer.from('-late')], 2 + 10 + 16);
+    const { data } = await exchange(
+      socketPath,
+      [Buffer.concat([hello, connectV4('127.0.0.1', port), Buffer.from('early')]), Buffer.from('-late')],
+      2 + 10 + 16,
+    );
     expect([...data.subarray(0, 2)]).toEqual([5, 0]);
     expect([...data.subarray(2, 5)]).toEqual([5, 0, 0]);
     expect(data.subarray(12).toString()).toMatch(/^echo:early(echo:-late)?/);
   });
 
   it('CONNECT by name (socks5h): the proxy resolves it on the host', async () => {
-    const { data } = await exchange(socketPath, [hello, connectName('localhost', port), Buffer.from('by-name')], 2 + 10 + 12);
+    const { data } = await exchange(
+      socketPath,
+      [hello, connectName('localhost', port), Buffer.from('by-name')],
+      2 + 10 + 12,
+    );
     expect(data[3]).toBe(0);
     expect(data.subarray(12).toString()).toBe('echo:by-name');
   });
@@ -100,7 +120,11 @@ describe('SOCKS5 through the sandbox proxy socket', () => {
 
   it('a destination that is not allowed gets reply 0x02 and is recorded; so does another port of an allowed host', async () => {
     const since = Date.now();
-    for (const request of [connectName('example.com', 443), connectV4('127.0.0.1', port === 65535 ? 1 : port + 1), connectV6(LOOPBACK_V6, 22)]) {
+    for (const request of [
+      connectName('example.com', 443),
+      connectV4('127.0.0.1', port === 65535 ? 1 : port + 1),
+      connectV6(LOOPBACK_V6, 22),
+    ]) {
       const { data, closed } = await exchange(socketPath, [hello, request]);
       expect([...data]).toEqual([5, 0, 5, 2, 0, 1, 0, 0, 0, 0, 0, 0]);
       expect(closed).toBe(true);
@@ -153,7 +177,11 @@ describe('SOCKS5 through the sandbox proxy socket', () => {
 
   it('a handshake split into single bytes works', async () => {
     const all = Buffer.concat([hello, connectV4('127.0.0.1', port), Buffer.from('x')]);
-    const { data } = await exchange(socketPath, [...all].map((byte) => b(byte)), 2 + 10 + 6);
+    const { data } = await exchange(
+      socketPath,
+      [...all].map((byte) => b(byte)),
+      2 + 10 + 6,
+    );
     expect(data.subarray(12).toString()).toBe('echo:x');
   });
 
@@ -178,7 +206,12 @@ describe('SOCKS5 through the sandbox proxy socket', () => {
   });
 
   it('HTTP still works on the same socket', async () => {
-    const { data } = await exchange(socketPath, [Buffer.from('GET http://example.com/ HTTP/1.1\r\nHost: example.com\r\n\r\n')], Infinity, 500);
+    const { data } = await exchange(
+      socketPath,
+      [Buffer.from('GET http://example.com/ HTTP/1.1\r\nHost: example.com\r\n\r\n')],
+      Infinity,
+      500,
+    );
     expect(data.toString()).toContain('403 Forbidden');
   });
 

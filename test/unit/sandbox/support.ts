@@ -13,7 +13,8 @@ export const bwrapPath = findOnPath('bwrap');
 export const socatPath = findOnPath('socat');
 export const curlPath = findOnPath('curl');
 /** Why the real-bubblewrap tests are skipped, or null when they run. */
-export const noBwrapReason = process.platform !== 'linux' ? 'not Linux' : bwrapPath === null ? 'bwrap is not installed' : null;
+export const noBwrapReason =
+  process.platform !== 'linux' ? 'not Linux' : bwrapPath === null ? 'bwrap is not installed' : null;
 
 export interface SandboxWorld {
   root: string;
@@ -48,7 +49,8 @@ export function makeWorld(): SandboxWorld {
   const project = path.join(home, 'project');
   const outside = path.join(root, 'outside');
   const userConfigDir = path.join(home, '.config', 'gatehouse');
-  for (const d of [project, outside, path.join(home, '.ssh'), userConfigDir, path.join(home, '.aws')]) fs.mkdirSync(d, { recursive: true });
+  for (const d of [project, outside, path.join(home, '.ssh'), userConfigDir, path.join(home, '.aws')])
+    fs.mkdirSync(d, { recursive: true });
   fs.writeFileSync(path.join(home, '.ssh', 'id_rsa'), 'PRIVATE-KEY-MATERIAL\n');
   fs.writeFileSync(path.join(home, '.aws', 'credentials'), 'aws_secret_access_key=AWSSECRET\n');
   fs.writeFileSync(path.join(userConfigDir, 'trust.json'), '{"trusted":["/"]}\n');
@@ -65,7 +67,13 @@ export function makeWorld(): SandboxWorld {
       userConfigDir,
       home,
       allowedDomains: [],
-      baseEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, LANG: 'C', ANTHROPIC_API_KEY: 'sk-ant-test-model-key', GITHUB_TOKEN: 'ghp_test' },
+      baseEnv: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: home,
+        LANG: 'C',
+        ANTHROPIC_API_KEY: 'sk-ant-test-model-key',
+        GITHUB_TOKEN: 'ghp_test',
+      },
       ...extra,
     }),
     remove: () => fs.rmSync(root, { recursive: true, force: true }),
@@ -80,15 +88,23 @@ export interface RunResult {
 /** Runs a wrapped command asynchronously (the proxy lives in this process: never block the event loop). */
 export function runWrapped(w: WrappedCommand, timeoutMs = 20_000): Promise<RunResult> {
   return new Promise((resolve) => {
-    execFile(w.file, w.args, { env: w.env, cwd: w.cwd, timeout: timeoutMs, encoding: 'utf8' }, (err, stdout, stderr) => {
-      const exitCode = err === null ? 0 : typeof err.code === 'number' ? err.code : null;
-      w.cleanup?.();
-      resolve({ exitCode, output: `${stdout}${stderr}` });
-    });
+    execFile(
+      w.file,
+      w.args,
+      { env: w.env, cwd: w.cwd, timeout: timeoutMs, encoding: 'utf8' },
+      (err, stdout, stderr) => {
+        const exitCode = err === null ? 0 : typeof err.code === 'number' ? err.code : null;
+        w.cleanup?.();
+        resolve({ exitCode, output: `${stdout}${stderr}` });
+      },
+    );
   });
 }
 
-export async function runIn(sandbox: CommandSandbox, command: string): Promise<RunResult & { violation: string | null }> {
+export async function runIn(
+  sandbox: CommandSandbox,
+  command: string,
+): Promise<RunResult & { violation: string | null }> {
   const r = await runWrapped(sandbox.wrap(command));
   return { ...r, violation: sandbox.describeViolation(r.output, r.exitCode) };
 }
@@ -107,7 +123,10 @@ export function closeServer(server: net.Server): Promise<void> {
  * Real sandboxes of `world()` that may reach only `allowedDomains` (`withDomains`), all disposed by `disposeAll`
  * (call it after each test).
  */
-export function domainSandboxes(world: () => SandboxWorld): { withDomains(allowedDomains: string[]): Promise<CommandSandbox>; disposeAll(): Promise<void> } {
+export function domainSandboxes(world: () => SandboxWorld): {
+  withDomains(allowedDomains: string[]): Promise<CommandSandbox>;
+  disposeAll(): Promise<void>;
+} {
   const sandboxes: CommandSandbox[] = [];
   return {
     async withDomains(allowedDomains) {

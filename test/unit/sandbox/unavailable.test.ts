@@ -22,7 +22,9 @@ describe('an unavailable sandbox says why (never a sandbox that does nothing)', 
     process.env.PATH = world.root;
     try {
       const s = await createCommandSandbox(world.config());
-      expect(s.kind === 'unavailable' && s.reason).toMatch(/bubblewrap \(bwrap\) was not found on PATH|no command sandbox on/);
+      expect(s.kind === 'unavailable' && s.reason).toMatch(
+        /bubblewrap \(bwrap\) was not found on PATH|no command sandbox on/,
+      );
     } finally {
       process.env.PATH = original;
     }
@@ -43,7 +45,9 @@ describe('an unavailable sandbox says why (never a sandbox that does nothing)', 
   });
 
   it.skipIf(noBwrapReason !== null)('an allowed domain without socat', async () => {
-    const s = await createCommandSandbox(world.config({ allowedDomains: ['example.com'], socatPath: '/nonexistent/socat' }));
+    const s = await createCommandSandbox(
+      world.config({ allowedDomains: ['example.com'], socatPath: '/nonexistent/socat' }),
+    );
     expect(s.kind === 'unavailable' && s.reason).toMatch(/socat was not found/);
   });
 

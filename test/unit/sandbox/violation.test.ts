@@ -18,7 +18,7 @@ describe('describeViolation', () => {
       ['bash: line 1: /home/u/other/f: Read-only file system', '/home/u/other/f'],
       ["OSError: [Errno 30] Read-only file system: '/opt/a.txt'", '/opt/a.txt'],
       ["Error: EROFS: read-only file system, open '/usr/local/lib/x.js'", '/usr/local/lib/x.js'],
-      ["mkdir: cannot create directory ‘/srv/data’: Read-only file system", '/srv/data'],
+      ['mkdir: cannot create directory ‘/srv/data’: Read-only file system', '/srv/data'],
       ['bash: ../../escape.txt: Read-only file system', '/home/escape.txt'],
     ];
     for (const [output, p] of outputs) {
@@ -31,7 +31,7 @@ describe('describeViolation', () => {
       "touch: cannot touch '/home/u/proj/ro.txt': Read-only file system",
       'bash: /home/u/shared/x: Read-only file system',
       'cp: /tmp/x: Read-only file system',
-      "cat: /etc/shadow: Permission denied",
+      'cat: /etc/shadow: Permission denied',
       "ls: cannot access '/nope': No such file or directory",
       'error TS2322: Type string is not assignable',
       '',
@@ -55,17 +55,33 @@ describe('describeViolation', () => {
   });
 
   it('names a guarded path (rules, hooks, git config) a write or a move hit, by its relative or absolute spelling', () => {
-    const guarded = ctx({ guarded: ['/home/u/proj/.claude', '/home/u/proj/.git/hooks', '/home/u/shared/.gatehouse'], pinned: ['/home/u/proj/.git'] });
-    const says = (p: string): string => `blocked by sandbox: ${p} is read-only in the sandbox: commands cannot change, move or remove permission rules, git hooks or git config`;
-    expect(describeViolation("touch: cannot touch '.claude/settings.local.json': Read-only file system", 1, guarded)).toBe(says('.claude'));
-    expect(describeViolation('bash: line 1: ./.git/hooks/pre-commit: Read-only file system', 0, guarded)).toBe(says('.git/hooks'));
-    expect(describeViolation("mv: cannot move '.claude' to 'x': Device or resource busy", 1, guarded)).toBe(says('.claude'));
-    expect(describeViolation('bash: /home/u/shared/.gatehouse/settings.yaml: Read-only file system', 1, guarded)).toBe(says('~/shared/.gatehouse'));
+    const guarded = ctx({
+      guarded: ['/home/u/proj/.claude', '/home/u/proj/.git/hooks', '/home/u/shared/.gatehouse'],
+      pinned: ['/home/u/proj/.git'],
+    });
+    const says = (p: string): string =>
+      `blocked by sandbox: ${p} is read-only in the sandbox: commands cannot change, move or remove permission rules, git hooks or git config`;
+    expect(
+      describeViolation("touch: cannot touch '.claude/settings.local.json': Read-only file system", 1, guarded),
+    ).toBe(says('.claude'));
+    expect(describeViolation('bash: line 1: ./.git/hooks/pre-commit: Read-only file system', 0, guarded)).toBe(
+      says('.git/hooks'),
+    );
+    expect(describeViolation("mv: cannot move '.claude' to 'x': Device or resource busy", 1, guarded)).toBe(
+      says('.claude'),
+    );
+    expect(describeViolation('bash: /home/u/shared/.gatehouse/settings.yaml: Read-only file system', 1, guarded)).toBe(
+      says('~/shared/.gatehouse'),
+    );
     expect(describeViolation("mv: cannot move '.git' to '.git-old': Device or resource busy", 1, guarded)).toBe(
       'blocked by sandbox: .git cannot be moved or removed in the sandbox (it leads to git hooks or git config)',
     );
     // look-alikes and other failures say nothing
-    for (const line of ["touch: cannot touch '.claudex/a': Read-only file system", "cat: .claude/x: No such file or directory", "umount: .git: target is busy"]) {
+    for (const line of [
+      "touch: cannot touch '.claudex/a': Read-only file system",
+      'cat: .claude/x: No such file or directory',
+      'umount: .git: target is busy',
+    ]) {
       expect(describeViolation(line, 1, guarded), line).toBeNull();
     }
   });
@@ -74,26 +90,51 @@ describe('describeViolation', () => {
     const out = 'curl: (6) Could not resolve host: example.com';
     expect(describeViolation(out, 6, ctx())).toContain('blocked by sandbox: network access is disabled');
     expect(describeViolation(out, 0, ctx())).toBeNull();
-    expect(describeViolation("curl: (7) Failed to connect to 127.0.0.1 port 80 after 0 ms: Couldn't connect to server", 7, ctx())).toContain(
-      'network access is disabled',
-    );
+    expect(
+      describeViolation(
+        "curl: (7) Failed to connect to 127.0.0.1 port 80 after 0 ms: Couldn't connect to server",
+        7,
+        ctx(),
+      ),
+    ).toContain('network access is disabled');
     // with allowed domains, a DNS failure is not the sandbox's doing
     expect(describeViolation(out, 6, ctx({ allowedDomains: ['x.com'] }))).toBeNull();
   });
 
   it('names the host the proxy refused', () => {
-    const denials = [{ host: 'evil.io', port: 443, reason: 'network access to evil.io:443 is not in the allowed domains', at: Date.now() }];
-    expect(describeViolation('curl: (56) CONNECT tunnel failed, response 403', 56, ctx({ allowedDomains: ['x.com'], denials }))).toBe(
-      'blocked by sandbox: network access to evil.io:443 is not in the allowed domains (allowed domains: x.com)',
-    );
-    expect(describeViolation('curl: (56) CONNECT tunnel failed, response 403', 56, ctx({ allowedDomains: ['x.com'] }))).toContain(
-      'network access to a domain that is not allowed (allowed domains: x.com)',
-    );
+    const denials = [
+      {
+        host: 'evil.io',
+        port: 443,
+        reason: 'network access to evil.io:443 is not in the allowed domains',
+        at: Date.now(),
+      },
+    ];
+    expect(
+      describeViolation(
+        'curl: (56) CONNECT tunnel failed, response 403',
+        56,
+        ctx({ allowedDomains: ['x.com'], denials }),
+      ),
+    ).toBe('blocked by sandbox: network access to evil.io:443 is not in the allowed domains (allowed domains: x.com)');
+    expect(
+      describeViolation('curl: (56) CONNECT tunnel failed, response 403', 56, ctx({ allowedDomains: ['x.com'] })),
+    ).toContain('network access to a domain that is not allowed (allowed domains: x.com)');
   });
 
   it('names the host the SOCKS5 proxy refused (reply 0x02), even when the command went on and exited 0', () => {
-    const denials = [{ host: '10.0.0.5', port: 5432, reason: 'network access to 10.0.0.5:5432 is not in the allowed domains', at: Date.now() }];
-    for (const out of ["curl: (97) Can't complete SOCKS5 connection to 10.0.0.5. (2)\ndone", 'socks.ProxyError: 0x02: Connection not allowed by ruleset']) {
+    const denials = [
+      {
+        host: '10.0.0.5',
+        port: 5432,
+        reason: 'network access to 10.0.0.5:5432 is not in the allowed domains',
+        at: Date.now(),
+      },
+    ];
+    for (const out of [
+      "curl: (97) Can't complete SOCKS5 connection to 10.0.0.5. (2)\ndone",
+      'socks.ProxyError: 0x02: Connection not allowed by ruleset',
+    ]) {
       expect(describeViolation(out, 0, ctx({ allowedDomains: ['x.com'], denials })), out).toBe(
         'blocked by sandbox: network access to 10.0.0.5:5432 is not in the allowed domains (allowed domains: x.com)',
       );

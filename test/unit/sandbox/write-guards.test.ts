@@ -37,7 +37,9 @@ describe('writableRootGuards', () => {
     expect(g.absent).toEqual([p('.gatehouse'), p('.git', 'hooks')]);
     expect(g.pins).toEqual([p('.git')]);
     expect(g.problems).toEqual([]);
-    expect(g.paths).toEqual(expect.arrayContaining([p('.gatehouse'), p('.claude'), p('.git', 'hooks'), p('.git', 'config')]));
+    expect(g.paths).toEqual(
+      expect.arrayContaining([p('.gatehouse'), p('.claude'), p('.git', 'hooks'), p('.git', 'config')]),
+    );
   });
 
   it('no repository: only the rule folders (git init stays possible)', () => {
@@ -56,9 +58,16 @@ describe('writableRootGuards', () => {
     const g = writableRootGuards([project, other], home);
     const wt = path.join(other, '.git', 'worktrees', 'wt');
     expect(g.readOnly).toEqual(
-      expect.arrayContaining([p('.git'), path.join(other, '.git', 'hooks'), path.join(other, '.git', 'config'), path.join(wt, 'commondir')]),
+      expect.arrayContaining([
+        p('.git'),
+        path.join(other, '.git', 'hooks'),
+        path.join(other, '.git', 'config'),
+        path.join(wt, 'commondir'),
+      ]),
     );
-    expect(g.absent).toEqual(expect.arrayContaining([path.join(wt, 'hooks'), path.join(other, '.claude'), p('.claude')]));
+    expect(g.absent).toEqual(
+      expect.arrayContaining([path.join(wt, 'hooks'), path.join(other, '.claude'), p('.claude')]),
+    );
     // the way to the common dir and to the worktree's git dir cannot be renamed
     expect(g.pins).toEqual([path.join(other, '.git'), path.join(other, '.git', 'worktrees'), wt]);
   });
@@ -73,12 +82,17 @@ describe('writableRootGuards', () => {
   });
 
   it('core.hooksPath (relative to the work tree, ~, absolute), included files and a per-worktree config', () => {
-    write('project/.git/config', '[core]\n\thooksPath = "tools/hooks" ; a comment\n[include]\n\tpath = ../shared.gitconfig\n[extensions]\n\tworktreeConfig = true\n');
+    write(
+      'project/.git/config',
+      '[core]\n\thooksPath = "tools/hooks" ; a comment\n[include]\n\tpath = ../shared.gitconfig\n[extensions]\n\tworktreeConfig = true\n',
+    );
     write('project/shared.gitconfig', '[includeIf "gitdir:~/"]\n\tpath = ~/more.gitconfig\n');
     write('home/more.gitconfig', '[core]\n\thooksPath = ~/hooks\n');
     const g = writableRootGuards([project, home], home);
     expect(g.readOnly).toEqual(expect.arrayContaining([p('shared.gitconfig'), path.join(home, 'more.gitconfig')]));
-    expect(g.absent).toEqual(expect.arrayContaining([p('tools'), path.join(home, 'hooks'), p('.git', 'config.worktree')]));
+    expect(g.absent).toEqual(
+      expect.arrayContaining([p('tools'), path.join(home, 'hooks'), p('.git', 'config.worktree')]),
+    );
   });
 
   it('submodule git dirs under .git/modules (nested names and modules of modules) get their own hooks and config guarded', () => {
@@ -90,8 +104,12 @@ describe('writableRootGuards', () => {
     const a = p('.git', 'modules', 'libs', 'a');
     const b = path.join(a, 'modules', 'b');
     expect(g.readOnly).toEqual(expect.arrayContaining([path.join(a, 'config')]));
-    expect(g.absent).toEqual(expect.arrayContaining([path.join(a, 'hooks'), path.join(b, 'hooks'), path.join(b, 'config')]));
-    expect(g.pins).toEqual(expect.arrayContaining([p('.git', 'modules'), p('.git', 'modules', 'libs'), a, path.join(a, 'modules'), b]));
+    expect(g.absent).toEqual(
+      expect.arrayContaining([path.join(a, 'hooks'), path.join(b, 'hooks'), path.join(b, 'config')]),
+    );
+    expect(g.pins).toEqual(
+      expect.arrayContaining([p('.git', 'modules'), p('.git', 'modules', 'libs'), a, path.join(a, 'modules'), b]),
+    );
   });
 
   it('too many submodules: the whole modules folder is read-only', () => {
@@ -189,7 +207,9 @@ describe('placeholders', () => {
     second.release();
     expect(fs.readdirSync(project)).toEqual([]);
     fs.symlinkSync(home, p('.claude'));
-    expect(() => holdGuards([project], home)).toThrow(/cannot keep the permission rules and git hooks read-only: .*\.claude/);
+    expect(() => holdGuards([project], home)).toThrow(
+      /cannot keep the permission rules and git hooks read-only: .*\.claude/,
+    );
     expect(fs.readdirSync(project)).toEqual(['.claude']); // nothing held, nothing left
   });
 });

@@ -28,7 +28,11 @@ describe('SessionStore', () => {
     writer.close();
     const file = store.fileOf(header.id);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; start?: number });
+    const lines = fs
+      .readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; start?: number });
     expect(lines.filter((l) => l.type === 'messages').map((l) => l.start)).toEqual([0, 1]);
     const loaded = store.load(header.id);
     expect(loaded.problems).toEqual([]);
@@ -51,7 +55,10 @@ describe('SessionStore', () => {
     const file = store.fileOf(header.id);
     fs.appendFileSync(file, 'garbage that is not json\n');
     fs.appendFileSync(file, JSON.stringify({ type: 'messages', runId: 'r1', start: 'zero', messages: [] }) + '\n');
-    fs.appendFileSync(file, JSON.stringify({ type: 'messages', runId: 'r1', start: 1, messages: [assistant('two')], at: 'x' }) + '\n');
+    fs.appendFileSync(
+      file,
+      JSON.stringify({ type: 'messages', runId: 'r1', start: 1, messages: [assistant('two')], at: 'x' }) + '\n',
+    );
     fs.appendFileSync(file, '{"type":"messages","runId":"r1","sta'); // a crash mid-write
     const loaded = store.load(header.id);
     expect(loaded.problems.map((p) => p.line)).toEqual([3, 4, 6]);
@@ -90,10 +97,13 @@ describe('SessionStore', () => {
     expect(store.list().map((s) => s.id)).toEqual([b.header.id]);
   });
 
-  it.each(['../escape', 'a/b', '.', '', '..', 'x.jsonl', 'a\\b', '-rf'])('refuses the session id %j (no path games)', (id) => {
-    expect(() => store.fileOf(id)).toThrow(GatehouseError);
-    expect(() => store.delete(id)).toThrow(/not a session id/);
-  });
+  it.each(['../escape', 'a/b', '.', '', '..', 'x.jsonl', 'a\\b', '-rf'])(
+    'refuses the session id %j (no path games)',
+    (id) => {
+      expect(() => store.fileOf(id)).toThrow(GatehouseError);
+      expect(() => store.delete(id)).toThrow(/not a session id/);
+    },
+  );
 
   it('loading a missing session is NOT_FOUND, not a crash', () => {
     expect(() => store.load('0000-missing')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));

@@ -31,7 +31,14 @@ describe('the decisions of a stored session', () => {
       asked: { source: 'trust' as const, reason: 'the project is not trusted', rule: null },
       answer: { choice: 'once' as const },
     };
-    const byRule = { type: 'tool_call_decided' as const, id: 'c2', allow: true, source: 'user', reason: 'allowed by rule', rule: 'Read(**)' };
+    const byRule = {
+      type: 'tool_call_decided' as const,
+      id: 'c2',
+      allow: true,
+      source: 'user',
+      reason: 'allowed by rule',
+      rule: 'Read(**)',
+    };
     writer.append({ type: 'event', runId: 'r1', event: once });
     writer.append({ type: 'event', runId: 'r1', event: byRule });
     writer.close();
@@ -45,16 +52,57 @@ describe('the decisions of a stored session', () => {
     writer.close();
     const ask = { decision: 'ask', source: 'trust', rule: null, reason: 'writes in an untrusted project ask' };
     const lines = [
-      { type: 'decision', at, runId: 'r1', callId: 'c1', tool: 'write_file', engine: ask, final: { decision: 'allow', source: 'approval', rule: null, reason: 'allowed once by you' } },
-      { type: 'event', at, runId: 'r1', event: { type: 'tool_call_decided', id: 'c1', allow: true, source: 'approval', reason: 'allowed once by you', rule: null } },
-      { type: 'decision', at, runId: 'r1', callId: 'c2', tool: 'run_command', engine: { decision: 'deny', source: 'hard', rule: null, reason: 'rm -rf /' }, final: { decision: 'deny', source: 'hard', rule: null, reason: 'rm -rf /' } },
-      { type: 'event', at, runId: 'r1', event: { type: 'tool_call_decided', id: 'c2', allow: false, source: 'hard', reason: 'rm -rf /', rule: null } },
+      {
+        type: 'decision',
+        at,
+        runId: 'r1',
+        callId: 'c1',
+        tool: 'write_file',
+        engine: ask,
+        final: { decision: 'allow', source: 'approval', rule: null, reason: 'allowed once by you' },
+      },
+      {
+        type: 'event',
+        at,
+        runId: 'r1',
+        event: {
+          type: 'tool_call_decided',
+          id: 'c1',
+          allow: true,
+          source: 'approval',
+          reason: 'allowed once by you',
+          rule: null,
+        },
+      },
+      {
+        type: 'decision',
+        at,
+        runId: 'r1',
+        callId: 'c2',
+        tool: 'run_command',
+        engine: { decision: 'deny', source: 'hard', rule: null, reason: 'rm -rf /' },
+        final: { decision: 'deny', source: 'hard', rule: null, reason: 'rm -rf /' },
+      },
+      {
+        type: 'event',
+        at,
+        runId: 'r1',
+        event: { type: 'tool_call_decided', id: 'c2', allow: false, source: 'hard', reason: 'rm -rf /', rule: null },
+      },
     ];
     fs.appendFileSync(store.fileOf(header.id), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
     const loaded = store.load(header.id);
     expect(loaded.problems).toEqual([]);
     expect(loaded.decisions).toEqual([
-      { type: 'tool_call_decided', id: 'c1', allow: true, source: 'approval', reason: 'allowed once by you', rule: null, asked: { source: 'trust', rule: null, reason: ask.reason } },
+      {
+        type: 'tool_call_decided',
+        id: 'c1',
+        allow: true,
+        source: 'approval',
+        reason: 'allowed once by you',
+        rule: null,
+        asked: { source: 'trust', rule: null, reason: ask.reason },
+      },
       { type: 'tool_call_decided', id: 'c2', allow: false, source: 'hard', reason: 'rm -rf /', rule: null },
     ]);
   });
@@ -62,8 +110,26 @@ describe('the decisions of a stored session', () => {
   it('a malformed decision event is reported with its line and skipped; the others are kept', () => {
     const { header, writer } = store.create({ projectRoot: root, agentMode: 'chat', model: 'm' });
     writer.close();
-    const bad = { type: 'event', at, runId: 'r1', event: { type: 'tool_call_decided', id: 'c1', allow: true, source: 'approval', reason: 'x', rule: null, answer: { choice: 'forever' } } };
-    const good = { type: 'event', at, runId: 'r1', event: { type: 'tool_call_decided', id: 'c2', allow: false, source: 'schema', reason: 'bad JSON', rule: null } };
+    const bad = {
+      type: 'event',
+      at,
+      runId: 'r1',
+      event: {
+        type: 'tool_call_decided',
+        id: 'c1',
+        allow: true,
+        source: 'approval',
+        reason: 'x',
+        rule: null,
+        answer: { choice: 'forever' },
+      },
+    };
+    const good = {
+      type: 'event',
+      at,
+      runId: 'r1',
+      event: { type: 'tool_call_decided', id: 'c2', allow: false, source: 'schema', reason: 'bad JSON', rule: null },
+    };
     fs.appendFileSync(store.fileOf(header.id), `${JSON.stringify(bad)}\n${JSON.stringify(good)}\n`);
     const loaded = store.load(header.id);
     expect(loaded.problems).toEqual([{ line: 2, message: expect.stringContaining('choice') }]);

@@ -16,16 +16,22 @@ afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 describe('addRuleToFile / removeRuleFromFile', () => {
   it('preserves comments and layout', async () => {
     const file = path.join(root, 'settings.yaml');
-    const original = '# my settings\ntrust:\n  default: ask # keep me\npermissions:\n  # the allow list\n  allow:\n    - Bash(ls) # listing\n  deny: []\n';
+    const original =
+      '# my settings\ntrust:\n  default: ask # keep me\npermissions:\n  # the allow list\n  allow:\n    - Bash(ls) # listing\n  deny: []\n';
     fs.writeFileSync(file, original);
     expect(await addRuleToFile(file, 'allow', 'Bash(npm test)')).toBe(true);
     expect(await addRuleToFile(file, 'allow', 'Bash(npm test)')).toBe(false);
     expect(await addRuleToFile(file, 'ask', 'Bash(git push:*)')).toBe(true);
     expect(await addRuleToFile(file, 'deny', 'Read(.env)')).toBe(true);
     const text = fs.readFileSync(file, 'utf8');
-    for (const kept of ['# my settings', 'default: ask # keep me', '# the allow list', '- Bash(ls) # listing']) expect(text).toContain(kept);
+    for (const kept of ['# my settings', 'default: ask # keep me', '# the allow list', '- Bash(ls) # listing'])
+      expect(text).toContain(kept);
     const parsed = parseSettingsText(file, text);
-    expect(parsed.ok && parsed.settings).toMatchObject({ allow: ['Bash(ls)', 'Bash(npm test)'], ask: ['Bash(git push:*)'], deny: ['Read(.env)'] });
+    expect(parsed.ok && parsed.settings).toMatchObject({
+      allow: ['Bash(ls)', 'Bash(npm test)'],
+      ask: ['Bash(git push:*)'],
+      deny: ['Read(.env)'],
+    });
     expect(await removeRuleFromFile(file, 'allow', 'Bash(ls)')).toBe(true);
     expect(await removeRuleFromFile(file, 'allow', 'Bash(ls)')).toBe(false);
     const after = fs.readFileSync(file, 'utf8');
@@ -36,7 +42,10 @@ describe('addRuleToFile / removeRuleFromFile', () => {
   it('creates a missing file and refuses to edit a broken one or add a bad rule', async () => {
     const file = path.join(root, 'new', 'settings.local.yaml');
     await addRuleToFile(file, 'allow', 'Edit(src/**)');
-    expect(parseSettingsText(file, fs.readFileSync(file, 'utf8'))).toMatchObject({ ok: true, settings: { allow: ['Edit(src/**)'] } });
+    expect(parseSettingsText(file, fs.readFileSync(file, 'utf8'))).toMatchObject({
+      ok: true,
+      settings: { allow: ['Edit(src/**)'] },
+    });
     await expect(addRuleToFile(file, 'allow', 'Bash(')).rejects.toThrow(/does not parse/);
     fs.writeFileSync(file, 'permissions: [\n');
     await expect(addRuleToFile(file, 'allow', 'Bash(ls)')).rejects.toThrow(/not valid YAML/);
@@ -59,7 +68,10 @@ describe('ensureGitExcluded', () => {
     expect(fs.existsSync(path.join(project, '.gitignore'))).toBe(false);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, 'x: 1\n');
-    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: project, encoding: 'utf8' });
+    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], {
+      cwd: project,
+      encoding: 'utf8',
+    });
     expect(status).not.toContain('settings.local.yaml');
   });
   it('does nothing outside a git repository', () => {
@@ -70,6 +82,8 @@ describe('ensureGitExcluded', () => {
     const project = path.join(root, 'pkg');
     fs.mkdirSync(project);
     expect(ensureGitExcluded(project, path.join(project, '.gatehouse', 'settings.local.yaml'))).toBe(true);
-    expect(fs.readFileSync(path.join(root, '.git', 'info', 'exclude'), 'utf8')).toContain('/pkg/.gatehouse/settings.local.yaml');
+    expect(fs.readFileSync(path.join(root, '.git', 'info', 'exclude'), 'utf8')).toContain(
+      '/pkg/.gatehouse/settings.local.yaml',
+    );
   });
 });

@@ -13,21 +13,44 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('a broken settings file in a fresh process', () => {
-  it.skipIf(!fs.existsSync(cli))('keeps applying the last good version seen by an earlier process', () => {
-    const project = path.join(root, 'project');
-    fs.mkdirSync(path.join(project, '.gatehouse'), { recursive: true });
-    const env = { ...process.env, HOME: path.join(root, 'home'), GATEHOUSE_HOME: path.join(root, 'gh'), GATEHOUSE_POLICY: path.join(root, 'policy.yaml') };
-    const check = (command: string) =>
-      JSON.parse(
-        execFileSync(process.execPath, [cli, 'permissions', 'check', '--project', project, '--mode', 'bypassPermissions', '--call', JSON.stringify({ tool: 'run_command', input: { command } })], {
-          env,
-          encoding: 'utf8',
-        }),
-      );
-    const settings = path.join(project, '.gatehouse', 'settings.yaml');
-    fs.writeFileSync(settings, 'permissions:\n  deny: ["Bash(git push:*)"]\n');
-    expect(check('git push')).toMatchObject({ decision: 'deny', source: 'project' });
-    fs.writeFileSync(settings, 'permissions:\n  deny: ["Bash(git push:*)"\n  allow: [Bash]\n');
-    expect(check('git push')).toMatchObject({ decision: 'deny', source: 'project' });
-  }, 180_000);
+  it.skipIf(!fs.existsSync(cli))(
+    'keeps applying the last good version seen by an earlier process',
+    () => {
+      const project = path.join(root, 'project');
+      fs.mkdirSync(path.join(project, '.gatehouse'), { recursive: true });
+      const env = {
+        ...process.env,
+        HOME: path.join(root, 'home'),
+        GATEHOUSE_HOME: path.join(root, 'gh'),
+        GATEHOUSE_POLICY: path.join(root, 'policy.yaml'),
+      };
+      const check = (command: string) =>
+        JSON.parse(
+          execFileSync(
+            process.execPath,
+            [
+              cli,
+              'permissions',
+              'check',
+              '--project',
+              project,
+              '--mode',
+              'bypassPermissions',
+              '--call',
+              JSON.stringify({ tool: 'run_command', input: { command } }),
+            ],
+            {
+              env,
+              encoding: 'utf8',
+            },
+          ),
+        );
+      const settings = path.join(project, '.gatehouse', 'settings.yaml');
+      fs.writeFileSync(settings, 'permissions:\n  deny: ["Bash(git push:*)"]\n');
+      expect(check('git push')).toMatchObject({ decision: 'deny', source: 'project' });
+      fs.writeFileSync(settings, 'permissions:\n  deny: ["Bash(git push:*)"\n  allow: [Bash]\n');
+      expect(check('git push')).toMatchObject({ decision: 'deny', source: 'project' });
+    },
+    180_000,
+  );
 });

@@ -24,9 +24,19 @@ function rewrite(file: string, text: string): void {
 
 describe('parseSettingsText', () => {
   it('reads YAML and JSON alike, ignoring other top-level keys', () => {
-    const y = parseSettingsText('f', 'trust:\n  default: ask\npermissions:\n  mode: strict\n  allow: ["Bash(ls)"]\n  deny:\n    - Read(.env)\n');
-    expect(y).toEqual({ ok: true, settings: { mode: 'strict', allow: ['Bash(ls)'], ask: [], deny: ['Read(.env)'], additionalDirectories: [] }, keyProblems: [] });
-    const j = parseSettingsText('f', JSON.stringify({ permissions: { ask: ['Bash(git push:*)'], additionalDirectories: ['../lib'] }, model: 'x' }));
+    const y = parseSettingsText(
+      'f',
+      'trust:\n  default: ask\npermissions:\n  mode: strict\n  allow: ["Bash(ls)"]\n  deny:\n    - Read(.env)\n',
+    );
+    expect(y).toEqual({
+      ok: true,
+      settings: { mode: 'strict', allow: ['Bash(ls)'], ask: [], deny: ['Read(.env)'], additionalDirectories: [] },
+      keyProblems: [],
+    });
+    const j = parseSettingsText(
+      'f',
+      JSON.stringify({ permissions: { ask: ['Bash(git push:*)'], additionalDirectories: ['../lib'] }, model: 'x' }),
+    );
     expect(j.ok && j.settings.ask).toEqual(['Bash(git push:*)']);
     expect(j.ok && j.settings.additionalDirectories).toEqual(['../lib']);
   });
@@ -91,7 +101,12 @@ describe('settings locations', () => {
     expect(policyFile({ ProgramData: 'D:\\PD' }, 'win32')).toBe('D:\\PD\\Gatehouse\\policy.yaml');
   });
   it('lists every source, Claude Code files counting as project/local/user', () => {
-    const locs = settingsLocations({ projectRoot: '/p', configDir: '/c', home: '/h', env: { GATEHOUSE_POLICY: '/pol.yaml' } });
+    const locs = settingsLocations({
+      projectRoot: '/p',
+      configDir: '/c',
+      home: '/h',
+      env: { GATEHOUSE_POLICY: '/pol.yaml' },
+    });
     expect(locs.map((l) => [l.source, l.file])).toEqual([
       ['policy', '/pol.yaml'],
       ['local', '/p/.gatehouse/settings.local.yaml'],
@@ -110,19 +125,40 @@ describe('SettingsStore', () => {
     fs.mkdirSync(project, { recursive: true });
     return {
       project,
-      s: new SettingsStore({ projectRoot: project, configDir: path.join(root, 'gh'), home: path.join(root, 'home'), env: { GATEHOUSE_POLICY: path.join(root, 'policy.yaml') }, cliRules: cli }),
+      s: new SettingsStore({
+        projectRoot: project,
+        configDir: path.join(root, 'gh'),
+        home: path.join(root, 'home'),
+        env: { GATEHOUSE_POLICY: path.join(root, 'policy.yaml') },
+        cliRules: cli,
+      }),
     };
   }
 
   it('loads every source and reports a bad rule without dropping the rest of its file', () => {
     const { project, s } = store([{ behavior: 'deny', rule: 'Bash(curl:*)' }]);
     rewrite(path.join(root, 'policy.yaml'), 'permissions:\n  deny: ["Bash(sudo:*)"]\n');
-    rewrite(path.join(root, 'gh', 'settings.yaml'), 'permissions:\n  allow: ["Bash(make:*)", "Bash(", "WebFetch(domain:x.com)"]\n');
-    rewrite(path.join(project, '.gatehouse', 'settings.yaml'), 'permissions:\n  ask: ["Edit(src/**)"]\n  mode: acceptEdits\n');
+    rewrite(
+      path.join(root, 'gh', 'settings.yaml'),
+      'permissions:\n  allow: ["Bash(make:*)", "Bash(", "WebFetch(domain:x.com)"]\n',
+    );
+    rewrite(
+      path.join(project, '.gatehouse', 'settings.yaml'),
+      'permissions:\n  ask: ["Edit(src/**)"]\n  mode: acceptEdits\n',
+    );
     rewrite(path.join(project, '.gatehouse', 'settings.local.yaml'), 'permissions:\n  allow: ["Read(docs/**)"]\n');
-    rewrite(path.join(project, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash(make test)'] } }));
-    rewrite(path.join(project, '.claude', 'settings.local.json'), JSON.stringify({ permissions: { deny: ['Read(.env)'] } }));
-    rewrite(path.join(root, 'home', '.claude', 'settings.json'), JSON.stringify({ permissions: { ask: ['Bash(git push:*)'] } }));
+    rewrite(
+      path.join(project, '.claude', 'settings.json'),
+      JSON.stringify({ permissions: { allow: ['Bash(make test)'] } }),
+    );
+    rewrite(
+      path.join(project, '.claude', 'settings.local.json'),
+      JSON.stringify({ permissions: { deny: ['Read(.env)'] } }),
+    );
+    rewrite(
+      path.join(root, 'home', '.claude', 'settings.json'),
+      JSON.stringify({ permissions: { ask: ['Bash(git push:*)'] } }),
+    );
     s.addSessionRule({ behavior: 'allow', rule: 'Bash(npm test)' });
     const snap = s.snapshot();
     const by = (src: string) => snap.rules.filter((r) => r.source === src).map((r) => `${r.behavior} ${r.text}`);
@@ -132,7 +168,9 @@ describe('SettingsStore', () => {
     expect(by('local')).toEqual(['allow Read(docs/**)', 'deny Read(.env)']);
     expect(by('project')).toEqual(['ask Edit(src/**)', 'allow Bash(make test)']);
     expect(by('user')).toEqual(['allow Bash(make:*)', 'allow WebFetch(domain:x.com)', 'ask Bash(git push:*)']);
-    expect(snap.ruleErrors).toEqual([expect.objectContaining({ rule: 'Bash(', source: 'user', file: path.join(root, 'gh', 'settings.yaml') })]);
+    expect(snap.ruleErrors).toEqual([
+      expect.objectContaining({ rule: 'Bash(', source: 'user', file: path.join(root, 'gh', 'settings.yaml') }),
+    ]);
     expect(snap.mode).toMatchObject({ mode: 'acceptEdits', source: 'project' });
   });
 

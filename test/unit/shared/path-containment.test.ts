@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isInside, isInsideAny, isStrictlyInside, relativeEscapes, relativeInside } from '../../../src/shared/node/path-containment';
+import {
+  isInside,
+  isInsideAny,
+  isStrictlyInside,
+  relativeEscapes,
+  relativeInside,
+} from '../../../src/shared/node/path-containment';
 
 describe('path containment', () => {
   it('compares whole segments: a sibling that shares a prefix is outside', () => {

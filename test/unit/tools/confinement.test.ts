@@ -39,7 +39,12 @@ describe('reads', () => {
   });
 
   it('refuses .. traversal and absolute paths outside', async () => {
-    for (const p of ['../outside/secret.txt', 'sub/../../outside/secret.txt', path.join(sb.outside, 'secret.txt'), `${sb.root}/../outside/secret.txt`]) {
+    for (const p of [
+      '../outside/secret.txt',
+      'sub/../../outside/secret.txt',
+      path.join(sb.outside, 'secret.txt'),
+      `${sb.root}/../outside/secret.txt`,
+    ]) {
       fs.mkdirSync(path.join(sb.root, 'sub'), { recursive: true });
       const res = await run('read_file', { path: p });
       expect(res.content, p).toMatch(OUTSIDE);
@@ -102,7 +107,12 @@ describe('writes', () => {
   });
 
   it('refuses .. traversal and absolute paths outside, creating nothing', async () => {
-    for (const p of ['../outside/new.txt', 'a/b/../../../outside/new.txt', path.join(sb.outside, 'new.txt'), '/tmp/../' + path.relative('/', sb.outside) + '/new.txt']) {
+    for (const p of [
+      '../outside/new.txt',
+      'a/b/../../../outside/new.txt',
+      path.join(sb.outside, 'new.txt'),
+      '/tmp/../' + path.relative('/', sb.outside) + '/new.txt',
+    ]) {
       const res = await run('write_file', { path: p, content: 'x' });
       expect(res.content, p).toMatch(OUTSIDE);
     }
@@ -121,7 +131,9 @@ describe('writes', () => {
 
   it('allows .. that stays inside and symlinks that stay inside', async () => {
     fs.mkdirSync(path.join(sb.root, 'src'));
-    expect((await run('write_file', { path: 'src/../top.txt', content: 'ok' })).content).toBe('Created top.txt (2 bytes)');
+    expect((await run('write_file', { path: 'src/../top.txt', content: 'ok' })).content).toBe(
+      'Created top.txt (2 bytes)',
+    );
     fs.symlinkSync('src', path.join(sb.root, 'lib'));
     expect((await run('write_file', { path: 'lib/a.ts', content: 'a' })).content).toBe('Created src/a.ts (1 bytes)');
     sb.write('src/target.txt', 'v1\n');
@@ -134,7 +146,12 @@ describe('writes', () => {
   it('writes into an additional directory only when it is configured', async () => {
     const p = path.join(sb.outside, 'shared.txt');
     expect((await run('write_file', { path: p, content: 'x' })).content).toMatch(OUTSIDE);
-    const ok = await reg.execute('write_file', { path: p, content: 'shared' }, sb.ctx({ additionalDirectories: [sb.outside] }), DO);
+    const ok = await reg.execute(
+      'write_file',
+      { path: p, content: 'shared' },
+      sb.ctx({ additionalDirectories: [sb.outside] }),
+      DO,
+    );
     expect(ok.content).toBe(`Created ${p} (6 bytes)`);
   });
 
@@ -159,14 +176,20 @@ describe('a swap between the check and the open', () => {
 
   it('refuses a new file whose parent became a symlink, and removes the empty file it created out there', async () => {
     fs.mkdirSync(path.join(sb.root, 'inner'));
-    await expect(openConfinedForWrite('inner/x.txt', sb.ctx(), { mustExist: false, beforeOpen: swapParent })).rejects.toThrow(OUTSIDE);
+    await expect(
+      openConfinedForWrite('inner/x.txt', sb.ctx(), { mustExist: false, beforeOpen: swapParent }),
+    ).rejects.toThrow(OUTSIDE);
     expect(outsideFiles()).toEqual(['secret.txt']);
   });
 
   it('refuses an existing file whose parent became a symlink, without truncating what it opened', async () => {
     sb.write('inner/secret.txt', 'mine\n');
-    await expect(openConfinedForWrite('inner/secret.txt', sb.ctx(), { mustExist: true, beforeOpen: swapParent })).rejects.toThrow(OUTSIDE);
-    await expect(openConfinedForWrite('inner/secret.txt', sb.ctx(), { mustExist: false, beforeOpen: () => undefined })).rejects.toThrow(OUTSIDE);
+    await expect(
+      openConfinedForWrite('inner/secret.txt', sb.ctx(), { mustExist: true, beforeOpen: swapParent }),
+    ).rejects.toThrow(OUTSIDE);
+    await expect(
+      openConfinedForWrite('inner/secret.txt', sb.ctx(), { mustExist: false, beforeOpen: () => undefined }),
+    ).rejects.toThrow(OUTSIDE);
     expect(fs.readFileSync(path.join(sb.outside, 'secret.txt'), 'utf8')).toBe('TOP SECRET\n');
   });
 
@@ -175,10 +198,14 @@ describe('a swap between the check and the open', () => {
       fs.rmSync(path.join(sb.root, 'f.txt'), { force: true });
       fs.symlinkSync(path.join(sb.outside, 'secret.txt'), path.join(sb.root, 'f.txt'));
     };
-    await expect(openConfinedForWrite('f.txt', sb.ctx(), { mustExist: false, beforeOpen: swapFile })).rejects.toThrow(/became a symbolic link while it was being opened; refusing/);
+    await expect(openConfinedForWrite('f.txt', sb.ctx(), { mustExist: false, beforeOpen: swapFile })).rejects.toThrow(
+      /became a symbolic link while it was being opened; refusing/,
+    );
     fs.rmSync(path.join(sb.root, 'f.txt'));
     sb.write('f.txt', 'mine');
-    await expect(openConfinedForWrite('f.txt', sb.ctx(), { mustExist: true, beforeOpen: swapFile })).rejects.toThrow(/became a symbolic link/);
+    await expect(openConfinedForWrite('f.txt', sb.ctx(), { mustExist: true, beforeOpen: swapFile })).rejects.toThrow(
+      /became a symbolic link/,
+    );
     expect(fs.readFileSync(path.join(sb.outside, 'secret.txt'), 'utf8')).toBe('TOP SECRET\n');
   });
 });
@@ -189,7 +216,17 @@ describe('a live race', () => {
     fs.mkdirSync(path.join(sb.root, 'inner'));
     // Swap project/inner between a real folder and a symlink to the outside folder, as fast as bash can.
     // Its own process group, so the kill below also stops an `mv` it is running (the folder is then left alone).
-    const swapper = spawn('bash', ['-c', 'cd "$1"; while :; do mv inner inner.bak 2>/dev/null; ln -s "$2" inner 2>/dev/null; rm -f inner; mv inner.bak inner 2>/dev/null; done', 'swap', sb.root, sb.outside], { stdio: 'ignore', detached: true });
+    const swapper = spawn(
+      'bash',
+      [
+        '-c',
+        'cd "$1"; while :; do mv inner inner.bak 2>/dev/null; ln -s "$2" inner 2>/dev/null; rm -f inner; mv inner.bak inner 2>/dev/null; done',
+        'swap',
+        sb.root,
+        sb.outside,
+      ],
+      { stdio: 'ignore', detached: true },
+    );
     const exited = new Promise<void>((resolve) => swapper.once('exit', () => resolve()));
     const results: string[] = [];
     try {
@@ -208,7 +245,10 @@ describe('a live race', () => {
     expect(outsideFiles()).toEqual(['secret.txt']);
     expect(fs.readFileSync(path.join(sb.outside, 'secret.txt'), 'utf8')).toBe('TOP SECRET\n');
     // a rename of the real folder mid-call may show the new name: still inside, still fine
-    for (const c of results) expect(c).toMatch(/^(Created|Overwrote|Edited) inner(\.bak)?\/x\.txt|outside|not found|refusing|not a directory|old_string not found/);
+    for (const c of results)
+      expect(c).toMatch(
+        /^(Created|Overwrote|Edited) inner(\.bak)?\/x\.txt|outside|not found|refusing|not a directory|old_string not found/,
+      );
   });
 });
 
@@ -219,10 +259,16 @@ describe('self-protection at open time', () => {
     sb.write('.gatehouse/permissions.yaml', 'permissions: {}\n');
     sb.write('.claude/settings.json', '{}\n');
     sb.write('notes.txt', 'harmless\n');
-    expect((await run('write_file', { path: '.gatehouse/permissions.yaml', content: 'allow: ["Bash"]' })).content).toMatch(PROTECTED);
+    expect(
+      (await run('write_file', { path: '.gatehouse/permissions.yaml', content: 'allow: ["Bash"]' })).content,
+    ).toMatch(PROTECTED);
     expect((await run('write_file', { path: '.gatehouse/new.yaml', content: 'x' })).content).toMatch(PROTECTED);
-    expect((await run('write_file', { path: '.claude/settings.local.json', content: '{}' })).content).toMatch(PROTECTED);
-    expect((await run('edit_file', { path: '.claude/settings.json', old_string: '{}', new_string: '{"x":1}' })).content).toMatch(PROTECTED);
+    expect((await run('write_file', { path: '.claude/settings.local.json', content: '{}' })).content).toMatch(
+      PROTECTED,
+    );
+    expect(
+      (await run('edit_file', { path: '.claude/settings.json', old_string: '{}', new_string: '{"x":1}' })).content,
+    ).toMatch(PROTECTED);
     // main approved notes.txt; a symlink to the rules was swapped in before the write
     fs.rmSync(path.join(sb.root, 'notes.txt'));
     fs.symlinkSync('.gatehouse/permissions.yaml', path.join(sb.root, 'notes.txt'));

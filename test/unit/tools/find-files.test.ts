@@ -20,14 +20,25 @@ const lines = async (input: unknown) => (await find(input)).content.split('\n');
 
 describe('find_files', () => {
   it('matches ** globs, sorted, respecting .gitignore (root and nested), skipping .git and node_modules', async () => {
-    expect(await lines({ pattern: '**/*.ts' })).toEqual(['src/a-b.ts', 'src/crlf.ts', 'src/index.ts', 'src/leak.ts', 'src/util/strings.ts']);
+    expect(await lines({ pattern: '**/*.ts' })).toEqual([
+      'src/a-b.ts',
+      'src/crlf.ts',
+      'src/index.ts',
+      'src/leak.ts',
+      'src/util/strings.ts',
+    ]);
     expect(await lines({ pattern: '**/*.js' })).toEqual(['lib/dist/kept.js']);
     expect(await lines({ pattern: '**/*.log' })).toEqual(['logs/keep.log']);
     expect(await lines({ pattern: '**/config' })).toEqual(['No files match **/config']);
   });
 
   it('matches relative to `path`, and shows paths relative to the project root', async () => {
-    expect(await lines({ pattern: '*.ts', path: 'src' })).toEqual(['src/a-b.ts', 'src/crlf.ts', 'src/index.ts', 'src/leak.ts']);
+    expect(await lines({ pattern: '*.ts', path: 'src' })).toEqual([
+      'src/a-b.ts',
+      'src/crlf.ts',
+      'src/index.ts',
+      'src/leak.ts',
+    ]);
     expect(await lines({ pattern: '**/*', path: 'src/util' })).toEqual(['src/util/.gitignore', 'src/util/strings.ts']);
     expect(await lines({ pattern: '*.md' })).toEqual(['README.md']);
     expect(await lines({ pattern: './*.md' })).toEqual(['README.md']);
@@ -52,7 +63,8 @@ describe('find_files', () => {
   });
 
   it('caps the results at 1,000 with a note', async () => {
-    for (let i = 0; i < 1_005; i++) fs.writeFileSync(path.join(sb.root, 'src', `f${String(i).padStart(4, '0')}.txt`), '');
+    for (let i = 0; i < 1_005; i++)
+      fs.writeFileSync(path.join(sb.root, 'src', `f${String(i).padStart(4, '0')}.txt`), '');
     const out = await lines({ pattern: 'src/*.txt' });
     expect(out).toHaveLength(1_001);
     expect(out[0]).toBe('src/f0000.txt');

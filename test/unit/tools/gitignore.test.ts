@@ -35,7 +35,20 @@ function tree(files: Record<string, string>): string {
 }
 
 describe('gitignore rules', async () => {
-  const g = await stackOf(['# comment', '', '*.log', '!keep.log', 'build/', '/dist', 'docs/*.tmp', '\\#hash', 'trailing   ', '**/gen/**'].join('\n'));
+  const g = await stackOf(
+    [
+      '# comment',
+      '',
+      '*.log',
+      '!keep.log',
+      'build/',
+      '/dist',
+      'docs/*.tmp',
+      '\\#hash',
+      'trailing   ',
+      '**/gen/**',
+    ].join('\n'),
+  );
 
   it('matches unanchored names at any depth', () => {
     expect(g.isIgnored('a.log', false)).toBe(true);
@@ -72,7 +85,7 @@ describe('gitignore rules', async () => {
     expect(s.isIgnored('src', true)).toBe(false);
     expect(s.isIgnored('a.log', false)).toBe(true);
   });
-  it('cannot re-include a file whose folder is ignored (git\'s rule)', async () => {
+  it("cannot re-include a file whose folder is ignored (git's rule)", async () => {
     const s = await stackOf('logs/\n!logs/keep.log\n');
     expect(s.isIgnored('logs', true)).toBe(true);
     expect(s.isIgnored('logs/keep.log', false)).toBe(true);
@@ -118,7 +131,11 @@ describe('gitignore rules', async () => {
     expect(s.isIgnored('settings.json', false)).toBe(false);
   });
   it('does not carry ignore rules into a nested repository', async () => {
-    const root = tree({ '.gitignore': '*.log\n', 'vendor/lib/.git/HEAD': 'ref: x\n', 'vendor/lib/.gitignore': '*.tmp\n' });
+    const root = tree({
+      '.gitignore': '*.log\n',
+      'vendor/lib/.git/HEAD': 'ref: x\n',
+      'vendor/lib/.gitignore': '*.tmp\n',
+    });
     const s = await IgnoreStack.forFolder(root, 'vendor/lib');
     expect(s.isIgnored('vendor/lib/a.log', false)).toBe(false);
     expect(s.isIgnored('vendor/lib/a.tmp', false)).toBe(true);

@@ -25,7 +25,13 @@ export function makeSandbox(): Sandbox {
     root,
     outside,
     base,
-    ctx: (extra = {}) => ({ projectRoot: root, additionalDirectories: [], signal: new AbortController().signal, readable: everythingReadable, ...extra }),
+    ctx: (extra = {}) => ({
+      projectRoot: root,
+      additionalDirectories: [],
+      signal: new AbortController().signal,
+      readable: everythingReadable,
+      ...extra,
+    }),
     write(rel, content) {
       const abs = path.isAbsolute(rel) ? rel : path.join(root, rel);
       fs.mkdirSync(path.dirname(abs), { recursive: true });

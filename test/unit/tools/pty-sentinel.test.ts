@@ -10,7 +10,8 @@ describe('EndMarkerFilter', () => {
     for (let cut1 = 0; cut1 <= stream.length; cut1++) {
       for (const cut2 of [cut1, Math.min(stream.length, cut1 + 7), stream.length]) {
         const f = new EndMarkerFilter(MARKER);
-        const out = f.push(stream.slice(0, cut1)) + f.push(stream.slice(cut1, cut2)) + f.push(stream.slice(cut2)) + f.flush();
+        const out =
+          f.push(stream.slice(0, cut1)) + f.push(stream.slice(cut1, cut2)) + f.push(stream.slice(cut2)) + f.flush();
         expect(out, `cuts ${cut1},${cut2}`).toBe('line 1\r\nline 2\r\n');
         expect(f.exitCode).toBe(42);
       }
@@ -26,7 +27,9 @@ describe('EndMarkerFilter', () => {
 
   it('ignores a wrong marker printed by the command', () => {
     const f = new EndMarkerFilter(MARKER);
-    expect(f.push('\r\n__gatehouse_done_ffffffffffffffff:0\r\nmore') + f.flush()).toBe('\r\n__gatehouse_done_ffffffffffffffff:0\r\nmore');
+    expect(f.push('\r\n__gatehouse_done_ffffffffffffffff:0\r\nmore') + f.flush()).toBe(
+      '\r\n__gatehouse_done_ffffffffffffffff:0\r\nmore',
+    );
     expect(f.exitCode).toBeNull();
   });
 });

@@ -81,12 +81,20 @@ describe('execution gate', () => {
   it('enforces the name allow-list', async () => {
     sb.write('a.txt', 'hello\n');
     const reg = createToolRegistry({ ripgrepPath: null });
-    const denied = await reg.execute('read_file', { path: 'a.txt' }, sb.ctx(), { agentMode: 'do', allowList: ['find_files'] });
+    const denied = await reg.execute('read_file', { path: 'a.txt' }, sb.ctx(), {
+      agentMode: 'do',
+      allowList: ['find_files'],
+    });
     expect(denied.isError).toBe(true);
-    expect(denied.content).toBe("tool_not_allowed: read_file is not in this agent's allowed tools (allowed: find_files)");
+    expect(denied.content).toBe(
+      "tool_not_allowed: read_file is not in this agent's allowed tools (allowed: find_files)",
+    );
     const none = await reg.execute('read_file', { path: 'a.txt' }, sb.ctx(), { agentMode: 'do', allowList: [] });
     expect(none.content).toMatch(/^tool_not_allowed: .*allowed: none/);
-    const allowed = await reg.execute('read_file', { path: 'a.txt' }, sb.ctx(), { agentMode: 'do', allowList: ['read_file'] });
+    const allowed = await reg.execute('read_file', { path: 'a.txt' }, sb.ctx(), {
+      agentMode: 'do',
+      allowList: ['read_file'],
+    });
     expect(allowed.isError).toBe(false);
   });
 
@@ -117,8 +125,14 @@ describe('execution gate', () => {
   it('turns tool failures into error results', async () => {
     fs.mkdirSync(path.join(sb.root, 'dir'));
     const reg = createToolRegistry({ ripgrepPath: null });
-    expect(await reg.execute('read_file', { path: 'dir' }, sb.ctx(), DO)).toEqual({ content: 'dir is a directory, not a file', isError: true });
-    expect(await reg.execute('read_file', { path: 'nope.txt' }, sb.ctx(), DO)).toEqual({ content: 'file not found: nope.txt', isError: true });
+    expect(await reg.execute('read_file', { path: 'dir' }, sb.ctx(), DO)).toEqual({
+      content: 'dir is a directory, not a file',
+      isError: true,
+    });
+    expect(await reg.execute('read_file', { path: 'nope.txt' }, sb.ctx(), DO)).toEqual({
+      content: 'file not found: nope.txt',
+      isError: true,
+    });
   });
 
   it('does not run anything once the context is already cancelled', async () => {
@@ -186,7 +200,15 @@ describe('timeouts and exceptions', () => {
 
   it('reports a cancel from the caller as cancelled', async () => {
     const ac = new AbortController();
-    const reg = new Registry([fakeTool((signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('stop')))), 10_000)], 30_000);
+    const reg = new Registry(
+      [
+        fakeTool(
+          (signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('stop')))),
+          10_000,
+        ),
+      ],
+      30_000,
+    );
     setTimeout(() => ac.abort(), 20);
     const res = await reg.execute('read_file', {}, sb.ctx({ signal: ac.signal }), DO);
     expect(res).toEqual({ content: 'cancelled: read_file was cancelled', isError: true });

@@ -65,7 +65,10 @@ describe('edit_file', () => {
 
   it('says clearly when old_string is absent or ambiguous, and leaves the file alone', async () => {
     sb.write('f.ts', 'x\nx\n');
-    expect(await run('edit_file', { path: 'f.ts', old_string: 'y', new_string: 'z' })).toEqual({ content: 'old_string not found in f.ts', isError: true });
+    expect(await run('edit_file', { path: 'f.ts', old_string: 'y', new_string: 'z' })).toEqual({
+      content: 'old_string not found in f.ts',
+      isError: true,
+    });
     expect(await run('edit_file', { path: 'f.ts', old_string: 'x', new_string: 'z' })).toEqual({
       content: 'old_string matches 2 times in f.ts; add context or set replace_all',
       isError: true,
@@ -88,24 +91,37 @@ describe('edit_file', () => {
 
   it('keeps CRLF line endings when the model writes LF', async () => {
     sb.write('w.txt', 'line one\r\nline two\r\nline three\r\n');
-    const res = await run('edit_file', { path: 'w.txt', old_string: 'line one\nline two', new_string: 'first\nsecond\nextra' });
+    const res = await run('edit_file', {
+      path: 'w.txt',
+      old_string: 'line one\nline two',
+      new_string: 'first\nsecond\nextra',
+    });
     expect(res.isError).toBe(false);
     expect(sb.read('w.txt')).toBe('first\r\nsecond\r\nextra\r\nline three\r\n');
   });
 
   it('keeps a trailing newline the file had', () => {
     expect(applyEdit('a\nlast\n', { path: 'f', old_string: 'last\n', new_string: 'final' }).content).toBe('a\nfinal\n');
-    expect(applyEdit('a\r\nlast\r\n', { path: 'f', old_string: 'last\n', new_string: 'final' }).content).toBe('a\r\nfinal\r\n');
+    expect(applyEdit('a\r\nlast\r\n', { path: 'f', old_string: 'last\n', new_string: 'final' }).content).toBe(
+      'a\r\nfinal\r\n',
+    );
     expect(applyEdit('a\nlast', { path: 'f', old_string: 'last', new_string: 'final' }).content).toBe('a\nfinal');
   });
 
   it('refuses a no-op edit, a missing file and a binary file', async () => {
     sb.write('f.txt', 'same\n');
-    expect((await run('edit_file', { path: 'f.txt', old_string: 'same', new_string: 'same' })).content).toMatch(/nothing to change/);
-    expect(await run('edit_file', { path: 'missing.txt', old_string: 'a', new_string: 'b' })).toEqual({ content: 'file not found: missing.txt', isError: true });
+    expect((await run('edit_file', { path: 'f.txt', old_string: 'same', new_string: 'same' })).content).toMatch(
+      /nothing to change/,
+    );
+    expect(await run('edit_file', { path: 'missing.txt', old_string: 'a', new_string: 'b' })).toEqual({
+      content: 'file not found: missing.txt',
+      isError: true,
+    });
     expect(fs.existsSync(path.join(sb.root, 'missing.txt'))).toBe(false);
     sb.write('b.bin', Buffer.from('ab\0cd'));
-    expect((await run('edit_file', { path: 'b.bin', old_string: 'ab', new_string: 'x' })).content).toBe('b.bin is a binary file; not edited');
+    expect((await run('edit_file', { path: 'b.bin', old_string: 'ab', new_string: 'x' })).content).toBe(
+      'b.bin is a binary file; not edited',
+    );
     expect(fs.readFileSync(path.join(sb.root, 'b.bin'))).toEqual(Buffer.from('ab\0cd'));
   });
 });
@@ -149,8 +165,15 @@ describe('preview', () => {
       newBytes: 42,
     });
     const big = sb.write('big.txt', 'a\n'.repeat(MAX_WHOLE_FILE_BYTES / 2 + 1));
-    expect(await reg.preview('write_file', { path: 'big.txt', content: 'small\n' }, sb.ctx())).toMatchObject({ kind: 'unpreviewable', reason: 'too-large', currentBytes: fs.statSync(big).size, newBytes: 6 });
-    expect(await reg.preview('edit_file', { path: 'tool.bin', old_string: 'ELF', new_string: 'x' }, sb.ctx())).toMatchObject({ kind: 'unpreviewable', reason: 'binary', newBytes: null });
+    expect(await reg.preview('write_file', { path: 'big.txt', content: 'small\n' }, sb.ctx())).toMatchObject({
+      kind: 'unpreviewable',
+      reason: 'too-large',
+      currentBytes: fs.statSync(big).size,
+      newBytes: 6,
+    });
+    expect(
+      await reg.preview('edit_file', { path: 'tool.bin', old_string: 'ELF', new_string: 'x' }, sb.ctx()),
+    ).toMatchObject({ kind: 'unpreviewable', reason: 'binary', newBytes: null });
     const huge = 'b'.repeat(MAX_WHOLE_FILE_BYTES + 1);
     expect(await reg.preview('write_file', { path: 'new.txt', content: huge }, sb.ctx())).toEqual({
       kind: 'unpreviewable',

@@ -34,7 +34,8 @@ function cliWorks(cli: string): boolean {
  */
 export function privateCli(): { cli: string; cleanup(): void } {
   const built = path.join(REPO, 'out/main/cli.js');
-  if (!fs.existsSync(built) || !cliWorks(built)) execFileSync('npm', ['run', 'build'], { cwd: REPO, stdio: 'pipe', timeout: 120_000 });
+  if (!fs.existsSync(built) || !cliWorks(built))
+    execFileSync('npm', ['run', 'build'], { cwd: REPO, stdio: 'pipe', timeout: 120_000 });
   const base = path.join(REPO, 'test-results');
   fs.mkdirSync(base, { recursive: true });
   const dir = fs.mkdtempSync(path.join(base, 'trust-cli-'));
@@ -46,7 +47,8 @@ export function privateCli(): { cli: string; cleanup(): void } {
       // out/ was being rewritten: try again
     }
     const cli = path.join(dir, 'main/cli.js');
-    if (fs.existsSync(cli) && cliWorks(cli)) return { cli, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+    if (fs.existsSync(cli) && cliWorks(cli))
+      return { cli, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
     if (attempt >= 4) throw new Error('could not get a working copy of out/main/cli.js');
     execFileSync('sleep', ['1']);
   }

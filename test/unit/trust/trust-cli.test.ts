@@ -17,7 +17,12 @@ const p = (...s: string[]) => path.join(root, ...s);
 async function gatehouse(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const io = { out: (l: string) => out.push(l), err: (l: string) => err.push(l), env: { HOME: p('home'), GATEHOUSE_HOME: p('gh') }, cwd: p('work') };
+  const io = {
+    out: (l: string) => out.push(l),
+    err: (l: string) => err.push(l),
+    env: { HOME: p('home'), GATEHOUSE_HOME: p('gh') },
+    cwd: p('work'),
+  };
   expect(args[0]).toBe('trust');
   let code: number;
   try {
@@ -41,10 +46,22 @@ describe('gatehouse trust', () => {
     const status = await gatehouse('trust', 'status', p('work/proj/sub'), '--json');
     expect(status.code).toBe(0);
     const parsed = TrustStatusSchema.parse(JSON.parse(status.out));
-    expect(parsed).toMatchObject({ path: p('work/proj/sub'), trusted: true, decision: 'directory', scope: 'directory', storedAt: p('work/proj'), storeFile: p('gh/trust.json') });
+    expect(parsed).toMatchObject({
+      path: p('work/proj/sub'),
+      trusted: true,
+      decision: 'directory',
+      scope: 'directory',
+      storedAt: p('work/proj'),
+      storeFile: p('gh/trust.json'),
+    });
 
     const list = await gatehouse('trust', 'list', '--json');
-    expect(JSON.parse(list.out)).toMatchObject({ storeFile: p('gh/trust.json'), default: 'ask', error: null, entries: [{ path: p('work/proj'), scope: 'directory' }] });
+    expect(JSON.parse(list.out)).toMatchObject({
+      storeFile: p('gh/trust.json'),
+      default: 'ask',
+      error: null,
+      entries: [{ path: p('work/proj'), scope: 'directory' }],
+    });
 
     const revoke = await gatehouse('trust', 'revoke', p('work/proj'));
     expect(revoke.code).toBe(0);
@@ -68,7 +85,10 @@ describe('gatehouse trust', () => {
     expect(JSON.parse((await gatehouse('trust', 'status', p('work/proj'), '--json')).out).decision).toBe('never');
     expect((await gatehouse('trust', 'default', 'trust')).code).toBe(0);
     expect(fs.readFileSync(p('gh/settings.yaml'), 'utf8')).toMatch(/default: trust/);
-    expect(JSON.parse((await gatehouse('trust', 'status', p('work/lib'), '--json')).out)).toMatchObject({ trusted: true, decision: 'default' });
+    expect(JSON.parse((await gatehouse('trust', 'status', p('work/lib'), '--json')).out)).toMatchObject({
+      trusted: true,
+      decision: 'default',
+    });
     expect(JSON.parse((await gatehouse('trust', 'status', p('work/proj'), '--json')).out).trusted).toBe(false);
   });
 
@@ -103,7 +123,9 @@ describe('gatehouse trust', () => {
     expect(status.code).toBe(1);
     expect(JSON.parse(status.out)).toMatchObject({ trusted: false, decision: 'error' });
     expect((await gatehouse('trust', 'list')).code).toBe(1);
-    expect((await gatehouse('trust', 'set', p('work/lib'), '--scope', 'directory')).err).toMatch(/corrupt.*trust repair/);
+    expect((await gatehouse('trust', 'set', p('work/lib'), '--scope', 'directory')).err).toMatch(
+      /corrupt.*trust repair/,
+    );
     const repair = await gatehouse('trust', 'repair');
     expect(repair.code).toBe(0);
     expect(repair.out).toMatch(/kept 0 decisions.*kept at .*trust\.json\.corrupt-/);
@@ -120,7 +142,8 @@ describe('the built binary', () => {
 
   it('is what the corpus runs: trust set --scope directory then revoke, with real exit codes', () => {
     const env = { ...process.env, GATEHOUSE_HOME: p('gh'), HOME: p('home') };
-    const run = (...args: string[]) => spawnSync(process.execPath, [cli.cli, ...args], { env, cwd: p('work'), encoding: 'utf8' });
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [cli.cli, ...args], { env, cwd: p('work'), encoding: 'utf8' });
     expect(run('trust', 'set', p('work/proj'), '--scope', 'directory').status).toBe(0);
     expect(JSON.parse(run('trust', 'status', p('work/proj'), '--json').stdout).trusted).toBe(true);
     expect(run('trust', 'revoke', p('work/proj')).status).toBe(0);

@@ -70,7 +70,9 @@ describe('two processes writing at once', () => {
     const appFolders = Array.from({ length: 15 }, (_, i) => path.join(root, 'app', `p${i}`));
     mkdirs(root, ...cliFolders.map((f) => path.relative(root, f)), ...appFolders.map((f) => path.relative(root, f)));
     const env = { ...process.env, GATEHOUSE_HOME: config };
-    const runs = cliFolders.map((dir, i) => runCli(['trust', 'set', dir, '--scope', i % 2 ? 'never' : 'directory'], env));
+    const runs = cliFolders.map((dir, i) =>
+      runCli(['trust', 'set', dir, '--scope', i % 2 ? 'never' : 'directory'], env),
+    );
     const app = new TrustStore({ configDir: config });
     // The desktop app writes while the CLIs do; each of its writes is its own read-modify-write under the lock.
     for (const dir of appFolders) {
@@ -103,7 +105,8 @@ describe('two processes writing at once', () => {
     const entries = new TrustStore({ configDir: config }).list();
     expect(entries).toHaveLength(5 * 30);
     for (let w = 0; w < 4; w++) {
-      for (let i = 0; i < 30; i++) expect(app.check(path.join(root, `w${w}-${i}`)).decision).toBe(i % 3 === 0 ? 'never' : 'directory');
+      for (let i = 0; i < 30; i++)
+        expect(app.check(path.join(root, `w${w}-${i}`)).decision).toBe(i % 3 === 0 ? 'never' : 'directory');
     }
   });
 
@@ -136,7 +139,10 @@ describe('the state lock (proper-lockfile)', () => {
     const file = path.join(root, 'state.json');
     const holder = spawn(
       process.execPath,
-      ['-e', `require('proper-lockfile').lock(${JSON.stringify(file)}, { realpath: false }).then(() => { console.log('locked'); setInterval(() => {}, 1000); })`],
+      [
+        '-e',
+        `require('proper-lockfile').lock(${JSON.stringify(file)}, { realpath: false }).then(() => { console.log('locked'); setInterval(() => {}, 1000); })`,
+      ],
       { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));

@@ -49,11 +49,20 @@ describe('trust channels', () => {
   });
 
   it('setTrust grants trust to the open project and announces it; revokeTrust and listTrust follow', async () => {
-    const set = (await call('setTrust', { path: p('work/proj'), scope: 'directory' })) as { status: { trusted: boolean } };
+    const set = (await call('setTrust', { path: p('work/proj'), scope: 'directory' })) as {
+      status: { trusted: boolean };
+    };
     expect(set.status.trusted).toBe(true);
     expect(changed).toEqual([p('work/proj')]);
-    expect(await call('listTrust', {})).toMatchObject({ entries: [{ path: p('work/proj'), scope: 'directory', stored: true }], default: 'ask', error: null });
-    const revoked = (await call('revokeTrust', { path: p('work/proj') })) as { removed: unknown[]; status: { trusted: boolean } };
+    expect(await call('listTrust', {})).toMatchObject({
+      entries: [{ path: p('work/proj'), scope: 'directory', stored: true }],
+      default: 'ask',
+      error: null,
+    });
+    const revoked = (await call('revokeTrust', { path: p('work/proj') })) as {
+      removed: unknown[];
+      status: { trusted: boolean };
+    };
     expect(revoked.removed).toHaveLength(1);
     expect(revoked.status.trusted).toBe(false);
     await call('setTrust', { path: p('work/proj'), scope: 'session' });
@@ -66,7 +75,9 @@ describe('trust channels', () => {
       await expect(call('setTrust', { path: p('work/proj/..'), scope })).rejects.toBeInstanceOf(GatehouseError);
     }
     project = null;
-    await expect(call('setTrust', { path: p('work/proj'), scope: 'directory' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(call('setTrust', { path: p('work/proj'), scope: 'directory' })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
     expect(store.list()).toEqual([]);
     // restricting is always allowed
     await call('setTrust', { path: p('work/other'), scope: 'never' });
@@ -80,9 +91,13 @@ describe('trust channels', () => {
   });
 
   it('malformed requests are rejected whole by the contract', async () => {
-    await expect(call('setTrust', { path: p('work/proj'), scope: 'always' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(call('setTrust', { path: p('work/proj'), scope: 'always' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
     await expect(call('setTrust', { path: '', scope: 'directory' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(call('revokeTrust', { path: p('work/proj'), extra: 1 })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(call('revokeTrust', { path: p('work/proj'), extra: 1 })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
     await expect(call('getTrust', { path: 42 })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
 });

@@ -7,7 +7,8 @@ import { mkdirs, tempDir, write } from './helpers';
 
 let root: string;
 let config: string;
-const store = (extra: Partial<ConstructorParameters<typeof TrustStore>[0]> = {}) => new TrustStore({ configDir: config, ...extra });
+const store = (extra: Partial<ConstructorParameters<typeof TrustStore>[0]> = {}) =>
+  new TrustStore({ configDir: config, ...extra });
 const p = (...s: string[]) => path.join(root, ...s);
 
 beforeEach(() => {
@@ -20,7 +21,14 @@ afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 describe('which decision applies', () => {
   it('is undecided (default ask, untrusted, needs a decision) when nothing is stored', async () => {
     const s = store().check(p('work/app'));
-    expect(s).toMatchObject({ trusted: false, decision: 'default', default: 'ask', needsDecision: true, storedAt: null, scope: null });
+    expect(s).toMatchObject({
+      trusted: false,
+      decision: 'default',
+      default: 'ask',
+      needsDecision: true,
+      storedAt: null,
+      scope: null,
+    });
     expect(s.storeFile).toBe(p('config/trust.json'));
   });
 
@@ -28,7 +36,11 @@ describe('which decision applies', () => {
     const t = store();
     await t.set(p('work/app'), 'directory');
     expect(t.check(p('work/app'))).toMatchObject({ trusted: true, decision: 'directory', storedAt: p('work/app') });
-    expect(t.check(p('work/app/src/deep'))).toMatchObject({ trusted: true, decision: 'directory', storedAt: p('work/app') });
+    expect(t.check(p('work/app/src/deep'))).toMatchObject({
+      trusted: true,
+      decision: 'directory',
+      storedAt: p('work/app'),
+    });
     expect(t.check(p('work/other')).trusted).toBe(false);
     expect(t.check(p('work')).trusted).toBe(false);
   });
@@ -37,11 +49,19 @@ describe('which decision applies', () => {
     const t = store();
     await t.set(p('work/app'), 'parent');
     const other = t.check(p('work/other'));
-    expect(other).toMatchObject({ trusted: true, decision: 'parent', scope: 'parent', storedAt: p('work'), grantedFrom: p('work/app') });
+    expect(other).toMatchObject({
+      trusted: true,
+      decision: 'parent',
+      scope: 'parent',
+      storedAt: p('work'),
+      grantedFrom: p('work/app'),
+    });
     expect(t.check(p('work/app/src')).storedAt).toBe(p('work'));
     expect(t.check(p('elsewhere')).trusted).toBe(false);
     const file = JSON.parse(fs.readFileSync(p('config/trust.json'), 'utf8'));
-    expect(file.entries).toEqual([expect.objectContaining({ path: p('work'), scope: 'parent', grantedFrom: p('work/app') })]);
+    expect(file.entries).toEqual([
+      expect.objectContaining({ path: p('work'), scope: 'parent', grantedFrom: p('work/app') }),
+    ]);
     expect(file.version).toBe(1);
   });
 
@@ -49,7 +69,11 @@ describe('which decision applies', () => {
     const t = store();
     await t.set(p('work/app'), 'parent');
     await t.set(p('work/app/vendor'), 'never');
-    expect(t.check(p('work/app/vendor'))).toMatchObject({ trusted: false, decision: 'never', storedAt: p('work/app/vendor') });
+    expect(t.check(p('work/app/vendor'))).toMatchObject({
+      trusted: false,
+      decision: 'never',
+      storedAt: p('work/app/vendor'),
+    });
     expect(t.check(p('work/app/vendor/x/y'))).toMatchObject({ trusted: false, decision: 'never' });
     expect(t.check(p('work/app')).trusted).toBe(true);
     await t.set(p('work'), 'never');
@@ -164,7 +188,12 @@ describe('the global default', () => {
   it('comes from trust.default in the user settings', async () => {
     const t = store();
     write(p('config/settings.yaml'), 'trust:\n  default: trust\n');
-    expect(t.check(p('work/app'))).toMatchObject({ trusted: true, decision: 'default', default: 'trust', needsDecision: false });
+    expect(t.check(p('work/app'))).toMatchObject({
+      trusted: true,
+      decision: 'default',
+      default: 'trust',
+      needsDecision: false,
+    });
     write(p('config/settings.yaml'), 'trust:\n  default: never\n');
     expect(t.check(p('work/app'))).toMatchObject({ trusted: false, default: 'never', needsDecision: false });
     await t.set(p('work/app'), 'directory');
@@ -174,9 +203,17 @@ describe('the global default', () => {
   it('a malformed settings file or value never widens trust: ask applies and the problem is reported', async () => {
     const t = store();
     write(p('config/settings.yaml'), 'trust:\n  default: yes please\n');
-    expect(t.check(p('work/app'))).toMatchObject({ trusted: false, default: 'ask', settingsError: expect.stringMatching(/trust, ask or never/) });
+    expect(t.check(p('work/app'))).toMatchObject({
+      trusted: false,
+      default: 'ask',
+      settingsError: expect.stringMatching(/trust, ask or never/),
+    });
     write(p('config/settings.yaml'), 'trust: [default: trust\n');
-    expect(t.check(p('work/app'))).toMatchObject({ trusted: false, default: 'ask', settingsError: expect.stringMatching(/not valid YAML/) });
+    expect(t.check(p('work/app'))).toMatchObject({
+      trusted: false,
+      default: 'ask',
+      settingsError: expect.stringMatching(/not valid YAML/),
+    });
   });
 
   it('setDefault writes settings.yaml keeping its comments and other keys', async () => {
@@ -216,11 +253,31 @@ describe('a corrupt store', () => {
   });
 
   it('a wrong shape or an unknown version is corrupt too (never half-applied)', async () => {
-    write(p('config/trust.json'), JSON.stringify({ version: 1, entries: [{ path: p('work/app'), scope: 'directory', grantedAt: 'x', lastOpened: null, grantedFrom: null }] }));
+    write(
+      p('config/trust.json'),
+      JSON.stringify({
+        version: 1,
+        entries: [{ path: p('work/app'), scope: 'directory', grantedAt: 'x', lastOpened: null, grantedFrom: null }],
+      }),
+    );
     expect(store().check(p('work/app'))).toMatchObject({ trusted: false, decision: 'error' });
     write(p('config/trust.json'), JSON.stringify({ version: 2, entries: [] }));
     expect(store().check(p('work/app')).decision).toBe('error');
-    write(p('config/trust.json'), JSON.stringify({ version: 1, entries: [{ path: 'relative/path', scope: 'directory', grantedAt: new Date().toISOString(), lastOpened: null, grantedFrom: null }] }));
+    write(
+      p('config/trust.json'),
+      JSON.stringify({
+        version: 1,
+        entries: [
+          {
+            path: 'relative/path',
+            scope: 'directory',
+            grantedAt: new Date().toISOString(),
+            lastOpened: null,
+            grantedFrom: null,
+          },
+        ],
+      }),
+    );
     expect(store().lastError()?.reason).toMatch(/absolute/);
   });
 
@@ -259,7 +316,10 @@ describe('bookkeeping', () => {
     await t.set(p('work/app'), 'directory');
     now = new Date('2026-02-01T00:00:00Z');
     expect(await t.touch(p('work/app/src'))).toBe(true);
-    expect(t.list()[0]).toMatchObject({ grantedAt: '2026-01-01T00:00:00.000Z', lastOpened: '2026-02-01T00:00:00.000Z' });
+    expect(t.list()[0]).toMatchObject({
+      grantedAt: '2026-01-01T00:00:00.000Z',
+      lastOpened: '2026-02-01T00:00:00.000Z',
+    });
     expect(await t.touch(p('elsewhere'))).toBe(false);
   });
 

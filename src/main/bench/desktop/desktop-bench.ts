@@ -18,16 +18,20 @@ type Playwright = typeof import('playwright');
 export async function benchDesktopStart(options: { appDir: string; runs?: number }): Promise<DesktopBenchResult> {
   const runtime = findElectronRuntime(process.env, __filename);
   if (runtime.reason !== null) return { skipped: runtime.reason };
-  if (!fs.existsSync(path.join(options.appDir, 'out/main/index.js'))) return { skipped: 'the app is not built (npm run build)' };
+  if (!fs.existsSync(path.join(options.appDir, 'out/main/index.js')))
+    return { skipped: 'the app is not built (npm run build)' };
   let playwright: Playwright;
   try {
     playwright = createRequire(__filename)('playwright') as Playwright;
   } catch (err) {
-    return { skipped: `playwright could not be loaded (${err instanceof Error ? err.message.split('\n')[0] : String(err)})` };
+    return {
+      skipped: `playwright could not be loaded (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`,
+    };
   }
   const loader = playwrightElectronLoader(__filename);
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string' && !k.startsWith('ELECTRON_RENDERER')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (typeof v === 'string' && !k.startsWith('ELECTRON_RENDERER')) env[k] = v;
   const samples: number[] = [];
   for (let i = 0; i < (options.runs ?? 5); i++) {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-bench-desktop-'));
@@ -41,12 +45,19 @@ export async function benchDesktopStart(options: { appDir: string; runs?: number
     });
     try {
       const page = await app.firstWindow({ timeout: 60_000 });
-      await page.waitForFunction(() => (document.getElementById('root')?.childElementCount ?? 0) > 0, null, { timeout: 60_000 });
+      await page.waitForFunction(() => (document.getElementById('root')?.childElementCount ?? 0) > 0, null, {
+        timeout: 60_000,
+      });
       samples.push(performance.now() - started);
     } finally {
       await app.close();
       fs.rmSync(home, { recursive: true, force: true });
     }
   }
-  return { metrics: { desktop_first_content_ms: round(percentile(samples, 50)), desktop_first_content_max_ms: round(Math.max(...samples)) } };
+  return {
+    metrics: {
+      desktop_first_content_ms: round(percentile(samples, 50)),
+      desktop_first_content_max_ms: round(Math.max(...samples)),
+    },
+  };
 }

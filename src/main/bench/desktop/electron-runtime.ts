@@ -19,7 +19,10 @@ export function findElectronRuntime(env: NodeJS.ProcessEnv = process.env, from: 
   }
   const pathFile = path.join(pkgDir, 'path.txt');
   if (!fs.existsSync(pathFile)) {
-    return { executable: null, reason: `no Electron runtime: ${path.relative(process.cwd(), pathFile)} is missing (the binary was never downloaded; run \`npx install-electron\`)` };
+    return {
+      executable: null,
+      reason: `no Electron runtime: ${path.relative(process.cwd(), pathFile)} is missing (the binary was never downloaded; run \`npx install-electron\`)`,
+    };
   }
   const relative = fs.readFileSync(pathFile, 'utf8').trim();
   const distDir = env.ELECTRON_OVERRIDE_DIST_PATH || path.join(pkgDir, 'dist');

@@ -11,7 +11,20 @@ export interface LongSession {
   firstMarker: string;
 }
 
-const WORDS = ['permission', 'engine', 'worker', 'sandbox', 'renderer', 'transcript', 'approval', 'rule', 'session', 'project', 'command', 'diff'];
+const WORDS = [
+  'permission',
+  'engine',
+  'worker',
+  'sandbox',
+  'renderer',
+  'transcript',
+  'approval',
+  'rule',
+  'session',
+  'project',
+  'command',
+  'diff',
+];
 
 function words(n: number, seed: number): string {
   return Array.from({ length: n }, (_, i) => WORDS[(seed * 7 + i * 3) % WORDS.length]).join(' ');
@@ -19,20 +32,38 @@ function words(n: number, seed: number): string {
 
 /** The n-th message (1-based) of the long conversation: mixed prose, code, lists and tool calls, like real sessions. */
 export function longMessage(n: number, total: number): ConversationMessage {
-  const marker = n === total ? ` (message ${n} of ${total}: the newest)` : n === 1 ? ` (message 1 of ${total}: the first)` : '';
+  const marker =
+    n === total ? ` (message ${n} of ${total}: the newest)` : n === 1 ? ` (message 1 of ${total}: the first)` : '';
   if (n % 2 === 1) {
     const content: ContentBlock[] = [];
     // After an assistant turn that called a tool, the user message carries its result.
-    if (n > 1 && (n - 1) % 10 === 0) content.push({ type: 'tool_result', tool_use_id: `toolu_${n - 1}`, content: `line 1\nline 2\n${words(12, n)}`, is_error: n % 20 === 1 });
-    content.push({ type: 'text', text: `Question ${n}${marker}: how does the ${words(3, n)} handle ${words(n % 9, n + 1)}?` });
+    if (n > 1 && (n - 1) % 10 === 0)
+      content.push({
+        type: 'tool_result',
+        tool_use_id: `toolu_${n - 1}`,
+        content: `line 1\nline 2\n${words(12, n)}`,
+        is_error: n % 20 === 1,
+      });
+    content.push({
+      type: 'text',
+      text: `Question ${n}${marker}: how does the ${words(3, n)} handle ${words(n % 9, n + 1)}?`,
+    });
     return { role: 'user', content };
   }
-  const paragraphs = [`Answer ${n}${marker}. The **${words(2, n)}** decides first; \`${WORDS[n % WORDS.length]}.ts\` keeps ${words(14 + (n % 30), n)}.`];
-  if (n % 3 === 0) paragraphs.push('```ts\n' + `export function step${n}(input: string): string {\n  return input.trim(); // ${words(4, n)}\n}\n` + '```');
+  const paragraphs = [
+    `Answer ${n}${marker}. The **${words(2, n)}** decides first; \`${WORDS[n % WORDS.length]}.ts\` keeps ${words(14 + (n % 30), n)}.`,
+  ];
+  if (n % 3 === 0)
+    paragraphs.push(
+      '```ts\n' +
+        `export function step${n}(input: string): string {\n  return input.trim(); // ${words(4, n)}\n}\n` +
+        '```',
+    );
   if (n % 4 === 0) paragraphs.push(`- ${words(5, n)}\n- ${words(6, n + 2)}\n- ${words(4, n + 5)}`);
   if (n % 5 === 0) paragraphs.push(words(40 + (n % 50), n + 3));
   const content: ContentBlock[] = [{ type: 'text', text: paragraphs.join('\n\n') }];
-  if (n % 10 === 0 && n < total) content.push({ type: 'tool_use', id: `toolu_${n}`, name: 'read_file', input: { path: `src/file-${n}.ts` } });
+  if (n % 10 === 0 && n < total)
+    content.push({ type: 'tool_use', id: `toolu_${n}`, name: 'read_file', input: { path: `src/file-${n}.ts` } });
   return { role: 'assistant', content };
 }
 
@@ -53,10 +84,22 @@ export function writeLongSession(configDir: string, projectRoot: string, message
       writer.append({ type: 'prompt', runId, text: prompt?.type === 'text' ? prompt.text : '', agentMode: 'chat' });
       for (let n = start; n < start + perRun && n <= messages; n++) conversation.push(longMessage(n, messages));
       writer.recordConversation(runId, conversation);
-      writer.append({ type: 'result', runId, status: 'completed', usage: { inputTokens: 1000, outputTokens: 500 }, turns: 1, finalText: '' });
+      writer.append({
+        type: 'result',
+        runId,
+        status: 'completed',
+        usage: { inputTokens: 1000, outputTokens: 500 },
+        turns: 1,
+        finalText: '',
+      });
     }
   } finally {
     writer.close();
   }
-  return { id: header.id, messages, lastMarker: `message ${messages} of ${messages}: the newest`, firstMarker: `message 1 of ${messages}: the first` };
+  return {
+    id: header.id,
+    messages,
+    lastMarker: `message ${messages} of ${messages}: the newest`,
+    firstMarker: `message 1 of ${messages}: the first`,
+  };
 }

@@ -14,12 +14,14 @@ declare global {
 
 /** Starts recording long tasks (PerformanceObserver 'longtask') and the interval between animation frames. */
 export function installStreamProbe(): void {
-  if (!PerformanceObserver.supportedEntryTypes.includes('longtask')) throw new Error('this browser does not report long tasks');
+  if (!PerformanceObserver.supportedEntryTypes.includes('longtask'))
+    throw new Error('this browser does not report long tasks');
   const probe = { longTasks: [] as Array<{ at: number; ms: number }>, frames: [] as number[], stop: false };
   window.__ghBench = probe;
   const installed = performance.now();
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) probe.longTasks.push({ at: Math.round(entry.startTime - installed), ms: entry.duration });
+    for (const entry of list.getEntries())
+      probe.longTasks.push({ at: Math.round(entry.startTime - installed), ms: entry.duration });
   }).observe({ type: 'longtask', buffered: false });
   let last = installed;
   const frame = (now: number): void => {
@@ -48,14 +50,17 @@ export function collectStreamProbe(): StreamProbe {
  * conversation's viewport and the frame that shows it has been painted.
  */
 export function resumeAndTime(args: { marker: string; timeoutMs: number }): Promise<number> {
-  const button = Array.from(document.querySelectorAll('button')).find((b) => (b.getAttribute('aria-label') ?? '').startsWith('Resume session'));
+  const button = Array.from(document.querySelectorAll('button')).find((b) =>
+    (b.getAttribute('aria-label') ?? '').startsWith('Resume session'),
+  );
   const log = document.querySelector('[role="log"]');
   if (!button || !log) return Promise.reject(new Error('no Resume button or conversation log on the page'));
   const started = performance.now();
   button.click();
   return new Promise((resolve, reject) => {
     const check = (): void => {
-      if (performance.now() - started > args.timeoutMs) return reject(new Error(`"${args.marker}" did not show within ${args.timeoutMs} ms`));
+      if (performance.now() - started > args.timeoutMs)
+        return reject(new Error(`"${args.marker}" did not show within ${args.timeoutMs} ms`));
       const box = log.getBoundingClientRect();
       const shown = Array.from(log.querySelectorAll('.message-row')).some((row) => {
         const r = row.getBoundingClientRect();

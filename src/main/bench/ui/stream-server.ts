@@ -15,7 +15,28 @@ export interface StreamServer {
 }
 
 const TICK_MS = 10;
-const VOCAB = ['the', 'engine', 'decides', 'every', 'call', 'before', 'the', 'worker', 'runs', 'it', 'and', 'a', 'rule', 'from', 'project', 'settings', 'matches', 'read', 'only', 'commands'];
+const VOCAB = [
+  'the',
+  'engine',
+  'decides',
+  'every',
+  'call',
+  'before',
+  'the',
+  'worker',
+  'runs',
+  'it',
+  'and',
+  'a',
+  'rule',
+  'from',
+  'project',
+  'settings',
+  'matches',
+  'read',
+  'only',
+  'commands',
+];
 
 /** The i-th streamed token: prose in paragraphs, with a fenced code block and a list now and then (like real answers). */
 export function benchToken(i: number): string {
@@ -46,16 +67,44 @@ export async function startStreamServer(options: StreamServerOptions): Promise<S
     req.on('end', () => {
       const key = req.headers['x-api-key'] ?? req.headers.authorization?.replace(/^Bearer /, '');
       if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages') || key !== options.apiKey) {
-        res.writeHead(req.method === 'POST' ? 401 : 404, { 'content-type': 'application/json', 'x-should-retry': 'false' });
-        res.end(JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'bench server: bad route or key' } }));
+        res.writeHead(req.method === 'POST' ? 401 : 404, {
+          'content-type': 'application/json',
+          'x-should-retry': 'false',
+        });
+        res.end(
+          JSON.stringify({
+            type: 'error',
+            error: { type: 'authentication_error', message: 'bench server: bad route or key' },
+          }),
+        );
         return;
       }
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { model?: string };
       const id = `msg_bench_${++seq}`;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const usage = { input_tokens: 50, output_tokens: 1 };
-      res.write(sse('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model: body.model ?? 'bench', content: [], stop_reason: null, stop_sequence: null, usage } }));
-      res.write(sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }));
+      res.write(
+        sse('message_start', {
+          type: 'message_start',
+          message: {
+            id,
+            type: 'message',
+            role: 'assistant',
+            model: body.model ?? 'bench',
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage,
+          },
+        }),
+      );
+      res.write(
+        sse('content_block_start', {
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'text', text: '' },
+        }),
+      );
       const started = Date.now();
       let mine = 0;
       const tick = (): void => {
@@ -63,12 +112,23 @@ export async function startStreamServer(options: StreamServerOptions): Promise<S
         const elapsed = Date.now() - started;
         const due = Math.floor((Math.min(elapsed, options.durationMs) * options.tokensPerSecond) / 1000);
         let out = '';
-        for (; mine < due; mine++, sent++) out += sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: benchToken(mine) } });
+        for (; mine < due; mine++, sent++)
+          out += sse('content_block_delta', {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'text_delta', text: benchToken(mine) },
+          });
         if (out) res.write(out);
         if (elapsed < options.durationMs) return;
         clearInterval(timer);
         res.write(sse('content_block_stop', { type: 'content_block_stop', index: 0 }));
-        res.write(sse('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: mine } }));
+        res.write(
+          sse('message_delta', {
+            type: 'message_delta',
+            delta: { stop_reason: 'end_turn', stop_sequence: null },
+            usage: { output_tokens: mine },
+          }),
+        );
         res.end(sse('message_stop', { type: 'message_stop' }));
       };
       const timer = setInterval(tick, TICK_MS);

@@ -13,7 +13,13 @@ import { startWebProcess } from './web-process';
 
 /** Debian's Chromium (never a downloaded browser); GATEHOUSE_CHROMIUM overrides it. */
 const CHROMIUM = process.env.GATEHOUSE_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 const API_KEY = 'sk-ant-bench-loopback';
 const OPEN_REPEATS = 3;
 
@@ -32,7 +38,8 @@ type Playwright = typeof import('playwright');
 /** Why the UI bench cannot run here, or null. */
 function skipReason(cliPath: string): string | null {
   if (!fs.existsSync(CHROMIUM)) return `${CHROMIUM} is not installed (apt-get install chromium)`;
-  if (!fs.existsSync(path.join(path.dirname(cliPath), '..', 'renderer', 'index.html'))) return 'the renderer is not built (npm run build)';
+  if (!fs.existsSync(path.join(path.dirname(cliPath), '..', 'renderer', 'index.html')))
+    return 'the renderer is not built (npm run build)';
   return null;
 }
 
@@ -61,8 +68,18 @@ export async function benchUi(options: UiBenchOptions): Promise<UiBenchResult> {
   const project = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-bench-ui-project-')));
   fs.writeFileSync(path.join(home, 'settings.yaml'), 'trust:\n  default: trust\n');
   const session = writeLongSession(home, project, options.messages);
-  const model = await startStreamServer({ tokensPerSecond: options.tokensPerSecond, durationMs: options.streamMs, apiKey: API_KEY });
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, GATEHOUSE_HOME: home, HOME: home, ANTHROPIC_API_KEY: API_KEY, ANTHROPIC_BASE_URL: model.baseURL };
+  const model = await startStreamServer({
+    tokensPerSecond: options.tokensPerSecond,
+    durationMs: options.streamMs,
+    apiKey: API_KEY,
+  });
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    GATEHOUSE_HOME: home,
+    HOME: home,
+    ANTHROPIC_API_KEY: API_KEY,
+    ANTHROPIC_BASE_URL: model.baseURL,
+  };
   let browser: Browser | null = null;
   const web = await startWebProcess({ cliPath: options.cliPath, project, env }).catch(async (err: unknown) => {
     await model.close();
@@ -80,12 +97,15 @@ export async function benchUi(options: UiBenchOptions): Promise<UiBenchResult> {
     const streamed = Array.from({ length: model.tokensSent() }, (_, i) => benchToken(i)).join('').length;
     const rendered = await page.evaluate(renderedAnswerLength);
     // Markdown drops its marks (fences, `-`, `**`), so the page shows a little less text than was streamed.
-    if (rendered < streamed * 0.8) throw new Error(`the page shows ${rendered} characters of the ${streamed} streamed: the stream did not render`);
+    if (rendered < streamed * 0.8)
+      throw new Error(`the page shows ${rendered} characters of the ${streamed} streamed: the stream did not render`);
     const longest = stream.longTasks.reduce((max, t) => Math.max(max, t.ms), 0);
     return {
       notes: stream.longTasks.length
         ? stream.longTasks.map((t) => `long task of ${round(t.ms)} ms at ${(t.at / 1000).toFixed(1)} s into the stream`)
-        : ['no long task while streaming (the Long Tasks API reports tasks over 50 ms; the longest is then given as 0)'],
+        : [
+            'no long task while streaming (the Long Tasks API reports tasks over 50 ms; the longest is then given as 0)',
+          ],
       metrics: {
         ui_stream_longest_task_ms: round(longest),
         ui_stream_long_tasks: stream.longTasks.length,
@@ -116,7 +136,10 @@ async function timeOpen(page: Page, session: LongSession): Promise<number[]> {
     await page.getByText('No messages yet.').waitFor();
     const sessions = page.getByRole('button', { name: 'Sessions', exact: true });
     if ((await sessions.getAttribute('aria-expanded')) !== 'true') await sessions.click();
-    await page.getByRole('button', { name: /^Resume session/ }).first().waitFor();
+    await page
+      .getByRole('button', { name: /^Resume session/ })
+      .first()
+      .waitFor();
     times.push(await page.evaluate(resumeAndTime, { marker: session.lastMarker, timeoutMs: 30_000 }));
   }
   return times;
@@ -134,6 +157,9 @@ async function timeStream(page: Page, streamMs: number): Promise<StreamProbe> {
   await page.getByTestId('chat-working').waitFor({ state: 'detached', timeout: streamMs + 60_000 });
   await page.waitForTimeout(300);
   const problem = await page.locator('.msg-notice.error').count();
-  if (problem > 0) throw new Error(`the streamed run failed on the page: ${await page.locator('.msg-notice.error').last().textContent()}`);
+  if (problem > 0)
+    throw new Error(
+      `the streamed run failed on the page: ${await page.locator('.msg-notice.error').last().textContent()}`,
+    );
   return page.evaluate(collectStreamProbe);
 }

@@ -8,7 +8,12 @@ export interface WebProcess {
 const URL_LINE = /Gatehouse is running at (http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)/;
 
 /** Runs the built browser shell (`gatehouse web --port 0`) in its own process group and waits for its URL. */
-export async function startWebProcess(options: { cliPath: string; project: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<WebProcess> {
+export async function startWebProcess(options: {
+  cliPath: string;
+  project: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}): Promise<WebProcess> {
   const proc = spawn(process.execPath, [options.cliPath, 'web', '--port', '0', '--project', options.project], {
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -41,7 +46,9 @@ export async function startWebProcess(options: { cliPath: string; project: strin
     if (match?.[1]) return { url: match[1], stop };
     if (proc.exitCode !== null || proc.signalCode !== null || Date.now() > deadline) {
       await stop();
-      throw new Error(`gatehouse web did not print its URL (exit ${proc.exitCode ?? proc.signalCode}): ${err.trim().slice(-500)}`);
+      throw new Error(
+        `gatehouse web did not print its URL (exit ${proc.exitCode ?? proc.signalCode}): ${err.trim().slice(-500)}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 50));
   }

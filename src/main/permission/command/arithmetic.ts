@@ -18,7 +18,21 @@ export interface ArithmeticFacts {
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const INTEGER = /^(?:0[xX][0-9a-fA-F]+|[0-9]+#[0-9a-zA-Z@_]+|[0-9]+)$/;
 /** Special parameters and shell variables that always hold an integer. */
-export const INTEGER_SPECIALS = new Set(['#', '?', '$', '!', 'RANDOM', 'SRANDOM', 'LINENO', 'SECONDS', 'BASHPID', 'PPID', 'UID', 'EUID', 'EPOCHSECONDS']);
+export const INTEGER_SPECIALS = new Set([
+  '#',
+  '?',
+  '$',
+  '!',
+  'RANDOM',
+  'SRANDOM',
+  'LINENO',
+  'SECONDS',
+  'BASHPID',
+  'PPID',
+  'UID',
+  'EUID',
+  'EPOCHSECONDS',
+]);
 const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '<<=', '>>=', '&=', '^=', '|=']);
 
 function expansionName(node: Node): string | null {
@@ -72,7 +86,11 @@ function collect(node: Node, out: ArithmeticFacts): void {
       const left = node.childForFieldName('left');
       const op = node.childForFieldName('operator')?.text ?? '';
       const right = node.childForFieldName('right');
-      if (ASSIGN_OPS.has(op) && left !== null && (left.type === 'variable_name' || (left.type === 'word' && IDENTIFIER.test(left.text)))) {
+      if (
+        ASSIGN_OPS.has(op) &&
+        left !== null &&
+        (left.type === 'variable_name' || (left.type === 'word' && IDENTIFIER.test(left.text)))
+      ) {
         if (op !== '=') out.reads.push(left.text);
         if (right !== null) collect(right, out);
         out.assigns.push(left.text);
@@ -83,7 +101,9 @@ function collect(node: Node, out: ArithmeticFacts): void {
     case 'postfix_expression':
     case 'unary_expression': {
       const op = node.children.find((c) => c.type === '++' || c.type === '--');
-      const target = node.namedChildren.find((c) => c.type === 'variable_name' || (c.type === 'word' && IDENTIFIER.test(c.text)));
+      const target = node.namedChildren.find(
+        (c) => c.type === 'variable_name' || (c.type === 'word' && IDENTIFIER.test(c.text)),
+      );
       if (op !== undefined && target !== undefined) {
         out.reads.push(target.text);
         out.assigns.push(target.text);

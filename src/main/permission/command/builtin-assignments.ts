@@ -19,7 +19,8 @@ function checkName(cmd: SimpleCommand, index: number, w: WalkerApi, assigns: 'in
   if (!NAME.test(name)) return; // bash refuses it: nothing is assigned
   const sub = subscriptText(name);
   const base = sub === null ? name : name.slice(0, name.indexOf('['));
-  if (sub !== null && !isLiteralIndex(sub) && !w.state.associative.has(base)) w.arithmeticText(sub, `${cmd.name} ${name}`);
+  if (sub !== null && !isLiteralIndex(sub) && !w.state.associative.has(base))
+    w.arithmeticText(sub, `${cmd.name} ${name}`);
   if (assigns !== null) w.assigned(name, assigns);
 }
 
@@ -63,7 +64,17 @@ export function builtinAssignments(cmd: SimpleCommand, w: WalkerApi): void {
       const v = cmd.argv.findIndex((a, i) => i > 0 && (a === '-v' || /^-v./.test(a)));
       if (v < 0) return;
       if (cmd.argv[v] === '-v') checkName(cmd, v + 1, w, 'data');
-      else checkName({ ...cmd, argv: [cmd.argv[0] as string, (cmd.argv[v] as string).slice(2)], argvDynamic: [false, cmd.argvDynamic?.[v] === true] }, 1, w, 'data');
+      else
+        checkName(
+          {
+            ...cmd,
+            argv: [cmd.argv[0] as string, (cmd.argv[v] as string).slice(2)],
+            argvDynamic: [false, cmd.argvDynamic?.[v] === true],
+          },
+          1,
+          w,
+          'data',
+        );
       return;
     }
     case 'getopts':
@@ -71,7 +82,8 @@ export function builtinAssignments(cmd: SimpleCommand, w: WalkerApi): void {
       return;
     case 'let':
       cmd.argv.slice(1).forEach((expr, k) => {
-        if (cmd.argvDynamic?.[k + 1] === true) w.unreadable('let of an expression that is not literal: bash evaluates it as code');
+        if (cmd.argvDynamic?.[k + 1] === true)
+          w.unreadable('let of an expression that is not literal: bash evaluates it as code');
         else w.arithmeticText(expr, `let ${expr}`);
       });
       return;

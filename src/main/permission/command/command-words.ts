@@ -1,6 +1,15 @@
 import { braceExpand } from './brace';
 import type { SyntaxNode as Node } from './syntax-node';
-import { evaluateRaw, hasGlob, isDynamic, mayBraceExpand, rawText, wordChars, type RawWord, type WordHooks } from './words';
+import {
+  evaluateRaw,
+  hasGlob,
+  isDynamic,
+  mayBraceExpand,
+  rawText,
+  wordChars,
+  type RawWord,
+  type WordHooks,
+} from './words';
 
 /**
  * The words of a simple command as the shell passes them: adjacent nodes joined into one word, quotes and
@@ -33,14 +42,23 @@ function glueText(glue: string): string {
 /** Length of the glue (escaped blanks, continuations) that starts at `from`. */
 function glueAfter(source: string, from: number, limit: number): number {
   let i = from;
-  while (i + 1 < limit && source[i] === '\\' && (source[i + 1] === ' ' || source[i + 1] === '\t' || source[i + 1] === '\n')) i += 2;
+  while (
+    i + 1 < limit &&
+    source[i] === '\\' &&
+    (source[i + 1] === ' ' || source[i + 1] === '\t' || source[i + 1] === '\n')
+  )
+    i += 2;
   return i - from;
 }
 
 /** Length of the glue that ends at `to`, where the backslash is not itself escaped. */
 function glueBefore(source: string, to: number, limit: number): number {
   let i = to;
-  while (i - 2 >= limit && source[i - 2] === '\\' && (source[i - 1] === ' ' || source[i - 1] === '\t' || source[i - 1] === '\n')) {
+  while (
+    i - 2 >= limit &&
+    source[i - 2] === '\\' &&
+    (source[i - 1] === ' ' || source[i - 1] === '\t' || source[i - 1] === '\n')
+  ) {
     let slashes = 0;
     for (let j = i - 2; j >= limit && source[j] === '\\'; j--) slashes++;
     if (slashes % 2 === 0) break;
@@ -88,8 +106,15 @@ export function commandWords(wordNodes: Node[], source: string, hooks: WordHooks
     const nextStart = groups[gi + 1]?.[0]?.startIndex ?? source.length;
     const beforeLength = gi === 0 ? 0 : glueBefore(source, first.startIndex, previousEnd);
     const afterLength = glueAfter(source, last.endIndex, nextStart);
-    if (gi > 0 && ESCAPED_BLANK.test(source.slice(previousEnd, first.startIndex - beforeLength))) out.misplacedBlank = true;
-    const raw = evaluateGroup(group, source, hooks, source.slice(first.startIndex - beforeLength, first.startIndex), source.slice(last.endIndex, last.endIndex + afterLength));
+    if (gi > 0 && ESCAPED_BLANK.test(source.slice(previousEnd, first.startIndex - beforeLength)))
+      out.misplacedBlank = true;
+    const raw = evaluateGroup(
+      group,
+      source,
+      hooks,
+      source.slice(first.startIndex - beforeLength, first.startIndex),
+      source.slice(last.endIndex, last.endIndex + afterLength),
+    );
     previousEnd = last.endIndex + afterLength;
     const dyn = isDynamic(raw);
     if (gi === 0 && dyn) out.computedName = group.map((n) => n.text).join('');

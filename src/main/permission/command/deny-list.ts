@@ -133,7 +133,11 @@ export function hardDenyReason(cmd: SimpleCommand, commandCtx: CommandContext): 
     const disk = args.find(isDiskDevice);
     if (disk !== undefined) return `shred overwrites the disk ${disk}`;
   }
-  if ((name === 'cp' || name === 'mv' || name === 'install') && args.length >= 2 && isDiskDevice(args[args.length - 1] as string)) {
+  if (
+    (name === 'cp' || name === 'mv' || name === 'install') &&
+    args.length >= 2 &&
+    isDiskDevice(args[args.length - 1] as string)
+  ) {
     return `${name} writes to the disk device ${args[args.length - 1] as string}`;
   }
   if (name === 'rm' && hasRecursiveFlag(argv, /[rR]/)) {

@@ -12,7 +12,8 @@ import { hasGlob, type RawWord } from './words';
 export function noteGlobReads(state: AnalysisState, raw: RawWord, word: string): void {
   const cwd = state.cwd === '' ? {} : { cwd: state.cwd };
   if (hasGlob(raw) && !raw.expands) state.reads.push({ path: word, via: 'glob', ...cwd });
-  else if (raw.expands && (hasGlob(raw) || unquotedValueMayGlob(state, raw))) state.reads.push({ path: word, via: 'glob', dynamic: true, ...cwd });
+  else if (raw.expands && (hasGlob(raw) || unquotedValueMayGlob(state, raw)))
+    state.reads.push({ path: word, via: 'glob', dynamic: true, ...cwd });
 }
 
 /** An unquoted expansion whose value the script chose: a variable it assigned (not a plain integer), or a substitution. */

@@ -13,11 +13,20 @@ interface GlobalSpec {
   prefix?: RegExp;
 }
 
-const spec = (valued: string, prefix?: RegExp): GlobalSpec => ({ valued: new Set(valued.split(/\s+/).filter(Boolean)), ...(prefix ? { prefix } : {}) });
+const spec = (valued: string, prefix?: RegExp): GlobalSpec => ({
+  valued: new Set(valued.split(/\s+/).filter(Boolean)),
+  ...(prefix ? { prefix } : {}),
+});
 
-const NODE_PM = spec('--prefix -C --dir --cwd --workspace -w --userconfig --globalconfig --registry --cache --loglevel --filter -F --reporter');
-const CONTAINER = spec('--context -c -H --host --config -l --log-level --tlscacert --tlscert --tlskey --url --connection');
-const KUBE = spec('--context -n --namespace --kubeconfig --cluster --user -s --server --as --as-group --token --certificate-authority');
+const NODE_PM = spec(
+  '--prefix -C --dir --cwd --workspace -w --userconfig --globalconfig --registry --cache --loglevel --filter -F --reporter',
+);
+const CONTAINER = spec(
+  '--context -c -H --host --config -l --log-level --tlscacert --tlscert --tlskey --url --connection',
+);
+const KUBE = spec(
+  '--context -n --namespace --kubeconfig --cluster --user -s --server --as --as-group --token --certificate-authority',
+);
 
 const GLOBALS = new Map<string, GlobalSpec>([
   ['git', spec('-C -c --git-dir --work-tree --namespace --config-env --super-prefix --exec-path --list-cmds')],

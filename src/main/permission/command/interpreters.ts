@@ -16,7 +16,10 @@ interface InterpreterSpec {
 }
 
 const PYTHON: InterpreterSpec = { code: ['-c', '-m'], valued: ['-W', '-X', '-Q'] };
-const NODE: InterpreterSpec = { code: ['-e', '--eval', '-p', '--print'], valued: ['-r', '--require', '--import', '--loader', '--input-type', '--conditions', '-C', '--env-file', '--title'] };
+const NODE: InterpreterSpec = {
+  code: ['-e', '--eval', '-p', '--print'],
+  valued: ['-r', '--require', '--import', '--loader', '--input-type', '--conditions', '-C', '--env-file', '--title'],
+};
 const PERL: InterpreterSpec = { code: ['-e', '-E'], valued: [] };
 const RUBY: InterpreterSpec = { code: ['-e'], valued: ['-r', '-I', '-C', '-E', '-F'] };
 
@@ -33,8 +36,17 @@ const SPECS = new Map<string, InterpreterSpec>([
   ['tclsh', { code: [], valued: ['-encoding'] }],
   ['wish', { code: [], valued: [] }],
   ['osascript', { code: ['-e'], valued: ['-l', '-s'] }],
-  ['pwsh', { code: ['-c', '-Command', '-command', '-EncodedCommand'], valued: ['-File', '-f', '-WorkingDirectory', '-wd', '-ExecutionPolicy', '-OutputFormat', '-InputFormat'] }],
-  ['julia', { code: ['-e', '--eval', '-E', '--print'], valued: ['-L', '--load', '-J', '--project', '-t', '--threads'] }],
+  [
+    'pwsh',
+    {
+      code: ['-c', '-Command', '-command', '-EncodedCommand'],
+      valued: ['-File', '-f', '-WorkingDirectory', '-wd', '-ExecutionPolicy', '-OutputFormat', '-InputFormat'],
+    },
+  ],
+  [
+    'julia',
+    { code: ['-e', '--eval', '-E', '--print'], valued: ['-L', '--load', '-J', '--project', '-t', '--threads'] },
+  ],
 ]);
 
 export function interpreterSpec(name: string): InterpreterSpec | undefined {
@@ -66,7 +78,11 @@ export function interpreterInvocation(cmd: SimpleCommand, dyn: boolean[], stdin:
       return;
     }
     const name = a.includes('=') ? (a.split('=')[0] as string) : a;
-    if (spec.code.includes(name) || spec.code.some((c) => c.length === 2 && a.startsWith(c) && a.length > 2 && !a.startsWith('--'))) return; // inline code
+    if (
+      spec.code.includes(name) ||
+      spec.code.some((c) => c.length === 2 && a.startsWith(c) && a.length > 2 && !a.startsWith('--'))
+    )
+      return; // inline code
     if (spec.valued.includes(name)) {
       if (!a.includes('=')) i++;
       continue;
@@ -78,7 +94,13 @@ export function interpreterInvocation(cmd: SimpleCommand, dyn: boolean[], stdin:
   checkScript(cmd, undefined, false, stdin, w);
 }
 
-function checkScript(cmd: SimpleCommand, script: string | undefined, dynamic: boolean, stdin: Stdin, w: WalkerApi): void {
+function checkScript(
+  cmd: SimpleCommand,
+  script: string | undefined,
+  dynamic: boolean,
+  stdin: Stdin,
+  w: WalkerApi,
+): void {
   if (script === undefined) {
     // no script: it reads one from standard input
     if (stdin.kind !== 'none') w.unreadable(`${cmd.name} runs a script from its input`);

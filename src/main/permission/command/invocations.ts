@@ -17,7 +17,13 @@ import type { SimpleCommand } from './types';
 function shellReadsStdin(stdin: Stdin, w: WalkerApi, shell: string): void {
   if (stdin.kind === 'none') return;
   if (stdin.kind === 'literal') w.nestedSource(stdin.text, { kind: 'none' }, 'child');
-  w.unreadable(stdin.kind === 'literal' ? `${shell} runs a script from its input` : stdin.kind === 'file' ? `${shell} runs a script from a file given on its input` : `${shell} runs a script from input that is not literal`);
+  w.unreadable(
+    stdin.kind === 'literal'
+      ? `${shell} runs a script from its input`
+      : stdin.kind === 'file'
+        ? `${shell} runs a script from a file given on its input`
+        : `${shell} runs a script from input that is not literal`,
+  );
 }
 
 /** Shell options that change nothing but tracing and error handling: a shell with only these runs just its script. */
@@ -89,7 +95,14 @@ function afterDashDash(argv: string[], dyn: boolean[]): { args: string[]; dyn: b
 /** A program that runs a shell or interpreter on a placeholder (`find -exec sh -c '{}'`) runs data as code. */
 function runsInterpreter(words: string[]): boolean {
   const name = programName(words[0] ?? '');
-  return SHELLS.has(name) || FOREIGN_SHELLS.has(name) || interpreterSpec(name) !== undefined || name === 'eval' || name === 'source' || name === '.';
+  return (
+    SHELLS.has(name) ||
+    FOREIGN_SHELLS.has(name) ||
+    interpreterSpec(name) !== undefined ||
+    name === 'eval' ||
+    name === 'source' ||
+    name === '.'
+  );
 }
 
 function findExec(cmd: SimpleCommand, dyn: boolean[], w: WalkerApi): void {
@@ -126,7 +139,8 @@ function teeWrites(cmd: SimpleCommand, dyn: boolean[], w: WalkerApi): void {
     files.push({ path: a, dynamic: dyn[i] === true });
   });
   const cwd = w.state.cwd === '' ? {} : { cwd: w.state.cwd };
-  for (const f of files) w.state.writes.push({ path: f.path, via: append ? 'tee -a' : 'tee', dynamic: f.dynamic, ...cwd });
+  for (const f of files)
+    w.state.writes.push({ path: f.path, via: append ? 'tee -a' : 'tee', dynamic: f.dynamic, ...cwd });
 }
 
 /** `watch [options] CMD...` runs `sh -c "CMD..."` every few seconds (`-x`: runs CMD directly). */

@@ -75,9 +75,17 @@ export function options(text: string, numeric = false): OptionSpec {
     numeric,
   };
   for (const token of text.split(/\s+/).filter((t) => t.length > 0)) {
-    const m = /^(--?)([^=?!]+)(\?|=|!)?((?:file|write|pattern|script)(?:\+(?:file|write|pattern|script))*)?$/.exec(token);
+    const m = /^(--?)([^=?!]+)(\?|=|!)?((?:file|write|pattern|script)(?:\+(?:file|write|pattern|script))*)?$/.exec(
+      token,
+    );
     if (m === null) throw new Error(`bad option spec token: ${token}`);
-    const [, dashes, name, kind, roleText] = m as unknown as [string, string, string, string | undefined, string | undefined];
+    const [, dashes, name, kind, roleText] = m as unknown as [
+      string,
+      string,
+      string,
+      string | undefined,
+      string | undefined,
+    ];
     const roles = new Set((roleText ?? '').split('+'));
     const key = dashes === '--' ? `--${name}` : name;
     if (dashes === '-' && name.length !== 1) throw new Error(`bad short option in spec: ${token}`);

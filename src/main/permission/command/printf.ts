@@ -3,7 +3,18 @@
  * (`printf '%s\n' a b | xargs rm`): `%s`, `%d`/`%i`, `%%` and the common backslash escapes. Anything else
  * (widths, `%b`, `%q`, `\c`...) gives null: the output is then unknown, which is never looser.
  */
-const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', a: '\x07', b: '\b', f: '\f', v: '\v', '"': '"', "'": "'" };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '\\': '\\',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '"': '"',
+  "'": "'",
+};
 
 /** Backslash escapes as printf's format and `echo -e` read them; null for ones not modelled (`\c`, `\u`). */
 function unescape(text: string, echo: boolean): string | null {

@@ -43,7 +43,8 @@ function tarFiles(cmd: SimpleCommand): ProgramFiles {
   const archive = value('f', '--file');
   const directory = value('C', '--directory');
   const dir = directory[directory.length - 1];
-  const inDirectory = (o: FileArg): FileArg => (dir === undefined || o.value.startsWith('/') ? o : { value: `${dir.value}/${o.value}`, index: o.index });
+  const inDirectory = (o: FileArg): FileArg =>
+    dir === undefined || o.value.startsWith('/') ? o : { value: `${dir.value}/${o.value}`, index: o.index };
   const reads = parsed.files.map(at);
   const writes = parsed.writes.map(at);
   if (has('x', '--extract') || has('x', '--get')) {
@@ -57,7 +58,9 @@ function tarFiles(cmd: SimpleCommand): ProgramFiles {
   return files({ reads: [...archive, ...reads], writes }); // -t, -d: only look
 }
 
-const ZIP = options('-b= -n= -t= -P= -O=write -Z= -s= -i= -x= --temp-path= --suffixes= --password= --output-file=write');
+const ZIP = options(
+  '-b= -n= -t= -P= -O=write -Z= -s= -i= -x= --temp-path= --suffixes= --password= --output-file=write',
+);
 const UNZIP = options('-d=write -x= -P= -I= -O=');
 const COMPRESSOR = options('-o=write -S= -b= -L= -T= --suffix= --output=write --threads= --memlimit= -#=');
 
@@ -76,12 +79,31 @@ function unzipFiles(cmd: SimpleCommand): ProgramFiles {
   return files({ reads: archive === undefined ? [] : [archive], writes });
 }
 
-const COMPRESSORS = new Set(['gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'lzma', 'unlzma', 'zstd', 'unzstd', 'lz4', 'lzip', 'compress', 'uncompress', 'brotli', 'pigz']);
+const COMPRESSORS = new Set([
+  'gzip',
+  'gunzip',
+  'bzip2',
+  'bunzip2',
+  'xz',
+  'unxz',
+  'lzma',
+  'unlzma',
+  'zstd',
+  'unzstd',
+  'lz4',
+  'lzip',
+  'compress',
+  'uncompress',
+  'brotli',
+  'pigz',
+]);
 
 /** gzip-style: reads each operand and replaces it (writes beside it) unless it only prints or tests. */
 function compressorFiles(cmd: SimpleCommand): ProgramFiles {
   const parsed = parseOptions(cmd.argv, COMPRESSOR);
-  const toStdout = parsed.flags.some((f) => /^-[a-zA-Z0-9]*[ctl]/.test(f) || /^--(stdout|to-stdout|test|list)$/.test(f));
+  const toStdout = parsed.flags.some(
+    (f) => /^-[a-zA-Z0-9]*[ctl]/.test(f) || /^--(stdout|to-stdout|test|list)$/.test(f),
+  );
   const operands = parsed.operands.filter((o) => o.value !== '-');
   return files({ reads: operands, writes: toStdout ? parsed.writes : [...operands, ...parsed.writes] });
 }

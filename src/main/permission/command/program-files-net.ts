@@ -43,7 +43,20 @@ function remoteName(url: string): string {
 function curlFiles(cmd: SimpleCommand): ProgramFiles {
   const parsed = parseOptions(cmd.argv, CURL);
   const reads: FileArg[] = [...parsed.files];
-  for (const v of values(parsed, 'd', '--data', '--data-ascii', '--data-binary', '--data-urlencode', '--json', 'H', '--header', 'w', '--write-out', '--variable')) {
+  for (const v of values(
+    parsed,
+    'd',
+    '--data',
+    '--data-ascii',
+    '--data-binary',
+    '--data-urlencode',
+    '--json',
+    'H',
+    '--header',
+    'w',
+    '--write-out',
+    '--variable',
+  )) {
     const f = atFile(v.value, false);
     if (f !== null && f !== '-') reads.push({ value: f, index: v.index });
   }
@@ -56,11 +69,16 @@ function curlFiles(cmd: SimpleCommand): ProgramFiles {
   const urls = [...parsed.operands, ...values(parsed, '--url')];
   if (parsed.seen.has('O') || parsed.seen.has('--remote-name') || parsed.seen.has('--remote-name-all')) {
     const dir = values(parsed, '--output-dir').pop()?.value;
-    for (const u of urls) writes.push({ value: dir === undefined ? remoteName(u.value) : `${dir}/${remoteName(u.value)}`, index: u.index });
+    for (const u of urls)
+      writes.push({ value: dir === undefined ? remoteName(u.value) : `${dir}/${remoteName(u.value)}`, index: u.index });
   }
   const config = parsed.seen.has('K') || parsed.seen.has('--config');
   const headerName = parsed.seen.has('J') || parsed.seen.has('--remote-header-name');
-  const hidden = config ? 'curl -K reads options (and output files) from a file' : headerName ? 'curl -J names its output after the server' : null;
+  const hidden = config
+    ? 'curl -K reads options (and output files) from a file'
+    : headerName
+      ? 'curl -J names its output after the server'
+      : null;
   return files({ reads: reads.filter((r) => r.value !== '-' && r.value !== '.'), writes, hiddenWrites: hidden });
 }
 
@@ -79,10 +97,15 @@ function wgetFiles(cmd: SimpleCommand): ProgramFiles {
   const writes = parsed.writes.filter((w) => w.value !== '-');
   if (explicit.length === 0) {
     const dir = values(parsed, 'P', '--directory-prefix').pop()?.value;
-    for (const u of parsed.operands) writes.push({ value: dir === undefined ? remoteName(u.value) : `${dir}/${remoteName(u.value)}`, index: u.index });
+    for (const u of parsed.operands)
+      writes.push({ value: dir === undefined ? remoteName(u.value) : `${dir}/${remoteName(u.value)}`, index: u.index });
   }
   const config = parsed.seen.has('e') || parsed.seen.has('--execute') || parsed.seen.has('--config');
-  return files({ reads: parsed.files.filter((r) => r.value !== '-'), writes, hiddenWrites: config ? 'wget -e/--config can set where it writes' : null });
+  return files({
+    reads: parsed.files.filter((r) => r.value !== '-'),
+    writes,
+    hiddenWrites: config ? 'wget -e/--config can set where it writes' : null,
+  });
 }
 
 /** `host:path`, `user@host:path`, `rsync://...`: not a local file. */

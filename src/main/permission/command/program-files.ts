@@ -27,7 +27,8 @@ function basename(p: string): string {
 function copyLike(cmd: SimpleCommand, kind: 'copy' | 'move' | 'link'): ProgramFiles {
   const parsed = parseOptions(cmd.argv, COPY);
   const operands: FileArg[] = parsed.operands;
-  if (cmd.name === 'install' && parsed.flags.some((f) => /^-[a-zA-Z]*d/.test(f) || f === '--directory')) return files({ writes: operands });
+  if (cmd.name === 'install' && parsed.flags.some((f) => /^-[a-zA-Z]*d/.test(f) || f === '--directory'))
+    return files({ writes: operands });
   let sources: FileArg[];
   let dest: FileArg[];
   if (parsed.writes.length > 0) {
@@ -57,7 +58,9 @@ function ddFiles(cmd: SimpleCommand): ProgramFiles {
   return files({ reads, writes });
 }
 
-const SED_OPTS = options('-e=pattern -f=file -l= -i? -s -E -r -n -u -z --expression=pattern --file=file --line-length= --in-place?');
+const SED_OPTS = options(
+  '-e=pattern -f=file -l= -i? -s -E -r -n -u -z --expression=pattern --file=file --line-length= --in-place?',
+);
 
 function isInPlaceFlag(f: string): boolean {
   if (!f.startsWith('--')) return /^-[a-zA-Z]*i/.test(f);
@@ -138,7 +141,12 @@ function modeChanger(cmd: SimpleCommand): ProgramFiles {
 
 /** Programs with one output option (`sort -o FILE`) that read their operands. */
 const OUTPUT_OPTION = new Map<string, OptionSpec>([
-  ['sort', options('-k= -S= -t= -T=write -o=write --key= --buffer-size= --field-separator= --temporary-directory=write --output=write --parallel= --batch-size= --files0-from=file --random-source=file --compress-program=')],
+  [
+    'sort',
+    options(
+      '-k= -S= -t= -T=write -o=write --key= --buffer-size= --field-separator= --temporary-directory=write --output=write --parallel= --batch-size= --files0-from=file --random-source=file --compress-program=',
+    ),
+  ],
   ['shuf', options('-n= -o=write -i= --head-count= --output=write --input-range= --random-source=file')],
   ['iconv', options('-f= -t= -o=write --from-code= --to-code= --output=write')],
 ]);
@@ -149,7 +157,9 @@ function outputOption(cmd: SimpleCommand, spec: OptionSpec): ProgramFiles {
 }
 
 /** `uniq IN OUT`, `split IN PREFIX` (default prefix `x` in the working directory). */
-const INPUT_OUTPUT = options('-f= -s= -w= -a= -b= -C= -l= -n= -t= --skip-fields= --skip-chars= --check-chars= --suffix-length= --additional-suffix= --bytes= --line-bytes= --lines= --number= --separator= --filter=');
+const INPUT_OUTPUT = options(
+  '-f= -s= -w= -a= -b= -C= -l= -n= -t= --skip-fields= --skip-chars= --check-chars= --suffix-length= --additional-suffix= --bytes= --line-bytes= --lines= --number= --separator= --filter=',
+);
 
 function inputOutput(cmd: SimpleCommand): ProgramFiles {
   const parsed = parseOptions(cmd.argv, INPUT_OUTPUT);
@@ -164,11 +174,13 @@ function findFiles(cmd: SimpleCommand): ProgramFiles {
   const starts: FileArg[] = [];
   let i = 1;
   while (i < cmd.argv.length && /^-([HLP]|O\d*)$/.test(cmd.argv[i] as string)) i++;
-  while (i < cmd.argv.length && !/^[-(!]/.test(cmd.argv[i] as string)) starts.push({ value: cmd.argv[i] as string, index: i++ });
+  while (i < cmd.argv.length && !/^[-(!]/.test(cmd.argv[i] as string))
+    starts.push({ value: cmd.argv[i] as string, index: i++ });
   let deletes = false;
   for (; i < cmd.argv.length; i++) {
     const a = cmd.argv[i] as string;
-    if (/^-(fprint|fprint0|fls|fprintf)$/.test(a) && cmd.argv[i + 1] !== undefined) writes.push({ value: cmd.argv[i + 1] as string, index: i + 1 });
+    if (/^-(fprint|fprint0|fls|fprintf)$/.test(a) && cmd.argv[i + 1] !== undefined)
+      writes.push({ value: cmd.argv[i + 1] as string, index: i + 1 });
     if (a === '-delete') deletes = true;
   }
   if (deletes) writes.push(...(starts.length > 0 ? starts : [{ value: '.', index: -1 }]));

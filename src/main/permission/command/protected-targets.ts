@@ -15,9 +15,37 @@ export interface TargetContext extends CommandContext {
 }
 
 const SYSTEM_DIRS = [
-  'bin', 'boot', 'dev', 'etc', 'home', 'lib', 'lib32', 'lib64', 'libx32', 'media', 'mnt', 'opt', 'proc', 'root',
-  'run', 'sbin', 'snap', 'srv', 'sys', 'tmp', 'usr', 'var', 'nix', 'System', 'Library', 'Applications', 'Users',
-  'Volumes', 'private', 'cores', 'Network',
+  'bin',
+  'boot',
+  'dev',
+  'etc',
+  'home',
+  'lib',
+  'lib32',
+  'lib64',
+  'libx32',
+  'media',
+  'mnt',
+  'opt',
+  'proc',
+  'root',
+  'run',
+  'sbin',
+  'snap',
+  'srv',
+  'sys',
+  'tmp',
+  'usr',
+  'var',
+  'nix',
+  'System',
+  'Library',
+  'Applications',
+  'Users',
+  'Volumes',
+  'private',
+  'cores',
+  'Network',
 ];
 
 function isSystemDir(p: string): boolean {
@@ -30,8 +58,10 @@ function isSystemDir(p: string): boolean {
 /** Replaces the expansions we can know and drops the ones we cannot. */
 function expandVariables(arg: string, ctx: TargetContext): string {
   return arg
-    .replace(/\$\{(HOME|PWD)(?:[:%#/^,@][^}]*)?\}|\$(HOME|PWD)\b/g, (_m, a: string | undefined, b: string | undefined) =>
-      (a ?? b) === 'HOME' ? ctx.home : (ctx.cwd ?? ctx.projectRoot),
+    .replace(
+      /\$\{(HOME|PWD)(?:[:%#/^,@][^}]*)?\}|\$(HOME|PWD)\b/g,
+      (_m, a: string | undefined, b: string | undefined) =>
+        (a ?? b) === 'HOME' ? ctx.home : (ctx.cwd ?? ctx.projectRoot),
     )
     .replace(/\$\([^)]*\)|`[^`]*`|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]/g, '');
 }
@@ -61,7 +91,8 @@ function isProtectedPath(abs: string, ctx: CommandContext): string | null {
   if (norm === '/') return 'the root directory';
   if (comparable(norm) === comparable(path.resolve(ctx.home))) return 'the home directory';
   if (isSystemDir(norm)) return `the system folder ${norm}`;
-  if (isInside(ctx.projectRoot, norm)) return norm === ctx.projectRoot ? 'the project root' : `${norm}, an ancestor of the project`;
+  if (isInside(ctx.projectRoot, norm))
+    return norm === ctx.projectRoot ? 'the project root' : `${norm}, an ancestor of the project`;
   return null;
 }
 
@@ -72,7 +103,9 @@ export function isProjectRootItself(arg: string, ctx: TargetContext): boolean {
   const tilde = expandTilde(expandVariables(arg, ctx), ctx);
   if (tilde === 'other-home' || tilde === '' || GLOB.test(tilde)) return false;
   try {
-    return comparable(resolveRealPath(tilde, ctx.cwd ?? ctx.projectRoot, ctx.home, ctx.fs)) === comparable(ctx.projectRoot);
+    return (
+      comparable(resolveRealPath(tilde, ctx.cwd ?? ctx.projectRoot, ctx.home, ctx.fs)) === comparable(ctx.projectRoot)
+    );
   } catch {
     return false;
   }

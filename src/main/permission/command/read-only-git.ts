@@ -50,7 +50,10 @@ const SUBCOMMANDS = new Map<string, OptionSpec>([
   ['diff', options(`${DIFF_OPTIONS} --cached --staged --merge-base --no-index -1 -2 -3 --base --ours --theirs -0`)],
   ['log', options(`${DIFF_OPTIONS} ${REVISION_OPTIONS}`, true)],
   ['show', options(`${DIFF_OPTIONS} ${REVISION_OPTIONS}`, true)],
-  ['shortlog', options(`-n -s -e -c -w? --numbered --summary --email --committer --format= --group= ${REVISION_OPTIONS}`, true)],
+  [
+    'shortlog',
+    options(`-n -s -e -c -w? --numbered --summary --email --committer --format= --group= ${REVISION_OPTIONS}`, true),
+  ],
   [
     'blame',
     options(`-b -l -t -s -e -w -p -c -f -n -M? -C? -L= -S=file --root --show-stats --score-debug --show-name
@@ -74,14 +77,24 @@ const SUBCOMMANDS = new Map<string, OptionSpec>([
       --exclude-per-directory= --exclude-standard --error-unmatch --with-tree= --full-name --recurse-submodules
       --abbrev? --debug --sparse --format= --resolve-undo`),
   ],
-  ['ls-tree', options('-d -r -t -l -z --long --name-only --name-status --object-only --full-name --full-tree --abbrev? --format=')],
+  [
+    'ls-tree',
+    options(
+      '-d -r -t -l -z --long --name-only --name-status --object-only --full-name --full-tree --abbrev? --format=',
+    ),
+  ],
   [
     'describe',
     options(`--dirty? --broken? --all --tags --contains --abbrev= --candidates= --exact-match --debug --long --match=
       --exclude= --always --first-parent`),
   ],
   // `cat-file --textconv` and `--filters` run programs from the configuration: not listed
-  ['cat-file', options('-t -s -e -p --batch? --batch-check? --batch-command? --batch-all-objects --buffer --unordered --allow-unknown-type --follow-symlinks -Z --use-mailmap --no-use-mailmap')],
+  [
+    'cat-file',
+    options(
+      '-t -s -e -p --batch? --batch-check? --batch-command? --batch-all-objects --buffer --unordered --allow-unknown-type --follow-symlinks -Z --use-mailmap --no-use-mailmap',
+    ),
+  ],
   [
     'branch',
     options(`-a -r -v -l --all --remotes --verbose --list --show-current --merged? --no-merged? --contains?
@@ -89,7 +102,12 @@ const SUBCOMMANDS = new Map<string, OptionSpec>([
       --no-abbrev`),
   ],
   ['remote', options('-v --verbose')],
-  ['tag', options('-l -n? --list --sort= --contains? --no-contains? --points-at= --merged? --no-merged? --format= --color? --column? --no-column --ignore-case')],
+  [
+    'tag',
+    options(
+      '-l -n? --list --sort= --contains? --no-contains? --points-at= --merged? --no-merged? --format= --color? --column? --no-column --ignore-case',
+    ),
+  ],
   ['stash', options(`${DIFF_OPTIONS} ${REVISION_OPTIONS}`, true)],
   ['version', options('--build-options')],
 ]);
@@ -125,7 +143,11 @@ function globalOptions(argv: string[]): { sub: number; paths: { value: string; i
       continue;
     }
     // `-c`, `--config-env`, `--exec-path`, `-p`/`--paginate` (runs a pager) and anything unknown: not read-only
-    if (/^(-P|--(no-pager|no-replace-objects|bare|literal-pathspecs|no-optional-locks|glob-pathspecs|noglob-pathspecs|icase-pathspecs|no-lazy-fetch|no-advice))$/.test(a)) {
+    if (
+      /^(-P|--(no-pager|no-replace-objects|bare|literal-pathspecs|no-optional-locks|glob-pathspecs|noglob-pathspecs|icase-pathspecs|no-lazy-fetch|no-advice))$/.test(
+        a,
+      )
+    ) {
       i++;
       continue;
     }
@@ -139,7 +161,9 @@ function listingAllowed(sub: string, operands: string[], flags: string[]): boole
   switch (sub) {
     case 'branch':
     case 'tag':
-      return operands.length === 0 || flags.some((f) => f === '-l' || f === '--list' || (sub === 'tag' && /^-n/.test(f)));
+      return (
+        operands.length === 0 || flags.some((f) => f === '-l' || f === '--list' || (sub === 'tag' && /^-n/.test(f)))
+      );
     case 'remote':
       return operands.length === 0;
     case 'stash':

@@ -31,7 +31,10 @@ export interface CommandSpec {
   expression?: boolean;
 }
 
-const spec = (opts: string, rest: Omit<CommandSpec, 'options'>, numeric = false): CommandSpec => ({ options: options(opts, numeric), ...rest });
+const spec = (opts: string, rest: Omit<CommandSpec, 'options'>, numeric = false): CommandSpec => ({
+  options: options(opts, numeric),
+  ...rest,
+});
 const NONE_OPTS = options('');
 
 const GREP = spec(
@@ -84,7 +87,10 @@ const TAIL = spec(
 );
 const PATHS_ONLY = spec('--help --version', { operands: 'paths' });
 const NONE = spec('--help --version', { operands: 'none' });
-const CHECKSUM = spec('-b -t -z -w --binary --text --tag --zero --quiet --status --strict --warn --ignore-missing --help --version', { operands: 'paths' });
+const CHECKSUM = spec(
+  '-b -t -z -w --binary --text --tag --zero --quiet --status --strict --warn --ignore-missing --help --version',
+  { operands: 'paths' },
+);
 const VERSION_ONLY: CommandSpec = { options: NONE_OPTS, operands: 'none', onlyFlags: ['--version', '-v', '-V'] };
 
 /**
@@ -112,7 +118,13 @@ export const READ_ONLY = new Map<string, CommandSpec>([
     ),
   ],
   ['pwd', spec('-L -P --help --version', { operands: 'none' })],
-  ['cat', spec('-A -b -e -E -n -s -t -T -u -v --show-all --number-nonblank --show-ends --number --squeeze-blank --show-tabs --show-nonprinting --help --version', { operands: 'paths' })],
+  [
+    'cat',
+    spec(
+      '-A -b -e -E -n -s -t -T -u -v --show-all --number-nonblank --show-ends --number --squeeze-blank --show-tabs --show-nonprinting --help --version',
+      { operands: 'paths' },
+    ),
+  ],
   ['tac', spec('-b -r -s= --before --regex --separator= --help --version', { operands: 'paths' })],
   [
     'nl',
@@ -125,7 +137,12 @@ export const READ_ONLY = new Map<string, CommandSpec>([
   ],
   ['head', HEAD_TAIL],
   ['tail', TAIL],
-  ['wc', spec('-c -m -l -L -w --bytes --chars --lines --max-line-length --words --total= --help --version', { operands: 'paths' })],
+  [
+    'wc',
+    spec('-c -m -l -L -w --bytes --chars --lines --max-line-length --words --total= --help --version', {
+      operands: 'paths',
+    }),
+  ],
   ['grep', GREP],
   ['egrep', GREP],
   ['fgrep', GREP],
@@ -138,12 +155,34 @@ export const READ_ONLY = new Map<string, CommandSpec>([
   ['which', spec('-a -s --all --help --version', { operands: 'none' })],
   ['type', spec('-a -f -p -P -t', { operands: 'none' })],
   ['whoami', NONE],
-  ['id', spec('-a -Z -g -G -n -r -u -z --context --group --groups --name --real --user --zero --help --version', { operands: 'none' })],
-  ['uname', spec('-a -s -n -r -v -m -p -i -o --all --kernel-name --nodename --kernel-release --kernel-version --machine --processor --hardware-platform --operating-system --help --version', { operands: 'none' })],
+  [
+    'id',
+    spec('-a -Z -g -G -n -r -u -z --context --group --groups --name --real --user --zero --help --version', {
+      operands: 'none',
+    }),
+  ],
+  [
+    'uname',
+    spec(
+      '-a -s -n -r -v -m -p -i -o --all --kernel-name --nodename --kernel-release --kernel-version --machine --processor --hardware-platform --operating-system --help --version',
+      { operands: 'none' },
+    ),
+  ],
   ['nproc', spec('--all --ignore= --help --version', { operands: 'none' })],
   ['arch', NONE],
-  ['date', spec('-d= -f=file -I? -R -r=file -u --date= --file=file --iso-8601? --rfc-email --rfc-3339= --reference=file --utc --universal --debug --resolution --help --version', { operands: 'none' })],
-  ['stat', spec('-L -f -c= -t --dereference --file-system --cached= --format= --printf= --terse --help --version', { operands: 'paths' })],
+  [
+    'date',
+    spec(
+      '-d= -f=file -I? -R -r=file -u --date= --file=file --iso-8601? --rfc-email --rfc-3339= --reference=file --utc --universal --debug --resolution --help --version',
+      { operands: 'none' },
+    ),
+  ],
+  [
+    'stat',
+    spec('-L -f -c= -t --dereference --file-system --cached= --format= --printf= --terse --help --version', {
+      operands: 'paths',
+    }),
+  ],
   [
     'file',
     spec(
@@ -162,7 +201,13 @@ export const READ_ONLY = new Map<string, CommandSpec>([
       { operands: 'paths' },
     ),
   ],
-  ['df', spec('-a -B= -h -H -i -k -l -P -t= -T -x= --all --block-size= --human-readable --si --inodes --local --no-sync --sync --output? --portability --total --type= --print-type --exclude-type= --help --version', { operands: 'paths' })],
+  [
+    'df',
+    spec(
+      '-a -B= -h -H -i -k -l -P -t= -T -x= --all --block-size= --human-readable --si --inodes --local --no-sync --sync --output? --portability --total --type= --print-type --exclude-type= --help --version',
+      { operands: 'paths' },
+    ),
+  ],
   [
     'tree',
     spec(
@@ -181,13 +226,43 @@ export const READ_ONLY = new Map<string, CommandSpec>([
       { operands: 'paths' },
     ),
   ],
-  ['uniq', spec('-c -d -D -f= -i -s= -u -z -w= --count --repeated --all-repeated? --skip-fields= --group? --ignore-case --skip-chars= --unique --zero-terminated --check-chars= --help --version', { operands: 'paths', maxOperands: 1 }, true)],
-  ['cut', spec('-b= -c= -d= -f= -n -s -z --bytes= --characters= --delimiter= --fields= --complement --only-delimited --output-delimiter= --zero-terminated --help --version', { operands: 'paths' })],
-  ['tr', spec('-c -C -d -s -t --complement --delete --squeeze-repeats --truncate-set1 --help --version', { operands: 'none' })],
+  [
+    'uniq',
+    spec(
+      '-c -d -D -f= -i -s= -u -z -w= --count --repeated --all-repeated? --skip-fields= --group? --ignore-case --skip-chars= --unique --zero-terminated --check-chars= --help --version',
+      { operands: 'paths', maxOperands: 1 },
+      true,
+    ),
+  ],
+  [
+    'cut',
+    spec(
+      '-b= -c= -d= -f= -n -s -z --bytes= --characters= --delimiter= --fields= --complement --only-delimited --output-delimiter= --zero-terminated --help --version',
+      { operands: 'paths' },
+    ),
+  ],
+  [
+    'tr',
+    spec('-c -C -d -s -t --complement --delete --squeeze-repeats --truncate-set1 --help --version', {
+      operands: 'none',
+    }),
+  ],
   ['basename', spec('-a -s= -z --multiple --suffix= --zero --help --version', { operands: 'none' })],
   ['dirname', spec('-z --zero --help --version', { operands: 'none' })],
-  ['realpath', spec('-e -m -L -P -q -s -z --canonicalize-existing --canonicalize-missing --logical --physical --quiet --relative-to=file --relative-base=file --strip --no-symlinks --zero --help --version', { operands: 'paths' })],
-  ['readlink', spec('-f -e -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing --no-newline --quiet --silent --verbose --zero --help --version', { operands: 'paths' })],
+  [
+    'realpath',
+    spec(
+      '-e -m -L -P -q -s -z --canonicalize-existing --canonicalize-missing --logical --physical --quiet --relative-to=file --relative-base=file --strip --no-symlinks --zero --help --version',
+      { operands: 'paths' },
+    ),
+  ],
+  [
+    'readlink',
+    spec(
+      '-f -e -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing --no-newline --quiet --silent --verbose --zero --help --version',
+      { operands: 'paths' },
+    ),
+  ],
   [
     'diff',
     spec(
@@ -203,9 +278,28 @@ export const READ_ONLY = new Map<string, CommandSpec>([
       { operands: 'paths' },
     ),
   ],
-  ['cmp', spec('-b -i= -l -n= -s --print-bytes --ignore-initial= --verbose --bytes= --quiet --silent --help --version', { operands: 'paths', maxOperands: 4 })],
-  ['less', spec('-a -b= -B -c -C -d -e -E -f -F -g -G -h= -i -I -j= -J -K -L -m -M -n -N -p= -P= -q -Q -r -R -s -S -u -U -V -w -W -x= -X -y= -z= -~ -#= --quit-if-one-screen --no-init --RAW-CONTROL-CHARS --raw-control-chars --chop-long-lines --LINE-NUMBERS --ignore-case --IGNORE-CASE --quiet --silent --squeeze-blank-lines --tabs= --pattern= --mouse --version --help', { operands: 'paths', unsafeWord: /^\+/ })],
-  ['more', spec('-d -l -f -p -c -u -s -n= --silent --logical --no-pause --print-over --clean-print --squeeze --plain --lines= --help --version', { operands: 'paths', unsafeWord: /^\+/ }, true)],
+  [
+    'cmp',
+    spec('-b -i= -l -n= -s --print-bytes --ignore-initial= --verbose --bytes= --quiet --silent --help --version', {
+      operands: 'paths',
+      maxOperands: 4,
+    }),
+  ],
+  [
+    'less',
+    spec(
+      '-a -b= -B -c -C -d -e -E -f -F -g -G -h= -i -I -j= -J -K -L -m -M -n -N -p= -P= -q -Q -r -R -s -S -u -U -V -w -W -x= -X -y= -z= -~ -#= --quit-if-one-screen --no-init --RAW-CONTROL-CHARS --raw-control-chars --chop-long-lines --LINE-NUMBERS --ignore-case --IGNORE-CASE --quiet --silent --squeeze-blank-lines --tabs= --pattern= --mouse --version --help',
+      { operands: 'paths', unsafeWord: /^\+/ },
+    ),
+  ],
+  [
+    'more',
+    spec(
+      '-d -l -f -p -c -u -s -n= --silent --logical --no-pause --print-over --clean-print --squeeze --plain --lines= --help --version',
+      { operands: 'paths', unsafeWord: /^\+/ },
+      true,
+    ),
+  ],
   ['sed', SED],
   ['md5sum', CHECKSUM],
   ['sha1sum', CHECKSUM],
@@ -214,10 +308,28 @@ export const READ_ONLY = new Map<string, CommandSpec>([
   ['sha384sum', CHECKSUM],
   ['sha512sum', CHECKSUM],
   ['b2sum', CHECKSUM],
-  ['cksum', spec('-a= -l= -z --algorithm= --base64 --length= --raw --tag --untagged --zero --debug --help --version', { operands: 'paths' })],
+  [
+    'cksum',
+    spec('-a= -l= -z --algorithm= --base64 --length= --raw --tag --untagged --zero --debug --help --version', {
+      operands: 'paths',
+    }),
+  ],
   // binutils read `@FILE` arguments as more options: such a word is not read-only
-  ['strings', spec('-a -d -f -n= -t= -w -o -T= -e= -U= -s= --all --data --print-file-name --bytes= --radix= --include-all-whitespace --target= --encoding= --unicode= --output-separator= --help --version', { operands: 'paths', unsafeWord: /^@/ }, true)],
-  ['od', spec('-A= -j= -N= -S= -t= -v -w? -a -b -c -d -f -i -l -o -s -x --address-radix= --endian= --skip-bytes= --read-bytes= --strings? --format= --output-duplicates --width? --traditional --help --version', { operands: 'paths' })],
+  [
+    'strings',
+    spec(
+      '-a -d -f -n= -t= -w -o -T= -e= -U= -s= --all --data --print-file-name --bytes= --radix= --include-all-whitespace --target= --encoding= --unicode= --output-separator= --help --version',
+      { operands: 'paths', unsafeWord: /^@/ },
+      true,
+    ),
+  ],
+  [
+    'od',
+    spec(
+      '-A= -j= -N= -S= -t= -v -w? -a -b -c -d -f -i -l -o -s -x --address-radix= --endian= --skip-bytes= --read-bytes= --strings? --format= --output-duplicates --width? --traditional --help --version',
+      { operands: 'paths' },
+    ),
+  ],
   ['rev', spec('-0 --zero --help --version', { operands: 'paths' })],
   ['sleep', NONE],
   // `test`/`[`: every word that is not an operator may be a path (a value compared with = lands inside, harmlessly)
@@ -233,12 +345,35 @@ export const READ_ONLY = new Map<string, CommandSpec>([
 
 /** Commands that read the files named in their arguments (for Read rules), whatever else they do. */
 export const READERS = new Map<string, CommandSpec>([
-  ...[...READ_ONLY].filter(([name, s]) => s.operands !== 'none' && !['ls', 'du', 'df', 'tree', 'stat', 'realpath', 'readlink'].includes(name)),
-  ['sed', spec('-e=pattern -f=file+pattern -l= -i? --expression=pattern --file=file+pattern --line-length= --in-place?', { operands: 'pattern-then-paths' })],
-  ['awk', spec('-f=file+pattern -v= -F= -E=file+pattern --file=file+pattern --assign= --field-separator=', { operands: 'script-then-paths' })],
-  ['gawk', spec('-f=file+pattern -v= -F= -E=file+pattern -i=file --file=file+pattern --assign= --field-separator= --include=file', { operands: 'script-then-paths' })],
+  ...[...READ_ONLY].filter(
+    ([name, s]) => s.operands !== 'none' && !['ls', 'du', 'df', 'tree', 'stat', 'realpath', 'readlink'].includes(name),
+  ),
+  [
+    'sed',
+    spec('-e=pattern -f=file+pattern -l= -i? --expression=pattern --file=file+pattern --line-length= --in-place?', {
+      operands: 'pattern-then-paths',
+    }),
+  ],
+  [
+    'awk',
+    spec('-f=file+pattern -v= -F= -E=file+pattern --file=file+pattern --assign= --field-separator=', {
+      operands: 'script-then-paths',
+    }),
+  ],
+  [
+    'gawk',
+    spec(
+      '-f=file+pattern -v= -F= -E=file+pattern -i=file --file=file+pattern --assign= --field-separator= --include=file',
+      { operands: 'script-then-paths' },
+    ),
+  ],
   ['mawk', spec('-f=file+pattern -v= -F=', { operands: 'script-then-paths' })],
-  ['jq', spec('-f=file+pattern --from-file=file+pattern --arg= --argjson= --indent= --slurpfile= --rawfile=', { operands: 'script-then-paths' })],
+  [
+    'jq',
+    spec('-f=file+pattern --from-file=file+pattern --arg= --argjson= --indent= --slurpfile= --rawfile=', {
+      operands: 'script-then-paths',
+    }),
+  ],
   ['source', { options: NONE_OPTS, operands: 'first', noOptions: true }],
   ['.', { options: NONE_OPTS, operands: 'first', noOptions: true }],
   ['xxd', spec('-c= -g= -l= -o= -s= -n= -C=', { operands: 'first' })],

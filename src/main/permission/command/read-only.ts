@@ -14,7 +14,9 @@ import type { CommandContext, SimpleCommand } from './types';
 
 /** `sed -n` scripts that only print: addresses (numbers, `$`, `/re/`, ranges, steps) then `p`, `=`, `l`, `q`. */
 const SED_ADDRESS = String.raw`(?:\d+(?:~\d+)?|\$|/(?:[^/\\\n]|\\[^\n])*/I?)`;
-const SED_PRINT = new RegExp(String.raw`^\s*(?:${SED_ADDRESS}(?:\s*,\s*(?:${SED_ADDRESS}|[+~]\d+))?)?\s*!?\s*[pl=qQ]\s*$`);
+const SED_PRINT = new RegExp(
+  String.raw`^\s*(?:${SED_ADDRESS}(?:\s*,\s*(?:${SED_ADDRESS}|[+~]\d+))?)?\s*!?\s*[pl=qQ]\s*$`,
+);
 
 function isSafeSedScript(script: string): boolean {
   return script.split(/[;\n]/).every((part) => part.trim() === '' || SED_PRINT.test(part));
@@ -36,7 +38,11 @@ function dynamicAt(cmd: SimpleCommand, index: number): boolean {
 }
 
 /** Operands that are paths, per the spec's operand layout; null when the layout is violated. */
-function pathOperands(cmd: SimpleCommand, spec: CommandSpec, parsed: ParsedOptions): { value: string; index: number }[] | null {
+function pathOperands(
+  cmd: SimpleCommand,
+  spec: CommandSpec,
+  parsed: ParsedOptions,
+): { value: string; index: number }[] | null {
   let ops = parsed.operands.filter((o) => o.value !== '-');
   switch (spec.operands) {
     case 'none':
@@ -74,7 +80,11 @@ function sedScriptsSafe(parsed: ParsedOptions): boolean {
  * The paths as written; a glob is expanded when `ctx` is given (each file it reaches is then judged on its
  * own). Null when some path is computed by the shell and cannot be expanded here.
  */
-function collect(cmd: SimpleCommand, paths: { value: string; index: number }[] | null, ctx?: CommandContext): string[] | null {
+function collect(
+  cmd: SimpleCommand,
+  paths: { value: string; index: number }[] | null,
+  ctx?: CommandContext,
+): string[] | null {
   if (paths === null) return null;
   const out: string[] = [];
   for (const p of paths) {
@@ -109,7 +119,10 @@ function tablePaths(cmd: SimpleCommand): { value: string; index: number }[] | nu
   if (spec === undefined) return null;
   const args = cmd.argv.slice(1);
   if (spec.onlyFlags !== undefined) {
-    return (args.length > 0 && args.every((a) => spec.onlyFlags?.includes(a))) || (args.length === 0 && spec.bare === true) ? [] : null;
+    return (args.length > 0 && args.every((a) => spec.onlyFlags?.includes(a))) ||
+      (args.length === 0 && spec.bare === true)
+      ? []
+      : null;
   }
   if (spec.noOptions === true) return [];
   if (spec.expression === true) return testOperands(cmd);
@@ -147,7 +160,8 @@ export function readPathArgs(cmd: SimpleCommand, ctx?: CommandContext): string[]
   const out: string[] = [];
   for (const p of paths) {
     out.push(p.value);
-    if (ctx !== undefined && dynamicAt(cmd, p.index)) out.push(...(expandGlobArg(p.value, ctx) ?? []).filter((m) => m !== p.value));
+    if (ctx !== undefined && dynamicAt(cmd, p.index))
+      out.push(...(expandGlobArg(p.value, ctx) ?? []).filter((m) => m !== p.value));
   }
   return out;
 }

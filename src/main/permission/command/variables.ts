@@ -33,7 +33,8 @@ export function noteAssignment(r: Reporter, target: string, value: 'integer' | '
 export function checkArithmetic(r: Reporter, nodes: Node[], what: string): void {
   const facts = arithmeticFacts(nodes);
   for (const name of new Set(facts.reads)) {
-    if (!knownInteger(r.state, name)) r.unreadable(`${what} evaluates the value of ${name} as code, and that value is not known`);
+    if (!knownInteger(r.state, name))
+      r.unreadable(`${what} evaluates the value of ${name} as code, and that value is not known`);
   }
   for (const op of new Set(facts.opaque)) r.unreadable(`${what} evaluates ${op} as code`);
   for (const name of facts.assigns) noteAssignment(r, name, 'integer');
@@ -56,12 +57,18 @@ export function checkExpansion(r: Reporter, node: Node): void {
   const parts = node.children.filter((c) => c.type !== '${' && c.type !== '}');
   const [first, second, third] = parts;
   if (first?.type === '!') {
-    const names = second?.type === 'variable_name' && (third?.type === '*' || third?.type === '@') && parts.length === 3;
-    const keys = second?.type === 'subscript' && /^[@*]$/.test(second.childForFieldName('index')?.text ?? '') && parts.length === 2;
-    if (!names && !keys) r.unreadable(`${node.text} uses a variable's value as the name of another: bash would evaluate it as code`);
+    const names =
+      second?.type === 'variable_name' && (third?.type === '*' || third?.type === '@') && parts.length === 3;
+    const keys =
+      second?.type === 'subscript' &&
+      /^[@*]$/.test(second.childForFieldName('index')?.text ?? '') &&
+      parts.length === 2;
+    if (!names && !keys)
+      r.unreadable(`${node.text} uses a variable's value as the name of another: bash would evaluate it as code`);
   }
   parts.forEach((p, i) => {
-    if (p.type === '@' && parts[i + 1]?.type === 'P') r.unreadable(`${node.text} expands a value as a prompt, running the command substitutions in it`);
+    if (p.type === '@' && parts[i + 1]?.type === 'P')
+      r.unreadable(`${node.text} expands a value as a prompt, running the command substitutions in it`);
     if (p.type === 'subscript') checkSubscript(r, p);
     if (p.type === ':') {
       const operands: Node[] = [];
@@ -77,7 +84,10 @@ export function checkExpansion(r: Reporter, node: Node): void {
 }
 
 /** Names assigned anywhere below `node` (and whether every such assignment is an integer): for loops and functions. */
-export function assignedBelow(node: Node, out: Map<string, 'integer' | 'data'> = new Map()): Map<string, 'integer' | 'data'> {
+export function assignedBelow(
+  node: Node,
+  out: Map<string, 'integer' | 'data'> = new Map(),
+): Map<string, 'integer' | 'data'> {
   const mark = (name: string, kind: 'integer' | 'data'): void => {
     if (out.get(name) !== 'data') out.set(name, kind);
   };
@@ -85,7 +95,9 @@ export function assignedBelow(node: Node, out: Map<string, 'integer' | 'data'> =
     const name = node.childForFieldName('name');
     const value = node.childForFieldName('value');
     const base = name?.type === 'subscript' ? (name.childForFieldName('name')?.text ?? '') : (name?.text ?? '');
-    const integer = value !== null && ((value.type === 'number' && value.namedChildCount === 0) || value.type === 'arithmetic_expansion');
+    const integer =
+      value !== null &&
+      ((value.type === 'number' && value.namedChildCount === 0) || value.type === 'arithmetic_expansion');
     if (base) mark(base, integer ? 'integer' : 'data');
   } else if (node.type === 'for_statement') {
     const v = node.childForFieldName('variable');
@@ -94,9 +106,14 @@ export function assignedBelow(node: Node, out: Map<string, 'integer' | 'data'> =
     // builtins that assign their operands (`read x`, `printf -v x`, `mapfile x`, `getopts o x`): any word may be a name
     const name = node.childForFieldName('name')?.text ?? '';
     if (/^(read|printf|mapfile|readarray|getopts|declare|typeset|local|export|readonly|unset)$/.test(name)) {
-      for (const arg of node.childrenForFieldName('argument')) if (/^[A-Za-z_]\w*/.test(arg.text)) mark(/^[A-Za-z_]\w*/.exec(arg.text)?.[0] as string, 'data');
+      for (const arg of node.childrenForFieldName('argument'))
+        if (/^[A-Za-z_]\w*/.test(arg.text)) mark(/^[A-Za-z_]\w*/.exec(arg.text)?.[0] as string, 'data');
     }
-  } else if (node.type === 'binary_expression' || node.type === 'postfix_expression' || node.type === 'unary_expression') {
+  } else if (
+    node.type === 'binary_expression' ||
+    node.type === 'postfix_expression' ||
+    node.type === 'unary_expression'
+  ) {
     for (const a of arithmeticFacts([node]).assigns) mark(a, 'integer');
   }
   for (const child of node.namedChildren) assignedBelow(child, out);

@@ -168,7 +168,11 @@ export abstract class WalkBase implements WalkerApi {
 
   protected redirected(node: Node, stdin: Stdin): string | null {
     const body = node.childForFieldName('body');
-    return this.withRedirects(body, node.namedChildren.filter((c) => c !== body), stdin);
+    return this.withRedirects(
+      body,
+      node.namedChildren.filter((c) => c !== body),
+      stdin,
+    );
   }
 
   /** `a && b || c` as its parts and operators, left to right. */
@@ -197,7 +201,8 @@ export abstract class WalkBase implements WalkerApi {
   protected walkList(node: Node, stdin: Stdin, last: (n: Node, stdin: Stdin) => string | null): string | null {
     const { items, ops } = this.flattenList(node);
     const inner = stdin.kind === 'none' ? stdin : UNKNOWN_STDIN;
-    const walk = (n: Node, i: number): string | null => (i === items.length - 1 ? last(n, inner) : this.statement(n, inner));
+    const walk = (n: Node, i: number): string | null =>
+      i === items.length - 1 ? last(n, inner) : this.statement(n, inner);
     if (ops.every((op) => op === '&&')) {
       const first = items[0];
       if (first === undefined) return null;
@@ -217,21 +222,33 @@ export abstract class WalkBase implements WalkerApi {
   }
 
   /** Each element of a pipeline runs in its own subshell, fed the previous one's output. */
-  protected walkPipeline(elements: Node[], stdin: Stdin, last: (n: Node, stdin: Stdin) => string | null): string | null {
+  protected walkPipeline(
+    elements: Node[],
+    stdin: Stdin,
+    last: (n: Node, stdin: Stdin) => string | null,
+  ): string | null {
     const head = elements[0];
     const body = head?.type === 'redirected_statement' ? head.childForFieldName('body') : null;
     if (head !== undefined && body?.type === 'list' && elements.length > 1) {
       // The grammar reads `a && b > f | c` as `(a && b > f) | c`; bash pipes only b (with its redirection) into c.
       const redirects = head.namedChildren.filter((c) => c !== body);
       return this.walkList(body, stdin, (item, input) =>
-        this.pipelineOf([(i) => this.withRedirects(item, redirects, i), ...this.elementWalkers(elements.slice(1), last)], input),
+        this.pipelineOf(
+          [(i) => this.withRedirects(item, redirects, i), ...this.elementWalkers(elements.slice(1), last)],
+          input,
+        ),
       );
     }
     return this.pipelineOf(this.elementWalkers(elements, last), stdin);
   }
 
-  private elementWalkers(elements: Node[], last: (n: Node, stdin: Stdin) => string | null): ((stdin: Stdin) => string | null)[] {
-    return elements.map((el, i) => (input: Stdin) => (i === elements.length - 1 ? last(el, input) : this.statement(el, input)));
+  private elementWalkers(
+    elements: Node[],
+    last: (n: Node, stdin: Stdin) => string | null,
+  ): ((stdin: Stdin) => string | null)[] {
+    return elements.map(
+      (el, i) => (input: Stdin) => (i === elements.length - 1 ? last(el, input) : this.statement(el, input)),
+    );
   }
 
   private pipelineOf(elements: ((stdin: Stdin) => string | null)[], stdin: Stdin): string | null {

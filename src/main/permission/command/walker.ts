@@ -206,7 +206,12 @@ export class ShellWalk extends WalkBase {
     try {
       const root = copyTree(tree, `(( ${text} ))`);
       const only = root.namedChildren;
-      if (tree.rootNode.hasError || only.length !== 1 || only[0]?.type !== 'compound_statement' || only[0].child(0)?.type !== '((') {
+      if (
+        tree.rootNode.hasError ||
+        only.length !== 1 ||
+        only[0]?.type !== 'compound_statement' ||
+        only[0].child(0)?.type !== '(('
+      ) {
         this.unreadable(`${what}: ${text} is not an arithmetic expression bash would read safely`);
         return;
       }
@@ -216,7 +221,12 @@ export class ShellWalk extends WalkBase {
     }
   }
 
-  private assignments(nodes: Node[], hooks: WordHooks, record: boolean, later?: [string, 'integer' | 'data'][]): string[] {
+  private assignments(
+    nodes: Node[],
+    hooks: WordHooks,
+    record: boolean,
+    later?: [string, 'integer' | 'data'][],
+  ): string[] {
     const texts: string[] = [];
     for (const a of nodes) {
       if (a.type !== 'variable_assignment') {
@@ -232,7 +242,11 @@ export class ShellWalk extends WalkBase {
       const raw = value === null ? null : evaluateRaw(valueNodes, hooks);
       const valueText = raw === null ? '' : rawText(raw);
       const base = name?.type === 'subscript' ? (name.childForFieldName('name')?.text ?? '') : (name?.text ?? '');
-      const integer = op === '=' && raw !== null && ((!isDynamic(raw) && /^-?\d+$/.test(valueText)) || (value?.type === 'arithmetic_expansion' && valueNodes.length === 1));
+      const integer =
+        op === '=' &&
+        raw !== null &&
+        ((!isDynamic(raw) && /^-?\d+$/.test(valueText)) ||
+          (value?.type === 'arithmetic_expansion' && valueNodes.length === 1));
       const target = name?.type === 'subscript' ? `${base}[0]` : base;
       if (record) noteAssignment(this, target, integer ? 'integer' : 'data');
       later?.push([target, integer ? 'integer' : 'data']);
@@ -358,9 +372,17 @@ export class ShellWalk extends WalkBase {
 
   /** One command per input item with `-I`, else one with every item appended. */
   private emitXargs(cmd: SimpleCommand, items: string[], replace: string | null): null {
-    const runs = replace === null ? [[...cmd.argv, ...items]] : items.map((item) => cmd.argv.map((w) => w.split(replace).join(item)));
+    const runs =
+      replace === null
+        ? [[...cmd.argv, ...items]]
+        : items.map((item) => cmd.argv.map((w) => w.split(replace).join(item)));
     for (const argv of runs) {
-      const run: SimpleCommand = { ...cmd, argv, argvDynamic: argv.map((_, i) => cmd.argvDynamic?.[i] === true), inputArgsKnown: true };
+      const run: SimpleCommand = {
+        ...cmd,
+        argv,
+        argvDynamic: argv.map((_, i) => cmd.argvDynamic?.[i] === true),
+        inputArgsKnown: true,
+      };
       this.push(run);
       followInvocation(run, run.argvDynamic ?? [], NO_STDIN, this);
     }

@@ -82,7 +82,10 @@ function doubleQuotedContent(text: string, out: Chunk[]): void {
     quotedText(text, out);
     return;
   }
-  quotedText(text.replace(/\\([$`"\\\n])/g, (_m, c: string) => (c === '\n' ? '' : c)), out);
+  quotedText(
+    text.replace(/\\([$`"\\\n])/g, (_m, c: string) => (c === '\n' ? '' : c)),
+    out,
+  );
 }
 
 /**
@@ -108,9 +111,16 @@ function evalInto(node: Node, hooks: WordHooks, out: RawWord, quoted = false): v
     case 'extglob_pattern':
     case 'regex':
       // the grammar sometimes glues words around braces (`{ }a`): bash would split them
-      if (/(^|[^\\])(\\\\)*[ \t\n]/.test(node.text)) hooks.unreadable(`a word the grammar could not split: ${node.text}`);
+      if (/(^|[^\\])(\\\\)*[ \t\n]/.test(node.text))
+        hooks.unreadable(`a word the grammar could not split: ${node.text}`);
       // `~+` is the working directory: the same place as `.` (contract "Assurance: Working directory")
-      if (node.type === 'word' && out.chunks.length === 0 && !out.expands && /^~\+(\/|$)/.test(node.text) && hooks.pwdIsCwd?.() === true) {
+      if (
+        node.type === 'word' &&
+        out.chunks.length === 0 &&
+        !out.expands &&
+        /^~\+(\/|$)/.test(node.text) &&
+        hooks.pwdIsCwd?.() === true
+      ) {
         unquotedWord('.' + node.text.slice(2), out.chunks);
         return;
       }

@@ -8,7 +8,11 @@ import type { SimpleCommand } from './types';
  * written: the engine expands it against the disk. Contract "Assurance: Working directory": followed only at top
  * level in a `&&`/`;` sequence (`follow`) and with CDPATH unset.
  */
-export function directoryAfter(current: string | null, cmd: SimpleCommand, opts: { follow: boolean; cdpath: boolean }): string | null {
+export function directoryAfter(
+  current: string | null,
+  cmd: SimpleCommand,
+  opts: { follow: boolean; cdpath: boolean },
+): string | null {
   if (cmd.name === 'popd') return null;
   if (cmd.name !== 'cd' && cmd.name !== 'pushd') return current;
   if (!opts.follow) return null;

@@ -33,14 +33,38 @@ const SPECS: Record<string, WrapperSpec> = {
   exec: { short: 'cl', shortArg: 'a' },
   nice: { shortArg: 'n', longArg: ['--adjustment'], numericShort: true },
   nohup: {},
-  time: { short: 'pvaq', shortArg: 'f', refuse: 'o', long: ['--portability', '--verbose', '--append', '--quiet'], longArg: ['--format'], refuseLong: ['--output'] },
-  timeout: { short: 'v', shortArg: 'sk', long: ['--preserve-status', '--foreground', '--verbose'], longArg: ['--signal', '--kill-after'], operands: 1 },
+  time: {
+    short: 'pvaq',
+    shortArg: 'f',
+    refuse: 'o',
+    long: ['--portability', '--verbose', '--append', '--quiet'],
+    longArg: ['--format'],
+    refuseLong: ['--output'],
+  },
+  timeout: {
+    short: 'v',
+    shortArg: 'sk',
+    long: ['--preserve-status', '--foreground', '--verbose'],
+    longArg: ['--signal', '--kill-after'],
+    operands: 1,
+  },
   stdbuf: { shortArg: 'ioe', longArg: ['--input', '--output', '--error'] },
   xargs: {
     short: '0prtxo',
     shortArg: 'IEsLnPda',
     shortOptional: 'ile',
-    long: ['--null', '--no-run-if-empty', '--verbose', '--interactive', '--exit', '--open-tty', '--show-limits', '--replace', '--max-lines', '--eof'],
+    long: [
+      '--null',
+      '--no-run-if-empty',
+      '--verbose',
+      '--interactive',
+      '--exit',
+      '--open-tty',
+      '--show-limits',
+      '--replace',
+      '--max-lines',
+      '--eof',
+    ],
     longArg: ['--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-chars', '--process-slot-var'],
   },
   setsid: { short: 'cfw', long: ['--ctty', '--fork', '--wait'] },
@@ -66,8 +90,14 @@ export interface Unwrapped {
 }
 
 /** The options of one `xargs` (words between the name and the command it runs). */
-function xargsOptions(words: string[]): (XargsOptions & { fromFile: boolean }) {
-  const o = { nul: false, delimiter: null as string | null, replace: null as string | null, eof: null as string | null, fromFile: false };
+function xargsOptions(words: string[]): XargsOptions & { fromFile: boolean } {
+  const o = {
+    nul: false,
+    delimiter: null as string | null,
+    replace: null as string | null,
+    eof: null as string | null,
+    fromFile: false,
+  };
   for (let i = 0; i < words.length; i++) {
     const a = words[i] as string;
     const next = (): string => words[++i] ?? '';
@@ -169,7 +199,15 @@ function skipOptions(argv: string[], start: number, spec: WrapperSpec): number |
 }
 
 export function unwrap(words: string[], dynamic: boolean[], stdin: Stdin = { kind: 'none' }): Unwrapped {
-  const out: Unwrapped = { argv: words, dynamic, problem: null, viaXargs: false, changesDirectory: false, xargsInput: null, xargsReplace: null };
+  const out: Unwrapped = {
+    argv: words,
+    dynamic,
+    problem: null,
+    viaXargs: false,
+    changesDirectory: false,
+    xargsInput: null,
+    xargsReplace: null,
+  };
   let start = 0;
   for (let depth = 0; depth < 32 && start < words.length; depth++) {
     if (dynamic[start] === true) break;
@@ -186,7 +224,8 @@ export function unwrap(words: string[], dynamic: boolean[], stdin: Stdin = { kin
     if (name === 'xargs') {
       const opts = xargsOptions(words.slice(start + 1, next));
       // only the first xargs reads the command's input; a second one reads what the first passes it: nothing
-      const literal = !out.viaXargs && stdin.kind === 'literal' && !opts.fromFile && !dynamic.slice(start, next).some((d) => d);
+      const literal =
+        !out.viaXargs && stdin.kind === 'literal' && !opts.fromFile && !dynamic.slice(start, next).some((d) => d);
       out.xargsInput = literal ? xargsItems(stdin.text, opts) : null;
       out.xargsReplace = opts.replace;
       out.viaXargs = true;

@@ -29,7 +29,8 @@ function splitBlanks(text: string): string[] | null {
     const c = text[i] as string;
     if (quote !== null) {
       if (c === quote) quote = null;
-      else if (c === '\n') return null; // xargs: unmatched quote
+      else if (c === '\n')
+        return null; // xargs: unmatched quote
       else cur += c;
       continue;
     }
@@ -61,7 +62,10 @@ export function xargsItems(text: string, opts: XargsOptions): string[] | null {
     items = text.split(sep);
     if (items[items.length - 1] === '' || (sep !== '\n' && items[items.length - 1] === '\n')) items.pop();
   } else if (opts.replace !== null) {
-    items = text.split('\n').map((l) => l.replace(/^[ \t]+/, '')).filter((l) => l.length > 0);
+    items = text
+      .split('\n')
+      .map((l) => l.replace(/^[ \t]+/, ''))
+      .filter((l) => l.length > 0);
   } else {
     items = splitBlanks(text);
   }

@@ -47,7 +47,11 @@ export function parseRule(input: string): RuleParseResult {
   const alias = TOOL_ALIASES[toolName];
   if (!alias) {
     const near = LOWERCASE_ALIASES.get(toolName.toLowerCase());
-    if (near) return { ok: false, reason: `unknown tool "${toolName}": tool names are case-sensitive, did you mean "${near}"?` };
+    if (near)
+      return {
+        ok: false,
+        reason: `unknown tool "${toolName}": tool names are case-sensitive, did you mean "${near}"?`,
+      };
     // A tool Gatehouse does not have (yet): kept and listed, matches nothing until such a tool exists.
     return { ok: true, rule: { text, toolName, specifier, tools: [], kind: 'none' } };
   }

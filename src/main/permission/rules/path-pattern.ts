@@ -32,7 +32,10 @@ function toPosix(p: string): string {
 export function compilePathPatternParts(specifier: string): CompiledPathPattern {
   let spec = specifier.trim();
   if (spec.endsWith('/')) spec += '**';
-  const glob = (anchor: PatternAnchor, pattern: string): CompiledPathPattern => ({ anchor, test: picomatch(pattern, { dot: true, nocase }) });
+  const glob = (anchor: PatternAnchor, pattern: string): CompiledPathPattern => ({
+    anchor,
+    test: picomatch(pattern, { dot: true, nocase }),
+  });
   if (spec === '~') return glob('home', '**');
   if (spec.startsWith('//')) return glob('filesystem', spec.slice(2));
   if (spec.startsWith('~/')) return glob('home', spec.slice(2));

@@ -2,7 +2,13 @@ import picomatch from 'picomatch';
 import type { RuleBehavior } from '../../../shared/permission';
 import type { ToolName } from '../../../shared/tools';
 import { compileCommandPattern, literalLeadingWords, type CommandMatcher } from './command-pattern';
-import { compilePathPatternParts, pathViews, type CompiledPathPattern, type PathPatternBase, type PathViews } from './path-pattern';
+import {
+  compilePathPatternParts,
+  pathViews,
+  type CompiledPathPattern,
+  type PathPatternBase,
+  type PathViews,
+} from './path-pattern';
 import { PathRuleIndex } from './path-rule-index';
 import { SOURCE_ORDER, type LoadedRule, type RuleSourceName } from './rule-types';
 
@@ -57,9 +63,7 @@ export class RuleSet {
     readonly rules: readonly LoadedRule[],
     private readonly base: PathPatternBase,
   ) {
-    const compiled = rules
-      .map((r, i) => this.compile(r, i))
-      .sort((a, b) => a.rank - b.rank);
+    const compiled = rules.map((r, i) => this.compile(r, i)).sort((a, b) => a.rank - b.rank);
     for (const behavior of ['allow', 'ask', 'deny'] as const) {
       this.commandIndex.set(behavior, newTrie());
       this.allCommandRules.set(behavior, []);
@@ -102,7 +106,8 @@ export class RuleSet {
   private compile(rule: LoadedRule, i: number): CompiledRule {
     const rank = SOURCE_ORDER.indexOf(rule.source) * 1_000_000 + i;
     const command = rule.kind === 'command' && rule.specifier !== null ? compileCommandPattern(rule.specifier) : null;
-    const pathMatcher = rule.kind === 'path' && rule.specifier !== null ? compilePathPatternParts(rule.specifier) : null;
+    const pathMatcher =
+      rule.kind === 'path' && rule.specifier !== null ? compilePathPatternParts(rule.specifier) : null;
     return { ...rule, rank, command, path: pathMatcher };
   }
 
@@ -114,7 +119,11 @@ export class RuleSet {
   }
 
   /** The winning rule of `behavior` among bare `Bash`/`run_command` rules and command rules matching any of the word lists. */
-  matchCommand(behavior: RuleBehavior, wordLists: readonly (readonly string[])[], filter: AllowFilter = NO_FILTER): CompiledRule | null {
+  matchCommand(
+    behavior: RuleBehavior,
+    wordLists: readonly (readonly string[])[],
+    filter: AllowFilter = NO_FILTER,
+  ): CompiledRule | null {
     let best = this.bare('run_command', behavior, filter);
     for (const words of wordLists) {
       if (words.length === 0) continue;
@@ -141,7 +150,12 @@ export class RuleSet {
   }
 
   /** The winning rule of `behavior` for `tool` whose pattern matches any of the absolute paths (or a bare rule). */
-  matchPath(tool: ToolName, behavior: RuleBehavior, paths: readonly string[], filter: AllowFilter = NO_FILTER): CompiledRule | null {
+  matchPath(
+    tool: ToolName,
+    behavior: RuleBehavior,
+    paths: readonly string[],
+    filter: AllowFilter = NO_FILTER,
+  ): CompiledRule | null {
     const index = this.pathIndex.get(`${tool}:${behavior}`);
     if (!index) return null;
     return index.best(

@@ -60,9 +60,18 @@ function compileAll(patterns: readonly string[]): RE2JS[] {
 
 function allowlistOf(raw: Raw): Allowlist | null {
   // Path-only allowlists (and AND-conditions on paths) say nothing about text: they never allow here.
-  if (raw.paths !== undefined && (raw.condition === 'AND' || (raw.regexes === undefined && raw.stopwords === undefined))) return null;
+  if (
+    raw.paths !== undefined &&
+    (raw.condition === 'AND' || (raw.regexes === undefined && raw.stopwords === undefined))
+  )
+    return null;
   const target = raw.regexTarget === 'match' || raw.regexTarget === 'line' ? raw.regexTarget : 'secret';
-  return { sources: strings(raw.regexes), compiled: null, target, stopwords: strings(raw.stopwords).map((s) => s.toLowerCase()) };
+  return {
+    sources: strings(raw.regexes),
+    compiled: null,
+    target,
+    stopwords: strings(raw.stopwords).map((s) => s.toLowerCase()),
+  };
 }
 
 function regexesOf(list: Allowlist): RE2JS[] {
@@ -85,12 +94,22 @@ function load(): { rules: SecretRule[]; global: Allowlist } {
       compiled: null,
       secretGroup: typeof r.secretGroup === 'number' ? r.secretGroup : 0,
       entropy: typeof r.entropy === 'number' ? r.entropy : 0,
-      allowlists: (Array.isArray(r.allowlists) ? (r.allowlists as Raw[]) : []).map(allowlistOf).filter((a): a is Allowlist => a !== null),
+      allowlists: (Array.isArray(r.allowlists) ? (r.allowlists as Raw[]) : [])
+        .map(allowlistOf)
+        .filter((a): a is Allowlist => a !== null),
       windowed: /^(?:\(\?i\))?\[\\w\.-\]\{0,50\}\?\(\?/.test(r.regex) && strings(r.keywords).length > 0,
     });
   }
   const globalRaw = (config.allowlist ?? {}) as Raw;
-  loaded = { rules, global: { sources: strings(globalRaw.regexes), compiled: null, target: 'secret', stopwords: strings(globalRaw.stopwords).map((s) => s.toLowerCase()) } };
+  loaded = {
+    rules,
+    global: {
+      sources: strings(globalRaw.regexes),
+      compiled: null,
+      target: 'secret',
+      stopwords: strings(globalRaw.stopwords).map((s) => s.toLowerCase()),
+    },
+  };
   return loaded;
 }
 
@@ -141,7 +160,8 @@ function lineAround(text: string, start: number, end: number): string {
 function keywordWindows(lower: string, keywords: string[]): [number, number][] {
   const at: [number, number][] = [];
   for (const k of keywords) {
-    for (let i = lower.indexOf(k); i !== -1; i = lower.indexOf(k, i + 1)) at.push([Math.max(0, i - WINDOW_BEFORE), Math.min(lower.length, i + k.length + WINDOW_AFTER)]);
+    for (let i = lower.indexOf(k); i !== -1; i = lower.indexOf(k, i + 1))
+      at.push([Math.max(0, i - WINDOW_BEFORE), Math.min(lower.length, i + k.length + WINDOW_AFTER)]);
   }
   at.sort((a, b) => a[0] - b[0]);
   const merged: [number, number][] = [];

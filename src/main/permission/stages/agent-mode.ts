@@ -6,5 +6,9 @@ import { decision, PASSTHROUGH, type StageAnswer } from '../stage-types';
 export function agentModeStage(toolName: string, agentMode: AgentMode): StageAnswer {
   if (agentMode !== 'plan') return PASSTHROUGH;
   if (isToolName(toolName) && TOOLS[toolName].safety === 'readOnly') return PASSTHROUGH;
-  return decision('deny', 'agent-mode', `tool_not_allowed: plan mode: only read-only tools are available, "${toolName}" is not`);
+  return decision(
+    'deny',
+    'agent-mode',
+    `tool_not_allowed: plan mode: only read-only tools are available, "${toolName}" is not`,
+  );
 }

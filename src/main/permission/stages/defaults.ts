@@ -29,14 +29,26 @@ function configFolder(ctx: CallContext, p: JudgedPath): string | null {
 }
 
 const askSensitive = (p: JudgedPath): StageAnswer =>
-  decision('ask', 'defaults', `${p.given} looks like a secret or credentials file: reading it asks unless a rule allows it`);
+  decision(
+    'ask',
+    'defaults',
+    `${p.given} looks like a secret or credentials file: reading it asks unless a rule allows it`,
+  );
 const askConfig = (p: JudgedPath, folder: string): StageAnswer =>
-  decision('ask', 'defaults', `${p.given} is under ${folder}/, whose files run code or configure tools: writing there asks unless a rule allows it`);
+  decision(
+    'ask',
+    'defaults',
+    `${p.given} is under ${folder}/, whose files run code or configure tools: writing there asks unless a rule allows it`,
+  );
 
 function fileDefaults(ctx: CallContext, facts: FileFacts): StageAnswer {
   const glob = ctx.tool === 'search_code' ? ctx.input.glob : undefined;
   if (typeof glob === 'string' && globTargetsSensitiveFiles(glob)) {
-    return decision('ask', 'defaults', `searching files matching ${glob} reads secret or credentials files: it asks unless a rule allows it`);
+    return decision(
+      'ask',
+      'defaults',
+      `searching files matching ${glob} reads secret or credentials files: it asks unless a rule allows it`,
+    );
   }
   for (const p of [facts.target, ...facts.extra]) {
     if (ctx.explicitlyAllowed.has(p)) continue;
@@ -57,7 +69,11 @@ function commandDefaults(ctx: CallContext, facts: CommandFacts): StageAnswer {
     // `cat $FILE`, `cd $DIR && cat x`, `find -exec cat {}`, `... | xargs cat`: which file is read is only known
     // at run time; it may be a secret.
     if (p.unknown && !ctx.explicitlyAllowed.has(p)) {
-      return decision('ask', 'defaults', `the command reads ${p.given}, which is only known when it runs (it may be a secret file)`);
+      return decision(
+        'ask',
+        'defaults',
+        `the command reads ${p.given}, which is only known when it runs (it may be a secret file)`,
+      );
     }
   }
   for (const reason of facts.hiddenWrites) {
@@ -65,8 +81,14 @@ function commandDefaults(ctx: CallContext, facts: CommandFacts): StageAnswer {
   }
   for (const w of facts.writes) {
     if (w.free || ctx.explicitlyAllowed.has(w.path)) continue;
-    if (w.path.unknown) return decision('ask', 'defaults', `the command writes to ${w.target.path}, whose location cannot be known before it runs`);
-    if (w.path.root === null) return decision('ask', 'defaults', `the command writes outside the project (${w.path.real} via ${w.target.via})`);
+    if (w.path.unknown)
+      return decision(
+        'ask',
+        'defaults',
+        `the command writes to ${w.target.path}, whose location cannot be known before it runs`,
+      );
+    if (w.path.root === null)
+      return decision('ask', 'defaults', `the command writes outside the project (${w.path.real} via ${w.target.via})`);
     const folder = configFolder(ctx, w.path);
     if (folder) return askConfig(w.path, folder);
   }

@@ -13,7 +13,11 @@ export function hardStage(ctx: CallContext): StageAnswer {
 }
 
 function protectedReason(ctx: CallContext, p: JudgedPath): string | null {
-  return ctx.protectedPaths.reason(p.real) ?? ctx.protectedPaths.reason(p.lexical) ?? (p.physical ? ctx.protectedPaths.reason(p.physical) : null);
+  return (
+    ctx.protectedPaths.reason(p.real) ??
+    ctx.protectedPaths.reason(p.lexical) ??
+    (p.physical ? ctx.protectedPaths.reason(p.physical) : null)
+  );
 }
 
 function fileChecks(ctx: CallContext, facts: FileFacts): StageAnswer {

@@ -15,6 +15,11 @@ const CATEGORY_WORDS: Record<ToolCategory, string> = { read: 'a read', write: 'a
 /** Stage 7 always decides: it is the last word when nothing above did. */
 export function modeStage(ctx: CallContext): Decision {
   const kind = MODE_TABLE[ctx.mode][ctx.category];
-  const what = ctx.tool === 'run_command' && ctx.category === 'read' ? 'a read-only command' : CATEGORY_WORDS[ctx.category];
-  return decision(kind, 'mode', `${ctx.mode} mode: ${what} ${kind === 'allow' ? 'is allowed' : 'asks'} when no rule decides`);
+  const what =
+    ctx.tool === 'run_command' && ctx.category === 'read' ? 'a read-only command' : CATEGORY_WORDS[ctx.category];
+  return decision(
+    kind,
+    'mode',
+    `${ctx.mode} mode: ${what} ${kind === 'allow' ? 'is allowed' : 'asks'} when no rule decides`,
+  );
 }

@@ -43,11 +43,16 @@ function fileRules(ctx: CallContext, facts: FileFacts, filter: AllowFilter): Sta
   if (allows.some((a) => a === null)) return PASSTHROUGH;
   const rules = allows as CompiledRule[];
   targets.forEach((t) => ctx.explicitlyAllowed.add(t));
-  return capRuleAllow(ctx, ruleDecision('allow', rules[0]!, what), rules.map((r) => r.source));
+  return capRuleAllow(
+    ctx,
+    ruleDecision('allow', rules[0]!, what),
+    rules.map((r) => r.source),
+  );
 }
 
 /** Names whose value changes what a program loads or runs: an allow rule is not widened to commands setting them. */
-const RISKY_ASSIGNMENT = /^(LD_\w*|DYLD_\w*|PATH|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG_\w*)=/;
+const RISKY_ASSIGNMENT =
+  /^(LD_\w*|DYLD_\w*|PATH|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG_\w*)=/;
 
 /**
  * Deny and ask rules match the words as written, the program that really runs, its base name, and the command
@@ -101,7 +106,9 @@ function commandRules(ctx: CallContext, facts: CommandFacts, filter: AllowFilter
   // A file read from a place only known at run time may be one a deny or ask rule covers: it asks.
   for (const p of readPaths) {
     if (!p.unknown) continue;
-    const rule = best((['deny', 'ask'] as const).map((b) => ctx.rules.matchUnknownPath('read_file', b, unknownName(p.given))));
+    const rule = best(
+      (['deny', 'ask'] as const).map((b) => ctx.rules.matchUnknownPath('read_file', b, unknownName(p.given))),
+    );
     if (rule) {
       const why = `this command reads ${p.given}, whose location is only known when it runs, and the ${rule.source} rule ${rule.text} may cover it`;
       return decision('ask', rule.source, why, rule.text);
@@ -109,11 +116,18 @@ function commandRules(ctx: CallContext, facts: CommandFacts, filter: AllowFilter
   }
   if (!facts.analysis.readable) {
     const why = facts.analysis.unreadableReasons.join('; ') || 'it cannot be parsed';
-    return decision('ask', 'defaults', `unreadable command (${why}): Gatehouse cannot know what runs, so it asks in every mode`);
+    return decision(
+      'ask',
+      'defaults',
+      `unreadable command (${why}): Gatehouse cannot know what runs, so it asks in every mode`,
+    );
   }
   // Explicit allows for paths override the defaults (sensitive reads, writes outside the project).
-  for (const p of readPaths) if (!p.unknown && ctx.rules.matchPath('read_file', 'allow', [p.real], filter)) ctx.explicitlyAllowed.add(p);
-  for (const w of writes) if (!w.path.unknown && ctx.rules.matchPath('write_file', 'allow', [w.path.real], filter)) ctx.explicitlyAllowed.add(w.path);
+  for (const p of readPaths)
+    if (!p.unknown && ctx.rules.matchPath('read_file', 'allow', [p.real], filter)) ctx.explicitlyAllowed.add(p);
+  for (const w of writes)
+    if (!w.path.unknown && ctx.rules.matchPath('write_file', 'allow', [w.path.real], filter))
+      ctx.explicitlyAllowed.add(w.path);
 
   const matched: CompiledRule[] = [];
   for (const part of facts.parts) {
@@ -131,6 +145,15 @@ function commandRules(ctx: CallContext, facts: CommandFacts, filter: AllowFilter
   }
   const texts = [...new Set(matched.map((r) => r.text))];
   const first = matched.reduce((a, b) => (b.rank > a.rank ? b : a));
-  const allow = decision('allow', first.source, `every part of this command is allowed (${texts.join(', ')})`, texts.join(', '));
-  return capRuleAllow(ctx, allow, matched.map((r) => r.source));
+  const allow = decision(
+    'allow',
+    first.source,
+    `every part of this command is allowed (${texts.join(', ')})`,
+    texts.join(', '),
+  );
+  return capRuleAllow(
+    ctx,
+    allow,
+    matched.map((r) => r.source),
+  );
 }

@@ -13,7 +13,11 @@ const NOT_TRUSTED = 'this project is not trusted';
  */
 export function trustStage(ctx: CallContext): StageAnswer {
   if (ctx.trusted || ctx.category === 'read') return PASSTHROUGH;
-  return decision('ask', 'trust', `${NOT_TRUSTED}: ${ctx.category === 'write' ? 'writes' : 'commands'} ask until you trust it`);
+  return decision(
+    'ask',
+    'trust',
+    `${NOT_TRUSTED}: ${ctx.category === 'write' ? 'writes' : 'commands'} ask until you trust it`,
+  );
 }
 
 /**
@@ -23,5 +27,10 @@ export function trustStage(ctx: CallContext): StageAnswer {
 export function capRuleAllow(ctx: CallContext, allow: Decision, sources: readonly RuleSourceName[]): Decision {
   if (ctx.trusted || ctx.category === 'read') return allow;
   if (sources.every((s) => TRUST_EXEMPT_SOURCES.has(s))) return allow;
-  return decision('ask', 'trust', `${NOT_TRUSTED}: ${allow.rule ?? 'a rule'} would allow this, but only session, CLI or policy rules apply to writes and commands here`, allow.rule);
+  return decision(
+    'ask',
+    'trust',
+    `${NOT_TRUSTED}: ${allow.rule ?? 'a rule'} would allow this, but only session, CLI or policy rules apply to writes and commands here`,
+    allow.rule,
+  );
 }

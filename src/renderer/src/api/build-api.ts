@@ -8,7 +8,10 @@ export type ChannelCall = (channel: ApiChannel, payload: unknown) => Promise<unk
  * Builds the typed API from the channel list: one generic call per channel, with the answer checked against the
  * contract. No per-channel code, so a channel added to src/shared/api.ts is available here at once.
  */
-export function buildApi(call: ChannelCall, onEvent: (listener: (event: ApiEvent) => void) => () => void): GatehouseApi {
+export function buildApi(
+  call: ChannelCall,
+  onEvent: (listener: (event: ApiEvent) => void) => () => void,
+): GatehouseApi {
   const methods: Record<string, unknown> = { onEvent };
   for (const channel of API_CHANNELS) {
     methods[channel] = async (request: unknown) => {

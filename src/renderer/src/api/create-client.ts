@@ -19,7 +19,10 @@ interface PageLocation {
  * hold no token (a `history.replaceState` alone would leave it in the performance entry). Returns `reloading` while
  * that happens; later loads (a reload of the tab) find the token in session storage.
  */
-export function takePageToken(location: PageLocation, storage: Storage | null): { token: string | null; reloading: boolean } {
+export function takePageToken(
+  location: PageLocation,
+  storage: Storage | null,
+): { token: string | null; reloading: boolean } {
   const params = new URLSearchParams(location.hash.replace(/^#/, ''));
   const fromUrl = params.get('token');
   if (fromUrl) {

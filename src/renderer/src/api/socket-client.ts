@@ -53,7 +53,9 @@ export function createSocketClient(url: string, token: string | null, options: S
   const eventListeners = new Set<(event: ApiEvent) => void>();
   const stateListeners = new Set<(state: ConnectionState) => void>();
   let socket: SocketLike | null = null;
-  let state: ConnectionState = token ? { status: 'connecting', attempt: 1 } : { status: 'unauthorized', reason: NO_TOKEN_REASON };
+  let state: ConnectionState = token
+    ? { status: 'connecting', attempt: 1 }
+    : { status: 'unauthorized', reason: NO_TOKEN_REASON };
   /** The current socket carried the token and the server accepted it. */
   let authenticated = false;
   let failures = 0;
@@ -123,13 +125,19 @@ export function createSocketClient(url: string, token: string | null, options: S
       if (stopped) return;
       if (event.code === SOCKET_UNAUTHORIZED) {
         stopped = true;
-        for (const id of [...pending.keys()]) settle(id)?.reject(new ConnectionLostError(event.reason || 'the token was refused'));
-        setState({ status: 'unauthorized', reason: `${event.reason || 'the token was refused'}: open the URL that \`gatehouse web\` printed` });
+        for (const id of [...pending.keys()])
+          settle(id)?.reject(new ConnectionLostError(event.reason || 'the token was refused'));
+        setState({
+          status: 'unauthorized',
+          reason: `${event.reason || 'the token was refused'}: open the URL that \`gatehouse web\` printed`,
+        });
         return;
       }
       failures++;
       const retryInMs = Math.min(maxBackoff, initialBackoff * 2 ** Math.min(failures - 1, 16));
-      const reason = event.reason || (failures > 1 ? 'cannot reach Gatehouse: is `gatehouse web` still running?' : 'connection lost');
+      const reason =
+        event.reason ||
+        (failures > 1 ? 'cannot reach Gatehouse: is `gatehouse web` still running?' : 'connection lost');
       setState({ status: 'closed', retryInMs, reason });
       retryTimer = setTimeout(connect, retryInMs);
     };
@@ -140,7 +148,10 @@ export function createSocketClient(url: string, token: string | null, options: S
     if (stopped) return Promise.reject(new ConnectionLostError('the client was closed'));
     const id = nextId++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => settle(id)?.reject(new GatehouseError('TIMEOUT', `${channel}: no answer within ${requestTimeout} ms`)), requestTimeout);
+      const timer = setTimeout(
+        () => settle(id)?.reject(new GatehouseError('TIMEOUT', `${channel}: no answer within ${requestTimeout} ms`)),
+        requestTimeout,
+      );
       pending.set(id, { frame: JSON.stringify({ id, channel, payload }), sent: false, resolve, reject, timer });
       flush();
     });

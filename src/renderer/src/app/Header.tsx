@@ -26,7 +26,14 @@ export function Header({ onOpenSettings }: { onOpenSettings?: () => void } = {})
         <WorkerStatusBadge />
         <ConnectionBadge />
         {onOpenSettings ? (
-          <button type="button" className="secondary" onClick={onOpenSettings} aria-label="Open Settings" aria-keyshortcuts="Control+, Meta+," title="Settings (Ctrl+,)">
+          <button
+            type="button"
+            className="secondary"
+            onClick={onOpenSettings}
+            aria-label="Open Settings"
+            aria-keyshortcuts="Control+, Meta+,"
+            title="Settings (Ctrl+,)"
+          >
             Settings
           </button>
         ) : null}

@@ -20,7 +20,15 @@ export interface ModalDialogProps {
 }
 
 /** A modal <dialog>: shown with showModal while mounted, closed on unmount, Tab kept inside. */
-export function ModalDialog({ className, titleId, descriptionId, initialFocus, onKeyDown, onCancel, children }: ModalDialogProps) {
+export function ModalDialog({
+  className,
+  titleId,
+  descriptionId,
+  initialFocus,
+  onKeyDown,
+  onCancel,
+  children,
+}: ModalDialogProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {

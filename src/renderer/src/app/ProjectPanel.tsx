@@ -27,7 +27,15 @@ function OpenFolder() {
   return (
     <form className="open-folder" onSubmit={(e) => void submit(e)}>
       <label htmlFor={inputId}>Folder path</label>
-      <input id={inputId} type="text" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/my-project" spellCheck={false} autoComplete="off" />
+      <input
+        id={inputId}
+        type="text"
+        value={path}
+        onChange={(e) => setPath(e.target.value)}
+        placeholder="/home/me/my-project"
+        spellCheck={false}
+        autoComplete="off"
+      />
       <button type="submit" disabled={!path.trim()}>
         Open
       </button>
@@ -44,7 +52,13 @@ function RecentProjects() {
     <ul className="recent" aria-label="Recent projects">
       {recent.map((dir) => (
         <li key={dir}>
-          <button type="button" className="link" aria-current={dir === current ? 'true' : undefined} aria-label={shownText(`Open ${dir}`, { strict: true })} onClick={() => void openProject(api, dir)}>
+          <button
+            type="button"
+            className="link"
+            aria-current={dir === current ? 'true' : undefined}
+            aria-label={shownText(`Open ${dir}`, { strict: true })}
+            onClick={() => void openProject(api, dir)}
+          >
             <Shown text={dir} strict lines="inline" as="code" />
           </button>
           {dir === current ? <span className="tag">open</span> : null}

@@ -24,8 +24,17 @@ export function WorkerStatusBadge() {
   if (!status) return <span className="badge badge-muted">Worker: unknown</span>;
   const tone = status.state === 'ready' ? 'ok' : status.state === 'failed' ? 'bad' : 'warn';
   return (
-    <span className={`badge badge-${tone}`} role="status" aria-live="polite" data-testid="worker-status" data-state={status.state}>
-      <Shown text={`${describe(status)}${status.restarts > 0 ? ` · ${status.restarts} restart${status.restarts === 1 ? '' : 's'}` : ''}`} lines="inline" />
+    <span
+      className={`badge badge-${tone}`}
+      role="status"
+      aria-live="polite"
+      data-testid="worker-status"
+      data-state={status.state}
+    >
+      <Shown
+        text={`${describe(status)}${status.restarts > 0 ? ` · ${status.restarts} restart${status.restarts === 1 ? '' : 's'}` : ''}`}
+        lines="inline"
+      />
     </span>
   );
 }

@@ -50,7 +50,11 @@ export async function openProject(api: GatehouseApi, path: string): Promise<bool
   try {
     const opened = await api.openProject({ path });
     const recent = await api.listRecentProjects({});
-    useShell.setState((s) => ({ info: s.info && { ...s.info, project: opened.path }, recent: recent.paths, projectError: null }));
+    useShell.setState((s) => ({
+      info: s.info && { ...s.info, project: opened.path },
+      recent: recent.paths,
+      projectError: null,
+    }));
     return true;
   } catch (err) {
     useShell.setState({ projectError: errorMessage(err) });

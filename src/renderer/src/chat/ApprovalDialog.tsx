@@ -71,7 +71,12 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
 
   return (
     <ModalDialog className="approval-dialog" titleId={titleId} onKeyDown={onKeyDown} onCancel={answer('deny')}>
-      <div className="approval-arming" data-ready={ready ? 'true' : 'false'} data-testid="approval-arming" aria-hidden="true" />
+      <div
+        className="approval-arming"
+        data-ready={ready ? 'true' : 'false'}
+        data-testid="approval-arming"
+        aria-hidden="true"
+      />
       <h2 id={titleId}>
         {'Allow '}
         <Shown text={request.tool} strict lines="inline" as="code" />
@@ -95,7 +100,14 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
         {request.onceOnly ? null : (
           <>
             <label htmlFor={ruleId}>Rule</label>
-            <input id={ruleId} type="text" value={rule} onChange={(e) => setRule(e.target.value)} spellCheck={false} disabled={busy} />
+            <input
+              id={ruleId}
+              type="text"
+              value={rule}
+              onChange={(e) => setRule(e.target.value)}
+              spellCheck={false}
+              disabled={busy}
+            />
             {ruleMarked ? (
               <p className="approval-rule-shown" data-testid="approval-rule-shown">
                 {'The rule holds hidden characters: '}
@@ -105,12 +117,23 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
           </>
         )}
         <label htmlFor={noteId}>Note to the model</label>
-        <input id={noteId} type="text" value={note} onChange={(e) => setNote(e.target.value)} placeholder="optional, sent with Deny" disabled={busy} />
+        <input
+          id={noteId}
+          type="text"
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+          placeholder="optional, sent with Deny"
+          disabled={busy}
+        />
       </div>
       <div className="approval-actions" data-ready={ready ? 'true' : 'false'}>
         <AnswerButton action="once" text="Allow once" {...state} onClick={answer('once')} />
-        {request.onceOnly ? null : <AnswerButton action="session" text="Allow for session" {...state} onClick={answer('session')} />}
-        {request.onceOnly ? null : <AnswerButton action="always" text="Always allow in this project" {...state} onClick={answer('always')} />}
+        {request.onceOnly ? null : (
+          <AnswerButton action="session" text="Allow for session" {...state} onClick={answer('session')} />
+        )}
+        {request.onceOnly ? null : (
+          <AnswerButton action="always" text="Always allow in this project" {...state} onClick={answer('always')} />
+        )}
         <AnswerButton action="deny" text="Deny" {...state} onClick={answer('deny')} buttonRef={denyRef} />
       </div>
       <p className="approval-keys muted" aria-hidden="true">

@@ -57,7 +57,12 @@ export function ChatPanel() {
     try {
       await api.answerApproval({ requestId: current.requestId, ...input });
     } catch (err) {
-      pushItem({ kind: 'notice', key: nextKey(), tone: 'error', text: `The answer did not arrive: ${errorMessage(err)}` });
+      pushItem({
+        kind: 'notice',
+        key: nextKey(),
+        tone: 'error',
+        text: `The answer did not arrive: ${errorMessage(err)}`,
+      });
     } finally {
       // Answered (or gone): the next one in the queue shows; main's approvalClosed confirms it.
       useChat.setState((s) => ({ approvals: s.approvals.filter((a) => a.requestId !== current.requestId) }));
@@ -76,7 +81,11 @@ export function ChatPanel() {
           </span>
         ) : null}
       </div>
-      {!hasModelKey ? <p className="warn-note">No model key: save one on the Settings page (Ctrl+,), or start Gatehouse with ANTHROPIC_API_KEY set.</p> : null}
+      {!hasModelKey ? (
+        <p className="warn-note">
+          No model key: save one on the Settings page (Ctrl+,), or start Gatehouse with ANTHROPIC_API_KEY set.
+        </p>
+      ) : null}
       <MessageList items={items} />
       {plan && !running ? (
         <RunPlanButton
@@ -96,8 +105,24 @@ export function ChatPanel() {
           </button>
         </div>
       ) : null}
-      <Composer running={running} disabled={!project || !connected} agentMode={agentMode} onAgentMode={(mode) => useChat.setState({ agentMode: mode })} onSend={send} onCancel={() => void cancel()} />
-      {current ? <ApprovalDialog key={current.requestId} request={current} position={1} total={approvals.length} busy={answering === current.requestId} onAnswer={(a) => void answer(a)} /> : null}
+      <Composer
+        running={running}
+        disabled={!project || !connected}
+        agentMode={agentMode}
+        onAgentMode={(mode) => useChat.setState({ agentMode: mode })}
+        onSend={send}
+        onCancel={() => void cancel()}
+      />
+      {current ? (
+        <ApprovalDialog
+          key={current.requestId}
+          request={current}
+          position={1}
+          total={approvals.length}
+          busy={answering === current.requestId}
+          onAnswer={(a) => void answer(a)}
+        />
+      ) : null}
     </section>
   );
 }

@@ -36,10 +36,20 @@ export function CommandOutput({ item }: { item: ToolItem }) {
       ) : null}
       {canTerminal ? (
         <div className="command-output-views" role="group" aria-label="Output view">
-          <button type="button" className="diff-layout-button" aria-pressed={view === 'text'} onClick={() => setChosen('text')}>
+          <button
+            type="button"
+            className="diff-layout-button"
+            aria-pressed={view === 'text'}
+            onClick={() => setChosen('text')}
+          >
             Text (what the model got)
           </button>
-          <button type="button" className="diff-layout-button" aria-pressed={view === 'terminal'} onClick={() => setChosen('terminal')}>
+          <button
+            type="button"
+            className="diff-layout-button"
+            aria-pressed={view === 'terminal'}
+            onClick={() => setChosen('terminal')}
+          >
             Terminal
           </button>
         </div>

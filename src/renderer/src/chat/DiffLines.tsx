@@ -4,21 +4,39 @@ import type { DiffLine, SplitRow } from './diff-model';
 import { lineIsFlagged } from './diff-model';
 
 const MARK: Record<DiffLine['kind'], string> = { add: '+', del: '-', context: ' ' };
-const KIND_CLASS: Record<DiffLine['kind'], string> = { add: 'diff-line diff-add', del: 'diff-line diff-del', context: 'diff-line' };
-export const FLAGGED_LINE_TITLE = 'This line holds hidden or direction-changing characters (shown as ⟨…⟩): what it does may differ from how it reads';
+const KIND_CLASS: Record<DiffLine['kind'], string> = {
+  add: 'diff-line diff-add',
+  del: 'diff-line diff-del',
+  context: 'diff-line',
+};
+export const FLAGGED_LINE_TITLE =
+  'This line holds hidden or direction-changing characters (shown as ⟨…⟩): what it does may differ from how it reads';
 
 /** One line's code: highlighted tokens, hidden characters as markers; a flagged line says so in its margin. */
 function Code({ line, tokens }: { line: DiffLine; tokens: Token[] }) {
   const flagged = lineIsFlagged(line);
   return (
-    <span className={flagged ? `${KIND_CLASS[line.kind]} diff-line-flagged` : KIND_CLASS[line.kind]} data-flagged={flagged ? 'true' : undefined}>
+    <span
+      className={flagged ? `${KIND_CLASS[line.kind]} diff-line-flagged` : KIND_CLASS[line.kind]}
+      data-flagged={flagged ? 'true' : undefined}
+    >
       <span className="diff-mark">{MARK[line.kind]}</span>
       {flagged ? (
         <span className="diff-flag" title={FLAGGED_LINE_TITLE} aria-label="hidden characters">
           ⚠
         </span>
       ) : null}
-      {tokens.length === 0 ? ' ' : tokens.map((t, i) => (t.className ? <span key={i} className={t.className}>{shownNodes(t.text)}</span> : shownNodes(t.text)))}
+      {tokens.length === 0
+        ? ' '
+        : tokens.map((t, i) =>
+            t.className ? (
+              <span key={i} className={t.className}>
+                {shownNodes(t.text)}
+              </span>
+            ) : (
+              shownNodes(t.text)
+            ),
+          )}
     </span>
   );
 }
@@ -46,7 +64,15 @@ export function UnifiedLines({ lines, tokens }: { lines: DiffLine[]; tokens: Tok
   );
 }
 
-function Cell({ line, side, tokensOf }: { line: DiffLine | null; side: 'old' | 'new'; tokensOf(line: DiffLine): Token[] }) {
+function Cell({
+  line,
+  side,
+  tokensOf,
+}: {
+  line: DiffLine | null;
+  side: 'old' | 'new';
+  tokensOf(line: DiffLine): Token[];
+}) {
   if (!line) {
     return (
       <>

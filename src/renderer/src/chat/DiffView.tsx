@@ -67,19 +67,27 @@ export function DiffView({ path, diff }: { path: string; diff: string }) {
   const hunks = useMemo(() => parseDiffHunks(diff), [diff]);
   const language = languageForPath(path);
   const [layout, setLayout] = useDiffLayout();
-  const count = (kind: DiffLine['kind']): number => hunks.reduce((n, h) => n + h.lines.filter((l) => l.kind === kind).length, 0);
+  const count = (kind: DiffLine['kind']): number =>
+    hunks.reduce((n, h) => n + h.lines.filter((l) => l.kind === kind).length, 0);
   const flagged = useMemo(() => hunks.reduce((n, h) => n + h.lines.filter(lineIsFlagged).length, 0), [hunks]);
   return (
     <section className="diff-view" aria-label={shownText(`Changes to ${path}`)} data-layout={layout}>
       {flagged > 0 ? <FlaggedLinesWarning count={flagged} /> : null}
       <div className="diff-toolbar">
         <p className="diff-summary">
-          <Shown text={path} strict lines="inline" as="code" /> <Shown className="diff-add-count" text={`+${count('add')}`} />{' '}
+          <Shown text={path} strict lines="inline" as="code" />{' '}
+          <Shown className="diff-add-count" text={`+${count('add')}`} />{' '}
           <Shown className="diff-del-count" text={`−${count('del')}`} />
         </p>
         <div className="diff-layouts" role="group" aria-label="Diff layout">
           {(['unified', 'split'] as const).map((option) => (
-            <button key={option} type="button" className="diff-layout-button" aria-pressed={layout === option} onClick={() => setLayout(option)}>
+            <button
+              key={option}
+              type="button"
+              className="diff-layout-button"
+              aria-pressed={layout === option}
+              onClick={() => setLayout(option)}
+            >
               {option === 'unified' ? 'Unified' : 'Split'}
             </button>
           ))}

@@ -6,13 +6,29 @@ import type { FencedCode } from './fenced-code';
 import { highlightLines } from './highlight';
 
 /** One segment of a code block, highlighted again only when its own text changes. */
-const Segment = memo(function Segment({ text, language, last }: { text: string; language: string | null; last: boolean }) {
+const Segment = memo(function Segment({
+  text,
+  language,
+  last,
+}: {
+  text: string;
+  language: string | null;
+  last: boolean;
+}) {
   const lines = useMemo(() => highlightLines(text, language), [text, language]);
   return (
     <>
       {lines.map((tokens, i) => (
         <span key={i}>
-          {tokens.map((t, j) => (t.className ? <span key={j} className={t.className}>{shownNodes(t.text)}</span> : shownNodes(t.text)))}
+          {tokens.map((t, j) =>
+            t.className ? (
+              <span key={j} className={t.className}>
+                {shownNodes(t.text)}
+              </span>
+            ) : (
+              shownNodes(t.text)
+            ),
+          )}
           {i < lines.length - 1 || !last ? '\n' : null}
         </span>
       ))}

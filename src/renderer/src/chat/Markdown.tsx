@@ -38,7 +38,11 @@ function SafeLink({ href, children, node }: Props<'a'>) {
   const url = safeLinkUrl(href);
   if (!url) {
     return (
-      <span className="md-link-inert" data-testid="inert-link" title="Link removed: only http, https and mailto addresses open">
+      <span
+        className="md-link-inert"
+        data-testid="inert-link"
+        title="Link removed: only http, https and mailto addresses open"
+      >
         {children}
       </span>
     );
@@ -81,7 +85,11 @@ const safeOrEmpty = (url: string): string => safeLinkUrl(url) ?? '';
 
 const COMPONENTS: Components = { a: SafeLink, img: ImageAsText, pre: CodeBlock, table: Table, input: Input };
 const REMARK_PLUGINS: Options['remarkPlugins'] = [remarkGfm];
-const REHYPE_PLUGINS: Options['rehypePlugins'] = [rehypeTrimCodeNewline, [rehypeHighlight, { detect: false }], rehypeVisibleText];
+const REHYPE_PLUGINS: Options['rehypePlugins'] = [
+  rehypeTrimCodeNewline,
+  [rehypeHighlight, { detect: false }],
+  rehypeVisibleText,
+];
 
 /** One top-level block, parsed again only when its own text changes; a code block takes the fast code view. */
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {

@@ -57,8 +57,18 @@ export function MessageList({ items }: { items: ChatItem[] }) {
   const rows = virtualizer.getVirtualItems();
   return (
     // A scrollable log must be reachable by keyboard to be scrolled (arrow keys, Page Up/Down): focusable, with keys.
-    // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex, jsx-a11y/no-noninteractive-element-interactions
-    <div ref={scrollRef} className="message-list" role="log" aria-label="Conversation" aria-live="polite" tabIndex={0} onKeyDown={onKeyDown} data-count={items.length}>
+    /* eslint-disable jsx-a11y/no-noninteractive-tabindex, jsx-a11y/no-noninteractive-element-interactions */
+    <div
+      ref={scrollRef}
+      className="message-list"
+      role="log"
+      aria-label="Conversation"
+      aria-live="polite"
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      data-count={items.length}
+      /* eslint-enable jsx-a11y/no-noninteractive-tabindex, jsx-a11y/no-noninteractive-element-interactions */
+    >
       {items.length === 0 ? (
         <p className="muted">No messages yet.</p>
       ) : (

@@ -30,7 +30,10 @@ export const MessageRow = memo(function MessageRow({ item }: { item: ChatItem })
       return <ToolCard item={item} />;
     case 'notice':
       return (
-        <p className={item.tone === 'error' ? 'msg-notice error' : 'msg-notice muted'} role={item.tone === 'error' ? 'alert' : undefined}>
+        <p
+          className={item.tone === 'error' ? 'msg-notice error' : 'msg-notice muted'}
+          role={item.tone === 'error' ? 'alert' : undefined}
+        >
           <Shown text={item.text} />
         </p>
       );

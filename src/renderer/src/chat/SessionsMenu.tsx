@@ -56,9 +56,22 @@ export function SessionsMenu() {
           {sessions.length === 0 ? <li className="muted">No sessions yet.</li> : null}
           {sessions.map((s) => (
             <li key={s.id}>
-              {s.lastPrompt === null ? <span className="session-prompt">(no messages)</span> : <Shown className="session-prompt" text={s.lastPrompt} lines="inline" />}{' '}
-              <Shown className="muted" text={`${s.prompts} message${s.prompts === 1 ? '' : 's'} · ${new Date(s.updatedAt).toLocaleString()}`} />{' '}
-              <button type="button" className="link" disabled={running} onClick={() => resume(s.id)} aria-label={shownText(`Resume session: ${s.lastPrompt ?? s.id}`)}>
+              {s.lastPrompt === null ? (
+                <span className="session-prompt">(no messages)</span>
+              ) : (
+                <Shown className="session-prompt" text={s.lastPrompt} lines="inline" />
+              )}{' '}
+              <Shown
+                className="muted"
+                text={`${s.prompts} message${s.prompts === 1 ? '' : 's'} · ${new Date(s.updatedAt).toLocaleString()}`}
+              />{' '}
+              <button
+                type="button"
+                className="link"
+                disabled={running}
+                onClick={() => resume(s.id)}
+                aria-label={shownText(`Resume session: ${s.lastPrompt ?? s.id}`)}
+              >
                 Resume
               </button>
             </li>

@@ -129,7 +129,15 @@ export function TerminalView({ text }: { text: string }) {
     if (term) write(term, text, writtenRef);
   }, [text]);
 
-  return <div ref={hostRef} className="terminal-view" role="region" aria-label="Command output" data-testid="terminal-view" />;
+  return (
+    <div
+      ref={hostRef}
+      className="terminal-view"
+      role="region"
+      aria-label="Command output"
+      data-testid="terminal-view"
+    />
+  );
 }
 
 /**

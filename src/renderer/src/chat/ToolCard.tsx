@@ -14,8 +14,10 @@ export function decisionLabel(item: ToolItem): { text: string; tone: 'ok' | 'war
   if (d.answer && d.source === 'approval') {
     if (!d.allow) return { text: d.answer.choice === 'deny' ? 'denied by you' : `denied: ${d.reason}`, tone: 'bad' };
     const added = d.answer.rules?.length ? ` (added ${d.answer.rules.join(', ')})` : '';
-    if (added && d.answer.choice === 'session') return { text: `allowed for this session by you${added}`, tone: 'warn' };
-    if (added && d.answer.choice === 'always') return { text: `always allowed in this project by you${added}`, tone: 'warn' };
+    if (added && d.answer.choice === 'session')
+      return { text: `allowed for this session by you${added}`, tone: 'warn' };
+    if (added && d.answer.choice === 'always')
+      return { text: `always allowed in this project by you${added}`, tone: 'warn' };
     return { text: 'allowed once by you', tone: 'warn' };
   }
   if (!d.allow) return { text: `denied: ${d.reason}`, tone: 'bad' };
@@ -32,7 +34,8 @@ const openOutputs = new Set<string>();
  */
 function outputOf(item: ToolItem): { text: string; command: boolean } {
   const isCommand = item.name === 'run_command';
-  if (isCommand && (item.output !== '' || item.result?.ran)) return { text: item.output || (item.result?.content ?? ''), command: true };
+  if (isCommand && (item.output !== '' || item.result?.ran))
+    return { text: item.output || (item.result?.content ?? ''), command: true };
   return { text: item.result ? item.result.content : item.output, command: false };
 }
 
@@ -54,12 +57,21 @@ export function ToolCard({ item }: { item: ToolItem }) {
     <article className="tool-card" aria-label={`Tool call ${item.name}`} data-testid="tool-card">
       <header className="tool-card-head">
         <Shown className="tool-name" text={item.name} strict lines="inline" as="code" />{' '}
-        <Shown className="tool-target" text={callTarget(item.input)} strict lines="inline" as="code" data-testid="tool-target" />
+        <Shown
+          className="tool-target"
+          text={callTarget(item.input)}
+          strict
+          lines="inline"
+          as="code"
+          data-testid="tool-target"
+        />
         <span className={`badge badge-${badge.tone}`} data-testid="decision-badge">
           <Shown text={badge.text} lines="inline" />
         </span>
         {item.result ? (
-          <span className={item.result.isError ? 'tool-status bad' : 'tool-status'}>{item.result.isError ? 'error' : item.result.ran ? 'done' : 'not run'}</span>
+          <span className={item.result.isError ? 'tool-status bad' : 'tool-status'}>
+            {item.result.isError ? 'error' : item.result.ran ? 'done' : 'not run'}
+          </span>
         ) : (
           <span className="tool-status muted">running…</span>
         )}

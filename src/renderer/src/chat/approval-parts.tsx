@@ -26,7 +26,8 @@ export function useArmed(key: string): boolean {
 /** "call 1 of 2 in this turn · 1 of 3 waiting": where this call sits, so a new dialog never looks like the last one. */
 export function approvalCounter(request: ApprovalRequestEvent, position: number, total: number): string | null {
   const parts: string[] = [];
-  if (request.position && request.position.count > 1) parts.push(`call ${request.position.index} of ${request.position.count} in this turn`);
+  if (request.position && request.position.count > 1)
+    parts.push(`call ${request.position.index} of ${request.position.count} in this turn`);
   if (total > 1) parts.push(`${position} of ${total} waiting`);
   return parts.length ? parts.join(' · ') : null;
 }
@@ -36,8 +37,14 @@ export function approvalCounter(request: ApprovalRequestEvent, position: number,
  * input, when there is no target it would repeat), the rule.
  */
 export function approvalTexts(request: ApprovalRequestEvent, rule: string): MarkedText[] {
-  const body = request.preview?.kind === 'diff' ? request.preview.unifiedDiff : request.target ? '' : request.inputSummary;
-  return [{ text: request.target, strict: true }, { text: request.reason }, { text: body }, { text: rule, strict: true }];
+  const body =
+    request.preview?.kind === 'diff' ? request.preview.unifiedDiff : request.target ? '' : request.inputSummary;
+  return [
+    { text: request.target, strict: true },
+    { text: request.reason },
+    { text: body },
+    { text: rule, strict: true },
+  ];
 }
 
 /** The top of the dialog: the hidden-character warning and, for a write nobody can preview, that fact first. */
@@ -88,7 +95,8 @@ export function ApprovalFacts({ request }: { request: ApprovalRequestEvent }) {
 
 /** The diff of a write, or the call's input (long input folded, with how much is hidden). */
 export function ApprovalPreview({ request }: { request: ApprovalRequestEvent }) {
-  if (request.preview?.kind === 'diff') return <DiffView path={request.preview.path} diff={request.preview.unifiedDiff} />;
+  if (request.preview?.kind === 'diff')
+    return <DiffView path={request.preview.path} diff={request.preview.unifiedDiff} />;
   return (
     <pre className="approval-input" data-testid="approval-input">
       <LongText text={request.inputSummary} maxLines={INPUT_LINES} />

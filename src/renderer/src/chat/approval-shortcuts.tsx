@@ -20,7 +20,11 @@ interface KeyLike {
  */
 export function shortcutAction(event: KeyLike, available: readonly ApprovalChoice[]): ApprovalChoice | null {
   if (!event.altKey || event.ctrlKey || event.metaKey) return null;
-  const letter = /^[a-z]$/i.test(event.key) ? event.key.toLowerCase() : /^Key[A-Z]$/.test(event.code) ? event.code.slice(3).toLowerCase() : null;
+  const letter = /^[a-z]$/i.test(event.key)
+    ? event.key.toLowerCase()
+    : /^Key[A-Z]$/.test(event.code)
+      ? event.code.slice(3).toLowerCase()
+      : null;
   return available.find((action) => APPROVAL_KEYS[action] === letter) ?? null;
 }
 

@@ -65,7 +65,9 @@ export function pushItem(item: ChatItem): void {
 }
 
 function updateTool(callId: string, update: (item: ToolItem) => ToolItem): void {
-  useChat.setState((s) => ({ items: s.items.map((it) => (it.kind === 'tool' && it.callId === callId ? update(it) : it)) }));
+  useChat.setState((s) => ({
+    items: s.items.map((it) => (it.kind === 'tool' && it.callId === callId ? update(it) : it)),
+  }));
 }
 
 function applyAgentEvent(event: AgentEvent): void {
@@ -74,7 +76,16 @@ function applyAgentEvent(event: AgentEvent): void {
       applyDeltas([event]);
       return;
     case 'tool_call_started':
-      pushItem({ kind: 'tool', key: nextKey(), callId: event.id, name: event.name, input: event.input, decision: null, output: '', result: null });
+      pushItem({
+        kind: 'tool',
+        key: nextKey(),
+        callId: event.id,
+        name: event.name,
+        input: event.input,
+        decision: null,
+        output: '',
+        result: null,
+      });
       return;
     case 'tool_call_decided':
       updateTool(event.id, (it) => ({ ...it, decision: event }));
@@ -83,7 +94,10 @@ function applyAgentEvent(event: AgentEvent): void {
       applyDeltas([event]);
       return;
     case 'tool_call_finished':
-      updateTool(event.id, (it) => ({ ...it, result: { ran: event.ran, isError: event.isError, content: event.content, exitCode: event.exitCode ?? null } }));
+      updateTool(event.id, (it) => ({
+        ...it,
+        result: { ran: event.ran, isError: event.isError, content: event.content, exitCode: event.exitCode ?? null },
+      }));
       return;
     case 'turn_usage':
       useChat.setState({ usage: event.total });
@@ -146,7 +160,9 @@ function applyOneEvent(event: ApiEvent): void {
       applyAgentEvent(event.event);
       return;
     case 'approvalRequest':
-      useChat.setState((s) => ({ approvals: s.approvals.some((a) => a.requestId === event.requestId) ? s.approvals : [...s.approvals, event] }));
+      useChat.setState((s) => ({
+        approvals: s.approvals.some((a) => a.requestId === event.requestId) ? s.approvals : [...s.approvals, event],
+      }));
       return;
     case 'approvalClosed':
       useChat.setState((s) => ({ approvals: s.approvals.filter((a) => a.requestId !== event.requestId) }));
@@ -156,15 +172,32 @@ function applyOneEvent(event: ApiEvent): void {
         running: false,
         runId: null,
         usage: event.usage,
-        plan: s.runAgentMode === 'plan' && event.status === 'completed' && event.finalText.trim() ? event.finalText : null,
+        plan:
+          s.runAgentMode === 'plan' && event.status === 'completed' && event.finalText.trim() ? event.finalText : null,
         runAgentMode: null,
       }));
-      if (event.status === 'error') pushItem({ kind: 'notice', key: nextKey(), tone: 'error', text: `The run failed: ${event.error?.message ?? 'unknown error'}` });
-      else if (event.status === 'cancelled') pushItem({ kind: 'notice', key: nextKey(), tone: 'info', text: 'Cancelled.' });
-      else if (event.status === 'max_turns') pushItem({ kind: 'notice', key: nextKey(), tone: 'info', text: 'Stopped: the turn limit was reached.' });
+      if (event.status === 'error')
+        pushItem({
+          kind: 'notice',
+          key: nextKey(),
+          tone: 'error',
+          text: `The run failed: ${event.error?.message ?? 'unknown error'}`,
+        });
+      else if (event.status === 'cancelled')
+        pushItem({ kind: 'notice', key: nextKey(), tone: 'info', text: 'Cancelled.' });
+      else if (event.status === 'max_turns')
+        pushItem({ kind: 'notice', key: nextKey(), tone: 'info', text: 'Stopped: the turn limit was reached.' });
       return;
     case 'projectChanged':
-      useChat.setState({ items: [], running: false, runId: null, usage: null, approvals: [], plan: null, runAgentMode: null });
+      useChat.setState({
+        items: [],
+        running: false,
+        runId: null,
+        usage: null,
+        approvals: [],
+        plan: null,
+        runAgentMode: null,
+      });
       return;
     default:
       return;

@@ -44,7 +44,12 @@ export function parseDiffHunks(diff: string): DiffHunk[] {
   let raw: Array<{ header: string; oldStart: number; newStart: number; lines: string[] }>;
   try {
     raw = parsePatch(diff).flatMap((file) =>
-      file.hunks.map((h) => ({ header: `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, oldStart: h.oldStart, newStart: h.newStart, lines: h.lines })),
+      file.hunks.map((h) => ({
+        header: `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`,
+        oldStart: h.oldStart,
+        newStart: h.newStart,
+        lines: h.lines,
+      })),
     );
   } catch {
     raw = parseUnifiedDiff(diff).hunks.map((h) => {
@@ -84,7 +89,8 @@ export function splitRows(lines: DiffLine[]): SplitRow[] {
     const adds: DiffLine[] = [];
     while (lines[i]?.kind === 'del') dels.push(lines[i++] as DiffLine);
     while (lines[i]?.kind === 'add') adds.push(lines[i++] as DiffLine);
-    for (let j = 0; j < Math.max(dels.length, adds.length); j++) rows.push({ left: dels[j] ?? null, right: adds[j] ?? null });
+    for (let j = 0; j < Math.max(dels.length, adds.length); j++)
+      rows.push({ left: dels[j] ?? null, right: adds[j] ?? null });
   }
   return rows;
 }

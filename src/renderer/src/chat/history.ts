@@ -5,7 +5,10 @@ import type { ChatItem, ToolItem } from './chat-store';
 let loads = 0;
 
 /** The stored conversation of a session as transcript items; each call's card gets its stored decision. */
-export function itemsFromConversation(messages: ConversationMessage[], decisions: readonly ToolCallDecided[] = []): ChatItem[] {
+export function itemsFromConversation(
+  messages: ConversationMessage[],
+  decisions: readonly ToolCallDecided[] = [],
+): ChatItem[] {
   const decided = new Map(decisions.map((d) => [d.id, d]));
   const items: ChatItem[] = [];
   const tools = new Map<string, ToolItem>();
@@ -16,15 +19,30 @@ export function itemsFromConversation(messages: ConversationMessage[], decisions
   for (const message of messages) {
     for (const block of message.content) {
       if (block.type === 'text' && block.text.trim()) {
-        items.push(message.role === 'user' ? { kind: 'user', key: key(), text: block.text } : { kind: 'assistant', key: key(), turn: 0, text: block.text });
+        items.push(
+          message.role === 'user'
+            ? { kind: 'user', key: key(), text: block.text }
+            : { kind: 'assistant', key: key(), turn: 0, text: block.text },
+        );
       } else if (block.type === 'tool_use') {
         const decision = decided.get(block.id) ?? null;
-        const tool: ToolItem = { kind: 'tool', key: key(), callId: block.id, name: block.name, input: block.input, decision, output: '', result: null, earlier: true };
+        const tool: ToolItem = {
+          kind: 'tool',
+          key: key(),
+          callId: block.id,
+          name: block.name,
+          input: block.input,
+          decision,
+          output: '',
+          result: null,
+          earlier: true,
+        };
         tools.set(block.id, tool);
         items.push(tool);
       } else if (block.type === 'tool_result') {
         const tool = tools.get(block.tool_use_id);
-        if (tool) tool.result = { ran: !block.is_error, isError: block.is_error, content: block.content, exitCode: null };
+        if (tool)
+          tool.result = { ran: !block.is_error, isError: block.is_error, content: block.content, exitCode: null };
       }
     }
   }

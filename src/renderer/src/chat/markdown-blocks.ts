@@ -31,7 +31,11 @@ export function extendMarkdownBlocks(previous: MarkdownBlocks | null, text: stri
   const from = previous?.starts[last];
   if (!previous || from === undefined || !text.startsWith(previous.text)) return { text, ...scanBlocks(text, 0) };
   const tail = scanBlocks(text, from);
-  return { text, blocks: [...previous.blocks.slice(0, last), ...tail.blocks], starts: [...previous.starts.slice(0, last), ...tail.starts] };
+  return {
+    text,
+    blocks: [...previous.blocks.slice(0, last), ...tail.blocks],
+    starts: [...previous.starts.slice(0, last), ...tail.starts],
+  };
 }
 
 function scanBlocks(text: string, from: number): { blocks: string[]; starts: number[] } {
@@ -50,7 +54,7 @@ function scanBlocks(text: string, from: number): { blocks: string[]; starts: num
     current = [];
   };
 
-  for (let at = from; at <= text.length; ) {
+  for (let at = from; at <= text.length;) {
     const nl = text.indexOf('\n', at);
     const end = nl === -1 ? text.length : nl;
     const line = text.slice(at, end);

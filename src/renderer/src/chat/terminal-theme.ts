@@ -33,7 +33,12 @@ export function terminalTheme(el: Element): ITheme {
 /** `rgb(13, 17, 23)` as `#0d1117`; any other form (a colour with alpha) as it is. */
 function hexColor(computed: string): string {
   const rgb = /^rgb\((\d+), (\d+), (\d+)\)$/.exec(computed);
-  return rgb ? `#${rgb.slice(1).map((c) => Number(c).toString(16).padStart(2, '0')).join('')}` : computed;
+  return rgb
+    ? `#${rgb
+        .slice(1)
+        .map((c) => Number(c).toString(16).padStart(2, '0'))
+        .join('')}`
+    : computed;
 }
 
 /** Calls `onChange` when the theme may have changed: the system scheme, or `data-theme` on <html>. */

@@ -30,7 +30,11 @@ export interface ShownProps {
 
 function Mark({ segment }: { segment: Extract<VisibleSegment, { kind: 'mark' }> }) {
   return (
-    <span className={`hidden-char hidden-char-${segment.category}`} title={segment.title} data-code-point={segment.codePoint.toString(16)}>
+    <span
+      className={`hidden-char hidden-char-${segment.category}`}
+      title={segment.title}
+      data-code-point={segment.codePoint.toString(16)}
+    >
       {segment.text}
     </span>
   );
@@ -75,11 +79,24 @@ function rowsOf(segments: VisibleSegment[]): VisibleSegment[][] {
  * runs of spaces kept. Every view renders text it did not write itself through this component (the lint rule
  * `gatehouse/shown-text` checks).
  */
-export const Shown = memo(function Shown({ text, strict = false, lines = 'block', as = 'span', className, id, ...rest }: ShownProps) {
+export const Shown = memo(function Shown({
+  text,
+  strict = false,
+  lines = 'block',
+  as = 'span',
+  className,
+  id,
+  ...rest
+}: ShownProps) {
   const segments = visibleSegments(text, { strict });
   const numbered = lines === 'numbered' && text.includes('\n');
   const Tag = as;
-  const classes = ['shown', strict ? 'shown-strict' : '', numbered ? 'shown-numbered' : `shown-${lines === 'numbered' ? 'block' : lines}`, className ?? '']
+  const classes = [
+    'shown',
+    strict ? 'shown-strict' : '',
+    numbered ? 'shown-numbered' : `shown-${lines === 'numbered' ? 'block' : lines}`,
+    className ?? '',
+  ]
     .filter(Boolean)
     .join(' ');
   const body = numbered

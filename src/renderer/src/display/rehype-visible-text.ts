@@ -20,7 +20,11 @@ function marked(text: string): HastNode[] {
     return {
       type: 'element',
       tagName: 'span',
-      properties: { className: ['hidden-char', `hidden-char-${s.category}`], title: s.title, dataCodePoint: s.codePoint.toString(16) },
+      properties: {
+        className: ['hidden-char', `hidden-char-${s.category}`],
+        title: s.title,
+        dataCodePoint: s.codePoint.toString(16),
+      },
       children: [{ type: 'text', value: s.text }],
     };
   });

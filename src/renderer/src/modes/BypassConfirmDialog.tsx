@@ -19,7 +19,13 @@ export function BypassConfirmDialog({ scope, onConfirm, onCancel }: BypassConfir
   const descId = useId();
 
   return (
-    <ModalDialog className="bypass-dialog" titleId={titleId} descriptionId={descId} initialFocus={cancelRef} onCancel={onCancel}>
+    <ModalDialog
+      className="bypass-dialog"
+      titleId={titleId}
+      descriptionId={descId}
+      initialFocus={cancelRef}
+      onCancel={onCancel}
+    >
       <h2 id={titleId}>Turn on bypass mode?</h2>
       <div id={descId}>
         <p>
@@ -27,8 +33,8 @@ export function BypassConfirmDialog({ scope, onConfirm, onCancel }: BypassConfir
           <strong>
             <Shown text={scope} lines="inline" />
           </strong>
-          . Every read, write and command that no rule decides runs{' '}
-          <strong>without asking you</strong>: the agent can change and delete files and run programs on its own.
+          . Every read, write and command that no rule decides runs <strong>without asking you</strong>: the agent can
+          change and delete files and run programs on its own.
         </p>
         <p className="muted">
           Still enforced: deny and ask rules, the built-in deny list, the project boundary, plan mode, and commands the

@@ -29,8 +29,8 @@ export function PermissionModeSelect({ disabled }: { disabled: boolean }) {
     if (event.type === 'permissionModeChanged') {
       usePermissionMode.setState({ state: event.state, error: null });
       setNotice(event.reason);
-    }
-    else if (event.type === 'projectChanged' || event.type === 'trustChanged' || event.type === 'runFinished') void refreshPermissionMode(api);
+    } else if (event.type === 'projectChanged' || event.type === 'trustChanged' || event.type === 'runFinished')
+      void refreshPermissionMode(api);
   });
 
   const apply = (mode: PermissionMode | null) => {
@@ -47,7 +47,13 @@ export function PermissionModeSelect({ disabled }: { disabled: boolean }) {
   };
 
   const mode = state?.mode ?? 'default';
-  const short = !state ? '' : state.source === 'session' ? 'this session' : state.source === 'settings' ? 'settings' : 'built-in default';
+  const short = !state
+    ? ''
+    : state.source === 'session'
+      ? 'this session'
+      : state.source === 'settings'
+        ? 'settings'
+        : 'built-in default';
   const long = state?.source === 'settings' ? `settings: ${state.settingsFile ?? ''}` : short;
   const bypassOff = state && !state.trusted ? state.bypassUnavailable : null;
 
@@ -73,12 +79,22 @@ export function PermissionModeSelect({ disabled }: { disabled: boolean }) {
         })}
       </select>
       {state ? (
-        <span className="permission-mode-source muted" aria-hidden="true" title={shownText(`${PERMISSION_MODE_LABELS[mode]}: ${PERMISSION_MODE_HINTS[mode]} (from ${long})${bypassOff ? `. ${bypassOff}` : ''}`)}>
+        <span
+          className="permission-mode-source muted"
+          aria-hidden="true"
+          title={shownText(
+            `${PERMISSION_MODE_LABELS[mode]}: ${PERMISSION_MODE_HINTS[mode]} (from ${long})${bypassOff ? `. ${bypassOff}` : ''}`,
+          )}
+        >
           <Shown text={`from ${short}${bypassOff ? ' · bypass unavailable (untrusted)' : ''}`} lines="inline" />
         </span>
       ) : null}
       <span id={ids.source} className="visually-hidden" data-testid="permission-mode-source">
-        {state ? <Shown text={`${PERMISSION_MODE_HINTS[mode]}; from ${long}.${bypassOff ? ` ${bypassOff}.` : ''}`} /> : ''}
+        {state ? (
+          <Shown text={`${PERMISSION_MODE_HINTS[mode]}; from ${long}.${bypassOff ? ` ${bypassOff}.` : ''}`} />
+        ) : (
+          ''
+        )}
       </span>
       {state?.source === 'session' ? (
         <button type="button" className="link" disabled={disabled} onClick={() => apply(null)}>

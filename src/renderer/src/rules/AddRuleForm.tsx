@@ -10,7 +10,13 @@ import { useRuleValidation, validationText } from './use-rule-validation';
 import { Shown } from '../display';
 
 /** Add a rule: live syntax validation (Add is disabled while the rule does not parse). */
-export function AddRuleForm({ onChanged, scopeFiles }: { onChanged(): void; scopeFiles: Record<EditableScope, string> }) {
+export function AddRuleForm({
+  onChanged,
+  scopeFiles,
+}: {
+  onChanged(): void;
+  scopeFiles: Record<EditableScope, string>;
+}) {
   const api = useApi();
   const [rule, setRule] = useState('');
   const [behavior, setBehavior] = useState<RuleBehavior>('allow');
@@ -24,7 +30,12 @@ export function AddRuleForm({ onChanged, scopeFiles }: { onChanged(): void; scop
     if (validation.state !== 'ok') return;
     api.addRule({ rule: rule.trim(), behavior, scope }).then(
       (r) => {
-        setStatus({ text: r.changed ? `Added ${behavior} ${rule.trim()} to ${r.file}` : `${behavior} ${rule.trim()} is already in ${r.file}`, error: false });
+        setStatus({
+          text: r.changed
+            ? `Added ${behavior} ${rule.trim()} to ${r.file}`
+            : `${behavior} ${rule.trim()} is already in ${r.file}`,
+          error: false,
+        });
         setRule('');
         onChanged();
       },
@@ -47,7 +58,12 @@ export function AddRuleForm({ onChanged, scopeFiles }: { onChanged(): void; scop
       <button type="submit" disabled={validation.state !== 'ok'}>
         Add rule
       </button>
-      <p id={hintId} className={validation.state === 'bad' ? 'rules-hint error' : 'rules-hint muted'} aria-live="polite" data-testid="rule-validation">
+      <p
+        id={hintId}
+        className={validation.state === 'bad' ? 'rules-hint error' : 'rules-hint muted'}
+        aria-live="polite"
+        data-testid="rule-validation"
+      >
         <Shown text={validationText(validation, scopeFiles[scope])} />
       </p>
       {status ? (

@@ -41,7 +41,9 @@ export function AdditionalDirectories({ list, onChanged }: { list: RulesList; on
   return (
     <section className="rules-group" aria-labelledby={titleId}>
       <h3 id={titleId}>Additional directories</h3>
-      <p className="muted">File tools may also reach these folders (an untrusted project&apos;s own files cannot add any).</p>
+      <p className="muted">
+        File tools may also reach these folders (an untrusted project&apos;s own files cannot add any).
+      </p>
       {list.additionalDirectories.length === 0 ? <p className="muted">None.</p> : null}
       <ul className="rules-list" aria-label="Additional directories">
         {list.additionalDirectories.map((d) => (
@@ -58,7 +60,10 @@ export function AdditionalDirectories({ list, onChanged }: { list: RulesList; on
                 aria-label={shownText(`Remove directory ${d.dir} from ${d.source}`, { strict: true })}
                 onClick={() => {
                   const source = d.source;
-                  if (isEditable(source)) void report(api.removeDirectory({ scope: source, dir: d.dir }).then((r) => `Removed ${d.dir} from ${r.file}`));
+                  if (isEditable(source))
+                    void report(
+                      api.removeDirectory({ scope: source, dir: d.dir }).then((r) => `Removed ${d.dir} from ${r.file}`),
+                    );
                 }}
               >
                 Remove
@@ -75,7 +80,11 @@ export function AdditionalDirectories({ list, onChanged }: { list: RulesList; on
         </button>
       </form>
       {status ? (
-        <p className={status.error ? 'error' : 'muted'} role={status.error ? 'alert' : 'status'} data-testid="directory-status">
+        <p
+          className={status.error ? 'error' : 'muted'}
+          role={status.error ? 'alert' : 'status'}
+          data-testid="directory-status"
+        >
           <Shown text={status.text} />
         </p>
       ) : null}

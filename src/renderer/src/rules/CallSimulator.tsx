@@ -41,7 +41,14 @@ export function CallSimulator() {
         </div>
         <div className="rules-field">
           <label htmlFor={ids.text}>Command or path</label>
-          <input id={ids.text} type="text" value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} autoComplete="off" />
+          <input
+            id={ids.text}
+            type="text"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            spellCheck={false}
+            autoComplete="off"
+          />
         </div>
         <button type="submit" disabled={!text.trim()}>
           Test
@@ -56,7 +63,12 @@ export function CallSimulator() {
         <dl className="rules-decision" data-testid="simulator-result" aria-live="polite">
           <dt>Decision</dt>
           <dd>
-            <Shown className={`rules-badge rules-badge-${result.decision}`} data-testid="simulator-decision" text={result.decision} lines="inline" />
+            <Shown
+              className={`rules-badge rules-badge-${result.decision}`}
+              data-testid="simulator-decision"
+              text={result.decision}
+              lines="inline"
+            />
           </dd>
           <dt>Source</dt>
           <dd>
@@ -64,7 +76,12 @@ export function CallSimulator() {
           </dd>
           <dt>Matched rule</dt>
           <dd>
-            <Shown data-testid="simulator-rule" text={result.rule ?? '—'} strict={result.rule !== null} lines="inline" />
+            <Shown
+              data-testid="simulator-rule"
+              text={result.rule ?? '—'}
+              strict={result.rule !== null}
+              lines="inline"
+            />
           </dd>
           <dt>Reason</dt>
           <dd>

@@ -65,7 +65,14 @@ export function EditRuleForm({ entry, scopeFiles, onDone }: EditRuleFormProps) {
         }
       }}
     >
-      <TextField label="Edit rule text" value={rule} inputRef={ruleRef} invalid={validation.state === 'bad'} describedBy={hintId} onChange={setRule} />
+      <TextField
+        label="Edit rule text"
+        value={rule}
+        inputRef={ruleRef}
+        invalid={validation.state === 'bad'}
+        describedBy={hintId}
+        onChange={setRule}
+      />
       <ChoiceField label="Edit behavior" value={behavior} choices={RuleBehaviorSchema} onChange={setBehavior} />
       <ChoiceField label="Edit scope" value={scope} choices={EditableScopeSchema} onChange={setScope} />
       <button type="submit" className="primary" disabled={validation.state !== 'ok' || saving}>
@@ -74,9 +81,18 @@ export function EditRuleForm({ entry, scopeFiles, onDone }: EditRuleFormProps) {
       <button type="button" onClick={() => onDone(false)}>
         Cancel
       </button>
-      <p id={hintId} className={validation.state === 'bad' ? 'rules-hint error' : 'rules-hint muted'} aria-live="polite" data-testid="edit-rule-validation">
+      <p
+        id={hintId}
+        className={validation.state === 'bad' ? 'rules-hint error' : 'rules-hint muted'}
+        aria-live="polite"
+        data-testid="edit-rule-validation"
+      >
         <Shown
-          text={scope !== entry.scope && validation.state === 'ok' ? `Valid rule; it moves from ${scopeFiles[entry.scope]} to ${scopeFiles[scope]}` : validationText(validation, scopeFiles[scope])}
+          text={
+            scope !== entry.scope && validation.state === 'ok'
+              ? `Valid rule; it moves from ${scopeFiles[entry.scope]} to ${scopeFiles[scope]}`
+              : validationText(validation, scopeFiles[scope])
+          }
         />
       </p>
       {error ? (

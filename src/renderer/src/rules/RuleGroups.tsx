@@ -32,7 +32,9 @@ export function RuleGroups({ rules, scopeFiles, onDelete, onChanged }: RuleGroup
   /** After a cancelled edit, focus goes back to the row's Edit button (keyboard users stay in place). */
   const [refocus, setRefocus] = useState<string | null>(null);
   if (rules.length === 0) return <p className="muted">No rules yet: every call follows the permission mode.</p>;
-  const groups = SCOPE_ORDER.map((key) => ({ key, rules: rules.filter((r) => groupOf(r) === key) })).filter((g) => g.rules.length > 0);
+  const groups = SCOPE_ORDER.map((key) => ({ key, rules: rules.filter((r) => groupOf(r) === key) })).filter(
+    (g) => g.rules.length > 0,
+  );
   return (
     <>
       {groups.map((g) => {
@@ -63,8 +65,15 @@ export function RuleGroups({ rules, scopeFiles, onDelete, onChanged }: RuleGroup
                     <Shown className={`rules-badge rules-badge-${r.behavior}`} text={r.behavior} lines="inline" />
                     <Shown className="rules-text" text={r.rule} strict lines="inline" as="code" />
                     {r.appliesToTools ? null : <span className="muted"> (no such tool yet)</span>}
-                    <span className="rules-file muted" title={r.file === null ? undefined : shownText(r.file, { strict: true })}>
-                      <Shown text={r.file ?? (r.scope === 'session' ? 'until this chat session ends' : '')} strict={r.file !== null} lines="inline" />
+                    <span
+                      className="rules-file muted"
+                      title={r.file === null ? undefined : shownText(r.file, { strict: true })}
+                    >
+                      <Shown
+                        text={r.file ?? (r.scope === 'session' ? 'until this chat session ends' : '')}
+                        strict={r.file !== null}
+                        lines="inline"
+                      />
                     </span>
                     {editable(r) ? (
                       <>
@@ -82,12 +91,22 @@ export function RuleGroups({ rules, scopeFiles, onDelete, onChanged }: RuleGroup
                         >
                           Edit
                         </button>
-                        <button type="button" className="rules-delete" aria-label={shownText(`Delete ${r.rule}`, { strict: true })} onClick={() => onDelete(r)}>
+                        <button
+                          type="button"
+                          className="rules-delete"
+                          aria-label={shownText(`Delete ${r.rule}`, { strict: true })}
+                          onClick={() => onDelete(r)}
+                        >
                           Delete
                         </button>
                       </>
                     ) : r.scope === 'session' && r.editable ? (
-                      <button type="button" className="rules-delete" aria-label={shownText(`Delete ${r.rule}`, { strict: true })} onClick={() => onDelete(r)}>
+                      <button
+                        type="button"
+                        className="rules-delete"
+                        aria-label={shownText(`Delete ${r.rule}`, { strict: true })}
+                        onClick={() => onDelete(r)}
+                      >
                         Delete
                       </button>
                     ) : null}

@@ -42,7 +42,9 @@ export function RulesView() {
 
   const remove = (r: RuleEntry) => {
     if (!isEditableScope(r.scope) && r.scope !== 'session') return;
-    api.removeRule({ rule: r.rule, behavior: r.behavior, scope: r.scope }).then(changed, (err: unknown) => setError(errorMessage(err)));
+    api
+      .removeRule({ rule: r.rule, behavior: r.behavior, scope: r.scope })
+      .then(changed, (err: unknown) => setError(errorMessage(err)));
   };
 
   return (
@@ -60,7 +62,11 @@ export function RulesView() {
       ) : null}
       {list ? (
         <>
-          {list.trusted ? null : <p className="muted">Project not trusted: its project and local allow rules, default mode and directories are not applied.</p>}
+          {list.trusted ? null : (
+            <p className="muted">
+              Project not trusted: its project and local allow rules, default mode and directories are not applied.
+            </p>
+          )}
           {list.fileErrors.length > 0 ? (
             <div className="rules-file-errors" role="alert" aria-label="Settings files that failed to load">
               <h3>Settings files that failed to load</h3>
@@ -68,7 +74,9 @@ export function RulesView() {
                 {list.fileErrors.map((e) => (
                   <li key={`${e.file}:${e.line ?? ''}:${e.reason}`}>
                     <Shown text={`${e.file}${e.line !== null ? `:${e.line}` : ''}`} strict lines="inline" as="code" />
-                    <Shown text={`: ${e.reason} (${e.effect ?? 'not applied; its last good version stays in force'})`} />
+                    <Shown
+                      text={`: ${e.reason} (${e.effect ?? 'not applied; its last good version stays in force'})`}
+                    />
                   </li>
                 ))}
               </ul>

@@ -20,7 +20,12 @@ export function ScopeModes({ list, onChanged }: { list: RulesList; onChanged(): 
   const apply = (scope: EditableScope, mode: PermissionMode | null) => {
     api.setScopeMode({ scope, mode }).then(
       (r) => {
-        setStatus({ text: r.changed ? `${mode ? `Default mode ${mode}` : 'No default mode'} in ${r.file}` : `${r.file} already says so`, error: false });
+        setStatus({
+          text: r.changed
+            ? `${mode ? `Default mode ${mode}` : 'No default mode'} in ${r.file}`
+            : `${r.file} already says so`,
+          error: false,
+        });
         onChanged();
       },
       (err: unknown) => setStatus({ text: errorMessage(err), error: true }),
@@ -37,10 +42,15 @@ export function ScopeModes({ list, onChanged }: { list: RulesList; onChanged(): 
     <section className="rules-group" aria-labelledby={`${baseId}-title`}>
       <h3 id={`${baseId}-title`}>Default permission mode</h3>
       <p className="muted">
-        In force now: <strong>
-          <Shown data-testid="rules-mode-in-force" text={list.mode ? `${list.mode.mode} (from ${list.mode.file})` : 'default (built-in)'} lines="inline" />
-        </strong>. The
-        local file beats the project file, which beats the user file; a chat session can choose its own.
+        In force now:{' '}
+        <strong>
+          <Shown
+            data-testid="rules-mode-in-force"
+            text={list.mode ? `${list.mode.mode} (from ${list.mode.file})` : 'default (built-in)'}
+            lines="inline"
+          />
+        </strong>
+        . The local file beats the project file, which beats the user file; a chat session can choose its own.
       </p>
       <div className="rules-settings">
         {EditableScopeSchema.options.map((scope) => {
@@ -50,10 +60,20 @@ export function ScopeModes({ list, onChanged }: { list: RulesList; onChanged(): 
           return (
             <div key={scope} className="rules-field">
               <label htmlFor={id}>{SCOPE_NAMES[scope]} default mode</label>
-              <select id={id} value={current ?? NOT_SET} aria-describedby={`${id}-file`} onChange={(e) => choose(scope, e.target.value)}>
+              <select
+                id={id}
+                value={current ?? NOT_SET}
+                aria-describedby={`${id}-file`}
+                onChange={(e) => choose(scope, e.target.value)}
+              >
                 <option value={NOT_SET}>not set</option>
                 {PermissionModeSchema.options.map((m) => (
-                  <option key={m} value={m} disabled={m === 'bypassPermissions' && bypassRefused && current !== m} title={PERMISSION_MODE_HINTS[m]}>
+                  <option
+                    key={m}
+                    value={m}
+                    disabled={m === 'bypassPermissions' && bypassRefused && current !== m}
+                    title={PERMISSION_MODE_HINTS[m]}
+                  >
                     {PERMISSION_MODE_LABELS[m]}
                     {m === 'bypassPermissions' && bypassRefused ? ' (unavailable: project not trusted)' : ''}
                   </option>
@@ -66,7 +86,9 @@ export function ScopeModes({ list, onChanged }: { list: RulesList; onChanged(): 
           );
         })}
       </div>
-      {!list.trusted ? <p className="muted">This project is not trusted: its own files cannot make bypass the default.</p> : null}
+      {!list.trusted ? (
+        <p className="muted">This project is not trusted: its own files cannot make bypass the default.</p>
+      ) : null}
       {status ? (
         <p className={status.error ? 'error' : 'muted'} role={status.error ? 'alert' : 'status'}>
           <Shown text={status.text} />
@@ -74,7 +96,11 @@ export function ScopeModes({ list, onChanged }: { list: RulesList; onChanged(): 
       ) : null}
       {confirming ? (
         <BypassConfirmDialog
-          scope={confirming === 'user' ? `every project you open (user settings: ${list.scopeFiles.user})` : `this project (${list.scopeFiles[confirming]})`}
+          scope={
+            confirming === 'user'
+              ? `every project you open (user settings: ${list.scopeFiles.user})`
+              : `this project (${list.scopeFiles[confirming]})`
+          }
           onCancel={() => setConfirming(null)}
           onConfirm={() => {
             const scope = confirming;

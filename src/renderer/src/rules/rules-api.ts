@@ -12,7 +12,15 @@ export const SCOPE_LABELS: Record<RuleScope | 'claude', string> = {
   claude: 'Claude Code imports',
 };
 
-export const SCOPE_ORDER: readonly (RuleScope | 'claude')[] = ['policy', 'cli', 'session', 'local', 'project', 'user', 'claude'];
+export const SCOPE_ORDER: readonly (RuleScope | 'claude')[] = [
+  'policy',
+  'cli',
+  'session',
+  'local',
+  'project',
+  'user',
+  'claude',
+];
 
 /** The simulator's tools and the input field the one textbox fills. */
 export const SIMULATED_TOOLS: readonly { tool: ToolName; label: string }[] = [

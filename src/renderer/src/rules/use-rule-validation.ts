@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { errorMessage, useApi } from '../api';
 
-export type RuleValidation = { state: 'empty' } | { state: 'checking' } | { state: 'ok' } | { state: 'bad'; error: string };
+export type RuleValidation =
+  { state: 'empty' } | { state: 'checking' } | { state: 'ok' } | { state: 'bad'; error: string };
 
 /** Live syntax validation of a rule as it is typed: main parses it with the engine's own rule parser. */
 export function useRuleValidation(rule: string): RuleValidation {

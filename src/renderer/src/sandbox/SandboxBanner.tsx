@@ -4,12 +4,16 @@ import { errorMessage, useApi, useApiEvent, useConnection } from '../api';
 import { useShell } from '../app/store';
 import { Shown } from '../display';
 
-type BannerState = { kind: 'idle' } | { kind: 'status'; status: SandboxStatusView } | { kind: 'error'; message: string };
+type BannerState =
+  { kind: 'idle' } | { kind: 'status'; status: SandboxStatusView } | { kind: 'error'; message: string };
 
 /** The one line the banner shows for a status, or null when commands are confined and nothing was ignored. */
 export function sandboxBannerText(status: SandboxStatusView): { tone: 'alert' | 'notice'; text: string } | null {
   if (status.enabled && !status.available) {
-    return { tone: 'alert', text: `Commands are not sandboxed: ${status.reason ?? 'unknown reason'}. Every command will ask for approval.` };
+    return {
+      tone: 'alert',
+      text: `Commands are not sandboxed: ${status.reason ?? 'unknown reason'}. Every command will ask for approval.`,
+    };
   }
   if (!status.enabled) return { tone: 'notice', text: 'The command sandbox is turned off in your settings.' };
   return null;
@@ -42,7 +46,8 @@ export function SandboxBanner() {
   }, [connected, project, refresh]);
 
   useApiEvent((event) => {
-    if (event.type === 'projectChanged' || event.type === 'trustChanged' || event.type === 'runFinished') void refresh();
+    if (event.type === 'projectChanged' || event.type === 'trustChanged' || event.type === 'runFinished')
+      void refresh();
     if (event.type === 'workerStatus' && event.status.state === 'ready') void refresh();
   });
 
@@ -58,7 +63,11 @@ export function SandboxBanner() {
   const warnings = state.status.warnings;
   if (banner === null && warnings.length === 0) return null;
   return (
-    <div className={`sandbox-banner sandbox-banner-${banner?.tone ?? 'notice'}`} role={banner?.tone === 'alert' ? 'alert' : 'status'} data-testid="sandbox-banner">
+    <div
+      className={`sandbox-banner sandbox-banner-${banner?.tone ?? 'notice'}`}
+      role={banner?.tone === 'alert' ? 'alert' : 'status'}
+      data-testid="sandbox-banner"
+    >
       {banner ? (
         <p>
           <Shown text={banner.text} />

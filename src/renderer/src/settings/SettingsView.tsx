@@ -69,7 +69,11 @@ export function SettingsView() {
             testId="settings-model"
             save={(name) => saveAnd(api.saveModelSettings({ name }))}
           />
-          <ApiKeyForm apiKey={view.apiKey} save={(apiKey) => saveAnd(api.saveApiKey({ apiKey }))} remove={() => saveAnd(api.removeApiKey({}))} />
+          <ApiKeyForm
+            apiKey={view.apiKey}
+            save={(apiKey) => saveAnd(api.saveApiKey({ apiKey }))}
+            remove={() => saveAnd(api.removeApiKey({}))}
+          />
           <TextSettingForm
             label="Base URL"
             saved={view.baseURL.saved}

@@ -44,7 +44,13 @@ export function ThemePicker({ theme, save }: { theme: Theme; save(theme: Theme):
       <div className="settings-radios">
         {CHOICES.map((c) => (
           <label key={c.value} className="settings-radio">
-            <input type="radio" name="gatehouse-theme" value={c.value} checked={chosen === c.value} onChange={() => choose(c.value)} />
+            <input
+              type="radio"
+              name="gatehouse-theme"
+              value={c.value}
+              checked={chosen === c.value}
+              onChange={() => choose(c.value)}
+            />
             <span>
               <Shown text={c.label} lines="inline" /> <Shown className="muted" text={`(${c.hint})`} lines="inline" />
             </span>

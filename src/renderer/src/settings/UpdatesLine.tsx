@@ -22,14 +22,19 @@ export function UpdatesLine() {
     call.then(setStatus, (err: unknown) => setFailure(errorMessage(err)));
   };
   const busy = status?.state === 'checking' || status?.state === 'downloading';
-  const canCheck = status !== null && !busy && status.state !== 'unavailable' && status.state !== 'off' && status.state !== 'ready';
+  const canCheck =
+    status !== null && !busy && status.state !== 'unavailable' && status.state !== 'off' && status.state !== 'ready';
   const progress = status?.state === 'downloading' && status.percent !== null ? ` ${status.percent}%` : '';
 
   return (
     <div className="settings-form" data-testid="settings-updates">
       <p className="settings-note" role="status" aria-live="polite" data-testid="settings-updates-status">
         {/* The message may carry an update server's error text: shown with its hidden characters marked. */}
-        {status ? <Shown text={`Gatehouse ${status.currentVersion}. ${status.message}${progress}`} /> : 'Reading the update status…'}
+        {status ? (
+          <Shown text={`Gatehouse ${status.currentVersion}. ${status.message}${progress}`} />
+        ) : (
+          'Reading the update status…'
+        )}
       </p>
       <div className="settings-row">
         <button type="button" disabled={!canCheck} onClick={() => run(api.checkForUpdates({}))}>

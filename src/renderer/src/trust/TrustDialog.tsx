@@ -39,7 +39,14 @@ export function TrustDialog({ path, parent, preview, status, busy = false, onAns
       }}
     >
       <h2 id={titleId}>Do you trust this folder?</h2>
-      <MarkWarning texts={[{ text: path, strict: true }, ...(parent ? [{ text: parent, strict: true }] : []), ...(preview ? previewTexts(preview) : [])]} subject="What this folder would load" />
+      <MarkWarning
+        texts={[
+          { text: path, strict: true },
+          ...(parent ? [{ text: parent, strict: true }] : []),
+          ...(preview ? previewTexts(preview) : []),
+        ]}
+        subject="What this folder would load"
+      />
       <p className="trust-dialog-path">
         <Shown text={path} strict lines="inline" as="code" data-testid="trust-dialog-path" />
       </p>
@@ -61,9 +68,22 @@ export function TrustDialog({ path, parent, preview, status, busy = false, onAns
           Trust this folder
         </button>
         {parent ? (
-          <button type="button" disabled={busy} onClick={() => onAnswer('parent')} aria-label="Trust parent folder" aria-describedby={`${titleId}-parent`}>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => onAnswer('parent')}
+            aria-label="Trust parent folder"
+            aria-describedby={`${titleId}-parent`}
+          >
             Trust parent folder{' '}
-            <Shown id={`${titleId}-parent`} className="trust-parent-path" text={parent} strict lines="inline" as="code" />
+            <Shown
+              id={`${titleId}-parent`}
+              className="trust-parent-path"
+              text={parent}
+              strict
+              lines="inline"
+              as="code"
+            />
           </button>
         ) : null}
         <button type="button" ref={notNowRef} className="primary" disabled={busy} onClick={onNotNow}>

@@ -3,7 +3,16 @@ import { useApi, useApiEvent, useConnection } from '../api';
 import { TrustChip } from './TrustChip';
 import { TrustDialog } from './TrustDialog';
 import { TrustedFoldersPage } from './TrustedFoldersPage';
-import { answerTrust, dismissTrust, loadTrust, loadTrustList, openTrustChoice, revokeTrust, selectDialogOpen, useTrust } from './trust-state';
+import {
+  answerTrust,
+  dismissTrust,
+  loadTrust,
+  loadTrustList,
+  openTrustChoice,
+  revokeTrust,
+  selectDialogOpen,
+  useTrust,
+} from './trust-state';
 import { Shown } from '../display';
 
 /** Keeps the trust state current: on (re)connection, when the project changes and when a decision changes. */
@@ -57,7 +66,16 @@ export function ProjectTrustPrompt() {
         </p>
       ) : null}
       {open && status ? (
-        <TrustDialog key={status.path} path={status.path} parent={parent} preview={preview} status={status} busy={busy} onAnswer={(scope) => void answerTrust(api, scope)} onNotNow={dismissTrust} />
+        <TrustDialog
+          key={status.path}
+          path={status.path}
+          parent={parent}
+          preview={preview}
+          status={status}
+          busy={busy}
+          onAnswer={(scope) => void answerTrust(api, scope)}
+          onNotNow={dismissTrust}
+        />
       ) : null}
     </>
   );
@@ -69,7 +87,14 @@ export function ProjectTrustedFolders() {
   const entries = useTrust((s) => s.entries);
   const storeError = useTrust((s) => s.storeError);
   const error = useTrust((s) => s.listError);
-  return <TrustedFoldersPage entries={entries} storeError={storeError} error={error} onRevoke={(p) => void revokeTrust(api, p)} />;
+  return (
+    <TrustedFoldersPage
+      entries={entries}
+      storeError={storeError}
+      error={error}
+      onRevoke={(p) => void revokeTrust(api, p)}
+    />
+  );
 }
 
 /**

@@ -10,11 +10,24 @@ function plural(n: number, one: string, many = `${one}s`): string {
 /** Every text of a preview, for the trust dialog's hidden-character warning. */
 export function previewTexts(preview: TrustPreview): MarkedText[] {
   return [
-    ...preview.allowRules.flatMap((r) => [{ text: r.rule, strict: true }, { text: r.file, strict: true }]),
-    ...preview.hooks.flatMap((h) => [{ text: h.event, strict: true }, { text: h.command, strict: true }, { text: h.file, strict: true }]),
+    ...preview.allowRules.flatMap((r) => [
+      { text: r.rule, strict: true },
+      { text: r.file, strict: true },
+    ]),
+    ...preview.hooks.flatMap((h) => [
+      { text: h.event, strict: true },
+      { text: h.command, strict: true },
+      { text: h.file, strict: true },
+    ]),
     ...preview.instructionFiles.map((f) => ({ text: f.path, strict: true })),
-    ...preview.additionalDirectories.flatMap((d) => [{ text: d.directory, strict: true }, { text: d.file, strict: true }]),
-    ...preview.allowedDomains.flatMap((d) => [{ text: d.domain, strict: true }, { text: d.file, strict: true }]),
+    ...preview.additionalDirectories.flatMap((d) => [
+      { text: d.directory, strict: true },
+      { text: d.file, strict: true },
+    ]),
+    ...preview.allowedDomains.flatMap((d) => [
+      { text: d.domain, strict: true },
+      { text: d.file, strict: true },
+    ]),
     ...preview.errors.flatMap((e) => [{ text: e.file, strict: true }, { text: e.reason }]),
     ...(preview.keyProblems ?? []).flatMap((k) => [{ text: k.file, strict: true }, { text: k.reason }]),
   ];
@@ -47,7 +60,12 @@ function Section({ label, heading, children }: { label: string; heading: string;
  */
 export function TrustPreviewList({ preview }: { preview: TrustPreview }) {
   const nothing =
-    preview.allowRules.length + preview.hooks.length + preview.instructionFiles.length + preview.allowedDomains.length + preview.additionalDirectories.length === 0;
+    preview.allowRules.length +
+      preview.hooks.length +
+      preview.instructionFiles.length +
+      preview.allowedDomains.length +
+      preview.additionalDirectories.length ===
+    0;
   return (
     <div className="trust-preview">
       <h3>If you trust it, this project would load</h3>
@@ -75,16 +93,23 @@ export function TrustPreviewList({ preview }: { preview: TrustPreview }) {
         </Section>
       ) : null}
       {preview.instructionFiles.length ? (
-        <Section label="Instruction files" heading={`${plural(preview.instructionFiles.length, 'instruction file')} (added to the model's prompt)`}>
+        <Section
+          label="Instruction files"
+          heading={`${plural(preview.instructionFiles.length, 'instruction file')} (added to the model's prompt)`}
+        >
           {preview.instructionFiles.map((f) => (
             <li key={f.path}>
-              <Shown text={f.path} strict lines="inline" as="code" /> <Shown className="muted" text={`(${f.bytes} bytes)`} />
+              <Shown text={f.path} strict lines="inline" as="code" />{' '}
+              <Shown className="muted" text={`(${f.bytes} bytes)`} />
             </li>
           ))}
         </Section>
       ) : null}
       {preview.additionalDirectories.length ? (
-        <Section label="Additional directories" heading={plural(preview.additionalDirectories.length, 'additional directory', 'additional directories')}>
+        <Section
+          label="Additional directories"
+          heading={plural(preview.additionalDirectories.length, 'additional directory', 'additional directories')}
+        >
           {preview.additionalDirectories.map((d, i) => (
             <li key={`${d.file}:${i}`}>
               <Shown text={d.directory} strict lines="inline" as="code" />

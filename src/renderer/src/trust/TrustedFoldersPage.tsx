@@ -22,7 +22,9 @@ function formatDate(iso: string | null): string {
 export function filterEntries(entries: TrustEntry[], query: string): TrustEntry[] {
   const q = query.trim().toLowerCase();
   if (!q) return entries;
-  return entries.filter((e) => e.path.toLowerCase().includes(q) || e.scope.includes(q) || (e.grantedFrom ?? '').toLowerCase().includes(q));
+  return entries.filter(
+    (e) => e.path.toLowerCase().includes(q) || e.scope.includes(q) || (e.grantedFrom ?? '').toLowerCase().includes(q),
+  );
 }
 
 export interface TrustedFoldersPageProps {
@@ -94,7 +96,9 @@ export function TrustedFoldersPage({ entries, storeError = null, error = null, o
                 <tr key={`${e.scope === 'session' ? 's' : 'd'}:${e.path}`}>
                   <td>
                     <Shown text={e.path} strict lines="inline" as="code" />
-                    {e.grantedFrom && e.grantedFrom !== e.path ? <Shown className="muted" text={` (from ${e.grantedFrom})`} strict lines="inline" /> : null}
+                    {e.grantedFrom && e.grantedFrom !== e.path ? (
+                      <Shown className="muted" text={` (from ${e.grantedFrom})`} strict lines="inline" />
+                    ) : null}
                   </td>
                   <td>{SCOPE_WORDS[e.scope]}</td>
                   <td title={shownText(e.grantedAt)}>
@@ -104,7 +108,11 @@ export function TrustedFoldersPage({ entries, storeError = null, error = null, o
                     <Shown text={formatDate(e.lastOpened)} lines="inline" />
                   </td>
                   <td>
-                    <button type="button" aria-label={shownText(`Revoke ${e.path}`, { strict: true })} onClick={() => onRevoke(e.path)}>
+                    <button
+                      type="button"
+                      aria-label={shownText(`Revoke ${e.path}`, { strict: true })}
+                      onClick={() => onRevoke(e.path)}
+                    >
                       Revoke
                     </button>
                   </td>

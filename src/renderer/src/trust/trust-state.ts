@@ -46,7 +46,13 @@ export function selectDialogOpen(s: TrustState): boolean {
 export async function loadTrust(api: GatehouseApi): Promise<void> {
   try {
     const answer = await api.getTrust({});
-    useTrust.setState({ project: answer.project, status: answer.status, parent: answer.parent, preview: answer.preview, error: null });
+    useTrust.setState({
+      project: answer.project,
+      status: answer.status,
+      parent: answer.parent,
+      preview: answer.preview,
+      error: null,
+    });
   } catch (err) {
     useTrust.setState({ error: errorMessage(err) });
   }

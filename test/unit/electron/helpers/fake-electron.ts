@@ -57,15 +57,25 @@ export class FakeSafeStorage {
   }
   async encryptStringAsync(plain: string): Promise<Buffer> {
     this.calls++;
-    if (!this.available) throw new Error('Error while encrypting the text provided to safeStorage.encryptStringAsync. Encryption is not available.');
+    if (!this.available)
+      throw new Error(
+        'Error while encrypting the text provided to safeStorage.encryptStringAsync. Encryption is not available.',
+      );
     return Buffer.concat([Buffer.from(this.prefix()), Buffer.from(plain, 'utf8').map((b) => b ^ 0x5a)]);
   }
   async decryptStringAsync(encrypted: Buffer): Promise<{ shouldReEncrypt: boolean; result: string }> {
     this.calls++;
-    if (!this.available) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptStringAsync. Decryption is not available.');
+    if (!this.available)
+      throw new Error(
+        'Error while decrypting the ciphertext provided to safeStorage.decryptStringAsync. Decryption is not available.',
+      );
     const prefix = encrypted.subarray(0, 3).toString();
-    if (prefix !== 'v10' && prefix !== 'v11') throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptStringAsync.');
-    return { shouldReEncrypt: prefix !== this.prefix(), result: Buffer.from(encrypted.subarray(3).map((b) => b ^ 0x5a)).toString('utf8') };
+    if (prefix !== 'v10' && prefix !== 'v11')
+      throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptStringAsync.');
+    return {
+      shouldReEncrypt: prefix !== this.prefix(),
+      result: Buffer.from(encrypted.subarray(3).map((b) => b ^ 0x5a)).toString('utf8'),
+    };
   }
   async isAsyncEncryptionAvailable(): Promise<boolean> {
     return this.available;

@@ -42,4 +42,3 @@ export class NodeAsUtilityProcess extends EventEmitter implements UtilityProcess
     return this.child.kill('SIGTERM');
   }
 }
-

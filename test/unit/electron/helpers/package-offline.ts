@@ -22,9 +22,16 @@ function offlineConfig(outDir: string): Config {
   const fakeDist = path.join(outDir, 'fake-electron-dist');
   fs.mkdirSync(path.join(fakeDist, 'resources'), { recursive: true });
   fs.writeFileSync(path.join(fakeDist, 'electron'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-  const electronVersion = (JSON.parse(fs.readFileSync(path.join(root, 'node_modules/electron/package.json'), 'utf8')) as { version: string }).version;
+  const electronVersion = (
+    JSON.parse(fs.readFileSync(path.join(root, 'node_modules/electron/package.json'), 'utf8')) as { version: string }
+  ).version;
   const { electronFuses: _fuses, ...config } = loadBuilderConfig();
-  return { ...config, directories: { ...config.directories, output: path.join(outDir, 'dist') }, electronDist: fakeDist, electronVersion };
+  return {
+    ...config,
+    directories: { ...config.directories, output: path.join(outDir, 'dist') },
+    electronDist: fakeDist,
+    electronVersion,
+  };
 }
 
 /**
@@ -48,7 +55,11 @@ export type LinuxTargetResult =
  * appimagetool, both downloaded on first use) would run. `projectDir` (default: this project) is where
  * package.json is read: a packed app needs nothing else from it.
  */
-export async function computeLinuxTargets(outDir: string, unpacked: string, projectDir = root): Promise<LinuxTargetResult[]> {
+export async function computeLinuxTargets(
+  outDir: string,
+  unpacked: string,
+  projectDir = root,
+): Promise<LinuxTargetResult[]> {
   const base = offlineConfig(outDir);
   const config = { ...base, directories: { ...base.directories, buildResources: path.join(root, 'build') } };
   const computed: LinuxTargetResult[] = [];

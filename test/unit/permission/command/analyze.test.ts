@@ -48,14 +48,25 @@ describe('splitting a command line into simple commands', () => {
 
 describe('normalising a simple command', () => {
   it('removes quotes and escapes', () => {
-    for (const c of ["r''m -rf /", '\\rm -rf /', '"r"m -rf /', "$'rm' -rf /", "$'\\x72m' -rf /", "$'\\162\\155' -rf /", "'rm' -rf /", '$"rm" -rf /']) {
+    for (const c of [
+      "r''m -rf /",
+      '\\rm -rf /',
+      '"r"m -rf /',
+      "$'rm' -rf /",
+      "$'\\x72m' -rf /",
+      "$'\\162\\155' -rf /",
+      "'rm' -rf /",
+      '$"rm" -rf /',
+    ]) {
       expect(argvs(c)).toEqual([['rm', '-rf', '/']]);
     }
     expect(argvs('echo "a\\"b" \'c d\' e\\ f "\\$HOME"')).toEqual([['echo', 'a"b', 'c d', 'e f', '$HOME']]);
   });
 
   it('keeps every character of a double-quoted string, newlines and runs of spaces included', () => {
-    expect(argvs('echo "multi\nline" "a  b" "a\n$x\nb" "" "x\\\ny"')).toEqual([['echo', 'multi\nline', 'a  b', 'a\n$x\nb', '', 'xy']]);
+    expect(argvs('echo "multi\nline" "a  b" "a\n$x\nb" "" "x\\\ny"')).toEqual([
+      ['echo', 'multi\nline', 'a  b', 'a\n$x\nb', '', 'xy'],
+    ]);
     expect(analyzeCommand('x=(a  "b c" $(id)) ls').commands[0]?.assignments).toEqual(['x=(a b c $(id))']);
   });
 
@@ -135,7 +146,7 @@ describe('code inside strings: bash -c, eval, heredocs, pipes into shells', () =
     expect(names("dash -c 'id'")).toEqual(['dash', 'id']);
     expect(names('bash -lc "id"')).toEqual(['bash', 'id']);
     expect(names('bash -e -o pipefail -c "id"')).toEqual(['bash', 'id']);
-    expect(names("/bin/bash -c \"bash -c 'sudo x'\"")).toEqual(['bash', 'bash', 'sudo']);
+    expect(names('/bin/bash -c "bash -c \'sudo x\'"')).toEqual(['bash', 'bash', 'sudo']);
   });
 
   it('looks into other shells for denied commands but never calls their code readable', () => {
@@ -207,7 +218,17 @@ describe('code inside strings: bash -c, eval, heredocs, pipes into shells', () =
 
 describe('unreadable commands', () => {
   it('a computed command name', () => {
-    for (const c of ['$cmd --version', '${x} a', '$(echo rm) -rf /', '`echo rm` x', '"$CMD"', 'r$X', 'env $CMD', '/bin/r? x', 'xargs $X']) {
+    for (const c of [
+      '$cmd --version',
+      '${x} a',
+      '$(echo rm) -rf /',
+      '`echo rm` x',
+      '"$CMD"',
+      'r$X',
+      'env $CMD',
+      '/bin/r? x',
+      'xargs $X',
+    ]) {
       expect(analyzeCommand(c).readable, c).toBe(false);
     }
   });
@@ -275,7 +296,10 @@ describe('writes and reads by redirection', () => {
   });
 
   it('reports /dev/null and friends like any target (the engine treats them as free)', () => {
-    expect(analyzeCommand('ls > /dev/null 2> /dev/stderr').writes.map((w) => w.path)).toEqual(['/dev/null', '/dev/stderr']);
+    expect(analyzeCommand('ls > /dev/null 2> /dev/stderr').writes.map((w) => w.path)).toEqual([
+      '/dev/null',
+      '/dev/stderr',
+    ]);
   });
 
   it('marks computed targets dynamic and removes quotes', () => {
@@ -296,11 +320,9 @@ describe('writes and reads by redirection', () => {
   });
 
   it('finds redirects on compound statements and functions', () => {
-    expect(analyzeCommand('{ ls; } > a; (ls) >> b; while read l; do :; done < c; f() { :; } > d').writes.map((w) => w.path)).toEqual([
-      'a',
-      'b',
-      'd',
-    ]);
+    expect(
+      analyzeCommand('{ ls; } > a; (ls) >> b; while read l; do :; done < c; f() { :; } > d').writes.map((w) => w.path),
+    ).toEqual(['a', 'b', 'd']);
   });
 
   it('records where each command runs after a cd', () => {
@@ -344,7 +366,13 @@ describe('changes to the environment that decide which program runs', () => {
 
 describe('fork bombs', () => {
   it('finds the classic and renamed variants', () => {
-    for (const c of [':(){ :|:& };:', 'bomb() { bomb | bomb & }; bomb', 'f(){ f & f; }; f', "bash -c ':(){ :|:& };:'", 'function x { x|x & }; x']) {
+    for (const c of [
+      ':(){ :|:& };:',
+      'bomb() { bomb | bomb & }; bomb',
+      'f(){ f & f; }; f',
+      "bash -c ':(){ :|:& };:'",
+      'function x { x|x & }; x',
+    ]) {
       expect(analyzeCommand(c).forkBomb, c).toBeTruthy();
     }
   });
@@ -358,6 +386,8 @@ describe('fork bombs', () => {
 
 describe('analysisSummary', () => {
   it('lists the commands, writes and why it is unreadable', () => {
-    expect(analysisSummary(analyzeCommand('ls > out && $X'))).toBe('ls (writes out) [unreadable: the command name is computed: $X]');
+    expect(analysisSummary(analyzeCommand('ls > out && $X'))).toBe(
+      'ls (writes out) [unreadable: the command name is computed: $X]',
+    );
   });
 });

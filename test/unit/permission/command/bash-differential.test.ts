@@ -24,7 +24,11 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(empty, { recursive: true, force: true }));
 
 function bashWords(script: string): string[] {
-  const r = spawnSync('bash', ['--norc', '--noprofile', '-c', script], { cwd: empty, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
+  const r = spawnSync('bash', ['--norc', '--noprofile', '-c', script], {
+    cwd: empty,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+  });
   if (r.status !== 0) throw new Error(`bash failed (${r.status}): ${r.stderr}`);
   const parts = r.stdout.split('\0');
   parts.pop();
@@ -59,7 +63,9 @@ const continuation = fc.constantFrom('', '', '', '\\\n');
 
 describe('the analyser agrees with bash on the words a command receives', () => {
   it('for random quoting, escaping and brace expansion (or fails closed, rarely)', () => {
-    console.log(`bash-differential: seed ${SEED}, ${RUNS} runs (reproduce: GATEHOUSE_DIFF_SEED=${SEED} DIFF_RUNS=${RUNS})`);
+    console.log(
+      `bash-differential: seed ${SEED}, ${RUNS} runs (reproduce: GATEHOUSE_DIFF_SEED=${SEED} DIFF_RUNS=${RUNS})`,
+    );
     let runs = 0;
     let unreadable = 0;
     fc.assert(

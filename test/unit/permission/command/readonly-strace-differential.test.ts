@@ -36,7 +36,20 @@ const LEFT_OUT = new Set(['node', 'npm', 'python', 'python3', 'sleep']);
 const EXTRA_PROGRAMS = ['find'];
 const PROGRAMS = [...READ_ONLY.keys(), ...EXTRA_PROGRAMS].filter((p) => !LEFT_OUT.has(p));
 /** Shell builtins (no program runs for them). */
-const BUILTINS = new Set(['echo', 'printf', 'true', 'false', ':', 'pwd', 'test', '[', 'type', 'command', 'cd', 'pushd']);
+const BUILTINS = new Set([
+  'echo',
+  'printf',
+  'true',
+  'false',
+  ':',
+  'pwd',
+  'test',
+  '[',
+  'type',
+  'command',
+  'cd',
+  'pushd',
+]);
 const SYSTEM_BIN = ['/usr/bin', '/bin', '/usr/local/bin'];
 
 /**
@@ -45,16 +58,31 @@ const SYSTEM_BIN = ['/usr/bin', '/bin', '/usr/local/bin'];
  */
 const SYSTEM_READS: { re: RegExp; why: string }[] = [
   { re: /^\/etc\/ld\.so\.(cache|preload)$/, why: 'the dynamic loader' },
-  { re: /^\/(usr\/)?lib(64)?\/([\w-]+-linux-gnu\/)?(glibc-hwcaps\/[\w-]+\/)?lib[\w+.-]*\.so[\d.]*$/, why: 'shared libraries' },
+  {
+    re: /^\/(usr\/)?lib(64)?\/([\w-]+-linux-gnu\/)?(glibc-hwcaps\/[\w-]+\/)?lib[\w+.-]*\.so[\d.]*$/,
+    why: 'shared libraries',
+  },
   { re: /^\/usr\/lib\/locale\/|^\/usr\/share\/locale\/locale\.alias$|^\/etc\/locale\.alias$/, why: 'locale data' },
-  { re: /^\/usr\/lib\/[\w-]+-linux-gnu\/gconv\/gconv-modules(\.cache|\.d\/.*)?$/, why: 'character set conversion (iconv)' },
+  {
+    re: /^\/usr\/lib\/[\w-]+-linux-gnu\/gconv\/gconv-modules(\.cache|\.d\/.*)?$/,
+    why: 'character set conversion (iconv)',
+  },
   { re: /^\/etc\/(passwd|group|nsswitch\.conf)$/, why: 'user and group names (ls -l, id, whoami, stat)' },
   { re: /^\/etc\/localtime$|^\/usr\/share\/zoneinfo\//, why: 'the time zone (date, ls -l)' },
   { re: /^\/proc\/(self|\d+)\/maps$/, why: 'the memory map (PCRE2 JIT in grep, Rust start-up in rg)' },
-  { re: /^\/proc\/(self|\d+)\/(mountinfo|mounts|stat|status|cgroup)$|^\/proc\/(filesystems|meminfo|stat)$|^\/etc\/mtab$/, why: 'mounts and process limits (df, sort, nproc)' },
+  {
+    re: /^\/proc\/(self|\d+)\/(mountinfo|mounts|stat|status|cgroup)$|^\/proc\/(filesystems|meminfo|stat)$|^\/etc\/mtab$/,
+    why: 'mounts and process limits (df, sort, nproc)',
+  },
   { re: /^\/sys\/devices\/system\/cpu\/(online|possible)$|^\/sys\/fs\/cgroup\//, why: 'CPU count (nproc, sort)' },
-  { re: /^\/usr\/share\/(misc|file)\/magic(\.mgc)?$|^\/etc\/magic(\.mgc)?$|^\/usr\/lib\/file\/magic\.mgc$/, why: "file's magic database" },
-  { re: /^\/(etc|run|run\/host|run\/systemd|usr\/local\/lib|usr\/lib|lib)\/userdb(\/[^/]+\.(user|group))?\/?$/, why: 'user records (nss-systemd userdb: id, ls -l)' },
+  {
+    re: /^\/usr\/share\/(misc|file)\/magic(\.mgc)?$|^\/etc\/magic(\.mgc)?$|^\/usr\/lib\/file\/magic\.mgc$/,
+    why: "file's magic database",
+  },
+  {
+    re: /^\/(etc|run|run\/host|run\/systemd|usr\/local\/lib|usr\/lib|lib)\/userdb(\/[^/]+\.(user|group))?\/?$/,
+    why: 'user records (nss-systemd userdb: id, ls -l)',
+  },
   { re: /^\/proc\/sys\/kernel\/ngroups_max$/, why: 'the group limit (id)' },
   { re: /^\/(usr\/share|lib|usr\/lib|etc)\/terminfo\//, why: 'the terminal description (less)' },
   { re: /^\/dev\/(null|tty|zero|urandom)$/, why: 'devices' },
@@ -68,8 +96,16 @@ const SYSTEM_SOCKETS = /sun_path="\/(var\/)?run\/nscd\/socket"/;
 function programConfig(home: string): { re: RegExp; why: string }[] {
   const h = home.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return [
-    { re: new RegExp(`^${h}/(\\.gitconfig|\\.config/git/(config|ignore|attributes))$`), why: "ripgrep: the user's git config" },
-    { re: new RegExp(`^(${h}/(\\.less|\\.lesskey|\\.lesshst|\\.config/lesskey)|/etc/sysless(key)?|/usr/bin/\\.sysless)$`), why: "less: key bindings and history" },
+    {
+      re: new RegExp(`^${h}/(\\.gitconfig|\\.config/git/(config|ignore|attributes))$`),
+      why: "ripgrep: the user's git config",
+    },
+    {
+      re: new RegExp(
+        `^(${h}/(\\.less|\\.lesskey|\\.lesshst|\\.config/lesskey)|/etc/sysless(key)?|/usr/bin/\\.sysless)$`,
+      ),
+      why: 'less: key bindings and history',
+    },
   ];
 }
 /** Writable without harm: the engine treats these redirect targets as free. */
@@ -81,8 +117,30 @@ function skipReason(): string | null {
   if (process.platform !== 'linux') return `not Linux (${process.platform}): bubblewrap and strace are Linux tools`;
   if (bwrap === null) return 'bwrap is not installed (Debian package "bubblewrap")';
   if (strace === null) return 'strace is not installed (Debian package "strace")';
-  const probe = spawnSync(bwrap, ['--unshare-all', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', strace, '-qq', '-e', 'trace=execve', '-o', '/dev/null', 'true'], { encoding: 'utf8', timeout: 10_000 });
-  if (probe.status !== 0) return `strace does not work inside bubblewrap here: ${(probe.stderr || String(probe.error ?? probe.status)).trim().split('\n')[0]}`;
+  const probe = spawnSync(
+    bwrap,
+    [
+      '--unshare-all',
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--',
+      strace,
+      '-qq',
+      '-e',
+      'trace=execve',
+      '-o',
+      '/dev/null',
+      'true',
+    ],
+    { encoding: 'utf8', timeout: 10_000 },
+  );
+  if (probe.status !== 0)
+    return `strace does not work inside bubblewrap here: ${(probe.stderr || String(probe.error ?? probe.status)).trim().split('\n')[0]}`;
   return null;
 }
 const SKIP = skipReason();
@@ -116,7 +174,8 @@ beforeAll(async () => {
   write('home/.ssh/id_rsa', 'PRIVATE\n');
   write('home/.bashrc', 'echo rc\n');
   // the repository's own programs and scripts: never read-only, whatever they are called
-  for (const prog of ['project/rg', 'project/bin/ls', 'project/bin/cat']) write(prog, '#!/bin/sh\n/bin/cat ../outside/secret.txt\n');
+  for (const prog of ['project/rg', 'project/bin/ls', 'project/bin/cat'])
+    write(prog, '#!/bin/sh\n/bin/cat ../outside/secret.txt\n');
   for (const prog of ['project/rg', 'project/bin/ls', 'project/bin/cat']) fs.chmodSync(path.join(root, prog), 0o755);
   write('project/env.sh', 'cat ../outside/secret.txt\n');
   fs.symlinkSync('../outside', path.join(fixture.project, 'link-out'));
@@ -128,7 +187,12 @@ beforeAll(async () => {
   engine = await createPermissionEngine({
     projectRoot: fixture.project,
     configDir: path.join(root, 'config'),
-    env: { PATH: '/usr/bin:/bin', HOME: fixture.home, GATEHOUSE_HOME: path.join(root, 'config'), GATEHOUSE_POLICY: path.join(root, 'no-policy.yaml') },
+    env: {
+      PATH: '/usr/bin:/bin',
+      HOME: fixture.home,
+      GATEHOUSE_HOME: path.join(root, 'config'),
+      GATEHOUSE_POLICY: path.join(root, 'no-policy.yaml'),
+    },
     trust: fixedTrust(true),
     mode: 'default',
     audit: null,
@@ -139,7 +203,9 @@ beforeAll(async () => {
     programs: installed,
     safe: new Map(installed.map((p) => [p, OPTION_POOL.filter((o) => readOnlyAllowed(`${p} ${o} notes.md`))])),
     // operands the engine does not judge as paths: a path outside stays read-only (with some accepted option, for `command -v`)
-    textOperands: new Set(installed.filter((p) => ['', '-v', '-V', '-n'].some((o) => readOnlyAllowed(`${p} ${o} ../outside/secret.txt`)))),
+    textOperands: new Set(
+      installed.filter((p) => ['', '-v', '-V', '-n'].some((o) => readOnlyAllowed(`${p} ${o} ../outside/secret.txt`))),
+    ),
   };
 });
 
@@ -159,15 +225,51 @@ function traced(script: string): { events: TraceEvent[]; status: string } {
     const r = spawnSync(
       bwrap as string,
       [
-        '--die-with-parent', '--unshare-all', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', dir, dir,
-        '--chdir', fixture.project, '--',
-        strace as string, '-ff', '-qq', '-y', '-s', '65535', '-e', `trace=${TRACED_CALLS.map((c) => `?${c}`).join(',')}`, '-e', 'signal=none',
-        '-o', path.join(dir, 't'), '--', 'bash', '-c', script,
+        '--die-with-parent',
+        '--unshare-all',
+        '--ro-bind',
+        '/',
+        '/',
+        '--dev',
+        '/dev',
+        '--proc',
+        '/proc',
+        '--bind',
+        dir,
+        dir,
+        '--chdir',
+        fixture.project,
+        '--',
+        strace as string,
+        '-ff',
+        '-qq',
+        '-y',
+        '-s',
+        '65535',
+        '-e',
+        `trace=${TRACED_CALLS.map((c) => `?${c}`).join(',')}`,
+        '-e',
+        'signal=none',
+        '-o',
+        path.join(dir, 't'),
+        '--',
+        'bash',
+        '-c',
+        script,
       ],
-      { env: { PATH: '/usr/bin:/bin', HOME: fixture.home, LANG: 'C' }, stdio: ['ignore', 'ignore', 'pipe'], timeout: 15_000, killSignal: 'SIGKILL', encoding: 'utf8' },
+      {
+        env: { PATH: '/usr/bin:/bin', HOME: fixture.home, LANG: 'C' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+        timeout: 15_000,
+        killSignal: 'SIGKILL',
+        encoding: 'utf8',
+      },
     );
     const stderr = (r.stderr ?? '').trim().split('\n').slice(-3).join(' / ');
-    return { events: readTrace(dir, 't'), status: `${r.error ? `error ${r.error.message}` : `exit ${r.status ?? r.signal}`}${stderr ? `; stderr: ${stderr}` : ''}` };
+    return {
+      events: readTrace(dir, 't'),
+      status: `${r.error ? `error ${r.error.message}` : `exit ${r.status ?? r.signal}`}${stderr ? `; stderr: ${stderr}` : ''}`,
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -185,84 +287,120 @@ function misdeeds(events: TraceEvent[]): string[] {
       if (!e.ok) continue;
       const isBash = first && e.file.endsWith('/bash');
       first = false;
-      const named = SYSTEM_BIN.some((d) => e.file === path.join(d, path.basename(e.file))) && programs.has(path.basename(e.file));
+      const named =
+        SYSTEM_BIN.some((d) => e.file === path.join(d, path.basename(e.file))) && programs.has(path.basename(e.file));
       if (!isBash && !named) out.push(`ran ${e.file}: ${e.line}`);
     } else if (e.kind === 'change') out.push(`changed the file system: ${e.line}`);
     else if (e.kind === 'socket') {
       if (!SYSTEM_SOCKETS.test(e.line)) out.push(`used a socket: ${e.line}`);
-    }
-    else {
+    } else {
       // a failed open names where it would have landed (a last link is not followed with O_NOFOLLOW)
-      const where = e.real ?? (e.noFollow ? path.join(landing(path.dirname(e.requested)), path.basename(e.requested)) : landing(e.requested));
+      const where =
+        e.real ??
+        (e.noFollow ? path.join(landing(path.dirname(e.requested)), path.basename(e.requested)) : landing(e.requested));
       if (e.write) {
         const temp = TEMP_FILE.test(e.requested) && /O_CREAT\|O_EXCL/.test(e.line);
-        if (!FREE_WRITES.has(e.requested) && !FREE_WRITES.has(where) && !temp) out.push(`opened for writing ${where}: ${e.line}`);
+        if (!FREE_WRITES.has(e.requested) && !FREE_WRITES.has(where) && !temp)
+          out.push(`opened for writing ${where}: ${e.line}`);
         continue;
       }
       if (e.handleOnly) continue;
       if (inside(where, fixture.project)) continue;
       // a program that is a script, read by its interpreter (`which`)
-      const bin = [e.requested, where].some((p) => SYSTEM_BIN.includes(path.dirname(p)) && programs.has(path.basename(p)));
-      const known = SYSTEM_READS.some((s) => s.re.test(where)) || programConfig(fixture.home).some((c) => c.re.test(where));
+      const bin = [e.requested, where].some(
+        (p) => SYSTEM_BIN.includes(path.dirname(p)) && programs.has(path.basename(p)),
+      );
+      const known =
+        SYSTEM_READS.some((s) => s.re.test(where)) || programConfig(fixture.home).some((c) => c.re.test(where));
       if (!bin && !known) out.push(`read outside the project ${where}: ${e.line}`);
     }
   }
   return out;
 }
 
-describe.skipIf(SKIP !== null)(`read-only commands do only read-only things under real bash (bubblewrap + strace${SKIP ? `; skipped: ${SKIP}` : ''})`, () => {
-  it.skipIf(process.env.DIFF_SCRIPT === undefined)('(triage) one script from DIFF_SCRIPT: the decision and what it did', () => {
-    for (const script of (process.env.DIFF_SCRIPT ?? '').split('\n---\n')) {
-      const d = engine.decide({ tool: 'run_command', input: { command: script } });
-      const { events, status } = traced(script);
-      console.log(`${JSON.stringify(script)}: ${d.decision} (${d.source}: ${d.reason}); under bash (${status}):\n  ${misdeeds(events).join('\n  ') || 'nothing wrong'}`);
-    }
-  });
-
-  it.skipIf(process.env.DIFF_SHRINK === undefined)('(triage) shrinks DIFF_SHRINK to a smallest script that still fails', () => {
-    const fails = (script: string): boolean => readOnlyAllowed(script) && misdeeds(traced(script).events).length > 0;
-    let current = process.env.DIFF_SHRINK ?? '';
-    if (!fails(current)) return void console.log('it does not fail');
-    for (let size = Math.ceil(current.length / 2); size >= 1; size = size === 1 ? 0 : Math.ceil(size / 2)) {
-      for (let i = 0; i + size <= current.length; ) {
-        const candidate = current.slice(0, i) + current.slice(i + size);
-        if (fails(candidate)) current = candidate;
-        else i += size;
-      }
-    }
-    console.log(`smallest: ${JSON.stringify(current)}\n  ${misdeeds(traced(current).events).join('\n  ')}`);
-  }, 600_000);
-
-  it.skipIf(process.env.DIFF_COLLECT === undefined)('(triage) lists every failing script of a sample without stopping', () => {
-    const failing = new Map<string, string>();
-    let ran = 0;
-    for (const script of fc.sample(scripts(gen), { seed: SEED, numRuns: Number(process.env.DIFF_COLLECT) })) {
-      if (!readOnlyAllowed(script)) continue;
-      ran++;
-      if (process.env.DIFF_SHOW !== undefined) console.log(`ran: ${JSON.stringify(script)}`);
-      const bad = misdeeds(traced(script).events);
-      if (bad.length > 0) failing.set(script, bad.join(' | ').slice(0, 400));
-    }
-    console.log(`${ran} read-only of ${process.env.DIFF_COLLECT}\n${[...failing].map(([s, b]) => `${JSON.stringify(s)}\n    ${b}`).join('\n')}`);
-  }, 600_000);
-
-  it.skipIf(['DIFF_COLLECT', 'DIFF_SCRIPT', 'DIFF_SHRINK'].some((v) => process.env[v] !== undefined))('every generated script the engine calls read-only runs only read-only programs, writes nothing and reads only the project', () => {
-    console.log(`readonly-strace-differential: seed ${SEED}, ${RUNS} runs (reproduce: GATEHOUSE_DIFF_SEED=${SEED} DIFF_RUNS=${RUNS}); constructs avoided for open findings: ${AVOIDED_SUMMARY.length === 0 ? 'none' : AVOIDED_SUMMARY.join(', ')}`);
-    let generated = 0;
-    let executed = 0;
-    fc.assert(
-      fc.property(scripts(gen), (script) => {
-        generated++;
-        fc.pre(readOnlyAllowed(script));
-        executed++;
-        let { events, status } = traced(script);
-        if (events.length === 0) ({ events, status } = traced(script)); // bubblewrap could not start (a loaded machine): once more
-        expect(events.length, `no trace for ${JSON.stringify(script)} (${status})`).toBeGreaterThan(0);
-        const bad = misdeeds(events);
-        expect(bad, `the engine calls ${JSON.stringify(script)} read-only, but under bash (${status}) it:\n${bad.join('\n')}`).toEqual([]);
-      }),
-      { seed: SEED, numRuns: RUNS, maxSkipsPerRun: 200 },
+describe.skipIf(SKIP !== null)(
+  `read-only commands do only read-only things under real bash (bubblewrap + strace${SKIP ? `; skipped: ${SKIP}` : ''})`,
+  () => {
+    it.skipIf(process.env.DIFF_SCRIPT === undefined)(
+      '(triage) one script from DIFF_SCRIPT: the decision and what it did',
+      () => {
+        for (const script of (process.env.DIFF_SCRIPT ?? '').split('\n---\n')) {
+          const d = engine.decide({ tool: 'run_command', input: { command: script } });
+          const { events, status } = traced(script);
+          console.log(
+            `${JSON.stringify(script)}: ${d.decision} (${d.source}: ${d.reason}); under bash (${status}):\n  ${misdeeds(events).join('\n  ') || 'nothing wrong'}`,
+          );
+        }
+      },
     );
-    console.log(`readonly-strace-differential: ${generated} scripts generated, ${executed} called read-only and run under strace`);
-  }, 240_000);
-});
+
+    it.skipIf(process.env.DIFF_SHRINK === undefined)(
+      '(triage) shrinks DIFF_SHRINK to a smallest script that still fails',
+      () => {
+        const fails = (script: string): boolean =>
+          readOnlyAllowed(script) && misdeeds(traced(script).events).length > 0;
+        let current = process.env.DIFF_SHRINK ?? '';
+        if (!fails(current)) return void console.log('it does not fail');
+        for (let size = Math.ceil(current.length / 2); size >= 1; size = size === 1 ? 0 : Math.ceil(size / 2)) {
+          for (let i = 0; i + size <= current.length;) {
+            const candidate = current.slice(0, i) + current.slice(i + size);
+            if (fails(candidate)) current = candidate;
+            else i += size;
+          }
+        }
+        console.log(`smallest: ${JSON.stringify(current)}\n  ${misdeeds(traced(current).events).join('\n  ')}`);
+      },
+      600_000,
+    );
+
+    it.skipIf(process.env.DIFF_COLLECT === undefined)(
+      '(triage) lists every failing script of a sample without stopping',
+      () => {
+        const failing = new Map<string, string>();
+        let ran = 0;
+        for (const script of fc.sample(scripts(gen), { seed: SEED, numRuns: Number(process.env.DIFF_COLLECT) })) {
+          if (!readOnlyAllowed(script)) continue;
+          ran++;
+          if (process.env.DIFF_SHOW !== undefined) console.log(`ran: ${JSON.stringify(script)}`);
+          const bad = misdeeds(traced(script).events);
+          if (bad.length > 0) failing.set(script, bad.join(' | ').slice(0, 400));
+        }
+        console.log(
+          `${ran} read-only of ${process.env.DIFF_COLLECT}\n${[...failing].map(([s, b]) => `${JSON.stringify(s)}\n    ${b}`).join('\n')}`,
+        );
+      },
+      600_000,
+    );
+
+    it.skipIf(['DIFF_COLLECT', 'DIFF_SCRIPT', 'DIFF_SHRINK'].some((v) => process.env[v] !== undefined))(
+      'every generated script the engine calls read-only runs only read-only programs, writes nothing and reads only the project',
+      () => {
+        console.log(
+          `readonly-strace-differential: seed ${SEED}, ${RUNS} runs (reproduce: GATEHOUSE_DIFF_SEED=${SEED} DIFF_RUNS=${RUNS}); constructs avoided for open findings: ${AVOIDED_SUMMARY.length === 0 ? 'none' : AVOIDED_SUMMARY.join(', ')}`,
+        );
+        let generated = 0;
+        let executed = 0;
+        fc.assert(
+          fc.property(scripts(gen), (script) => {
+            generated++;
+            fc.pre(readOnlyAllowed(script));
+            executed++;
+            let { events, status } = traced(script);
+            if (events.length === 0) ({ events, status } = traced(script)); // bubblewrap could not start (a loaded machine): once more
+            expect(events.length, `no trace for ${JSON.stringify(script)} (${status})`).toBeGreaterThan(0);
+            const bad = misdeeds(events);
+            expect(
+              bad,
+              `the engine calls ${JSON.stringify(script)} read-only, but under bash (${status}) it:\n${bad.join('\n')}`,
+            ).toEqual([]);
+          }),
+          { seed: SEED, numRuns: RUNS, maxSkipsPerRun: 200 },
+        );
+        console.log(
+          `readonly-strace-differential: ${generated} scripts generated, ${executed} called read-only and run under strace`,
+        );
+      },
+      240_000,
+    );
+  },
+);

@@ -7,16 +7,61 @@ import path from 'node:path';
 
 /** Calls traced: program starts, opens, and every call that changes a name or a file's metadata. */
 export const TRACED_CALLS = [
-  'execve', 'execveat', 'open', 'openat', 'openat2', 'creat',
-  'rename', 'renameat', 'renameat2', 'unlink', 'unlinkat', 'mkdir', 'mkdirat', 'rmdir', 'link', 'linkat', 'symlink',
-  'symlinkat', 'truncate', 'chmod', 'fchmodat', 'chown', 'lchown', 'fchownat', 'mknod', 'mknodat', 'utime', 'utimes',
-  'utimensat', 'futimesat', 'setxattr', 'lsetxattr', 'removexattr', 'lremovexattr', 'mount', 'bind', 'connect',
+  'execve',
+  'execveat',
+  'open',
+  'openat',
+  'openat2',
+  'creat',
+  'rename',
+  'renameat',
+  'renameat2',
+  'unlink',
+  'unlinkat',
+  'mkdir',
+  'mkdirat',
+  'rmdir',
+  'link',
+  'linkat',
+  'symlink',
+  'symlinkat',
+  'truncate',
+  'chmod',
+  'fchmodat',
+  'chown',
+  'lchown',
+  'fchownat',
+  'mknod',
+  'mknodat',
+  'utime',
+  'utimes',
+  'utimensat',
+  'futimesat',
+  'setxattr',
+  'lsetxattr',
+  'removexattr',
+  'lremovexattr',
+  'mount',
+  'bind',
+  'connect',
 ];
-const MUTATING = new Set(TRACED_CALLS.filter((c) => !['execve', 'execveat', 'open', 'openat', 'openat2', 'creat', 'connect', 'bind'].includes(c)));
+const MUTATING = new Set(
+  TRACED_CALLS.filter(
+    (c) => !['execve', 'execveat', 'open', 'openat', 'openat2', 'creat', 'connect', 'bind'].includes(c),
+  ),
+);
 
 export type TraceEvent =
   | { kind: 'exec'; file: string; ok: boolean; line: string }
-  | { kind: 'open'; requested: string; real: string | null; write: boolean; handleOnly: boolean; noFollow: boolean; line: string }
+  | {
+      kind: 'open';
+      requested: string;
+      real: string | null;
+      write: boolean;
+      handleOnly: boolean;
+      noFollow: boolean;
+      line: string;
+    }
   | { kind: 'change'; line: string }
   | { kind: 'socket'; line: string };
 
@@ -84,7 +129,10 @@ function fdPath(arg: string): string | null {
 export function readTrace(dir: string, prefix: string): TraceEvent[] {
   const events: TraceEvent[] = [];
   const pid = (n: string): number => Number(n.slice(prefix.length + 1));
-  for (const name of fs.readdirSync(dir).filter((n) => n.startsWith(`${prefix}.`)).sort((a, b) => pid(a) - pid(b))) {
+  for (const name of fs
+    .readdirSync(dir)
+    .filter((n) => n.startsWith(`${prefix}.`))
+    .sort((a, b) => pid(a) - pid(b))) {
     let cwd: string | null = null;
     for (const line of fs.readFileSync(path.join(dir, name), 'utf8').split('\n')) {
       const m = /^(\w+)\((.*)\)\s+=\s+(.*)$/s.exec(line);
