@@ -8,6 +8,7 @@ export const COMMANDS: CommandEntry[] = [
   {
     name: 'permissions',
     summary: 'check what the permission engine decides for a tool call',
+    parsesShell: true,
     load: async () => (await import('./permissions-command')).permissionsCommand,
   },
   {

@@ -2,6 +2,8 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import { userCacheDir } from '../paths';
 import { enableCodeCache } from './code-cache';
+import fs from 'node:fs';
+import { initShellParser, shellParserWasmFiles } from '../permission/command/parser';
 import { findCommand } from './commands';
 import { runCli } from './main';
 import { quietOnClosedPipe } from './stdio';
@@ -13,13 +15,29 @@ import { quietOnClosedPipe } from './stdio';
 const command = findCommand(process.argv[2] ?? '');
 const liftoffOnly = !command?.longLived;
 if (liftoffOnly) v8.setFlagsFromString('--liftoff-only');
+// A one-shot command that judges shell commands compiles the whole grammar at once (lazily, the lexer alone took
+// ~20 ms of this thread at the first parse) and starts now, on V8's background threads, while this thread loads the
+// command's code: the files are read synchronously so that compiling does not wait for this thread to be free.
+// A failure here is not reported: the engine awaits the same load, which tries again and reports.
+const earlyGrammar = liftoffOnly && command?.parsesShell === true;
+if (earlyGrammar) {
+  v8.setFlagsFromString('--no-wasm-lazy-compilation');
+  try {
+    const files = shellParserWasmFiles();
+    initShellParser({ runtime: fs.readFileSync(files.runtime), grammar: fs.readFileSync(files.grammar) }).catch(
+      () => undefined,
+    );
+  } catch {
+    // unreadable here: the engine's own load reports it
+  }
+}
 
 // The subcommand's code is compiled once and cached (src/main/cli/code-cache.ts); GATEHOUSE_CODE_CACHE=0 turns it off.
 if (command && process.env.GATEHOUSE_CODE_CACHE !== '0') {
   enableCodeCache({
     chunkDir: path.join(__dirname, 'cli-chunks'),
     cacheDir: userCacheDir(process.env),
-    variant: `${command.name}${liftoffOnly ? '-liftoff' : ''}`,
+    variant: `${command.name}${liftoffOnly ? '-liftoff' : ''}${earlyGrammar ? '-eager' : ''}`,
   });
 }
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
+import { properLockfile } from './proper-lockfile';
 import { GatehouseError } from '../../shared/errors';
 
 export interface StateLockOptions {
@@ -41,7 +41,7 @@ async function lockAndRun<T>(file: string, fn: () => Promise<T>, options: StateL
   let compromised: Error | null = null;
   let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(file, {
+    release = await properLockfile().lock(file, {
       realpath: false,
       stale: STALE_MS,
       // ~timeoutMs of retries, 5..200 ms apart with jitter.

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { PermissionModeSchema } from '../../shared/permission';
 import fs from 'node:fs';
-import lockfile from 'proper-lockfile';
+import { properLockfile } from '../fs/proper-lockfile';
 import { writeFileAtomic, writeFileAtomicAsync } from '../fs/atomic-write';
 import { MAX_SETTINGS_BYTES, MAX_STATE_BYTES, readRegularFile, readRegularFileSync } from '../fs/read-regular-file';
 import { withStateLock } from '../fs/state-lock';
@@ -83,7 +83,7 @@ export class LastGoodCache {
     let release: () => void;
     try {
       fs.mkdirSync(this.dir, { recursive: true });
-      release = lockfile.lockSync(file, { realpath: false, stale: 10_000 });
+      release = properLockfile().lockSync(file, { realpath: false, stale: 10_000 });
     } catch (err) {
       // Locked by someone else: retried asynchronously. Anything else: best effort, the cache only helps later.
       return (err as NodeJS.ErrnoException).code !== 'ELOCKED';

@@ -1,5 +1,6 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { Language, Parser, type Tree } from 'web-tree-sitter';
+import type { Parser, Tree } from 'web-tree-sitter';
 
 /**
  * The one bash parser of the process: web-tree-sitter with the tree-sitter-bash grammar, loaded once.
@@ -8,24 +9,71 @@ import { Language, Parser, type Tree } from 'web-tree-sitter';
 let loading: Promise<void> | null = null;
 let parser: Parser | null = null;
 
-function bashWasmPath(): string {
-  // Works from source (vitest, ESM) and from the CommonJS bundle (rollup rewrites import.meta.url there).
-  const require = createRequire(import.meta.url);
-  return require.resolve('tree-sitter-bash/tree-sitter-bash.wasm');
+// Works from source (vitest, ESM) and from the CommonJS bundle (rollup rewrites import.meta.url there). The library
+// is required when the grammar loads, not when this module does: the CLI's entry holds this module, and
+// `gatehouse --version` should not load web-tree-sitter.
+const requireHere = createRequire(import.meta.url);
+
+/** The two WebAssembly files the parser is made of: web-tree-sitter's runtime and the bash grammar. */
+export interface ShellParserWasm {
+  runtime: Uint8Array<ArrayBuffer>;
+  grammar: Uint8Array<ArrayBuffer>;
 }
 
-async function load(): Promise<void> {
-  await Parser.init();
-  const language = await Language.load(bashWasmPath());
-  const p = new Parser();
+/** Where the two WebAssembly files are. */
+export function shellParserWasmFiles(): { runtime: string; grammar: string } {
+  return {
+    runtime: requireHere.resolve('web-tree-sitter/web-tree-sitter.wasm'),
+    grammar: requireHere.resolve('tree-sitter-bash/tree-sitter-bash.wasm'),
+  };
+}
+
+async function readWasm(): Promise<ShellParserWasm> {
+  const files = shellParserWasmFiles();
+  const [runtime, grammar] = await Promise.all([
+    fs.promises.readFile(files.runtime),
+    fs.promises.readFile(files.grammar),
+  ]);
+  return { runtime, grammar };
+}
+
+/**
+ * Both modules are compiled at once with `WebAssembly.compile`, which V8 does on background threads: when the bytes
+ * are given, compiling starts before this function first awaits, so a process can load its own code meanwhile.
+ */
+async function load(given?: ShellParserWasm): Promise<void> {
+  const { Language, Parser: ParserClass } = requireHere('web-tree-sitter') as typeof import('web-tree-sitter');
+  const wasm = given ?? (await readWasm());
+  const runtimeModule = WebAssembly.compile(wasm.runtime);
+  const grammarModule = WebAssembly.compile(wasm.grammar);
+  grammarModule.catch(() => undefined); // observed below; a failure fails the load there
+  await new Promise<void>((resolve, reject) => {
+    ParserClass.init({
+      // Emscripten's hook: instantiate the runtime from the module compiled above (it calls back instance, module).
+      instantiateWasm(
+        imports: WebAssembly.Imports,
+        done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+      ) {
+        runtimeModule
+          .then((module) => WebAssembly.instantiate(module, imports).then((i) => done(i, module)))
+          .catch(reject);
+        return {};
+      },
+    }).then(resolve, reject);
+  });
+  const language = Language.loadSync(await grammarModule);
+  const p = new ParserClass();
   p.setLanguage(language);
   parser = p;
 }
 
-/** Loads web-tree-sitter and the bash grammar once; concurrent and repeated calls share the same promise. */
-export function initShellParser(): Promise<void> {
+/**
+ * Loads web-tree-sitter and the bash grammar once; concurrent and repeated calls share the same promise. `wasm`, the
+ * files' bytes when the caller already has them, lets compiling start at once (see the CLI's start).
+ */
+export function initShellParser(wasm?: ShellParserWasm): Promise<void> {
   if (loading === null) {
-    loading = load().catch((err: unknown) => {
+    loading = load(wasm).catch((err: unknown) => {
       loading = null; // a failed load may be retried
       throw err;
     });
