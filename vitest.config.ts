@@ -7,7 +7,6 @@ export default defineConfig({
   plugins: [tomlData()],
   define: { __GATEHOUSE_VERSION__: JSON.stringify(pkg.version) },
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -15,5 +14,21 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ['default'],
     sequence: { sequencer: SlowFirstSequencer },
+    projects: [
+      {
+        extends: true,
+        // Unit tests keep a worker's loaded modules from file to file instead of importing them again for each file
+        // (measured: less than half the CPU). Each file cleans up after itself; none mocks a module.
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'], isolate: false },
+      },
+      {
+        extends: true,
+        // Processes, servers, Chromium: each file in a fresh worker.
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/electron/**/*.test.ts'],
+        },
+      },
+    ],
   },
 });

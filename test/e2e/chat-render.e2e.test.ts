@@ -377,8 +377,8 @@ describe.skipIf(skipReason !== null)(
     it('Ctrl+K focuses the message box; Escape there does not cancel a run; Ctrl+. does', async () => {
       const long = Array.from({ length: 200 }, (_, i) => `Line ${i} of a long answer.`).join('\n\n');
       fake.enqueue(
-        { ...reply(text(long)), chunkSize: 8, eventDelayMs: 15 },
-        { ...reply(text(long)), chunkSize: 8, eventDelayMs: 15 },
+        { ...reply(text(long)), chunkSize: 48, eventDelayMs: 15 },
+        { ...reply(text(long)), chunkSize: 48, eventDelayMs: 15 },
       );
       const { page, problems } = await openPage();
       const box = page.getByRole('textbox', { name: 'Message' });

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 
 type ProperLockfile = typeof import('proper-lockfile');
 
-const requireHere = createRequire(import.meta.url);
+const require = createRequire(import.meta.url);
 let loaded: ProperLockfile | null = null;
 
 /**
@@ -11,6 +11,6 @@ let loaded: ProperLockfile | null = null;
  * which a one-shot CLI command that writes nothing (`gatehouse permissions check`) should not pay for at start.
  */
 export function properLockfile(): ProperLockfile {
-  loaded ??= requireHere('proper-lockfile') as ProperLockfile;
+  loaded ??= require('proper-lockfile') as ProperLockfile;
   return loaded;
 }

@@ -12,7 +12,7 @@ let parser: Parser | null = null;
 // Works from source (vitest, ESM) and from the CommonJS bundle (rollup rewrites import.meta.url there). The library
 // is required when the grammar loads, not when this module does: the CLI's entry holds this module, and
 // `gatehouse --version` should not load web-tree-sitter.
-const requireHere = createRequire(import.meta.url);
+const require = createRequire(import.meta.url);
 
 /** The two WebAssembly files the parser is made of: web-tree-sitter's runtime and the bash grammar. */
 export interface ShellParserWasm {
@@ -23,8 +23,8 @@ export interface ShellParserWasm {
 /** Where the two WebAssembly files are. */
 export function shellParserWasmFiles(): { runtime: string; grammar: string } {
   return {
-    runtime: requireHere.resolve('web-tree-sitter/web-tree-sitter.wasm'),
-    grammar: requireHere.resolve('tree-sitter-bash/tree-sitter-bash.wasm'),
+    runtime: require.resolve('web-tree-sitter/web-tree-sitter.wasm'),
+    grammar: require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'),
   };
 }
 
@@ -42,7 +42,7 @@ async function readWasm(): Promise<ShellParserWasm> {
  * are given, compiling starts before this function first awaits, so a process can load its own code meanwhile.
  */
 async function load(given?: ShellParserWasm): Promise<void> {
-  const { Language, Parser: ParserClass } = requireHere('web-tree-sitter') as typeof import('web-tree-sitter');
+  const { Language, Parser: ParserClass } = require('web-tree-sitter') as typeof import('web-tree-sitter');
   const wasm = given ?? (await readWasm());
   const runtimeModule = WebAssembly.compile(wasm.runtime);
   const grammarModule = WebAssembly.compile(wasm.grammar);
