@@ -1,4 +1,8 @@
 import fc from 'fast-check';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import ReactMarkdown from 'react-markdown';
+import remarkGfm from 'remark-gfm';
 import { describe, expect, it } from 'vitest';
 import { extendMarkdownBlocks, splitMarkdownBlocks } from '../../../src/renderer/src/chat/markdown-blocks';
 import { safeLinkUrl } from '../../../src/renderer/src/chat/safe-url';
@@ -42,9 +46,13 @@ describe('splitMarkdownBlocks', () => {
   });
 
   it('an indented line after a blank line stays with the block above (list continuation, indented code)', () => {
-    expect(splitMarkdownBlocks('1. item\n\n    more of item\n\n2. next')).toEqual([
+    expect(splitMarkdownBlocks('1. item\n\n    more of item\n\nAfter.')).toEqual([
       '1. item\n\n    more of item',
-      '2. next',
+      'After.',
+    ]);
+    // The next item of the same list too (one loose list).
+    expect(splitMarkdownBlocks('1. item\n\n    more of item\n\n2. next')).toEqual([
+      '1. item\n\n    more of item\n\n2. next',
     ]);
     expect(splitMarkdownBlocks('- a\n\n\n  b')).toEqual(['- a\n\n\n  b']);
   });
@@ -141,5 +149,69 @@ describe('extendMarkdownBlocks', () => {
     expect(next.blocks).toEqual(['one', 'two', 'three']);
     expect(next.blocks[0]).toBe(first.blocks[0]);
     expect(extendMarkdownBlocks(next, 'other').blocks).toEqual(['other']);
+  });
+});
+
+describe('rendering the blocks one by one gives what rendering the whole text gives', () => {
+  // The real renderer (react-markdown with GFM, as the chat uses it), on the server: the HTML of each block, joined,
+  // must equal the HTML of the whole text. Splitting is only an optimisation of the streaming view.
+  const html = (text: string): string =>
+    renderToStaticMarkup(createElement(ReactMarkdown, { remarkPlugins: [remarkGfm], children: text })).replace(
+      />\s+</g,
+      '><',
+    );
+  const byBlocks = (text: string): string => splitMarkdownBlocks(text).map(html).join('');
+
+  it('a loose list (blank lines between its items) stays one list', () => {
+    const text = '1. one\n\n2. two\n\n\n3. three\n\n- a\n\n- b';
+    expect(byBlocks(text)).toBe(html(text));
+    expect(html(text)).toContain('<ol><li><p>one</p></li><li><p>two</p></li><li><p>three</p></li></ol>');
+  });
+
+  it('a reference link and a footnote defined further down resolve', () => {
+    const text = 'See [the docs][d] and a note.[^n]\n\nMore text.\n\n[d]: https://example.com/docs\n\n[^n]: The note.';
+    expect(byBlocks(text)).toBe(html(text));
+    expect(html(text)).toContain('href="https://example.com/docs"');
+    expect(html(text)).toContain('The note.');
+  });
+
+  it('for any text made of tricky pieces (property)', () => {
+    const piece = fc.constantFrom(
+      '\n',
+      '\n\n',
+      '\n\n\n',
+      'text',
+      '- a',
+      '* b',
+      '1. c',
+      '2) d',
+      '10. e',
+      '    ind',
+      '  cont',
+      '> q',
+      '```',
+      '```ts\n',
+      '~~~\n',
+      '[x]',
+      '[x][y]',
+      '[y]: https://e.x',
+      '[^1]',
+      '[^1]: note',
+      '---',
+      '- - -',
+      '| a |\n| - |',
+      '# h',
+      'para\n===',
+      '+ f',
+      '-',
+      ' ',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 16 }), (pieces) => {
+        const text = pieces.join('');
+        expect(byBlocks(text)).toBe(html(text));
+      }),
+      { numRuns: 400 },
+    );
   });
 });

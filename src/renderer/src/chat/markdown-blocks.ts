@@ -4,10 +4,13 @@
  * A block ends at a blank line, except:
  * - inside a fenced code block (``` or ~~~, three or more; closed by the same character, at least as many, and
  *   nothing but spaces after it). An unterminated fence runs to the end of the text (it is still streaming);
- * - before an indented line (a list item's continuation, an indented code block): it stays with the block above.
+ * - before an indented line (a list item's continuation, an indented code block): it stays with the block above;
+ * - before a list item when the block is a list: a blank line between items makes one loose list, not two lists.
+ * A text with a link reference definition (`[id]: url`) or a footnote (`[^1]`) anywhere is one block: what such a
+ * reference renders as depends on the whole text.
  *
- * Not splitting is always correct (only slower), so every doubt keeps lines together. Joining the blocks with
- * "\n\n" gives back an equivalent document.
+ * Not splitting is always correct (only slower), so every doubt keeps lines together. Rendering the blocks one by
+ * one gives what rendering the whole text gives (tested against the real renderer).
  */
 export function splitMarkdownBlocks(text: string): string[] {
   return scanBlocks(text, 0).blocks;
@@ -27,6 +30,7 @@ export interface MarkdownBlocks {
  * it can change the blocks before it.
  */
 export function extendMarkdownBlocks(previous: MarkdownBlocks | null, text: string): MarkdownBlocks {
+  if (needsWholeText(text)) return { text, ...scanBlocks(text, 0) };
   const last = previous ? previous.blocks.length - 1 : -1;
   const from = previous?.starts[last];
   if (!previous || from === undefined || !text.startsWith(previous.text)) return { text, ...scanBlocks(text, 0) };
@@ -38,7 +42,18 @@ export function extendMarkdownBlocks(previous: MarkdownBlocks | null, text: stri
   };
 }
 
+/** A link reference definition or a footnote, anywhere (in a code block too: a doubt only costs speed). */
+const WHOLE_TEXT = /^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:|\[\^/m;
+
+function needsWholeText(text: string): boolean {
+  return WHOLE_TEXT.test(text);
+}
+
+/** A line that starts a list item (or a thematic break like `- - -`, which is kept together too). */
+const LIST_ITEM = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
+
 function scanBlocks(text: string, from: number): { blocks: string[]; starts: number[] } {
+  if (from === 0 && needsWholeText(text)) return { blocks: text.trim() === '' ? [] : [text], starts: [0] };
   const blocks: string[] = [];
   const starts: number[] = [];
   let current: string[] = [];
@@ -70,7 +85,8 @@ function scanBlocks(text: string, from: number): { blocks: string[]; starts: num
       continue;
     }
     if (blanks > 0) {
-      if (/^[ \t]/.test(line)) current.push(...Array<string>(blanks).fill(''));
+      const continues = /^[ \t]/.test(line) || (LIST_ITEM.test(line) && LIST_ITEM.test(current[0] ?? ''));
+      if (continues) current.push(...Array<string>(blanks).fill(''));
       else flush();
       blanks = 0;
     }
