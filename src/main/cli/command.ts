@@ -11,10 +11,7 @@ export interface CommandEntry {
   summary: string;
   /** Runs in a long-lived process (keeps V8's optimising tier for the bash grammar's WebAssembly). */
   longLived?: boolean;
-  /**
-   * Judges shell commands: the bash grammar starts loading (and compiling, on V8's background threads) as the process
-   * starts, while the command's own code loads on the main thread.
-   */
+  /** Judges shell commands: the bash grammar starts loading as the process starts (see src/main/cli/index.ts). */
   parsesShell?: boolean;
   load(): Promise<CliCommand>;
 }

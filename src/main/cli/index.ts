@@ -15,13 +15,11 @@ import { quietOnClosedPipe } from './stdio';
 const command = findCommand(process.argv[2] ?? '');
 const liftoffOnly = !command?.longLived;
 if (liftoffOnly) v8.setFlagsFromString('--liftoff-only');
-// A one-shot command that judges shell commands compiles the whole grammar at once (lazily, the lexer alone took
-// ~20 ms of this thread at the first parse) and starts now, on V8's background threads, while this thread loads the
-// command's code: the files are read synchronously so that compiling does not wait for this thread to be free.
-// A failure here is not reported: the engine awaits the same load, which tries again and reports.
-const earlyGrammar = liftoffOnly && command?.parsesShell === true;
-if (earlyGrammar) {
-  v8.setFlagsFromString('--no-wasm-lazy-compilation');
+// A command that judges shell commands starts loading the bash grammar at once: the files are read synchronously so
+// that V8 validates both WebAssembly modules on its background threads while this thread loads the command's code.
+// (Compiling every function up front there instead of lazily cost ~80 ms more CPU per process: not done.) A failure
+// here is not reported: the engine awaits the same load, which tries again and reports.
+if (command?.parsesShell === true) {
   try {
     const files = shellParserWasmFiles();
     initShellParser({ runtime: fs.readFileSync(files.runtime), grammar: fs.readFileSync(files.grammar) }).catch(
@@ -37,7 +35,7 @@ if (command && process.env.GATEHOUSE_CODE_CACHE !== '0') {
   enableCodeCache({
     chunkDir: path.join(__dirname, 'cli-chunks'),
     cacheDir: userCacheDir(process.env),
-    variant: `${command.name}${liftoffOnly ? '-liftoff' : ''}${earlyGrammar ? '-eager' : ''}`,
+    variant: `${command.name}${liftoffOnly ? '-liftoff' : ''}`,
   });
 }
 
