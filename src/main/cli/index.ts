@@ -15,6 +15,10 @@ import { quietOnClosedPipe } from './stdio';
 const command = findCommand(process.argv[2] ?? '');
 const liftoffOnly = !command?.longLived;
 if (liftoffOnly) v8.setFlagsFromString('--liftoff-only');
+// zod compiles each object schema's parser with `new Function` when it first parses (its "JIT"): a one-shot process
+// parses each schema about once, so compiling costs more than it saves. zod reads this global when it loads, as
+// z.config() (test/unit/cli/zod-config.test.ts checks that it still does).
+if (liftoffOnly) (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig = { jitless: true };
 // A command that judges shell commands starts loading the bash grammar at once: the files are read synchronously so
 // that V8 validates both WebAssembly modules on its background threads while this thread loads the command's code.
 // (Compiling every function up front there instead of lazily cost ~80 ms more CPU per process: not done.) A failure
