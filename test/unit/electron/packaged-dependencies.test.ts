@@ -31,10 +31,11 @@ function requiredPackages(): Map<string, string[]> {
       .readdirSync(abs)
       .filter((f) => /\.(c?js|mjs)$/.test(f) && !NOT_RUN_BY_THE_APP.has(`${dir}/${f}`))) {
       const text = fs.readFileSync(path.join(abs, file), 'utf8');
-      // require("x"), import("x") and createRequire(...)("x") (loaded on demand), require.resolve("x/file") and
+      // require("x"), import("x") and createRequire(...)("x") (loaded on demand; a module-level `const require =
+      // createRequire(...)` is renamed require$1 by the bundler), require.resolve("x/file") and
       // createRequire(...).resolve("x/file") (files read by path: wasm).
       for (const m of text.matchAll(
-        /(?:\brequire(?:\.resolve)?|\bimport|\)\.resolve|createRequire\)\([^()]*\))\(\s*["']([^"'./][^"']*)["']\s*\)/g,
+        /(?:\brequire(?:\$\d+)?(?:\.resolve)?|\bimport|\)\.resolve|createRequire\)\([^()]*\))\(\s*["']([^"'./][^"']*)["']\s*\)/g,
       )) {
         const spec = m[1]!;
         if (spec.startsWith('node:') || builtins.has(spec) || builtins.has(spec.split('/')[0]!) || spec === 'electron')
