@@ -60,6 +60,19 @@ export const DecisionAnswerSchema = z.object({
 });
 export type DecisionAnswer = z.infer<typeof DecisionAnswerSchema>;
 
+/** One hook run (Claude Code-compatible hooks): which hook, how long, what it said. Shown on the tool card. */
+export const HookRunSchema = z.object({
+  event: z.string(),
+  /** The hook's settings source: policy, user, project or local. */
+  source: z.string(),
+  file: z.string(),
+  command: z.string(),
+  durationMs: z.number().nonnegative(),
+  outcome: z.enum(['allow', 'deny', 'ask', 'block', 'none', 'failed']),
+  message: z.string(),
+});
+export type HookRunWire = z.infer<typeof HookRunSchema>;
+
 /**
  * The one decision of one call, emitted once by whoever decided it: main's permission gate for every call the
  * engine judged (before main answers the worker, so it comes before the tool's output), the worker only for calls
@@ -77,6 +90,8 @@ export const ToolCallDecidedSchema = z.object({
   asked: z.object({ source: DecisionSourceSchema, reason: z.string(), rule: z.string().nullable() }).optional(),
   /** The person's answer to that ask. Absent: nobody answered (no person, a cancel): `reason` says why it was denied. */
   answer: DecisionAnswerSchema.optional(),
+  /** The PreToolUse hooks that ran for this call. Absent: none ran. */
+  hooks: z.array(HookRunSchema).optional(),
 });
 export type ToolCallDecided = z.infer<typeof ToolCallDecidedSchema>;
 

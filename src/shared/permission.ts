@@ -14,6 +14,7 @@ export const DecisionSourceSchema = z.enum([
   'agent-mode',
   'schema',
   'unknown',
+  'hook',
   'hard',
   'policy',
   'cli',

@@ -175,10 +175,37 @@ export type HiddenFile = z.infer<typeof HiddenFileSchema>;
 export const ReadableResultSchema = z.object({ hidden: z.array(HiddenFileSchema).max(MAX_READABLE_PATHS) });
 export type ReadableResult = z.infer<typeof ReadableResultSchema>;
 
+/**
+ * `hooks.event`: the agent loop reached a hook point that main's hooks (Claude Code-compatible) may act on:
+ * `PostToolUse` after a tool ran (their feedback goes to the model with the result), `Stop` when the model answered
+ * without a tool call (a block makes the loop continue with the hooks' reason). main runs the hooks and answers.
+ */
+export const HookEventRequestSchema = z.discriminatedUnion('event', [
+  z.object({
+    runId,
+    event: z.literal('PostToolUse'),
+    callId: z.string().max(200),
+    tool: z.string().min(1).max(100),
+    input: z.unknown(),
+    /** The tool's result as the model gets it. */
+    response: z.object({ content: z.string(), isError: z.boolean() }),
+  }),
+  z.object({ runId, event: z.literal('Stop'), stopHookActive: z.boolean() }),
+]);
+export type HookEventRequest = z.infer<typeof HookEventRequestSchema>;
+export const HookEventResultSchema = z.object({
+  /** PostToolUse: a hook blocked (its reason goes to the model). Stop: keep going with `feedback` as the next turn. */
+  blocked: z.boolean(),
+  /** What the hooks tell the model (reasons, stderr of exit 2, additionalContext); '' for nothing. */
+  feedback: z.string().max(100_000),
+});
+export type HookEventResult = z.infer<typeof HookEventResultSchema>;
+
 /** Methods the worker may call on main. */
 export const MainMethods = {
   'permission.request': { params: PermissionRequestSchema, result: DecisionSchema },
   'permission.readable': { params: ReadableRequestSchema, result: ReadableResultSchema },
+  'hooks.event': { params: HookEventRequestSchema, result: HookEventResultSchema },
 } as const;
 export type MainMethod = keyof typeof MainMethods;
 export type MainParams<M extends MainMethod> = z.infer<(typeof MainMethods)[M]['params']>;

@@ -4,6 +4,8 @@ import type { Decision } from '../shared/permission';
 import type {
   AgentRunParams,
   AgentRunResultWire,
+  HookEventRequest,
+  HookEventResult,
   PermissionRequest,
   ReadableRequest,
   ReadableResult,
@@ -12,7 +14,7 @@ import { AGENT_CHECKPOINT, AGENT_EVENT } from '../shared/worker-protocol';
 import { permissionBridge } from './agent/permission-bridge';
 import { readCheckBridge } from './agent/read-check-bridge';
 import { runAgent } from './agent/runner';
-import type { BeforeToolCall } from './agent/runner';
+import type { BeforeToolCall, RunAgentOptions } from './agent/runner';
 import type { MainPort } from './port';
 import { CommandConfinement } from './command-confinement';
 import { AnthropicProvider } from './providers/anthropic';
@@ -27,6 +29,8 @@ export interface AgentServiceDeps {
   requestPermission: (request: PermissionRequest) => Promise<Decision>;
   /** main's `permission.readable`: which files a search leaves out. Absent: the search tools refuse to run. */
   checkReadable?: (request: ReadableRequest) => Promise<ReadableResult>;
+  /** main's `hooks.event`: PostToolUse and Stop hooks. Absent: no hooks run. */
+  hookEvent?: (request: HookEventRequest) => Promise<HookEventResult>;
   /** Defaults to the real tools (run_command confined by `confinement`). */
   registry?: ToolRegistry;
   /** How run_command is confined; defaults to a bubblewrap sandbox cache of its own. */
@@ -82,6 +86,7 @@ export class AgentService {
         maxTurns: params.maxTurns,
         model: params.model,
         beforeToolCall: this.beforeToolCall(params.runId),
+        ...this.hookPoints(params.runId),
         onEvent: (event) =>
           this.deps.port.send({ kind: 'event', event: AGENT_EVENT, data: { runId: params.runId, event } }),
         signal: abort.signal,
@@ -113,6 +118,26 @@ export class AgentService {
       this.registries.set(wrapper, registry);
     }
     return registry;
+  }
+
+  /** PostToolUse and Stop: main runs the hooks (it knows which are configured and trusted). */
+  private hookPoints(runId: string): Pick<RunAgentOptions, 'afterToolCall' | 'onStop'> {
+    const hookEvent = this.deps.hookEvent;
+    if (!hookEvent) return {};
+    return {
+      afterToolCall: async (call, response) =>
+        (
+          await hookEvent({
+            runId,
+            event: 'PostToolUse',
+            callId: call.id,
+            tool: call.name,
+            input: call.input,
+            response,
+          })
+        ).feedback,
+      onStop: (stopHookActive) => hookEvent({ runId, event: 'Stop', stopHookActive }),
+    };
   }
 
   /** main decides; the request carries the run and the model's call id so main can route and record it. */

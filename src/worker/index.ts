@@ -27,6 +27,7 @@ const agents: AgentService = new AgentService({
   port,
   requestPermission: (request): Promise<Decision> => rpc.callMain('permission.request', request),
   checkReadable: (request) => rpc.callMain('permission.readable', request),
+  hookEvent: (request) => rpc.callMain('hooks.event', request),
 });
 
 const rpc: WorkerRpc = new WorkerRpc(port, {

@@ -19,7 +19,8 @@ import {
   AgentCheckpointDataSchema,
   AgentEventDataSchema,
 } from '../../shared/worker-protocol';
-import { createPermissionEngine } from '../permission';
+import { projectHookRuntime, SessionHooks } from '../hooks';
+import { AuditLog, createPermissionEngine } from '../permission';
 import type { PermissionEngine } from '../permission';
 import type { TrustOracle } from '../permission/trust-oracle';
 import { sandboxReadDeny } from '../sandbox/read-deny-mask';
@@ -77,12 +78,16 @@ export class AgentSession {
     /** Lines of a resumed transcript that could not be read (skipped). */
     readonly problems: string[],
     private readonly trust: TrustOracle,
+    private readonly hooks: SessionHooks,
     decisions: readonly ToolCallDecided[] = [],
   ) {
     for (const d of decisions) this.decided.set(d.id, d);
     const host = options.host;
     host.handle('permission.request', (request, signal) => this.onPermissionRequest(request, signal));
     host.handle('permission.readable', async (request) => this.onReadableRequest(request));
+    host.handle('hooks.event', async (request) =>
+      this.active?.runId === request.runId ? this.hooks.onLoopEvent(request) : { blocked: false, feedback: '' },
+    );
     this.offEvents = host.onEvent((name, data) => this.onWorkerEvent(name, data));
   }
 
@@ -115,6 +120,7 @@ export class AgentSession {
     const agentMode = options.agentMode ?? header.agentMode;
     const trustStore = options.trust ? null : new TrustStore({ configDir: options.configDir, env: options.env });
     const trust: TrustOracle = options.trust ?? { isTrusted: (dir) => trustStore!.isTrusted(dir) };
+    const audit = new AuditLog({ configDir: options.configDir });
     const engine = await createPermissionEngine({
       projectRoot: header.projectRoot,
       configDir: options.configDir,
@@ -124,8 +130,28 @@ export class AgentSession {
       ...(options.mode ? { mode: options.mode } : {}),
       agentMode,
       sessionId: header.id,
+      audit,
     });
-    const session = new AgentSession({ ...options, agentMode }, engine, header, writer, problems, trust, decisions);
+    // Hooks (Claude Code-compatible): user and policy hooks as the user, the project's in the OS sandbox.
+    const hookRuntime = projectHookRuntime({
+      projectRoot: header.projectRoot,
+      configDir: options.configDir,
+      env: options.env,
+      sessionId: header.id,
+      transcriptPath: writer.file,
+      audit: { log: audit, session: header.id },
+    });
+    const hooks = new SessionHooks(engine, hookRuntime.runtime, hookRuntime.dispose);
+    const session = new AgentSession(
+      { ...options, agentMode },
+      engine,
+      header,
+      writer,
+      problems,
+      trust,
+      hooks,
+      decisions,
+    );
     await options.host.start();
     await session.checkSandbox();
     return session;
@@ -226,6 +252,8 @@ export class AgentSession {
       sandbox: NOT_CHECKED,
       judged: new Map(),
       deciding: new Set(),
+      hooks: this.hooks.runtime,
+      notify: (message) => this.hooks.notify(message),
     };
     const run = this.active;
     this.writer.append({ type: 'prompt', runId, text, agentMode });
@@ -235,12 +263,13 @@ export class AgentSession {
       run.readDenyRules = readDenyRules((await this.engine.state.currentAsync()).rules); // before the mask: a rule added meanwhile asks
       const sandbox = await this.checkSandbox();
       run.sandbox = sandbox.status;
+      const task = await this.hooks.promptTask(text, this.options.resume ? 'resume' : 'startup');
       const live = this.options.modelConfig?.();
       result = await this.options.host.request(
         'agent.run',
         {
           runId,
-          task: text,
+          task,
           agentMode,
           ...(options.plan !== undefined ? { plan: options.plan } : {}),
           history: this.writer.conversation,
@@ -255,7 +284,8 @@ export class AgentSession {
         { timeoutMs: 0 },
       );
     } catch (err) {
-      // The worker died (or never came up): the transcript keeps the last turn's checkpoint; the session resumes.
+      // The worker died (or never came up), or a UserPromptSubmit hook blocked the prompt: the transcript keeps the
+      // last turn's checkpoint; the session resumes.
       const error = toRpcError(err);
       result = {
         status: 'error',
@@ -314,6 +344,7 @@ export class AgentSession {
     this.closed = true;
     this.offEvents();
     this.writer.close();
+    await this.hooks.dispose().catch(() => undefined);
     await this.engine.flushAudit();
     if (options.stopWorker ?? true) {
       // The sandboxes' private temp dirs and proxies are the worker's to remove; it is killed right after.

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { DecisionAnswer, ToolCallDecided } from '../../shared/agent-events';
+import type { DecisionAnswer, HookRunWire, ToolCallDecided } from '../../shared/agent-events';
 import type { AgentMode, Decision, PermissionMode } from '../../shared/permission';
 import { isUnsandboxedCall } from '../../shared/tools';
 import type { PermissionRequest, SandboxStatus } from '../../shared/worker-protocol';
-import type { DecideOptions, PermissionEngine } from '../permission';
+import type { DecideOptions, Evaluation, PermissionEngine } from '../permission';
 import type { ApprovalAnswer } from '../permission/approvals';
 import { applyApprovalAnswer, proposeRules, withoutPerson } from '../permission/approvals';
+import { evaluateWithHooks, type HookRuntime } from '../hooks';
 import { gateOnSandbox, SANDBOXED_TOOL, statusForCommand } from '../sandbox/sandbox-gate';
 import { NoApproverError, type ApprovalRequest, type Approver } from './types';
 
@@ -20,6 +21,10 @@ export interface GateRun {
   sandbox?: SandboxStatus | null;
   /** The Read deny rules the sandbox's hidden files were computed from (`readDenyRules`); unset: not checked. */
   readDenyRules?: ReadonlySet<string>;
+  /** Runs the session's PreToolUse hooks (null: none run). */
+  hooks?: HookRuntime | null;
+  /** Tells the Notification hooks that a person is asked (fire and forget). */
+  notify?: (message: string) => void;
 }
 
 export interface GateOutcome {
@@ -28,11 +33,13 @@ export interface GateOutcome {
   final: Decision;
   /** The person's answer, when the engine asked and someone answered. */
   answer?: DecisionAnswer;
+  /** The PreToolUse hooks that ran for the call. */
+  hooks?: HookRunWire[];
 }
 
 /** The call's one decision event (`tool_call_decided`), as main emits it before answering the worker. */
 export function decisionEvent(callId: string, outcome: GateOutcome): ToolCallDecided {
-  const { engine, final, answer } = outcome;
+  const { engine, final, answer, hooks } = outcome;
   return {
     type: 'tool_call_decided',
     id: callId,
@@ -44,6 +51,7 @@ export function decisionEvent(callId: string, outcome: GateOutcome): ToolCallDec
       ? { asked: { source: engine.source, reason: engine.reason, rule: engine.rule } }
       : {}),
     ...(answer ? { answer } : {}),
+    ...(hooks?.length ? { hooks } : {}),
   };
 }
 
@@ -69,9 +77,30 @@ export async function decideCall(
   workerSignal: AbortSignal,
 ): Promise<GateOutcome> {
   const call = { tool: request.tool, input: request.input };
-  // The same options for the decision, the suggestions and the approval's re-evaluation.
-  const options: DecideOptions = { agentMode: run.agentMode, ...(run.mode ? { mode: run.mode } : {}) };
-  const evaluation = await engine.evaluateAsync(call, options);
+  // The same options for the decision, the suggestions and the approval's re-evaluation (the hooks' verdict
+  // included: they ran once, and a person's answer to their ask is applied against it).
+  const hooked = await evaluateWithHooks(
+    engine,
+    run.hooks ?? null,
+    call,
+    { agentMode: run.agentMode, ...(run.mode ? { mode: run.mode } : {}) },
+    { ...(request.callId ? { toolUseId: request.callId } : {}), signal: AbortSignal.any([run.signal, workerSignal]) },
+  );
+  const { evaluation, options } = hooked;
+  const withHooks = (o: GateOutcome): GateOutcome => (hooked.runs.length ? { ...o, hooks: hooked.runs } : o);
+  return withHooks(await gateEvaluation(engine, approve, run, request, workerSignal, evaluation, options));
+}
+
+async function gateEvaluation(
+  engine: PermissionEngine,
+  approve: Approver | null,
+  run: GateRun,
+  request: PermissionRequest,
+  workerSignal: AbortSignal,
+  evaluation: Evaluation,
+  options: DecideOptions,
+): Promise<GateOutcome> {
+  const call = { tool: request.tool, input: request.input };
   const engineDecision = evaluation.decision;
   engine.record(call, engineDecision);
   const rules = evaluation.context?.rules ?? (await engine.state.currentAsync(options)).rules;
@@ -98,8 +127,9 @@ export async function decideCall(
   const sandboxAsk = first !== engineDecision;
   // A write whose content the person cannot see is allowed once or not at all: never remembered as a rule.
   // Likewise when an ask rule asked: no session or local allow could ever override it (ask beats allow).
-  const blind = request.preview?.kind === 'unpreviewable' || askingRule(first) !== null;
+  const blind = request.preview?.kind === 'unpreviewable' || askingRule(first) !== null || first.source === 'hook';
   const signal = AbortSignal.any([run.signal, workerSignal]);
+  run.notify?.(`Gatehouse needs your permission to use ${request.tool}`);
   let answer: ApprovalAnswer;
   let given: ApprovalAnswer;
   try {
@@ -175,7 +205,10 @@ function approvalRequest(
         : `${asked.reason}. An allow rule can never override an ask rule, so only this call can be allowed: to stop being asked, remove or edit ${rule} (${asked.source} rules)`,
     source: asked.source,
     suggestedRules,
-    ...(isUnsandboxedCall(request.tool, request.input) || request.preview?.kind === 'unpreviewable' || rule !== null
+    ...(isUnsandboxedCall(request.tool, request.input) ||
+    request.preview?.kind === 'unpreviewable' ||
+    rule !== null ||
+    asked.source === 'hook'
       ? { onceOnly: true }
       : {}),
   };

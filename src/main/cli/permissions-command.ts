@@ -1,5 +1,6 @@
 import { AgentModeSchema, PermissionModeSchema, type RuleBehavior } from '../../shared/permission';
 import { userConfigDir } from '../paths';
+import { evaluateWithHooks, projectHookRuntime } from '../hooks';
 import { AuditLog, createPermissionEngine } from '../permission';
 import { parseRule } from '../permission/rules/parse-rule';
 import { settingsWarnings } from '../settings/settings-problems';
@@ -24,7 +25,7 @@ export const permissionsCommand: CliCommand = {
   name: 'permissions',
   usage:
     'gatehouse permissions check --call JSON [--project DIR] [--mode strict|default|acceptEdits|bypassPermissions] ' +
-    '[--agent-mode chat|plan|do] [--allow RULE]... [--ask RULE]... [--deny RULE]...',
+    '[--agent-mode chat|plan|do] [--allow RULE]... [--ask RULE]... [--deny RULE]... [--no-hooks]',
   async run(args, io) {
     const [sub, ...rest] = args;
     if (sub !== 'check') throw unknownChoice('subcommand', sub, ['check']);
@@ -36,6 +37,7 @@ export const permissionsCommand: CliCommand = {
       ask: { type: 'string', multiple: true },
       deny: { type: 'string', multiple: true },
       call: { type: 'string' },
+      'no-hooks': { type: 'boolean' },
     });
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const callText = flags.call;
@@ -54,6 +56,7 @@ export const permissionsCommand: CliCommand = {
     if (agentMode && !agentMode.success) throw unknownChoice('agent mode', agentText, AgentModeSchema.options);
     const projectRoot = projectDir(flags.project, io.cwd);
     const configDir = userConfigDir(io.env);
+    const audit = AuditLog.simulations(configDir);
     const engine = await createPermissionEngine({
       projectRoot,
       configDir,
@@ -64,10 +67,23 @@ export const permissionsCommand: CliCommand = {
       agentMode: agentMode?.data,
       sessionId: `cli-${process.pid}`,
       // A simulation: recorded apart from the real decisions (audit-simulations.jsonl).
-      audit: AuditLog.simulations(configDir),
+      audit,
     });
     for (const line of settingsWarnings(engine.state.snapshot())) io.err(`gatehouse permissions: ${line}`);
-    const d = engine.decide(call);
+    // PreToolUse hooks run as they would for the agent (an untrusted project's never do), unless --no-hooks.
+    const session = `cli-${process.pid}`;
+    const hooks = flags['no-hooks']
+      ? null
+      : projectHookRuntime({ projectRoot, configDir, env: io.env, sessionId: session, audit: { log: audit, session } });
+    const { evaluation, runs } = await evaluateWithHooks(engine, hooks?.runtime ?? null, call).finally(() =>
+      hooks?.dispose(),
+    );
+    const d = evaluation.decision;
+    engine.record(call, d);
+    for (const r of runs)
+      io.err(
+        `gatehouse permissions: ${r.source} hook "${r.command}" (${r.durationMs} ms): ${r.outcome}${r.message ? `: ${r.message}` : ''}`,
+      );
     await engine.flushAudit();
     io.out(JSON.stringify({ decision: d.decision, source: d.source, rule: d.rule, reason: d.reason }));
     return 0;

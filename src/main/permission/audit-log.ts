@@ -25,6 +25,23 @@ export interface AuditEntry {
   reason: string;
 }
 
+/** One hook run, as the audit log keeps it (`kind: 'hook'` tells it from a decision line). */
+export interface HookAuditEntry {
+  time: string;
+  session: string;
+  kind: 'hook';
+  event: string;
+  /** The settings source of the hook (policy, user, project, local). */
+  source: string;
+  file: string;
+  command: string;
+  tool: string | null;
+  durationMs: number;
+  /** allow, deny, ask, block, none, or failed. */
+  outcome: string;
+  message: string;
+}
+
 /**
  * Every decision appended as one JSON line, redacted, rotated by size. Appends are asynchronous and in order (the
  * Electron main process never waits on the disk); `flush()` resolves when every line so far is on disk. A failed
@@ -66,6 +83,19 @@ export class AuditLog {
     };
     this.append(JSON.stringify(entry) + '\n');
     return entry;
+  }
+
+  /** Appends one hook run (which hook, how long, what it said), redacted like decisions. */
+  recordHook(entry: Omit<HookAuditEntry, 'time' | 'kind'>, now: Date = new Date()): HookAuditEntry {
+    const line: HookAuditEntry = {
+      time: now.toISOString(),
+      kind: 'hook',
+      ...entry,
+      command: redactText(entry.command),
+      message: redactText(entry.message),
+    };
+    this.append(JSON.stringify(line) + '\n');
+    return line;
   }
 
   /** Resolves when every entry recorded so far is written. */

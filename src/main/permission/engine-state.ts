@@ -138,6 +138,7 @@ export class EngineStateSource {
       protectedPaths: this.protectedPaths,
       rules: built.rules,
       unknownRules: snapshot.unknownRules,
+      hooks: snapshot.hooks,
     };
   }
 

@@ -5,7 +5,14 @@ import type { AuditLog } from './audit-log';
 import type { CommandAnalysis } from './command/types';
 import { PrefetchedFs, settle } from './fs-view';
 import { categoryOf, commandFacts, fileFacts, type CallFacts } from './call-facts';
-import { decision, PASSTHROUGH, type CallContext, type EngineState, type StageAnswer } from './stage-types';
+import {
+  decision,
+  PASSTHROUGH,
+  type CallContext,
+  type EngineState,
+  type HookVerdict,
+  type StageAnswer,
+} from './stage-types';
 import { agentModeStage } from './stages/agent-mode';
 import { defaultsStage } from './stages/defaults';
 import { hardStage } from './stages/hard';
@@ -27,6 +34,8 @@ export interface DecideOptions {
   agentMode?: AgentMode;
   /** Overrides the engine's permission mode for this call. */
   mode?: PermissionMode;
+  /** What the call's PreToolUse hooks said (src/main/hooks); judged in the engine's order. */
+  hook?: HookVerdict | null;
 }
 
 /** The result of `evaluate`: the decision plus what the engine learnt about the call (for suggestions and audit). */
@@ -38,7 +47,7 @@ export interface Evaluation {
 
 /**
  * The permission engine: every tool call of every shell goes through `decide`, in the contract's order:
- * agent mode -> known tool + schema -> hard checks -> rules -> defaults -> trust -> mode. Approval (stage 8) is
+ * agent mode -> known tool + schema -> PreToolUse hooks (their verdict, run by the caller) -> hard checks -> rules -> defaults -> trust -> mode. Approval (stage 8) is
  * applied by the caller to an `ask` (see approvals.ts). Settings files are stat'ed on each call, so edits and
  * trust changes apply to the next call.
  */
@@ -70,7 +79,9 @@ export class PermissionEngine {
     const view = new PrefetchedFs();
     const state = await this.source.currentAsync(options, view);
     const analyses = new Map<string, CommandAnalysis>();
-    return settle(() => this.evaluateIn(call, () => state, analyses), view).catch((err: unknown) => unlookable(err));
+    return settle(() => this.evaluateIn(call, () => state, analyses, options.hook), view).catch((err: unknown) =>
+      unlookable(err),
+    );
   }
 
   /** `evaluateAll` without blocking: one reading of settings and trust, the paths of the whole batch fetched together. */
@@ -78,8 +89,8 @@ export class PermissionEngine {
     const view = new PrefetchedFs();
     const state = await this.source.currentAsync(options, view);
     const analyses = new Map<string, CommandAnalysis>();
-    return settle(() => calls.map((call) => this.evaluateIn(call, () => state, analyses)), view).catch((err: unknown) =>
-      calls.map(() => unlookable(err)),
+    return settle(() => calls.map((call) => this.evaluateIn(call, () => state, analyses, options.hook)), view).catch(
+      (err: unknown) => calls.map(() => unlookable(err)),
     );
   }
 
@@ -94,7 +105,7 @@ export class PermissionEngine {
   }
 
   evaluate(call: unknown, options: DecideOptions = {}): Evaluation {
-    return this.evaluateIn(call, () => this.source.current(options));
+    return this.evaluateIn(call, () => this.source.current(options), undefined, options.hook);
   }
 
   /**
@@ -106,10 +117,15 @@ export class PermissionEngine {
     let state: EngineState | null = null;
     const batch = (s: EngineState): EngineState => ({ ...s, confinement: s.confinement.forBatch() });
     const current = (): EngineState => (state ??= batch(this.source.current(options)));
-    return calls.map((call) => this.evaluateIn(call, current));
+    return calls.map((call) => this.evaluateIn(call, current, undefined, options.hook));
   }
 
-  private evaluateIn(call: unknown, current: () => EngineState, analyses?: Map<string, CommandAnalysis>): Evaluation {
+  private evaluateIn(
+    call: unknown,
+    current: () => EngineState,
+    analyses?: Map<string, CommandAnalysis>,
+    hook?: HookVerdict | null,
+  ): Evaluation {
     const shape = parseCallShape(call);
     if (!shape.ok) return { decision: shape.answer, context: null };
     const state = current();
@@ -117,6 +133,9 @@ export class PermissionEngine {
     if (agent !== PASSTHROUGH) return { decision: agent, context: null };
     const schema = schemaStage(shape.tool, shape.input);
     if (!schema.ok) return { decision: schema.answer, context: null };
+    // PreToolUse hooks come next (they ran on this valid call): a hook's deny denies before anything else.
+    if (hook?.decision === 'deny')
+      return { decision: decision('deny', 'hook', hook.reason, hook.hooks), context: null };
     let facts: CallFacts;
     try {
       facts =
@@ -141,6 +160,7 @@ export class PermissionEngine {
       facts,
       category: categoryOf(schema.tool, facts, TOOLS[schema.tool].category),
       explicitlyAllowed: new Set(),
+      hookAllow: hook?.decision === 'allow' ? hook : null,
     };
     const stages: ((ctx: CallContext) => StageAnswer)[] = [hardStage, rulesStage, defaultsStage, trustStage];
     let answer: StageAnswer = PASSTHROUGH;
@@ -150,8 +170,14 @@ export class PermissionEngine {
     }
     // A command asked to run outside the OS sandbox is only ever allowed by a person, once.
     // A broken settings file whose rules were never known lets nothing through without a person.
-    const capped = capUnsandboxed(answer === PASSTHROUGH ? modeStage(context) : answer, context);
-    return { decision: capUnknownSettings(capped, context), context };
+    const capped = capUnknownSettings(
+      capUnsandboxed(answer === PASSTHROUGH ? modeStage(context) : answer, context),
+      context,
+    );
+    // A hook's ask asks even where rules or the mode allow; only a deny beats it.
+    if (hook?.decision === 'ask' && capped.decision !== 'deny')
+      return { decision: decision('ask', 'hook', hook.reason, hook.hooks), context };
+    return { decision: capped, context };
   }
 
   /** The source of rules, settings and state (for `rules list`, approvals and the rules editor). */

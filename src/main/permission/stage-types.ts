@@ -6,6 +6,7 @@ import type { PathConfinement } from './path-confinement';
 import type { ProtectedPaths } from './protected-paths';
 import type { RuleSet } from './rules/rule-set';
 import type { RuleSourceName } from './rules/rule-types';
+import type { LoadedHook } from '../settings/settings-store';
 
 /** A stage's answer: a decision, or "no opinion, ask the next stage" (never leaves the engine). */
 export const PASSTHROUGH = 'passthrough' as const;
@@ -23,6 +24,25 @@ export interface EngineState {
   rules: RuleSet;
   /** Settings files that are broken and never had a good version (their deny/ask rules are unknown): fail closed. */
   unknownRules?: readonly { file: string; source: RuleSourceName; reason: string }[];
+  /** Every configured hook (src/main/hooks decides which run: trust, event, matcher). */
+  hooks?: readonly LoadedHook[];
+  /** The trust decision enables the project's hooks (trust is specific); absent: yes. */
+  projectHooksEnabled?: boolean;
+}
+
+/**
+ * What a call's PreToolUse hooks said (src/main/hooks runs them, after agent mode and schema, before the hard
+ * checks). deny denies; ask asks even where rules allow (a deny still wins); allow counts as an allow rule of the
+ * hooks' sources: never over hard checks, deny or ask rules, an unreadable command or the trust cap.
+ */
+export interface HookVerdict {
+  decision: DecisionKind;
+  /** The settings sources of the hooks that decided (the trust cap judges an allow by these). */
+  sources: RuleSourceName[];
+  /** The hooks that decided, named by their commands (the decision's `rule`). */
+  hooks: string;
+  /** Which hooks said what, for the person and the model. */
+  reason: string;
 }
 
 /** A known tool with valid input: what stages 3 and later judge. */
@@ -33,6 +53,8 @@ export interface CallContext extends EngineState {
   category: ToolCategory;
   /** Paths an explicit allow rule covers (filled by the rules stage): they override the defaults. */
   explicitlyAllowed: Set<JudgedPath>;
+  /** The PreToolUse hooks' allow, if they allowed: an allow rule of their sources (rules stage). */
+  hookAllow?: HookVerdict | null;
 }
 
 export function decision(

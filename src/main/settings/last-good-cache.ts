@@ -15,6 +15,17 @@ const FileSettingsSchema = z.object({
   ask: z.array(z.string()),
   deny: z.array(z.string()),
   additionalDirectories: z.array(z.string()),
+  hooks: z
+    .array(
+      z.object({
+        event: z.string(),
+        matcher: z.string(),
+        type: z.string(),
+        command: z.string().nullable(),
+        timeout: z.number().nullable(),
+      }),
+    )
+    .optional(),
 });
 const EntrySchema = z.object({
   file: z.string(),

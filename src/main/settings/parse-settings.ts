@@ -1,5 +1,5 @@
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
-import { EMPTY_SETTINGS, SettingsFileSchema, type FileSettings } from './settings-schema';
+import { EMPTY_SETTINGS, flattenHooks, SettingsFileSchema, type FileSettings } from './settings-schema';
 import { findUnknownKeys, type SettingsFormat, type SettingsKeyProblem } from './unknown-keys';
 
 export type { SettingsKeyProblem } from './unknown-keys';
@@ -75,6 +75,7 @@ export function parseSettingsText(
       ask: [...(p.ask ?? []), ...recovered.ask],
       deny: [...(p.deny ?? []), ...recovered.deny],
       additionalDirectories: p.additionalDirectories ?? [],
+      hooks: flattenHooks(parsed.data.hooks),
     },
     keyProblems: problems,
   };

@@ -21,9 +21,54 @@ export type PermissionsSettings = z.infer<typeof PermissionsSettingsSchema>;
  */
 export const UpdateSettingsSchema = z.strictObject({ url: UpdateUrlSchema.optional() });
 
+/**
+ * The `hooks` block, in Claude Code's shape (so a `.claude/settings.json` works unchanged):
+ * `{ EVENT: [{ matcher?, hooks: [{ type: 'command', command, timeout? (seconds) }] }] }`. Events and hook types
+ * Gatehouse does not run are kept (listed as inactive), never a reason to reject the file.
+ */
+export const HookCommandSchema = z.looseObject({
+  type: z.string(),
+  command: z.string().optional(),
+  timeout: z.number().positive().max(86_400).optional(),
+});
+export const HookGroupSchema = z.looseObject({
+  matcher: z.string().nullish(),
+  hooks: z.array(HookCommandSchema),
+});
+export const HooksSettingsSchema = z.record(z.string(), z.array(HookGroupSchema));
+
 export const SettingsFileSchema = z.looseObject({
   permissions: PermissionsSettingsSchema.nullish(),
+  hooks: HooksSettingsSchema.nullish(),
 });
+
+/** One hook of one file, flattened: the event, its group's matcher, and the hook itself. */
+export interface FileHook {
+  event: string;
+  /** The group's matcher as written; '' when absent (all). */
+  matcher: string;
+  type: string;
+  /** null for a hook type without a command (Claude Code's prompt/http hooks: listed, never run). */
+  command: string | null;
+  /** Seconds; null: the default. */
+  timeout: number | null;
+}
+
+/** The hooks block as a flat list, in file order. */
+export function flattenHooks(block: z.infer<typeof HooksSettingsSchema> | null | undefined): FileHook[] {
+  const out: FileHook[] = [];
+  for (const [event, groups] of Object.entries(block ?? {}))
+    for (const group of groups)
+      for (const h of group.hooks)
+        out.push({
+          event,
+          matcher: group.matcher ?? '',
+          type: h.type,
+          command: h.command ?? null,
+          timeout: h.timeout ?? null,
+        });
+  return out;
+}
 
 /** Settings of one file after validation: what the engine uses. */
 export interface FileSettings {
@@ -32,6 +77,8 @@ export interface FileSettings {
   ask: string[];
   deny: string[];
   additionalDirectories: string[];
+  /** Absent in last-good entries written before hooks existed: no hooks. */
+  hooks?: FileHook[];
 }
 
 export const EMPTY_SETTINGS: FileSettings = {
@@ -40,4 +87,5 @@ export const EMPTY_SETTINGS: FileSettings = {
   ask: [],
   deny: [],
   additionalDirectories: [],
+  hooks: [],
 };

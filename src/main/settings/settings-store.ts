@@ -3,12 +3,20 @@ import { parseRule } from '../permission/rules/parse-rule';
 import type { LoadedRule, RuleError, RuleSourceName } from '../permission/rules/rule-types';
 import type { SettingsFileError, SettingsKeyProblem } from './parse-settings';
 import { settingsLocations, type SettingsLocation } from './settings-locations';
+import type { FileHook } from './settings-schema';
 import { LastGoodCache } from './last-good-cache';
 import { WatchedSettingsFile } from './watched-settings-file';
 
 export interface RuleText {
   behavior: RuleBehavior;
   rule: string;
+}
+
+/** A hook as configured in one settings file (see src/main/hooks for which of them run). */
+export interface LoadedHook extends FileHook {
+  source: SettingsLocation['source'];
+  file: string;
+  format: SettingsLocation['format'];
 }
 
 export interface AdditionalDirectory {
@@ -31,6 +39,8 @@ export interface SettingsSnapshot {
    */
   unknownRules: { file: string; source: RuleSourceName; reason: string }[];
   additionalDirectories: AdditionalDirectory[];
+  /** Every hook of every file (policy first), active or not: trust decides which run (src/main/hooks). */
+  hooks: LoadedHook[];
   /** The mode the settings ask for (local > project > user > policy), or null. */
   mode: { mode: PermissionMode; source: RuleSourceName; file: string } | null;
   files: { location: SettingsLocation; exists: boolean; error: SettingsFileError | null }[];
@@ -127,6 +137,7 @@ export class SettingsStore {
     for (const r of this.cliRules) add(r.rule, r.behavior, 'cli', null);
     for (const r of this.sessionRules) add(r.rule, r.behavior, 'session', null);
     const additionalDirectories: AdditionalDirectory[] = [];
+    const hooks: LoadedHook[] = [];
     const fileErrors: SettingsFileError[] = [];
     const keyProblems: SettingsKeyProblem[] = [];
     const unknownRules: SettingsSnapshot['unknownRules'] = [];
@@ -142,6 +153,8 @@ export class SettingsStore {
         for (const text of s[behavior]) add(text, behavior, location.source, location.file);
       for (const dir of s.additionalDirectories)
         additionalDirectories.push({ dir, source: location.source, file: location.file });
+      for (const h of s.hooks ?? [])
+        hooks.push({ ...h, source: location.source, file: location.file, format: location.format });
     }
     for (const source of MODE_PRECEDENCE) {
       const hit = this.files.find(
@@ -160,6 +173,7 @@ export class SettingsStore {
       keyProblems,
       unknownRules,
       additionalDirectories,
+      hooks,
       mode,
       files: this.files.map((f) => ({ location: f.location, exists: f.watched.exists(), error: f.watched.error() })),
     };

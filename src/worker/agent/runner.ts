@@ -45,6 +45,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
   const fixedChars = system.length + JSON.stringify(tools).length;
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   let turns = 0;
+  let stopHookActive = false;
 
   const result = (status: AgentRunResult['status'], extra: Partial<AgentRunResult> = {}): AgentRunResult => ({
     status,
@@ -94,6 +95,18 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       const content = response.content.filter((block) => block.type !== 'text' || block.text !== '');
       if (content.length > 0) conversation.push({ role: 'assistant', content });
       const calls = content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
+      if (calls.length === 0 && content.length > 0 && turns < options.maxTurns) {
+        // Stop hooks may keep the run going: their reason is the next turn.
+        const stop = options.onStop ? await options.onStop(stopHookActive).catch(() => null) : null;
+        if (stop?.blocked && stop.feedback && !signal.aborted) {
+          stopHookActive = true;
+          conversation.push({
+            role: 'user',
+            content: [{ type: 'text', text: `<stop-hook-feedback>\n${stop.feedback}\n</stop-hook-feedback>` }],
+          });
+          continue;
+        }
+      }
       if (calls.length === 0) {
         const cut = response.stopReason === 'max_tokens' ? ' (the answer was cut at the output token limit)' : '';
         emit({
@@ -123,6 +136,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         agentMode,
         ...(options.allowList ? { allowList: options.allowList } : {}),
         beforeToolCall: options.beforeToolCall,
+        ...(options.afterToolCall ? { afterToolCall: options.afterToolCall } : {}),
         emit,
         signal,
         turn,

@@ -4,7 +4,7 @@ import type { AgentMode } from '../../shared/permission';
 import type { ToolSafety } from '../../shared/tools';
 import { CancelledError } from '../providers/errors';
 import type { ToolContext, ToolPreview, ToolRegistry, ToolResult } from '../tools/types';
-import type { BeforeToolCall, ToolCallVerdict } from './types';
+import type { AfterToolCall, BeforeToolCall, ToolCallVerdict } from './types';
 
 export interface ToolCallsContext {
   registry: ToolRegistry;
@@ -12,6 +12,7 @@ export interface ToolCallsContext {
   agentMode: AgentMode;
   allowList?: readonly string[];
   beforeToolCall: BeforeToolCall;
+  afterToolCall?: AfterToolCall;
   emit: (event: AgentEvent) => void;
   signal: AbortSignal;
   turn: number;
@@ -139,7 +140,23 @@ async function runOneCall(
   if (c.signal.aborted) return finish('cancelled: the run was cancelled before the tool ran', true, false);
 
   const result = await safeExecute(call, c);
-  return finish(result.content, result.isError, true, result.exitCode);
+  const feedback = await safeAfter(call, result, c);
+  // The hooks' feedback is part of the result: the person sees what the model gets.
+  const content = feedback ? `${result.content}\n\n<hook-feedback>\n${feedback}\n</hook-feedback>` : result.content;
+  return finish(content, result.isError, true, result.exitCode);
+}
+
+/** PostToolUse hooks (main's): their feedback for the model, or '' (a failure to ask is not the tool's failure). */
+async function safeAfter(call: ToolUseBlock, result: ToolResult, c: ToolCallsContext): Promise<string> {
+  if (!c.afterToolCall || c.signal.aborted) return '';
+  try {
+    return await c.afterToolCall(
+      { id: call.id, name: call.name, input: call.input },
+      { content: result.content, isError: result.isError },
+    );
+  } catch (err) {
+    return `(the PostToolUse hooks could not run: ${messageOf(err)})`;
+  }
 }
 
 /** `denied by user rule Bash(git push:*): <reason>` and, where given, what would be allowed instead. */

@@ -26,6 +26,18 @@ export type ToolCallVerdict =
 
 export type BeforeToolCall = (call: ToolCallRequest) => Promise<ToolCallVerdict>;
 
+/**
+ * After a tool ran: main's PostToolUse hooks see the call and its result; what they say for the model ('' for
+ * nothing) is added to the result the model gets.
+ */
+export type AfterToolCall = (call: ToolCallRequest, result: { content: string; isError: boolean }) => Promise<string>;
+
+/**
+ * The model answered without a tool call: main's Stop hooks may block the stop; then `feedback` is the next turn.
+ * `stopHookActive`: the run already continued because of a Stop hook (Claude Code's guard against loops).
+ */
+export type OnStop = (stopHookActive: boolean) => Promise<{ blocked: boolean; feedback: string }>;
+
 export interface RunAgentOptions {
   provider: ModelProvider;
   registry: ToolRegistry;
@@ -38,6 +50,8 @@ export interface RunAgentOptions {
   history?: ConversationMessage[];
   maxTurns: number;
   beforeToolCall: BeforeToolCall;
+  afterToolCall?: AfterToolCall;
+  onStop?: OnStop;
   onEvent: (event: AgentEvent) => void;
   signal: AbortSignal;
   /** Defaults to the provider's model. */

@@ -30,7 +30,14 @@ describe('parseSettingsText', () => {
     );
     expect(y).toEqual({
       ok: true,
-      settings: { mode: 'strict', allow: ['Bash(ls)'], ask: [], deny: ['Read(.env)'], additionalDirectories: [] },
+      settings: {
+        mode: 'strict',
+        allow: ['Bash(ls)'],
+        ask: [],
+        deny: ['Read(.env)'],
+        additionalDirectories: [],
+        hooks: [],
+      },
       keyProblems: [],
     });
     const j = parseSettingsText(

@@ -5,7 +5,7 @@ import type { SimpleCommand } from '../command/types';
 import { bothForms, type JudgedPath } from '../judged-path';
 import type { AllowFilter, CompiledRule } from '../rules/rule-set';
 import { configFolderOf } from '../sensitive-files';
-import { decision, PASSTHROUGH, type CallContext, type StageAnswer } from '../stage-types';
+import { decision, PASSTHROUGH, type CallContext, type HookVerdict, type StageAnswer } from '../stage-types';
 import { capRuleAllow, UNTRUSTED_ALLOW_EXCLUDED } from './trust';
 import path from 'node:path';
 
@@ -24,6 +24,11 @@ function ruleDecision(kind: RuleBehavior, rule: CompiledRule, what: string): Dec
   return decision(kind, rule.source, `${what} ${verb} by the ${rule.source} rule ${rule.text}${where}`, rule.text);
 }
 
+/** A PreToolUse hook's allow, judged as an allow rule of the hook's source (the trust cap applies to it). */
+function hookAllowed(ctx: CallContext, hook: HookVerdict): Decision {
+  return capRuleAllow(ctx, decision('allow', 'hook', hook.reason, hook.hooks), hook.sources);
+}
+
 function best(rules: (CompiledRule | null)[]): CompiledRule | null {
   let winner: CompiledRule | null = null;
   for (const r of rules) if (r && (winner === null || r.rank < winner.rank)) winner = r;
@@ -40,7 +45,11 @@ function fileRules(ctx: CallContext, facts: FileFacts, filter: AllowFilter): Sta
   }
   // Allow rules judge where the path really lands (a symlink named like an allowed folder does not count).
   const allows = targets.map((t) => ctx.rules.matchPath(ctx.tool, 'allow', [t.real], filter));
-  if (allows.some((a) => a === null)) return PASSTHROUGH;
+  if (allows.some((a) => a === null)) {
+    if (!ctx.hookAllow) return PASSTHROUGH;
+    targets.forEach((t) => ctx.explicitlyAllowed.add(t));
+    return hookAllowed(ctx, ctx.hookAllow);
+  }
   const rules = allows as CompiledRule[];
   targets.forEach((t) => ctx.explicitlyAllowed.add(t));
   return capRuleAllow(
@@ -130,19 +139,24 @@ function commandRules(ctx: CallContext, facts: CommandFacts, filter: AllowFilter
       ctx.explicitlyAllowed.add(w.path);
 
   const matched: CompiledRule[] = [];
+  let byHook = false;
   for (const part of facts.parts) {
     const rule = ctx.rules.matchCommand('allow', allowVariants(part.cmd), filter);
     if (rule) matched.push(rule);
     // Every simple command must match an allow rule (contract, "Rules"); `tee FILE` is output redirection.
+    // A hook's allow stands for a rule matching the whole command.
+    else if (ctx.hookAllow) byHook = true;
     else if (!isPlainTee(part.cmd)) return PASSTHROUGH;
   }
-  if (matched.length === 0) return PASSTHROUGH;
+  if (ctx.hookAllow && matched.length === 0) byHook = true;
+  if (matched.length === 0 && !byHook) return PASSTHROUGH;
   // An allowed command may write into the project (not into its config folders) or where an Edit rule allows.
   for (const w of writes) {
     if (ctx.explicitlyAllowed.has(w.path)) continue;
     if (w.path.unknown || w.path.root === null) return PASSTHROUGH;
     if (configFolderOf(path.relative(w.path.root, w.path.real)) !== null) return PASSTHROUGH;
   }
+  if (byHook && ctx.hookAllow) return hookAllowed(ctx, ctx.hookAllow);
   const texts = [...new Set(matched.map((r) => r.text))];
   const first = matched.reduce((a, b) => (b.rank > a.rank ? b : a));
   const allow = decision(

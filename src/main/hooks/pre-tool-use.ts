@@ -1,0 +1,89 @@
+import type { DecideOptions, Evaluation, PermissionEngine } from '../permission/engine';
+import type { RuleSourceName } from '../permission/rules/rule-types';
+import type { HookVerdict } from '../permission/stage-types';
+import { hooksFor } from './active-hooks';
+import { CLAUDE_TOOL_NAMES, toClaudeCall } from './claude-tools';
+import type { HookRun, HookRunRecord, HookRuntime } from './hook-runtime';
+
+function quoted(command: string): string {
+  const one = command.replace(/\s+/g, ' ').trim();
+  return `"${one.length > 120 ? `${one.slice(0, 120)}…` : one}"`;
+}
+
+function named(run: HookRun): string {
+  return `the ${run.hook.source} hook ${quoted(run.hook.command)}`;
+}
+
+function verdict(kind: HookVerdict['decision'], runs: HookRun[], say: (r: HookRun) => string): HookVerdict {
+  return {
+    decision: kind,
+    sources: [...new Set(runs.map((r) => r.hook.source as RuleSourceName))],
+    hooks: runs.map((r) => r.hook.command).join(', '),
+    reason: runs.map(say).join('; '),
+  };
+}
+
+const why = (r: HookRun): string => (r.response.reason ? `: ${r.response.reason}` : '');
+
+/**
+ * The PreToolUse hooks' combined answer: any deny denies; else a hook that failed (timeout, crash, malformed output)
+ * makes the call ask, with the error shown; else any ask asks; else any allow allows; else no opinion.
+ */
+export function preToolUseVerdict(runs: readonly HookRun[]): HookVerdict | null {
+  const denied = runs.filter((r) => r.response.failure === null && r.response.decision === 'deny');
+  if (denied.length) return verdict('deny', denied, (r) => `denied by ${named(r)}${why(r)}`);
+  const failed = runs.filter((r) => r.response.failure !== null);
+  if (failed.length)
+    return verdict('ask', failed, (r) => `${named(r)} failed (${r.response.failure}), so a person decides`);
+  const asked = runs.filter((r) => r.response.decision === 'ask');
+  if (asked.length) return verdict('ask', asked, (r) => `${named(r)} asks${why(r)}`);
+  const allowed = runs.filter((r) => r.response.decision === 'allow');
+  if (allowed.length) return verdict('allow', allowed, (r) => `allowed by ${named(r)}${why(r)}`);
+  return null;
+}
+
+export interface HookedEvaluation {
+  evaluation: Evaluation;
+  /** The options the call was decided with, the hooks' verdict included: use them for the approval too. */
+  options: DecideOptions;
+  /** Every PreToolUse hook that ran for the call (which, how long, what it said). */
+  runs: HookRunRecord[];
+}
+
+/**
+ * Decides a call with its PreToolUse hooks in the engine's order: agent mode and schema first (a call they refuse
+ * runs no hook), then the matching hooks (trust decides which), then the engine again with their verdict.
+ */
+export async function evaluateWithHooks(
+  engine: PermissionEngine,
+  runtime: HookRuntime | null,
+  call: unknown,
+  options: DecideOptions = {},
+  extra: { toolUseId?: string; signal?: AbortSignal } = {},
+): Promise<HookedEvaluation> {
+  const first = await engine.evaluateAsync(call, options);
+  const ctx = first.context;
+  if (runtime === null || ctx === null || !ctx.hooks?.length) return { evaluation: first, options, runs: [] };
+  const hooks = hooksFor(
+    ctx.hooks,
+    { trusted: ctx.trusted, hooksEnabled: ctx.projectHooksEnabled ?? true },
+    'PreToolUse',
+    [ctx.tool, CLAUDE_TOOL_NAMES[ctx.tool]],
+  );
+  if (hooks.length === 0) return { evaluation: first, options, runs: [] };
+  const runs = await runtime.run(
+    'PreToolUse',
+    hooks,
+    { ...toClaudeCall(ctx.tool, ctx.input, ctx.projectRoot), tool_use_id: extra.toolUseId ?? '' },
+    {
+      permissionMode: ctx.agentMode === 'plan' ? 'plan' : ctx.mode,
+      tool: ctx.tool,
+      ...(extra.signal ? { signal: extra.signal } : {}),
+    },
+  );
+  const records = runs.map((r) => r.record);
+  const hook = preToolUseVerdict(runs);
+  if (hook === null) return { evaluation: first, options, runs: records };
+  const withHook: DecideOptions = { ...options, hook };
+  return { evaluation: await engine.evaluateAsync(call, withHook), options: withHook, runs: records };
+}
