@@ -6,6 +6,16 @@ import type { CommandEntry } from './command';
  */
 export const COMMANDS: CommandEntry[] = [
   {
+    name: 'hook',
+    summary: "be Claude Code's PreToolUse hook: decide its call (JSON on stdin) with Gatehouse's engine",
+    load: async () => (await import('./hook-claude-command')).hookCommand,
+  },
+  {
+    name: 'hooks',
+    summary: 'list the Claude Code-compatible hooks of every settings source, and which of them run',
+    load: async () => (await import('./hooks-command')).hooksCommand,
+  },
+  {
     name: 'permissions',
     summary: 'check what the permission engine decides for a tool call',
     parsesShell: true,

@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { Decision, PermissionMode } from '../../shared/permission';
+import { fromClaudeCall } from '../hooks/claude-tools';
+import { userConfigDir } from '../paths';
+import { createPermissionEngine } from '../permission';
+import { unknownChoice } from './args';
+import type { CliCommand, CliIO } from './command';
+import { UsageError } from './command';
+import { trustOracle } from './project';
+
+/** Claude Code's PreToolUse input (only what Gatehouse reads; other fields are ignored). */
+const ClaudeHookInputSchema = z.looseObject({
+  session_id: z.string().optional(),
+  cwd: z.string().min(1),
+  hook_event_name: z.string(),
+  permission_mode: z.string().optional(),
+  tool_name: z.string().optional(),
+  tool_input: z.unknown().optional(),
+});
+
+/** Claude Code's modes that are Gatehouse's too: the mode fallback follows the one chosen in Claude Code. */
+const SHARED_MODES: ReadonlySet<string> = new Set(['default', 'acceptEdits', 'bypassPermissions']);
+
+/** Stdin is read whole, up to a limit (a PreToolUse input carries a file's content at most). */
+const MAX_INPUT_BYTES = 32 * 1024 * 1024;
+
+function readStdin(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    process.stdin.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_INPUT_BYTES) reject(new Error(`the input is larger than ${MAX_INPUT_BYTES} bytes`));
+      else chunks.push(c);
+    });
+    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('error', reject);
+  });
+}
+
+function answer(io: CliIO, kind: Decision['decision'], reason: string): void {
+  io.out(
+    JSON.stringify({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: kind, permissionDecisionReason: reason },
+    }),
+  );
+}
+
+function realFolder(dir: string): string | null {
+  try {
+    const real = fs.realpathSync.native(path.resolve(dir));
+    return fs.statSync(real).isDirectory() ? real : null;
+  } catch {
+    return null;
+  }
+}
+
+function said(d: Decision): string {
+  const rule = d.rule && d.source !== 'hook' ? ` (rule ${d.rule})` : '';
+  return `Gatehouse (${d.source}${rule}): ${d.reason}`;
+}
+
+/**
+ * `gatehouse hook claude`: Gatehouse as Claude Code's PreToolUse hook. Reads Claude Code's hook input on stdin,
+ * decides the call with Gatehouse's engine for its `cwd` (trust, rules including Claude Code's own files, shell
+ * analysis, self-protection, the audit log) and prints Claude Code's `hookSpecificOutput`. A tool Gatehouse does not
+ * model, or another event, passes through: no output, exit 0. Input it cannot read asks (fail towards a person).
+ * Gatehouse's own hooks never run here (Claude Code runs its hooks itself; this is one of them).
+ */
+async function hookClaude(io: CliIO, input: string): Promise<number> {
+  let json: unknown;
+  try {
+    json = JSON.parse(input);
+  } catch (err) {
+    answer(io, 'ask', `Gatehouse could not read the hook input (not JSON: ${(err as Error).message}), so you decide`);
+    return 0;
+  }
+  const parsed = ClaudeHookInputSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    answer(io, 'ask', `Gatehouse could not read the hook input (${issue.path.join('.') || 'input'}: ${issue.message})`);
+    return 0;
+  }
+  const hook = parsed.data;
+  if (hook.hook_event_name !== 'PreToolUse') return 0;
+  const call = fromClaudeCall(hook.tool_name ?? '', hook.tool_input);
+  if (call === null) return 0;
+  const projectRoot = realFolder(hook.cwd);
+  if (projectRoot === null) {
+    answer(io, 'ask', `Gatehouse: the working folder ${hook.cwd} does not exist, so you decide`);
+    return 0;
+  }
+  const configDir = userConfigDir(io.env);
+  const mode = hook.permission_mode && SHARED_MODES.has(hook.permission_mode) ? hook.permission_mode : undefined;
+  const engine = await createPermissionEngine({
+    projectRoot,
+    configDir,
+    env: io.env,
+    trust: trustOracle(configDir, io.env),
+    ...(mode ? { mode: mode as PermissionMode } : {}),
+    ...(hook.permission_mode === 'plan' ? { agentMode: 'plan' as const } : {}),
+    sessionId: `claude-${hook.session_id ?? process.pid}`,
+  });
+  const d = engine.decide(call);
+  await engine.flushAudit();
+  answer(io, d.decision, said(d));
+  return 0;
+}
+
+export const hookCommand: CliCommand = {
+  name: 'hook',
+  usage:
+    'gatehouse hook claude   Claude Code PreToolUse hook: its JSON on stdin, hookSpecificOutput on stdout ' +
+    '(in ~/.claude/settings.json: "hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "gatehouse hook claude"}]}]})',
+  async run(args, io) {
+    const [sub, ...rest] = args;
+    if (sub !== 'claude') throw unknownChoice('hook', sub, ['claude']);
+    if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
+    return hookClaude(io, await readStdin());
+  },
+};
+
+export { hookClaude };

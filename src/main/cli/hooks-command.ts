@@ -1,0 +1,66 @@
+import { hookEntries, type HookEntry } from '../hooks/active-hooks';
+import { DEFAULT_HOOK_TIMEOUT_S } from '../hooks/active-hooks';
+import { homeDir, userConfigDir } from '../paths';
+import { settingsWarnings } from '../settings/settings-problems';
+import { SettingsStore } from '../settings/settings-store';
+import { TrustStore } from '../trust/trust-store';
+import { parseCommandArgs, unknownChoice } from './args';
+import type { CliCommand, CliIO } from './command';
+import { UsageError } from './command';
+import { projectDir } from './project';
+
+function entryJson(h: HookEntry): Record<string, unknown> {
+  return {
+    event: h.event,
+    matcher: h.matcher,
+    type: h.type,
+    command: h.command,
+    timeout: h.timeout ?? DEFAULT_HOOK_TIMEOUT_S,
+    source: h.source,
+    file: h.file,
+    format: h.format,
+    active: h.active,
+    inactiveReason: h.inactiveReason,
+    sandboxed: h.sandboxed,
+  };
+}
+
+function printText(io: CliIO, entries: readonly HookEntry[], projectRoot: string, trusted: boolean): void {
+  io.out(`hooks for ${projectRoot} (${trusted ? 'trusted' : 'not trusted'}):`);
+  if (entries.length === 0) {
+    io.out('  (none configured)');
+    return;
+  }
+  for (const h of entries) {
+    const state = h.active ? 'active' : `inactive: ${h.inactiveReason}`;
+    const matcher = h.matcher === '' ? '*' : h.matcher;
+    const runs = h.sandboxed ? 'in the OS sandbox' : 'as you';
+    io.out(`  ${h.event} [${matcher}]  ${h.source} ${h.file}`);
+    io.out(`    ${h.command ?? `(${h.type} hook)`}  (timeout ${h.timeout ?? DEFAULT_HOOK_TIMEOUT_S} s, runs ${runs})`);
+    io.out(`    ${state}`);
+  }
+}
+
+export const hooksCommand: CliCommand = {
+  name: 'hooks',
+  usage: 'gatehouse hooks list [--project DIR] [--json]',
+  async run(args, io) {
+    const [sub, ...rest] = args;
+    if (sub !== 'list') throw unknownChoice('subcommand', sub, ['list']);
+    const { values, positionals } = parseCommandArgs(rest, {
+      project: { type: 'string' },
+      json: { type: 'boolean' },
+    });
+    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    const projectRoot = projectDir(values.project, io.cwd);
+    const configDir = userConfigDir(io.env);
+    const snapshot = new SettingsStore({ projectRoot, configDir, home: homeDir(io.env), env: io.env }).snapshot();
+    const trust = new TrustStore({ configDir, env: io.env }).check(projectRoot);
+    const entries = hookEntries(snapshot.hooks, { trusted: trust.trusted, hooksEnabled: true });
+    for (const line of settingsWarnings(snapshot)) io.err(`gatehouse hooks: ${line}`);
+    if (values.json)
+      io.out(JSON.stringify({ project: projectRoot, trusted: trust.trusted, hooks: entries.map(entryJson) }));
+    else printText(io, entries, projectRoot, trust.trusted);
+    return 0;
+  },
+};
