@@ -19,6 +19,15 @@ export const TrustStoreErrorSchema = z.object({
 });
 export type TrustStoreError = z.infer<typeof TrustStoreErrorSchema>;
 
+/**
+ * Trust is specific: which of the project's extensions a trusted decision enables. `rules`: its allow rules, mode,
+ * additional directories and sandbox network (deny and ask rules always apply); `hooks`: its hooks (also Claude
+ * Code's); `instructions`: its instruction files (AGENTS.md, CLAUDE.md...). All enabled unless switched off.
+ */
+export const TrustExtensionsSchema = z.object({ rules: z.boolean(), hooks: z.boolean(), instructions: z.boolean() });
+export type TrustExtensions = z.infer<typeof TrustExtensionsSchema>;
+export const ALL_EXTENSIONS: TrustExtensions = { rules: true, hooks: true, instructions: true };
+
 export const TrustStatusSchema = z.object({
   /** The folder's normalised real path. */
   path: z.string(),
@@ -42,6 +51,8 @@ export const TrustStatusSchema = z.object({
   error: TrustStoreErrorSchema.nullable(),
   /** A problem reading `trust.default` from the user settings (then `ask` applies). */
   settingsError: z.string().nullable(),
+  /** What the applying decision enables (absent or for an untrusted folder: every extension, if it were trusted). */
+  extensions: TrustExtensionsSchema.optional(),
 });
 export type TrustStatus = z.infer<typeof TrustStatusSchema>;
 
@@ -53,6 +64,8 @@ export const TrustEntrySchema = z.object({
   grantedFrom: z.string().nullable(),
   /** False for `session` decisions: memory only, gone when the process ends. */
   stored: z.boolean(),
+  /** Absent: every extension is enabled. */
+  extensions: TrustExtensionsSchema.optional(),
 });
 export type TrustEntry = z.infer<typeof TrustEntrySchema>;
 
@@ -99,6 +112,11 @@ export const TrustChannels = {
   /** Records the person's answer. Granting trust is only accepted for the open project (a `never` decision may be recorded for other folders too). */
   setTrust: {
     request: z.object({ path: folderPath, scope: TrustScopeSchema }).strict(),
+    response: z.object({ status: TrustStatusSchema }),
+  },
+  /** Switches the project extensions (rules, hooks, instructions) the decision that trusts `path` enables. */
+  setTrustExtensions: {
+    request: z.object({ path: folderPath, extensions: TrustExtensionsSchema.partial().strict() }).strict(),
     response: z.object({ status: TrustStatusSchema }),
   },
   /** Removes the decisions that make `path` trusted (and the one keyed at it); takes effect on the next check. */

@@ -22,7 +22,7 @@ import {
 import { projectHookRuntime, SessionHooks } from '../hooks';
 import { AuditLog, createPermissionEngine } from '../permission';
 import type { PermissionEngine } from '../permission';
-import type { TrustOracle } from '../permission/trust-oracle';
+import { trustAnswer, type TrustAnswer, type TrustOracle } from '../permission/trust-oracle';
 import { sandboxReadDeny } from '../sandbox/read-deny-mask';
 import { sandboxRunConfig } from '../sandbox/run-config';
 import { readDenyRules } from '../sandbox/sandbox-gate';
@@ -32,6 +32,7 @@ import type { SessionHeader } from '../session/transcript-entry';
 import { SessionStore } from '../session/session-store';
 import type { TranscriptWriter } from '../session/transcript-writer';
 import { loadInstructionFiles } from '../trust/trust-preview';
+import { storeOracle } from '../trust/trust-extensions';
 import { TrustStore } from '../trust/trust-store';
 import type { WorkerHost } from '../worker-host/types';
 import { decideCall, decisionEvent } from './permission-gate';
@@ -119,7 +120,7 @@ export class AgentSession {
     // A resumed session keeps its agent mode unless the shell names another.
     const agentMode = options.agentMode ?? header.agentMode;
     const trustStore = options.trust ? null : new TrustStore({ configDir: options.configDir, env: options.env });
-    const trust: TrustOracle = options.trust ?? { isTrusted: (dir) => trustStore!.isTrusted(dir) };
+    const trust: TrustOracle = options.trust ?? storeOracle(trustStore!);
     const audit = new AuditLog({ configDir: options.configDir });
     const engine = await createPermissionEngine({
       projectRoot: header.projectRoot,
@@ -207,7 +208,7 @@ export class AgentSession {
     const { config, problems } = sandboxRunConfig({
       configDir: this.options.configDir,
       projectRoot: this.header.projectRoot,
-      projectTrusted: this.projectTrusted(),
+      projectTrusted: this.projectTrusts('rules'),
       env: this.options.env,
       readDeny,
     });
@@ -360,7 +361,7 @@ export class AgentSession {
 
   /** Instruction files join the prompt only when the project is trusted (checked on every prompt: revoke is immediate). */
   private instructions(): { instructions?: string } {
-    const files = loadInstructionFiles(this.header.projectRoot, this.projectTrusted());
+    const files = loadInstructionFiles(this.header.projectRoot, this.projectTrusts('instructions'));
     if (files.length === 0) return {};
     return {
       instructions: files
@@ -369,9 +370,11 @@ export class AgentSession {
     };
   }
 
-  private projectTrusted(): boolean {
+  /** The project is trusted and its trust enables this extension (trust is specific). */
+  private projectTrusts(extension: keyof TrustAnswer['extensions']): boolean {
     try {
-      return this.trust.isTrusted(this.header.projectRoot);
+      const answer = trustAnswer(this.trust, this.header.projectRoot);
+      return answer.trusted && answer.extensions[extension];
     } catch {
       return false;
     }

@@ -17,6 +17,7 @@ import { createSettingsHandlers } from './settings-handlers';
 import { createTrustHandlers } from './trust-handlers';
 import { createUpdatesHandlers } from './updates-handlers';
 import type { UpdatesSource } from './updates-handlers';
+import { storeOracle } from '../trust/trust-extensions';
 import { TrustStore } from '../trust/trust-store';
 
 export interface AppCoreOptions {
@@ -65,7 +66,7 @@ export class AppCore {
       host: options.worker,
       configDir: options.configDir,
       env: options.env ?? process.env,
-      trust: { isTrusted: (dir) => this.trust.isTrusted(dir) },
+      trust: storeOracle(this.trust),
       project: () => this.project,
       emit: (event) => this.emit(event),
       hasListeners: () => this.listeners.size > 0,
@@ -103,7 +104,7 @@ export class AppCore {
         currentProject: () => this.project,
         configDir: options.configDir,
         env: options.env ?? process.env,
-        trust: { isTrusted: (dir) => this.trust.isTrusted(dir) },
+        trust: storeOracle(this.trust),
         session: this.chat.sessionRules,
       }),
       ...createSettingsHandlers({

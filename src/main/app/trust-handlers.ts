@@ -50,6 +50,14 @@ export function createTrustHandlers(
       onChanged(status.path);
       return { status };
     },
+    setTrustExtensions: async ({ path: dir, extensions }) => {
+      // Switching an extension on loosens, like granting trust: the open project only. Off: any folder.
+      const enables = Object.values(extensions).some((on) => on === true);
+      const real = enables ? requireOpenProject(dir) : store.resolve(dir);
+      const status = await store.setExtensions(real, extensions);
+      onChanged(status.path);
+      return { status };
+    },
     revokeTrust: async ({ path: dir }) => {
       const removed = await store.revoke(dir);
       const status = store.check(dir);

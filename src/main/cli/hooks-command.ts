@@ -56,7 +56,10 @@ export const hooksCommand: CliCommand = {
     const configDir = userConfigDir(io.env);
     const snapshot = new SettingsStore({ projectRoot, configDir, home: homeDir(io.env), env: io.env }).snapshot();
     const trust = new TrustStore({ configDir, env: io.env }).check(projectRoot);
-    const entries = hookEntries(snapshot.hooks, { trusted: trust.trusted, hooksEnabled: true });
+    const entries = hookEntries(snapshot.hooks, {
+      trusted: trust.trusted,
+      hooksEnabled: trust.extensions?.hooks ?? true,
+    });
     for (const line of settingsWarnings(snapshot)) io.err(`gatehouse hooks: ${line}`);
     if (values.json)
       io.out(JSON.stringify({ project: projectRoot, trusted: trust.trusted, hooks: entries.map(entryJson) }));

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TrustOracle } from '../permission/trust-oracle';
+import { storeOracle } from '../trust/trust-extensions';
 import { TrustStore } from '../trust/trust-store';
 import { UsageError } from './command';
 
@@ -18,6 +19,5 @@ export function projectDir(project: string | undefined, cwd: string): string {
 
 /** The real TrustStore of the trust issue, as the engine sees it. */
 export function trustOracle(configDir: string, env: NodeJS.ProcessEnv): TrustOracle {
-  const store = new TrustStore({ configDir, env });
-  return { isTrusted: (p) => store.check(p).trusted };
+  return storeOracle(new TrustStore({ configDir, env }));
 }

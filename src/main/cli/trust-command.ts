@@ -2,6 +2,7 @@ import path from 'node:path';
 import { TrustDefaultSchema, TrustScopeSchema } from '../../shared/permission';
 import type { TrustEntry, TrustStatus } from '../../shared/trust-contract';
 import { userConfigDir } from '../paths';
+import { describeExtensions } from '../trust/trust-extensions';
 import { TrustStore } from '../trust/trust-store';
 import { parseCommandArgs, unknownChoice } from './args';
 import type { CliCommand, CliIO } from './command';
@@ -9,7 +10,10 @@ import { UsageError } from './command';
 
 const USAGE = [
   'gatehouse trust <action> ...',
-  "  set DIR --scope directory|parent|never   record a decision (parent: DIR's parent and everything below it)",
+  '  set DIR --scope directory|parent|never [--without rules|hooks|instructions]...',
+  "                                           record a decision (parent: DIR's parent and everything below it)",
+  '  extensions DIR [--enable X]... [--disable X]...',
+  "                                           which of the project's rules, hooks, instructions its trust enables",
   '  status DIR [--json]                      trusted or not, the decision that applies, where it is stored',
   '  revoke DIR                               make DIR undecided again (removes the decisions that trust it)',
   '  list [--json]                            every stored decision',
@@ -19,7 +23,7 @@ const USAGE = [
 
 function parse(args: string[], withScope: boolean, withJson: boolean) {
   return parseCommandArgs(args, {
-    ...(withScope ? { scope: { type: 'string' as const } } : {}),
+    ...(withScope ? { scope: { type: 'string' as const }, without: { type: 'string' as const, multiple: true } } : {}),
     ...(withJson ? { json: { type: 'boolean' as const } } : {}),
   });
 }
@@ -30,8 +34,20 @@ function onePositional(positionals: string[], what: string): string {
   return positionals[0];
 }
 
+const EXTENSIONS = ['rules', 'hooks', 'instructions'] as const;
+const extensions = (on: boolean) => ({ rules: on, hooks: on, instructions: on });
+type Extension = (typeof EXTENSIONS)[number];
+
+function extensionNames(list: readonly string[] | undefined, flag: string): Extension[] {
+  const names = (list ?? []).flatMap((v) => v.split(',')).map((v) => v.trim());
+  for (const n of names)
+    if (!(EXTENSIONS as readonly string[]).includes(n)) throw unknownChoice(`${flag} extension`, n, EXTENSIONS);
+  return names as Extension[];
+}
+
 function printStatus(io: CliIO, s: TrustStatus): void {
   io.out(`${s.path}: ${s.trusted ? 'trusted' : 'untrusted'}`);
+  if (s.trusted && s.extensions) io.out(`  enables: ${describeExtensions(s.extensions)}`);
   io.out(`  decision: ${s.decision}${s.scope ? ` (scope ${s.scope})` : ''}`);
   io.out(`  stored at: ${s.storedAt ?? '-'}${s.decision === 'session' ? ' (this process only)' : ''}`);
   io.out(`  store file: ${s.storeFile}`);
@@ -58,8 +74,29 @@ async function run(args: string[], io: CliIO): Promise<number> {
         throw new UsageError(
           '--scope must be directory, parent or never (session trust lives in one process: use the app)',
         );
-      const status = await store.set(resolveDir(dir), scope.data);
+      const without = extensionNames(values.without as string[] | undefined, '--without');
+      const extensions = { rules: true, hooks: true, instructions: true };
+      for (const n of without) extensions[n] = false;
+      const status = await store.set(resolveDir(dir), scope.data, without.length ? extensions : undefined);
       io.out(`${status.path}: ${status.reason}`);
+      if (status.trusted && status.extensions) io.out(`  enables: ${describeExtensions(status.extensions)}`);
+      return 0;
+    }
+    case 'extensions': {
+      const { values, positionals } = parseCommandArgs(rest, {
+        enable: { type: 'string', multiple: true },
+        disable: { type: 'string', multiple: true },
+      });
+      const dir = resolveDir(onePositional(positionals, 'folder'));
+      const change: Partial<Record<Extension, boolean>> = {};
+      for (const n of extensionNames(values.enable, '--enable')) change[n] = true;
+      for (const n of extensionNames(values.disable, '--disable')) change[n] = false;
+      const status = Object.keys(change).length ? await store.setExtensions(dir, change) : store.check(dir);
+      if (!status.trusted) {
+        io.out(`${status.path}: untrusted, so none of its rules, hooks or instruction files are loaded`);
+        return 0;
+      }
+      io.out(`${status.path}: trusted; enables ${describeExtensions(status.extensions ?? extensions(true))}`);
       return 0;
     }
     case 'status': {
@@ -116,7 +153,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       return 0;
     }
     default:
-      throw unknownChoice('action', action, ['set', 'status', 'revoke', 'list', 'default', 'repair']);
+      throw unknownChoice('action', action, ['set', 'extensions', 'status', 'revoke', 'list', 'default', 'repair']);
   }
 }
 

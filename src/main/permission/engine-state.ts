@@ -8,7 +8,7 @@ import { ProtectedPaths } from './protected-paths';
 import { RuleSet } from './rules/rule-set';
 import type { EngineState } from './stage-types';
 import { UNTRUSTED_ALLOW_EXCLUDED } from './stages/trust';
-import type { TrustOracle } from './trust-oracle';
+import { trustAnswer, trustAnswerAsync, type TrustAnswer, type TrustOracle } from './trust-oracle';
 
 export interface EngineStateOptions {
   /** Real path of the project root. */
@@ -21,6 +21,11 @@ export interface EngineStateOptions {
   /** This run's `--mode`: beats the settings files. */
   mode?: PermissionMode;
   agentMode?: AgentMode;
+}
+
+/** A trusted project whose trust enables its rules: its allow rules, mode and directories are loaded. */
+function loadsProjectRules(answer: TrustAnswer): boolean {
+  return answer.trusted && answer.extensions.rules;
 }
 
 /** The settings files' mode as the engine applies it: an untrusted project's own files cannot set one. */
@@ -76,14 +81,15 @@ export class EngineStateSource {
 
   current(overrides: { agentMode?: AgentMode; mode?: PermissionMode } = {}): EngineState {
     const snapshot = this.settings.snapshot();
-    const trusted = this.options.trust.isTrusted(this.options.projectRoot);
-    if (this.stale(snapshot, trusted))
+    const answer = trustAnswer(this.options.trust, this.options.projectRoot);
+    const rulesTrusted = loadsProjectRules(answer);
+    if (this.stale(snapshot, rulesTrusted))
       this.built = this.build(
         snapshot,
-        trusted,
-        this.extraDirs(snapshot, trusted).map((d) => realDir(d, this.options.home)),
+        rulesTrusted,
+        this.extraDirs(snapshot, rulesTrusted).map((d) => realDir(d, this.options.home)),
       );
-    return this.stateFor(snapshot, trusted, overrides, liveFs);
+    return this.stateFor(snapshot, answer, overrides, liveFs);
   }
 
   /**
@@ -94,18 +100,18 @@ export class EngineStateSource {
     overrides: { agentMode?: AgentMode; mode?: PermissionMode } = {},
     view: FsView = new PrefetchedFs(),
   ): Promise<EngineState> {
-    const trust = this.options.trust;
-    const [snapshot, trusted] = await Promise.all([
+    const [snapshot, answer] = await Promise.all([
       this.settings.snapshotAsync(),
-      trust.isTrustedAsync
-        ? trust.isTrustedAsync(this.options.projectRoot)
-        : Promise.resolve(trust.isTrusted(this.options.projectRoot)),
+      trustAnswerAsync(this.options.trust, this.options.projectRoot),
     ]);
-    if (this.stale(snapshot, trusted)) {
-      const dirs = await Promise.all(this.extraDirs(snapshot, trusted).map((d) => realDirAsync(d, this.options.home)));
-      if (this.stale(snapshot, trusted)) this.built = this.build(snapshot, trusted, dirs);
+    const rulesTrusted = loadsProjectRules(answer);
+    if (this.stale(snapshot, rulesTrusted)) {
+      const dirs = await Promise.all(
+        this.extraDirs(snapshot, rulesTrusted).map((d) => realDirAsync(d, this.options.home)),
+      );
+      if (this.stale(snapshot, rulesTrusted)) this.built = this.build(snapshot, rulesTrusted, dirs);
     }
-    return this.stateFor(snapshot, trusted, overrides, view);
+    return this.stateFor(snapshot, answer, overrides, view);
   }
 
   private stale(snapshot: SettingsSnapshot, trusted: boolean): boolean {
@@ -122,12 +128,13 @@ export class EngineStateSource {
 
   private stateFor(
     snapshot: SettingsSnapshot,
-    trusted: boolean,
+    answer: TrustAnswer,
     overrides: { agentMode?: AgentMode; mode?: PermissionMode },
     view: FsView,
   ): EngineState {
     const built = this.built as NonNullable<typeof this.built>;
-    const settingsMode = settingsModeInForce(snapshot, trusted)?.mode ?? null;
+    const trusted = answer.trusted;
+    const settingsMode = settingsModeInForce(snapshot, loadsProjectRules(answer))?.mode ?? null;
     return {
       projectRoot: this.options.projectRoot,
       home: this.options.home,
@@ -139,6 +146,8 @@ export class EngineStateSource {
       rules: built.rules,
       unknownRules: snapshot.unknownRules,
       hooks: snapshot.hooks,
+      projectRulesEnabled: answer.extensions.rules,
+      projectHooksEnabled: answer.extensions.hooks,
     };
   }
 

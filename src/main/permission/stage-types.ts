@@ -26,6 +26,8 @@ export interface EngineState {
   unknownRules?: readonly { file: string; source: RuleSourceName; reason: string }[];
   /** Every configured hook (src/main/hooks decides which run: trust, event, matcher). */
   hooks?: readonly LoadedHook[];
+  /** The trust decision enables the project's allow rules, mode and directories (trust is specific); absent: yes. */
+  projectRulesEnabled?: boolean;
   /** The trust decision enables the project's hooks (trust is specific); absent: yes. */
   projectHooksEnabled?: boolean;
 }

@@ -1,3 +1,11 @@
+import { ALL_EXTENSIONS, type TrustExtensions } from '../../shared/trust-contract';
+
+/** Trust, and which of the project's extensions (rules, hooks, instructions) it enables. */
+export interface TrustAnswer {
+  trusted: boolean;
+  extensions: TrustExtensions;
+}
+
 /**
  * What the permission engine needs to know about trust: is this project trusted right now? The real answer comes
  * from the TrustStore (src/main/trust); the engine asks on every call, so a revocation takes effect on the next one.
@@ -6,6 +14,21 @@ export interface TrustOracle {
   isTrusted(projectRoot: string): boolean;
   /** The same answer without blocking (the TrustStore reads its file with fs.promises); used by `decideAsync`. */
   isTrustedAsync?(projectRoot: string): Promise<boolean>;
+  /** Trust is specific: the answer with the extensions the decision enables (absent: every extension). */
+  answer?(projectRoot: string): TrustAnswer;
+  answerAsync?(projectRoot: string): Promise<TrustAnswer>;
+}
+
+export function trustAnswer(oracle: TrustOracle, projectRoot: string): TrustAnswer {
+  if (oracle.answer) return oracle.answer(projectRoot);
+  return { trusted: oracle.isTrusted(projectRoot), extensions: ALL_EXTENSIONS };
+}
+
+export async function trustAnswerAsync(oracle: TrustOracle, projectRoot: string): Promise<TrustAnswer> {
+  if (oracle.answerAsync) return oracle.answerAsync(projectRoot);
+  if (oracle.answer) return oracle.answer(projectRoot);
+  const trusted = oracle.isTrustedAsync ? await oracle.isTrustedAsync(projectRoot) : oracle.isTrusted(projectRoot);
+  return { trusted, extensions: ALL_EXTENSIONS };
 }
 
 /** A fixed answer, for tests and for shells that decided trust some other way. */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { TrustExtensionsSchema } from '../../shared/trust-contract';
 import { describeZodError } from '../../shared/validate';
 import { MAX_STATE_BYTES, readFailure, readRegularFile, readRegularFileSync } from '../fs/read-regular-file';
 
@@ -24,6 +25,8 @@ export const StoredTrustEntrySchema = z
     lastOpened: isoDate.nullable(),
     /** The folder the person was looking at when deciding (differs from `path` for `parent`). */
     grantedFrom: absolutePath.nullable(),
+    /** The project extensions the decision enables; absent (every file written before trust was specific): all. */
+    extensions: TrustExtensionsSchema.strict().optional(),
   })
   .strict();
 export type StoredTrustEntry = z.infer<typeof StoredTrustEntrySchema>;

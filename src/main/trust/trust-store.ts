@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { TrustDefault, TrustScope } from '../../shared/permission';
 import { GatehouseError } from '../../shared/errors';
-import type { TrustEntry, TrustStatus, TrustStoreError } from '../../shared/trust-contract';
+import type { TrustEntry, TrustExtensions, TrustStatus, TrustStoreError } from '../../shared/trust-contract';
 import { writeFileAtomicAsync } from '../fs/atomic-write';
 import { withStateLock } from '../fs/state-lock';
 import { homeDir } from '../paths';
@@ -20,6 +20,7 @@ import {
 import { readTrustDefault, readTrustDefaultAsync, writeTrustDefault, type TrustDefaultRead } from './trust-settings';
 import { defaultCaseInsensitive, realFolderPath, realFolderPathAsync, selfAndAncestors, trustKey } from './trust-paths';
 import { describeStatus } from './trust-status-text';
+import { extensionsOf, storedExtensions } from './trust-extensions';
 
 export interface TrustStoreOptions {
   configDir: string;
@@ -152,11 +153,11 @@ export class TrustStore {
       grantedFrom: e.grantedFrom,
       error: null,
     } as const;
-    return { ...status, reason: describeStatus(status) };
+    return { ...status, reason: describeStatus(status), extensions: extensionsOf(e) };
   }
 
   /** Records a decision for `dir` (`parent`: for its parent and everything below). Returns the new status. */
-  async set(dir: string, scope: TrustScope): Promise<TrustStatus> {
+  async set(dir: string, scope: TrustScope, extensions?: TrustExtensions): Promise<TrustStatus> {
     const real = realFolderPath(dir);
     let stat: fs.Stats;
     try {
@@ -187,14 +188,45 @@ export class TrustStore {
         lastOpened: grantedAt,
         grantedFrom: real,
         stored: false,
+        ...storedExtensions(extensions ?? this.session.get(key)?.extensions),
       });
       return this.check(real);
     }
     await this.mutate((entries) => {
       const previous = entries.get(key);
-      entries.set(key, { path: target, scope, grantedAt, lastOpened: previous?.lastOpened ?? null, grantedFrom: real });
+      entries.set(key, {
+        path: target,
+        scope,
+        grantedAt,
+        lastOpened: previous?.lastOpened ?? null,
+        grantedFrom: real,
+        ...(scope === 'never' ? {} : storedExtensions(extensions ?? previous?.extensions)),
+      });
     });
     this.session.delete(key);
+    return this.check(real);
+  }
+
+  /**
+   * Switches which project extensions (rules, hooks, instructions) the decision that trusts `dir` enables; the
+   * switches not named keep their value. Refused where no decision of its own trusts the folder.
+   */
+  async setExtensions(dir: string, change: Partial<TrustExtensions>): Promise<TrustStatus> {
+    const real = realFolderPath(dir);
+    await this.mutate((entries) => {
+      const applying = this.applying(real, entries);
+      if (!applying || applying.entry.scope === 'never')
+        throw new GatehouseError('BAD_REQUEST', `${real} is not trusted by a decision: trust it first`);
+      const next = { ...extensionsOf(applying.entry), ...change };
+      if (!applying.stored) {
+        const { extensions: _old, ...rest } = applying.entry;
+        this.session.set(applying.key, { ...rest, ...storedExtensions(next) });
+        return false;
+      }
+      const { extensions: _was, ...rest } = applying.stored;
+      entries.set(applying.key, { ...rest, ...storedExtensions(next) });
+      return true;
+    });
     return this.check(real);
   }
 

@@ -14,7 +14,8 @@ import path from 'node:path';
  * every simple command in it is allowed). An unreadable command is never allowed: without a deny it asks.
  */
 export function rulesStage(ctx: CallContext): StageAnswer {
-  const filter: AllowFilter = { excludeSources: ctx.trusted ? new Set() : UNTRUSTED_ALLOW_EXCLUDED };
+  const loaded = ctx.trusted && ctx.projectRulesEnabled !== false;
+  const filter: AllowFilter = { excludeSources: loaded ? new Set() : UNTRUSTED_ALLOW_EXCLUDED };
   return ctx.facts.kind === 'file' ? fileRules(ctx, ctx.facts, filter) : commandRules(ctx, ctx.facts, filter);
 }
 

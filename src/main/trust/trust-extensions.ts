@@ -1,0 +1,44 @@
+import { ALL_EXTENSIONS, type TrustExtensions, type TrustStatus } from '../../shared/trust-contract';
+import type { TrustAnswer, TrustOracle } from '../permission/trust-oracle';
+
+/** What a decision enables: every extension unless it says otherwise (decisions stored before trust was specific). */
+export function extensionsOf(entry: { extensions?: TrustExtensions | undefined }): TrustExtensions {
+  return { ...ALL_EXTENSIONS, ...(entry.extensions ?? {}) };
+}
+
+/**
+ * The `extensions` field to store: left out while everything is enabled, so a trust file stays readable by earlier
+ * versions until a person switches an extension off.
+ */
+export function storedExtensions(extensions: TrustExtensions | undefined): { extensions?: TrustExtensions } {
+  if (!extensions) return {};
+  const all = extensions.rules && extensions.hooks && extensions.instructions;
+  return all
+    ? {}
+    : { extensions: { rules: extensions.rules, hooks: extensions.hooks, instructions: extensions.instructions } };
+}
+
+/** "rules, hooks and instructions" / "rules only" / "nothing": what a decision enables, in words. */
+export function describeExtensions(extensions: TrustExtensions): string {
+  const on = (Object.keys(extensions) as (keyof TrustExtensions)[]).filter((k) => extensions[k]);
+  if (on.length === 3) return 'its rules, hooks and instruction files';
+  if (on.length === 0) return 'none of its rules, hooks or instruction files';
+  return `its ${on.join(' and ')} only`;
+}
+
+function answerOf(status: TrustStatus): TrustAnswer {
+  return { trusted: status.trusted, extensions: status.extensions ?? ALL_EXTENSIONS };
+}
+
+/** The TrustStore as the engine asks it: trusted or not, and what the decision enables, in one look. */
+export function storeOracle(store: {
+  check(dir: string): TrustStatus;
+  checkAsync(dir: string): Promise<TrustStatus>;
+}): TrustOracle {
+  return {
+    isTrusted: (dir) => store.check(dir).trusted,
+    isTrustedAsync: async (dir) => (await store.checkAsync(dir)).trusted,
+    answer: (dir) => answerOf(store.check(dir)),
+    answerAsync: async (dir) => answerOf(await store.checkAsync(dir)),
+  };
+}
