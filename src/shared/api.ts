@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AuditChannels } from './audit-contract';
 import { ChatChannels, ChatEventSchemas } from './chat-contract';
 import { RpcErrorSchema } from './errors';
 import { ModesChannels, ModesEventSchemas } from './modes-contract';
@@ -45,6 +46,12 @@ export const ApiChannels = {
     response: z.object({ path: z.string() }),
   },
   listRecentProjects: { request: none, response: z.object({ paths: z.array(z.string()) }) },
+  /** The folders whose path starts with `prefix` (the path box's completion); `~` is the home folder. */
+  completePath: {
+    request: z.object({ prefix: z.string().max(4096) }).strict(),
+    response: z.object({ folders: z.array(z.string()) }),
+  },
+  ...AuditChannels,
   ...TrustChannels,
   ...ChatChannels,
   ...RulesChannels,
@@ -70,7 +77,7 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   /** A trust decision changed (set or revoked) for this folder: re-read getTrust. */
   z.object({ type: z.literal('trustChanged'), path: z.string() }),
   /** The desktop menu asks the page to show one of its views. */
-  z.object({ type: z.literal('showView'), view: z.enum(['chat', 'rules', 'settings']) }),
+  z.object({ type: z.literal('showView'), view: z.enum(['chat', 'rules', 'settings', 'about']) }),
   ...ChatEventSchemas,
   ...ModesEventSchemas,
   ...SettingsEventSchemas,

@@ -48,6 +48,13 @@ export const SessionSummarySchema = z.object({
   updatedAt: z.string(),
   prompts: z.number().int().nonnegative(),
   lastPrompt: z.string().nullable(),
+  /** The name the person gave it (null: none; the first prompt names it). */
+  title: z.string().nullable().optional(),
+  firstPrompt: z.string().nullable().optional(),
+  /** How its last run ended (null: none finished). */
+  lastStatus: AgentRunStatusSchema.nullable().optional(),
+  /** Tokens of its finished runs. */
+  usage: TokenUsageSchema.optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 
@@ -97,4 +104,18 @@ export const ChatChannels = {
   },
   /** Ends the open session; the next message starts a new one. */
   newSession: { request: none, response: z.object({ ok: z.literal(true) }) },
+  /** Names a session of the open project (an empty title goes back to its first prompt). */
+  renameSession: {
+    request: z.object({ id: z.string().min(1).max(100), title: z.string().trim().max(200) }).strict(),
+    response: z.object({ ok: z.literal(true) }),
+  },
+  /** Moves a session of the open project to the trash (the open one ends first); `restoreSession` brings it back. */
+  deleteSession: {
+    request: z.object({ id: z.string().min(1).max(100) }).strict(),
+    response: z.object({ deleted: z.boolean() }),
+  },
+  restoreSession: {
+    request: z.object({ id: z.string().min(1).max(100) }).strict(),
+    response: z.object({ restored: z.boolean() }),
+  },
 } as const;

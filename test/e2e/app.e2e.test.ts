@@ -65,7 +65,10 @@ describe.skipIf(skipReason !== null)(
       });
       const response = await page.goto(web.url);
       expect(response?.status()).toBe(200);
-      const pidCell = page.getByTestId('live-worker-pid');
+      // The worker's own report lives in Help › About.
+      await page.getByRole('button', { name: 'Help › About Gatehouse' }).click();
+      const about = page.getByRole('dialog', { name: 'About Gatehouse' });
+      const pidCell = about.getByTestId('live-worker-pid');
       await expect.poll(() => pidCell.textContent(), POLL).toMatch(/^\d+$/);
       const shownPid = Number(await pidCell.textContent());
 
@@ -80,7 +83,10 @@ describe.skipIf(skipReason !== null)(
       expect(isProcessAlive(shownPid)).toBe(true);
       expect(fs.existsSync(`/proc/${shownPid}`)).toBe(true);
 
-      await expect.poll(() => page.getByTestId('live-worker-version').textContent(), POLL).toBe(VERSION);
+      await expect.poll(() => about.getByTestId('live-worker-version').textContent(), POLL).toBe(VERSION);
+      await page.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-about.png') });
+      await page.keyboard.press('Escape');
+      await about.waitFor({ state: 'detached' });
       await expect
         .poll(() => page.getByTestId('worker-status').textContent(), POLL)
         .toContain(`Worker ready · pid ${worker.pid}`);
@@ -109,9 +115,11 @@ describe.skipIf(skipReason !== null)(
       const context = await openContext();
       const page = await context.newPage();
       await page.goto(web.url);
+      await page.getByRole('button', { name: 'Switch project' }).click();
       await page.getByLabel('Folder path').fill(other);
       await page.getByRole('button', { name: 'Open', exact: true }).click();
       await expect.poll(() => page.getByTestId('current-project').textContent(), POLL).toContain(other);
+      await page.getByRole('button', { name: 'Switch project' }).click();
       await expect.poll(() => page.getByRole('button', { name: `Open ${other}` }).count(), POLL).toBe(1);
 
       await page.getByLabel('Folder path').fill(path.join(other, 'does-not-exist'));
@@ -132,7 +140,8 @@ describe.skipIf(skipReason !== null)(
         const page = await context.newPage();
         await page.goto(own.url);
         const status = page.getByTestId('worker-status');
-        const pidCell = page.getByTestId('live-worker-pid');
+        await page.getByRole('button', { name: 'Help › About Gatehouse' }).click();
+        const pidCell = page.getByRole('dialog', { name: 'About Gatehouse' }).getByTestId('live-worker-pid');
         await expect.poll(() => pidCell.textContent(), POLL).toMatch(/^\d+$/);
         const firstPid = Number(await pidCell.textContent());
 
@@ -158,7 +167,7 @@ describe.skipIf(skipReason !== null)(
         expect(await status.textContent()).toMatch(/^Worker unavailable: \S/);
         await page.getByRole('button', { name: 'Ping worker' }).click();
         await expect
-          .poll(() => page.getByRole('alert').first().textContent(), POLL)
+          .poll(() => page.getByRole('dialog').getByRole('alert').first().textContent(), POLL)
           .toMatch(/^Worker unavailable: .*WORKER_UNAVAILABLE/);
         await page.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-worker-failed.png') });
       } finally {
@@ -175,7 +184,7 @@ describe.skipIf(skipReason !== null)(
       await expect
         .poll(() => page.getByTestId('connection-status').textContent(), POLL)
         .toMatch(/^Not connected: this page has no access token/);
-      expect(await page.getByTestId('live-worker-pid').count()).toBe(0);
+      expect(await page.getByTestId('worker-status').count()).toBe(0); // no worker state reached the page
       await context.close();
     });
   },

@@ -383,7 +383,7 @@ describe.skipIf(skipReason !== null)(
       const { page, problems } = await openPage();
       const box = page.getByRole('textbox', { name: 'Message' });
       expect(await box.getAttribute('aria-keyshortcuts')).toContain('Control+K');
-      await page.getByRole('heading', { name: 'Chat', exact: true }).click();
+      await page.locator('#chat-title').click();
       await page.keyboard.press('Control+k');
       expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Message');
 

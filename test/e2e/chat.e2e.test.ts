@@ -78,7 +78,7 @@ describe.skipIf(skipReason !== null)(
       expect(await dialog.getByRole('textbox', { name: 'Rule' }).inputValue()).not.toBe('');
       await expect.poll(() => focusedText(page), POLL).toBe('Deny');
       // While it waits the agent shows as working, with a Cancel button (behind the modal).
-      expect(await page.getByTestId('chat-working').textContent()).toContain('Working');
+      expect(await page.getByTestId('chat-working').textContent()).toContain('Waiting for your approval');
       expect(await page.getByRole('button', { name: 'Cancel', exact: true, includeHidden: true }).count()).toBe(1);
       // Not yet written: the call waits for the answer.
       expect(fs.readFileSync(path.join(project, 'hello.txt'), 'utf8')).toBe('old line\nkept line\n');
@@ -270,7 +270,7 @@ describe.skipIf(skipReason !== null)(
         .toContain('Hello again.');
       expect(problems).toEqual([]);
     });
-    it('a new page shows the session so far; "New session" starts empty; "Sessions" resumes the earlier one', async () => {
+    it('a new page shows the session so far; "New session" starts empty; the sidebar resumes the earlier one', async () => {
       const { page, problems } = await openPage();
       const log = page.getByRole('log', { name: 'Conversation' });
       await expect
@@ -284,7 +284,7 @@ describe.skipIf(skipReason !== null)(
         .toContain('Please update hello.txt');
 
       await page.getByRole('button', { name: 'New session', exact: true }).click();
-      await expect.poll(() => log.textContent(), POLL).toBe('No messages yet.');
+      await expect.poll(() => log.textContent(), POLL).toContain('Ask the agent about this project');
       fake.enqueue(reply(text('Fresh start.')));
       await page.getByRole('textbox', { name: 'Message' }).fill('New topic');
       await page.keyboard.press('Enter');
@@ -293,12 +293,13 @@ describe.skipIf(skipReason !== null)(
         .toContain('Fresh start.');
       expect(fake.requests[fake.requests.length - 1]?.body.messages).toHaveLength(1); // no earlier history
 
-      await page.getByRole('button', { name: 'Sessions', exact: true }).click();
-      const resume = page.getByRole('button', { name: 'Resume session: Hi', exact: true });
+      // Named by its first message.
+      const resume = page.getByRole('button', { name: 'Resume session: Please update hello.txt', exact: true });
       await resume.waitFor();
       expect(await page.getByRole('button', { name: /^Resume session: / }).count()).toBe(2);
       await page.screenshot({ path: path.join(SCREENSHOTS, 'chat-sessions.png') });
       await resume.click();
+      await expect.poll(() => resume.getAttribute('aria-current'), POLL).toBe('true');
       await expect
         .poll(() => log.getByTestId('assistant-message').last().textContent(), POLL)
         .toContain('Hello again.');

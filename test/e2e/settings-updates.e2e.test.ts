@@ -41,8 +41,11 @@ describe.skipIf(skipReason !== null)(
       const problems: string[] = [];
       page.on('pageerror', (err) => problems.push(err.message));
       await page.goto(web.url);
-      await expect.poll(() => page.getByRole('navigation', { name: 'Views' }).count(), POLL).toBe(1);
-      await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
+      await expect.poll(() => page.getByRole('navigation', { name: 'Sidebar' }).count(), POLL).toBe(1);
+      await page
+        .getByRole('navigation', { name: 'Sidebar' })
+        .getByRole('button', { name: 'Settings', exact: true })
+        .click();
       const updates = page.getByTestId('settings-updates');
       await expect.poll(() => page.getByRole('heading', { name: 'Updates' }).count(), POLL).toBe(1);
       await expect

@@ -46,7 +46,8 @@ describe.skipIf(skipReason !== null)(
       return { page, problems, received: frames };
     }
 
-    const views = (page: Page) => page.getByRole('navigation', { name: 'Views' });
+    const views = (page: Page) =>
+      page.getByRole('navigation', { name: 'Sidebar' }).getByRole('list', { name: 'Views' });
     const keyState = (page: Page) => page.getByTestId('settings-key-state');
 
     async function sendAndFinish(page: Page, message: string): Promise<void> {

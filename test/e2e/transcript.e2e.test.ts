@@ -8,6 +8,7 @@ import type { StreamServer } from '../../src/main/bench/ui/stream-server';
 import { chromiumSkipReason } from './support/browser';
 import { openChatPage, POLL, SCREENSHOTS, useChatApp } from './support/chat-app';
 import type { ChatApp } from './support/chat-app';
+import { resumeSession } from './support/ui';
 
 const skipReason = chromiumSkipReason();
 const API_KEY = 'test-key-transcript';
@@ -86,16 +87,8 @@ describe.skipIf(skipReason !== null)(
 
     it('opens at its newest message with far fewer rows than messages in the DOM; Home, End and PageUp scroll it; an expanded tool card re-measures', async () => {
       const { page, log, problems } = await openPage();
-      await page.getByRole('button', { name: 'Sessions', exact: true }).click();
-      await page
-        .getByRole('button', { name: /^Resume session/ })
-        .first()
-        .click();
-      // Resumed once the menu closes (a new page may already show the server's current conversation before that).
-      await page
-        .getByRole('button', { name: /^Resume session/ })
-        .first()
-        .waitFor({ state: 'detached' });
+      // Resumed once the sidebar marks it as the open session.
+      await resumeSession(page, /^Resume session/);
       await expect.poll(() => showsText(log, session.lastMarker), POLL).toBe(true);
       const rows = await log.locator('.message-row').count();
       expect(rows).toBeGreaterThan(0);
@@ -144,16 +137,8 @@ describe.skipIf(skipReason !== null)(
 
     it('stays at the bottom while an answer streams, and stays put once the person scrolls up', async () => {
       const { page, log, problems } = await openPage();
-      await page.getByRole('button', { name: 'Sessions', exact: true }).click();
-      await page
-        .getByRole('button', { name: /^Resume session/ })
-        .first()
-        .click();
-      // Resumed once the menu closes (a new page may already show the server's current conversation before that).
-      await page
-        .getByRole('button', { name: /^Resume session/ })
-        .first()
-        .waitFor({ state: 'detached' });
+      // Resumed once the sidebar marks it as the open session.
+      await resumeSession(page, /^Resume session/);
       await expect.poll(() => showsText(log, session.lastMarker), POLL).toBe(true);
       // Read from the top, then send: the view jumps to the message just sent, and the answer streams in view.
       await log.focus();

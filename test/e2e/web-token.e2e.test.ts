@@ -230,7 +230,7 @@ describe.skipIf(skipReason !== null)(
         .poll(() => connection(page), POLL)
         .toBe('Not connected: this page has no access token: open the URL that `gatehouse web` printed');
       expect(sockets).toEqual([]);
-      expect(await page.getByTestId('live-worker-pid').count()).toBe(0);
+      expect(await page.getByTestId('worker-status').count()).toBe(0); // no worker state reached the page
 
       const wrong = web.token.slice(0, -1) + (web.token.endsWith('A') ? 'B' : 'A');
       await page.goto(`${web.origin}/#token=${wrong}`);
@@ -238,7 +238,7 @@ describe.skipIf(skipReason !== null)(
         .poll(() => connection(page), POLL)
         .toBe('Not connected: unauthorized: wrong token: open the URL that `gatehouse web` printed');
       expect(page.url()).toBe(`${web.origin}/`);
-      expect(await page.getByTestId('live-worker-pid').count()).toBe(0);
+      expect(await page.getByTestId('worker-status').count()).toBe(0); // no worker state reached the page
       // The printed URL, opened again in the same tab, replaces the wrong token.
       await page.goto(web.url);
       await expect.poll(() => connection(page), POLL).toBe('Connected');

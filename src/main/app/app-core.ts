@@ -5,7 +5,10 @@ import { GatehouseError } from '../../shared/errors';
 import { GATEHOUSE_VERSION } from '../../shared/version';
 import type { WorkerHost } from '../worker-host/types';
 import type { ApiHandlers } from './api-dispatch';
+import { createAuditHandlers } from './audit-handlers';
 import { createChatHandlers } from './chat-handlers';
+import { completeFolder } from './path-completion';
+import { homeDir } from '../paths';
 import { createModesHandlers } from './modes-handlers';
 import { ChatService } from './chat-service';
 import { RecentProjects } from './recent-projects';
@@ -93,12 +96,18 @@ export class AppCore {
         await this.recent.settled();
         return { paths: this.recent.list() };
       },
+      completePath: async ({ prefix }) => ({ folders: await completeFolder(prefix, homeDir(options.env)) }),
+      ...createAuditHandlers({
+        configDir: options.configDir,
+        currentProject: () => this.project,
+        home: homeDir(options.env),
+      }),
       ...createTrustHandlers(this, this.trust, (p) => {
         this.emit({ type: 'trustChanged', path: p });
         // Revoking trust ends a session's bypass at once (and before its next call at the latest).
         this.chat.modes.dropBypassIfUntrusted();
       }),
-      ...createChatHandlers(this.chat),
+      ...createChatHandlers(this.chat, options.configDir),
       ...createModesHandlers(this.chat.modes),
       ...createRulesHandlers({
         currentProject: () => this.project,
@@ -155,7 +164,7 @@ export class AppCore {
   }
 
   /** The desktop menu's View items: the page shows that view. */
-  showView(view: 'chat' | 'rules' | 'settings'): void {
+  showView(view: 'chat' | 'rules' | 'settings' | 'about'): void {
     this.emit({ type: 'showView', view });
   }
 

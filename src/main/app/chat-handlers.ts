@@ -1,6 +1,8 @@
 import type { z } from 'zod';
+import { GatehouseError } from '../../shared/errors';
 import type { ChatChannels } from '../../shared/chat-contract';
 import type { ChatService } from './chat-service';
+import { SessionCatalog } from './session-catalog';
 
 type Channels = typeof ChatChannels;
 export type ChatHandlers = {
@@ -8,7 +10,13 @@ export type ChatHandlers = {
 };
 
 /** The renderer's chat channels: thin calls into the app's ChatService (the page holds no authority). */
-export function createChatHandlers(chat: ChatService): ChatHandlers {
+export function createChatHandlers(chat: ChatService, configDir: string): ChatHandlers {
+  const catalog = new SessionCatalog({
+    configDir,
+    list: () => chat.listSessions(),
+    openSessionId: () => chat.state().sessionId,
+    endSession: () => chat.endSession(),
+  });
   return {
     sendMessage: async ({ text, agentMode }) => chat.send(text, agentMode),
     cancelRun: async () => ({ cancelled: await chat.cancel() }),
@@ -19,11 +27,21 @@ export function createChatHandlers(chat: ChatService): ChatHandlers {
       await chat.keyReady();
       return chat.state();
     },
-    listSessions: async () => ({ sessions: chat.listSessions() }),
+    listSessions: async () => ({ sessions: await catalog.list() }),
     resumeSession: async ({ id }) => chat.resume(id),
     newSession: async () => {
       await chat.endSession();
       return { ok: true as const };
     },
+    renameSession: async ({ id, title }) => {
+      await catalog.rename(id, title);
+      return { ok: true as const };
+    },
+    deleteSession: async ({ id }) => {
+      if (chat.state().runningRunId !== null && chat.state().sessionId === id)
+        throw new GatehouseError('BAD_REQUEST', 'the agent is still working in this session: wait or cancel it');
+      return { deleted: await catalog.delete(id) };
+    },
+    restoreSession: async ({ id }) => ({ restored: await catalog.restore(id) }),
   };
 }

@@ -88,12 +88,15 @@ export class ChatService {
     return new SessionStore({ configDir: this.options.configDir })
       .list()
       .filter((s) => s.projectRoot === project)
-      .map(({ id, createdAt, updatedAt, prompts, lastPrompt }) => ({
+      .map(({ id, createdAt, updatedAt, prompts, lastPrompt, firstPrompt, lastStatus, usage }) => ({
         id,
         createdAt,
         updatedAt,
         prompts,
         lastPrompt: lastPrompt && lastPrompt.slice(0, 300),
+        firstPrompt: firstPrompt && firstPrompt.slice(0, 300),
+        lastStatus,
+        usage,
       }));
   }
 

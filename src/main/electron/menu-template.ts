@@ -9,8 +9,8 @@ export interface AppMenuOptions {
   recentProjects: readonly string[];
   openFolder: () => void;
   openRecent: (dir: string) => void;
-  /** View > Chat / Rules / Settings…: the page shows that view. */
-  showView: (view: 'chat' | 'rules' | 'settings') => void;
+  /** View > Chat / Rules / Settings…, Help > About: the page shows that view (About: the worker's diagnostics). */
+  showView: (view: 'chat' | 'rules' | 'settings' | 'about') => void;
 }
 
 const MAX_RECENT_IN_MENU = 10;
@@ -78,7 +78,7 @@ export function buildAppMenuTemplate(o: AppMenuOptions): MenuItemConstructorOpti
   };
   const help: MenuItemConstructorOptions = {
     role: 'help',
-    submenu: [{ label: `About ${o.appName}`, role: 'about' }],
+    submenu: [{ label: `About ${o.appName}`, click: () => o.showView('about') }],
   };
   const template: MenuItemConstructorOptions[] = [file, edit, view, windowMenu, help];
   if (o.isMac) template.unshift({ role: 'appMenu' });

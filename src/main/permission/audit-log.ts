@@ -17,6 +17,8 @@ export interface AuditLogOptions {
 export interface AuditEntry {
   time: string;
   session: string;
+  /** The project the call was made in (absent in lines written before it was recorded). */
+  project?: string;
   tool: string;
   input: Record<string, unknown>;
   decision: Decision['decision'];
@@ -68,12 +70,18 @@ export class AuditLog {
     this.keep = options.keep ?? 3;
   }
 
-  record(session: string, call: unknown, decision: Decision, now: Date = new Date()): AuditEntry {
+  /** `who`: the session's name, or the session and its project. */
+  record(
+    who: string | { session: string; project: string },
+    call: unknown,
+    decision: Decision,
+    now = new Date(),
+  ): AuditEntry {
     const c = typeof call === 'object' && call !== null ? (call as Record<string, unknown>) : {};
     const tool = typeof c.tool === 'string' ? c.tool : '(malformed call)';
     const entry: AuditEntry = {
       time: now.toISOString(),
-      session,
+      ...(typeof who === 'string' ? { session: who } : who),
       tool,
       input: summarizeInput(tool, c.input),
       decision: decision.decision,

@@ -54,7 +54,7 @@ export interface Evaluation {
 export class PermissionEngine {
   constructor(
     private readonly source: EngineStateSource,
-    private readonly audit: { log: AuditLog; session: string } | null = null,
+    private readonly audit: { log: AuditLog; session: string; project?: string } | null = null,
   ) {}
 
   /** Decides one call and appends the decision to the audit log. */
@@ -101,7 +101,9 @@ export class PermissionEngine {
 
   /** Appends a decision (the engine's, or a person's approval) to the audit log, if there is one. */
   record(call: unknown, result: Decision): void {
-    this.audit?.log.record(this.audit.session, call, result);
+    if (!this.audit) return;
+    const { log, session, project } = this.audit;
+    log.record(project === undefined ? session : { session, project }, call, result);
   }
 
   evaluate(call: unknown, options: DecideOptions = {}): Evaluation {

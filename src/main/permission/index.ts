@@ -60,6 +60,6 @@ export async function createPermissionEngine(options: CreatePermissionEngineOpti
       mode: options.mode,
       agentMode: options.agentMode,
     }),
-    audit === null ? null : { log: audit, session: options.sessionId ?? `pid-${process.pid}` },
+    audit === null ? null : { log: audit, session: options.sessionId ?? `pid-${process.pid}`, project: projectRoot },
   );
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { AgentRunStatus } from '../../shared/agent-events';
+import type { TokenUsage } from '../../shared/conversation';
 import type { AgentMode } from '../../shared/permission';
 import { GatehouseError } from '../../shared/errors';
 import type { SessionHeader } from './transcript-entry';
@@ -18,6 +20,12 @@ export interface SessionSummary {
   updatedAt: string;
   prompts: number;
   lastPrompt: string | null;
+  /** The first prompt: the session's title until the person renames it. */
+  firstPrompt: string | null;
+  /** How the last run ended (null: no run finished yet). */
+  lastStatus: AgentRunStatus | null;
+  /** Tokens of every finished run of the session. */
+  usage: TokenUsage;
   problems: number;
 }
 
@@ -89,6 +97,13 @@ export class SessionStore {
         const updatedAt = fs.statSync(this.fileOf(id)).mtime.toISOString();
         const { projectRoot, agentMode, model, createdAt } = t.header;
         const lastPrompt = prompts.length ? prompts[prompts.length - 1]!.text : null;
+        const results = t.entries.filter((e) => e.type === 'result');
+        const lastStatus = results.length ? results[results.length - 1]!.status : null;
+        const usage = { inputTokens: 0, outputTokens: 0 };
+        for (const r of results) {
+          usage.inputTokens += r.usage.inputTokens;
+          usage.outputTokens += r.usage.outputTokens;
+        }
         out.push({
           id,
           projectRoot,
@@ -98,6 +113,9 @@ export class SessionStore {
           updatedAt,
           prompts: prompts.length,
           lastPrompt,
+          firstPrompt: prompts[0]?.text ?? null,
+          lastStatus,
+          usage,
           problems: t.problems.length,
         });
       } catch {

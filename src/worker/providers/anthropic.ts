@@ -42,6 +42,8 @@ export class AnthropicProvider implements ModelProvider {
   private readonly maxRetries: number;
   private readonly streaming: boolean;
   private readonly streamRetryBaseDelayMs: number;
+  /** Where the requests go, as errors name it (without any user:password part). */
+  private readonly shownURL: string;
 
   constructor(options: AnthropicProviderOptions) {
     if (!options.apiKey)
@@ -50,6 +52,7 @@ export class AnthropicProvider implements ModelProvider {
     this.maxRetries = options.maxRetries ?? 4;
     this.streaming = options.streaming ?? true;
     this.streamRetryBaseDelayMs = options.streamRetryBaseDelayMs ?? 500;
+    this.shownURL = shownBaseURL(options.baseURL ?? ANTHROPIC_DEFAULT_BASE_URL);
     this.client = new Anthropic({
       apiKey: options.apiKey,
       // Explicit, so the SDK does not fall back to ANTHROPIC_BASE_URL from the worker's environment.
@@ -78,7 +81,7 @@ export class AnthropicProvider implements ModelProvider {
           await abortableDelay(backoffMs(this.streamRetryBaseDelayMs, attempt), signal);
           continue;
         }
-        throw toProviderError(err);
+        throw toProviderError(err, this.shownURL);
       }
     }
   }
@@ -164,11 +167,25 @@ function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Plain words for the person and the transcript; never the key. */
-export function toProviderError(err: unknown): ProviderError {
+/** A base URL as an error may show it: no user name or password, no query. */
+function shownBaseURL(raw: string): string {
+  try {
+    const url = new URL(raw);
+    url.username = '';
+    url.password = '';
+    url.search = '';
+    url.hash = '';
+    return url.toString().replace(/\/$/, '');
+  } catch {
+    return '(an invalid base URL)';
+  }
+}
+
+/** Plain words for the person and the transcript; never the key. `baseURL`: what was tried, named in a connection error. */
+export function toProviderError(err: unknown, baseURL?: string): ProviderError {
   if (err instanceof ProviderError) return err;
   if (err instanceof APIConnectionError) {
-    return new ProviderError(`cannot reach the model API: ${err.message}`);
+    return new ProviderError(`cannot reach the model API${baseURL ? ` at ${baseURL}` : ''}: ${err.message}`);
   }
   if (err instanceof APIError) {
     const status = typeof err.status === 'number' ? err.status : null;

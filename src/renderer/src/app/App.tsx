@@ -1,29 +1,38 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useApi, useApiEvent, useConnection } from '../api';
+import { AuditView } from '../audit';
 import { ChatPanel } from '../chat';
+import { LinkConfirmHost, Shown } from '../display';
 import { RulesView } from '../rules';
 import { SandboxBanner } from '../sandbox';
 import { focusSettingsHeading, SettingsView, useSettingsShortcut, useSettingsSync } from '../settings';
-import { TrustFeature } from '../trust';
-import { Header } from './Header';
-import { LiveWorkerPanel } from './LiveWorkerPanel';
-import { ProjectPanel } from './ProjectPanel';
+import { ProjectTrustedFolders, TrustFeature } from '../trust';
+import { AboutDialog } from './AboutDialog';
+import { useApprovalNotifications } from './notifications';
+import { Sidebar } from './Sidebar';
 import { applyEvent, loadShell, pingWorker, refreshRecent, useShell } from './store';
-import { LinkConfirmHost, Shown } from '../display';
+import { setAboutOpen, showView, useView } from './view-store';
+import './layout.css';
 
-/** The shell around everything: header, the live worker, the project. Reloads its state on every (re)connection. */
+/**
+ * The window: the sidebar (project, sessions, views) and the main area. The chat fills the main area (its
+ * transcript scrolls, the composer stays at the bottom); other views scroll inside it. The document never scrolls.
+ * Reloads its state on every (re)connection.
+ */
 export function App() {
   const api = useApi();
   const connection = useConnection();
   const loadError = useShell((s) => s.loadError);
   const connected = connection.status === 'open';
-  const [view, setView] = useState<'chat' | 'rules' | 'settings'>('chat');
+  const view = useView((s) => s.view);
+  const about = useView((s) => s.about);
   const openSettings = (): void => {
-    setView('settings');
+    showView('settings');
     focusSettingsHeading();
   };
   useSettingsSync();
   useSettingsShortcut(openSettings);
+  useApprovalNotifications();
 
   useEffect(() => {
     if (!connected) return;
@@ -36,53 +45,54 @@ export function App() {
     if (event.type === 'projectChanged') void refreshRecent(api);
     if (event.type === 'workerStatus' && event.status.state === 'ready') void pingWorker(api);
     // An approval must never wait unseen behind another view: bring the chat (and its dialog) forward.
-    if (event.type === 'approvalRequest') setView('chat');
+    if (event.type === 'approvalRequest') showView('chat');
     if (event.type === 'showView') {
       if (event.view === 'settings') openSettings();
-      else setView(event.view);
+      else if (event.view === 'about') setAboutOpen(true);
+      else showView(event.view);
     }
   });
 
   return (
-    <>
-      <Header onOpenSettings={openSettings} />
-      <SandboxBanner />
-      <main className="app-main">
+    <div className="app-shell">
+      <Sidebar />
+      <div className="app-column">
+        <SandboxBanner />
         {loadError ? (
-          <p className="error" role="alert">
+          <p className="error app-load-error" role="alert">
             <Shown text={`Could not load the app state: ${loadError}`} />
           </p>
         ) : null}
-        <LiveWorkerPanel />
-        <ProjectPanel />
-        <nav className="view-tabs" aria-label="Views" style={{ gridColumn: '1 / -1' }}>
-          <button type="button" aria-pressed={view === 'chat'} onClick={() => setView('chat')}>
-            Chat
-          </button>
-          <button type="button" aria-pressed={view === 'rules'} onClick={() => setView('rules')}>
-            Rules
-          </button>
-          <button type="button" aria-pressed={view === 'settings'} onClick={() => setView('settings')}>
-            Settings
-          </button>
-        </nav>
-        {/* Chat stays mounted (its session and approvals live on) while the Rules view is shown. */}
-        <div style={{ display: view === 'chat' ? 'contents' : 'none' }}>
-          <ChatPanel />
-        </div>
-        {view === 'rules' ? (
-          <div style={{ gridColumn: '1 / -1' }}>
-            <RulesView />
+        <main className="app-main">
+          {/* Chat stays mounted (its session and approvals live on) while another view is shown. */}
+          <div className="view-chat" hidden={view !== 'chat'}>
+            <ChatPanel />
           </div>
-        ) : null}
-        {view === 'settings' ? (
-          <div style={{ gridColumn: '1 / -1' }}>
-            <SettingsView />
-          </div>
-        ) : null}
-        <TrustFeature />
-        <LinkConfirmHost />
-      </main>
-    </>
+          {view === 'rules' ? (
+            <div className="view-page">
+              <RulesView />
+            </div>
+          ) : null}
+          {view === 'trust' ? (
+            <div className="view-page">
+              <ProjectTrustedFolders />
+            </div>
+          ) : null}
+          {view === 'audit' ? (
+            <div className="view-page">
+              <AuditView />
+            </div>
+          ) : null}
+          {view === 'settings' ? (
+            <div className="view-page">
+              <SettingsView />
+            </div>
+          ) : null}
+        </main>
+      </div>
+      <TrustFeature showFolders={false} />
+      <LinkConfirmHost />
+      {about ? <AboutDialog onClose={() => setAboutOpen(false)} /> : null}
+    </div>
   );
 }

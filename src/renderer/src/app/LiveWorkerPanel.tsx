@@ -9,9 +9,9 @@ export function LiveWorkerPanel() {
   const error = useShell((s) => s.liveError);
   const pinging = useShell((s) => s.pinging);
   return (
-    <section className="panel" aria-labelledby="live-worker-title" data-testid="live-worker">
+    <section className="live-worker" aria-labelledby="live-worker-title" data-testid="live-worker">
       <div className="panel-head">
-        <h2 id="live-worker-title">Live worker</h2>
+        <h3 id="live-worker-title">Worker process</h3>
         <button type="button" className="secondary" onClick={() => void pingWorker(api)} disabled={pinging}>
           {pinging ? 'Pinging…' : 'Ping worker'}
         </button>

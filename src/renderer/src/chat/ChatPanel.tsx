@@ -1,21 +1,23 @@
 import { useEffect, useState } from 'react';
 import type { AgentMode } from '../../../shared/permission';
 import { errorMessage, useApi, useApiEvent, useConnection } from '../api';
+import { StatusBar } from '../app/StatusBar';
 import { useShell } from '../app/store';
+import { RUN_PLAN_MESSAGE, RunPlanButton } from '../modes/RunPlanButton';
 import { ApprovalDialog } from './ApprovalDialog';
 import type { ApprovalAnswerInput } from './ApprovalDialog';
 import { applyChatEvent, applyChatState, nextKey, pushItem, useChat } from './chat-store';
+import { ChatHeader } from './ChatHeader';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
-import { SessionsMenu } from './SessionsMenu';
-import { RUN_PLAN_MESSAGE, RunPlanButton } from '../modes/RunPlanButton';
+import { sendMessage } from './send-message';
 
-/** The chat with the agent: transcript, working indicator, message box and the approval queue. */
+/** The chat with the agent: transcript (it alone scrolls), working line, composer, status bar and the approvals. */
 export function ChatPanel() {
   const api = useApi();
   const connected = useConnection().status === 'open';
   const project = useShell((s) => s.info?.project ?? null);
-  const { items, running, usage, approvals, agentMode, hasModelKey, plan } = useChat();
+  const { items, running, approvals, agentMode, hasModelKey, plan } = useChat();
   /** The request whose answer is on its way (its buttons are disabled; the next one in the queue is not). */
   const [answering, setAnswering] = useState<string | null>(null);
   const [cancelling, setCancelling] = useState(false);
@@ -27,19 +29,7 @@ export function ChatPanel() {
 
   useApiEvent(applyChatEvent);
 
-  const send = async (text: string, mode: AgentMode = agentMode): Promise<boolean> => {
-    pushItem({ kind: 'user', key: nextKey(), text });
-    useChat.setState({ running: true, runAgentMode: mode, plan: null });
-    try {
-      const { runId } = await api.sendMessage({ text, agentMode: mode });
-      useChat.setState((s) => (s.running ? { runId } : s));
-      return true;
-    } catch (err) {
-      useChat.setState({ running: false });
-      pushItem({ kind: 'notice', key: nextKey(), tone: 'error', text: `Not sent: ${errorMessage(err)}` });
-      return false;
-    }
-  };
+  const send = (text: string, mode: AgentMode = agentMode): Promise<boolean> => sendMessage(api, text, mode);
 
   const cancel = async () => {
     setCancelling(true);
@@ -71,22 +61,9 @@ export function ChatPanel() {
   };
 
   return (
-    <section className="panel chat-panel" aria-labelledby="chat-title">
-      <div className="chat-head">
-        <h2 id="chat-title">Chat</h2>
-        {project ? <SessionsMenu /> : null}
-        {usage ? (
-          <span className="chat-usage muted" data-testid="token-usage">
-            Tokens: {usage.inputTokens.toLocaleString()} in · {usage.outputTokens.toLocaleString()} out
-          </span>
-        ) : null}
-      </div>
-      {!hasModelKey ? (
-        <p className="warn-note">
-          No model key: save one on the Settings page (Ctrl+,), or start Gatehouse with ANTHROPIC_API_KEY set.
-        </p>
-      ) : null}
-      <MessageList items={items} />
+    <section className="chat-panel" aria-labelledby="chat-title">
+      <ChatHeader />
+      <MessageList items={items} project={project} hasModelKey={hasModelKey} />
       {plan && !running ? (
         <RunPlanButton
           disabled={!project || !connected}
@@ -99,8 +76,9 @@ export function ChatPanel() {
       ) : null}
       {running ? (
         <div className="chat-working" role="status" data-testid="chat-working">
-          <span className="spinner" aria-hidden="true" /> Working…
-          <button type="button" onClick={() => void cancel()} disabled={cancelling}>
+          <span className="spinner" aria-hidden="true" />{' '}
+          {approvals.length > 0 ? 'Waiting for your approval…' : 'Working…'}
+          <button type="button" className="secondary" onClick={() => void cancel()} disabled={cancelling}>
             Cancel
           </button>
         </div>
@@ -113,6 +91,7 @@ export function ChatPanel() {
         onSend={send}
         onCancel={() => void cancel()}
       />
+      <StatusBar />
       {current ? (
         <ApprovalDialog
           key={current.requestId}

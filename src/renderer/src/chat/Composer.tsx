@@ -3,6 +3,9 @@ import type { KeyboardEvent } from 'react';
 import type { AgentMode } from '../../../shared/permission';
 import { AgentModeSchema } from '../../../shared/permission';
 import { PermissionModeSelect } from '../modes/PermissionModeSelect';
+import { showView } from '../app/view-store';
+import { Shown } from '../display';
+import { useSettings } from '../settings/settings-store';
 import { CANCEL_RUN_KEYS, FOCUS_MESSAGE_KEYS, useChatShortcuts } from './chat-shortcuts';
 
 export interface ComposerProps {
@@ -26,6 +29,7 @@ export function Composer({ running, disabled, agentMode, onAgentMode, onSend, on
   const boxRef = useRef<HTMLTextAreaElement>(null);
   useChatShortcuts(boxRef, running ? onCancel : undefined);
   const canSend = !running && !disabled && !sending && text.trim() !== '';
+  const model = useSettings((s) => s.view?.model.effective ?? null);
 
   const send = async () => {
     if (!canSend) return;
@@ -55,7 +59,7 @@ export function Composer({ running, disabled, agentMode, onAgentMode, onSend, on
         aria-label="Message"
         aria-keyshortcuts={running && onCancel ? `${FOCUS_MESSAGE_KEYS} ${CANCEL_RUN_KEYS}` : FOCUS_MESSAGE_KEYS}
         placeholder={disabled ? 'Open a project to chat' : 'Ask the agent… (Enter sends, Shift+Enter for a new line)'}
-        rows={3}
+        rows={2}
         value={text}
         disabled={disabled}
         onChange={(e) => setText(e.target.value)}
@@ -71,7 +75,17 @@ export function Composer({ running, disabled, agentMode, onAgentMode, onSend, on
           ))}
         </select>
         <PermissionModeSelect disabled={disabled} />
-        <button type="submit" className="primary" disabled={!canSend}>
+        {model ? (
+          <button
+            type="button"
+            className="link composer-model"
+            aria-label={`Model: ${model} (change in Settings)`}
+            onClick={() => showView('settings')}
+          >
+            <Shown text={model} lines="inline" />
+          </button>
+        ) : null}
+        <button type="submit" className="primary composer-send" disabled={!canSend}>
           Send
         </button>
       </div>

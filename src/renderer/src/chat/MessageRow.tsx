@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { Shown } from '../display';
 import type { ChatItem } from './chat-store';
 import { Markdown } from './Markdown';
+import { NoticeRow } from './NoticeRow';
 import { ToolCard } from './ToolCard';
 
 /**
@@ -29,14 +30,7 @@ export const MessageRow = memo(function MessageRow({ item }: { item: ChatItem })
     case 'tool':
       return <ToolCard item={item} />;
     case 'notice':
-      return (
-        <p
-          className={item.tone === 'error' ? 'msg-notice error' : 'msg-notice muted'}
-          role={item.tone === 'error' ? 'alert' : undefined}
-        >
-          <Shown text={item.text} />
-        </p>
-      );
+      return <NoticeRow item={item} />;
   }
 });
 

@@ -27,7 +27,19 @@ export type ChatItem =
   | { kind: 'user'; key: string; text: string }
   | { kind: 'assistant'; key: string; turn: number; text: string }
   | ToolItem
-  | { kind: 'notice'; key: string; tone: 'info' | 'error'; text: string };
+  | NoticeItem;
+
+/** A line from Gatehouse itself; a failed run's notice offers what fixes it (Settings, Retry the message). */
+export interface NoticeItem {
+  kind: 'notice';
+  key: string;
+  tone: 'info' | 'error';
+  text: string;
+  /** The message to send again with "Retry". */
+  retry?: string;
+  /** Offer "Open Settings" (the model, key or base URL may be what is wrong). */
+  settings?: boolean;
+}
 
 export interface ChatStore {
   items: ChatItem[];
@@ -42,6 +54,8 @@ export interface ChatStore {
   runAgentMode: AgentMode | null;
   /** The plan a Plan-mode run just completed with: "Run this plan" is offered until the next message. */
   plan: string | null;
+  /** The open session (null: the next message starts one). */
+  sessionId: string | null;
 }
 
 export const useChat = create<ChatStore>(() => ({
@@ -54,6 +68,7 @@ export const useChat = create<ChatStore>(() => ({
   hasModelKey: true,
   runAgentMode: null,
   plan: null,
+  sessionId: null,
 }));
 
 let seq = 0;
@@ -176,13 +191,7 @@ function applyOneEvent(event: ApiEvent): void {
           s.runAgentMode === 'plan' && event.status === 'completed' && event.finalText.trim() ? event.finalText : null,
         runAgentMode: null,
       }));
-      if (event.status === 'error')
-        pushItem({
-          kind: 'notice',
-          key: nextKey(),
-          tone: 'error',
-          text: `The run failed: ${event.error?.message ?? 'unknown error'}`,
-        });
+      if (event.status === 'error') pushItem(failedRunNotice(event.error?.message ?? 'unknown error'));
       else if (event.status === 'cancelled')
         pushItem({ kind: 'notice', key: nextKey(), tone: 'info', text: 'Cancelled.' });
       else if (event.status === 'max_turns')
@@ -197,11 +206,36 @@ function applyOneEvent(event: ApiEvent): void {
         approvals: [],
         plan: null,
         runAgentMode: null,
+        sessionId: null,
       });
       return;
     default:
       return;
   }
+}
+
+/** The last message the person sent (what "Retry" sends again). */
+function lastPrompt(): string | undefined {
+  const items = useChat.getState().items;
+  for (let i = items.length - 1; i >= 0; i--) {
+    const it = items[i];
+    if (it?.kind === 'user') return it.text;
+  }
+  return undefined;
+}
+
+/** A failed run: what went wrong, with Retry (the same message again) and, for model problems, Settings. */
+function failedRunNotice(message: string): NoticeItem {
+  const retry = lastPrompt();
+  const model = /model API|API key|base URL|model/i.test(message);
+  return {
+    kind: 'notice',
+    key: nextKey(),
+    tone: 'error',
+    text: `The run failed: ${message}`,
+    ...(retry ? { retry } : {}),
+    ...(model ? { settings: true } : {}),
+  };
 }
 
 /** After a (re)connection: what main says is running and waiting; a fresh page also shows the session so far. */
@@ -212,6 +246,7 @@ export function applyChatState(state: ChatState): void {
     runId: state.runningRunId,
     approvals: state.pending,
     hasModelKey: state.hasModelKey,
+    sessionId: state.sessionId,
     items: s.items.length === 0 ? itemsFromConversation(state.messages, state.decisions) : s.items,
   }));
 }

@@ -5,4 +5,5 @@ export type { ApprovalAnswerInput, ApprovalDialogProps } from './ApprovalDialog'
 export { DiffView, parseUnifiedDiff } from './DiffView';
 export { Markdown } from './Markdown';
 export { applyChatEvent, useChat } from './chat-store';
+export { SessionList } from './SessionList';
 import './chat.css';

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
+import { create } from 'zustand';
 import type { SandboxStatusView } from '../../../shared/sandbox-contract';
 import { errorMessage, useApi, useApiEvent, useConnection } from '../api';
 import { useShell } from '../app/store';
@@ -6,6 +7,19 @@ import { Shown } from '../display';
 
 type BannerState =
   { kind: 'idle' } | { kind: 'status'; status: SandboxStatusView } | { kind: 'error'; message: string };
+
+/** The open project's sandbox as last checked (the banner keeps it current; the status bar shows it too). */
+export const useSandboxState = create<{ state: BannerState }>(() => ({ state: { kind: 'idle' } }));
+const setState = (state: BannerState): void => useSandboxState.setState({ state });
+
+/** Short words for the status bar: "Sandbox: on", "Sandbox: off", "Sandbox: unavailable". */
+export function sandboxShort(state: BannerState): { text: string; tone: 'ok' | 'warn' | 'bad' | 'muted' } {
+  if (state.kind === 'idle') return { text: 'Sandbox: …', tone: 'muted' };
+  if (state.kind === 'error') return { text: 'Sandbox: unknown', tone: 'warn' };
+  if (!state.status.enabled) return { text: 'Sandbox: off', tone: 'warn' };
+  if (!state.status.available) return { text: 'Sandbox: unavailable', tone: 'bad' };
+  return { text: 'Sandbox: on', tone: 'ok' };
+}
 
 /** The one line the banner shows for a status, or null when commands are confined and nothing was ignored. */
 export function sandboxBannerText(status: SandboxStatusView): { tone: 'alert' | 'notice'; text: string } | null {
@@ -28,7 +42,7 @@ export function SandboxBanner() {
   const api = useApi();
   const connected = useConnection().status === 'open';
   const project = useShell((s) => s.info?.project ?? null);
-  const [state, setState] = useState<BannerState>({ kind: 'idle' });
+  const state = useSandboxState((s) => s.state);
   const latest = useRef(0);
 
   const refresh = useCallback(async () => {

@@ -1,3 +1,3 @@
 // The persistent sandbox warning. Mount <SandboxBanner /> once, at the top of the app.
-export { SandboxBanner, sandboxBannerText } from './SandboxBanner';
+export { SandboxBanner, sandboxShort, useSandboxState, sandboxBannerText } from './SandboxBanner';
 import './sandbox.css';

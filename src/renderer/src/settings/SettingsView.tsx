@@ -8,6 +8,7 @@ import { TextSettingForm } from './TextSettingForm';
 import { ThemePicker } from './ThemePicker';
 import { Shown, shownText } from '../display';
 import { UpdatesLine } from './UpdatesLine';
+import { NotificationSetting } from './NotificationSetting';
 
 const SOURCE: Record<AppSettingsView['model']['source'], string> = {
   environment: 'set by the environment, which wins over this field',
@@ -86,6 +87,8 @@ export function SettingsView() {
           />
           <h3>Appearance</h3>
           <ThemePicker theme={view.theme} save={(theme) => saveAnd(api.setTheme({ theme }))} />
+          <h3>Notifications</h3>
+          <NotificationSetting />
           <h3>Updates</h3>
           <UpdatesLine />
         </>

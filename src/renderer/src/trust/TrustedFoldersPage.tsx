@@ -75,7 +75,9 @@ export function TrustedFoldersPage({ entries, storeError = null, error = null, o
         />
       </div>
       <p className="muted" aria-live="polite">
-        {entries.length === 0 ? 'No decisions stored yet.' : `${matches.length} of ${entries.length} folders`}
+        {entries.length === 0
+          ? 'No decisions yet: a folder appears here once you answer its trust question (or run gatehouse trust).'
+          : `${matches.length} of ${entries.length} folders`}
       </p>
       {shown.length ? (
         <div className="trusted-folders-table-wrap">

@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { SessionSummary } from '../../shared/chat-contract';
+import { GatehouseError } from '../../shared/errors';
+import { writeFileAtomicAsync } from '../fs/atomic-write';
+import { isMissing, MAX_STATE_BYTES, readRegularFile } from '../fs/read-regular-file';
+import { withStateLock } from '../fs/state-lock';
+import { SessionStore } from '../session/session-store';
+
+const TitlesSchema = z.object({ titles: z.record(z.string(), z.string()) });
+/** Sessions in the trash longer than this are removed for good at the next delete. */
+const TRASH_KEEP_MS = 7 * 24 * 3600_000;
+
+export interface SessionCatalogOptions {
+  configDir: string;
+  /** The open project's sessions, newest first (ChatService.listSessions). */
+  list(): SessionSummary[];
+  /** The open session's id, and how to end it (deleting the open session ends it first). */
+  openSessionId(): string | null;
+  endSession(): Promise<void>;
+}
+
+/**
+ * The sidebar's session list: names the person gave (`sessions/titles.json`), and a trash for deleted sessions
+ * (`sessions/trash/`), so a delete can be undone. Only sessions of the open project can be renamed or deleted.
+ */
+export class SessionCatalog {
+  private readonly store: SessionStore;
+  private readonly titlesFile: string;
+  private readonly trashDir: string;
+
+  constructor(private readonly options: SessionCatalogOptions) {
+    this.store = new SessionStore({ configDir: options.configDir });
+    this.titlesFile = path.join(this.store.dir, 'titles.json');
+    this.trashDir = path.join(this.store.dir, 'trash');
+  }
+
+  async list(): Promise<SessionSummary[]> {
+    const titles = await this.readTitles();
+    return this.options.list().map((s) => ({ ...s, title: titles[s.id] ?? null }));
+  }
+
+  async rename(id: string, title: string): Promise<void> {
+    this.requireOwn(id);
+    await withStateLock(this.titlesFile, async () => {
+      const titles = await this.readTitles();
+      if (title) titles[id] = title;
+      else delete titles[id];
+      await writeFileAtomicAsync(this.titlesFile, JSON.stringify({ titles }, null, 2) + '\n');
+    });
+  }
+
+  /** Moves the session's transcript to the trash (ending it first when it is the open one). */
+  async delete(id: string): Promise<boolean> {
+    this.requireOwn(id);
+    if (this.options.openSessionId() === id) await this.options.endSession();
+    await fs.promises.mkdir(this.trashDir, { recursive: true, mode: 0o700 });
+    await this.emptyOldTrash();
+    try {
+      await fs.promises.rename(this.store.fileOf(id), this.trashFile(id));
+      return true;
+    } catch (err) {
+      if (isMissing(err)) return false;
+      throw err;
+    }
+  }
+
+  /** Brings a deleted session back (it keeps its name). */
+  async restore(id: string): Promise<boolean> {
+    const from = this.trashFile(id);
+    const to = this.store.fileOf(id);
+    try {
+      await fs.promises.access(to);
+      throw new GatehouseError('BAD_REQUEST', `session ${id} already exists`);
+    } catch (err) {
+      if (!isMissing(err)) throw err;
+    }
+    try {
+      await fs.promises.rename(from, to);
+      return true;
+    } catch (err) {
+      if (isMissing(err)) return false;
+      throw err;
+    }
+  }
+
+  private trashFile(id: string): string {
+    return path.join(this.trashDir, path.basename(this.store.fileOf(id)));
+  }
+
+  private requireOwn(id: string): void {
+    this.store.fileOf(id); // validates the id
+    if (!this.options.list().some((s) => s.id === id))
+      throw new GatehouseError('NOT_FOUND', `no session ${id} in the open project`);
+  }
+
+  private async readTitles(): Promise<Record<string, string>> {
+    try {
+      const text = await readRegularFile(this.titlesFile, { maxBytes: MAX_STATE_BYTES, what: 'the session names' });
+      const parsed = TitlesSchema.safeParse(JSON.parse(text));
+      return parsed.success ? parsed.data.titles : {};
+    } catch {
+      return {}; // names only help the person: a missing or broken file shows first prompts
+    }
+  }
+
+  private async emptyOldTrash(): Promise<void> {
+    const names = await fs.promises.readdir(this.trashDir).catch(() => [] as string[]);
+    const now = Date.now();
+    for (const name of names) {
+      const file = path.join(this.trashDir, name);
+      const st = await fs.promises.stat(file).catch(() => null);
+      if (st && now - st.mtimeMs > TRASH_KEEP_MS) await fs.promises.rm(file, { force: true });
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import { useRef, useSyncExternalStore } from 'react';
+import type { ApprovalRequestEvent } from '../../../shared/chat-contract';
+import { useApiClient, useApiEvent } from '../api';
+import { shownText } from '../display';
+
+/**
+ * Browser shell: a notification when an approval waits while the page is not in front, once the person allowed
+ * notifications (Settings › Notifications asks the browser). The desktop app notifies from its main process
+ * (notification and dock/taskbar badge), so the page does nothing there.
+ */
+
+type Permission = NotificationPermission | 'unsupported';
+
+const listeners = new Set<() => void>();
+
+export function notificationPermission(): Permission {
+  return typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
+}
+
+/** Asks the browser (only from a click: browsers ignore requests without one). */
+export async function requestNotifications(): Promise<Permission> {
+  if (typeof Notification === 'undefined') return 'unsupported';
+  const result = await Notification.requestPermission();
+  for (const l of listeners) l();
+  return result;
+}
+
+export function useNotificationPermission(): Permission {
+  return useSyncExternalStore((onChange) => {
+    listeners.add(onChange);
+    return () => listeners.delete(onChange);
+  }, notificationPermission);
+}
+
+/** The notification's words: the tool and its target (hidden characters shown, cut short). */
+export function approvalNotice(request: ApprovalRequestEvent): { title: string; body: string } {
+  const target = request.target ? ` ${request.target.split('\n')[0]}` : '';
+  const body = shownText(`${request.tool}${target}`, { strict: true });
+  return {
+    title: 'Gatehouse: an approval is waiting',
+    body: body.length > 140 ? `${body.slice(0, 139)}…` : body,
+  };
+}
+
+export function useApprovalNotifications(): void {
+  const client = useApiClient();
+  const shown = useRef(new Map<string, Notification>());
+  useApiEvent((event) => {
+    if (client.transport === 'bridge' || notificationPermission() !== 'granted') return;
+    if (event.type === 'approvalRequest') {
+      if (document.hasFocus() || shown.current.has(event.requestId)) return;
+      const { title, body } = approvalNotice(event);
+      const n = new Notification(title, { body, tag: `gatehouse-approval-${event.requestId}` });
+      n.onclick = () => {
+        window.focus();
+        n.close();
+      };
+      shown.current.set(event.requestId, n);
+    } else if (event.type === 'approvalClosed') {
+      shown.current.get(event.requestId)?.close();
+      shown.current.delete(event.requestId);
+    }
+  });
+}

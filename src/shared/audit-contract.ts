@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { DecisionKindSchema } from './permission';
+
+/**
+ * The audit log as the renderer's "Audit log" view reads it: the open project's decisions, newest first. Every
+ * line was redacted when it was written; the export is redacted again. Spread into `ApiChannels` (api.ts).
+ */
+
+export const AuditRecordSchema = z.object({
+  time: z.string(),
+  session: z.string(),
+  project: z.string().optional(),
+  tool: z.string(),
+  /** The call's input as the log keeps it: paths and commands, contents reduced to sizes. */
+  input: z.record(z.string(), z.unknown()),
+  decision: DecisionKindSchema,
+  /** The engine's stage (`user`, `hard`, …) or `approval` when a person answered. */
+  source: z.string(),
+  rule: z.string().nullable(),
+  reason: z.string(),
+});
+export type AuditRecord = z.infer<typeof AuditRecordSchema>;
+
+export const AuditChannels = {
+  /** The open project's decisions, newest first (at most `limit`). */
+  listAudit: {
+    request: z.object({ limit: z.number().int().min(1).max(10_000).optional() }).strict(),
+    response: z.object({
+      file: z.string(),
+      entries: z.array(AuditRecordSchema),
+      /** More matching lines than `limit`: the oldest were left out. */
+      truncated: z.boolean(),
+      /** Lines that could not be read (not JSON, or not an audit line). */
+      skipped: z.number().int().nonnegative(),
+    }),
+  },
+  /** The given lines of the open project's log as JSON lines, every string redacted again and the home folder as `~`. */
+  exportAudit: {
+    request: z.object({ entries: z.array(AuditRecordSchema).max(10_000) }).strict(),
+    response: z.object({ fileName: z.string(), text: z.string() }),
+  },
+} as const;
