@@ -26,6 +26,8 @@ export const RuleEntrySchema = z.object({
   editable: z.boolean(),
   /** False for rules naming a tool Gatehouse does not have (kept, match nothing). */
   appliesToTools: z.boolean(),
+  /** What the person should know: an unknown tool ("did you mean Bash?"), a hard check that always overrides it. */
+  warnings: z.array(z.string()).optional(),
 });
 export type RuleEntry = z.infer<typeof RuleEntrySchema>;
 
@@ -107,9 +109,10 @@ export const RulesChannels = {
     response: editResult.extend({ resolved: z.string() }),
   },
   removeDirectory: { request: z.object({ scope: EditableScopeSchema, dir: directory }).strict(), response: editResult },
+  /** Parses a rule with the engine's parser; `warnings`: what it will not do (an unknown tool, a hard check wins). */
   validateRule: {
-    request: z.object({ rule: ruleText }).strict(),
-    response: z.object({ ok: z.boolean(), error: z.string().optional() }),
+    request: z.object({ rule: ruleText, behavior: RuleBehaviorSchema.optional() }).strict(),
+    response: z.object({ ok: z.boolean(), error: z.string().optional(), warnings: z.array(z.string()).optional() }),
   },
   /** The same engine call as `gatehouse permissions check` for the open project, plus the open chat session's own rules. */
   testCall: {

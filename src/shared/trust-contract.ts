@@ -74,7 +74,8 @@ const fileItem = <T extends z.ZodRawShape>(shape: T) => z.object({ file: z.strin
 /** What a project would load if trusted: shown before the person decides. */
 export const TrustPreviewSchema = z.object({
   root: z.string(),
-  allowRules: z.array(fileItem({ rule: z.string() })),
+  /** `warnings`: an unknown tool, or a hard check that always overrides the rule (it would do nothing). */
+  allowRules: z.array(fileItem({ rule: z.string(), warnings: z.array(z.string()).optional() })),
   hooks: z.array(fileItem({ event: z.string(), command: z.string() })),
   instructionFiles: z.array(z.object({ path: z.string(), bytes: z.number().int().nonnegative() })),
   allowedDomains: z.array(fileItem({ domain: z.string() })),

@@ -199,6 +199,10 @@ describe.skipIf(skipReason !== null)(
       await expect.poll(() => sessionGroup.locator('.rules-text').allTextContents(), POLL).toEqual([rule]);
       await page.screenshot({ path: path.join(SCREENSHOTS, 'rules-session-rule.png'), fullPage: true });
       await sessionGroup.getByRole('button', { name: `Delete ${rule}` }).click();
+      await page
+        .getByRole('dialog', { name: 'Delete this allow rule?' })
+        .getByRole('button', { name: 'Delete rule', exact: true })
+        .click();
       await sessionGroup.waitFor({ state: 'detached' });
       expect(problems).toEqual([]);
     });

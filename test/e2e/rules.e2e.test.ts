@@ -45,6 +45,12 @@ async function simulate(
   };
 }
 
+async function focusedText(page: Page): Promise<string> {
+  return page.evaluate(() =>
+    document.activeElement instanceof HTMLElement ? document.activeElement.innerText.trim() : '',
+  );
+}
+
 describe.skipIf(skipReason !== null)(
   `rules editor in Chromium through the browser shell${skipReason ? ` (skipped: ${skipReason})` : ''}`,
   () => {
@@ -84,7 +90,10 @@ describe.skipIf(skipReason !== null)(
       await page.goto(web.url);
       // Chat stays the default view.
       await page.getByRole('textbox', { name: 'Message' }).waitFor({ timeout: 15_000 });
-      await page.getByRole('button', { name: 'Rules', exact: true }).click();
+      await page
+        .getByRole('navigation', { name: 'Sidebar' })
+        .getByRole('button', { name: 'Rules', exact: true })
+        .click();
       await page.getByRole('heading', { name: 'Rules', level: 2 }).waitFor();
 
       // Existing rules by scope; the Claude Code import is read only (no delete button).
@@ -129,10 +138,18 @@ describe.skipIf(skipReason !== null)(
       fs.mkdirSync(SCREENSHOTS, { recursive: true });
       await page.screenshot({ path: path.join(SCREENSHOTS, 'rules.png'), fullPage: true });
 
-      // Delete (keyboard): the file no longer has it.
+      // Delete (keyboard) asks first: Escape keeps the rule; "Delete rule" removes it from the file.
       const del = page.getByRole('button', { name: 'Delete Bash(npm test)' });
       await del.focus();
       await page.keyboard.press('Enter');
+      const confirm = page.getByRole('dialog', { name: 'Delete this allow rule?' });
+      await confirm.waitFor();
+      await expect.poll(() => focusedText(page)).toBe('Cancel');
+      await page.keyboard.press('Escape');
+      await confirm.waitFor({ state: 'detached' });
+      expect(fs.readFileSync(projectFile, 'utf8')).toContain('Bash(npm test)');
+      await del.click();
+      await confirm.getByRole('button', { name: 'Delete rule', exact: true }).click();
       await expect.poll(() => page.getByRole('button', { name: 'Delete Bash(npm test)' }).count()).toBe(0);
       expect(fs.readFileSync(projectFile, 'utf8')).not.toContain('Bash(npm test)');
       expect(cliCheck(web, project, call).rule).toBeNull();

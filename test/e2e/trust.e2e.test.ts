@@ -100,8 +100,13 @@ describe.skipIf(skipReason !== null)(
       // Stored for real: another process (the CLI) sees it.
       expect(cliStatus(web, project)).toMatchObject({ trusted: true, decision: 'directory', storedAt: project });
 
-      // The Trusted folders page: search, then revoke.
+      // The Trusted folders page: search, then revoke (after a confirmation).
+      await page
+        .getByRole('navigation', { name: 'Sidebar' })
+        .getByRole('button', { name: 'Trusted folders', exact: true })
+        .click();
       await page.getByRole('heading', { name: 'Trusted folders' }).waitFor();
+      expect(await page.getByRole('columnheader', { name: 'Decision' }).count()).toBe(1);
       await page.screenshot({ path: path.join(SCREENSHOTS, 'trust-trusted.png'), fullPage: true });
       const search = page.getByRole('searchbox', { name: 'Search folders' });
       await search.fill('no-such-folder-anywhere');
@@ -110,6 +115,10 @@ describe.skipIf(skipReason !== null)(
       const revoke = page.getByRole('button', { name: `Revoke ${project}` });
       await revoke.waitFor();
       await revoke.click();
+      const confirm = page.getByRole('dialog', { name: 'Revoke trust for this folder?' });
+      await expect.poll(() => focusedText(page)).toBe('Cancel');
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'trust-revoke-confirm.png') });
+      await confirm.getByRole('button', { name: 'Revoke', exact: true }).click();
       const untrustedChip = page.getByRole('button', { name: 'Project trust: untrusted' });
       await untrustedChip.waitFor();
       await expect.poll(() => page.getByRole('button', { name: `Revoke ${project}` }).count()).toBe(0);
@@ -154,6 +163,10 @@ describe.skipIf(skipReason !== null)(
       );
       const page = await (await browser.newContext({ viewport: { width: 1100, height: 800 } })).newPage();
       await page.goto(web.url);
+      await page
+        .getByRole('navigation', { name: 'Sidebar' })
+        .getByRole('button', { name: 'Trusted folders', exact: true })
+        .click({ timeout: 15_000 });
       await page.getByRole('heading', { name: 'Trusted folders' }).waitFor({ timeout: 15_000 });
       await expect.poll(() => page.getByText(/of 45\d folders/).textContent()).toBe('451 of 451 folders');
       expect(await page.getByRole('button', { name: /^Revoke / }).count()).toBe(200);
@@ -161,6 +174,7 @@ describe.skipIf(skipReason !== null)(
       await page.getByRole('searchbox', { name: 'Search folders' }).fill('team-123/');
       await expect.poll(() => page.getByRole('button', { name: /^Revoke / }).count()).toBe(1);
       await page.getByRole('button', { name: 'Revoke /srv/repos/team-123/app' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Revoke', exact: true }).click();
       await expect.poll(() => page.getByRole('button', { name: /^Revoke / }).count()).toBe(0);
       expect(await page.getByRole('dialog').count()).toBe(0);
       const stored = JSON.parse(fs.readFileSync(path.join(web.home, 'trust.json'), 'utf8')) as {
@@ -168,6 +182,48 @@ describe.skipIf(skipReason !== null)(
       };
       expect(stored.entries.map((e) => e.path)).not.toContain('/srv/repos/team-123/app');
       expect(stored.entries).toHaveLength(450);
+    }, 60_000);
+
+    it('revoking a folder under a parent grant asks what is meant: "Never trust this folder only" keeps the parent', async () => {
+      const mono = fs.realpathSync(fs.mkdtempSync(path.join(web.home, 'mono-')));
+      const app = path.join(mono, 'app');
+      fs.mkdirSync(app);
+      const at = new Date('2026-01-02T03:04:05Z').toISOString();
+      const file = path.join(web.home, 'trust.json');
+      const existing = (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { entries: [] }) as {
+        entries: unknown[];
+      };
+      fs.writeFileSync(
+        file,
+        JSON.stringify({
+          version: 1,
+          entries: [
+            ...existing.entries,
+            { path: mono, scope: 'parent', grantedAt: at, lastOpened: null, grantedFrom: app },
+            { path: app, scope: 'directory', grantedAt: at, lastOpened: null, grantedFrom: app },
+          ],
+        }),
+      );
+      const page = await (await browser.newContext({ viewport: { width: 1100, height: 800 } })).newPage();
+      await page.goto(web.url);
+      await page
+        .getByRole('navigation', { name: 'Sidebar' })
+        .getByRole('button', { name: 'Trusted folders', exact: true })
+        .click({ timeout: 15_000 });
+      await page.getByRole('searchbox', { name: 'Search folders' }).fill(path.basename(mono));
+      await page.getByRole('button', { name: `Revoke ${app}` }).click();
+      const ask = page.getByRole('dialog', { name: 'This folder is also trusted through a parent folder' });
+      await ask.waitFor();
+      expect(await ask.textContent()).toContain(`It is trusted through ${mono}`);
+      await expect.poll(() => focusedText(page)).toBe('Cancel');
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'trust-revoke-under-parent.png') });
+      await ask.getByRole('button', { name: 'Never trust this folder only', exact: true }).click();
+      await ask.waitFor({ state: 'detached' });
+      await expect.poll(() => cliStatus(web, app).decision).toBe('never');
+      // The parent's grant is kept: another folder below it is still trusted.
+      const other = path.join(mono, 'lib');
+      fs.mkdirSync(other);
+      expect(cliStatus(web, other)).toMatchObject({ trusted: true, decision: 'parent' });
     }, 60_000);
   },
 );

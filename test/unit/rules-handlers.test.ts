@@ -108,7 +108,16 @@ describe('rules handlers', () => {
     expect(fs.readFileSync(userFile, 'utf8')).toBe(before);
     expect(await h.validateRule({ rule: 'Bash(npm test' })).toMatchObject({ ok: false, error: expect.any(String) });
     expect(await h.validateRule({ rule: '   ' })).toMatchObject({ ok: false });
-    expect(await h.validateRule({ rule: 'Bash(npm run build:*)' })).toEqual({ ok: true });
+    expect(await h.validateRule({ rule: 'Bash(npm run build:*)' })).toEqual({ ok: true, warnings: [] });
+    // Valid syntax that does nothing says so: a mistyped tool, an allow a hard check always overrides.
+    expect(await h.validateRule({ rule: 'Bsh(ls)' })).toEqual({
+      ok: true,
+      warnings: ['unknown tool "Bsh": did you mean Bash? As written the rule matches nothing'],
+    });
+    expect((await h.validateRule({ rule: 'Read(../**)', behavior: 'allow' })).warnings?.[0]).toContain(
+      'path confinement always wins',
+    );
+    expect(await h.validateRule({ rule: 'Read(../**)', behavior: 'deny' })).toEqual({ ok: true, warnings: [] });
 
     const projectFile = path.join(project, '.gatehouse/settings.yaml');
     write(projectFile, 'permissions:\n  allow: [unclosed\n');

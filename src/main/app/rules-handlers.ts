@@ -4,6 +4,7 @@ import type { PermissionMode, RuleBehavior } from '../../shared/permission';
 import type { RuleEntry, RulesChannels } from '../../shared/rules-contract';
 import { homeDir } from '../paths';
 import { AuditLog, createPermissionEngine } from '../permission';
+import { lintRule } from '../permission/rules/lint-rule';
 import { parseRule } from '../permission/rules/parse-rule';
 import type { TrustOracle } from '../permission/trust-oracle';
 import { addRuleToFile, removeRuleFromFile } from '../settings/edit-rules-file';
@@ -87,6 +88,7 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
           claudeImport,
           editable: !claudeImport && (r.source === 'user' || r.source === 'project' || r.source === 'local'),
           appliesToTools: r.tools.length > 0,
+          warnings: lintRule(r.text, r.behavior).warnings,
         };
       });
       for (const r of opts.session?.list(project) ?? []) {
@@ -99,6 +101,7 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
           claudeImport: false,
           editable: true,
           appliesToTools: parsed.ok && parsed.rule.tools.length > 0,
+          warnings: lintRule(r.rule, r.behavior).warnings,
         });
       }
       return {
@@ -168,9 +171,9 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
       trust: opts.trust,
       ...(opts.moveOps ? { moveOps: opts.moveOps } : {}),
     }),
-    validateRule: async ({ rule }) => {
-      const parsed = parseRule(rule);
-      return parsed.ok ? { ok: true } : { ok: false, error: parsed.reason };
+    validateRule: async ({ rule, behavior }) => {
+      const lint = lintRule(rule, behavior ?? 'allow');
+      return lint.error !== null ? { ok: false, error: lint.error } : { ok: true, warnings: lint.warnings };
     },
     testCall: async ({ tool, input }) => {
       const projectRoot = requireProject();

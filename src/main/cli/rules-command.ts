@@ -1,6 +1,7 @@
 import { RuleBehaviorSchema } from '../../shared/permission';
 import { shownLine } from './text-renderer';
 import { userConfigDir, homeDir } from '../paths';
+import { lintRule } from '../permission/rules/lint-rule';
 import { UNTRUSTED_ALLOW_EXCLUDED } from '../permission/stages/trust';
 import { addRuleToFile, removeRuleFromFile } from '../settings/edit-rules-file';
 import { ensureGitExcluded } from '../settings/git-exclude';
@@ -32,6 +33,8 @@ function list(args: string[], io: CliIO): number {
     file: r.file,
     // Rules for tools Gatehouse does not have yet are kept and shown; they match nothing for now.
     appliesTo: r.tools,
+    /** An unknown tool, or a hard check that always overrides it (see lint-rule.ts). */
+    warnings: lintRule(r.text, r.behavior).warnings,
     active: r.tools.length > 0 && (trusted || r.behavior !== 'allow' || !UNTRUSTED_ALLOW_EXCLUDED.has(r.source)),
   }));
   const result = {
@@ -59,6 +62,7 @@ function list(args: string[], io: CliIO): number {
     const note =
       r.appliesTo.length === 0 ? '  (no such tool yet)' : r.active ? '' : '  (inactive: project not trusted)';
     io.out(`  ${r.behavior.padEnd(5)} ${s(r.rule)}  [${r.source}${r.file ? `: ${s(r.file)}` : ''}]${note}`);
+    for (const w of r.warnings) io.out(`        warning: ${s(w)}`);
   }
   for (const p of result.problems) io.out(`${p.kind === 'file' ? 'error' : 'warning'}: ${s(problemLine(p))}`);
   for (const e of snapshot.ruleErrors)
@@ -84,6 +88,8 @@ async function edit(action: 'add' | 'remove', args: string[], io: CliIO): Promis
   const projectRoot = scope === 'user' ? io.cwd : projectDir(flags.project, io.cwd);
   const file = scopeFile(scope, projectRoot, configDir);
   if (action === 'add') {
+    // Said before writing: the rule is still added (it may be meant for later), but not silently.
+    for (const w of lintRule(rule, behavior.data).warnings) io.err(`warning: ${shownLine(w)}`);
     let added: boolean;
     try {
       added = await addRuleToFile(file, behavior.data, rule);

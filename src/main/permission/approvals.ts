@@ -75,15 +75,22 @@ export async function applyApprovalAnswer(
     case 'session':
     case 'always': {
       const rules = checkedRules(answer.rules ?? suggestRules(context));
-      for (const r of rules) engine.state.addSessionRule('allow', r);
       rulesAdded = rules;
+      let where = '';
       if (answer.kind === 'always') {
-        const file = localSettingsFile(engine.state.projectRoot);
+        const root = engine.state.projectRoot;
+        const file = localSettingsFile(root);
         for (const r of rules) await addRuleToFile(file, 'allow', r);
-        ensureGitExcluded(engine.state.projectRoot, file);
-      }
+        const excluded = ensureGitExcluded(root, file);
+        where = `: written to .gatehouse/settings.local.yaml${excluded ? ' (now in .git/info/exclude: git ignores it)' : ''}`;
+        // The local file applies from the next call (its rules then report `local`); an untrusted project's local
+        // allow rules are not loaded, so there the answer also holds as a session rule.
+        const trust = engine.state.options.trust;
+        const trusted = await (trust.isTrustedAsync?.(root) ?? Promise.resolve(trust.isTrusted(root)));
+        if (!trusted) for (const r of rules) engine.state.addSessionRule('allow', r);
+      } else for (const r of rules) engine.state.addSessionRule('allow', r);
       const scope = answer.kind === 'session' ? 'for this session' : 'always in this project';
-      result = decision('allow', 'approval', `allowed ${scope} by you`, rules.length ? rules.join(', ') : null);
+      result = decision('allow', 'approval', `allowed ${scope} by you${where}`, rules.length ? rules.join(', ') : null);
       break;
     }
     case 'deny':

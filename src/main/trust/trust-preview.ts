@@ -1,4 +1,5 @@
 import { parseDocument } from 'yaml';
+import { lintRule } from '../permission/rules/lint-rule';
 import type { TrustPreview } from '../../shared/trust-contract';
 import { parseSettingsText } from '../settings/parse-settings';
 import { INSTRUCTION_FILES, PROJECT_SETTINGS_FILES, readProjectFile } from './project-files';
@@ -116,7 +117,11 @@ export function trustPreview(projectRoot: string): TrustPreview {
       continue;
     }
     const permissions = isRecord(body.permissions) ? body.permissions : {};
-    for (const rule of strings(permissions.allow)) preview.allowRules.push({ file: read.path, rule });
+    for (const rule of strings(permissions.allow)) {
+      const { error, warnings } = lintRule(rule, 'allow');
+      const notes = error !== null ? [`not applied: ${error}`] : warnings;
+      preview.allowRules.push({ file: read.path, rule, ...(notes.length ? { warnings: notes } : {}) });
+    }
     for (const directory of strings(permissions.additionalDirectories))
       preview.additionalDirectories.push({ file: read.path, directory });
     if (body.hooks !== undefined) preview.hooks.push(...hookCommands(body.hooks, read.path));

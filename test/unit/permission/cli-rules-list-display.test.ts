@@ -32,3 +32,35 @@ describe('gatehouse rules list (text)', () => {
     expect(listed).toEqual(expect.arrayContaining(rules.filter((r) => !r.includes('\n'))));
   });
 });
+
+describe('gatehouse rules list / add warn about rules that do nothing', () => {
+  it('list: an unknown tool says which was meant; an allow outside the project says path confinement wins', async () => {
+    fx.settings('project', { allow: ['Bsh(ls)', 'Read(../**)', 'Bash(npm test)'] });
+    const out: string[] = [];
+    const run = (args: string[]) =>
+      runCli(args, { out: (l) => out.push(l), err: () => undefined, env: fx.env, cwd: fx.project });
+    expect(await run(['rules', 'list', '--project', fx.project])).toBe(0);
+    const text = out.join('\n');
+    expect(text).toMatch(/allow Bsh\(ls\).*\n\s+warning: unknown tool "Bsh": did you mean Bash\?/);
+    expect(text).toMatch(/allow Read\(\.\.\/\*\*\).*\n\s+warning: path confinement always wins/);
+    expect(text).not.toMatch(/Bash\(npm test\).*\n\s+warning/);
+    out.length = 0;
+    expect(await run(['rules', 'list', '--project', fx.project, '--json'])).toBe(0);
+    const json = JSON.parse(out.join('\n')) as { rules: Array<{ rule: string; warnings: string[] }> };
+    expect(json.rules.find((r) => r.rule === 'Bsh(ls)')?.warnings).toEqual([
+      'unknown tool "Bsh": did you mean Bash? As written the rule matches nothing',
+    ]);
+  });
+
+  it('add: warns on stderr, and still adds the rule', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(
+      ['rules', 'add', '--scope', 'project', '--behavior', 'allow', '--project', fx.project, 'Read(../**)'],
+      { out: (l) => out.push(l), err: (l) => err.push(l), env: fx.env, cwd: fx.project },
+    );
+    expect(code).toBe(0);
+    expect(err.join('\n')).toContain('warning: path confinement always wins');
+    expect(out.join('\n')).toContain('added allow Read(../**)');
+  });
+});

@@ -10,6 +10,7 @@ import { ProjectTrustedFolders, TrustFeature } from '../trust';
 import { AboutDialog } from './AboutDialog';
 import { useApprovalNotifications } from './notifications';
 import { Sidebar } from './Sidebar';
+import { StatusBar } from './StatusBar';
 import { applyEvent, loadShell, pingWorker, refreshRecent, useShell } from './store';
 import { setAboutOpen, showView, useView } from './view-store';
 import './layout.css';
@@ -89,6 +90,7 @@ export function App() {
             </div>
           ) : null}
         </main>
+        <StatusBar />
       </div>
       <TrustFeature showFolders={false} />
       <LinkConfirmHost />

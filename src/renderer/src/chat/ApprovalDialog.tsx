@@ -5,6 +5,7 @@ import type { ApprovalChoice } from '../../../shared/approval-contract';
 import type { ApprovalRequestEvent } from '../../../shared/chat-contract';
 import { Shown, shownText, summariseMarks } from '../display';
 import { approvalCounter, ApprovalFacts, ApprovalPreview, ApprovalWarnings, useArmed } from './approval-parts';
+import { useRuleValidation } from '../rules/use-rule-validation';
 import { ariaShortcut, shortcutAction, ShortcutLabel } from './approval-shortcuts';
 
 export interface ApprovalAnswerInput {
@@ -38,6 +39,10 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
   const [note, setNote] = useState('');
   const armed = useArmed(request.requestId);
   const ready = armed && !busy;
+  const hintId = useId();
+  // The rule is checked as it is typed (the engine's own parser): a typo must not quietly turn "Always" into nothing.
+  const validation = useRuleValidation(request.onceOnly ? '' : rule, 'allow');
+  const ruleBad = validation.state === 'bad';
 
   useEffect(() => {
     setRule(request.suggestedRules.join(', '));
@@ -54,7 +59,9 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
     deny: () => onAnswer({ decision: 'deny', ...(note.trim() ? { note: note.trim() } : {}) }),
   };
   const answer = (action: ApprovalChoice) => () => {
-    if (ready) answers[action]();
+    if (!ready) return;
+    if ((action === 'session' || action === 'always') && ruleBad) return;
+    answers[action]();
   };
   /** Alt + a button's underlined letter answers, for the buttons shown only. */
   const shown: ApprovalChoice[] = request.onceOnly ? ['once', 'deny'] : ['once', 'session', 'always', 'deny'];
@@ -107,7 +114,31 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
               onChange={(e) => setRule(e.target.value)}
               spellCheck={false}
               disabled={busy}
+              aria-invalid={ruleBad}
+              aria-describedby={hintId}
             />
+            <p
+              id={hintId}
+              className={
+                ruleBad
+                  ? 'approval-rule-hint error'
+                  : validation.state === 'ok' && validation.warnings.length
+                    ? 'approval-rule-hint rule-warning'
+                    : 'approval-rule-hint muted'
+              }
+              aria-live="polite"
+              data-testid="approval-rule-hint"
+            >
+              <Shown
+                text={
+                  validation.state === 'bad'
+                    ? `Invalid rule: ${validation.error}. "Allow for session" and "Always" need a valid rule.`
+                    : validation.state === 'ok' && validation.warnings.length
+                      ? `⚠ ${validation.warnings.join('; ')}`
+                      : '"Always" writes it to .gatehouse/settings.local.yaml (this machine only, kept out of git).'
+                }
+              />
+            </p>
             {ruleMarked ? (
               <p className="approval-rule-shown" data-testid="approval-rule-shown">
                 {'The rule holds hidden characters: '}
@@ -129,10 +160,22 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
       <div className="approval-actions" data-ready={ready ? 'true' : 'false'}>
         <AnswerButton action="once" text="Allow once" {...state} onClick={answer('once')} />
         {request.onceOnly ? null : (
-          <AnswerButton action="session" text="Allow for session" {...state} onClick={answer('session')} />
+          <AnswerButton
+            action="session"
+            text="Allow for session"
+            {...state}
+            invalid={ruleBad}
+            onClick={answer('session')}
+          />
         )}
         {request.onceOnly ? null : (
-          <AnswerButton action="always" text="Always allow in this project" {...state} onClick={answer('always')} />
+          <AnswerButton
+            action="always"
+            text="Always allow in this project"
+            {...state}
+            invalid={ruleBad}
+            onClick={answer('always')}
+          />
         )}
         <AnswerButton action="deny" text="Deny" {...state} onClick={answer('deny')} buttonRef={denyRef} />
       </div>
@@ -151,16 +194,18 @@ interface AnswerButtonProps {
   ready: boolean;
   onClick(): void;
   buttonRef?: RefObject<HTMLButtonElement | null>;
+  /** The rule it would add is invalid: it cannot answer. */
+  invalid?: boolean;
 }
 
-function AnswerButton({ action, text, busy, ready, onClick, buttonRef }: AnswerButtonProps) {
+function AnswerButton({ action, text, busy, ready, onClick, buttonRef, invalid = false }: AnswerButtonProps) {
   const keys = ariaShortcut(action);
   return (
     <button
       type="button"
       ref={buttonRef}
       className={action === 'deny' ? 'primary' : 'secondary'}
-      disabled={busy}
+      disabled={busy || invalid}
       aria-disabled={!ready}
       onClick={onClick}
       aria-keyshortcuts={keys}

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { AgentMode } from '../../../shared/permission';
 import { errorMessage, useApi, useApiEvent, useConnection } from '../api';
-import { StatusBar } from '../app/StatusBar';
 import { useShell } from '../app/store';
 import { RUN_PLAN_MESSAGE, RunPlanButton } from '../modes/RunPlanButton';
 import { ApprovalDialog } from './ApprovalDialog';
@@ -91,7 +90,6 @@ export function ChatPanel() {
         onSend={send}
         onCancel={() => void cancel()}
       />
-      <StatusBar />
       {current ? (
         <ApprovalDialog
           key={current.requestId}

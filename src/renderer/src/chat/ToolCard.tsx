@@ -8,21 +8,39 @@ import { CommandOutput } from './CommandOutput';
  * The decision in plain words, from the call's one decision event: "allowed once by you", "allowed for this session
  * by you (added Edit(notes.txt))", "denied by you", "allowed by rule Bash(npm test) from project", "denied: …".
  */
-export function decisionLabel(item: ToolItem): { text: string; tone: 'ok' | 'warn' | 'bad' | 'muted' } {
+export function decisionLabel(item: ToolItem): { text: string; tone: 'ok' | 'warn' | 'denied' | 'muted' } {
   const d = item.decision;
   if (!d) return item.earlier ? { text: 'earlier run', tone: 'muted' } : { text: 'deciding…', tone: 'muted' };
   if (d.answer && d.source === 'approval') {
-    if (!d.allow) return { text: d.answer.choice === 'deny' ? 'denied by you' : `denied: ${d.reason}`, tone: 'bad' };
+    if (!d.allow) return { text: d.answer.choice === 'deny' ? 'denied by you' : `denied: ${d.reason}`, tone: 'denied' };
     const added = d.answer.rules?.length ? ` (added ${d.answer.rules.join(', ')})` : '';
     if (added && d.answer.choice === 'session')
       return { text: `allowed for this session by you${added}`, tone: 'warn' };
     if (added && d.answer.choice === 'always')
-      return { text: `always allowed in this project by you${added}`, tone: 'warn' };
+      return {
+        text: `always allowed in this project by you (added ${d.answer.rules?.join(', ')} to local settings)`,
+        tone: 'warn',
+      };
     return { text: 'allowed once by you', tone: 'warn' };
   }
-  if (!d.allow) return { text: `denied: ${d.reason}`, tone: 'bad' };
+  if (!d.allow) return { text: `denied: ${d.reason}`, tone: 'denied' };
   if (d.rule) return { text: `allowed by rule ${d.rule} from ${d.source}`, tone: 'ok' };
+  // `local`, `project`, `user`, `session`: the scope the rule lives in (local: .gatehouse/settings.local.yaml).
   return { text: `allowed: ${d.reason}`, tone: 'ok' };
+}
+
+/**
+ * What became of the call, beside the decision: a denied call was not run (that is not an error), a command that
+ * ended with a non-zero exit code failed and says which, a tool error is an error.
+ */
+export function callStatus(item: ToolItem): { text: string; tone: 'muted' | 'bad' | 'ok' | 'denied' } {
+  const r = item.result;
+  if (item.decision && !item.decision.allow) return { text: 'not run', tone: 'denied' };
+  if (!r) return { text: 'running…', tone: 'muted' };
+  if (r.exitCode !== null && r.exitCode !== 0) return { text: `failed · exit code ${r.exitCode}`, tone: 'denied' };
+  if (r.isError) return { text: 'error', tone: 'denied' };
+  if (!r.ran) return { text: 'not run', tone: 'muted' };
+  return { text: r.exitCode === 0 ? 'done · exit code 0' : 'done', tone: 'ok' };
 }
 
 /** Cards whose output is open, by call id: a card scrolled out of a virtualised list and back stays open. */
@@ -42,6 +60,7 @@ function outputOf(item: ToolItem): { text: string; command: boolean } {
 /** One tool call: name, target, the decision badge, and its output folded away. */
 export function ToolCard({ item }: { item: ToolItem }) {
   const badge = decisionLabel(item);
+  const status = callStatus(item);
   // Asked: why the engine asked, and the outcome in full where the badge does not say it all (a deny's note,
   // "approval required: …").
   const asked = item.decision?.asked ?? null;
@@ -54,7 +73,11 @@ export function ToolCard({ item }: { item: ToolItem }) {
     setOpen(isOpen);
   };
   return (
-    <article className="tool-card" aria-label={`Tool call ${item.name}`} data-testid="tool-card">
+    <article
+      className={`tool-card${status.tone === 'denied' ? ' tool-card-denied' : ''}`}
+      aria-label={`Tool call ${item.name}`}
+      data-testid="tool-card"
+    >
       <header className="tool-card-head">
         <Shown className="tool-name" text={item.name} strict lines="inline" as="code" />{' '}
         <Shown
@@ -68,13 +91,9 @@ export function ToolCard({ item }: { item: ToolItem }) {
         <span className={`badge badge-${badge.tone}`} data-testid="decision-badge">
           <Shown text={badge.text} lines="inline" />
         </span>
-        {item.result ? (
-          <span className={item.result.isError ? 'tool-status bad' : 'tool-status'}>
-            {item.result.isError ? 'error' : item.result.ran ? 'done' : 'not run'}
-          </span>
-        ) : (
-          <span className="tool-status muted">running…</span>
-        )}
+        <span className={`tool-status tool-status-${status.tone}`} data-testid="tool-status">
+          <Shown text={status.text} lines="inline" />
+        </span>
         {asked ? (
           <span className="tool-asked muted" data-testid="decision-asked">
             <Shown text={`asked: ${asked.reason}`} lines="inline" />

@@ -4,6 +4,13 @@ import type { ChatItem, ToolItem } from './chat-store';
 
 let loads = 0;
 
+/** A stored command result's exit code, from its last `[exit code N]` line (null when it has none). */
+export function exitCodeOf(content: string): number | null {
+  const found = [...content.slice(-400).matchAll(/^\[exit code (\d+)\]/gm)];
+  const last = found[found.length - 1];
+  return last ? Number(last[1]) : null;
+}
+
 /** The stored conversation of a session as transcript items; each call's card gets its stored decision. */
 export function itemsFromConversation(
   messages: ConversationMessage[],
@@ -41,8 +48,15 @@ export function itemsFromConversation(
         items.push(tool);
       } else if (block.type === 'tool_result') {
         const tool = tools.get(block.tool_use_id);
-        if (tool)
-          tool.result = { ran: !block.is_error, isError: block.is_error, content: block.content, exitCode: null };
+        if (tool) {
+          const denied = tool.decision !== null && !tool.decision.allow;
+          tool.result = {
+            ran: !block.is_error && !denied,
+            isError: block.is_error && !denied,
+            content: block.content,
+            exitCode: tool.name === 'run_command' ? exitCodeOf(block.content) : null,
+          };
+        }
       }
     }
   }

@@ -21,7 +21,7 @@ export function AddRuleForm({
   const [rule, setRule] = useState('');
   const [behavior, setBehavior] = useState<RuleBehavior>('allow');
   const [scope, setScope] = useState<EditableScope>('project');
-  const validation = useRuleValidation(rule);
+  const validation = useRuleValidation(rule, behavior);
   const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null);
   const hintId = useId();
 
@@ -48,7 +48,7 @@ export function AddRuleForm({
       <TextField
         label="Rule"
         value={rule}
-        placeholder="Bash(npm test), Read(src/**), WebFetch(domain:example.com)"
+        placeholder="Bash(npm test) or Read(src/**)"
         invalid={validation.state === 'bad'}
         describedBy={hintId}
         onChange={setRule}
@@ -60,7 +60,13 @@ export function AddRuleForm({
       </button>
       <p
         id={hintId}
-        className={validation.state === 'bad' ? 'rules-hint error' : 'rules-hint muted'}
+        className={
+          validation.state === 'bad'
+            ? 'rules-hint error'
+            : validation.state === 'ok' && validation.warnings.length
+              ? 'rules-hint rule-warning'
+              : 'rules-hint muted'
+        }
         aria-live="polite"
         data-testid="rule-validation"
       >

@@ -26,7 +26,7 @@ export function EditRuleForm({ entry, scopeFiles, onDone }: EditRuleFormProps) {
   const [scope, setScope] = useState<EditableScope>(entry.scope);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const validation = useRuleValidation(rule);
+  const validation = useRuleValidation(rule, behavior);
   const hintId = useId();
   const ruleRef = useRef<HTMLInputElement>(null);
   const unchanged = rule.trim() === entry.rule && behavior === entry.behavior && scope === entry.scope;

@@ -64,7 +64,7 @@ export function RuleGroups({ rules, scopeFiles, onDelete, onChanged }: RuleGroup
                   <li key={ruleKey(r)} className="rules-row">
                     <Shown className={`rules-badge rules-badge-${r.behavior}`} text={r.behavior} lines="inline" />
                     <Shown className="rules-text" text={r.rule} strict lines="inline" as="code" />
-                    {r.appliesToTools ? null : <span className="muted"> (no such tool yet)</span>}
+                    {r.appliesToTools || r.warnings?.length ? null : <span className="muted"> (no such tool yet)</span>}
                     <span
                       className="rules-file muted"
                       title={r.file === null ? undefined : shownText(r.file, { strict: true })}
@@ -93,7 +93,7 @@ export function RuleGroups({ rules, scopeFiles, onDelete, onChanged }: RuleGroup
                         </button>
                         <button
                           type="button"
-                          className="rules-delete"
+                          className="danger rules-delete"
                           aria-label={shownText(`Delete ${r.rule}`, { strict: true })}
                           onClick={() => onDelete(r)}
                         >
@@ -103,13 +103,18 @@ export function RuleGroups({ rules, scopeFiles, onDelete, onChanged }: RuleGroup
                     ) : r.scope === 'session' && r.editable ? (
                       <button
                         type="button"
-                        className="rules-delete"
+                        className="danger rules-delete"
                         aria-label={shownText(`Delete ${r.rule}`, { strict: true })}
                         onClick={() => onDelete(r)}
                       >
                         Delete
                       </button>
                     ) : null}
+                    {(r.warnings ?? []).map((w) => (
+                      <span key={w} className="rule-warning rules-row-note">
+                        <Shown text={`⚠ ${w}`} />
+                      </span>
+                    ))}
                   </li>
                 ),
               )}

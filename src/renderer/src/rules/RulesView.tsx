@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { EditableScope, RuleEntry, RulesList } from '../../../shared/rules-contract';
 import { errorMessage, useApi, useApiEvent } from '../api';
 import { refreshPermissionMode } from '../modes';
+import { ConfirmDialog } from '../app/ConfirmDialog';
 import { AddRuleForm } from './AddRuleForm';
 import { AdditionalDirectories } from './AdditionalDirectories';
 import { CallSimulator } from './CallSimulator';
@@ -40,7 +41,10 @@ export function RulesView() {
     if (event.type === 'projectChanged' || event.type === 'trustChanged') refresh();
   });
 
+  /** The rule whose Delete was pressed: deleted only once the person confirms. */
+  const [deleting, setDeleting] = useState<RuleEntry | null>(null);
   const remove = (r: RuleEntry) => {
+    setDeleting(null);
     if (!isEditableScope(r.scope) && r.scope !== 'session') return;
     api
       .removeRule({ rule: r.rule, behavior: r.behavior, scope: r.scope })
@@ -98,7 +102,7 @@ export function RulesView() {
               </ul>
             </div>
           ) : null}
-          <RuleGroups rules={list.rules} scopeFiles={list.scopeFiles} onDelete={remove} onChanged={changed} />
+          <RuleGroups rules={list.rules} scopeFiles={list.scopeFiles} onDelete={setDeleting} onChanged={changed} />
           <h3>Add a rule</h3>
           <AddRuleForm onChanged={changed} scopeFiles={list.scopeFiles} />
           <ScopeModes list={list} onChanged={changed} />
@@ -106,6 +110,25 @@ export function RulesView() {
         </>
       ) : null}
       <CallSimulator />
+      {deleting ? (
+        <ConfirmDialog
+          heading={`Delete this ${deleting.behavior} rule?`}
+          actions={[{ label: 'Delete rule', danger: true, onClick: () => remove(deleting) }]}
+          onCancel={() => setDeleting(null)}
+        >
+          <p>
+            <Shown text={deleting.rule} strict lines="inline" as="code" />
+          </p>
+          <p>
+            <Shown
+              text={deleting.file ? `It is removed from ${deleting.file}.` : 'It is removed from this chat session.'}
+            />
+            {deleting.behavior === 'deny'
+              ? ' What it denied is then decided by the other rules and the permission mode.'
+              : null}
+          </p>
+        </ConfirmDialog>
+      ) : null}
     </section>
   );
 }

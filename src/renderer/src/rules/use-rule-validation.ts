@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
+import type { RuleBehavior } from '../../../shared/permission';
 import { errorMessage, useApi } from '../api';
 
 export type RuleValidation =
-  { state: 'empty' } | { state: 'checking' } | { state: 'ok' } | { state: 'bad'; error: string };
+  { state: 'empty' } | { state: 'checking' } | { state: 'ok'; warnings: string[] } | { state: 'bad'; error: string };
 
 /** Live syntax validation of a rule as it is typed: main parses it with the engine's own rule parser. */
-export function useRuleValidation(rule: string): RuleValidation {
+export function useRuleValidation(rule: string, behavior: RuleBehavior = 'allow'): RuleValidation {
   const api = useApi();
   const [validation, setValidation] = useState<RuleValidation>({ state: 'empty' });
   useEffect(() => {
@@ -16,8 +17,12 @@ export function useRuleValidation(rule: string): RuleValidation {
     let current = true;
     setValidation({ state: 'checking' });
     const timer = setTimeout(() => {
-      api.validateRule({ rule }).then(
-        (r) => current && setValidation(r.ok ? { state: 'ok' } : { state: 'bad', error: r.error ?? 'invalid rule' }),
+      api.validateRule({ rule, behavior }).then(
+        (r) =>
+          current &&
+          setValidation(
+            r.ok ? { state: 'ok', warnings: r.warnings ?? [] } : { state: 'bad', error: r.error ?? 'invalid rule' },
+          ),
         (err: unknown) => current && setValidation({ state: 'bad', error: errorMessage(err) }),
       );
     }, 120);
@@ -25,7 +30,7 @@ export function useRuleValidation(rule: string): RuleValidation {
       current = false;
       clearTimeout(timer);
     };
-  }, [api, rule]);
+  }, [api, rule, behavior]);
   return validation;
 }
 
@@ -35,7 +40,9 @@ export function validationText(validation: RuleValidation, target: string): stri
     case 'bad':
       return `Invalid rule: ${validation.error}`;
     case 'ok':
-      return `Valid rule; it will be written to ${target}`;
+      return validation.warnings.length
+        ? `Valid syntax, but: ${validation.warnings.join('; ')}. It will be written to ${target}`
+        : `Valid rule; it will be written to ${target}`;
     case 'checking':
       return 'Checking…';
     default:

@@ -8,6 +8,7 @@ import {
   dismissTrust,
   loadTrust,
   loadTrustList,
+  neverTrust,
   openTrustChoice,
   revokeTrust,
   selectDialogOpen,
@@ -93,6 +94,7 @@ export function ProjectTrustedFolders() {
       storeError={storeError}
       error={error}
       onRevoke={(p) => void revokeTrust(api, p)}
+      onNever={(p) => void neverTrust(api, p)}
     />
   );
 }

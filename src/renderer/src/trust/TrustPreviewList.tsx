@@ -76,6 +76,11 @@ export function TrustPreviewList({ preview }: { preview: TrustPreview }) {
             <li key={`${r.file}:${i}`}>
               <Shown text={r.rule} strict lines="inline" as="code" />
               <From file={r.file} />
+              {(r.warnings ?? []).map((w) => (
+                <span key={w} className="rule-warning" data-testid="trust-rule-warning">
+                  <Shown text={`⚠ ${w}`} />
+                </span>
+              ))}
             </li>
           ))}
         </Section>

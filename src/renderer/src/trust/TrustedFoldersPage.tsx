@@ -1,16 +1,25 @@
 import { useDeferredValue, useId, useMemo, useState } from 'react';
 import type { TrustEntry, TrustStoreError } from '../../../shared/trust-contract';
+import { ConfirmDialog } from '../app/ConfirmDialog';
+import type { ConfirmAction } from '../app/ConfirmDialog';
 import { Shown, shownText } from '../display';
 
 /** Rows rendered at once; more are shown on request (the list can hold hundreds of folders). */
 export const PAGE_SIZE = 200;
 
 const SCOPE_WORDS: Record<TrustEntry['scope'], string> = {
-  session: 'this session',
-  directory: 'this folder',
-  parent: 'folder and everything below',
-  never: 'never',
+  session: 'trusted for this session',
+  directory: 'trusted (this folder)',
+  parent: 'trusted (folder and everything below)',
+  never: 'never trusted',
 };
+
+/** The `parent` grants above `path` that also make it trusted (revoking it removes them too). */
+export function coveringGrants(entries: readonly TrustEntry[], path: string): TrustEntry[] {
+  return entries.filter(
+    (e) => e.scope === 'parent' && e.path !== path && (path.startsWith(`${e.path}/`) || e.path === '/'),
+  );
+}
 
 function formatDate(iso: string | null): string {
   if (!iso) return '—';
@@ -32,10 +41,19 @@ export interface TrustedFoldersPageProps {
   storeError?: TrustStoreError | null;
   error?: string | null;
   onRevoke(path: string): void;
+  /** Stores `never` for one folder (it then stays untrusted under a parent's grant). */
+  onNever?(path: string): void;
 }
 
 /** Every trust decision, searchable, with a revoke button per folder. */
-export function TrustedFoldersPage({ entries, storeError = null, error = null, onRevoke }: TrustedFoldersPageProps) {
+export function TrustedFoldersPage({
+  entries,
+  storeError = null,
+  error = null,
+  onRevoke,
+  onNever,
+}: TrustedFoldersPageProps) {
+  const [revoking, setRevoking] = useState<TrustEntry | null>(null);
   const [query, setQuery] = useState('');
   const [limit, setLimit] = useState(PAGE_SIZE);
   const deferredQuery = useDeferredValue(query);
@@ -85,8 +103,8 @@ export function TrustedFoldersPage({ entries, storeError = null, error = null, o
             <thead>
               <tr>
                 <th scope="col">Folder</th>
-                <th scope="col">Trust</th>
-                <th scope="col">Granted</th>
+                <th scope="col">Decision</th>
+                <th scope="col">Decided</th>
                 <th scope="col">Last opened</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
@@ -112,8 +130,9 @@ export function TrustedFoldersPage({ entries, storeError = null, error = null, o
                   <td>
                     <button
                       type="button"
+                      className="danger"
                       aria-label={shownText(`Revoke ${e.path}`, { strict: true })}
-                      onClick={() => onRevoke(e.path)}
+                      onClick={() => setRevoking(e)}
                     >
                       Revoke
                     </button>
@@ -124,11 +143,97 @@ export function TrustedFoldersPage({ entries, storeError = null, error = null, o
           </table>
         </div>
       ) : null}
+      {revoking ? (
+        <RevokeDialog
+          entry={revoking}
+          covering={coveringGrants(entries, revoking.path)}
+          onRevoke={() => {
+            setRevoking(null);
+            onRevoke(revoking.path);
+          }}
+          onNever={
+            onNever
+              ? () => {
+                  setRevoking(null);
+                  onNever(revoking.path);
+                }
+              : undefined
+          }
+          onCancel={() => setRevoking(null)}
+        />
+      ) : null}
       {matches.length > shown.length ? (
         <button type="button" onClick={() => setLimit((n) => n + PAGE_SIZE)}>
           Show {Math.min(PAGE_SIZE, matches.length - shown.length)} more ({matches.length - shown.length} not shown)
         </button>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * Asks before a revoke. Under a parent's grant it asks what is meant: the folder stays trusted through the parent
+ * unless that grant goes too ("Revoke … and the parent's grant") or the folder is marked "Never trust".
+ */
+function RevokeDialog({
+  entry,
+  covering,
+  onRevoke,
+  onNever,
+  onCancel,
+}: {
+  entry: TrustEntry;
+  covering: TrustEntry[];
+  onRevoke(): void;
+  onNever?: () => void;
+  onCancel(): void;
+}) {
+  const parents = covering.map((c) => c.path);
+  const actions: ConfirmAction[] = covering.length
+    ? [
+        ...(onNever ? [{ label: 'Never trust this folder only', onClick: onNever, danger: true }] : []),
+        {
+          label: `Revoke it and the grant for ${parents.length === 1 ? 'the parent folder' : 'the parent folders'}`,
+          onClick: onRevoke,
+          danger: true,
+        },
+      ]
+    : [{ label: 'Revoke', onClick: onRevoke, danger: true }];
+  return (
+    <ConfirmDialog
+      heading={
+        covering.length ? 'This folder is also trusted through a parent folder' : 'Revoke trust for this folder?'
+      }
+      actions={actions}
+      onCancel={onCancel}
+    >
+      <p>
+        <Shown text={entry.path} strict lines="inline" as="code" />
+      </p>
+      {covering.length ? (
+        <>
+          <p>
+            <Shown
+              text={`It is trusted through ${parents.join(', ')} (folder and everything below). Revoking only this folder would change nothing. Choose:`}
+            />
+          </p>
+          <ul>
+            <li>
+              <strong>Never trust this folder only</strong>: it becomes untrusted; the parent&apos;s other folders stay
+              trusted.
+            </li>
+            <li>
+              <strong>Revoke it and the parent&apos;s grant</strong>: every folder below the parent becomes untrusted.
+            </li>
+          </ul>
+        </>
+      ) : (
+        <p>
+          {entry.scope === 'never'
+            ? 'The "never" decision is removed: the folder asks again (or follows your trust default) next time.'
+            : 'From its next tool call, the project is untrusted: its allow rules, hooks and instruction files stop loading.'}
+        </p>
+      )}
+    </ConfirmDialog>
   );
 }

@@ -91,6 +91,17 @@ export async function answerTrust(api: GatehouseApi, scope: TrustScope): Promise
   await Promise.all([loadTrust(api), loadTrustList(api)]);
 }
 
+/** Stores `never` for one folder (restricting is accepted for any folder). */
+export async function neverTrust(api: GatehouseApi, path: string): Promise<void> {
+  try {
+    await api.setTrust({ path, scope: 'never' });
+    useTrust.setState({ listError: null });
+  } catch (err) {
+    useTrust.setState({ listError: `Could not mark ${path} as never trusted: ${errorMessage(err)}` });
+  }
+  await Promise.all([loadTrust(api), loadTrustList(api)]);
+}
+
 export async function revokeTrust(api: GatehouseApi, path: string): Promise<void> {
   try {
     await api.revokeTrust({ path });
