@@ -8,6 +8,7 @@ export const COMMANDS: CommandEntry[] = [
   {
     name: 'hook',
     summary: "be Claude Code's PreToolUse hook: decide its call (JSON on stdin) with Gatehouse's engine",
+    parsesShell: true,
     load: async () => (await import('./hook-claude-command')).hookCommand,
   },
   {

@@ -3,6 +3,7 @@ import v8 from 'node:v8';
 import { userCacheDir } from '../paths';
 import { enableCodeCache } from './code-cache';
 import fs from 'node:fs';
+import { properLockfile } from '../fs/proper-lockfile';
 import { initShellParser, shellParserWasmFiles } from '../permission/command/parser';
 import { findCommand } from './commands';
 import { runCli } from './main';
@@ -19,6 +20,12 @@ if (liftoffOnly) v8.setFlagsFromString('--liftoff-only');
 // parses each schema about once, so compiling costs more than it saves. zod reads this global when it loads, as
 // z.config() (test/unit/cli/zod-config.test.ts checks that it still does).
 if (liftoffOnly) (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig = { jitless: true };
+// A long-lived command loads proper-lockfile before it listens for signals: its signal-exit adds SIGINT/SIGTERM
+// listeners that re-send the signal when they find no other listener, and a listener of ours that removes itself when
+// called (process.once) would be gone by the time one added after it runs, killing the process mid-shutdown (exit 143).
+// One-shot commands load it on first use (see src/main/fs/proper-lockfile.ts) and listen for no signal.
+if (command?.longLived) properLockfile();
+
 // A command that judges shell commands starts loading the bash grammar at once: the files are read synchronously so
 // that V8 validates both WebAssembly modules on its background threads while this thread loads the command's code.
 // (Compiling every function up front there instead of lazily cost ~80 ms more CPU per process: not done.) A failure
