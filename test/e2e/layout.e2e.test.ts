@@ -114,6 +114,7 @@ describe.skipIf(skipReason !== null)(
                 await openView(page, view);
                 await page.getByRole('main').getByRole('heading', { level: 2 }).first().waitFor();
                 if (view === 'Audit log') await page.getByTestId('audit-count').waitFor();
+                if (view === 'Rules') await page.getByRole('heading', { name: 'Add a rule' }).waitFor();
                 expect(await documentScrolls(page)).toEqual({ vertical: false, horizontal: false });
                 const name = `${view.toLowerCase().replace(/ /g, '-')}-${size.width}x${size.height}-${theme}`;
                 await page.screenshot({ path: path.join(DESIGN_SHOTS, `${name}.png`) });

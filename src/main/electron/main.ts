@@ -10,6 +10,7 @@ import { userConfigDir } from '../paths';
 import { buildWorkerEnv, workerEntryPath, workerOutputSink, WorkerSupervisor } from '../worker-host';
 import { APP_PAGE_URL } from './app-assets';
 import { AppWindow } from './app-window';
+import { createApprovalNotifier } from './approval-notifier';
 import { workerFailureHandler } from './crash-recovery';
 import type { AskUser } from './crash-recovery';
 import { takeRefusedSwitches } from './debug-switches';
@@ -202,6 +203,8 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
   core.watch((event) => {
     if (event.type === 'projectChanged') installMenu();
   });
+  // An approval waiting behind an unfocused window: a notification and the dock/taskbar badge.
+  core.watch(createApprovalNotifier({ window: () => shown.current(), show: () => shown.show() }));
 
   // A second launch (`gatehouse-desktop ~/code/app` while the app runs) opens its folder here.
   app.on('second-instance', (_event, argv, workingDirectory, additionalData) => {

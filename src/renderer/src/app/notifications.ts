@@ -13,6 +13,18 @@ type Permission = NotificationPermission | 'unsupported';
 
 const listeners = new Set<() => void>();
 
+/** Whether this window has the focus: the browser's focus and blur events (hasFocus() alone lags in some shells). */
+let windowFocused = typeof document === 'undefined' ? true : document.hasFocus();
+if (typeof window !== 'undefined') {
+  window.addEventListener('focus', () => (windowFocused = true));
+  window.addEventListener('blur', () => (windowFocused = false));
+}
+
+/** The page is in front: focused and visible. */
+function inFront(): boolean {
+  return windowFocused && document.visibilityState === 'visible';
+}
+
 export function notificationPermission(): Permission {
   return typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
 }
@@ -48,7 +60,7 @@ export function useApprovalNotifications(): void {
   useApiEvent((event) => {
     if (client.transport === 'bridge' || notificationPermission() !== 'granted') return;
     if (event.type === 'approvalRequest') {
-      if (document.hasFocus() || shown.current.has(event.requestId)) return;
+      if (inFront() || shown.current.has(event.requestId)) return;
       const { title, body } = approvalNotice(event);
       const n = new Notification(title, { body, tag: `gatehouse-approval-${event.requestId}` });
       n.onclick = () => {
