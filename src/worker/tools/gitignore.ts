@@ -1,7 +1,8 @@
 import fs from 'node:fs';
-import fsp, { type FileHandle } from 'node:fs/promises';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
 import ignore from 'ignore';
+import { readSmallRegularFile } from './small-file';
 
 type Ignore = ignore.Ignore;
 
@@ -39,21 +40,7 @@ function matcher(text: string | null): Ignore | null {
 
 /** A small text file read without following a symlink and without blocking on a FIFO; null when absent or odd. */
 async function readSmallFile(abs: string, maxBytes: number): Promise<string | null> {
-  let handle: FileHandle;
-  try {
-    handle = await fsp.open(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    const st = await handle.stat();
-    if (!st.isFile() || st.size > maxBytes) return null;
-    return await handle.readFile('utf8');
-  } catch {
-    return null;
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
+  return (await readSmallRegularFile(abs, maxBytes))?.toString('utf8') ?? null;
 }
 
 /**

@@ -1,11 +1,10 @@
-import fs from 'node:fs';
-import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { displayPath } from './confined-fs';
 import type { SearchScope } from './search-scope';
 import { MAX_SEARCH_FILE_BYTES, MAX_SEARCH_MATCHES, type SearchMatch, type SearchOutcome } from './search-format';
 import { ToolError } from './tool';
+import { readSmallRegularFile } from './small-file';
 import { walkFiles } from './walk';
 
 export interface SearchRequest {
@@ -38,23 +37,10 @@ export function globFilter(glob: string | undefined): (relToStart: string) => bo
   return negated ? (rel) => !isMatch(rel) : (rel) => isMatch(rel);
 }
 
+/** A file the search scans: small, regular, not a symlink, not binary (a NUL byte). */
 async function readSearchable(abs: string): Promise<Buffer | null> {
-  let handle: FileHandle;
-  try {
-    handle = await fsp.open(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    const st = await handle.stat();
-    if (!st.isFile() || st.size > MAX_SEARCH_FILE_BYTES) return null;
-    const buf = await handle.readFile();
-    return buf.includes(0) ? null : buf;
-  } catch {
-    return null;
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
+  const buf = await readSmallRegularFile(abs, MAX_SEARCH_FILE_BYTES);
+  return buf === null || buf.includes(0) ? null : buf;
 }
 
 function searchBuffer(buf: Buffer, regex: RegExp, shown: string, out: SearchMatch[]): boolean {
