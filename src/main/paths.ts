@@ -40,9 +40,6 @@ export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   }
 }
 
-/** Kept for permission/ and sandbox/ until they import src/shared/node/path-containment directly. */
-export { relativeEscapes as relEscapes } from '../shared/node/path-containment';
-
 /** The user's home directory, honouring HOME (tests and the corpus set it). */
 export function homeDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.HOME || os.homedir();

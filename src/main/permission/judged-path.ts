@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { expandHome, isInside, resolvePhysicalPath, type PathConfinement } from './path-confinement';
+import { FS_CASE, isInside } from '../../shared/node/path-containment';
+import { expandHome, resolvePhysicalPath, type PathConfinement } from './path-confinement';
 
 /** Where a path given by the model (or found in a command) really lands, and whether that is allowed ground. */
 export interface JudgedPath {
@@ -33,7 +34,8 @@ export function judgePath(confinement: PathConfinement, given: string, opts: { u
     const physical = physicalOf(confinement, given, verdict.real);
     // An unknown path still gets its best guess (`rm .gatehouse/*` is judged by the text it starts from).
     if (opts.unknown) return { given, lexical, real: verdict.real, root: null, unknown: true, physical };
-    const root = verdict.root !== null && (physical === null || isInside(physical, verdict.root)) ? verdict.root : null;
+    const root =
+      verdict.root !== null && (physical === null || isInside(physical, verdict.root, FS_CASE)) ? verdict.root : null;
     return { given, lexical, real: verdict.real, root, unknown: false, physical };
   } catch {
     return { given, lexical, real: lexical, root: null, unknown: true, physical: null };

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { relEscapes } from '../paths';
+import { CASE_FOLDING_FS, FS_CASE, isInside, relativeInside } from '../../shared/node/path-containment';
 import { cachingFs, liveFs, settle, type FsView } from './fs-view';
 
 /**
@@ -17,11 +17,9 @@ export function expandHome(p: string, home: string): string {
   return p;
 }
 
-const caseInsensitive = process.platform === 'darwin' || process.platform === 'win32';
-
 /** Normalises a real path for comparison (case-folded where the filesystem usually is). */
 export function comparable(p: string): string {
-  return caseInsensitive ? p.toLowerCase() : p;
+  return CASE_FOLDING_FS ? p.toLowerCase() : p;
 }
 
 function resolveFrom(start: string, rel: string, budget: { links: number }, view: FsView): string {
@@ -57,8 +55,8 @@ export function resolveRealPath(p: string, base: string, home: string, view: FsV
   const absolute = path.isAbsolute(expanded) ? expanded : path.join(base, expanded);
   // `base` is already real: when the (lexically normalised) path lies below it, start there instead of
   // re-resolving every one of its segments.
-  if (absolute.startsWith(base + path.sep))
-    return resolveFrom(base, absolute.slice(base.length + 1), { links: MAX_LINKS }, view);
+  const below = relativeInside(absolute, base);
+  if (below) return resolveFrom(base, below, { links: MAX_LINKS }, view);
   const root = path.parse(absolute).root;
   return resolveFrom(root, absolute.slice(root.length), { links: MAX_LINKS }, view);
 }
@@ -92,15 +90,6 @@ export async function realDirAsync(dir: string, home: string): Promise<string> {
   } catch {
     return settle((view) => resolveRealPath(dir, '/', home, view)).catch(() => path.resolve(expandHome(dir, home)));
   }
-}
-
-/** True when `child` is `parent` or lies below it (both real paths). */
-export function isInside(child: string, parent: string): boolean {
-  const c = comparable(child);
-  const p = comparable(parent);
-  if (c === p) return true;
-  const rel = path.relative(p, c);
-  return rel !== '' && !relEscapes(rel);
 }
 
 export interface ConfinementVerdict {
@@ -143,7 +132,7 @@ export class PathConfinement {
 
   judge(p: string): ConfinementVerdict {
     const real = resolveRealPath(p, this.projectRoot, this.home, this.fs);
-    const root = this.roots.find((r) => isInside(real, r)) ?? null;
+    const root = this.roots.find((r) => isInside(real, r, FS_CASE)) ?? null;
     return { real, root };
   }
 }

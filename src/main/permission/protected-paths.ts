@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { comparable, isInside, resolveRealPath } from './path-confinement';
+import { FS_CASE, isInside } from '../../shared/node/path-containment';
+import { comparable, resolveRealPath } from './path-confinement';
 
 /**
  * Self-protection (permission-model.md, hard checks): the agent may not write Gatehouse's own settings, rules or
@@ -27,7 +28,7 @@ export class ProtectedPaths {
 
   /** Why writing `absolutePath` is forbidden, or null. Give it the real path and the path as written (absolute). */
   reason(absolutePath: string): string | null {
-    const folder = this.folders.find((f) => isInside(absolutePath, f.path));
+    const folder = this.folders.find((f) => isInside(absolutePath, f.path, FS_CASE));
     if (folder?.claude === true) {
       return `the project's .claude/ folder (${folder.path}: Claude Code settings, hooks, agents, commands and skills) cannot be written by the agent`;
     }

@@ -3,7 +3,7 @@ import type { CallContext } from './stage-types';
 import type { SimpleCommand } from './command/types';
 import type { JudgedPath } from './judged-path';
 import { isSensitiveFile } from './sensitive-files';
-import { relEscapes } from '../paths';
+import { relativeEscapes } from '../../shared/node/path-containment';
 
 const MAX_LEAD_WORDS = 3;
 const MAX_EXACT_WORDS = 6;
@@ -40,7 +40,7 @@ export function suggestCommandRule(cmd: SimpleCommand): string | null {
 /** A path pattern covering `p`: its folder (`src/components/**`), or the file itself for secrets and top-level files. */
 function pathPattern(ctx: CallContext, p: JudgedPath, exactFile: boolean): string {
   const rel = p.root === ctx.projectRoot ? toPosix(path.relative(ctx.projectRoot, p.real)) : null;
-  if (rel === null || relEscapes(rel)) {
+  if (rel === null || relativeEscapes(rel)) {
     const abs = toPosix(p.real);
     return exactFile ? `/${abs}` : `/${toPosix(path.dirname(p.real))}/**`;
   }

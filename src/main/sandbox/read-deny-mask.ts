@@ -22,7 +22,7 @@ import type { PermissionEngine } from '../permission';
 import { compilePathPatternParts } from '../permission/rules/path-pattern';
 import { literalSegments } from '../permission/rules/path-rule-index';
 import type { RuleSet } from '../permission/rules/rule-set';
-import { relEscapes } from '../paths';
+import { isInside } from '../../shared/node/path-containment';
 
 export const TOO_MANY_FILES = 'too many files to check Read deny rules';
 export const CANCELLED = 'the check of the Read deny rules was cancelled';
@@ -61,11 +61,6 @@ async function realOrNull(p: string): Promise<string | null> {
   } catch {
     return null;
   }
-}
-
-function isInside(p: string, root: string): boolean {
-  const rel = path.relative(root, p);
-  return rel === '' || !relEscapes(rel);
 }
 
 /** Where each walk starts: the literal bases, and the roots searched for patterns without one. */

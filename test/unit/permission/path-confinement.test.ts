@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isInside, PathConfinement, resolveRealPath } from '../../../src/main/permission/path-confinement';
+import { PathConfinement, resolveRealPath } from '../../../src/main/permission/path-confinement';
 import { judgePath } from '../../../src/main/permission/judged-path';
-import { relEscapes } from '../../../src/main/paths';
+import { isInside, relativeEscapes as relEscapes } from '../../../src/shared/node/path-containment';
 
 let root: string;
 let project: string;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { comparable, isInside, resolvePhysicalPath, resolveRealPath } from '../path-confinement';
+import { FS_CASE, isInside } from '../../../shared/node/path-containment';
+import { comparable, resolvePhysicalPath, resolveRealPath } from '../path-confinement';
 import type { CommandContext } from './types';
 
 /**
@@ -91,7 +92,7 @@ function isProtectedPath(abs: string, ctx: CommandContext): string | null {
   if (norm === '/') return 'the root directory';
   if (comparable(norm) === comparable(path.resolve(ctx.home))) return 'the home directory';
   if (isSystemDir(norm)) return `the system folder ${norm}`;
-  if (isInside(ctx.projectRoot, norm))
+  if (isInside(ctx.projectRoot, norm, FS_CASE))
     return norm === ctx.projectRoot ? 'the project root' : `${norm}, an ancestor of the project`;
   return null;
 }

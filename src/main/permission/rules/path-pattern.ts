@@ -1,6 +1,6 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { relEscapes } from '../../paths';
+import { relativeInside } from '../../../shared/node/path-containment';
 
 /**
  * Path patterns of Read/Edit rules, as globs: `//abs/path` is absolute, `~/x` is in the home directory, `/x`,
@@ -49,10 +49,10 @@ export function compilePathPatternParts(specifier: string): CompiledPathPattern 
 /** An absolute path seen from every anchor (null where it lies outside that anchor): computed once per path. */
 export type PathViews = Record<PatternAnchor, string | null>;
 
+/** `abs` below `base` in POSIX form; null for `base` itself or a path outside it. */
 function relativeUnder(base: string, abs: string): string | null {
-  const rel = path.relative(base, abs);
-  if (rel === '' || relEscapes(rel)) return null;
-  return toPosix(rel);
+  const rel = relativeInside(abs, base);
+  return rel ? toPosix(rel) : null;
 }
 
 export function pathViews(abs: string, base: PathPatternBase): PathViews {

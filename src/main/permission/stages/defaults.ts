@@ -3,7 +3,7 @@ import type { CommandFacts, FileFacts } from '../call-facts';
 import type { JudgedPath } from '../judged-path';
 import { configFolderOf, globTargetsSensitiveFiles, isSensitiveFile } from '../sensitive-files';
 import { decision, PASSTHROUGH, type CallContext, type StageAnswer } from '../stage-types';
-import { relEscapes } from '../../paths';
+import { relativeEscapes } from '../../../shared/node/path-containment';
 
 /**
  * Stage 5, only where no rule decided: reading a sensitive file asks; writing under a folder whose files run code
@@ -21,7 +21,7 @@ function sensitive(p: JudgedPath): boolean {
 function configFolder(ctx: CallContext, p: JudgedPath): string | null {
   const candidates = [p.root ? path.relative(p.root, p.real) : null, path.relative(ctx.projectRoot, p.lexical)];
   for (const rel of candidates) {
-    if (rel === null || relEscapes(rel)) continue;
+    if (rel === null || relativeEscapes(rel)) continue;
     const hit = configFolderOf(rel);
     if (hit) return hit;
   }
