@@ -1,4 +1,5 @@
 import type { PortMessage } from '../../shared/worker-protocol';
+import { prefixLines } from '../worker-host/node-launcher';
 import type { WorkerChannel } from '../worker-host/types';
 
 /** The part of Electron's `UtilityProcess` the worker channel uses (kept structural so it is testable without Electron). */
@@ -16,7 +17,10 @@ export interface UtilityProcessLike {
 }
 
 export interface UtilityChannelOptions {
-  /** Where the worker's stdout/stderr go (they are piped and must be drained, or the worker blocks on a full pipe). */
+  /**
+   * Where the worker's stdout/stderr go (they are piped and must be drained, or the worker blocks on a full pipe).
+   * Default: stderr, prefixed and redacted like every other log line (a crash dump can hold a key).
+   */
   onOutput?: (text: string) => void;
   /** After kill() (SIGTERM), how long to wait before SIGKILL. */
   killGraceMs?: number;
@@ -105,11 +109,4 @@ export function channelFromUtilityProcess(
       killTimer.unref();
     },
   };
-}
-
-function prefixLines(chunk: string): string {
-  return chunk
-    .split('\n')
-    .map((line) => (line ? `[worker] ${line}` : line))
-    .join('\n');
 }

@@ -71,7 +71,7 @@ export function workerOutputSink(log: Logger, echo = true): () => OutputSink {
 }
 
 /** The worker's own output, as a log line on stderr: secrets redacted (a crash dump can hold a key). */
-function prefixLines(chunk: string): string {
+export function prefixLines(chunk: string): string {
   return redactText(chunk)
     .split('\n')
     .map((l) => (l ? `[worker] ${l}` : l))
