@@ -72,7 +72,9 @@ describe.skipIf(skipReason !== null)(
         // test stops it once it has seen what it needs.
         startModel: () => startStreamServer({ tokensPerSecond: 400, durationMs: 60_000, apiKey: API_KEY }),
         env: { ANTHROPIC_API_KEY: API_KEY },
-        prepare: (dir, homeDir) => (session = writeLongSession(homeDir, dir, MESSAGES)),
+        prepare: async (dir, homeDir) => {
+          session = await writeLongSession(homeDir, dir, MESSAGES);
+        },
       },
       (started) => (app = started),
     );

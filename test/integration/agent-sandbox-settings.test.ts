@@ -24,15 +24,15 @@ const project = (yaml: string, name = 'settings.yaml') =>
 const load = (projectTrusted: boolean) => loadSandboxSettings({ configDir, projectRoot, projectTrusted });
 
 describe('sandbox settings', () => {
-  it('no files: on, no network, nothing kept', () => {
-    expect(load(true)).toEqual({ enabled: true, allowedDomains: [], envAllowList: [], problems: [] });
+  it('no files: on, no network, nothing kept', async () => {
+    expect(await load(true)).toEqual({ enabled: true, allowedDomains: [], envAllowList: [], problems: [] });
   });
 
-  it('the user settings: enabled false, domains and env names count', () => {
+  it('the user settings: enabled false, domains and env names count', async () => {
     user(
       'permissions:\n  allow: ["Read"]\nsandbox:\n  enabled: false\n  network:\n    allowedDomains: [example.com, "*.npmjs.org"]\n  envAllowList: [NPM_TOKEN]\n',
     );
-    expect(load(false)).toMatchObject({
+    expect(await load(false)).toMatchObject({
       enabled: false,
       allowedDomains: ['example.com', '*.npmjs.org'],
       envAllowList: ['NPM_TOKEN'],
@@ -40,30 +40,30 @@ describe('sandbox settings', () => {
     });
   });
 
-  it('a project can never turn the sandbox off, trusted or not, shared or local file', () => {
+  it('a project can never turn the sandbox off, trusted or not, shared or local file', async () => {
     project('sandbox:\n  enabled: false\n');
     project('sandbox:\n  enabled: false\n', 'settings.local.yaml');
     for (const trusted of [true, false]) {
-      const s = load(trusted);
+      const s = await load(trusted);
       expect(s.enabled).toBe(true);
       expect(s.problems.join('\n')).toContain('only your user settings can turn the sandbox off');
     }
   });
 
-  it('project domains and env names count only while the project is trusted', () => {
+  it('project domains and env names count only while the project is trusted', async () => {
     user('sandbox:\n  network:\n    allowedDomains: [user.example]\n');
     project('sandbox:\n  network:\n    allowedDomains: [evil.example]\n  envAllowList: [AWS_SECRET_ACCESS_KEY]\n');
     project('sandbox:\n  network:\n    allowedDomains: [local.example, user.example]\n', 'settings.local.yaml');
-    const untrusted = load(false);
+    const untrusted = await load(false);
     expect(untrusted.allowedDomains).toEqual(['user.example']);
     expect(untrusted.envAllowList).toEqual([]);
     expect(untrusted.problems.join('\n')).toContain('ignored until you trust this project');
-    const trusted = load(true);
+    const trusted = await load(true);
     expect(trusted.allowedDomains).toEqual(['user.example', 'evil.example', 'local.example']);
     expect(trusted.envAllowList).toEqual(['AWS_SECRET_ACCESS_KEY']);
   });
 
-  it('broken files are reported, never fatal, and fail safe (sandbox on)', () => {
+  it('broken files are reported, never fatal, and fail safe (sandbox on)', async () => {
     const cases = [
       'sandbox:\n  enabled: [oops\n', // YAML error
       'sandbox:\n  enabled: "false"\n', // a string is not a boolean
@@ -74,22 +74,22 @@ describe('sandbox settings', () => {
     ];
     for (const text of cases) {
       user(text);
-      const s = load(true);
+      const s = await load(true);
       expect(s.enabled, text).toBe(true);
       expect(s.problems.length, text).toBe(1);
       expect(s.problems[0], text).toContain(path.join(configDir, 'settings.yaml'));
     }
   });
 
-  it('an unreadable user file (a directory) is a problem, and the sandbox stays on', () => {
+  it('an unreadable user file (a directory) is a problem, and the sandbox stays on', async () => {
     fs.mkdirSync(path.join(configDir, 'settings.yaml'));
-    const s = load(true);
+    const s = await load(true);
     expect(s.enabled).toBe(true);
     expect(s.problems).toHaveLength(1);
   });
 
-  it('the run config: user config dir, HOME, and GATEHOUSE_BWRAP', () => {
-    const { config } = sandboxRunConfig({
+  it('the run config: user config dir, HOME, and GATEHOUSE_BWRAP', async () => {
+    const { config } = await sandboxRunConfig({
       configDir,
       projectRoot,
       projectTrusted: false,
@@ -103,12 +103,14 @@ describe('sandbox settings', () => {
       home: root,
       bwrapPath: '/nonexistent/bwrap',
     });
-    const plain = sandboxRunConfig({
-      configDir,
-      projectRoot,
-      projectTrusted: false,
-      env: { HOME: root, GATEHOUSE_BWRAP: ' ' },
-    }).config;
+    const plain = (
+      await sandboxRunConfig({
+        configDir,
+        projectRoot,
+        projectTrusted: false,
+        env: { HOME: root, GATEHOUSE_BWRAP: ' ' },
+      })
+    ).config;
     expect(plain.bwrapPath).toBeUndefined();
   });
 });

@@ -82,14 +82,14 @@ describe('the app chat', () => {
       const last = msgs[msgs.length - 1];
       return Array.isArray(last?.content) ? last.content.filter((b) => b.type === 'tool_result') : [];
     };
-    await expect.poll(() => app.core.chat.state().runningRunId, { timeout: 15_000 }).toBeNull();
+    await expect.poll(async () => (await app.core.chat.state()).runningRunId, { timeout: 15_000 }).toBeNull();
     expect(await results()).toEqual([expect.objectContaining({ tool_use_id: 't3', is_error: true })]);
     expect(fs.existsSync(path.join(app.project, 'b.txt'))).toBe(false);
 
     app.fake.enqueue(reply(toolUse('t4', 'write_file', { path: 'c.txt', content: 'x' })), reply(text('no one here')));
     await call('sendMessage', { text: 'write c.txt' });
     await expect.poll(() => app.fake.pending(), { timeout: 15_000 }).toBe(0);
-    await expect.poll(() => app.core.chat.state().runningRunId, { timeout: 15_000 }).toBeNull();
+    await expect.poll(async () => (await app.core.chat.state()).runningRunId, { timeout: 15_000 }).toBeNull();
     expect(await results()).toEqual([expect.objectContaining({ tool_use_id: 't4', is_error: true })]);
     expect(fs.existsSync(path.join(app.project, 'c.txt'))).toBe(false);
   });
@@ -133,7 +133,7 @@ describe('the app chat', () => {
     const otherRun = (await dispatchApi(elsewhere.handlers, 'sendMessage', { text: 'hello other' })) as {
       sessionId: string;
     };
-    await expect.poll(() => elsewhere.chat.state().runningRunId, { timeout: 15_000 }).toBeNull();
+    await expect.poll(async () => (await elsewhere.chat.state()).runningRunId, { timeout: 15_000 }).toBeNull();
     expect(
       ((await dispatchApi(elsewhere.handlers, 'listSessions', {})) as { sessions: { id: string }[] }).sessions.map(
         (x) => x.id,

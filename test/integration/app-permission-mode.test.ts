@@ -49,7 +49,8 @@ afterEach(async () => {
 
 const call = (channel: string, payload: unknown = {}): Promise<unknown> => dispatchApi(core.handlers, channel, payload);
 const modeState = async (): Promise<PermissionModeState> => (await call('getPermissionMode')) as PermissionModeState;
-const finished = (): Promise<void> => expect.poll(() => core.chat.state().runningRunId, { timeout: 15_000 }).toBeNull();
+const finished = (): Promise<void> =>
+  expect.poll(async () => (await core.chat.state()).runningRunId, { timeout: 15_000 }).toBeNull();
 
 describe('the chat session permission mode', () => {
   it('acceptEdits chosen for the session: a write the model asks for runs without an approval', async () => {

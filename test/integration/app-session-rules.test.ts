@@ -22,7 +22,8 @@ async function nextApproval(seen: number): Promise<Extract<ApiEvent, { type: 'ap
     seen
   ]!;
 }
-const idle = (): Promise<void> => expect.poll(() => app.core.chat.state().runningRunId, { timeout: 15_000 }).toBeNull();
+const idle = (): Promise<void> =>
+  expect.poll(async () => (await app.core.chat.state()).runningRunId, { timeout: 15_000 }).toBeNull();
 
 describe('session rules in the rules editor', () => {
   it('lists an "allow for this session" rule, and deleting it makes the next call ask again', async () => {

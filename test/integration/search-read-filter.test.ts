@@ -36,10 +36,14 @@ beforeEach(() => {
   fs.symlinkSync(path.join(sb.root, 'secrets/key.txt'), path.join(sb.root, 'src/link-to-key.txt'));
   fs.symlinkSync('../.env', path.join(sb.root, 'docs/env-link'));
 });
-afterEach(() => sb.cleanup());
+const engines: PermissionEngine[] = [];
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((e) => e.flushAudit())); // their last good settings are written first
+  sb.cleanup();
+});
 
 async function engineFor(cliRules: RuleText[] = []): Promise<PermissionEngine> {
-  return createPermissionEngine({
+  const engine = await createPermissionEngine({
     projectRoot: sb.root,
     configDir: path.join(sb.base, 'config'),
     env: { HOME: sb.base },
@@ -47,6 +51,8 @@ async function engineFor(cliRules: RuleText[] = []): Promise<PermissionEngine> {
     audit: null,
     cliRules,
   });
+  engines.push(engine);
+  return engine;
 }
 
 function ctxWith(engine: PermissionEngine): ToolContext {

@@ -34,17 +34,17 @@ beforeAll(() => {
 afterAll(() => removeTempDir(base));
 
 describe('resolveStaticFile confines every path to the renderer folder', () => {
-  it('finds the page and its assets', () => {
-    expect(resolveStaticFile(root, '/')).toEqual({ kind: 'file', file: path.join(root, 'index.html') });
-    expect(resolveStaticFile(root, '/assets/app.js')).toEqual({
+  it('finds the page and its assets', async () => {
+    expect(await resolveStaticFile(root, '/')).toEqual({ kind: 'file', file: path.join(root, 'index.html') });
+    expect(await resolveStaticFile(root, '/assets/app.js')).toEqual({
       kind: 'file',
       file: path.join(root, 'assets', 'app.js'),
     });
-    expect(resolveStaticFile(root, '/assets//app.js')).toEqual({
+    expect(await resolveStaticFile(root, '/assets//app.js')).toEqual({
       kind: 'file',
       file: path.join(root, 'assets', 'app.js'),
     });
-    expect(resolveStaticFile(root, '/inner-link.js')).toEqual({
+    expect(await resolveStaticFile(root, '/inner-link.js')).toEqual({
       kind: 'file',
       file: path.join(root, 'assets', 'app.js'),
     });
@@ -61,20 +61,20 @@ describe('resolveStaticFile confines every path to the renderer folder', () => {
     ['/assets'],
     ['/missing.js'],
     [`/${'../'.repeat(20)}etc/passwd`],
-  ])('never resolves %s to a file', (p) => {
-    expect(resolveStaticFile(root, p).kind).toBe('not-found');
+  ])('never resolves %s to a file', async (p) => {
+    expect((await resolveStaticFile(root, p)).kind).toBe('not-found');
   });
 
   it.each([['/%'], ['/%E0%A4%A'], ['/index.html%00'], ['/..%5csecret.txt'], ['/assets\\..\\..\\secret.txt']])(
     'rejects the malformed path %s',
-    (p) => {
-      expect(resolveStaticFile(root, p).kind).toBe('bad-request');
+    async (p) => {
+      expect((await resolveStaticFile(root, p)).kind).toBe('bad-request');
     },
   );
 });
 
 describe('readPageCsp and serverCsp', () => {
-  it('takes the meta policy; the header narrows connect-src to the port and adds frame-ancestors and Trusted Types', () => {
+  it('takes the meta policy; the header narrows connect-src to the port and adds frame-ancestors and Trusted Types', async () => {
     expect(readPageCsp(PAGE)).toBe("default-src 'self'; script-src 'self'");
     expect(readPageCsp('<html></html>')).toBeNull();
     expect(serverCsp("default-src 'self'; script-src 'self'", 4317)).toBe(
@@ -109,7 +109,7 @@ describe('startWebServer over real HTTP, with symlinks in the served folder', ()
         .on('error', reject);
     });
 
-  it('binds 127.0.0.1 and prints the token in the URL fragment', () => {
+  it('binds 127.0.0.1 and prints the token in the URL fragment', async () => {
     expect(server.url).toBe(`http://127.0.0.1:${server.port}/#token=${server.token}`);
   });
 

@@ -22,7 +22,7 @@ import {
 import { projectHookRuntime, SessionHooks } from '../hooks';
 import { AuditLog, createPermissionEngine } from '../permission';
 import type { PermissionEngine } from '../permission';
-import { trustAnswer, type TrustAnswer, type TrustOracle } from '../permission/trust-oracle';
+import { trustAnswerAsync, type TrustAnswer, type TrustOracle } from '../permission/trust-oracle';
 import { sandboxReadDeny } from '../sandbox/read-deny-mask';
 import { sandboxRunConfig } from '../sandbox/run-config';
 import { readDenyRules } from '../sandbox/sandbox-gate';
@@ -99,20 +99,21 @@ export class AgentSession {
     let problems: string[] = [];
     let decisions: ToolCallDecided[] = [];
     if (options.resume) {
-      const resumed = store.resume(options.resume);
+      const resumed = await store.resume(options.resume);
       ({ header, writer } = resumed);
       problems = resumed.transcript.problems.map((p) => `line ${p.line}: ${p.message}`);
       decisions = resumed.transcript.decisions;
-      if (options.project && realDir(options.project) !== header.projectRoot) {
-        writer.close();
+      const project = options.project ? await realDir(options.project) : null;
+      if (project !== null && project !== header.projectRoot) {
+        await writer.close();
         throw new GatehouseError(
           'BAD_REQUEST',
-          `session ${header.id} belongs to ${header.projectRoot}, not ${realDir(options.project)}`,
+          `session ${header.id} belongs to ${header.projectRoot}, not ${project}`,
         );
       }
     } else {
-      ({ header, writer } = store.create({
-        projectRoot: realDir(options.project ?? '.'),
+      ({ header, writer } = await store.create({
+        projectRoot: await realDir(options.project ?? '.'),
         agentMode: options.agentMode ?? 'chat',
         model: options.model,
       }));
@@ -185,8 +186,8 @@ export class AgentSession {
   }
 
   /** The settings as the engine reads them now (file problems and unknown keys, for a shell's warnings). */
-  settingsSnapshot(): SettingsSnapshot {
-    return this.engine.state.snapshot();
+  settingsSnapshot(): Promise<SettingsSnapshot> {
+    return this.engine.state.settings.snapshotAsync();
   }
 
   removeSessionRule(behavior: RuleBehavior, rule: string): boolean {
@@ -205,10 +206,10 @@ export class AgentSession {
   async checkSandbox(): Promise<{ config: SandboxRunConfig; status: SandboxStatus }> {
     const additionalDirectories = await this.additionalDirectories();
     const readDeny = await sandboxReadDeny(this.engine, additionalDirectories);
-    const { config, problems } = sandboxRunConfig({
+    const { config, problems } = await sandboxRunConfig({
       configDir: this.options.configDir,
       projectRoot: this.header.projectRoot,
-      projectTrusted: this.projectTrusts('rules'),
+      projectTrusted: await this.projectTrusts('rules'),
       env: this.options.env,
       readDeny,
     });
@@ -258,7 +259,7 @@ export class AgentSession {
     };
     const run = this.active;
     this.writer.append({ type: 'prompt', runId, text, agentMode });
-    this.writer.flush();
+    await this.writer.flush();
     let result: AgentRunResultWire;
     try {
       run.readDenyRules = readDenyRules((await this.engine.state.currentAsync()).rules); // before the mask: a rule added meanwhile asks
@@ -280,7 +281,7 @@ export class AgentSession {
           additionalDirectories: await this.additionalDirectories(),
           provider: live?.provider ?? this.options.provider,
           sandbox: sandbox.config,
-          ...this.instructions(),
+          ...(await this.instructions()),
         },
         { timeoutMs: 0 },
       );
@@ -314,7 +315,7 @@ export class AgentSession {
       finalText,
       ...(result.error ? { error: result.error } : {}),
     });
-    this.writer.flush();
+    await this.writer.flush();
     await this.engine.flushAudit(); // the run's decisions are on disk when the prompt returns
     return {
       sessionId: this.id,
@@ -344,7 +345,7 @@ export class AgentSession {
     await this.cancel();
     this.closed = true;
     this.offEvents();
-    this.writer.close();
+    await this.writer.close().catch(() => undefined); // a write failure was reported by the run that made it
     await this.hooks.dispose().catch(() => undefined);
     await this.engine.flushAudit();
     if (options.stopWorker ?? true) {
@@ -355,13 +356,14 @@ export class AgentSession {
   }
 
   /** The shell's directories and the settings' `permissions.additionalDirectories`: writable in the sandbox too. */
-  private additionalDirectories(): Promise<string[]> {
-    return writableDirectories(this.engine, (this.options.additionalDirectories ?? []).map(realDir));
+  private async additionalDirectories(): Promise<string[]> {
+    const extra = await Promise.all((this.options.additionalDirectories ?? []).map(realDir));
+    return writableDirectories(this.engine, extra);
   }
 
   /** Instruction files join the prompt only when the project is trusted (checked on every prompt: revoke is immediate). */
-  private instructions(): { instructions?: string } {
-    const files = loadInstructionFiles(this.header.projectRoot, this.projectTrusts('instructions'));
+  private async instructions(): Promise<{ instructions?: string }> {
+    const files = await loadInstructionFiles(this.header.projectRoot, await this.projectTrusts('instructions'));
     if (files.length === 0) return {};
     return {
       instructions: files
@@ -370,10 +372,10 @@ export class AgentSession {
     };
   }
 
-  /** The project is trusted and its trust enables this extension (trust is specific). */
-  private projectTrusts(extension: keyof TrustAnswer['extensions']): boolean {
+  /** The project is trusted and its trust enables this extension (trust is specific); asked without blocking. */
+  private async projectTrusts(extension: keyof TrustAnswer['extensions']): Promise<boolean> {
     try {
-      const answer = trustAnswer(this.trust, this.header.projectRoot);
+      const answer = await trustAnswerAsync(this.trust, this.header.projectRoot);
       return answer.trusted && answer.extensions[extension];
     } catch {
       return false;
@@ -388,7 +390,7 @@ export class AgentSession {
     const callId = request.callId;
     const judged = { allow: null as boolean | null };
     if (callId) run.judged.set(callId, judged);
-    const mode = this.options.sessionMode?.();
+    const mode = await this.options.sessionMode?.();
     const deciding = decideCall(
       this.engine,
       this.options.approve,
@@ -431,7 +433,7 @@ export class AgentSession {
   private async onReadableRequest(request: ReadableRequest): Promise<ReadableResult> {
     const run = this.active;
     if (!run || request.runId !== run.runId) return hideAll(request, 'no prompt of this session is running');
-    const mode = this.options.sessionMode?.() ?? run.mode;
+    const mode = (await this.options.sessionMode?.()) ?? run.mode;
     return judgeReadable(this.engine, request, { agentMode: run.agentMode, ...(mode ? { mode } : {}) });
   }
 
@@ -451,11 +453,11 @@ export class AgentSession {
   }
 }
 
-function realDir(dir: string): string {
+async function realDir(dir: string): Promise<string> {
   const resolved = path.resolve(dir);
   try {
-    const real = fs.realpathSync.native(resolved);
-    if (fs.statSync(real).isDirectory()) return real;
+    const real = await fs.promises.realpath(resolved);
+    if ((await fs.promises.stat(real)).isDirectory()) return real;
   } catch {
     // reported below
   }

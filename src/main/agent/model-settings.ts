@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { BaseUrlSchema, ModelNameSchema } from '../../shared/settings-contract';
-import { readUserSettingsYaml, settingsBlock } from '../settings/user-settings-yaml';
+import { readUserSettingsYamlAsync, settingsBlock } from '../settings/user-settings-yaml';
 import type { ModelSettings } from './model-config';
 
 export const ModelSettingsSchema = z.strictObject({
@@ -29,8 +29,8 @@ export interface UserModelSettings {
 const IGNORED = '(model settings ignored)';
 
 /** The user's `model:` settings; a missing file or block is empty. Never throws. */
-export function readUserModelSettings(configDir: string): UserModelSettings {
-  const { file, value, problem } = readUserSettingsYaml(configDir);
+export async function readUserModelSettings(configDir: string): Promise<UserModelSettings> {
+  const { file, value, problem } = await readUserSettingsYamlAsync(configDir);
   if (problem) return { settings: {}, warnings: [`${problem} ${IGNORED}`] };
   const block = settingsBlock(value, 'model');
   if (block === null || block === undefined) return { settings: {}, warnings: [] };

@@ -35,7 +35,7 @@ export async function openCliSession(
   approve: Approver | null,
 ): Promise<AgentSession> {
   const configDir = userConfigDir(io.env);
-  const modelSettings = readUserModelSettings(configDir);
+  const modelSettings = await readUserModelSettings(configDir);
   for (const w of modelSettings.warnings) io.err(`gatehouse: ${w}`);
   const config = resolveModelConfig(
     io.env,

@@ -61,7 +61,7 @@ export interface AgentSessionOptions {
    * Asked before every call: the permission mode the shell chose for this session (the chat's mode selector), which
    * beats `mode` and the settings; undefined: none.
    */
-  sessionMode?: () => PermissionMode | undefined;
+  sessionMode?: () => Promise<PermissionMode | undefined>;
   agentMode?: AgentMode;
   model: string;
   /** Asked before every prompt: the model and key to use now (the app's Settings page can change them); undefined: `model` / `provider`. */

@@ -12,6 +12,7 @@ import { homeDir } from '../paths';
 import { createModesHandlers } from './modes-handlers';
 import { ChatService } from './chat-service';
 import { RecentProjects } from './recent-projects';
+import { startupProject } from './startup-project';
 import { createRulesHandlers } from './rules-handlers';
 import { createSandboxHandlers } from './sandbox-handlers';
 import { SettingsFileKeyStore } from './secret-store';
@@ -57,7 +58,7 @@ export class AppCore {
   constructor(private readonly options: AppCoreOptions) {
     this.recent = new RecentProjects(options.configDir);
     this.trust = new TrustStore({ configDir: options.configDir });
-    this.project = options.project ? this.checkProject(options.project) : null;
+    this.project = options.project ? startupProject(options.project) : null;
     if (this.project) {
       void this.recent.add(this.project);
       void this.trust.touch(this.project);
@@ -102,10 +103,10 @@ export class AppCore {
         currentProject: () => this.project,
         home: homeDir(options.env),
       }),
-      ...createTrustHandlers(this, this.trust, (p) => {
+      ...createTrustHandlers(this, this.trust, async (p) => {
         this.emit({ type: 'trustChanged', path: p });
         // Revoking trust ends a session's bypass at once (and before its next call at the latest).
-        this.chat.modes.dropBypassIfUntrusted();
+        await this.chat.modes.dropBypassIfUntrusted();
       }),
       ...createChatHandlers(this.chat, options.configDir),
       ...createModesHandlers(this.chat.modes),
@@ -128,7 +129,7 @@ export class AppCore {
         configDir: options.configDir,
         env: options.env ?? process.env,
         project: () => this.project,
-        isTrusted: (dir) => this.trust.isTrusted(dir),
+        trust: storeOracle(this.trust),
       }),
     };
   }
@@ -170,18 +171,6 @@ export class AppCore {
 
   private emit(event: ApiEvent): void {
     for (const l of [...this.listeners, ...this.watchers]) l(event);
-  }
-
-  /** At start-up only (the folder from the command line); later opens use checkProjectAsync. */
-  private checkProject(dir: string): string {
-    let real: string;
-    try {
-      real = fs.realpathSync.native(path.resolve(dir));
-    } catch {
-      throw new GatehouseError('NOT_FOUND', `project folder not found: ${dir}`);
-    }
-    if (!fs.statSync(real).isDirectory()) throw new GatehouseError('BAD_REQUEST', `not a folder: ${dir}`);
-    return real;
   }
 }
 

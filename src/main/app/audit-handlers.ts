@@ -42,8 +42,7 @@ export function createAuditHandlers(options: AuditHandlerOptions): AuditHandlers
     listAudit: async ({ limit }) => {
       const dir = project();
       const sessions = new Set(
-        new SessionStore({ configDir: options.configDir })
-          .list()
+        (await new SessionStore({ configDir: options.configDir }).list())
           .filter((s) => s.projectRoot === dir)
           .map((s) => s.id),
       );

@@ -14,7 +14,7 @@ export function createChatHandlers(chat: ChatService, configDir: string): ChatHa
   const catalog = new SessionCatalog({
     configDir,
     list: () => chat.listSessions(),
-    openSessionId: () => chat.state().sessionId,
+    openSessionId: () => chat.activity().sessionId,
     endSession: () => chat.endSession(),
   });
   return {
@@ -38,7 +38,8 @@ export function createChatHandlers(chat: ChatService, configDir: string): ChatHa
       return { ok: true as const };
     },
     deleteSession: async ({ id }) => {
-      if (chat.state().runningRunId !== null && chat.state().sessionId === id)
+      const now = chat.activity();
+      if (now.runningRunId !== null && now.sessionId === id)
         throw new GatehouseError('BAD_REQUEST', 'the agent is still working in this session: wait or cancel it');
       return { deleted: await catalog.delete(id) };
     },

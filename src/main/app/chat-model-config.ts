@@ -15,8 +15,8 @@ export interface ChatModelSources {
  * applies to the next one): the user's own settings only, never a project's, by resolveModelConfig's precedence.
  * No key: an error that also names a malformed `model:` block.
  */
-export function currentModelConfig(sources: ChatModelSources): ModelConfig {
-  const modelSettings = readUserModelSettings(sources.configDir);
+export async function currentModelConfig(sources: ChatModelSources): Promise<ModelConfig> {
+  const modelSettings = await readUserModelSettings(sources.configDir);
   try {
     return resolveModelConfig(sources.env, {}, modelSettings.settings, sources.storedKey?.() ?? null);
   } catch (err) {
@@ -29,13 +29,7 @@ export function currentModelConfig(sources: ChatModelSources): ModelConfig {
 }
 
 /** Whether a key is there for the chat (the same precedence; the key itself stays here). */
-export function hasModelKey(sources: ChatModelSources): boolean {
-  return (
-    modelConfigSources(
-      sources.env,
-      {},
-      readUserModelSettings(sources.configDir).settings,
-      sources.storedKey?.() ?? null,
-    ).apiKey !== null
-  );
+export async function hasModelKey(sources: ChatModelSources): Promise<boolean> {
+  const { settings } = await readUserModelSettings(sources.configDir);
+  return modelConfigSources(sources.env, {}, settings, sources.storedKey?.() ?? null).apiKey !== null;
 }

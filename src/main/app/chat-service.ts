@@ -70,23 +70,27 @@ export class ChatService {
     await this.options.storedKeyReady?.();
   }
 
-  state(): ChatState {
+  async state(): Promise<ChatState> {
     return {
       project: this.options.project(),
       sessionId: this.session?.id ?? null,
       runningRunId: this.runningRunId,
       pending: [...this.pending.values()].map((p) => p.event),
-      hasModelKey: hasModelKey(this.options),
+      hasModelKey: await hasModelKey(this.options),
       messages: this.session?.conversation ?? [],
       decisions: this.session?.decisions ?? [],
     };
   }
 
-  listSessions(): SessionSummary[] {
+  /** The open session's id and its running run's (no disk access). */
+  activity(): { sessionId: string | null; runningRunId: string | null } {
+    return { sessionId: this.session?.id ?? null, runningRunId: this.runningRunId };
+  }
+
+  async listSessions(): Promise<SessionSummary[]> {
     const project = this.options.project();
     if (!project) return [];
-    return new SessionStore({ configDir: this.options.configDir })
-      .list()
+    return (await new SessionStore({ configDir: this.options.configDir }).list())
       .filter((s) => s.projectRoot === project)
       .map(({ id, createdAt, updatedAt, prompts, lastPrompt, firstPrompt, lastStatus, usage }) => ({
         id,
@@ -120,7 +124,7 @@ export class ChatService {
     try {
       session = await this.openSession();
       // Read again for every message: a key or model saved on the Settings page since is used now.
-      this.liveModel = currentModelConfig(this.options);
+      this.liveModel = await currentModelConfig(this.options);
     } catch (err) {
       this.busy = false;
       throw err;
@@ -167,7 +171,7 @@ export class ChatService {
   async endSession(): Promise<void> {
     const session = this.session;
     this.session = null;
-    this.modes.reset();
+    await this.modes.reset();
     if (session) await session.close({ stopWorker: false });
   }
 
@@ -212,7 +216,7 @@ export class ChatService {
     if (this.session) await this.endSession();
     const { env, host, configDir, trust } = this.options;
     // The user's own settings only (never the project's); a malformed `model:` block is named in the error.
-    const config = (this.liveModel = currentModelConfig(this.options));
+    const config = (this.liveModel = await currentModelConfig(this.options));
     this.session = await AgentSession.open({
       host,
       configDir,

@@ -6,11 +6,11 @@ import { homeDir } from '../paths';
 import { AuditLog, createPermissionEngine } from '../permission';
 import { lintRule } from '../permission/rules/lint-rule';
 import { parseRule } from '../permission/rules/parse-rule';
-import type { TrustOracle } from '../permission/trust-oracle';
+import { trustedOrFalse, type TrustOracle } from '../permission/trust-oracle';
 import { addRuleToFile, removeRuleFromFile } from '../settings/edit-rules-file';
 import { ensureGitExcluded } from '../settings/git-exclude';
 import type { RuleFileOps } from '../settings/move-rule';
-import { MAX_SETTINGS_BYTES, readRegularFileSync } from '../fs/read-regular-file';
+import { MAX_SETTINGS_BYTES, readRegularFile } from '../fs/read-regular-file';
 import { parseSettingsText } from '../settings/parse-settings';
 import { localSettingsFile, scopeFile } from '../settings/settings-locations';
 import { settingsProblems } from '../settings/settings-problems';
@@ -44,10 +44,10 @@ export interface SessionRules {
 }
 
 /** The default mode a scope file sets, as the settings loader reads it (null: none, missing or not loadable). */
-function fileMode(file: string): PermissionMode | null {
+async function fileMode(file: string): Promise<PermissionMode | null> {
   let text: string;
   try {
-    text = readRegularFileSync(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });
+    text = await readRegularFile(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });
   } catch {
     return null;
   }
@@ -74,7 +74,7 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
   return {
     listRules: async () => {
       const project = requireProject();
-      const snapshot = store(project).snapshot();
+      const snapshot = await store(project).snapshotAsync();
       const claudeFiles = new Set(
         snapshot.files.filter((f) => f.location.format === 'claude').map((f) => f.location.file),
       );
@@ -106,7 +106,7 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
       }
       return {
         project,
-        trusted: opts.trust.isTrusted(project),
+        trusted: await trustedOrFalse(opts.trust, project),
         rules,
         ruleErrors: snapshot.ruleErrors.map((e) => ({
           rule: e.rule,
@@ -129,9 +129,9 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
           local: scopeFile('local', project, opts.configDir),
         },
         scopeModes: {
-          user: fileMode(scopeFile('user', project, opts.configDir)),
-          project: fileMode(scopeFile('project', project, opts.configDir)),
-          local: fileMode(scopeFile('local', project, opts.configDir)),
+          user: await fileMode(scopeFile('user', project, opts.configDir)),
+          project: await fileMode(scopeFile('project', project, opts.configDir)),
+          local: await fileMode(scopeFile('local', project, opts.configDir)),
         },
       };
     },
@@ -144,7 +144,7 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
       } catch (err) {
         throw new GatehouseError('BAD_REQUEST', (err as Error).message);
       }
-      if (scope === 'local') ensureGitExcluded(project, localSettingsFile(project));
+      if (scope === 'local') await ensureGitExcluded(project, localSettingsFile(project));
       return { changed, file };
     },
     removeRule: async ({ rule, behavior, scope }) => {

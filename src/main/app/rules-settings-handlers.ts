@@ -4,7 +4,7 @@ import { GatehouseError } from '../../shared/errors';
 import type { EditableScope } from '../../shared/rules-contract';
 import { homeDir } from '../paths';
 import { expandHome } from '../permission/path-confinement';
-import type { TrustOracle } from '../permission/trust-oracle';
+import { trustedOrFalse, type TrustOracle } from '../permission/trust-oracle';
 import { replaceRuleInFile } from '../settings/edit-rules-file';
 import { addDirectoryToFile, removeDirectoryFromFile, setModeInFile } from '../settings/edit-settings-file';
 import { ensureGitExcluded } from '../settings/git-exclude';
@@ -46,8 +46,8 @@ type Handled = 'updateRule' | 'setScopeMode' | 'addDirectory' | 'removeDirectory
 /** The rules editor's edits besides add/remove: edit or move a rule, a scope's default mode, additional directories. */
 export function createRulesSettingsHandlers(opts: RulesSettingsHandlersOptions): Pick<RulesHandlers, Handled> {
   const fileOf = (scope: EditableScope, project: string): string => scopeFile(scope, project, opts.configDir);
-  const keepLocalOutOfGit = (scope: EditableScope, project: string): void => {
-    if (scope === 'local') ensureGitExcluded(project, localSettingsFile(project));
+  const keepLocalOutOfGit = async (scope: EditableScope, project: string): Promise<void> => {
+    if (scope === 'local') await ensureGitExcluded(project, localSettingsFile(project));
   };
 
   return {
@@ -63,17 +63,17 @@ export function createRulesSettingsHandlers(opts: RulesSettingsHandlersOptions):
         }
         return moveRuleBetweenFiles(fromFile, from, toFile, to, opts.moveOps);
       });
-      keepLocalOutOfGit(to.scope, project);
+      await keepLocalOutOfGit(to.scope, project);
       return result;
     },
     setScopeMode: async ({ scope, mode }) => {
       const project = opts.requireProject();
       const file = fileOf(scope, project);
-      if (mode === 'bypassPermissions' && scope !== 'user' && !isTrusted(opts.trust, project)) {
+      if (mode === 'bypassPermissions' && scope !== 'user' && !(await trustedOrFalse(opts.trust, project))) {
         throw new GatehouseError('FORBIDDEN', `${BYPASS_UNTRUSTED_FILE} (${file})`);
       }
       const changed = await guarded(() => setModeInFile(file, mode));
-      keepLocalOutOfGit(scope, project);
+      await keepLocalOutOfGit(scope, project);
       return { changed, file };
     },
     addDirectory: async ({ scope, dir }) => {
@@ -91,7 +91,7 @@ export function createRulesSettingsHandlers(opts: RulesSettingsHandlersOptions):
       }
       if (!stat.isDirectory()) throw new GatehouseError('BAD_REQUEST', `"${dir}" is not a directory (${resolved})`);
       const changed = await guarded(() => addDirectoryToFile(file, dir));
-      keepLocalOutOfGit(scope, project);
+      await keepLocalOutOfGit(scope, project);
       return { changed, file, resolved };
     },
     removeDirectory: async ({ scope, dir }) => {
@@ -102,12 +102,4 @@ export function createRulesSettingsHandlers(opts: RulesSettingsHandlersOptions):
       return { changed, file };
     },
   };
-}
-
-function isTrusted(trust: TrustOracle, project: string): boolean {
-  try {
-    return trust.isTrusted(project);
-  } catch {
-    return false;
-  }
 }

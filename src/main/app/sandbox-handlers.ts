@@ -3,6 +3,7 @@ import { toRpcError } from '../../shared/errors';
 import type { SandboxChannels, SandboxStatusView } from '../../shared/sandbox-contract';
 import type { SandboxStatus } from '../../shared/worker-protocol';
 import { createPermissionEngine } from '../permission';
+import { failSafe, trustedOrFalse, type TrustOracle } from '../permission/trust-oracle';
 import { sandboxReadDeny } from '../sandbox/read-deny-mask';
 import { sandboxRunConfig } from '../sandbox/run-config';
 import { writableDirectories } from '../sandbox/writable-directories';
@@ -18,7 +19,7 @@ export interface SandboxHandlerSources {
   configDir: string;
   env: NodeJS.ProcessEnv;
   project: () => string | null;
-  isTrusted: (dir: string) => boolean;
+  trust: TrustOracle;
 }
 
 /**
@@ -32,17 +33,17 @@ export function createSandboxHandlers(sources: SandboxHandlerSources): SandboxHa
     getSandboxStatus: async () => {
       const projectRoot = sources.project();
       if (projectRoot === null) return { enabled: true, available: false, reason: 'no project is open', warnings: [] };
-      const projectTrusted = trustedOrFalse(sources, projectRoot);
+      const projectTrusted = await trustedOrFalse(sources.trust, projectRoot);
       const engine = await createPermissionEngine({
         projectRoot,
         configDir: sources.configDir,
         env: sources.env,
-        trust: { isTrusted: (dir) => trustedOrFalse(sources, dir) },
+        trust: failSafe(sources.trust),
         audit: null,
       });
       const additionalDirectories = await writableDirectories(engine);
       const readDeny = await sandboxReadDeny(engine, additionalDirectories);
-      const { config, problems } = sandboxRunConfig({
+      const { config, problems } = await sandboxRunConfig({
         configDir: sources.configDir,
         projectRoot,
         projectTrusted,
@@ -66,15 +67,6 @@ export function createSandboxHandlers(sources: SandboxHandlerSources): SandboxHa
       return toView(status, problems);
     },
   };
-}
-
-/** A trust store that cannot answer means untrusted: the project's settings then add nothing (fail safe). */
-function trustedOrFalse(sources: SandboxHandlerSources, projectRoot: string): boolean {
-  try {
-    return sources.isTrusted(projectRoot);
-  } catch {
-    return false;
-  }
 }
 
 function toView(status: SandboxStatus, problems: string[]): SandboxStatusView {

@@ -27,7 +27,7 @@ export interface SecretStore {
   /** A store that reads asynchronously (the desktop's): resolves once `get` and `problem` are current. */
   ready?(): Promise<void>;
   /** Why "Save key" cannot work here (null when it can), or why a stored key could not be read. */
-  problem(): string | null;
+  problem(): string | null | Promise<string | null>;
 }
 
 /** The browser shell's (and the default) store: `model.apiKey` in the user's settings.yaml, comments kept, 0600. */
@@ -52,8 +52,12 @@ export class SettingsFileKeyStore implements SecretStore {
   }
 
   /** A key the desktop app saved is encrypted by the OS for Electron: this shell cannot use it, and says so. */
-  problem(): string | null {
-    if (!fs.existsSync(desktopKeyFile(this.configDir))) return null;
+  async problem(): Promise<string | null> {
+    const saved = await fs.promises.lstat(desktopKeyFile(this.configDir)).then(
+      () => true,
+      () => false,
+    );
+    if (!saved) return null;
     return `the desktop app's saved key (${desktopKeyFile(this.configDir)}) is encrypted for the desktop app and cannot be used here: save a key here or set ANTHROPIC_API_KEY`;
   }
 }

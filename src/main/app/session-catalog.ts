@@ -15,7 +15,7 @@ const TRASH_KEEP_MS = 7 * 24 * 3600_000;
 export interface SessionCatalogOptions {
   configDir: string;
   /** The open project's sessions, newest first (ChatService.listSessions). */
-  list(): SessionSummary[];
+  list(): Promise<SessionSummary[]>;
   /** The open session's id, and how to end it (deleting the open session ends it first). */
   openSessionId(): string | null;
   endSession(): Promise<void>;
@@ -38,11 +38,11 @@ export class SessionCatalog {
 
   async list(): Promise<SessionSummary[]> {
     const titles = await this.readTitles();
-    return this.options.list().map((s) => ({ ...s, title: titles[s.id] ?? null }));
+    return (await this.options.list()).map((s) => ({ ...s, title: titles[s.id] ?? null }));
   }
 
   async rename(id: string, title: string): Promise<void> {
-    this.requireOwn(id);
+    await this.requireOwn(id);
     await withStateLock(this.titlesFile, async () => {
       const titles = await this.readTitles();
       if (title) titles[id] = title;
@@ -53,7 +53,7 @@ export class SessionCatalog {
 
   /** Moves the session's transcript to the trash (ending it first when it is the open one). */
   async delete(id: string): Promise<boolean> {
-    this.requireOwn(id);
+    await this.requireOwn(id);
     if (this.options.openSessionId() === id) await this.options.endSession();
     await fs.promises.mkdir(this.trashDir, { recursive: true, mode: 0o700 });
     await this.emptyOldTrash();
@@ -89,9 +89,9 @@ export class SessionCatalog {
     return path.join(this.trashDir, path.basename(this.store.fileOf(id)));
   }
 
-  private requireOwn(id: string): void {
+  private async requireOwn(id: string): Promise<void> {
     this.store.fileOf(id); // validates the id
-    if (!this.options.list().some((s) => s.id === id))
+    if (!(await this.options.list()).some((s) => s.id === id))
       throw new GatehouseError('NOT_FOUND', `no session ${id} in the open project`);
   }
 

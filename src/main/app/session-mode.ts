@@ -4,7 +4,7 @@ import type { PermissionModeState } from '../../shared/modes-contract';
 import type { PermissionMode } from '../../shared/permission';
 import { homeDir } from '../paths';
 import { settingsModeInForce } from '../permission/engine-state';
-import type { TrustOracle } from '../permission/trust-oracle';
+import { trustedOrFalse, type TrustOracle } from '../permission/trust-oracle';
 import { SettingsStore } from '../settings/settings-store';
 
 export interface SessionModeOptions {
@@ -27,11 +27,11 @@ export class SessionMode {
 
   constructor(private readonly options: SessionModeOptions) {}
 
-  state(): PermissionModeState {
-    this.dropBypassIfUntrusted();
+  async state(): Promise<PermissionModeState> {
+    await this.dropBypassIfUntrusted();
     const project = this.options.project();
-    const trusted = project !== null && this.isTrusted(project);
-    const fromSettings = project ? this.settingsMode(project, trusted) : null;
+    const trusted = project !== null && (await this.isTrusted(project));
+    const fromSettings = project ? await this.settingsMode(project, trusted) : null;
     const settingsMode = fromSettings?.mode ?? 'default';
     return {
       mode: this.chosen ?? settingsMode,
@@ -44,59 +44,60 @@ export class SessionMode {
   }
 
   /** The page's choice; null clears it. Bypass in an untrusted project is refused and changes nothing. */
-  set(mode: PermissionMode | null): PermissionModeState {
+  async set(mode: PermissionMode | null): Promise<PermissionModeState> {
     const project = this.options.project();
     if (!project) throw new GatehouseError('BAD_REQUEST', 'open a project folder before choosing a permission mode');
-    if (mode === 'bypassPermissions' && !this.isTrusted(project))
+    if (mode === 'bypassPermissions' && !(await this.isTrusted(project)))
       throw new GatehouseError('FORBIDDEN', `${BYPASS_UNTRUSTED} (${project})`);
     this.chosen = mode;
     return this.state();
   }
 
   /** Asked by the agent session before every call: the session's mode, with bypass dropped when trust is gone. */
-  readonly forCall = (): PermissionMode | undefined => {
-    this.dropBypassIfUntrusted();
+  readonly forCall = async (): Promise<PermissionMode | undefined> => {
+    await this.dropBypassIfUntrusted();
     return this.chosen ?? undefined;
   };
 
   /** Trust changed (set or revoked): bypass ends at once when the project is no longer trusted. */
-  dropBypassIfUntrusted(): void {
+  async dropBypassIfUntrusted(): Promise<void> {
     const project = this.options.project();
-    if (this.chosen !== 'bypassPermissions' || (project !== null && this.isTrusted(project))) return;
+    if (this.chosen !== 'bypassPermissions' || (project !== null && (await this.isTrusted(project)))) return;
+    if (this.chosen !== 'bypassPermissions') return; // dropped meanwhile by another caller: announced once
     this.chosen = null;
     this.options.emit({
       type: 'permissionModeChanged',
-      state: this.state(),
+      state: await this.state(),
       reason: 'the project is no longer trusted: bypass ended, the settings\u2019 mode applies',
     });
   }
 
   /** The session ended (new session, another project): its choice ends with it. */
-  reset(): void {
+  async reset(): Promise<void> {
     if (this.chosen === null) return;
     this.chosen = null;
     this.options.emit({
       type: 'permissionModeChanged',
-      state: this.state(),
+      state: await this.state(),
       reason: 'a new session starts with the settings\u2019 mode',
     });
   }
 
-  private settingsMode(project: string, trusted: boolean): { mode: PermissionMode; file: string } | null {
+  private async settingsMode(
+    project: string,
+    trusted: boolean,
+  ): Promise<{ mode: PermissionMode; file: string } | null> {
     const { configDir, env } = this.options;
     try {
-      const snapshot = new SettingsStore({ projectRoot: project, configDir, home: homeDir(env), env }).snapshot();
+      const store = new SettingsStore({ projectRoot: project, configDir, home: homeDir(env), env });
+      const snapshot = await store.snapshotAsync();
       return settingsModeInForce(snapshot, trusted);
     } catch {
       return null;
     }
   }
 
-  private isTrusted(project: string): boolean {
-    try {
-      return this.options.trust.isTrusted(project);
-    } catch {
-      return false;
-    }
+  private isTrusted(project: string): Promise<boolean> {
+    return trustedOrFalse(this.options.trust, project);
   }
 }

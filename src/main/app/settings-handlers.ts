@@ -3,7 +3,7 @@ import type { AppSettingsView, KeySource, SettingsChannels } from '../../shared/
 import { modelConfigSources } from '../agent/model-config';
 import type { ModelValueSource, Sourced } from '../agent/model-config';
 import { readUserModelSettings } from '../agent/model-settings';
-import { editUserSettingsYaml, readUserSettingsYaml, settingsBlock } from '../settings/user-settings-yaml';
+import { editUserSettingsYaml, readUserSettingsYamlAsync, settingsBlock } from '../settings/user-settings-yaml';
 import type { SettingChange } from '../settings/user-settings-yaml';
 import { userSettingsFile } from '../settings/settings-locations';
 import type { SecretStore } from './secret-store';
@@ -37,16 +37,15 @@ function valueSource(sourced: Sourced | null): 'environment' | 'settings-file' |
 }
 
 /** What the Settings page may see: never the key, only whether one is set, where from, and at most its last 4. */
-export function appSettingsView(
+export async function appSettingsView(
   sources: Pick<SettingsHandlerSources, 'configDir' | 'env' | 'secrets'>,
-): AppSettingsView {
+): Promise<AppSettingsView> {
   const { configDir, env, secrets } = sources;
-  const model = readUserModelSettings(configDir);
-  const theme = readUserTheme(configDir);
+  const [model, theme] = await Promise.all([readUserModelSettings(configDir), readUserTheme(configDir)]);
   const stored = secrets.kind === 'secure-store' ? secrets.get() : null;
   const resolved = modelConfigSources(env, {}, model.settings, stored);
   const key = resolved.apiKey;
-  const problem = secrets.problem();
+  const problem = await secrets.problem();
   return {
     model: { saved: model.settings.name ?? null, effective: resolved.model.value, source: valueSource(resolved.model) },
     baseURL: {
@@ -98,7 +97,8 @@ export function createSettingsHandlers(sources: SettingsHandlerSources): Setting
       await sources.secrets.clear();
       // A plain-text key in the file would take over at once: "Remove key" removes that one too.
       if (
-        settingsBlock(settingsBlock(readUserSettingsYaml(sources.configDir).value, 'model'), 'apiKey') !== undefined
+        settingsBlock(settingsBlock((await readUserSettingsYamlAsync(sources.configDir)).value, 'model'), 'apiKey') !==
+        undefined
       ) {
         await editUserSettingsYaml(sources.configDir, [{ block: 'model', key: 'apiKey', value: null }]);
       }

@@ -1,6 +1,6 @@
 import { ThemeSchema } from '../../shared/settings-contract';
 import type { Theme } from '../../shared/settings-contract';
-import { readUserSettingsYaml, settingsBlock } from '../settings/user-settings-yaml';
+import { readUserSettingsYamlAsync, settingsBlock } from '../settings/user-settings-yaml';
 
 export const DEFAULT_THEME: Theme = 'system';
 
@@ -8,8 +8,8 @@ export const DEFAULT_THEME: Theme = 'system';
  * `ui.theme` (light | dark | system) from the user's own settings.yaml. Missing: the default. Malformed: the
  * default with a warning naming the file; the file itself is left alone (nothing in it is lost).
  */
-export function readUserTheme(configDir: string): { theme: Theme; warnings: string[] } {
-  const { file, value, problem } = readUserSettingsYaml(configDir);
+export async function readUserTheme(configDir: string): Promise<{ theme: Theme; warnings: string[] }> {
+  const { file, value, problem } = await readUserSettingsYamlAsync(configDir);
   if (problem) return { theme: DEFAULT_THEME, warnings: [`${problem} (theme: using "${DEFAULT_THEME}")`] };
   const ui = settingsBlock(value, 'ui');
   if (ui === undefined || ui === null) return { theme: DEFAULT_THEME, warnings: [] };

@@ -17,12 +17,12 @@ export type TrustHandlers = {
 export function createTrustHandlers(
   core: { currentProject(): string | null },
   store: TrustStore,
-  onChanged: (path: string) => void = () => {},
+  onChanged: (path: string) => unknown = () => {},
 ): TrustHandlers {
-  const requireOpenProject = (dir: string): string => {
+  const requireOpenProject = async (dir: string): Promise<string> => {
     const project = core.currentProject();
-    const real = store.resolve(dir);
-    if (!project || store.resolve(project) !== real) {
+    const real = await store.resolve(dir);
+    if (!project || (await store.resolve(project)) !== real) {
       throw new GatehouseError(
         'FORBIDDEN',
         `trust can only be granted to the open project${project ? ` (${project})` : ''}, not ${real}`,
@@ -35,35 +35,38 @@ export function createTrustHandlers(
       const project = core.currentProject();
       const dir = requested ?? project;
       if (!dir) return { project, status: null, parent: null, preview: null };
-      const status = store.check(dir);
-      const parent = store.parentToTrust(status.path);
+      const status = await store.checkAsync(dir);
+      const parent = await store.parentToTrust(status.path);
       // What a folder would load is shown for the open project only: the page has no business reading others.
-      const isOpen = project !== null && store.resolve(project) === status.path;
-      return { project, status, parent, preview: isOpen ? trustPreview(status.path) : null };
+      const isOpen = project !== null && (await store.resolve(project)) === status.path;
+      return { project, status, parent, preview: isOpen ? await trustPreview(status.path) : null };
     },
     setTrust: async ({ path: dir, scope }) => {
-      const real = scope === 'never' ? store.resolve(dir) : requireOpenProject(dir);
+      const real = scope === 'never' ? await store.resolve(dir) : await requireOpenProject(dir);
       await store.set(real, scope);
       // Granted from the open project, in the app: that is an opening too (the trusted-folders page shows it).
       if (scope !== 'never') await store.touch(real);
-      const status = store.check(real);
-      onChanged(status.path);
+      const status = await store.checkAsync(real);
+      await onChanged(status.path);
       return { status };
     },
     setTrustExtensions: async ({ path: dir, extensions }) => {
       // Switching an extension on loosens, like granting trust: the open project only. Off: any folder.
       const enables = Object.values(extensions).some((on) => on === true);
-      const real = enables ? requireOpenProject(dir) : store.resolve(dir);
+      const real = enables ? await requireOpenProject(dir) : await store.resolve(dir);
       const status = await store.setExtensions(real, extensions);
-      onChanged(status.path);
+      await onChanged(status.path);
       return { status };
     },
     revokeTrust: async ({ path: dir }) => {
       const removed = await store.revoke(dir);
-      const status = store.check(dir);
-      onChanged(status.path);
+      const status = await store.checkAsync(dir);
+      await onChanged(status.path);
       return { removed, status };
     },
-    listTrust: async () => ({ entries: store.list(), default: store.trustDefault(), error: store.lastError() }),
+    listTrust: async () => {
+      const [entries, trustDefault, error] = await Promise.all([store.list(), store.trustDefault(), store.lastError()]);
+      return { entries, default: trustDefault, error };
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { toRpcError } from '../../shared/errors';
 import { openCliSession } from '../agent/session-flags';
+import { flushLogs } from '../log';
 import { RpcShell } from './rpc-shell';
 import { sandboxWarnings } from './sandbox-warnings';
 import { settingsWarnings } from '../settings/settings-problems';
@@ -36,7 +37,7 @@ export const rpcCommand: CliCommand = {
     }
     shell.attach(session);
     for (const w of sandboxWarnings(session.sandboxStatus)) io.err(`gatehouse rpc: ${w}`);
-    for (const w of settingsWarnings(session.settingsSnapshot())) io.err(`gatehouse rpc: ${w}`);
+    for (const w of settingsWarnings(await session.settingsSnapshot())) io.err(`gatehouse rpc: ${w}`);
     io.out(JSON.stringify(readyEvent(session, values.resume !== undefined)));
     opened = true;
     for (const chunk of early.splice(0)) shell.feed(chunk);
@@ -51,6 +52,7 @@ export const rpcCommand: CliCommand = {
       process.off('SIGINT', onSigint);
       offClosed?.();
       await session.close();
+      await flushLogs(); // main.log and worker.log are complete before the process exits
     }
     return 0;
   },

@@ -16,7 +16,7 @@ import { projectDir, trustOracle } from './project';
 const SCOPES = ['user', 'project', 'local'] as const;
 type Scope = (typeof SCOPES)[number];
 
-function list(args: string[], io: CliIO): number {
+async function list(args: string[], io: CliIO): Promise<number> {
   const { values: flags, positionals } = parseCommandArgs(args, {
     project: { type: 'string' },
     json: { type: 'boolean' },
@@ -25,7 +25,9 @@ function list(args: string[], io: CliIO): number {
   const projectRoot = projectDir(flags.project, io.cwd);
   const configDir = userConfigDir(io.env);
   const trusted = trustOracle(configDir, io.env).isTrusted(projectRoot);
-  const snapshot = new SettingsStore({ projectRoot, configDir, home: homeDir(io.env), env: io.env }).snapshot();
+  const store = new SettingsStore({ projectRoot, configDir, home: homeDir(io.env), env: io.env });
+  const snapshot = store.snapshot();
+  await store.flush(); // the last good versions it recorded are written before the command ends
   const rules = snapshot.rules.map((r) => ({
     rule: r.text,
     behavior: r.behavior,
@@ -96,7 +98,7 @@ async function edit(action: 'add' | 'remove', args: string[], io: CliIO): Promis
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
-    if (scope === 'local') ensureGitExcluded(projectRoot, localSettingsFile(projectRoot));
+    if (scope === 'local') await ensureGitExcluded(projectRoot, localSettingsFile(projectRoot));
     io.out(added ? `added ${behavior.data} ${rule} to ${file}` : `${behavior.data} ${rule} is already in ${file}`);
     return 0;
   }

@@ -1,5 +1,6 @@
 import type { AgentSession, PromptResult, SessionEvent } from '../agent';
 import { openCliSession } from '../agent/session-flags';
+import { flushLogs } from '../log';
 import { TextRenderer } from './text-renderer';
 import { sandboxWarnings } from './sandbox-warnings';
 import { settingsWarnings } from '../settings/settings-problems';
@@ -33,7 +34,7 @@ export const runCommand: CliCommand = {
     if (output === 'json') emit(readyEvent(session, values.resume !== undefined));
     for (const p of session.problems) io.err(`gatehouse run: skipped a transcript line: ${p}`);
     for (const w of sandboxWarnings(session.sandboxStatus)) io.err(`gatehouse run: ${w}`);
-    for (const w of settingsWarnings(session.settingsSnapshot())) io.err(`gatehouse run: ${w}`);
+    for (const w of settingsWarnings(await session.settingsSnapshot())) io.err(`gatehouse run: ${w}`);
     const onSigint = (): void => void session.cancel();
     process.once('SIGINT', onSigint);
     // Nobody reads the output any more (`gatehouse run ... | head -1`): the run stops as Ctrl-C would stop it.
@@ -47,6 +48,7 @@ export const runCommand: CliCommand = {
       process.off('SIGINT', onSigint);
       offClosed?.();
       await session.close();
+      await flushLogs(); // main.log and worker.log are complete before the process exits
     }
     text.flush();
     if (output === 'json') emit({ type: 'result', promptId: PROMPT_ID, ...result });

@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { isMissing } from '../fs/read-regular-file';
 import { userConfigDir } from '../paths';
 import { SessionStore } from '../session/session-store';
 import { exportTranscriptLines } from '../session/transcript-export';
@@ -28,7 +28,7 @@ export const sessionsCommand: CliCommand = {
       if (parsed.positionals.length)
         throw new UsageError(`list takes no arguments, got "${parsed.positionals.join(' ')}"`);
       const project = parsed.values.project;
-      const sessions = store.list().filter((s) => !project || s.projectRoot === project);
+      const sessions = (await store.list()).filter((s) => !project || s.projectRoot === project);
       if (parsed.values.json) {
         io.out(JSON.stringify(sessions));
       } else if (sessions.length === 0) {
@@ -50,11 +50,15 @@ export const sessionsCommand: CliCommand = {
       } catch (err) {
         throw new UsageError(err instanceof Error ? err.message : String(err));
       }
-      if (!fs.existsSync(file)) {
+      let lines: string[];
+      try {
+        lines = await exportTranscriptLines(file);
+      } catch (err) {
+        if (!isMissing(err)) throw err;
         io.err(`no session ${id}`);
         return 1;
       }
-      for (const line of exportTranscriptLines(file)) io.out(line);
+      for (const line of lines) io.out(line);
       return 0;
     }
     if (action === 'delete') {
@@ -62,7 +66,7 @@ export const sessionsCommand: CliCommand = {
       if (!id || extra.length) throw new UsageError('delete takes exactly one session id');
       let deleted: boolean;
       try {
-        deleted = store.delete(id);
+        deleted = await store.delete(id);
       } catch (err) {
         throw new UsageError(err instanceof Error ? err.message : String(err));
       }

@@ -101,7 +101,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     }
     case 'status': {
       const { values, positionals } = parse(rest, false, true);
-      const status = store.check(resolveDir(onePositional(positionals, 'folder')));
+      const status = await store.checkAsync(resolveDir(onePositional(positionals, 'folder')));
       if (values.json) io.out(JSON.stringify(status));
       else printStatus(io, status);
       return status.decision === 'error' ? 1 : 0;
@@ -110,19 +110,19 @@ async function run(args: string[], io: CliIO): Promise<number> {
       const { positionals } = parse(rest, false, false);
       const dir = resolveDir(onePositional(positionals, 'folder'));
       const removed = await store.revoke(dir);
-      if (removed.length === 0) io.out(`nothing to revoke: no decision trusts ${store.resolve(dir)}`);
+      if (removed.length === 0) io.out(`nothing to revoke: no decision trusts ${await store.resolve(dir)}`);
       for (const e of removed) io.out(`revoked: ${entryLine(e)}`);
-      const after = store.check(dir);
+      const after = await store.checkAsync(dir);
       io.out(`${after.path}: ${after.trusted ? 'trusted' : 'untrusted'} (${after.reason})`);
       return 0;
     }
     case 'list': {
       const { values, positionals } = parse(rest, false, true);
       if (positionals.length) throw new UsageError('list takes no folder');
-      const entries = store.list();
-      const error = store.lastError();
+      const entries = await store.list();
+      const error = await store.lastError();
       if (values.json)
-        io.out(JSON.stringify({ storeFile: store.storeFile, default: store.trustDefault(), error, entries }));
+        io.out(JSON.stringify({ storeFile: store.storeFile, default: await store.trustDefault(), error, entries }));
       else {
         if (entries.length === 0 && !error) io.out(`no stored decisions (${store.storeFile})`);
         for (const e of entries) io.out(entryLine(e));

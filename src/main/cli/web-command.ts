@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppCore } from '../app/app-core';
+import { flushLogs } from '../log';
 import { userConfigDir } from '../paths';
 import { startWebServer } from '../web/web-server';
 import { createNodeWorkerHost } from '../worker-host/index';
@@ -81,6 +82,7 @@ export const webCommand: CliCommand = {
       await server.close();
     } finally {
       await worker.stop();
+      await flushLogs(); // main.log and worker.log are complete before the process exits
     }
     return 0;
   },

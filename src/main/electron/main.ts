@@ -199,6 +199,7 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
     Menu.setApplicationMenu(Menu.buildFromTemplate(template));
   };
   installMenu();
+  void core.recent.settled().then(installMenu); // the recent list is read without blocking: shown once it is in
   // The menu watches without being a page: a closed window leaves nobody to answer an approval (it is denied).
   core.watch((event) => {
     if (event.type === 'projectChanged') installMenu();

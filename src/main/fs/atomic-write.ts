@@ -57,33 +57,6 @@ function deadTemps(dir: string, file: string, names: string[]): string[] {
 }
 
 /** Where the temp file for `file` goes: a folder on the target's file system, outside the target's folder if possible. */
-function tempPathSync(file: string, besideTarget = false): string {
-  const dir = path.dirname(file);
-  if (!besideTarget) {
-    try {
-      const dev = fs.statSync(dir).dev;
-      for (const candidate of tempCandidates()) {
-        if (path.resolve(candidate) === path.resolve(dir)) continue;
-        try {
-          fs.mkdirSync(candidate, { recursive: true, mode: 0o700 });
-          const st = fs.lstatSync(candidate);
-          if (isPrivateDir(st) && st.dev === dev) return path.join(candidate, tempName(file));
-        } catch {
-          // not usable: the next candidate
-        }
-      }
-    } catch {
-      // the target folder cannot be stat'ed: the write below reports it
-    }
-  }
-  try {
-    for (const dead of deadTemps(dir, file, fs.readdirSync(dir))) fs.rmSync(dead, { force: true });
-  } catch {
-    // nothing to sweep
-  }
-  return path.join(dir, tempName(file));
-}
-
 async function tempPath(file: string, besideTarget = false): Promise<string> {
   const dir = path.dirname(file);
   if (!besideTarget) {
@@ -117,25 +90,6 @@ function crossDevice(err: unknown): boolean {
   return (err as NodeJS.ErrnoException).code === 'EXDEV';
 }
 
-function writeVia(tmp: string, file: string, data: string, mode: number): void {
-  const fd = fs.openSync(tmp, 'wx', mode);
-  try {
-    fs.writeFileSync(fd, data);
-    fs.fsyncSync(fd);
-  } catch (err) {
-    fs.closeSync(fd);
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
-  fs.closeSync(fd);
-  try {
-    fs.renameSync(tmp, file);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
-}
-
 async function writeViaAsync(tmp: string, file: string, data: string, mode: number): Promise<void> {
   const handle = await fs.promises.open(tmp, 'wx', mode);
   try {
@@ -155,17 +109,7 @@ async function writeViaAsync(tmp: string, file: string, data: string, mode: numb
   }
 }
 
-export function writeFileAtomic(file: string, data: string, mode = 0o600): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  try {
-    writeVia(tempPathSync(file), file, data, mode);
-  } catch (err) {
-    if (!crossDevice(err)) throw err;
-    writeVia(tempPathSync(file, true), file, data, mode);
-  }
-}
-
-/** The asynchronous twin of `writeFileAtomic` (the main thread after start-up). */
+/** Writes `data` to `file` atomically (temp file, fsync, rename), without blocking the thread. */
 export async function writeFileAtomicAsync(file: string, data: string, mode = 0o600): Promise<void> {
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
   try {

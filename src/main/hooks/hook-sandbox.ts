@@ -25,7 +25,7 @@ export function hookSandbox(options: HookSandboxOptions): HookSandbox {
   let created: Promise<CommandSandbox | { unavailable: string }> | null = null;
   const create = async (): Promise<CommandSandbox | { unavailable: string }> => {
     // Project hooks run only in a trusted project, so the project's own sandbox settings apply (as for commands).
-    const { config } = sandboxRunConfig({ ...options, projectTrusted: true });
+    const { config } = await sandboxRunConfig({ ...options, projectTrusted: true });
     if (!config.enabled) return { unavailable: 'the OS sandbox is turned off, so project hooks do not run' };
     const sandbox = await createCommandSandbox({
       projectRoot: options.projectRoot,

@@ -81,7 +81,7 @@ export async function applyApprovalAnswer(
         const root = engine.state.projectRoot;
         const file = localSettingsFile(root);
         for (const r of rules) await addRuleToFile(file, 'allow', r);
-        const excluded = ensureGitExcluded(root, file);
+        const excluded = await ensureGitExcluded(root, file);
         where = `: written to .gatehouse/settings.local.yaml${excluded ? ' (now in .git/info/exclude: git ignores it)' : ''}`;
         // The local file applies from the next call (its rules then report `local`); an untrusted project's local
         // allow rules are not loaded, so there the answer also holds as a session rule.

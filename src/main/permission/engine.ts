@@ -94,9 +94,12 @@ export class PermissionEngine {
     );
   }
 
-  /** Resolves when the audit log has every decision recorded so far. */
-  flushAudit(): Promise<void> {
-    return this.audit?.log.flush() ?? Promise.resolve();
+  /**
+   * Resolves when the audit log has every decision recorded so far, and the last good settings seen so far are
+   * written (both are written in the background).
+   */
+  async flushAudit(): Promise<void> {
+    await Promise.all([this.audit?.log.flush(), this.state.settings.flush()]);
   }
 
   /** Appends a decision (the engine's, or a person's approval) to the audit log, if there is one. */

@@ -35,9 +35,9 @@ export interface CreatePermissionEngineOptions {
   sessionId?: string;
 }
 
-function realHome(home: string): string {
+async function realHome(home: string): Promise<string> {
   try {
-    return fs.realpathSync.native(home);
+    return await fs.promises.realpath(home);
   } catch {
     return path.resolve(home);
   }
@@ -46,9 +46,9 @@ function realHome(home: string): string {
 /** Builds the engine for one project. Loads the bash grammar once per process. */
 export async function createPermissionEngine(options: CreatePermissionEngineOptions): Promise<PermissionEngine> {
   await initShellParser();
-  const projectRoot = fs.realpathSync.native(path.resolve(options.projectRoot));
+  const projectRoot = await fs.promises.realpath(path.resolve(options.projectRoot));
   const audit = options.audit === undefined ? new AuditLog({ configDir: options.configDir }) : options.audit;
-  const home = realHome(options.home ?? homeDir(options.env));
+  const home = await realHome(options.home ?? homeDir(options.env));
   return new PermissionEngine(
     new EngineStateSource({
       projectRoot,

@@ -35,3 +35,38 @@ export async function trustAnswerAsync(oracle: TrustOracle, projectRoot: string)
 export function fixedTrust(trusted: boolean): TrustOracle {
   return { isTrusted: () => trusted };
 }
+
+/**
+ * Whether a project is trusted, asked without blocking where the oracle can (the TrustStore reads its file with
+ * fs.promises); an oracle that fails means untrusted (fail safe: the project's settings then add nothing).
+ */
+export async function trustedOrFalse(trust: TrustOracle, projectRoot: string): Promise<boolean> {
+  try {
+    return await (trust.isTrustedAsync ? trust.isTrustedAsync(projectRoot) : trust.isTrusted(projectRoot));
+  } catch {
+    return false;
+  }
+}
+
+/** `trust`, answering "untrusted" instead of throwing (both ways of asking). */
+export function failSafe(trust: TrustOracle): TrustOracle {
+  return {
+    isTrusted(projectRoot) {
+      try {
+        return trust.isTrusted(projectRoot);
+      } catch {
+        return false;
+      }
+    },
+    isTrustedAsync: (projectRoot) => trustedOrFalse(trust, projectRoot),
+    answer(projectRoot) {
+      try {
+        return trustAnswer(trust, projectRoot);
+      } catch {
+        return { trusted: false, extensions: ALL_EXTENSIONS };
+      }
+    },
+    answerAsync: (projectRoot) =>
+      trustAnswerAsync(trust, projectRoot).catch(() => ({ trusted: false, extensions: ALL_EXTENSIONS })),
+  };
+}

@@ -24,8 +24,10 @@ export function bwrapOverride(env: NodeJS.ProcessEnv): string | undefined {
   return value ? path.resolve(value) : undefined;
 }
 
-export function sandboxRunConfig(sources: SandboxRunConfigSources): { config: SandboxRunConfig; problems: string[] } {
-  const settings = loadSandboxSettings(sources);
+export async function sandboxRunConfig(
+  sources: SandboxRunConfigSources,
+): Promise<{ config: SandboxRunConfig; problems: string[] }> {
+  const settings = await loadSandboxSettings(sources);
   const bwrapPath = bwrapOverride(sources.env);
   return {
     config: {

@@ -15,7 +15,7 @@
  */
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { isMissing, MAX_SETTINGS_BYTES, readFailure, readRegularFileSync } from '../fs/read-regular-file';
+import { isMissing, MAX_SETTINGS_BYTES, readFailure, readRegularFile } from '../fs/read-regular-file';
 import { localSettingsFile, projectSettingsFile, userSettingsFile } from '../settings/settings-locations';
 
 const NameList = z.array(z.string().trim().min(1).max(300)).max(1000);
@@ -47,10 +47,10 @@ export interface SandboxSettingsSources {
 type Read = { ok: true; block: SandboxBlock | null } | { ok: false; problem: string };
 
 /** The `sandbox:` block of one file; a missing file is an empty block. Never throws. */
-export function readSandboxBlock(file: string): Read {
+export async function readSandboxBlock(file: string): Promise<Read> {
   let text: string;
   try {
-    text = readRegularFileSync(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });
+    text = await readRegularFile(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });
   } catch (err) {
     if (isMissing(err)) return { ok: true, block: null };
     return { ok: false, problem: `${file}: ${readFailure(err)}` };
@@ -79,13 +79,16 @@ function unique(values: Iterable<string>): string[] {
 }
 
 /** The sandbox settings in effect for a project now. */
-export function loadSandboxSettings(sources: SandboxSettingsSources): SandboxSettings {
+export async function loadSandboxSettings(sources: SandboxSettingsSources): Promise<SandboxSettings> {
   const problems: string[] = [];
   const domains: string[] = [];
   const envNames: string[] = [];
   let enabled = true;
 
-  const user = readSandboxBlock(userSettingsFile(sources.configDir));
+  const projectFiles = [projectSettingsFile(sources.projectRoot), localSettingsFile(sources.projectRoot)];
+  const [user, ...projectReads] = (await Promise.all(
+    [userSettingsFile(sources.configDir), ...projectFiles].map((file) => readSandboxBlock(file)),
+  )) as [Read, ...Read[]];
   if (!user.ok) problems.push(`${user.problem} (sandbox settings ignored: the sandbox stays on)`);
   else if (user.block) {
     if (user.block.enabled === false) enabled = false;
@@ -93,8 +96,8 @@ export function loadSandboxSettings(sources: SandboxSettingsSources): SandboxSet
     envNames.push(...(user.block.envAllowList ?? []));
   }
 
-  for (const file of [projectSettingsFile(sources.projectRoot), localSettingsFile(sources.projectRoot)]) {
-    const project = readSandboxBlock(file);
+  for (const [i, file] of projectFiles.entries()) {
+    const project = projectReads[i]!;
     if (!project.ok) {
       problems.push(`${project.problem} (sandbox settings ignored)`);
       continue;

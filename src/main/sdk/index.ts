@@ -69,7 +69,7 @@ export async function createSession(options: CreateSessionOptions): Promise<Gate
       ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
       ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
     },
-    readUserModelSettings(configDir).settings,
+    (await readUserModelSettings(configDir)).settings,
   );
   const host = createNodeWorkerHost({ configDir, env });
   const behaviors: RuleBehavior[] = ['allow', 'ask', 'deny'];

@@ -5,6 +5,7 @@ import type { AgentRunStatus } from '../../shared/agent-events';
 import type { TokenUsage } from '../../shared/conversation';
 import type { AgentMode } from '../../shared/permission';
 import { GatehouseError } from '../../shared/errors';
+import { isMissing } from '../fs/read-regular-file';
 import type { SessionHeader } from './transcript-entry';
 import { SESSION_FORMAT_VERSION, SessionIdSchema } from './transcript-entry';
 import type { LoadedTranscript } from './transcript-reader';
@@ -49,8 +50,8 @@ export class SessionStore {
     return path.join(this.dir, `${valid.data}.jsonl`);
   }
 
-  create(session: NewSession): { header: SessionHeader; writer: TranscriptWriter } {
-    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+  async create(session: NewSession): Promise<{ header: SessionHeader; writer: TranscriptWriter }> {
+    await fs.promises.mkdir(this.dir, { recursive: true, mode: 0o700 });
     const header: SessionHeader = {
       type: 'session',
       format: SESSION_FORMAT_VERSION,
@@ -58,31 +59,35 @@ export class SessionStore {
       createdAt: new Date().toISOString(),
       ...session,
     };
-    const writer = new TranscriptWriter(this.fileOf(header.id));
+    const writer = await TranscriptWriter.open(this.fileOf(header.id));
     writer.append(header);
-    writer.flush();
+    await writer.flush();
     return { header, writer };
   }
 
   /** Loads a session to resume it; the writer appends to the same file, starting from its conversation. */
-  resume(id: string): { header: SessionHeader; transcript: LoadedTranscript; writer: TranscriptWriter } {
-    const transcript = this.load(id);
+  async resume(id: string): Promise<{ header: SessionHeader; transcript: LoadedTranscript; writer: TranscriptWriter }> {
+    const transcript = await this.load(id);
     const header = transcript.header;
     if (!header) throw new GatehouseError('BAD_REQUEST', `session ${id} has no readable header line`);
-    return { header, transcript, writer: new TranscriptWriter(this.fileOf(id), transcript.conversation) };
+    return { header, transcript, writer: await TranscriptWriter.open(this.fileOf(id), transcript.conversation) };
   }
 
-  load(id: string): LoadedTranscript {
+  async load(id: string): Promise<LoadedTranscript> {
     const file = this.fileOf(id);
-    if (!fs.existsSync(file)) throw new GatehouseError('NOT_FOUND', `no session ${id}`);
-    return readTranscript(file);
+    try {
+      return await readTranscript(file);
+    } catch (err) {
+      if (isMissing(err)) throw new GatehouseError('NOT_FOUND', `no session ${id}`);
+      throw err;
+    }
   }
 
   /** Newest first. Unreadable files are listed with their problems, never fatal. */
-  list(): SessionSummary[] {
+  async list(): Promise<SessionSummary[]> {
     let names: string[];
     try {
-      names = fs.readdirSync(this.dir).filter((n) => n.endsWith('.jsonl'));
+      names = (await fs.promises.readdir(this.dir)).filter((n) => n.endsWith('.jsonl'));
     } catch {
       return [];
     }
@@ -91,10 +96,10 @@ export class SessionStore {
       const id = name.slice(0, -'.jsonl'.length);
       if (!SessionIdSchema.safeParse(id).success) continue;
       try {
-        const t = this.load(id);
+        const t = await this.load(id);
         if (!t.header) continue;
         const prompts = t.entries.filter((e) => e.type === 'prompt');
-        const updatedAt = fs.statSync(this.fileOf(id)).mtime.toISOString();
+        const updatedAt = (await fs.promises.stat(this.fileOf(id))).mtime.toISOString();
         const { projectRoot, agentMode, model, createdAt } = t.header;
         const lastPrompt = prompts.length ? prompts[prompts.length - 1]!.text : null;
         const results = t.entries.filter((e) => e.type === 'result');
@@ -125,10 +130,14 @@ export class SessionStore {
     return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   }
 
-  delete(id: string): boolean {
+  async delete(id: string): Promise<boolean> {
     const file = this.fileOf(id);
-    if (!fs.existsSync(file)) return false;
-    fs.rmSync(file);
-    return true;
+    try {
+      await fs.promises.rm(file);
+      return true;
+    } catch (err) {
+      if (isMissing(err)) return false;
+      throw err;
+    }
   }
 }

@@ -1,5 +1,5 @@
 import { redactText, secretFileContent } from '../permission/redact';
-import { MAX_TRANSCRIPT_BYTES, readRegularFileSync } from '../fs/read-regular-file';
+import { MAX_TRANSCRIPT_BYTES, readRegularFile } from '../fs/read-regular-file';
 
 /**
  * A transcript's exported form (`gatehouse sessions export`): the same JSON lines, with every string redacted
@@ -27,8 +27,8 @@ function redactValue(value: unknown, depth: number): unknown {
 }
 
 /** One redacted line per line of the transcript; a line that is not JSON is exported as redacted text. */
-export function exportTranscriptLines(file: string): string[] {
-  const text = readRegularFileSync(file, { maxBytes: MAX_TRANSCRIPT_BYTES, what: 'session transcripts' });
+export async function exportTranscriptLines(file: string): Promise<string[]> {
+  const text = await readRegularFile(file, { maxBytes: MAX_TRANSCRIPT_BYTES, what: 'session transcripts' });
   const out: string[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;

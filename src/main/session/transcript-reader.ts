@@ -1,4 +1,4 @@
-import { MAX_TRANSCRIPT_BYTES, readRegularFileSync } from '../fs/read-regular-file';
+import { MAX_TRANSCRIPT_BYTES, readRegularFile } from '../fs/read-regular-file';
 import type { ToolCallDecided } from '../../shared/agent-events';
 import type { ConversationMessage, TokenUsage } from '../../shared/conversation';
 import { describeZodError } from '../../shared/validate';
@@ -22,9 +22,9 @@ export interface LoadedTranscript {
 }
 
 /** Reads a transcript file line by line (LF only); corrupt lines are reported in `problems` and skipped. */
-export function readTranscript(file: string): LoadedTranscript {
+export async function readTranscript(file: string): Promise<LoadedTranscript> {
   // A regular file of bounded size only: a FIFO or a device in the sessions folder is refused, never waited on.
-  const text = readRegularFileSync(file, { maxBytes: MAX_TRANSCRIPT_BYTES, what: 'session transcripts' });
+  const text = await readRegularFile(file, { maxBytes: MAX_TRANSCRIPT_BYTES, what: 'session transcripts' });
   const entries: TranscriptEntry[] = [];
   const problems: TranscriptProblem[] = [];
   text.split('\n').forEach((raw, index) => {

@@ -2,9 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { PermissionModeSchema } from '../../shared/permission';
-import fs from 'node:fs';
-import { properLockfile } from '../fs/proper-lockfile';
-import { writeFileAtomic, writeFileAtomicAsync } from '../fs/atomic-write';
+import { writeFileAtomicAsync } from '../fs/atomic-write';
 import { MAX_SETTINGS_BYTES, MAX_STATE_BYTES, readRegularFile, readRegularFileSync } from '../fs/read-regular-file';
 import { withStateLock } from '../fs/state-lock';
 import type { FileSettings } from './settings-schema';
@@ -44,9 +42,9 @@ const LegacySchema = z.record(z.string(), FileSettingsSchema);
  *
  * One entry file per settings file (`settings-last-good/<hash>.json`), so processes recording different settings
  * files never touch each other's entries; one settings file's entry is replaced under its lock, and only by a version
- * seen later than the one stored (a slow process cannot put back an older version over a newer one). The lock is
- * taken without waiting when it is free (the entry is written at once, as the settings file was just read); when
- * another process holds it, the write waits for it in the background (never blocking the thread).
+ * seen later than the one stored (a slow process cannot put back an older version over a newer one). Reads and
+ * writes are asynchronous (the write waits for the lock in the background); only `get` reads synchronously, for the
+ * one-shot CLI's synchronous engine, and a one-shot process exits only once its writes are done.
  */
 export class LastGoodCache {
   readonly dir: string;
@@ -63,17 +61,32 @@ export class LastGoodCache {
     return path.join(this.dir, `${createHash('sha256').update(settingsFile).digest('hex').slice(0, 40)}.json`);
   }
 
+  /**
+   * The recorded version, read synchronously when not known yet: for the one-shot CLI's synchronous engine only.
+   * The main thread calls `load` first (asynchronous), after which this answers from memory.
+   */
   get(settingsFile: string): FileSettings | null {
-    if (this.memory.has(settingsFile)) return this.memory.get(settingsFile) ?? null;
-    const entry = readEntrySync(this.entryFile(settingsFile), settingsFile);
-    const found = entry ? entry.settings : this.legacy(settingsFile);
-    this.memory.set(settingsFile, found);
-    return found;
+    if (!this.memory.has(settingsFile))
+      this.memory.set(
+        settingsFile,
+        recorded(readJson(this.entryFile(settingsFile)), readJson(this.legacyFile), settingsFile),
+      );
+    return this.memory.get(settingsFile) ?? null;
+  }
+
+  /** Reads the recorded version of `settingsFile` into memory without blocking (once per file and process). */
+  async load(settingsFile: string): Promise<void> {
+    if (this.memory.has(settingsFile)) return;
+    const [entry, legacy] = await Promise.all([
+      readJsonAsync(this.entryFile(settingsFile)),
+      readJsonAsync(this.legacyFile),
+    ]);
+    if (!this.memory.has(settingsFile)) this.memory.set(settingsFile, recorded(entry, legacy, settingsFile));
   }
 
   /**
-   * Records a good parse (or, with null, that the file is gone), seen at `stamp` (ns). Written in the background,
-   * best effort: the cache only helps the next process; `flush()` waits for the writes.
+   * Records a good parse (or, with null, that the file is gone), seen at `stamp` (ns). Written in the background
+   * (never blocking the thread), best effort: the cache only helps the next process; `flush()` waits for the writes.
    */
   set(settingsFile: string, settings: FileSettings | null, stamp: bigint): void {
     // A file that is absent and has no recorded version (the usual case for most of the seven files): nothing to do.
@@ -81,42 +94,9 @@ export class LastGoodCache {
     const before = this.memory.has(settingsFile) ? (this.memory.get(settingsFile) ?? null) : undefined;
     this.memory.set(settingsFile, settings);
     if (before !== undefined && JSON.stringify(before) === JSON.stringify(settings)) return;
-    // Usually the entry's lock is free: written at once. Held by another process: written when it is free.
-    if (this.storeNow(settingsFile, settings, stamp)) return;
     const write = this.store(settingsFile, settings, stamp).catch(() => undefined);
     this.writes.add(write);
     void write.then(() => this.writes.delete(write));
-  }
-
-  /** The entry's compare-and-write if its lock can be taken without waiting; false when another process holds it. */
-  private storeNow(settingsFile: string, settings: FileSettings | null, stamp: bigint): boolean {
-    const file = this.entryFile(settingsFile);
-    let release: () => void;
-    try {
-      fs.mkdirSync(this.dir, { recursive: true });
-      release = properLockfile().lockSync(file, { realpath: false, stale: 10_000 });
-    } catch (err) {
-      // Locked by someone else: retried asynchronously. Anything else: best effort, the cache only helps later.
-      return (err as NodeJS.ErrnoException).code !== 'ELOCKED';
-    }
-    try {
-      const stored = readEntrySync(file, settingsFile);
-      if (stored && BigInt(stored.stamp) > stamp) return true;
-      if (stored && JSON.stringify(stored.settings) === JSON.stringify(settings)) return true;
-      writeFileAtomic(
-        file,
-        JSON.stringify({ file: settingsFile, stamp: stamp.toString(), settings } satisfies Entry, null, 2) + '\n',
-      );
-    } catch {
-      // best effort
-    } finally {
-      try {
-        release();
-      } catch {
-        // already released
-      }
-    }
-    return true;
   }
 
   /** Resolves when every write started so far has finished. */
@@ -142,19 +122,6 @@ export class LastGoodCache {
       await writeFileAtomicAsync(file, JSON.stringify(entry, null, 2) + '\n');
     });
   }
-
-  private legacy(settingsFile: string): FileSettings | null {
-    try {
-      const parsed = LegacySchema.safeParse(
-        JSON.parse(
-          readRegularFileSync(this.legacyFile, { maxBytes: MAX_STATE_BYTES, what: 'the last-good settings cache' }),
-        ),
-      );
-      return parsed.success ? (parsed.data[settingsFile] ?? null) : null;
-    } catch {
-      return null;
-    }
-  }
 }
 
 function parseEntry(text: string, settingsFile: string): Entry | null {
@@ -162,12 +129,36 @@ function parseEntry(text: string, settingsFile: string): Entry | null {
   return parsed.success && parsed.data.file === settingsFile ? parsed.data : null;
 }
 
-function readEntrySync(file: string, settingsFile: string): Entry | null {
+type Json = { text: string } | null;
+
+/** A small JSON state file's text, or null when it cannot be read (the cache is best effort). */
+function readJson(file: string): Json {
   try {
-    return parseEntry(
-      readRegularFileSync(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'a last-good settings entry' }),
-      settingsFile,
-    );
+    return { text: readRegularFileSync(file, { maxBytes: MAX_STATE_BYTES, what: 'the last-good settings cache' }) };
+  } catch {
+    return null;
+  }
+}
+
+async function readJsonAsync(file: string): Promise<Json> {
+  try {
+    return { text: await readRegularFile(file, { maxBytes: MAX_STATE_BYTES, what: 'the last-good settings cache' }) };
+  } catch {
+    return null;
+  }
+}
+
+/** The version recorded for `settingsFile`: its own entry, else the earlier single-file cache's. */
+function recorded(entry: Json, legacy: Json, settingsFile: string): FileSettings | null {
+  try {
+    const own = entry ? parseEntry(entry.text, settingsFile) : null;
+    if (own) return own.settings;
+  } catch {
+    // unreadable entry: as if none
+  }
+  try {
+    const parsed = legacy ? LegacySchema.safeParse(JSON.parse(legacy.text)) : null;
+    return parsed?.success ? (parsed.data[settingsFile] ?? null) : null;
   } catch {
     return null;
   }

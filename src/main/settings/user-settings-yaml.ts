@@ -5,13 +5,7 @@
  */
 import { isMap, isScalar, parseDocument } from 'yaml';
 import { GatehouseError } from '../../shared/errors';
-import {
-  isMissing,
-  MAX_SETTINGS_BYTES,
-  readFailure,
-  readRegularFile,
-  readRegularFileSync,
-} from '../fs/read-regular-file';
+import { isMissing, MAX_SETTINGS_BYTES, readFailure, readRegularFile } from '../fs/read-regular-file';
 import { editSettingsDocument } from './settings-document';
 import { userSettingsFile } from './settings-locations';
 
@@ -27,18 +21,7 @@ function firstLine(message: string): string {
   return message.split('\n')[0] ?? message;
 }
 
-export function readUserSettingsYaml(configDir: string): UserSettingsRead {
-  const file = userSettingsFile(configDir);
-  let text: string;
-  try {
-    text = readRegularFileSync(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });
-  } catch (err) {
-    return unreadable(file, err);
-  }
-  return parseUserSettings(file, text);
-}
-
-/** readUserSettingsYaml without blocking: for the Electron main thread after start-up. */
+/** The user's settings.yaml, read with fs.promises (never throws: a problem names the file). */
 export async function readUserSettingsYamlAsync(configDir: string): Promise<UserSettingsRead> {
   const file = userSettingsFile(configDir);
   let text: string;

@@ -63,7 +63,10 @@ export class WatchedSettingsFile {
     private readonly format: SettingsFormat = 'gatehouse',
   ) {}
 
-  /** Returns true when the file's effective settings or error may have changed. */
+  /**
+   * Returns true when the file's effective settings or error may have changed. Blocking: for the one-shot CLI's
+   * synchronous engine only; the main thread uses `refreshAsync`.
+   */
   refresh(): boolean {
     const { key, ctimeNs } = statOf(this.file);
     if (key === this.key) return false;
@@ -81,6 +84,8 @@ export class WatchedSettingsFile {
   async refreshAsync(): Promise<boolean> {
     const { key, ctimeNs } = await statOfAsync(this.file);
     if (key === this.key) return false;
+    // The recorded last good version, read now without blocking: `absent`, `apply` and `fail` then use memory.
+    await this.persisted?.load(this.file);
     if (key === 'absent') return this.absent();
     let text: string;
     try {

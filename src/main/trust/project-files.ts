@@ -24,76 +24,67 @@ export type ProjectFileRead =
 /**
  * Reads a file of the project by its relative name, judged by where it really lands: a symlink pointing outside
  * the project (an `AGENTS.md` -> `~/.aws/credentials` would send a secret to the model) is refused, as are
- * folders, special files and files over the size limit.
+ * folders, special files and files over the size limit. Asynchronous: the trust dialog's preview and each prompt's
+ * instructions are read on the Electron main thread.
  */
-export function readProjectFile(projectRoot: string, relative: string): ProjectFileRead {
-  const root = fs.realpathSync.native(projectRoot);
+export async function readProjectFile(projectRoot: string, relative: string): Promise<ProjectFileRead> {
+  const root = await fs.promises.realpath(projectRoot);
   const full = path.join(root, relative);
   let real: string;
   try {
-    real = fs.realpathSync.native(full);
+    real = await fs.promises.realpath(full);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
-      if (isDanglingLink(full)) return { kind: 'refused', path: full, reason: 'a symbolic link to a missing file' };
+      if (await isDanglingLink(full))
+        return { kind: 'refused', path: full, reason: 'a symbolic link to a missing file' };
       return { kind: 'missing' };
     }
     return { kind: 'refused', path: full, reason: `cannot resolve: ${(err as Error).message}` };
   }
   if (!isInside(real, root))
     return { kind: 'refused', path: full, reason: `points outside the project (${real}); not read` };
-  let fd: number;
+  let handle: fs.promises.FileHandle;
   try {
     // O_NOFOLLOW: a link swapped in after the check is not followed; O_NONBLOCK: a FIFO cannot hang the read.
-    fd = fs.openSync(real, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+    handle = await fs.promises.open(
+      real,
+      fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0),
+    );
   } catch (err) {
     return { kind: 'refused', path: full, reason: `cannot open: ${(err as Error).message}` };
   }
   try {
-    const st = fs.fstatSync(fd);
+    const st = await handle.stat();
     if (!st.isFile()) return { kind: 'refused', path: full, reason: 'not a regular file' };
     if (st.size > MAX_PROJECT_FILE_BYTES)
       return { kind: 'refused', path: full, reason: `too large (${st.size} bytes, limit ${MAX_PROJECT_FILE_BYTES})` };
-    const content = fs.readFileSync(fd, 'utf8');
+    const content = await handle.readFile('utf8');
     return { kind: 'ok', path: full, content, bytes: Buffer.byteLength(content) };
   } catch (err) {
     return { kind: 'refused', path: full, reason: `cannot read: ${(err as Error).message}` };
   } finally {
-    fs.closeSync(fd);
+    await handle.close();
   }
 }
 
-function isDanglingLink(file: string): boolean {
+async function isDanglingLink(file: string): Promise<boolean> {
   try {
-    return fs.lstatSync(file).isSymbolicLink();
+    return (await fs.promises.lstat(file)).isSymbolicLink();
   } catch {
     return false;
   }
-}
-
-/** The instruction files that exist in the project (absolute paths), whether or not it is trusted. */
-export function projectInstructionFiles(projectRoot: string): string[] {
-  const root = fs.realpathSync.native(projectRoot);
-  return INSTRUCTION_FILES.map((name) => path.join(root, name)).filter((file) => {
-    try {
-      fs.lstatSync(file);
-      return true;
-    } catch {
-      return false;
-    }
-  });
 }
 
 /**
  * The instruction files to add to the model's prompt: nothing at all unless the project is trusted; then each file
  * that exists, lies inside the project and is within the size limit.
  */
-export function loadInstructionFiles(projectRoot: string, trusted: boolean): { path: string; content: string }[] {
+export async function loadInstructionFiles(
+  projectRoot: string,
+  trusted: boolean,
+): Promise<{ path: string; content: string }[]> {
   if (!trusted) return [];
-  const out: { path: string; content: string }[] = [];
-  for (const name of INSTRUCTION_FILES) {
-    const read = readProjectFile(projectRoot, name);
-    if (read.kind === 'ok') out.push({ path: read.path, content: read.content });
-  }
-  return out;
+  const reads = await Promise.all(INSTRUCTION_FILES.map((name) => readProjectFile(projectRoot, name)));
+  return reads.flatMap((read) => (read.kind === 'ok' ? [{ path: read.path, content: read.content }] : []));
 }

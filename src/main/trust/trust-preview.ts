@@ -4,7 +4,7 @@ import type { TrustPreview } from '../../shared/trust-contract';
 import { parseSettingsText } from '../settings/parse-settings';
 import { INSTRUCTION_FILES, PROJECT_SETTINGS_FILES, readProjectFile } from './project-files';
 
-export { loadInstructionFiles, projectInstructionFiles } from './project-files';
+export { loadInstructionFiles } from './project-files';
 
 type Item<K extends keyof TrustPreview> = TrustPreview[K] extends (infer T)[] ? T : never;
 
@@ -77,7 +77,7 @@ function parseSettings(name: string, text: string): { ok: true; body: unknown } 
  * domains they would add, and the instruction files that would join the model's prompt. Files that cannot be
  * parsed are reported, not hidden.
  */
-export function trustPreview(projectRoot: string): TrustPreview {
+export async function trustPreview(projectRoot: string): Promise<TrustPreview> {
   const preview: TrustPreview = {
     root: projectRoot,
     allowRules: [],
@@ -87,8 +87,9 @@ export function trustPreview(projectRoot: string): TrustPreview {
     additionalDirectories: [],
     errors: [],
   };
-  for (const name of PROJECT_SETTINGS_FILES) {
-    const read = readProjectFile(projectRoot, name);
+  const settingsReads = await Promise.all(PROJECT_SETTINGS_FILES.map((name) => readProjectFile(projectRoot, name)));
+  for (const [i, name] of PROJECT_SETTINGS_FILES.entries()) {
+    const read = settingsReads[i]!;
     if (read.kind === 'missing') continue;
     if (read.kind === 'refused') {
       preview.errors.push({ file: read.path, reason: read.reason });
@@ -129,8 +130,7 @@ export function trustPreview(projectRoot: string): TrustPreview {
     const network = isRecord(sandbox.network) ? sandbox.network : {};
     for (const domain of strings(network.allowedDomains)) preview.allowedDomains.push({ file: read.path, domain });
   }
-  for (const name of INSTRUCTION_FILES) {
-    const read = readProjectFile(projectRoot, name);
+  for (const read of await Promise.all(INSTRUCTION_FILES.map((name) => readProjectFile(projectRoot, name)))) {
     if (read.kind === 'ok') preview.instructionFiles.push({ path: read.path, bytes: read.bytes });
     else if (read.kind === 'refused') preview.errors.push({ file: read.path, reason: read.reason });
   }

@@ -32,6 +32,7 @@ export interface TrustStoreOptions {
 
 /** The decision that applies to a folder: `stored` is the file entry, null for a session decision. */
 type Applying = { entry: TrustEntry; key: string; stored: StoredTrustEntry | null };
+type Loaded = { entries: Map<string, StoredTrustEntry>; error: TrustStoreError | null };
 
 /**
  * Per-folder trust decisions (permission-model.md, "Trust").
@@ -54,8 +55,7 @@ export class TrustStore {
   private readonly caseInsensitive: boolean;
   private readonly now: () => Date;
   private readonly session = new Map<string, TrustEntry>();
-  private cache: { signature: string; entries: Map<string, StoredTrustEntry>; error: TrustStoreError | null } | null =
-    null;
+  private cache: ({ signature: string } & Loaded) | null = null;
 
   constructor(private readonly options: TrustStoreOptions) {
     this.storeFile = path.join(options.configDir, 'trust.json');
@@ -64,17 +64,17 @@ export class TrustStore {
   }
 
   /** The normalised real path the store uses for a folder. */
-  resolve(dir: string): string {
-    return realFolderPath(dir);
+  resolve(dir: string): Promise<string> {
+    return realFolderPathAsync(dir);
   }
 
   /** The problem with the store file, if it is corrupt (then every folder is untrusted). */
-  lastError(): TrustStoreError | null {
-    return this.load().error;
+  async lastError(): Promise<TrustStoreError | null> {
+    return (await this.loadAsync()).error;
   }
 
-  trustDefault(): TrustDefault {
-    return readTrustDefault(this.options.configDir).value;
+  async trustDefault(): Promise<TrustDefault> {
+    return (await readTrustDefaultAsync(this.options.configDir)).value;
   }
 
   /** The permission engine's question (TrustOracle): is this project trusted right now? */
@@ -87,6 +87,10 @@ export class TrustStore {
     return (await this.checkAsync(dir)).trusted;
   }
 
+  /**
+   * `checkAsync` for the one-shot CLI's synchronous engine (`permissions check`) only: it blocks. A corrupt store is
+   * reported without the copy (`error.copy` null); the next asynchronous read keeps one.
+   */
   check(dir: string): TrustStatus {
     return this.statusOf(realFolderPath(dir), this.load(), readTrustDefault(this.options.configDir));
   }
@@ -101,11 +105,7 @@ export class TrustStore {
     return this.statusOf(real, loaded, settings);
   }
 
-  private statusOf(
-    real: string,
-    loaded: { entries: Map<string, StoredTrustEntry>; error: TrustStoreError | null },
-    settings: TrustDefaultRead,
-  ): TrustStatus {
+  private statusOf(real: string, loaded: Loaded, settings: TrustDefaultRead): TrustStatus {
     const { entries, error } = loaded;
     const base = { path: real, storeFile: this.storeFile, default: settings.value, settingsError: settings.error };
     if (error) {
@@ -158,17 +158,17 @@ export class TrustStore {
 
   /** Records a decision for `dir` (`parent`: for its parent and everything below). Returns the new status. */
   async set(dir: string, scope: TrustScope, extensions?: TrustExtensions): Promise<TrustStatus> {
-    const real = realFolderPath(dir);
+    const real = await realFolderPathAsync(dir);
     let stat: fs.Stats;
     try {
-      stat = fs.statSync(real);
+      stat = await fs.promises.stat(real);
     } catch {
       throw new GatehouseError('NOT_FOUND', `folder not found: ${dir}`);
     }
     if (!stat.isDirectory()) throw new GatehouseError('BAD_REQUEST', `not a folder: ${dir}`);
     let target = real;
     if (scope === 'parent') {
-      const parent = this.parentToTrust(real);
+      const parent = await this.parentToTrust(real);
       if (!parent)
         throw new GatehouseError(
           'BAD_REQUEST',
@@ -190,7 +190,7 @@ export class TrustStore {
         stored: false,
         ...storedExtensions(extensions ?? this.session.get(key)?.extensions),
       });
-      return this.check(real);
+      return this.checkAsync(real);
     }
     await this.mutate((entries) => {
       const previous = entries.get(key);
@@ -204,7 +204,7 @@ export class TrustStore {
       });
     });
     this.session.delete(key);
-    return this.check(real);
+    return this.checkAsync(real);
   }
 
   /**
@@ -212,7 +212,7 @@ export class TrustStore {
    * switches not named keep their value. Refused where no decision of its own trusts the folder.
    */
   async setExtensions(dir: string, change: Partial<TrustExtensions>): Promise<TrustStatus> {
-    const real = realFolderPath(dir);
+    const real = await realFolderPathAsync(dir);
     await this.mutate((entries) => {
       const applying = this.applying(real, entries);
       if (!applying || applying.entry.scope === 'never')
@@ -227,18 +227,18 @@ export class TrustStore {
       entries.set(applying.key, { ...rest, ...storedExtensions(next) });
       return true;
     });
-    return this.check(real);
+    return this.checkAsync(real);
   }
 
   /**
    * The folder a `parent` decision for `dir` would trust, or null where that would be too wide: the file-system
    * root or the home folder (a project directly in ~ must not silently trust everything in ~).
    */
-  parentToTrust(dir: string): string | null {
-    const real = realFolderPath(dir);
+  async parentToTrust(dir: string): Promise<string | null> {
+    const real = await realFolderPathAsync(dir);
     const parent = path.dirname(real);
     if (parent === real || isFileSystemRoot(parent)) return null;
-    const home = realFolderPath(homeDir(this.options.env ?? process.env));
+    const home = await realFolderPathAsync(homeDir(this.options.env ?? process.env));
     if (this.key(parent) === this.key(home)) return null;
     return parent;
   }
@@ -249,7 +249,7 @@ export class TrustStore {
    * session ones included. Returns what was removed. Session decisions of other processes are theirs to drop.
    */
   async revoke(dir: string): Promise<TrustEntry[]> {
-    const real = realFolderPath(dir);
+    const real = await realFolderPathAsync(dir);
     const ownKey = this.key(real);
     let removed: TrustEntry[] = [];
     await this.mutate((entries) => {
@@ -273,8 +273,8 @@ export class TrustStore {
   }
 
   /** Every decision: stored ones and this process's session ones, by path. */
-  list(): TrustEntry[] {
-    const { entries, error } = this.load();
+  async list(): Promise<TrustEntry[]> {
+    const { entries, error } = await this.loadAsync();
     const stored = error ? [] : [...entries.values()].map((e) => ({ ...e, stored: true }));
     return [...stored, ...this.session.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
@@ -286,7 +286,7 @@ export class TrustStore {
   /** Notes that `dir` was opened, on the stored decision that applies to it. Never throws: opening must not fail. */
   async touch(dir: string): Promise<boolean> {
     try {
-      const real = realFolderPath(dir);
+      const real = await realFolderPathAsync(dir);
       const at = this.now().toISOString();
       let touched = false;
       await this.mutate((entries) => {
@@ -312,9 +312,9 @@ export class TrustStore {
    */
   async repair(): Promise<{ kept: number; dropped: number; copy: string | null }> {
     return withStateLock(this.storeFile, async () => {
-      const read = readTrustFile(this.storeFile);
+      const read = await readTrustFileAsync(this.storeFile);
       if (read.kind === 'ok') return { kept: read.file.entries.length, dropped: 0, copy: null };
-      const copy = keepCorruptCopy(this.storeFile, read.raw, this.now());
+      const copy = await keepCorruptCopy(this.storeFile, read.raw, this.now());
       const salvaged = salvageTrustFile(read.raw);
       await writeFileAtomicAsync(this.storeFile, serializeTrustFile(salvaged.entries));
       this.cache = null;
@@ -339,41 +339,36 @@ export class TrustStore {
     return null;
   }
 
-  /** The stored decisions, re-read when the file changed on disk. */
-  private load(): { entries: Map<string, StoredTrustEntry>; error: TrustStoreError | null } {
+  /** The stored decisions, re-read when the file changed on disk (blocking: `check` only). */
+  private load(): Loaded {
     const signature = statSignature(this.storeFile);
     if (this.cache && this.cache.signature === signature) return this.cache;
-    return this.remember(signature, readTrustFile(this.storeFile));
+    const read = readTrustFile(this.storeFile);
+    const loaded = this.loaded(read, null);
+    // A corrupt store read here has no copy yet: not cached, so the next asynchronous read keeps one.
+    if (read.kind === 'ok') this.cache = { signature, ...loaded };
+    return loaded;
   }
 
-  private async loadAsync(): Promise<{ entries: Map<string, StoredTrustEntry>; error: TrustStoreError | null }> {
+  private async loadAsync(): Promise<Loaded> {
     const signature = await statSignatureAsync(this.storeFile);
     if (this.cache && this.cache.signature === signature) return this.cache;
-    return this.remember(signature, await readTrustFileAsync(this.storeFile));
+    const read = await readTrustFileAsync(this.storeFile);
+    const copy = read.kind === 'ok' ? null : await keepCorruptCopy(this.storeFile, read.raw, this.now());
+    this.cache = { signature, ...this.loaded(read, copy) };
+    return this.cache;
   }
 
-  private remember(
-    signature: string,
-    read: TrustFileRead,
-  ): { entries: Map<string, StoredTrustEntry>; error: TrustStoreError | null } {
+  private loaded(read: TrustFileRead, copy: string | null): Loaded {
     const entries = new Map<string, StoredTrustEntry>();
-    let error: TrustStoreError | null = null;
-    if (read.kind === 'ok') {
-      for (const e of read.file.entries) {
-        const key = this.key(e.path);
-        const existing = entries.get(key);
-        // Two entries for one folder (hand-edited file): the more restrictive one applies.
-        if (!existing || e.scope === 'never') entries.set(key, e);
-      }
-    } else {
-      error = {
-        path: this.storeFile,
-        reason: read.reason,
-        copy: keepCorruptCopy(this.storeFile, read.raw, this.now()),
-      };
+    if (read.kind !== 'ok') return { entries, error: { path: this.storeFile, reason: read.reason, copy } };
+    for (const e of read.file.entries) {
+      const key = this.key(e.path);
+      const existing = entries.get(key);
+      // Two entries for one folder (hand-edited file): the more restrictive one applies.
+      if (!existing || e.scope === 'never') entries.set(key, e);
     }
-    this.cache = { signature, entries, error };
-    return this.cache;
+    return { entries, error: null };
   }
 
   /** Read-modify-write of the stored decisions under the lock, re-reading inside it. Refused on a corrupt store. */
@@ -385,7 +380,7 @@ export class TrustStore {
       this.storeFile,
       async () => {
         this.cache = null;
-        const { entries, error } = this.load();
+        const { entries, error } = await this.loadAsync();
         if (error) {
           throw new GatehouseError(
             'INTERNAL',

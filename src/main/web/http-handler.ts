@@ -52,13 +52,14 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: IncomingMe
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return sendText(res, 405, 'Method not allowed', { ...headers, Allow: 'GET, HEAD' });
 
-    const found = resolveStaticFile(options.rendererDir, url.pathname);
-    if (found.kind === 'bad-request') return sendText(res, 400, 'Bad request', headers);
-    if (found.kind === 'not-found') return sendText(res, 404, 'Not found', headers);
-    fs.readFile(found.file, (err, body) => {
-      if (err) return sendText(res, 404, 'Not found', headers);
-      res.writeHead(200, { ...headers, 'Content-Type': mimeType(found.file), 'Content-Length': body.length });
-      res.end(req.method === 'HEAD' ? undefined : body);
+    void resolveStaticFile(options.rendererDir, url.pathname).then((found) => {
+      if (found.kind === 'bad-request') return sendText(res, 400, 'Bad request', headers);
+      if (found.kind === 'not-found') return sendText(res, 404, 'Not found', headers);
+      fs.readFile(found.file, (err, body) => {
+        if (err) return sendText(res, 404, 'Not found', headers);
+        res.writeHead(200, { ...headers, 'Content-Type': mimeType(found.file), 'Content-Length': body.length });
+        res.end(req.method === 'HEAD' ? undefined : body);
+      });
     });
   };
 }

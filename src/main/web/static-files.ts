@@ -28,7 +28,7 @@ export type StaticLookup = { kind: 'file'; file: string } | { kind: 'not-found' 
  * Maps a URL path to a regular file inside `root` (a realpath). Percent-escapes are decoded once; a path that
  * would leave the root (`..`, encoded slashes, backslashes, NUL, symlinks pointing out) is never served.
  */
-export function resolveStaticFile(root: string, urlPath: string): StaticLookup {
+export async function resolveStaticFile(root: string, urlPath: string): Promise<StaticLookup> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(urlPath);
@@ -43,13 +43,13 @@ export function resolveStaticFile(root: string, urlPath: string): StaticLookup {
   if (!isStrictlyInside(candidate, root)) return { kind: 'not-found' };
   let real: string;
   try {
-    real = fs.realpathSync.native(candidate);
+    real = await fs.promises.realpath(candidate);
   } catch {
     return { kind: 'not-found' };
   }
   if (!isStrictlyInside(real, root)) return { kind: 'not-found' };
   try {
-    if (!fs.statSync(real).isFile()) return { kind: 'not-found' };
+    if (!(await fs.promises.stat(real)).isFile()) return { kind: 'not-found' };
   } catch {
     return { kind: 'not-found' };
   }

@@ -32,9 +32,14 @@ export interface WebServer {
 /** The browser shell's server: the built renderer and the API socket, on 127.0.0.1 only, behind one token. */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const indexFile = path.join(options.rendererDir, 'index.html');
-  if (!fs.existsSync(indexFile)) throw new Error(`the renderer is not built (no ${indexFile}): run \`npm run build\``);
-  const rendererDir = fs.realpathSync.native(options.rendererDir);
-  const pageCsp = readPageCsp(fs.readFileSync(indexFile, 'utf8')) ?? FALLBACK_PAGE_CSP;
+  let indexHtml: string;
+  try {
+    indexHtml = await fs.promises.readFile(indexFile, 'utf8');
+  } catch {
+    throw new Error(`the renderer is not built (no ${indexFile}): run \`npm run build\``);
+  }
+  const rendererDir = await fs.promises.realpath(options.rendererDir);
+  const pageCsp = readPageCsp(indexHtml) ?? FALLBACK_PAGE_CSP;
   const token = options.token ?? newSessionToken();
   let port = options.port;
   const currentPort = (): number => port;

@@ -47,7 +47,7 @@ export interface ChatAppOptions<M extends ModelServer> {
   /** The home's settings.yaml; TRUST_ALL unless given. */
   settings?: string;
   /** Runs once the project and home exist, before the server starts. */
-  prepare?: (project: string, home: string) => void;
+  prepare?: (project: string, home: string) => unknown;
 }
 
 /** The model, `gatehouse web` on a fresh project and home, and Chromium: what a chat e2e test starts from. */
@@ -82,7 +82,7 @@ export async function startChatApp<M extends ModelServer>(options: ChatAppOption
     started.project = makeTempDir(`gh-e2e-${options.name}-`);
     started.home = makeTempDir(`gh-e2e-${options.name}-home-`);
     fs.writeFileSync(path.join(started.home, 'settings.yaml'), options.settings ?? TRUST_ALL);
-    options.prepare?.(started.project, started.home);
+    await options.prepare?.(started.project, started.home);
     env.ANTHROPIC_BASE_URL = started.model.baseURL;
     for (const [name, value] of Object.entries(env)) {
       saved.set(name, process.env[name]);

@@ -23,9 +23,9 @@ function writeUserSettings(text: string): string {
 const FULL = 'model:\n  name: settings-model\n  baseURL: http://127.0.0.1:9/settings\n  apiKey: settings-key\n';
 
 describe('resolveModelConfig precedence', () => {
-  it('settings alone supply model, key and base URL', () => {
+  it('settings alone supply model, key and base URL', async () => {
     writeUserSettings(FULL);
-    const { settings, warnings } = readUserModelSettings(configDir);
+    const { settings, warnings } = await readUserModelSettings(configDir);
     expect(warnings).toEqual([]);
     expect(resolveModelConfig({}, {}, settings)).toEqual({
       model: 'settings-model',
@@ -33,9 +33,9 @@ describe('resolveModelConfig precedence', () => {
     });
   });
 
-  it('the environment beats the settings; --model beats ANTHROPIC_MODEL', () => {
+  it('the environment beats the settings; --model beats ANTHROPIC_MODEL', async () => {
     writeUserSettings(FULL);
-    const { settings } = readUserModelSettings(configDir);
+    const { settings } = await readUserModelSettings(configDir);
     const env = {
       ANTHROPIC_API_KEY: 'env-key',
       ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/env',
@@ -48,9 +48,9 @@ describe('resolveModelConfig precedence', () => {
     expect(resolveModelConfig(env, { model: 'cli-model' }, settings).model).toBe('cli-model');
   });
 
-  it('blank environment values fall through to the settings; nothing at all gives the default model', () => {
+  it('blank environment values fall through to the settings; nothing at all gives the default model', async () => {
     writeUserSettings(FULL);
-    const { settings } = readUserModelSettings(configDir);
+    const { settings } = await readUserModelSettings(configDir);
     const blank = { ANTHROPIC_API_KEY: '  ', ANTHROPIC_BASE_URL: '', ANTHROPIC_MODEL: ' ' };
     expect(resolveModelConfig(blank, {}, settings).provider.apiKey).toBe('settings-key');
     expect(resolveModelConfig(blank, {}, settings).model).toBe('settings-model');
@@ -58,9 +58,9 @@ describe('resolveModelConfig precedence', () => {
     expect(resolveModelConfig({ ANTHROPIC_API_KEY: 'k' }).provider).toEqual({ apiKey: 'k' });
   });
 
-  it("the desktop's stored key sits between the environment and the file; the sources say which won", () => {
+  it("the desktop's stored key sits between the environment and the file; the sources say which won", async () => {
     writeUserSettings(FULL);
-    const { settings } = readUserModelSettings(configDir);
+    const { settings } = await readUserModelSettings(configDir);
     expect(resolveModelConfig({}, {}, settings, 'stored-key').provider.apiKey).toBe('stored-key');
     expect(resolveModelConfig({ ANTHROPIC_API_KEY: 'env-key' }, {}, settings, 'stored-key').provider.apiKey).toBe(
       'env-key',
@@ -81,16 +81,16 @@ describe('resolveModelConfig precedence', () => {
     });
   });
 
-  it('no key anywhere is an error that says where to put one', () => {
+  it('no key anywhere is an error that says where to put one', async () => {
     writeUserSettings('model:\n  name: only-a-name\n');
-    const { settings } = readUserModelSettings(configDir);
+    const { settings } = await readUserModelSettings(configDir);
     expect(() => resolveModelConfig({}, {}, settings)).toThrow(/no Anthropic API key.*model\.apiKey/);
   });
 
-  it('a missing settings file, or one without a model block, is empty and silent', () => {
-    expect(readUserModelSettings(configDir)).toEqual({ settings: {}, warnings: [] });
+  it('a missing settings file, or one without a model block, is empty and silent', async () => {
+    expect(await readUserModelSettings(configDir)).toEqual({ settings: {}, warnings: [] });
     writeUserSettings('permissions:\n  allow: ["Read"]\n');
-    expect(readUserModelSettings(configDir)).toEqual({ settings: {}, warnings: [] });
+    expect(await readUserModelSettings(configDir)).toEqual({ settings: {}, warnings: [] });
   });
 });
 
@@ -103,9 +103,9 @@ describe('a malformed model block', () => {
     ['YAML does not parse', 'model:\n  apiKey: [unclosed\n', /settings\.yaml/],
   ];
   for (const [name, text, where] of cases) {
-    it(`${name}: ignored as a whole, with a warning naming the file`, () => {
+    it(`${name}: ignored as a whole, with a warning naming the file`, async () => {
       const file = writeUserSettings(text);
-      const { settings, warnings } = readUserModelSettings(configDir);
+      const { settings, warnings } = await readUserModelSettings(configDir);
       expect(settings).toEqual({});
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain(file);

@@ -29,8 +29,8 @@ function io(env: NodeJS.ProcessEnv): { out: string[]; err: string[]; io: Paramet
 }
 
 describe('model settings come from the user file only', () => {
-  it('the user reader sees nothing of the project block', () => {
-    expect(readUserModelSettings(configDir)).toEqual({ settings: {}, warnings: [] });
+  it('the user reader sees nothing of the project block', async () => {
+    expect(await readUserModelSettings(configDir)).toEqual({ settings: {}, warnings: [] });
   });
 
   it('gatehouse run with a key only in the project settings: refused for want of a key, before any worker starts', async () => {

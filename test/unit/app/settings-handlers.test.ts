@@ -106,13 +106,16 @@ describe('settings handlers, browser shell (key in settings.yaml)', () => {
     expect(fs.readdirSync(configDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     expect(changes).toBe(1);
     // The chat picks it up for the next message (same precedence function).
-    expect(currentModelConfig({ configDir, env: {} })).toEqual({ model: 'claude-old', provider: { apiKey: KEY } });
+    expect(await currentModelConfig({ configDir, env: {} })).toEqual({
+      model: 'claude-old',
+      provider: { apiKey: KEY },
+    });
 
     const removed = await call('removeApiKey');
     expect(removed.apiKey).toMatchObject({ set: false, source: 'none' });
     expect(fs.readFileSync(file, 'utf8')).not.toContain('apiKey');
     expect(fs.readFileSync(file, 'utf8')).toContain('# the model I pay for');
-    expect(hasModelKey({ configDir, env: {} })).toBe(false);
+    expect(await hasModelKey({ configDir, env: {} })).toBe(false);
     expect(wire.join('\n')).not.toContain(KEY);
     expect(wire.join('\n')).not.toContain(KEY.slice(0, 20));
   });
@@ -133,7 +136,7 @@ describe('settings handlers, browser shell (key in settings.yaml)', () => {
       effective: 'http://127.0.0.1:9/env',
       source: 'environment',
     });
-    expect(currentModelConfig({ configDir, env }).provider.apiKey).toBe(env.ANTHROPIC_API_KEY);
+    expect((await currentModelConfig({ configDir, env })).provider.apiKey).toBe(env.ANTHROPIC_API_KEY);
     expect(wire.join('\n')).not.toContain(KEY);
     expect(wire.join('\n')).not.toContain(env.ANTHROPIC_API_KEY);
   });
@@ -166,7 +169,7 @@ describe('settings handlers, browser shell (key in settings.yaml)', () => {
     expect(view.warnings.join('\n')).toMatch(/settings\.yaml: ui\.theme must be light, dark or system, not "purple"/);
     expect(fs.readFileSync(file, 'utf8')).toBe('# hi\nui:\n  theme: purple\n');
     fs.writeFileSync(file, 'ui: dark\n');
-    expect(readUserTheme(configDir).warnings[0]).toMatch(/ui must be a mapping/);
+    expect((await readUserTheme(configDir)).warnings[0]).toMatch(/ui must be a mapping/);
     // Saving over a block that is not a mapping is refused, and nothing is lost.
     const err = await failure(call('setTheme', { theme: 'light' }));
     expect(err.message).toMatch(/settings\.yaml: "ui" must be a mapping/);
@@ -240,7 +243,7 @@ describe('settings handlers, desktop (secure store)', () => {
     expect(saved.apiKey).toMatchObject({ set: true, source: 'secure-store', last4: 'TAIL' });
     expect(store.value).toBe(KEY);
     expect(fs.readFileSync(file, 'utf8')).not.toContain(KEY);
-    expect(currentModelConfig({ configDir, env: {}, storedKey: () => store.get() }).provider.apiKey).toBe(KEY);
+    expect((await currentModelConfig({ configDir, env: {}, storedKey: () => store.get() })).provider.apiKey).toBe(KEY);
     const removed = await call('removeApiKey');
     expect(removed.apiKey).toMatchObject({ set: false, source: 'none' });
     expect(store.value).toBeNull();

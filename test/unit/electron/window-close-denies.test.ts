@@ -49,10 +49,10 @@ function openWindow() {
   return { window, unlink, events };
 }
 
-async function waitFor<T>(get: () => T | undefined, what: string): Promise<T> {
+async function waitFor<T>(get: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const value = get();
+    const value = await get();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
@@ -77,7 +77,10 @@ describe('desktop window and waiting approvals', () => {
     const { window, events } = openWindow();
     await askAndWait('w1', 'closed.txt', events);
     window.emit('closed');
-    await waitFor(() => (core.chat.state().runningRunId === null ? true : undefined), 'the run to finish');
+    await waitFor(
+      async () => ((await core.chat.state()).runningRunId === null ? true : undefined),
+      'the run to finish',
+    );
     expect(lastToolResults()).toEqual([expect.objectContaining({ tool_use_id: 'w1', is_error: true })]);
     expect(fs.existsSync(path.join(project, 'closed.txt'))).toBe(false);
     expect(model.pending()).toBe(0);
@@ -87,7 +90,10 @@ describe('desktop window and waiting approvals', () => {
     const { window, events } = openWindow();
     await askAndWait('w2', 'crash.txt', events);
     window.webContents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 139 });
-    await waitFor(() => (core.chat.state().runningRunId === null ? true : undefined), 'the run to finish');
+    await waitFor(
+      async () => ((await core.chat.state()).runningRunId === null ? true : undefined),
+      'the run to finish',
+    );
     expect(lastToolResults()).toEqual([expect.objectContaining({ tool_use_id: 'w2', is_error: true })]);
     expect(fs.existsSync(path.join(project, 'crash.txt'))).toBe(false);
 
@@ -106,7 +112,10 @@ describe('desktop window and waiting approvals', () => {
     expect(await dispatchApi(core.handlers, 'answerApproval', { requestId: ask.requestId, decision: 'once' })).toEqual({
       accepted: true,
     });
-    await waitFor(() => (core.chat.state().runningRunId === null ? true : undefined), 'the run to finish');
+    await waitFor(
+      async () => ((await core.chat.state()).runningRunId === null ? true : undefined),
+      'the run to finish',
+    );
     expect(fs.readFileSync(path.join(project, 'again.txt'), 'utf8')).toBe('y');
   });
 
@@ -117,7 +126,10 @@ describe('desktop window and waiting approvals', () => {
     await askAndWait('w4', 'menu.txt', events);
     window.webContents.destroyed = true;
     window.webContents.emit('destroyed');
-    await waitFor(() => (core.chat.state().runningRunId === null ? true : undefined), 'the run to finish');
+    await waitFor(
+      async () => ((await core.chat.state()).runningRunId === null ? true : undefined),
+      'the run to finish',
+    );
     expect(lastToolResults()).toEqual([expect.objectContaining({ tool_use_id: 'w4', is_error: true })]);
     expect(seen.some((e) => e.type === 'approvalClosed')).toBe(true);
   });

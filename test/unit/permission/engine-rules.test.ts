@@ -59,7 +59,7 @@ describe('4. rules across sources: deny > ask > allow', () => {
         const e = await f.engine({ mode: 'bypassPermissions' });
         expect(e.decide(cmd('git push origin main')), s).toMatchObject({ decision: 'deny', source: expected[s] });
       } finally {
-        f.cleanup();
+        await f.cleanup();
       }
     }
     const e = await fx.engine({ mode: 'bypassPermissions', cli: [{ behavior: 'deny', rule: 'Bash(git push:*)' }] });

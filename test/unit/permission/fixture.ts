@@ -25,7 +25,8 @@ export interface Fixture {
     agentMode?: AgentMode;
     cli?: { behavior: RuleBehavior; rule: string }[];
   }): Promise<PermissionEngine>;
-  cleanup(): void;
+  /** Waits for the engines' background writes (last good settings), then removes the folder. */
+  cleanup(): Promise<void>;
 }
 
 export function makeFixture(): Fixture {
@@ -67,6 +68,7 @@ export function makeFixture(): Fixture {
     claudeUser: p('userhome/.claude/settings.json'),
   };
   let bump = 0;
+  const engines: PermissionEngine[] = [];
   const fx: Fixture = {
     root,
     project: p('project'),
@@ -86,8 +88,8 @@ export function makeFixture(): Fixture {
     settings(which, perms) {
       fx.write(files[which], JSON.stringify({ permissions: perms }, null, 2));
     },
-    engine: (opts = {}) =>
-      createPermissionEngine({
+    engine: async (opts = {}) => {
+      const engine = await createPermissionEngine({
         projectRoot: p('project'),
         configDir: p('gh'),
         env,
@@ -96,8 +98,14 @@ export function makeFixture(): Fixture {
         mode: opts.mode,
         agentMode: opts.agentMode,
         audit: null,
-      }),
-    cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
+      });
+      engines.push(engine);
+      return engine;
+    },
+    cleanup: async () => {
+      await Promise.all(engines.splice(0).map((e) => e.flushAudit()));
+      fs.rmSync(root, { recursive: true, force: true });
+    },
   };
   return fx;
 }

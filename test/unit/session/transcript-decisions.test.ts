@@ -19,8 +19,8 @@ afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 const at = '2026-11-30T10:00:00.000Z';
 
 describe('the decisions of a stored session', () => {
-  it('reads the one event per call, with the asked verdict and the answer', () => {
-    const { header, writer } = store.create({ projectRoot: root, agentMode: 'chat', model: 'm' });
+  it('reads the one event per call, with the asked verdict and the answer', async () => {
+    const { header, writer } = await store.create({ projectRoot: root, agentMode: 'chat', model: 'm' });
     const once = {
       type: 'tool_call_decided' as const,
       id: 'c1',
@@ -41,15 +41,15 @@ describe('the decisions of a stored session', () => {
     };
     writer.append({ type: 'event', runId: 'r1', event: once });
     writer.append({ type: 'event', runId: 'r1', event: byRule });
-    writer.close();
-    const loaded = store.load(header.id);
+    await writer.close();
+    const loaded = await store.load(header.id);
     expect(loaded.problems).toEqual([]);
     expect(loaded.decisions).toEqual([once, byRule]);
   });
 
-  it('an older transcript (worker event + main decision line) stays readable: what the engine asked joins the call', () => {
-    const { header, writer } = store.create({ projectRoot: root, agentMode: 'chat', model: 'm' });
-    writer.close();
+  it('an older transcript (worker event + main decision line) stays readable: what the engine asked joins the call', async () => {
+    const { header, writer } = await store.create({ projectRoot: root, agentMode: 'chat', model: 'm' });
+    await writer.close();
     const ask = { decision: 'ask', source: 'trust', rule: null, reason: 'writes in an untrusted project ask' };
     const lines = [
       {
@@ -91,7 +91,7 @@ describe('the decisions of a stored session', () => {
       },
     ];
     fs.appendFileSync(store.fileOf(header.id), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-    const loaded = store.load(header.id);
+    const loaded = await store.load(header.id);
     expect(loaded.problems).toEqual([]);
     expect(loaded.decisions).toEqual([
       {
@@ -107,9 +107,9 @@ describe('the decisions of a stored session', () => {
     ]);
   });
 
-  it('a malformed decision event is reported with its line and skipped; the others are kept', () => {
-    const { header, writer } = store.create({ projectRoot: root, agentMode: 'chat', model: 'm' });
-    writer.close();
+  it('a malformed decision event is reported with its line and skipped; the others are kept', async () => {
+    const { header, writer } = await store.create({ projectRoot: root, agentMode: 'chat', model: 'm' });
+    await writer.close();
     const bad = {
       type: 'event',
       at,
@@ -131,7 +131,7 @@ describe('the decisions of a stored session', () => {
       event: { type: 'tool_call_decided', id: 'c2', allow: false, source: 'schema', reason: 'bad JSON', rule: null },
     };
     fs.appendFileSync(store.fileOf(header.id), `${JSON.stringify(bad)}\n${JSON.stringify(good)}\n`);
-    const loaded = store.load(header.id);
+    const loaded = await store.load(header.id);
     expect(loaded.problems).toEqual([{ line: 2, message: expect.stringContaining('choice') }]);
     expect(loaded.decisions.map((d) => d.id)).toEqual(['c2']);
   });

@@ -56,13 +56,13 @@ describe('addRuleToFile / removeRuleFromFile', () => {
 });
 
 describe('ensureGitExcluded', () => {
-  it('adds the local settings file to .git/info/exclude once, without touching tracked files', () => {
+  it('adds the local settings file to .git/info/exclude once, without touching tracked files', async () => {
     const project = path.join(root, 'repo');
     fs.mkdirSync(project);
     execFileSync('git', ['init', '-q', project]);
     const file = path.join(project, '.gatehouse', 'settings.local.yaml');
-    expect(ensureGitExcluded(project, file)).toBe(true);
-    expect(ensureGitExcluded(project, file)).toBe(false);
+    expect(await ensureGitExcluded(project, file)).toBe(true);
+    expect(await ensureGitExcluded(project, file)).toBe(false);
     const exclude = fs.readFileSync(path.join(project, '.git', 'info', 'exclude'), 'utf8');
     expect(exclude.split('\n').filter((l) => l === '/.gatehouse/settings.local.yaml')).toHaveLength(1);
     expect(fs.existsSync(path.join(project, '.gitignore'))).toBe(false);
@@ -74,14 +74,14 @@ describe('ensureGitExcluded', () => {
     });
     expect(status).not.toContain('settings.local.yaml');
   });
-  it('does nothing outside a git repository', () => {
-    expect(ensureGitExcluded(root, path.join(root, '.gatehouse', 'settings.local.yaml'))).toBe(false);
+  it('does nothing outside a git repository', async () => {
+    expect(await ensureGitExcluded(root, path.join(root, '.gatehouse', 'settings.local.yaml'))).toBe(false);
   });
-  it('works for a project in a subfolder of a repository', () => {
+  it('works for a project in a subfolder of a repository', async () => {
     execFileSync('git', ['init', '-q', root]);
     const project = path.join(root, 'pkg');
     fs.mkdirSync(project);
-    expect(ensureGitExcluded(project, path.join(project, '.gatehouse', 'settings.local.yaml'))).toBe(true);
+    expect(await ensureGitExcluded(project, path.join(project, '.gatehouse', 'settings.local.yaml'))).toBe(true);
     expect(fs.readFileSync(path.join(root, '.git', 'info', 'exclude'), 'utf8')).toContain(
       '/pkg/.gatehouse/settings.local.yaml',
     );

@@ -11,7 +11,12 @@ let root: string;
 beforeEach(() => {
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-settings-')));
 });
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+/** The stores a test opened: their last good versions are written in the background, before the folder goes. */
+const opened: SettingsStore[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((s) => s.flush()));
+  fs.rmSync(root, { recursive: true, force: true });
+});
 
 /** Rewrites a file so its stat signature surely changes (size or ns mtime): each rewrite gets a later mtime. */
 let rewrites = 0;
@@ -130,16 +135,15 @@ describe('SettingsStore', () => {
   function store(cli: { behavior: 'allow' | 'ask' | 'deny'; rule: string }[] = []) {
     const project = path.join(root, 'project');
     fs.mkdirSync(project, { recursive: true });
-    return {
-      project,
-      s: new SettingsStore({
-        projectRoot: project,
-        configDir: path.join(root, 'gh'),
-        home: path.join(root, 'home'),
-        env: { GATEHOUSE_POLICY: path.join(root, 'policy.yaml') },
-        cliRules: cli,
-      }),
-    };
+    const s = new SettingsStore({
+      projectRoot: project,
+      configDir: path.join(root, 'gh'),
+      home: path.join(root, 'home'),
+      env: { GATEHOUSE_POLICY: path.join(root, 'policy.yaml') },
+      cliRules: cli,
+    });
+    opened.push(s);
+    return { project, s };
   }
 
   it('loads every source and reports a bad rule without dropping the rest of its file', () => {

@@ -83,7 +83,7 @@ describe('two processes writing at once', () => {
     expect(results.map((r) => r.stderr).join('')).toBe('');
     expect(results.map((r) => r.code)).toEqual(cliFolders.map(() => 0));
     const fresh = new TrustStore({ configDir: config });
-    expect(fresh.list()).toHaveLength(cliFolders.length + appFolders.length);
+    expect(await fresh.list()).toHaveLength(cliFolders.length + appFolders.length);
     cliFolders.forEach((dir, i) => expect(fresh.check(dir).decision).toBe(i % 2 ? 'never' : 'directory'));
     for (const dir of appFolders) expect(fresh.check(dir).trusted).toBe(true);
     expect(fs.readdirSync(config).filter((n) => n !== 'tmp')).toEqual(['trust.json']);
@@ -102,7 +102,7 @@ describe('two processes writing at once', () => {
     }
     const results = await Promise.all(writers);
     expect(results.map((r) => r.stderr).join('')).toBe('');
-    const entries = new TrustStore({ configDir: config }).list();
+    const entries = await new TrustStore({ configDir: config }).list();
     expect(entries).toHaveLength(5 * 30);
     for (let w = 0; w < 4; w++) {
       for (let i = 0; i < 30; i++)

@@ -78,7 +78,7 @@ describe('trust channels', () => {
     await expect(call('setTrust', { path: p('work/proj'), scope: 'directory' })).rejects.toMatchObject({
       code: 'FORBIDDEN',
     });
-    expect(store.list()).toEqual([]);
+    expect(await store.list()).toEqual([]);
     // restricting is always allowed
     await call('setTrust', { path: p('work/other'), scope: 'never' });
     expect(store.check(p('work/other')).decision).toBe('never');

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadInstructionFiles, projectInstructionFiles, trustPreview } from '../../../src/main/trust/trust-preview';
+import { loadInstructionFiles, trustPreview } from '../../../src/main/trust/trust-preview';
 import { TrustPreviewSchema } from '../../../src/shared/trust-contract';
 import { tempDir, write } from './helpers';
 
@@ -19,7 +19,7 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('trustPreview lists what a project would load if trusted', () => {
-  it('allow-rules with their text, hooks, domains, extra directories and instruction files, from every source', () => {
+  it('allow-rules with their text, hooks, domains, extra directories and instruction files, from every source', async () => {
     write(
       p('.gatehouse/settings.yaml'),
       '# project rules\npermissions:\n  allow: ["Bash(npm run test:*)", "Edit(src/**)"]\n  deny: ["Read(.env)"]\n  additionalDirectories: ["../shared-lib"]\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ./scripts/check.sh\nsandbox:\n  network:\n    allowedDomains: ["registry.npmjs.org"]\n',
@@ -36,7 +36,7 @@ describe('trustPreview lists what a project would load if trusted', () => {
     write(p('AGENTS.md'), '# Agents\nBe nice.\n');
     write(p('.gatehouse/instructions.md'), 'Always run tests.\n');
 
-    const preview = trustPreview(project);
+    const preview = await trustPreview(project);
     expect(TrustPreviewSchema.safeParse(preview).success).toBe(true);
     expect(preview.allowRules.map((r) => [path.relative(project, r.file), r.rule])).toEqual([
       ['.gatehouse/settings.yaml', 'Bash(npm run test:*)'],
@@ -59,17 +59,17 @@ describe('trustPreview lists what a project would load if trusted', () => {
     expect(preview.errors).toEqual([]);
   });
 
-  it('is empty for a project with nothing to load', () => {
+  it('is empty for a project with nothing to load', async () => {
     write(p('README.md'), '# hi\n');
-    expect(trustPreview(project)).toMatchObject({ allowRules: [], hooks: [], instructionFiles: [], errors: [] });
+    expect(await trustPreview(project)).toMatchObject({ allowRules: [], hooks: [], instructionFiles: [], errors: [] });
   });
 
-  it('reports broken files (with their line) instead of hiding them, and keeps reading the others', () => {
+  it('reports broken files (with their line) instead of hiding them, and keeps reading the others', async () => {
     write(p('.gatehouse/settings.yaml'), 'permissions:\n  allow: [unclosed\n');
     write(p('.claude/settings.json'), '{"permissions": {"allow": ["Bash(ls)"]},}');
     write(p('.gatehouse/settings.local.yaml'), '- just\n- a list\n');
     write(p('CLAUDE.md'), 'hello\n');
-    const preview = trustPreview(project);
+    const preview = await trustPreview(project);
     expect(preview.errors.map((e) => path.relative(project, e.file))).toEqual([
       '.gatehouse/settings.yaml',
       '.gatehouse/settings.local.yaml',
@@ -80,12 +80,12 @@ describe('trustPreview lists what a project would load if trusted', () => {
     expect(preview.instructionFiles).toHaveLength(1);
   });
 
-  it('does not read through symlinks that leave the project, and names them as problems', () => {
+  it('does not read through symlinks that leave the project, and names them as problems', async () => {
     fs.mkdirSync(p('.gatehouse'), { recursive: true });
     fs.symlinkSync(path.join(root, 'outside/secret.txt'), p('AGENTS.md'));
     fs.symlinkSync(path.join(root, 'outside/secret.txt'), p('.gatehouse/settings.yaml'));
     fs.symlinkSync(path.join(root, 'outside/missing.md'), p('CLAUDE.md'));
-    const preview = trustPreview(project);
+    const preview = await trustPreview(project);
     expect(JSON.stringify(preview)).not.toContain('do-not-leak');
     expect(preview.instructionFiles).toEqual([]);
     expect(preview.errors.map((e) => [path.relative(project, e.file), e.reason.split(' ')[0]])).toEqual([
@@ -95,16 +95,18 @@ describe('trustPreview lists what a project would load if trusted', () => {
     ]);
   });
 
-  it('does not hang on a FIFO named like an instruction file', () => {
+  it('does not hang on a FIFO named like an instruction file', async () => {
     execFileSync('mkfifo', [p('AGENTS.md')]);
-    expect(loadInstructionFiles(project, true)).toEqual([]);
-    expect(trustPreview(project).errors.map((e) => e.reason)).toEqual([expect.stringMatching(/not a regular file/)]);
+    expect(await loadInstructionFiles(project, true)).toEqual([]);
+    expect((await trustPreview(project)).errors.map((e) => e.reason)).toEqual([
+      expect.stringMatching(/not a regular file/),
+    ]);
   });
 
-  it('refuses huge files and folders named like instruction files', () => {
+  it('refuses huge files and folders named like instruction files', async () => {
     write(p('AGENTS.md'), 'x'.repeat(300 * 1024));
     fs.mkdirSync(p('CLAUDE.md'));
-    const preview = trustPreview(project);
+    const preview = await trustPreview(project);
     expect(preview.instructionFiles).toEqual([]);
     expect(preview.errors.map((e) => e.reason)).toEqual([
       expect.stringMatching(/too large/),
@@ -114,41 +116,40 @@ describe('trustPreview lists what a project would load if trusted', () => {
 });
 
 describe('loadInstructionFiles', () => {
-  it('returns nothing for an untrusted project, and the files for a trusted one', () => {
+  it('returns nothing for an untrusted project, and the files for a trusted one', async () => {
     write(p('AGENTS.md'), 'agents\n');
     write(p('CLAUDE.md'), 'claude\n');
     write(p('.gatehouse/instructions.md'), 'ours\n');
-    expect(loadInstructionFiles(project, false)).toEqual([]);
-    expect(loadInstructionFiles(project, true)).toEqual([
+    expect(await loadInstructionFiles(project, false)).toEqual([]);
+    expect(await loadInstructionFiles(project, true)).toEqual([
       { path: p('AGENTS.md'), content: 'agents\n' },
       { path: p('CLAUDE.md'), content: 'claude\n' },
       { path: p('.gatehouse/instructions.md'), content: 'ours\n' },
     ]);
-    expect(projectInstructionFiles(project)).toHaveLength(3);
   });
 
-  it('never sends a file outside the project to the model, even when trusted', () => {
+  it('never sends a file outside the project to the model, even when trusted', async () => {
     fs.symlinkSync(path.join(root, 'outside/secret.txt'), p('AGENTS.md'));
     fs.mkdirSync(p('docs'));
     write(p('docs/real.md'), 'inside\n');
     fs.symlinkSync(p('docs/real.md'), p('CLAUDE.md'));
-    expect(loadInstructionFiles(project, true)).toEqual([{ path: p('CLAUDE.md'), content: 'inside\n' }]);
+    expect(await loadInstructionFiles(project, true)).toEqual([{ path: p('CLAUDE.md'), content: 'inside\n' }]);
   });
 
-  it('reads the real project when opened through a symlink', () => {
+  it('reads the real project when opened through a symlink', async () => {
     write(p('AGENTS.md'), 'agents\n');
     fs.symlinkSync(project, path.join(root, 'alias'));
-    expect(loadInstructionFiles(path.join(root, 'alias'), true)).toEqual([
+    expect(await loadInstructionFiles(path.join(root, 'alias'), true)).toEqual([
       { path: p('AGENTS.md'), content: 'agents\n' },
     ]);
   });
 });
 
 describe('unknown keys in the trust dialog data', () => {
-  it('are listed with file, line and suggestion, for Gatehouse YAML and Claude Code JSON alike', () => {
+  it('are listed with file, line and suggestion, for Gatehouse YAML and Claude Code JSON alike', async () => {
     write(p('.gatehouse/settings.yaml'), 'permissions:\n  allow: ["Bash(make)"]\nDeny: ["Read(.env)"]\n');
     write(p('.claude/settings.json'), JSON.stringify({ permission: { allow: ['Bash(ls)'] }, model: 'x' }, null, 2));
-    const preview = trustPreview(project);
+    const preview = await trustPreview(project);
     expect(TrustPreviewSchema.safeParse(preview).success).toBe(true);
     expect(preview.keyProblems?.map((k) => [path.relative(project, k.file), k.line, k.key, k.suggestion])).toEqual([
       ['.gatehouse/settings.yaml', 3, 'Deny', 'permissions.deny'],

@@ -71,9 +71,9 @@ export function longMessage(n: number, total: number): ConversationMessage {
  * Writes a stored session of `messages` messages for `projectRoot` under `configDir`, with the session store's own
  * writer (header, then one prompt + conversation record per run of 100 messages), exactly as a long chat leaves it.
  */
-export function writeLongSession(configDir: string, projectRoot: string, messages = 5000): LongSession {
+export async function writeLongSession(configDir: string, projectRoot: string, messages = 5000): Promise<LongSession> {
   const store = new SessionStore({ configDir });
-  const { header, writer } = store.create({ projectRoot, agentMode: 'chat', model: 'claude-bench' });
+  const { header, writer } = await store.create({ projectRoot, agentMode: 'chat', model: 'claude-bench' });
   const conversation: ConversationMessage[] = [];
   const perRun = 100;
   try {
@@ -94,7 +94,7 @@ export function writeLongSession(configDir: string, projectRoot: string, message
       });
     }
   } finally {
-    writer.close();
+    await writer.close();
   }
   return {
     id: header.id,

@@ -67,7 +67,7 @@ export async function benchUi(options: UiBenchOptions): Promise<UiBenchResult> {
   const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-bench-ui-home-')));
   const project = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-bench-ui-project-')));
   fs.writeFileSync(path.join(home, 'settings.yaml'), 'trust:\n  default: trust\n');
-  const session = writeLongSession(home, project, options.messages);
+  const session = await writeLongSession(home, project, options.messages);
   const model = await startStreamServer({
     tokensPerSecond: options.tokensPerSecond,
     durationMs: options.streamMs,
