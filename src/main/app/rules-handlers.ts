@@ -5,6 +5,7 @@ import type { RuleEntry, RulesChannels } from '../../shared/rules-contract';
 import { homeDir } from '../paths';
 import { AuditLog, createPermissionEngine } from '../permission';
 import { lintRule } from '../permission/rules/lint-rule';
+
 import { parseRule } from '../permission/rules/parse-rule';
 import { trustedOrFalse, type TrustOracle } from '../permission/trust-oracle';
 import { addRuleToFile, removeRuleFromFile } from '../settings/edit-rules-file';
@@ -16,6 +17,12 @@ import { localSettingsFile, scopeFile } from '../settings/settings-locations';
 import { settingsProblems } from '../settings/settings-problems';
 import { SettingsStore } from '../settings/settings-store';
 import { createRulesSettingsHandlers } from './rules-settings-handlers';
+
+/** A rule's warnings for the editor (see lint-rule.ts), left out when there are none. */
+function ruleWarnings(rule: string, behavior: RuleBehavior): { warnings?: string[] } {
+  const { warnings } = lintRule(rule, behavior);
+  return warnings.length ? { warnings } : {};
+}
 
 type Channels = typeof RulesChannels;
 export type RulesHandlers = {
@@ -88,7 +95,7 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
           claudeImport,
           editable: !claudeImport && (r.source === 'user' || r.source === 'project' || r.source === 'local'),
           appliesToTools: r.tools.length > 0,
-          warnings: lintRule(r.text, r.behavior).warnings,
+          ...ruleWarnings(r.text, r.behavior),
         };
       });
       for (const r of opts.session?.list(project) ?? []) {
@@ -101,7 +108,7 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
           claudeImport: false,
           editable: true,
           appliesToTools: parsed.ok && parsed.rule.tools.length > 0,
-          warnings: lintRule(r.rule, r.behavior).warnings,
+          ...ruleWarnings(r.rule, r.behavior),
         });
       }
       return {
