@@ -49,7 +49,6 @@ describe('session rules in the rules editor', () => {
         claudeImport: false,
         editable: true,
         appliesToTools: true,
-        warnings: [],
       },
     ]);
     // The simulator meets what the session's next call would meet.
