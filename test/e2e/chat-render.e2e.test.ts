@@ -378,7 +378,9 @@ describe.skipIf(skipReason !== null)(
       const long = Array.from({ length: 200 }, (_, i) => `Line ${i} of a long answer.`).join('\n\n');
       fake.enqueue(
         { ...reply(text(long)), chunkSize: 48, eventDelayMs: 15 },
-        { ...reply(text(long)), chunkSize: 48, eventDelayMs: 15 },
+        // The run to cancel streams for about half a minute, so it cannot end by itself before Ctrl+. lands on a
+        // loaded machine.
+        { ...reply(text(long)), chunkSize: 48, eventDelayMs: 250 },
       );
       const { page, problems } = await openPage();
       const box = page.getByRole('textbox', { name: 'Message' });
@@ -402,6 +404,7 @@ describe.skipIf(skipReason !== null)(
       await working.waitFor({ state: 'visible' });
       await page.keyboard.press('Control+.');
       await expect.poll(() => log.textContent(), POLL).toContain('Cancelled.');
+      expect(await fake.requests[fake.requests.length - 1]?.outcome).toBe('client-closed');
       expect(problems).toEqual([]);
     });
   },

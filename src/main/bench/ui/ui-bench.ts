@@ -133,9 +133,7 @@ async function timeOpen(page: Page, session: LongSession): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < OPEN_REPEATS; i++) {
     await page.getByRole('button', { name: 'New session', exact: true }).click();
-    await page.getByText('No messages yet.').waitFor();
-    const sessions = page.getByRole('button', { name: 'Sessions', exact: true });
-    if ((await sessions.getAttribute('aria-expanded')) !== 'true') await sessions.click();
+    await page.getByText('Ask the agent about this project').waitFor();
     await page
       .getByRole('button', { name: /^Resume session/ })
       .first()
@@ -148,7 +146,7 @@ async function timeOpen(page: Page, session: LongSession): Promise<number[]> {
 /** Streams one long answer into an empty transcript while the page records its long tasks and frames. */
 async function timeStream(page: Page, streamMs: number): Promise<StreamProbe> {
   await page.getByRole('button', { name: 'New session', exact: true }).click();
-  await page.getByText('No messages yet.').waitFor();
+  await page.getByText('Ask the agent about this project').waitFor();
   await page.evaluate(installStreamProbe);
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.fill('Explain the permission engine at length.');
