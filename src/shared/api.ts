@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AuditChannels } from './audit-contract';
 import { ChatChannels, ChatEventSchemas } from './chat-contract';
+import { HooksChannels } from './hooks-contract';
 import { RpcErrorSchema } from './errors';
 import { ModesChannels, ModesEventSchemas } from './modes-contract';
 import { RulesChannels } from './rules-contract';
@@ -53,6 +54,7 @@ export const ApiChannels = {
   },
   ...AuditChannels,
   ...TrustChannels,
+  ...HooksChannels,
   ...ChatChannels,
   ...RulesChannels,
   ...SandboxChannels,
@@ -77,7 +79,7 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   /** A trust decision changed (set or revoked) for this folder: re-read getTrust. */
   z.object({ type: z.literal('trustChanged'), path: z.string() }),
   /** The desktop menu asks the page to show one of its views. */
-  z.object({ type: z.literal('showView'), view: z.enum(['chat', 'rules', 'settings', 'about']) }),
+  z.object({ type: z.literal('showView'), view: z.enum(['chat', 'rules', 'hooks', 'settings', 'about']) }),
   ...ChatEventSchemas,
   ...ModesEventSchemas,
   ...SettingsEventSchemas,

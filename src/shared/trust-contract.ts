@@ -112,7 +112,14 @@ export const TrustChannels = {
   },
   /** Records the person's answer. Granting trust is only accepted for the open project (a `never` decision may be recorded for other folders too). */
   setTrust: {
-    request: z.object({ path: folderPath, scope: TrustScopeSchema }).strict(),
+    request: z
+      .object({
+        path: folderPath,
+        scope: TrustScopeSchema,
+        /** What the decision enables (the trust dialog's switches); absent: every extension (or as before). */
+        extensions: TrustExtensionsSchema.optional(),
+      })
+      .strict(),
     response: z.object({ status: TrustStatusSchema }),
   },
   /** Switches the project extensions (rules, hooks, instructions) the decision that trusts `path` enables. */

@@ -7,6 +7,7 @@ import type { WorkerHost } from '../worker-host/types';
 import type { ApiHandlers } from './api-dispatch';
 import { createAuditHandlers } from './audit-handlers';
 import { createChatHandlers } from './chat-handlers';
+import { createHooksHandlers } from './hooks-handlers';
 import { completeFolder } from './path-completion';
 import { homeDir } from '../paths';
 import { createModesHandlers } from './modes-handlers';
@@ -108,6 +109,12 @@ export class AppCore {
         // Revoking trust ends a session's bypass at once (and before its next call at the latest).
         await this.chat.modes.dropBypassIfUntrusted();
       }),
+      ...createHooksHandlers({
+        currentProject: () => this.project,
+        configDir: options.configDir,
+        env: options.env ?? process.env,
+        trust: storeOracle(this.trust),
+      }),
       ...createChatHandlers(this.chat, options.configDir),
       ...createModesHandlers(this.chat.modes),
       ...createRulesHandlers({
@@ -165,7 +172,7 @@ export class AppCore {
   }
 
   /** The desktop menu's View items: the page shows that view. */
-  showView(view: 'chat' | 'rules' | 'settings' | 'about'): void {
+  showView(view: 'chat' | 'rules' | 'hooks' | 'settings' | 'about'): void {
     this.emit({ type: 'showView', view });
   }
 

@@ -41,9 +41,9 @@ export function createTrustHandlers(
       const isOpen = project !== null && (await store.resolve(project)) === status.path;
       return { project, status, parent, preview: isOpen ? await trustPreview(status.path) : null };
     },
-    setTrust: async ({ path: dir, scope }) => {
+    setTrust: async ({ path: dir, scope, extensions }) => {
       const real = scope === 'never' ? await store.resolve(dir) : await requireOpenProject(dir);
-      await store.set(real, scope);
+      await store.set(real, scope, scope === 'never' ? undefined : extensions);
       // Granted from the open project, in the app: that is an opening too (the trusted-folders page shows it).
       if (scope !== 'never') await store.touch(real);
       const status = await store.checkAsync(real);

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useApi, useApiEvent, useConnection } from '../api';
 import { AuditView } from '../audit';
 import { ChatPanel } from '../chat';
+import { HooksView } from '../hooks';
 import { LinkConfirmHost, Shown } from '../display';
 import { RulesView } from '../rules';
 import { SandboxBanner } from '../sandbox';
@@ -72,6 +73,11 @@ export function App() {
           {view === 'rules' ? (
             <div className="view-page">
               <RulesView />
+            </div>
+          ) : null}
+          {view === 'hooks' ? (
+            <div className="view-page">
+              <HooksView />
             </div>
           ) : null}
           {view === 'trust' ? (

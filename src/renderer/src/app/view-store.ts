@@ -1,11 +1,12 @@
 import { create } from 'zustand';
 
 /** The main area's views, in the sidebar's order. */
-export type View = 'chat' | 'rules' | 'trust' | 'audit' | 'settings';
+export type View = 'chat' | 'rules' | 'hooks' | 'trust' | 'audit' | 'settings';
 
 export const VIEW_LABELS: Record<View, string> = {
   chat: 'Chat',
   rules: 'Rules',
+  hooks: 'Hooks',
   trust: 'Trusted folders',
   audit: 'Audit log',
   settings: 'Settings',

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { callTarget } from '../../../shared/tools';
 import { Shown } from '../display';
+import { HookRuns } from '../hooks';
 import type { ToolItem } from './chat-store';
 import { CommandOutput } from './CommandOutput';
 
@@ -106,6 +107,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
           </span>
         ) : null}
       </header>
+      <HookRuns runs={item.decision?.hooks} />
       {output.text ? (
         <details className="tool-output" open={open} onToggle={(e) => toggle(e.currentTarget.open)}>
           <summary>Output</summary>

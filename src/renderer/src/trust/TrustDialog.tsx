@@ -1,8 +1,10 @@
-import { useId, useRef } from 'react';
+import { useId, useRef, useState } from 'react';
 import { ModalDialog } from '../app/ModalDialog';
 import type { TrustScope } from '../../../shared/permission';
-import type { TrustPreview, TrustStatus } from '../../../shared/trust-contract';
+import { ALL_EXTENSIONS } from '../../../shared/trust-contract';
+import type { TrustExtensions, TrustPreview, TrustStatus } from '../../../shared/trust-contract';
 import { MarkWarning, Shown } from '../display';
+import { ExtensionSwitches } from './ExtensionSwitches';
 import { previewTexts, TrustPreviewList } from './TrustPreviewList';
 
 export interface TrustDialogProps {
@@ -12,7 +14,8 @@ export interface TrustDialogProps {
   preview: TrustPreview | null;
   status: TrustStatus | null;
   busy?: boolean;
-  onAnswer(scope: TrustScope): void;
+  /** `extensions`: what a trusting answer enables (the dialog's switches); ignored for `never`. */
+  onAnswer(scope: TrustScope, extensions: TrustExtensions): void;
   /** "Not now": untrusted for this session only, nothing stored, asked again next time. */
   onNotNow(): void;
 }
@@ -20,12 +23,17 @@ export interface TrustDialogProps {
 /**
  * The trust prompt: a modal dialog naming the folder and what it would load if trusted. Focus starts on "Not now"
  * (the safe answer: untrusted, nothing stored) and stays inside; Escape answers "Not now". "Never trust this
- * folder" stores `never`: nothing is stored permanently without an explicit choice.
+ * folder" stores `never`: nothing is stored permanently without an explicit choice. Three switches say what a
+ * trusting answer enables (the project's rules, hooks, instructions): all on, or as the current decision has them.
  */
 export function TrustDialog({ path, parent, preview, status, busy = false, onAnswer, onNotNow }: TrustDialogProps) {
   const notNowRef = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   const descId = useId();
+  const [extensions, setExtensions] = useState<TrustExtensions>(() =>
+    status?.trusted && status.extensions ? status.extensions : ALL_EXTENSIONS,
+  );
+  const answer = (scope: TrustScope): void => onAnswer(scope, extensions);
 
   return (
     <ModalDialog
@@ -60,18 +68,25 @@ export function TrustDialog({ path, parent, preview, status, busy = false, onAns
         </p>
       ) : null}
       {preview ? <TrustPreviewList preview={preview} /> : <p className="muted">Reading what the project would load…</p>}
+      <ExtensionSwitches
+        legend="If you trust it, enable its"
+        value={extensions}
+        preview={preview}
+        disabled={busy}
+        onChange={(change) => setExtensions((e) => ({ ...e, ...change }))}
+      />
       <div className="trust-dialog-actions">
-        <button type="button" disabled={busy} onClick={() => onAnswer('session')}>
+        <button type="button" disabled={busy} onClick={() => answer('session')}>
           Trust this session
         </button>
-        <button type="button" disabled={busy} onClick={() => onAnswer('directory')}>
+        <button type="button" disabled={busy} onClick={() => answer('directory')}>
           Trust this folder
         </button>
         {parent ? (
           <button
             type="button"
             disabled={busy}
-            onClick={() => onAnswer('parent')}
+            onClick={() => answer('parent')}
             aria-label="Trust parent folder"
             aria-describedby={`${titleId}-parent`}
           >
@@ -89,7 +104,7 @@ export function TrustDialog({ path, parent, preview, status, busy = false, onAns
         <button type="button" ref={notNowRef} className="primary" disabled={busy} onClick={onNotNow}>
           Not now
         </button>
-        <button type="button" disabled={busy} onClick={() => onAnswer('never')}>
+        <button type="button" disabled={busy} onClick={() => answer('never')}>
           Never trust this folder
         </button>
       </div>

@@ -12,6 +12,7 @@ import {
   openTrustChoice,
   revokeTrust,
   selectDialogOpen,
+  switchExtensions,
   useTrust,
 } from './trust-state';
 import { Shown } from '../display';
@@ -74,7 +75,7 @@ export function ProjectTrustPrompt() {
           preview={preview}
           status={status}
           busy={busy}
-          onAnswer={(scope) => void answerTrust(api, scope)}
+          onAnswer={(scope, extensions) => void answerTrust(api, scope, extensions)}
           onNotNow={dismissTrust}
         />
       ) : null}
@@ -88,9 +89,16 @@ export function ProjectTrustedFolders() {
   const entries = useTrust((s) => s.entries);
   const storeError = useTrust((s) => s.storeError);
   const error = useTrust((s) => s.listError);
+  const project = useTrust((s) => s.project);
+  const storedAt = useTrust((s) => (s.status?.trusted ? s.status.storedAt : null));
   return (
     <TrustedFoldersPage
       entries={entries}
+      onExtensions={(entry, change) => {
+        // A grant above the open project: switch it through the project (main accepts "on" for the open one only).
+        const viaProject = project !== null && storedAt === entry.path && entry.path !== project;
+        void switchExtensions(api, viaProject ? project : entry.path, change);
+      }}
       storeError={storeError}
       error={error}
       onRevoke={(p) => void revokeTrust(api, p)}

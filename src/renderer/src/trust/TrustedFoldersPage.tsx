@@ -1,8 +1,10 @@
 import { useDeferredValue, useId, useMemo, useState } from 'react';
-import type { TrustEntry, TrustStoreError } from '../../../shared/trust-contract';
+import { ALL_EXTENSIONS } from '../../../shared/trust-contract';
+import type { TrustEntry, TrustExtensions, TrustStoreError } from '../../../shared/trust-contract';
 import { ConfirmDialog } from '../app/ConfirmDialog';
 import type { ConfirmAction } from '../app/ConfirmDialog';
 import { Shown, shownText } from '../display';
+import { ExtensionSwitches } from './ExtensionSwitches';
 
 /** Rows rendered at once; more are shown on request (the list can hold hundreds of folders). */
 export const PAGE_SIZE = 200;
@@ -43,15 +45,18 @@ export interface TrustedFoldersPageProps {
   onRevoke(path: string): void;
   /** Stores `never` for one folder (it then stays untrusted under a parent's grant). */
   onNever?(path: string): void;
+  /** Switches what a trusting decision enables (its rules, hooks, instructions); absent: the column is read only. */
+  onExtensions?(entry: TrustEntry, change: Partial<TrustExtensions>): void;
 }
 
-/** Every trust decision, searchable, with a revoke button per folder. */
+/** Every trust decision, searchable, with what each enables (switchable) and a revoke button per folder. */
 export function TrustedFoldersPage({
   entries,
   storeError = null,
   error = null,
   onRevoke,
   onNever,
+  onExtensions,
 }: TrustedFoldersPageProps) {
   const [revoking, setRevoking] = useState<TrustEntry | null>(null);
   const [query, setQuery] = useState('');
@@ -104,6 +109,7 @@ export function TrustedFoldersPage({
               <tr>
                 <th scope="col">Folder</th>
                 <th scope="col">Decision</th>
+                <th scope="col">Enables</th>
                 <th scope="col">Decided</th>
                 <th scope="col">Last opened</th>
                 <th scope="col">
@@ -121,6 +127,19 @@ export function TrustedFoldersPage({
                     ) : null}
                   </td>
                   <td>{SCOPE_WORDS[e.scope]}</td>
+                  <td>
+                    {e.scope === 'never' ? (
+                      <span className="muted">nothing</span>
+                    ) : (
+                      <ExtensionSwitches
+                        legend={shownText(`What trusting ${e.path} enables`, { strict: true })}
+                        folder={shownText(e.path, { strict: true })}
+                        value={e.extensions ?? ALL_EXTENSIONS}
+                        disabled={!onExtensions}
+                        onChange={(change) => onExtensions?.(e, change)}
+                      />
+                    )}
+                  </td>
                   <td title={shownText(e.grantedAt)}>
                     <Shown text={formatDate(e.grantedAt)} lines="inline" />
                   </td>

@@ -1,7 +1,13 @@
 import { create } from 'zustand';
 import type { GatehouseApi } from '../../../shared/api';
 import type { TrustDefault, TrustScope } from '../../../shared/permission';
-import type { TrustEntry, TrustPreview, TrustStatus, TrustStoreError } from '../../../shared/trust-contract';
+import type {
+  TrustEntry,
+  TrustExtensions,
+  TrustPreview,
+  TrustStatus,
+  TrustStoreError,
+} from '../../../shared/trust-contract';
 import { errorMessage } from '../api';
 
 /** The open project's trust and the list of decisions, as main last reported them. */
@@ -77,13 +83,20 @@ export function dismissTrust(): void {
   useTrust.setState({ choosing: false, answeredFor: status?.path ?? null });
 }
 
-/** Records the person's answer for the open project. The dialog closes either way; a failure is shown. */
-export async function answerTrust(api: GatehouseApi, scope: TrustScope): Promise<void> {
+/**
+ * Records the person's answer for the open project, with what a trusting answer enables (the dialog's switches).
+ * The dialog closes either way; a failure is shown.
+ */
+export async function answerTrust(api: GatehouseApi, scope: TrustScope, extensions?: TrustExtensions): Promise<void> {
   const { status } = useTrust.getState();
   if (!status) return;
   useTrust.setState({ busy: true, choosing: false, answeredFor: status.path });
   try {
-    const result = await api.setTrust({ path: status.path, scope });
+    const result = await api.setTrust({
+      path: status.path,
+      scope,
+      ...(extensions && scope !== 'never' ? { extensions } : {}),
+    });
     useTrust.setState({ status: result.status, busy: false, error: null });
   } catch (err) {
     useTrust.setState({ busy: false, error: `Could not record the trust decision: ${errorMessage(err)}` });
@@ -108,6 +121,24 @@ export async function revokeTrust(api: GatehouseApi, path: string): Promise<void
     useTrust.setState({ listError: null });
   } catch (err) {
     useTrust.setState({ listError: `Could not revoke ${path}: ${errorMessage(err)}` });
+  }
+  await Promise.all([loadTrust(api), loadTrustList(api)]);
+}
+
+/**
+ * Switches extensions of the decision that trusts `path` (the Trusted folders page). Switching one on is accepted
+ * for the open project only (main refuses others); the reason is shown.
+ */
+export async function switchExtensions(
+  api: GatehouseApi,
+  path: string,
+  change: Partial<TrustExtensions>,
+): Promise<void> {
+  try {
+    await api.setTrustExtensions({ path, extensions: change });
+    useTrust.setState({ listError: null });
+  } catch (err) {
+    useTrust.setState({ listError: `Could not change what ${path} enables: ${errorMessage(err)}` });
   }
   await Promise.all([loadTrust(api), loadTrustList(api)]);
 }

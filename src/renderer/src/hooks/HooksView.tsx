@@ -1,0 +1,160 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { ApiResponse } from '../../../shared/api';
+import type { HookListEntry, HookScope } from '../../../shared/hooks-contract';
+import { errorMessage, useApi, useApiEvent, useConnection } from '../api';
+import { showView } from '../app/view-store';
+import { Shown } from '../display';
+import { HooksTable } from './HooksTable';
+
+type HookList = ApiResponse<'listHooks'>;
+
+/** The scopes in the order the engine reads them (policy first), with what a person should know about each. */
+const SCOPES: readonly { scope: HookScope; title: string; about: string }[] = [
+  { scope: 'policy', title: 'Policy', about: 'Managed by your organisation; run as you.' },
+  {
+    scope: 'user',
+    title: 'User',
+    about: "Your own settings (Gatehouse's settings.yaml and ~/.claude/settings.json); run as you in every project.",
+  },
+  {
+    scope: 'project',
+    title: 'Project',
+    about:
+      "The project's shared settings (.gatehouse/settings.yaml, .claude/settings.json); run inside the OS sandbox, only while the folder's trust enables hooks.",
+  },
+  {
+    scope: 'local',
+    title: 'Local',
+    about:
+      'Your personal settings for this project (.gatehouse/settings.local.yaml, .claude/settings.local.json); run like project hooks.',
+  },
+];
+
+/** Why the project's own hooks do not run, in one sentence, or null when they do (or there are none). */
+function projectHooksNote(list: HookList): string | null {
+  const projectHooks = list.hooks.filter((h) => h.scope === 'project' || h.scope === 'local');
+  if (projectHooks.length === 0) return null;
+  const one = projectHooks.length === 1;
+  const hooks = one ? 'its project hook does not run' : `its ${projectHooks.length} project hooks do not run`;
+  if (!list.trusted) return `This folder is not trusted: ${hooks} until you trust it.`;
+  if (!list.hooksEnabled)
+    return `This folder's trust does not enable hooks: ${hooks}. Switch "Hooks" on in Trusted folders to run ${one ? 'it' : 'them'}.`;
+  return null;
+}
+
+function ScopeSection({ heading, about, hooks }: { heading: string; about: string; hooks: HookListEntry[] }) {
+  const id = `hooks-scope-${heading.toLowerCase()}`;
+  return (
+    <section aria-labelledby={id} className="hooks-scope">
+      <h3 id={id}>
+        <Shown text={heading} lines="inline" />
+      </h3>
+      <p className="panel-note hooks-scope-about">
+        <Shown text={about} />
+      </p>
+      {hooks.length ? (
+        <HooksTable hooks={hooks} caption={`${heading} hooks`} />
+      ) : (
+        <p className="muted">
+          <Shown text={`No ${heading.toLowerCase()} hooks.`} />
+        </p>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The Hooks page: every hook the settings configure for the open project, per scope, with its event, matcher,
+ * command and whether it runs (and why not). Read only: hooks are edited in the settings files.
+ */
+export function HooksView() {
+  const api = useApi();
+  const connected = useConnection().status === 'open';
+  const [list, setList] = useState<HookList | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(() => {
+    api.listHooks({}).then(
+      (r) => {
+        setList(r);
+        setError(null);
+      },
+      (err: unknown) => setError(`Could not read the hooks: ${errorMessage(err)}`),
+    );
+  }, [api]);
+  useEffect(() => {
+    if (!connected) return;
+    load();
+    // Settings files edited elsewhere show when the person comes back to the window.
+    window.addEventListener('focus', load);
+    return () => window.removeEventListener('focus', load);
+  }, [connected, load]);
+  useApiEvent((event) => {
+    if (event.type === 'projectChanged' || event.type === 'trustChanged' || event.type === 'settingsChanged') load();
+  });
+
+  const note = list ? projectHooksNote(list) : null;
+  const scopes = SCOPES.filter((s) => s.scope !== 'policy' || list?.hooks.some((h) => h.scope === 'policy'));
+  return (
+    <section className="panel hooks-view" aria-labelledby="hooks-title">
+      <div className="panel-head">
+        <h2 id="hooks-title">Hooks</h2>
+        <span className="panel-head-actions">
+          <button type="button" className="secondary" onClick={load}>
+            Refresh
+          </button>
+        </span>
+      </div>
+      <p className="panel-note">
+        Commands your settings run at points of the agent&apos;s work (before and after a tool call, when a prompt is
+        sent, when a session starts or stops), in Claude Code&apos;s format. A PreToolUse hook can deny a call or make
+        it ask, never loosen a deny rule or a hard check. Edit them in the settings files listed below.
+      </p>
+      {error ? (
+        <p className="error" role="alert">
+          <Shown text={error} />
+        </p>
+      ) : null}
+      {list && !list.project ? <p className="muted">Open a project to see the hooks that run in it.</p> : null}
+      {note ? (
+        <p className="hooks-trust-note" role="note" data-testid="hooks-trust-note">
+          <Shown text={note} />{' '}
+          <button type="button" className="link" onClick={() => showView('trust')}>
+            Open Trusted folders
+          </button>
+        </p>
+      ) : null}
+      {(list ? list.fileErrors : []).map((e) => (
+        <p key={e.file} className="error">
+          <Shown text={`${e.file} could not be read (${e.reason}): its hooks are not known.`} />
+        </p>
+      ))}
+      {list && list.project && list.hooks.length === 0 ? (
+        <div className="hooks-empty">
+          <p>No hooks are configured for this project. To add one, put a block like this in a settings file:</p>
+          <pre>
+            <code>
+              {
+                'hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ./check.sh'
+              }
+            </code>
+          </pre>
+          <p className="muted">
+            Claude Code&apos;s hooks in .claude/settings.json and ~/.claude/settings.json are read as well.
+          </p>
+        </div>
+      ) : null}
+      {list && list.project && list.hooks.length > 0
+        ? scopes.map((s) => (
+            <ScopeSection
+              key={s.scope}
+              heading={s.title}
+              about={s.about}
+              hooks={list.hooks.filter((h) => h.scope === s.scope)}
+            />
+          ))
+        : null}
+      {!list && !error ? <p className="muted">Reading the hooks…</p> : null}
+    </section>
+  );
+}
