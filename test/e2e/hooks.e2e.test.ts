@@ -59,6 +59,7 @@ describe.skipIf(skipReason !== null)(
             }),
           );
           fs.writeFileSync(path.join(project, 'notes.txt'), 'one\n');
+          fs.writeFileSync(path.join(project, 'CLAUDE.md'), 'Answer briefly. MARKER-INSTRUCTIONS\n');
         },
       },
       (started) => {
@@ -157,6 +158,32 @@ describe.skipIf(skipReason !== null)(
         .getByRole('article', { name: 'Tool call read_file' })
         .getByRole('list', { name: 'Hook runs' })
         .waitFor();
+      expect(problems).toEqual([]);
+    });
+
+    it('the Instructions switch decides whether CLAUDE.md reaches the model (the system prompt the model server got)', async () => {
+      // The first test left this folder trusted with instructions off.
+      const { page, problems } = await openChatPage(await app.newContext({ viewport: SIZES[0] }), app.web.url);
+      const send = async (prompt: string): Promise<string> => {
+        const before = fake.requests.length;
+        fake.enqueue(reply(text('ok')));
+        const box = page.getByRole('textbox', { name: 'Message' });
+        await box.fill(prompt);
+        await box.press('Enter');
+        await expect.poll(() => fake.requests.length, POLL).toBeGreaterThan(before);
+        await expect.poll(() => page.getByTestId('chat-working').count(), POLL).toBe(0);
+        return String(fake.requests.at(-1)?.body.system ?? '');
+      };
+      const off = await send('Hello without instructions');
+      expect(off).toContain('You are Gatehouse');
+      expect(off).not.toContain('MARKER-INSTRUCTIONS');
+      await openView(page, 'Trusted folders');
+      const instructions = page.getByRole('checkbox', { name: `Instructions for ${app.project}` });
+      expect(await instructions.isChecked()).toBe(false);
+      await instructions.click();
+      await expect.poll(() => instructions.isChecked(), POLL).toBe(true);
+      await openView(page, 'Chat');
+      expect(await send('Hello with instructions')).toContain('MARKER-INSTRUCTIONS');
       expect(problems).toEqual([]);
     });
 

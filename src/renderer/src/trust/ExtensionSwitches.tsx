@@ -13,7 +13,7 @@ const EXTENSION_LABELS: Record<keyof TrustExtensions, string> = {
 const EXTENSION_HELP: Record<keyof TrustExtensions, string> = {
   rules: 'its allow rules, mode, extra folders and network domains (its deny and ask rules always apply)',
   hooks: 'its hook commands (also Claude Code’s), run inside the OS sandbox',
-  instructions: "its instruction files (GATEHOUSE.md, CLAUDE.md, AGENTS.md …), added to the model's prompt",
+  instructions: "its instruction files (AGENTS.md, CLAUDE.md, .gatehouse/instructions.md), added to the model's prompt",
 };
 
 function plural(n: number, one: string): string {
