@@ -181,7 +181,7 @@ function shownBaseURL(raw: string): string {
   }
 }
 
-/** Plain words for the person and the transcript; never the key. `baseURL`: what was tried, named in a connection error. */
+/** Plain words for the person and the transcript; never the key. `baseURL`: what was tried, named in every API error. */
 export function toProviderError(err: unknown, baseURL?: string): ProviderError {
   if (err instanceof ProviderError) return err;
   if (err instanceof APIConnectionError) {
@@ -190,12 +190,13 @@ export function toProviderError(err: unknown, baseURL?: string): ProviderError {
   if (err instanceof APIError) {
     const status = typeof err.status === 'number' ? err.status : null;
     const what = err.apiMessage ?? err.message;
+    const at = baseURL ? ` at ${baseURL}` : '';
     const prefix =
       status === 401
-        ? 'the API key was rejected'
+        ? `the API key was rejected by the model API${at}`
         : status === null
-          ? 'the model API failed mid-answer'
-          : `the model API answered ${status}`;
+          ? `the model API${at} failed mid-answer`
+          : `the model API${at} answered ${status}`;
     return new ProviderError(`${prefix}${err.type ? ` (${err.type})` : ''}: ${what}`, { status, errorType: err.type });
   }
   return new ProviderError(`model request failed: ${err instanceof Error ? err.message : String(err)}`);
