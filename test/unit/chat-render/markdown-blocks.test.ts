@@ -168,6 +168,13 @@ describe('rendering the blocks one by one gives what rendering the whole text gi
     expect(html(text)).toContain('<ol><li><p>one</p></li><li><p>two</p></li><li><p>three</p></li></ol>');
   });
 
+  it('a list that starts mid-block, and a numbered line after indented code, render as in the whole text', () => {
+    // Found by the property below (seeds 1009339874 and one before it): a list begun after a heading in the same block
+    // continues after a blank line; after an indented code block `2) d` / `10. e` stays a paragraph.
+    for (const text of ['# h\n- - -```ts\n\n- a', '    ind\n\n2) d', '    ind\n\n\n10. e', 'para\n- a\n\n- b'])
+      expect(byBlocks(text), JSON.stringify(text)).toBe(html(text));
+  });
+
   it('a reference link and a footnote defined further down resolve', () => {
     const text = 'See [the docs][d] and a note.[^n]\n\nMore text.\n\n[d]: https://example.com/docs\n\n[^n]: The note.';
     expect(byBlocks(text)).toBe(html(text));

@@ -22,6 +22,12 @@ const CHROMIUM_ARGS = [
 ];
 const API_KEY = 'sk-ant-bench-loopback';
 const OPEN_REPEATS = 3;
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8.execute',
+  'disabled-by-default-v8.cpu_profiler',
+];
 
 export interface UiBenchOptions {
   /** out/main/cli.js: the built `gatehouse` whose `web` command serves the renderer. */
@@ -93,7 +99,11 @@ export async function benchUi(options: UiBenchOptions): Promise<UiBenchResult> {
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
     await waitEnabled(page);
     const open = await timeOpen(page, session);
+    const trace = process.env.GATEHOUSE_BENCH_UI_TRACE;
+    // A Chromium trace of the stream (open it in chrome://tracing or DevTools' Performance panel) to see the long tasks.
+    if (trace) await browser.startTracing(page, { path: trace, categories: TRACE_CATEGORIES });
     const stream = await timeStream(page, options.streamMs);
+    if (trace) await browser.stopTracing();
     const streamed = Array.from({ length: model.tokensSent() }, (_, i) => benchToken(i)).join('').length;
     const rendered = await page.evaluate(renderedAnswerLength);
     // Markdown drops its marks (fences, `-`, `**`), so the page shows a little less text than was streamed.

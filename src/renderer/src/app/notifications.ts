@@ -25,15 +25,41 @@ function inFront(): boolean {
   return windowFocused && document.visibilityState === 'visible';
 }
 
-export function notificationPermission(): Permission {
+function readPermission(): Permission {
   return typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
+}
+
+/**
+ * The browser's answer, read again when it can change (after asking, when the window comes back to the front, on the
+ * Permissions API's change event): `Notification.permission` is slow to read in Chromium, and the events that may
+ * notify arrive with every streamed token.
+ */
+let permission: Permission = readPermission();
+
+function refreshPermission(): void {
+  const now = readPermission();
+  if (now === permission) return;
+  permission = now;
+  for (const l of listeners) l();
+}
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('focus', refreshPermission);
+  void navigator.permissions
+    ?.query({ name: 'notifications' })
+    .then((status) => status.addEventListener('change', refreshPermission))
+    .catch(() => undefined);
+}
+
+export function notificationPermission(): Permission {
+  return permission;
 }
 
 /** Asks the browser (only from a click: browsers ignore requests without one). */
 export async function requestNotifications(): Promise<Permission> {
   if (typeof Notification === 'undefined') return 'unsupported';
   const result = await Notification.requestPermission();
-  for (const l of listeners) l();
+  refreshPermission();
   return result;
 }
 
@@ -58,6 +84,7 @@ export function useApprovalNotifications(): void {
   const client = useApiClient();
   const shown = useRef(new Map<string, Notification>());
   useApiEvent((event) => {
+    if (event.type !== 'approvalRequest' && event.type !== 'approvalClosed') return;
     if (client.transport === 'bridge' || notificationPermission() !== 'granted') return;
     if (event.type === 'approvalRequest') {
       if (inFront() || shown.current.has(event.requestId)) return;

@@ -2,13 +2,13 @@ import { memo, useMemo, useRef } from 'react';
 import type { ComponentPropsWithoutRef, JSX } from 'react';
 import ReactMarkdown from 'react-markdown';
 import type { Components, ExtraProps, Options } from 'react-markdown';
-import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import { CodeBlock } from './CodeBlock';
 import { parseFencedBlock } from './fenced-code';
 import { FencedCodeView } from './FencedCodeView';
 import { extendMarkdownBlocks } from './markdown-blocks';
 import type { MarkdownBlocks } from './markdown-blocks';
+import { rehypeHighlightCode } from './rehype-highlight-code';
 import { rehypeTrimCodeNewline } from './rehype-trim-code';
 import { ExternalLink, rehypeVisibleText, Shown } from '../display';
 import { safeLinkUrl } from './safe-url';
@@ -87,7 +87,7 @@ const COMPONENTS: Components = { a: SafeLink, img: ImageAsText, pre: CodeBlock, 
 const REMARK_PLUGINS: Options['remarkPlugins'] = [remarkGfm];
 const REHYPE_PLUGINS: Options['rehypePlugins'] = [
   rehypeTrimCodeNewline,
-  [rehypeHighlight, { detect: false }],
+  rehypeHighlightCode,
   rehypeVisibleText,
 ];
 

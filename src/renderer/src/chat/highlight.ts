@@ -6,7 +6,8 @@ export interface Token {
   className: string;
 }
 
-const lowlight = createLowlight(common);
+/** The one highlighter of the page (registering its languages takes milliseconds: never per render). */
+export const lowlight = createLowlight(common);
 
 /** The highlight.js language for a file, by its name or extension; null when none is known (shown plain). */
 export function languageForPath(filePath: string): string | null {

@@ -5,7 +5,8 @@
  * - inside a fenced code block (``` or ~~~, three or more; closed by the same character, at least as many, and
  *   nothing but spaces after it). An unterminated fence runs to the end of the text (it is still streaming);
  * - before an indented line (a list item's continuation, an indented code block): it stays with the block above;
- * - before a list item when the block is a list: a blank line between items makes one loose list, not two lists.
+ * - before a list item when the block holds a list item or ends indented: a blank line between items makes one loose
+ *   list, not two lists.
  * A text with a link reference definition (`[id]: url`) or a footnote (`[^1]`) anywhere is one block: what such a
  * reference renders as depends on the whole text.
  *
@@ -30,10 +31,13 @@ export interface MarkdownBlocks {
  * it can change the blocks before it.
  */
 export function extendMarkdownBlocks(previous: MarkdownBlocks | null, text: string): MarkdownBlocks {
-  if (needsWholeText(text)) return { text, ...scanBlocks(text, 0) };
   const last = previous ? previous.blocks.length - 1 : -1;
   const from = previous?.starts[last];
   if (!previous || from === undefined || !text.startsWith(previous.text)) return { text, ...scanBlocks(text, 0) };
+  // The previous text was split, so it held no reference: only its last line and what came after can (a streaming
+  // message is not searched whole at every token).
+  const lastLine = previous.text.lastIndexOf('\n') + 1;
+  if (needsWholeText(text.slice(lastLine))) return { text, ...scanBlocks(text, 0) };
   const tail = scanBlocks(text, from);
   return {
     text,
@@ -85,7 +89,7 @@ function scanBlocks(text: string, from: number): { blocks: string[]; starts: num
       continue;
     }
     if (blanks > 0) {
-      const continues = /^[ \t]/.test(line) || (LIST_ITEM.test(line) && LIST_ITEM.test(current[0] ?? ''));
+      const continues = /^[ \t]/.test(line) || (LIST_ITEM.test(line) && mayContinueList(current));
       if (continues) current.push(...Array<string>(blanks).fill(''));
       else flush();
       blanks = 0;
@@ -96,6 +100,15 @@ function scanBlocks(text: string, from: number): { blocks: string[]; starts: num
   }
   flush();
   return { blocks, starts };
+}
+
+/**
+ * Whether a list item after blank lines may belong to what the block holds: the block has a list item anywhere (a list
+ * can start after a heading or interrupt a paragraph, in the block's middle), or it ends indented (after an indented
+ * code block the renderer does not start a list there: `2) d` stays a paragraph).
+ */
+function mayContinueList(current: string[]): boolean {
+  return /^[ \t]/.test(current[current.length - 1] ?? '') || current.some((l) => LIST_ITEM.test(l));
 }
 
 const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})(.*)$/;
