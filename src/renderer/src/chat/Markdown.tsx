@@ -85,11 +85,7 @@ const safeOrEmpty = (url: string): string => safeLinkUrl(url) ?? '';
 
 const COMPONENTS: Components = { a: SafeLink, img: ImageAsText, pre: CodeBlock, table: Table, input: Input };
 const REMARK_PLUGINS: Options['remarkPlugins'] = [remarkGfm];
-const REHYPE_PLUGINS: Options['rehypePlugins'] = [
-  rehypeTrimCodeNewline,
-  rehypeHighlightCode,
-  rehypeVisibleText,
-];
+const REHYPE_PLUGINS: Options['rehypePlugins'] = [rehypeTrimCodeNewline, rehypeHighlightCode, rehypeVisibleText];
 
 /** One top-level block, parsed again only when its own text changes; a code block takes the fast code view. */
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
