@@ -7,19 +7,26 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainProxy } from '../../../src/worker/sandbox/domain-proxy';
 
-function rawExchange(socketPath: string, request: string): Promise<string> {
+/**
+ * Sends `request` and collects the answer: until `done` says it is complete (then at once), or else until 50 ms after
+ * the end of the first headers (a short body), or the socket closes, or 10 s pass.
+ */
+function rawExchange(socketPath: string, request: string, done?: (data: string) => boolean): Promise<string> {
   return new Promise((resolve) => {
     const sock = net.connect(socketPath, () => sock.write(request));
     let data = '';
     sock.on('data', (d) => {
       data += d.toString();
-      if (data.includes('hello-upstream') || data.includes('\r\n\r\n')) setTimeout(() => sock.destroy(), 50);
+      if (done?.(data)) sock.destroy();
+      else if (!done && data.includes('\r\n\r\n')) setTimeout(() => sock.destroy(), 50);
     });
     sock.on('close', () => resolve(data));
     sock.on('error', () => resolve(data));
-    setTimeout(() => sock.destroy(), 3_000);
+    setTimeout(() => sock.destroy(), 10_000);
   });
 }
+
+const upstreamAnswered = (data: string): boolean => data.includes('hello-upstream');
 
 describe('DomainProxy (unix socket)', () => {
   let dir: string;
@@ -44,11 +51,16 @@ describe('DomainProxy (unix socket)', () => {
 
   it('forwards an allowed absolute-URI request and tunnels an allowed CONNECT', async () => {
     expect(
-      await rawExchange(socketPath, `GET http://127.0.0.1:${port}/ HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`),
+      await rawExchange(
+        socketPath,
+        `GET http://127.0.0.1:${port}/ HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`,
+        upstreamAnswered,
+      ),
     ).toContain('hello-upstream');
     const tunnel = await rawExchange(
       socketPath,
       `CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n`,
+      upstreamAnswered,
     );
     expect(tunnel).toMatch(/^HTTP\/1.1 200 Connection Established/);
     expect(tunnel).toContain('hello-upstream');
