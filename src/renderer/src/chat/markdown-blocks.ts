@@ -4,11 +4,13 @@
  * A block ends at a blank line, except:
  * - inside a fenced code block (``` or ~~~, three or more; closed by the same character, at least as many, and
  *   nothing but spaces after it). An unterminated fence runs to the end of the text (it is still streaming);
- * - before an indented line (a list item's continuation, an indented code block): it stays with the block above;
+ * - before a line indented four columns (a list item's continuation, an indented code block): it stays with the block
+ *   above; so does a line indented one to three spaces after a block that may hold a list;
  * - before a list item when the block holds a list item or ends indented: a blank line between items makes one loose
  *   list, not two lists.
  * A text with a link reference definition (`[id]: url`) or a footnote (`[^1]`) anywhere is one block: what such a
- * reference renders as depends on the whole text.
+ * reference renders as depends on the whole text. So is a text with an HTML block that may span blank lines (a
+ * comment, `<pre>`, `<script>`, …): its inside is dropped whole, never rendered as markdown.
  *
  * Not splitting is always correct (only slower), so every doubt keeps lines together. Rendering the blocks one by
  * one gives what rendering the whole text gives (tested against the real renderer).
@@ -47,7 +49,11 @@ export function extendMarkdownBlocks(previous: MarkdownBlocks | null, text: stri
 }
 
 /** A link reference definition or a footnote, anywhere (in a code block too: a doubt only costs speed). */
-const WHOLE_TEXT = /^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:|\[\^/m;
+const WHOLE_TEXT =
+  /^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:|\[\^|^ {0,3}<(?:!--|\?|![A-Za-z]|!\[CDATA\[|(?:script|pre|style|textarea)(?:[\s>]|$))/im;
+
+/** Four columns of indentation (a tab counts as reaching them): indented code or a list item's continuation. */
+const INDENTED = /^(?: {0,3}\t| {4})/;
 
 function needsWholeText(text: string): boolean {
   return WHOLE_TEXT.test(text);
@@ -89,7 +95,11 @@ function scanBlocks(text: string, from: number): { blocks: string[]; starts: num
       continue;
     }
     if (blanks > 0) {
-      const continues = /^[ \t]/.test(line) || (LIST_ITEM.test(line) && mayContinueList(current));
+      const continues = INDENTED.test(line)
+        ? true
+        : /^ {1,3}\S/.test(line) || LIST_ITEM.test(line)
+          ? mayContinueList(current)
+          : false;
       if (continues) current.push(...Array<string>(blanks).fill(''));
       else flush();
       blanks = 0;
@@ -103,9 +113,10 @@ function scanBlocks(text: string, from: number): { blocks: string[]; starts: num
 }
 
 /**
- * Whether a list item after blank lines may belong to what the block holds: the block has a list item anywhere (a list
- * can start after a heading or interrupt a paragraph, in the block's middle), or it ends indented (after an indented
- * code block the renderer does not start a list there: `2) d` stays a paragraph).
+ * Whether a list item, or a line indented one to three spaces, after blank lines may belong to what the block holds:
+ * the block has a list item anywhere (a list can start after a heading or interrupt a paragraph, in the block's
+ * middle; its items' text may start one to three columns in), or it ends indented (after an indented code block the
+ * renderer does not start a list there: `2) d` stays a paragraph).
  */
 function mayContinueList(current: string[]): boolean {
   return /^[ \t]/.test(current[current.length - 1] ?? '') || current.some((l) => LIST_ITEM.test(l));
