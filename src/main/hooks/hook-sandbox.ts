@@ -5,7 +5,7 @@
  * the worker's tools; main uses it here, and only here, to start hook processes (never a model-directed tool).
  */
 // eslint-disable-next-line no-restricted-imports -- the sandbox library is plain Node code shared with the worker
-import { createCommandSandbox, isSandboxAvailable, type CommandSandbox } from '../../worker/sandbox';
+import type { CommandSandbox } from '../../worker/sandbox';
 import { sandboxRunConfig } from '../sandbox/run-config';
 import { HookRuntime, type HookRuntimeOptions, type SandboxedHookLauncher } from './hook-runtime';
 
@@ -27,6 +27,10 @@ export function hookSandbox(options: HookSandboxOptions): HookSandbox {
     // Project hooks run only in a trusted project, so the project's own sandbox settings apply (as for commands).
     const { config } = await sandboxRunConfig({ ...options, projectTrusted: true });
     if (!config.enabled) return { unavailable: 'the OS sandbox is turned off, so project hooks do not run' };
+    // Loaded on first use: the library (its network proxy, node:http) is most of a one-shot `permissions check`'s
+    // start-up otherwise, and most checks run no project hook.
+    // eslint-disable-next-line no-restricted-imports -- as above
+    const { createCommandSandbox, isSandboxAvailable } = await import('../../worker/sandbox');
     const sandbox = await createCommandSandbox({
       projectRoot: options.projectRoot,
       additionalDirectories: [],
