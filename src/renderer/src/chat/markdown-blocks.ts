@@ -5,7 +5,7 @@
  * - inside a fenced code block (``` or ~~~, three or more; closed by the same character, at least as many, and
  *   nothing but spaces after it). An unterminated fence runs to the end of the text (it is still streaming);
  * - before a line indented four columns (a list item's continuation, an indented code block): it stays with the block
- *   above; so does a line indented one to three spaces after a block that may hold a list;
+ *   above; so does a line indented one to three spaces when a list item in the block may continue with it;
  * - before a list item when the block holds a list item or ends indented: a blank line between items makes one loose
  *   list, not two lists.
  * A text with a link reference definition (`[id]: url`) or a footnote (`[^1]`) anywhere is one block: what such a
@@ -95,11 +95,7 @@ function scanBlocks(text: string, from: number): { blocks: string[]; starts: num
       continue;
     }
     if (blanks > 0) {
-      const continues = INDENTED.test(line)
-        ? true
-        : /^ {1,3}\S/.test(line) || LIST_ITEM.test(line)
-          ? mayContinueList(current)
-          : false;
+      const continues = INDENTED.test(line) || mayContinueList(current, line);
       if (continues) current.push(...Array<string>(blanks).fill(''));
       else flush();
       blanks = 0;
@@ -113,13 +109,30 @@ function scanBlocks(text: string, from: number): { blocks: string[]; starts: num
 }
 
 /**
- * Whether a list item, or a line indented one to three spaces, after blank lines may belong to what the block holds:
- * the block has a list item anywhere (a list can start after a heading or interrupt a paragraph, in the block's
- * middle; its items' text may start one to three columns in), or it ends indented (after an indented code block the
- * renderer does not start a list there: `2) d` stays a paragraph).
+ * Whether a line after blank lines may belong to what the block holds (`line` is indented less than four columns):
+ * - a list item, when the block has a list item anywhere (a list can start after a heading or interrupt a paragraph,
+ *   in the block's middle);
+ * - a line indented one to three spaces, when a list item in the block has its text starting at or before that
+ *   column (then it may be that item's next paragraph);
+ * - either, when the block ends indented (after an indented code block the renderer does not start a list there:
+ *   `2) d` stays a paragraph).
  */
-function mayContinueList(current: string[]): boolean {
-  return /^[ \t]/.test(current[current.length - 1] ?? '') || current.some((l) => LIST_ITEM.test(l));
+function mayContinueList(current: string[], line: string): boolean {
+  const item = LIST_ITEM.test(line);
+  const indent = /^ {1,3}(?=\S)/.exec(line)?.[0].length;
+  if (!item && indent === undefined) return false;
+  if (/^[ \t]/.test(current[current.length - 1] ?? '')) return true;
+  if (item) return current.some((l) => LIST_ITEM.test(l));
+  return current.some((l) => LIST_ITEM.test(l) && itemTextColumn(l) <= (indent ?? 0));
+}
+
+/** The column where a list item's text starts (what its later paragraphs must be indented by); 0 when unsure. */
+function itemTextColumn(item: string): number {
+  const match = /^( {0,3})([-+*]|\d{1,9}[.)])( *)(.*)$/.exec(item);
+  if (!match) return 0; // a tab after the marker: unsure, so anything may continue it
+  const [, indent = '', marker = '', spaces = '', rest = ''] = match;
+  const gap = rest === '' || spaces.length >= 5 ? 1 : spaces.length;
+  return indent.length + marker.length + gap;
 }
 
 const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})(.*)$/;
