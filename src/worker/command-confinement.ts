@@ -8,8 +8,8 @@ import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SandboxRunConfig, SandboxStatus } from '../shared/worker-protocol';
-import { CommandSandboxCache, unsandboxedWrapper } from './sandbox/index';
-import type { CommandSandbox, SandboxUnavailable } from './sandbox/index';
+import { CommandSandboxCache, unsandboxedWrapper } from '../shared/node/sandbox';
+import type { CommandSandbox, SandboxUnavailable } from '../shared/node/sandbox';
 import type { CommandWrapper } from './tools/index';
 
 export interface Confinement {

@@ -7,7 +7,7 @@ import { measureToolRoundtrip } from './bench-service';
 import { exitOnFatalErrors } from './fatal';
 import { connectToMain } from './port';
 import { WorkerRpc } from './rpc-server';
-import { measureSandboxOverhead } from './sandbox/index';
+import { measureSandboxOverhead } from '../shared/node/sandbox';
 
 // The worker process: runs as an Electron utility process or a Node child process, from the same bundle.
 const port = connectToMain();

@@ -6,12 +6,12 @@ import type { FakeAnthropic } from '../support/fake-anthropic';
 import { makeSandbox, runGatehouse, sentToolResults } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
 import { createSession } from '../../src/main/sdk';
-import { findOnPath } from '../../src/worker/sandbox/find-binary';
+import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
 
 // `permissions.additionalDirectories` from the settings, resolved by the engine, are writable inside the sandbox
 // (through the whole path: main -> worker -> bubblewrap); an untrusted project's own list is not.
 
-const bwrap = process.platform === 'linux' ? findOnPath('bwrap') : null;
+const bwrap = process.platform === 'linux' ? await findOnPath('bwrap') : null;
 if (bwrap === null) console.warn('agent-sandbox-additional-dirs tests skipped: bubblewrap (bwrap) is not installed');
 
 let fake: FakeAnthropic;

@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CommandConfinement, defaultSandboxConfig } from '../../src/worker/command-confinement';
-import { findOnPath } from '../../src/worker/sandbox/find-binary';
+import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
+
+const bwrap = process.platform === 'linux' ? await findOnPath('bwrap') : null;
 
 // The worker's choice of command wrapper per run: sandbox, scrubbed direct (turned off), or unavailable.
 
@@ -36,7 +38,7 @@ describe('CommandConfinement', () => {
     try {
       const c = await confinement.resolve(project, [], config({ enabled: false }));
       expect(c.status).toMatchObject({ enabled: false, available: false });
-      const w = c.wrapper.wrap('echo hi');
+      const w = await c.wrapper.wrap('echo hi');
       expect(w).toMatchObject({ file: 'bash', args: ['-c', 'echo hi'], cwd: project });
       expect(w.env.GATEHOUSE_TEST_SERVICE_TOKEN).toBeUndefined();
       expect(w.env.PATH).toBe(process.env.PATH);
@@ -52,7 +54,7 @@ describe('CommandConfinement', () => {
       available: false,
       reason: `bubblewrap was not found at ${path.join(root, 'no-bwrap')}`,
     });
-    expect(c.wrapper.wrap('true').file).toBe('bash');
+    expect((await c.wrapper.wrap('true')).file).toBe('bash');
   });
 
   it('protects the user config dir under its given and its real name', async () => {
@@ -63,16 +65,13 @@ describe('CommandConfinement', () => {
     expect(c.protectedPaths).toEqual([path.join(root, 'config'), real]);
   });
 
-  it.skipIf(process.platform !== 'linux' || findOnPath('bwrap') === null)(
-    'a working sandbox is reused for the same project and configuration',
-    async () => {
-      const a = await confinement.resolve(project, [], config());
-      expect(a.status).toEqual({ enabled: true, available: true, mechanism: 'bubblewrap' });
-      const b = await confinement.resolve(project, [], config());
-      expect(b.wrapper).toBe(a.wrapper);
-      expect(a.wrapper.wrap('true').file).not.toBe('bash');
-    },
-  );
+  it.skipIf(bwrap === null)('a working sandbox is reused for the same project and configuration', async () => {
+    const a = await confinement.resolve(project, [], config());
+    expect(a.status).toEqual({ enabled: true, available: true, mechanism: 'bubblewrap' });
+    const b = await confinement.resolve(project, [], config());
+    expect(b.wrapper).toBe(a.wrapper);
+    expect((await a.wrapper.wrap('true')).file).not.toBe('bash');
+  });
 
   it('no configuration from main: the fail-safe default (on, no network)', () => {
     const d = defaultSandboxConfig({ HOME: root, GATEHOUSE_HOME: path.join(root, 'gh') });

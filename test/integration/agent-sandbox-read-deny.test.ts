@@ -5,13 +5,13 @@ import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { runGatehouse, sentToolResults, withTrustedProject } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
-import { findOnPath } from '../../src/worker/sandbox/find-binary';
+import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
 
 // The whole path (`gatehouse run` -> main computes what the Read deny rules deny -> worker -> bubblewrap): in
 // bypassPermissions mode the engine lets `grep -rn key .` through (a read-only command), only the sandbox hides
 // the denied files from it.
 
-const bwrap = process.platform === 'linux' ? findOnPath('bwrap') : null;
+const bwrap = process.platform === 'linux' ? await findOnPath('bwrap') : null;
 
 let fake: FakeAnthropic;
 let box: Sandbox;

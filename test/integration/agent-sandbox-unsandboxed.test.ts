@@ -7,13 +7,13 @@ import { RpcClient, runGatehouse, sentToolResults, withTrustedProject } from './
 import type { Sandbox } from './agent-helpers';
 import { createSession } from '../../src/main/sdk';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/main/sdk';
-import { findOnPath } from '../../src/worker/sandbox/find-binary';
+import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
 
 // An explicit one-off unsandboxed run through the whole path (SDK / `gatehouse run` -> main -> worker -> pty): the
 // model asks with `unsandboxed: true`, a person allows that exact command once, and only then it runs unconfined.
 
 const PYTHON = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-const bwrap = process.platform === 'linux' ? findOnPath('bwrap') : null;
+const bwrap = process.platform === 'linux' ? await findOnPath('bwrap') : null;
 if (bwrap === null) console.warn('agent-sandbox-unsandboxed tests skipped: bubblewrap (bwrap) is not installed');
 
 let fake: FakeAnthropic;

@@ -9,14 +9,14 @@ import { runGatehouse, sentToolResults, withTrustedProject } from './agent-helpe
 import type { Sandbox } from './agent-helpers';
 import { createSession } from '../../src/main/sdk';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/main/sdk';
-import { findOnPath } from '../../src/worker/sandbox/find-binary';
+import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
 
 // run_command through the whole path (`gatehouse run` process -> main -> worker -> bubblewrap) with the real
 // permission engine in bypassPermissions mode: the engine lets these commands through, only the OS stops them.
 
 const PYTHON = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-const bwrap = process.platform === 'linux' ? findOnPath('bwrap') : null;
-const netTools = findOnPath('socat') !== null && findOnPath('curl') !== null;
+const bwrap = process.platform === 'linux' ? await findOnPath('bwrap') : null;
+const netTools = (await findOnPath('socat')) !== null && (await findOnPath('curl')) !== null;
 const why = bwrap === null ? 'bubblewrap (bwrap) is not installed: the sandbox cannot be tested here' : '';
 if (why) console.warn(`agent-sandbox tests skipped: ${why}`);
 

@@ -3,7 +3,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandSandbox, type CommandSandbox } from '../../src/worker/sandbox';
+import { createCommandSandbox, type CommandSandbox } from '../../src/shared/node/sandbox';
 import { makeWorld, noBwrapReason, runIn, type SandboxWorld } from '../unit/sandbox/support';
 
 describe.skipIf(noBwrapReason !== null)(

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createCommandSandbox, measureSandboxOverhead } from '../../src/worker/sandbox';
+import { createCommandSandbox, measureSandboxOverhead } from '../../src/shared/node/sandbox';
 import { makeWorld, noBwrapReason, runWrapped } from '../unit/sandbox/support';
 
 describe.skipIf(noBwrapReason !== null)(
@@ -11,7 +11,7 @@ describe.skipIf(noBwrapReason !== null)(
       try {
         const sandbox = await createCommandSandbox(world.config({ allowedDomains: ['example.com'] }));
         if (sandbox.kind !== 'sandbox') throw new Error(sandbox.reason);
-        const w = sandbox.wrap('echo hi');
+        const w = await sandbox.wrap('echo hi');
         const privateTmp = w.args[w.args.indexOf('/tmp') - 1] ?? '';
         const socketDir = w.args[w.args.indexOf('/tmp/.gatehouse-net') - 1] ?? '';
         expect(fs.existsSync(privateTmp)).toBe(true);
@@ -20,7 +20,7 @@ describe.skipIf(noBwrapReason !== null)(
         await sandbox.dispose();
         expect(fs.existsSync(privateTmp)).toBe(false);
         expect(fs.existsSync(socketDir)).toBe(false);
-        expect(() => sandbox.wrap('true')).toThrow(/disposed/);
+        await expect(sandbox.wrap('true')).rejects.toThrow(/disposed/);
         await sandbox.dispose(); // twice is harmless
       } finally {
         world.remove();

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as pty from 'node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandSandbox, type CommandSandbox } from '../../src/worker/sandbox';
+import { createCommandSandbox, type CommandSandbox } from '../../src/shared/node/sandbox';
 import { makeWorld, noBwrapReason, type SandboxWorld } from '../unit/sandbox/support';
 
 interface PtyRun {
@@ -11,15 +11,14 @@ interface PtyRun {
   output(): string;
 }
 
-function spawnInPty(sandbox: CommandSandbox, command: string): PtyRun {
-  const w = sandbox.wrap(command);
+async function spawnInPty(sandbox: CommandSandbox, command: string): Promise<PtyRun> {
+  const w = await sandbox.wrap(command);
   const term = pty.spawn(w.file, w.args, { name: 'xterm-256color', cols: 120, rows: 30, cwd: w.cwd, env: w.env });
   const chunks: string[] = [];
   term.onData((d) => chunks.push(d));
   const exited = new Promise<{ exitCode: number; signal: number | undefined }>((resolve) =>
     term.onExit((e) => {
-      w.cleanup?.();
-      resolve({ exitCode: e.exitCode, signal: e.signal });
+      void (w.cleanup?.() ?? Promise.resolve()).then(() => resolve({ exitCode: e.exitCode, signal: e.signal }));
     }),
   );
   return { term, chunks, exited, output: () => chunks.join('') };
@@ -65,7 +64,7 @@ describe.skipIf(noBwrapReason !== null)(
     });
 
     it('streams output, sees a terminal and reports the exit code', async () => {
-      const run = spawnInPty(
+      const run = await spawnInPty(
         sandbox,
         'echo first; [ -t 1 ] && echo is-a-tty; tput cols 2>/dev/null || stty size; sleep 0.3; echo second; exit 3',
       );
@@ -80,7 +79,7 @@ describe.skipIf(noBwrapReason !== null)(
     });
 
     it('reports a failing command blocked by the sandbox through the pty', async () => {
-      const run = spawnInPty(sandbox, `touch ${world.outside}/nope`);
+      const run = await spawnInPty(sandbox, `touch ${world.outside}/nope`);
       const { exitCode } = await run.exited;
       expect(exitCode).not.toBe(0);
       expect(sandbox.describeViolation(run.output(), exitCode)).toBe(
@@ -90,7 +89,7 @@ describe.skipIf(noBwrapReason !== null)(
 
     it('cancel (signals to the pty process group) kills the whole tree, background jobs included', async () => {
       const marker = `${Date.now() % 100000}.${process.pid}`;
-      const run = spawnInPty(sandbox, `sleep 1${marker} & (sleep 2${marker} &) ; echo ready; wait`);
+      const run = await spawnInPty(sandbox, `sleep 1${marker} & (sleep 2${marker} &) ; echo ready; wait`);
       await until(() => run.output().includes('ready'), 10_000);
       await until(() => processesWith(marker).length >= 2, 5_000);
       const pgid = run.term.pid; // the pty child (bwrap) leads its session and process group
@@ -110,7 +109,7 @@ describe.skipIf(noBwrapReason !== null)(
 
     it('Ctrl-C through the terminal stops the command and everything it started', async () => {
       const marker = `${(Date.now() + 7) % 100000}.${process.pid}`;
-      const run = spawnInPty(sandbox, `echo waiting; sleep 3${marker} & sleep 4${marker}`);
+      const run = await spawnInPty(sandbox, `echo waiting; sleep 3${marker} & sleep 4${marker}`);
       await until(() => run.output().includes('waiting') && processesWith(marker).length >= 2, 10_000);
       run.term.write('\x03');
       const { exitCode, signal } = await run.exited;

@@ -5,7 +5,7 @@ import { createPermissionEngine, fixedTrust, type PermissionEngine } from '../..
 import { readDenyMask, sandboxReadDeny, TOO_MANY_FILES } from '../../src/main/sandbox';
 import type { ReadDenyMaskWire } from '../../src/shared/worker-protocol';
 import { CommandConfinement, defaultSandboxConfig } from '../../src/worker/command-confinement';
-import { createCommandSandbox, type CommandSandbox } from '../../src/worker/sandbox';
+import { createCommandSandbox, type CommandSandbox } from '../../src/shared/node/sandbox';
 import { makeWorld, noBwrapReason, runIn, type SandboxWorld } from '../unit/sandbox/support';
 
 const SECRETS = ['KEY-SECRET-1', 'ENV-SECRET-2', 'ENV-SECRET-3', 'ABS-SECRET-4', 'LINKED-SECRET-5'];

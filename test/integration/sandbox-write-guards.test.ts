@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCommandSandbox, type CommandSandbox } from '../../src/worker/sandbox';
+import { createCommandSandbox, type CommandSandbox } from '../../src/shared/node/sandbox';
 import { makeWorld, noBwrapReason, runIn, runWrapped, type SandboxWorld } from '../unit/sandbox/support';
 
 // Defence in depth: whatever the analysis lets through, a sandboxed command cannot rewrite the permission rules
@@ -235,16 +235,18 @@ describe.skipIf(noBwrapReason !== null)(
       const s = await start();
       fs.mkdirSync(path.join(world.project, '.git', 'real-hooks'), { recursive: true });
       fs.symlinkSync('real-hooks', path.join(world.project, '.git', 'hooks'));
-      expect(() => s.wrap('true')).toThrow(/\.git\/hooks \(the git hooks folder\) is a symbolic link.*core\.hooksPath/);
+      await expect(s.wrap('true')).rejects.toThrow(
+        /\.git\/hooks \(the git hooks folder\) is a symbolic link.*core\.hooksPath/,
+      );
     });
 
     it('commands running at once share a placeholder: the first to end does not lift the guard of the other', async () => {
       const s = await start();
       const claude = path.join(world.project, '.claude');
       const waitFor = (flag: string): string => `while [ ! -e ${flag} ]; do sleep 0.02; done`;
-      const first = runWrapped(s.wrap(`${waitFor('go-first')}; echo first-done`), 30_000);
+      const first = runWrapped(await s.wrap(`${waitFor('go-first')}; echo first-done`), 30_000);
       const second = runWrapped(
-        s.wrap(
+        await s.wrap(
           `${waitFor('go-second')}; { mkdir -p .claude && echo "{}" > .claude/settings.json; } 2>&1; echo second-done`,
         ),
         30_000,

@@ -176,12 +176,12 @@ describe('run_command', () => {
       ripgrepPath: null,
       killGraceMs: 300,
       commandWrapper: {
-        wrap: (command) => ({
+        wrap: async (command) => ({
           file: 'bash',
           args: ['-c', `echo "[wrapped]"; ${command}`],
           env: { PATH: process.env.PATH ?? '/usr/bin:/bin', WRAPPED: 'yes' },
           cwd: sb.outside,
-          cleanup: () => void cleaned++,
+          cleanup: async () => void cleaned++,
         }),
         describeViolation: (output, exitCode) =>
           output.includes('Permission denied') ? `sandbox_violation: blocked (exit ${exitCode})` : null,
@@ -208,7 +208,7 @@ describe('run_command', () => {
       ripgrepPath: null,
       killGraceMs: 300,
       commandWrapper: {
-        wrap: (command) => ({
+        wrap: async (command) => ({
           file: 'bash',
           args: ['-c', `echo "[sandboxed]"; ${command}`],
           env: { PATH: process.env.PATH ?? '/bin' },

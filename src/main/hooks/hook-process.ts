@@ -6,7 +6,8 @@ export interface HookSpawn {
   args: string[];
   env: Record<string, string>;
   cwd: string;
-  cleanup?(): void;
+  /** Releases what the sandbox held for the hook (its placeholders); the result waits for it. */
+  cleanup?(): Promise<void>;
 }
 
 export interface HookProcessResult {
@@ -36,6 +37,7 @@ export function runHookProcess(
   signal?: AbortSignal,
 ): Promise<HookProcessResult> {
   const started = performance.now();
+  const release = (): Promise<void> => spec.cleanup?.().catch(() => undefined) ?? Promise.resolve();
   return new Promise((resolve) => {
     let child: ReturnType<typeof spawn>;
     try {
@@ -46,8 +48,7 @@ export function runHookProcess(
         detached: process.platform !== 'win32',
       });
     } catch (err) {
-      spec.cleanup?.();
-      resolve(failed(`could not start: ${(err as Error).message}`, started));
+      void release().then(() => resolve(failed(`could not start: ${(err as Error).message}`, started)));
       return;
     }
     const out: Buffer[] = [];
@@ -96,7 +97,7 @@ export function runHookProcess(
     child.on('close', (code, sig) => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      spec.cleanup?.();
+      const released = release();
       // The hook's own children may keep running in its group after it exits: they go with it.
       if (!timedOut && child.pid !== undefined && process.platform !== 'win32') {
         try {
@@ -105,7 +106,7 @@ export function runHookProcess(
           // the group is already gone
         }
       }
-      resolve({
+      const result: HookProcessResult = {
         exitCode: code,
         signal: sig,
         stdout: Buffer.concat(out).toString('utf8'),
@@ -114,7 +115,8 @@ export function runHookProcess(
         timedOut,
         error,
         durationMs: Math.round(performance.now() - started),
-      });
+      };
+      void released.then(() => resolve(result));
     });
   });
 }

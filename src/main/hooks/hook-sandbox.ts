@@ -1,11 +1,11 @@
 /**
  * Project and local hooks run inside the same OS sandbox as the agent's `run_command` (bubblewrap on Linux, Seatbelt
  * on macOS): writes confined to the project and temp, the project's `.gatehouse/`, `.claude/`, `.git/hooks` and
- * `.git/config` read-only, secrets unreadable, network only to the allowed domains. The sandbox library lives beside
- * the worker's tools; main uses it here, and only here, to start hook processes (never a model-directed tool).
+ * `.git/config` read-only, secrets unreadable, network only to the allowed domains. The sandbox library
+ * (src/shared/node/sandbox) is shared with the worker's `run_command`; main uses it here, and only here, to start
+ * hook processes (never a model-directed tool).
  */
-// eslint-disable-next-line no-restricted-imports -- the sandbox library is plain Node code shared with the worker
-import type { CommandSandbox } from '../../worker/sandbox';
+import type { CommandSandbox } from '../../shared/node/sandbox';
 import { sandboxRunConfig } from '../sandbox/run-config';
 import { HookRuntime, type HookRuntimeOptions, type SandboxedHookLauncher } from './hook-runtime';
 
@@ -29,8 +29,7 @@ export function hookSandbox(options: HookSandboxOptions): HookSandbox {
     if (!config.enabled) return { unavailable: 'the OS sandbox is turned off, so project hooks do not run' };
     // Loaded on first use: the library (its network proxy, node:http) is most of a one-shot `permissions check`'s
     // start-up otherwise, and most checks run no project hook.
-    // eslint-disable-next-line no-restricted-imports -- as above
-    const { createCommandSandbox, isSandboxAvailable } = await import('../../worker/sandbox');
+    const { createCommandSandbox, isSandboxAvailable } = await import('../../shared/node/sandbox');
     const sandbox = await createCommandSandbox({
       projectRoot: options.projectRoot,
       additionalDirectories: [],
@@ -50,7 +49,7 @@ export function hookSandbox(options: HookSandboxOptions): HookSandbox {
       created ??= create();
       const sandbox = await created;
       if ('unavailable' in sandbox) return sandbox;
-      const wrapped = sandbox.wrap(command);
+      const wrapped = await sandbox.wrap(command);
       return {
         file: wrapped.file,
         args: wrapped.args,

@@ -26,7 +26,7 @@ export interface ToolRegistryOptions {
   defaultCommandTimeoutMs?: number;
   /** run_command: time between SIGTERM and SIGKILL of the process group. Default 2 s. */
   killGraceMs?: number;
-  /** run_command runs inside this (e.g. the bubblewrap CommandSandbox of src/worker/sandbox); absent: plain bash. */
+  /** run_command runs inside this (e.g. the bubblewrap CommandSandbox of src/shared/node/sandbox); absent: plain bash. */
   commandWrapper?: CommandWrapper;
 }
 

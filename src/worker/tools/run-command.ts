@@ -8,11 +8,17 @@ import { truncateHeadTail } from './truncate';
 import type { ToolResult } from './types';
 
 /**
- * Runs each command inside something else (the OS sandbox of src/worker/sandbox: its CommandSandbox fits this
+ * Runs each command inside something else (the OS sandbox of src/shared/node/sandbox: its CommandSandbox fits this
  * shape): `wrap` gives the argv, environment and folder to spawn instead of `bash -c COMMAND`.
  */
 export interface CommandWrapper {
-  wrap(command: string): { file: string; args: string[]; env: Record<string, string>; cwd: string; cleanup?(): void };
+  wrap(command: string): Promise<{
+    file: string;
+    args: string[];
+    env: Record<string, string>;
+    cwd: string;
+    cleanup?(): Promise<void>;
+  }>;
   /**
    * The same command outside the sandbox (environment still scrubbed), for a call main allowed with
    * `unsandboxed: true` (a person's "allow once"). Absent: the wrapper confines nothing anyway, `wrap` is used.
@@ -22,7 +28,7 @@ export interface CommandWrapper {
     args: string[];
     env: Record<string, string>;
     cwd: string;
-    cleanup?(): void;
+    cleanup?(): Promise<void>;
   };
   /** A message for the model when the output shows the wrapper blocked something, else null. */
   describeViolation?(output: string, exitCode: number | null): string | null;
@@ -71,7 +77,7 @@ function footerFor(ending: Ending, timeoutMs: number): string {
  * Runs `bash -c COMMAND` (stdin from /dev/null) in a pty in the project root, under the end-marker wrapper of
  * pty-sentinel.ts; the whole process group dies on timeout or cancel.
  */
-export function runInPty(
+export async function runInPty(
   command: string,
   timeoutMs: number,
   opts: RunCommandOptions,
@@ -87,7 +93,7 @@ export function runInPty(
       ? undefined
       : unsandboxed && wrapper.wrapUnsandboxed
         ? wrapper.wrapUnsandboxed(command)
-        : wrapper.wrap(command);
+        : await wrapper.wrap(command);
   const spawnSpec = wrapped ?? { file: 'bash', args: ['-c', command], env: workerEnv(), cwd: ctx.projectRoot };
   let term: pty.IPty;
   try {
@@ -99,7 +105,7 @@ export function runInPty(
       env: spawnSpec.env,
     });
   } catch (err) {
-    spawnSpec.cleanup?.();
+    await spawnSpec.cleanup?.().catch(() => undefined);
     throw new ToolError(`could not start the command: ${err instanceof Error ? err.message : String(err)}`);
   }
   const pgid = term.pid; // the pty's child is a session leader: its pid is the group id
@@ -135,11 +141,8 @@ export function runInPty(
     });
     term.onExit(({ exitCode, signal }) => {
       emit(filter.flush());
-      try {
-        spawnSpec.cleanup?.();
-      } catch {
-        // cleanup is best effort
-      }
+      // Cleanup is best effort; the result waits for it, so the next command finds none of this one's placeholders.
+      const released = spawnSpec.cleanup?.().catch(() => undefined) ?? Promise.resolve();
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);
       const finish = (ending: Ending): void => {
@@ -156,16 +159,17 @@ export function runInPty(
       };
       if (killing !== null) {
         const { kind, done } = killing;
-        void done.then(() => finish({ kind }));
+        void Promise.all([done, released]).then(() => finish({ kind }));
         return;
       }
       // Background jobs left behind by a finished command are not kept running.
       if (groupAlive(pgid)) void terminateGroup(pgid, graceMs);
-      finish({
+      const ending: Ending = {
         kind: 'exit',
         exitCode: filter.exitCode ?? exitCode,
         signal: filter.exitCode === null ? (signal ?? 0) : 0,
-      });
+      };
+      void released.then(() => finish(ending));
     });
   });
 }

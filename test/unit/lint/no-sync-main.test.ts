@@ -30,6 +30,14 @@ describe('no synchronous calls on the Electron main thread (lint)', () => {
     30_000,
   );
 
+  it.each(['src/worker/tools', 'src/shared/node', 'src/shared/node/sandbox'])(
+    '%s (the worker, and the sandbox library main starts project hooks with): every blocking call is an error',
+    async (folder) => {
+      expect(await syncErrors(`${folder}/new-module.ts`)).toEqual([2, 3, 4, 5]);
+    },
+    30_000,
+  );
+
   it('the CLI and the allow-listed CLI twins may block', async () => {
     expect(await syncErrors('src/main/cli/new-command.ts')).toEqual([]);
     expect(await syncErrors('src/main/trust/trust-file.ts')).toEqual([]);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { directCommand, looksSecret, scrubEnv, unsandboxedWrapper } from '../../../src/worker/sandbox';
-import { sandboxEnv } from '../../../src/worker/sandbox/sandbox-env';
+import { directCommand, looksSecret, scrubEnv, unsandboxedWrapper } from '../../../src/shared/node/sandbox';
+import { sandboxEnv } from '../../../src/shared/node/sandbox/sandbox-env';
 
 describe('scrubEnv', () => {
   const env = {
@@ -59,10 +59,12 @@ describe('scrubEnv', () => {
     );
   });
 
-  it('directCommand (no sandbox) still scrubs the environment', () => {
+  it('directCommand (no sandbox) still scrubs the environment', async () => {
     const d = directCommand('ls', '/p', ['GITHUB_TOKEN'], { PATH: '/bin', ANTHROPIC_API_KEY: 'k', GITHUB_TOKEN: 'g' });
     expect(d).toEqual({ file: 'bash', args: ['-c', 'ls'], env: { PATH: '/bin', GITHUB_TOKEN: 'g' }, cwd: '/p' });
-    expect(unsandboxedWrapper('/p', [], { PATH: '/bin', MY_SECRET: 's' }).wrap('ls').env).toEqual({ PATH: '/bin' });
+    expect((await unsandboxedWrapper('/p', [], { PATH: '/bin', MY_SECRET: 's' }).wrap('ls')).env).toEqual({
+      PATH: '/bin',
+    });
   });
 
   it('sandboxEnv replaces the host proxy settings and points at the bridge only when there is a proxy', () => {

@@ -7,7 +7,7 @@ import { parseRule } from '../../../src/main/permission/rules/parse-rule';
 import type { LoadedRule } from '../../../src/main/permission/rules/rule-types';
 import { CANCELLED, readDenyMask, TOO_MANY_FILES } from '../../../src/main/sandbox/read-deny-mask';
 import { readDenyRules, statusForCommand } from '../../../src/main/sandbox/sandbox-gate';
-import { describeViolation } from '../../../src/worker/sandbox/violation';
+import { describeViolation } from '../../../src/shared/node/sandbox/violation';
 
 let root: string;
 let project: string;

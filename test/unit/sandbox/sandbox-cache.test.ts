@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CommandSandboxCache } from '../../../src/worker/sandbox';
-import type { CommandSandbox, CommandSandboxConfig } from '../../../src/worker/sandbox';
+import { CommandSandboxCache } from '../../../src/shared/node/sandbox';
+import type { CommandSandbox, CommandSandboxConfig } from '../../../src/shared/node/sandbox';
 
 function fakeSandbox(log: string[], name: string): CommandSandbox {
   return {
     kind: 'sandbox',
     mechanism: 'bubblewrap',
-    wrap: (command) => ({ file: 'bwrap', args: [command], env: {}, cwd: '/' }),
+    wrap: async (command) => ({ file: 'bwrap', args: [command], env: {}, cwd: '/' }),
     wrapUnsandboxed: (command) => ({ file: 'bash', args: ['-c', command], env: {}, cwd: '/' }),
     describeViolation: () => null,
     dispose: async () => {

@@ -1,13 +1,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSeatbeltSandbox, seatbeltCommand } from '../../../src/worker/sandbox/seatbelt-sandbox';
+import { createSeatbeltSandbox, seatbeltCommand } from '../../../src/shared/node/sandbox/seatbelt-sandbox';
 import {
   sbplString,
   seatbeltProfile,
   SeatbeltProfileError,
   type SeatbeltPlan,
-} from '../../../src/worker/sandbox/seatbelt-profile';
+} from '../../../src/shared/node/sandbox/seatbelt-profile';
 import { makeWorld, runWrapped, type SandboxWorld } from './support';
 
 // The macOS Seatbelt profile, read back with an S-expression reader that follows SBPL's (TinyScheme's) string
@@ -262,7 +262,7 @@ describe('the Seatbelt set-up (wiring only, off macOS: a stand-in sandbox-exec t
     if (s.kind !== 'sandbox') throw new Error(s.reason);
     try {
       expect(s.mechanism).toBe('seatbelt');
-      const r = await runWrapped(s.wrap('echo "tmp=$TMPDIR proxy=$ALL_PROXY"'));
+      const r = await runWrapped(await s.wrap('echo "tmp=$TMPDIR proxy=$ALL_PROXY"'));
       const tmp = /tmp=(\S+)/.exec(r.output)?.[1] ?? '';
       expect(fs.statSync(tmp).isDirectory()).toBe(true);
       expect(r.output).toMatch(/proxy=socks5h:\/\/127\.0\.0\.1:\d+/);

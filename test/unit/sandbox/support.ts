@@ -5,13 +5,13 @@ import type * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { findOnPath } from '../../../src/worker/sandbox/find-binary';
-import { createCommandSandbox } from '../../../src/worker/sandbox';
-import type { CommandSandbox, CommandSandboxConfig, WrappedCommand } from '../../../src/worker/sandbox';
+import { findOnPath } from '../../../src/shared/node/sandbox/find-binary';
+import { createCommandSandbox } from '../../../src/shared/node/sandbox';
+import type { CommandSandbox, CommandSandboxConfig, WrappedCommand } from '../../../src/shared/node/sandbox';
 
-export const bwrapPath = findOnPath('bwrap');
-export const socatPath = findOnPath('socat');
-export const curlPath = findOnPath('curl');
+export const bwrapPath = await findOnPath('bwrap');
+export const socatPath = await findOnPath('socat');
+export const curlPath = await findOnPath('curl');
 /** Why the real-bubblewrap tests are skipped, or null when they run. */
 export const noBwrapReason =
   process.platform !== 'linux' ? 'not Linux' : bwrapPath === null ? 'bwrap is not installed' : null;
@@ -94,8 +94,7 @@ export function runWrapped(w: WrappedCommand, timeoutMs = 20_000): Promise<RunRe
       { env: w.env, cwd: w.cwd, timeout: timeoutMs, encoding: 'utf8' },
       (err, stdout, stderr) => {
         const exitCode = err === null ? 0 : typeof err.code === 'number' ? err.code : null;
-        w.cleanup?.();
-        resolve({ exitCode, output: `${stdout}${stderr}` });
+        void (w.cleanup?.() ?? Promise.resolve()).then(() => resolve({ exitCode, output: `${stdout}${stderr}` }));
       },
     );
   });
@@ -105,7 +104,7 @@ export async function runIn(
   sandbox: CommandSandbox,
   command: string,
 ): Promise<RunResult & { violation: string | null }> {
-  const r = await runWrapped(sandbox.wrap(command));
+  const r = await runWrapped(await sandbox.wrap(command));
   return { ...r, violation: sandbox.describeViolation(r.output, r.exitCode) };
 }
 

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandSandbox, isSandboxAvailable } from '../../../src/worker/sandbox';
+import { createCommandSandbox, isSandboxAvailable } from '../../../src/shared/node/sandbox';
 import { makeWorld, noBwrapReason, type SandboxWorld } from './support';
 
 describe('an unavailable sandbox says why (never a sandbox that does nothing)', () => {

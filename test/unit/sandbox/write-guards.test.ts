@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { holdGuards, leasePlaceholders } from '../../../src/worker/sandbox/placeholders';
-import { MARKER_PREFIX } from '../../../src/worker/sandbox/placeholder-marker';
-import { readConfigFacts, writableRootGuards } from '../../../src/worker/sandbox/write-guards';
+import { holdGuards, leasePlaceholders } from '../../../src/shared/node/sandbox/placeholders';
+import { MARKER_PREFIX } from '../../../src/shared/node/sandbox/placeholder-marker';
+import { readConfigFacts, writableRootGuards } from '../../../src/shared/node/sandbox/write-guards';
 
 let base: string;
 let project: string;
@@ -29,10 +29,10 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
 describe('writableRootGuards', () => {
-  it('a plain repository: existing files read-only, missing names placeholders, .git pinned', () => {
+  it('a plain repository: existing files read-only, missing names placeholders, .git pinned', async () => {
     write('project/.git/config', '[core]\n');
     write('project/.claude/settings.json', '{}');
-    const g = writableRootGuards([project], home);
+    const g = await writableRootGuards([project], home);
     expect(g.readOnly).toEqual([p('.claude'), p('.git', 'config')]);
     expect(g.absent).toEqual([p('.gatehouse'), p('.git', 'hooks')]);
     expect(g.pins).toEqual([p('.git')]);
@@ -42,20 +42,20 @@ describe('writableRootGuards', () => {
     );
   });
 
-  it('no repository: only the rule folders (git init stays possible)', () => {
-    const g = writableRootGuards([project], home);
+  it('no repository: only the rule folders (git init stays possible)', async () => {
+    const g = await writableRootGuards([project], home);
     expect(g.absent).toEqual([p('.claude'), p('.gatehouse')]);
     expect(g.readOnly).toEqual([]);
     expect(g.pins).toEqual([]);
   });
 
-  it('every writable root is guarded, and a .git file leads to the worktree git dir and its common dir', () => {
+  it('every writable root is guarded, and a .git file leads to the worktree git dir and its common dir', async () => {
     const other = path.join(base, 'other');
     write('other/.git/config', '[core]\n');
     fs.mkdirSync(path.join(other, '.git', 'hooks'));
     write('other/.git/worktrees/wt/commondir', '../..\n');
     write('project/.git', 'gitdir: ../other/.git/worktrees/wt\n');
-    const g = writableRootGuards([project, other], home);
+    const g = await writableRootGuards([project, other], home);
     const wt = path.join(other, '.git', 'worktrees', 'wt');
     expect(g.readOnly).toEqual(
       expect.arrayContaining([
@@ -72,35 +72,35 @@ describe('writableRootGuards', () => {
     expect(g.pins).toEqual([path.join(other, '.git'), path.join(other, '.git', 'worktrees'), wt]);
   });
 
-  it('a git dir outside every writable root needs nothing (it is read-only already)', () => {
+  it('a git dir outside every writable root needs nothing (it is read-only already)', async () => {
     write('elsewhere/.git/config', '[core]\n');
     write('project/.git', `gitdir: ${path.join(base, 'elsewhere', '.git')}\n`);
-    const g = writableRootGuards([project], home);
+    const g = await writableRootGuards([project], home);
     expect(g.readOnly).toEqual([p('.git')]);
     expect(g.absent).toEqual([p('.claude'), p('.gatehouse')]);
     expect(g.pins).toEqual([]);
   });
 
-  it('core.hooksPath (relative to the work tree, ~, absolute), included files and a per-worktree config', () => {
+  it('core.hooksPath (relative to the work tree, ~, absolute), included files and a per-worktree config', async () => {
     write(
       'project/.git/config',
       '[core]\n\thooksPath = "tools/hooks" ; a comment\n[include]\n\tpath = ../shared.gitconfig\n[extensions]\n\tworktreeConfig = true\n',
     );
     write('project/shared.gitconfig', '[includeIf "gitdir:~/"]\n\tpath = ~/more.gitconfig\n');
     write('home/more.gitconfig', '[core]\n\thooksPath = ~/hooks\n');
-    const g = writableRootGuards([project, home], home);
+    const g = await writableRootGuards([project, home], home);
     expect(g.readOnly).toEqual(expect.arrayContaining([p('shared.gitconfig'), path.join(home, 'more.gitconfig')]));
     expect(g.absent).toEqual(
       expect.arrayContaining([p('tools'), path.join(home, 'hooks'), p('.git', 'config.worktree')]),
     );
   });
 
-  it('submodule git dirs under .git/modules (nested names and modules of modules) get their own hooks and config guarded', () => {
+  it('submodule git dirs under .git/modules (nested names and modules of modules) get their own hooks and config guarded', async () => {
     write('project/.git/config', '');
     write('project/.git/modules/libs/a/HEAD', 'x');
     write('project/.git/modules/libs/a/config', '');
     write('project/.git/modules/libs/a/modules/b/HEAD', 'x');
-    const g = writableRootGuards([project], home);
+    const g = await writableRootGuards([project], home);
     const a = p('.git', 'modules', 'libs', 'a');
     const b = path.join(a, 'modules', 'b');
     expect(g.readOnly).toEqual(expect.arrayContaining([path.join(a, 'config')]));
@@ -112,20 +112,20 @@ describe('writableRootGuards', () => {
     );
   });
 
-  it('too many submodules: the whole modules folder is read-only', () => {
+  it('too many submodules: the whole modules folder is read-only', async () => {
     for (let i = 0; i < 70; i++) write(`project/.git/modules/m${i}/HEAD`, 'x');
-    const g = writableRootGuards([project], home);
+    const g = await writableRootGuards([project], home);
     expect(g.readOnly).toContain(p('.git', 'modules'));
     expect(g.absent.filter((a) => a.includes('modules'))).toEqual([]);
   });
 
-  it('a guarded name that is a symbolic link inside a root is a problem (named, with what to do); its target is still guarded', () => {
+  it('a guarded name that is a symbolic link inside a root is a problem (named, with what to do); its target is still guarded', async () => {
     fs.mkdirSync(p('conf', 'claude'), { recursive: true });
     fs.symlinkSync('conf/claude', p('.claude'));
     write('project/.git/config', '');
     fs.mkdirSync(p('scripts', 'hooks'), { recursive: true });
     fs.symlinkSync('../scripts/hooks', p('.git', 'hooks'));
-    const g = writableRootGuards([project], home);
+    const g = await writableRootGuards([project], home);
     expect(g.problems).toEqual([
       `${p('.claude')} (the Claude Code settings folder) is a symbolic link, which the sandbox cannot keep from being replaced: replace the link by what it points to`,
       `${p('.git', 'hooks')} (the git hooks folder) is a symbolic link, which the sandbox cannot keep from being replaced: set core.hooksPath to the folder instead of linking it`,
@@ -134,16 +134,16 @@ describe('writableRootGuards', () => {
     expect(g.paths).toEqual(expect.arrayContaining([p('.claude'), p('conf', 'claude')]));
   });
 
-  it('a link pointing out of every root is still a problem (it could be swapped), a dangling one too', () => {
+  it('a link pointing out of every root is still a problem (it could be swapped), a dangling one too', async () => {
     fs.symlinkSync('/nonexistent/gatehouse', p('.gatehouse'));
-    const g = writableRootGuards([project], home);
+    const g = await writableRootGuards([project], home);
     expect(g.problems).toHaveLength(1);
     expect(g.problems[0]).toContain(p('.gatehouse'));
   });
 });
 
 describe('readConfigFacts', () => {
-  it('reads core.hooksPath only from [core], in any case, with quotes, escapes and comments', () => {
+  it('reads core.hooksPath only from [core], in any case, with quotes, escapes and comments', async () => {
     const text = [
       '[Core]',
       '\tHooksPath = "a b" # comment',
@@ -164,50 +164,50 @@ describe('readConfigFacts', () => {
 });
 
 describe('placeholders', () => {
-  it('are shared: removed only when the last command using them ends; a real folder made meanwhile is kept', () => {
+  it('are shared: removed only when the last command using them ends; a real folder made meanwhile is kept', async () => {
     const dir = p('.claude');
-    const a = leasePlaceholders([dir]);
-    const b = leasePlaceholders([dir]);
+    const a = await leasePlaceholders([dir]);
+    const b = await leasePlaceholders([dir]);
     expect(a.held).toEqual([dir]);
     expect(b.held).toEqual([dir]);
     expect(fs.readdirSync(dir).every((n) => n.startsWith(MARKER_PREFIX))).toBe(true);
-    a.release();
-    a.release();
+    await a.release();
+    await a.release();
     expect(fs.existsSync(dir)).toBe(true);
-    b.release();
+    await b.release();
     expect(fs.existsSync(dir)).toBe(false);
 
-    const c = leasePlaceholders([dir]);
+    const c = await leasePlaceholders([dir]);
     fs.writeFileSync(path.join(dir, 'settings.json'), '{}'); // someone on the host made it real meanwhile
-    c.release();
+    await c.release();
     expect(fs.readdirSync(dir)).toEqual(['settings.json']);
-    const d = leasePlaceholders([dir]);
+    const d = await leasePlaceholders([dir]);
     expect(d).toMatchObject({ held: [], real: [dir] });
   });
 
-  it('clears markers of processes that are gone', () => {
+  it('clears markers of processes that are gone', async () => {
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     if (dead === undefined) throw new Error('no pid');
     const dir = p('.gatehouse');
     fs.mkdirSync(dir);
     fs.writeFileSync(path.join(dir, `${MARKER_PREFIX}${dead}-1`), '');
-    const lease = leasePlaceholders([dir]);
+    const lease = await leasePlaceholders([dir]);
     expect(lease.held).toEqual([dir]);
-    lease.release();
+    await lease.release();
     expect(fs.existsSync(dir)).toBe(false);
   });
 
-  it('holdGuards treats a placeholder another command holds as missing (and holds it too), and refuses a root it cannot guard', () => {
-    const first = holdGuards([project], home);
+  it('holdGuards treats a placeholder another command holds as missing (and holds it too), and refuses a root it cannot guard', async () => {
+    const first = await holdGuards([project], home);
     expect(first.placeholders).toEqual([p('.claude'), p('.gatehouse')]);
-    const second = holdGuards([project], home);
+    const second = await holdGuards([project], home);
     expect(second.placeholders).toEqual(first.placeholders);
     expect(second.readOnly).toEqual([]);
-    first.release();
-    second.release();
+    await first.release();
+    await second.release();
     expect(fs.readdirSync(project)).toEqual([]);
     fs.symlinkSync(home, p('.claude'));
-    expect(() => holdGuards([project], home)).toThrow(
+    await expect(holdGuards([project], home)).rejects.toThrow(
       /cannot keep the permission rules and git hooks read-only: .*\.claude/,
     );
     expect(fs.readdirSync(project)).toEqual(['.claude']); // nothing held, nothing left

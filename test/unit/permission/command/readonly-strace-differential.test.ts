@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPermissionEngine, fixedTrust, type PermissionEngine } from '../../../../src/main/permission';
 import { READ_ONLY } from '../../../../src/main/permission/command/read-only-table';
-import { findOnPath } from '../../../../src/worker/sandbox/find-binary';
+import { findOnPath } from '../../../../src/shared/node/sandbox/find-binary';
 import { AVOIDED_SUMMARY, OPTION_POOL, scripts, type FixturePaths, type GenContext } from './readonly-script-gen';
 import { landing, readTrace, TRACED_CALLS, type TraceEvent } from './strace-trace';
 
@@ -27,8 +27,8 @@ import { landing, readTrace, TRACED_CALLS, type TraceEvent } from './strace-trac
 const RUNS = Number(process.env.DIFF_RUNS ?? 50);
 const SEED = Number(process.env.GATEHOUSE_DIFF_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
-const bwrap = findOnPath('bwrap');
-const strace = findOnPath('strace');
+const bwrap = await findOnPath('bwrap');
+const strace = await findOnPath('strace');
 
 /** Programs of the table left out: their start-up is an interpreter's (node, npm, python), or they only wait. */
 const LEFT_OUT = new Set(['node', 'npm', 'python', 'python3', 'sleep']);

@@ -1,6 +1,6 @@
 /** Bench helper: what the sandbox adds to a trivial command, the sandbox already initialised. */
 import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createCommandSandbox } from './command-sandbox';
@@ -29,9 +29,9 @@ function p50(samples: number[]): number {
 
 /** Runs `true` `runs` times sandboxed (bwrap) and directly (`bash -c true`). Throws when there is no sandbox. */
 export async function measureSandboxOverhead(runs = 30): Promise<SandboxOverhead> {
-  const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-home-')));
+  const home = await fsp.realpath(await fsp.mkdtemp(path.join(os.tmpdir(), 'gatehouse-bench-home-')));
   const project = path.join(home, 'project');
-  fs.mkdirSync(project);
+  await fsp.mkdir(project);
   const sandbox = await createCommandSandbox({
     projectRoot: project,
     additionalDirectories: [],
@@ -46,15 +46,15 @@ export async function measureSandboxOverhead(runs = 30): Promise<SandboxOverhead
     for (let i = 0; i < runs; i++) {
       // wrap() is part of the cost: it is paid before every command.
       const wrapStart = performance.now();
-      const w = sandbox.wrap('true');
+      const w = await sandbox.wrap('true');
       const wrapMs = performance.now() - wrapStart;
       sandboxed.push(wrapMs + (await runOnce(w.file, w.args, w.env, w.cwd)));
-      w.cleanup?.();
+      await w.cleanup?.();
       direct.push(await runOnce('bash', ['-c', 'true'], w.env, project));
     }
     return { sandboxed_p50_ms: p50(sandboxed), direct_p50_ms: p50(direct) };
   } finally {
     if (sandbox.kind === 'sandbox') await sandbox.dispose();
-    fs.rmSync(home, { recursive: true, force: true });
+    await fsp.rm(home, { recursive: true, force: true });
   }
 }

@@ -4,7 +4,7 @@
  * the profile lets through). Same interface and the same fail-safe rule as bubblewrap: probed once, and anything
  * that keeps it from working is a `SandboxUnavailable` with the reason.
  */
-import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { directCommand } from './direct-command';
@@ -35,15 +35,15 @@ export async function createSeatbeltSandbox(
   config: CommandSandboxConfig,
 ): Promise<CommandSandbox | SandboxUnavailable> {
   const sandboxExec = config.sandboxExecPath ?? SANDBOX_EXEC;
-  if (!isExecutable(sandboxExec)) return unavailable(`sandbox-exec was not found at ${sandboxExec}`);
-  const roots = writableRootsOf(config);
+  if (!(await isExecutable(sandboxExec))) return unavailable(`sandbox-exec was not found at ${sandboxExec}`);
+  const roots = await writableRootsOf(config);
   if (roots === null) return unavailable(`the project folder does not exist: ${config.projectRoot}`);
   const { projectRoot, writableRoots } = roots;
-  const privateTmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-sandbox-tmp-')));
+  const privateTmp = await fsp.realpath(await fsp.mkdtemp(path.join(os.tmpdir(), 'gatehouse-sandbox-tmp-')));
   let proxy: DomainProxy | null = null;
   const teardown = async (): Promise<void> => {
     await proxy?.close();
-    fs.rmSync(privateTmp, { recursive: true, force: true });
+    await fsp.rm(privateTmp, { recursive: true, force: true });
   };
   try {
     if (config.allowedDomains.length > 0)
@@ -55,25 +55,28 @@ export async function createSeatbeltSandbox(
     );
   }
   const configuredProtected = protectedReadPaths(config.home, config.userConfigDir);
-  const protectedNow = (): string[] => [
-    ...new Set([...configuredProtected, ...existingMaskTargets(configuredProtected).map((m) => m.path)]),
+  const protectedNow = async (): Promise<string[]> => [
+    ...new Set([...configuredProtected, ...(await existingMaskTargets(configuredProtected)).map((m) => m.path)]),
   ];
+  // What was protected at the last wrap (named in violation messages).
+  let lastProtected = configuredProtected;
   const baseEnv = config.baseEnv ?? process.env;
   const allowList = config.envAllowList ?? [];
   const hidden = config.hiddenPaths ?? [];
   const env = sandboxEnv(baseEnv, allowList, proxy?.port ?? null, privateTmp);
   let lastWrapAt = 0;
   let guarded: { paths: string[]; pins: string[] } = { paths: [], pins: [] };
-  const wrap = (command: string): WrappedCommand => {
+  const wrap = async (command: string): Promise<WrappedCommand> => {
     lastWrapAt = Date.now();
     // Seatbelt denies by path: missing names and symbolic links need no mount point, so every root can be guarded.
-    const guards = writableRootGuards(writableRoots, config.home);
+    const guards = await writableRootGuards(writableRoots, config.home);
     guarded = { paths: guards.paths, pins: guards.pins };
+    lastProtected = await protectedNow();
     const plan: SeatbeltPlan = {
       writableRoots,
       privateTmp,
-      protectedPaths: protectedNow(),
-      hiddenPaths: existingMaskTargets(hidden.map((h) => h.path)),
+      protectedPaths: lastProtected,
+      hiddenPaths: await existingMaskTargets(hidden.map((h) => h.path)),
       pins: guards.pins,
       readOnly: guards.paths,
       proxyPort: proxy?.port ?? null,
@@ -83,7 +86,7 @@ export async function createSeatbeltSandbox(
 
   let result: { ok: boolean; detail: string };
   try {
-    result = await probe(wrap(PROBE_COMMAND));
+    result = await probe(await wrap(PROBE_COMMAND));
   } catch (err) {
     result = { ok: false, detail: err instanceof Error ? err.message : String(err) }; // a path the profile cannot hold
   }
@@ -98,7 +101,7 @@ export async function createSeatbeltSandbox(
     violationContext: () => ({
       projectRoot,
       writableRoots,
-      protectedPaths: protectedNow(),
+      protectedPaths: lastProtected,
       home: config.home,
       allowedDomains: config.allowedDomains,
       denials: proxy?.recentDenials(lastWrapAt - 1_000) ?? [],

@@ -4,7 +4,7 @@ import { describeViolation, type ViolationContext } from './violation';
 
 export interface SandboxParts {
   mechanism: CommandSandbox['mechanism'];
-  wrap(command: string): WrappedCommand;
+  wrap(command: string): Promise<WrappedCommand>;
   wrapUnsandboxed(command: string): WrappedCommand;
   /** What describeViolation needs, as of the call (the proxy's denials since the last wrap). */
   violationContext(): ViolationContext;
@@ -18,7 +18,7 @@ export function sandboxHandle(parts: SandboxParts): CommandSandbox {
   return {
     kind: 'sandbox',
     mechanism: parts.mechanism,
-    wrap: (command) => {
+    wrap: async (command) => {
       if (disposed) throw new Error('the command sandbox was disposed');
       return parts.wrap(command);
     },

@@ -1,5 +1,6 @@
 /** Where secrets live: folders a sandboxed command must not read, whatever else it may do. */
-import * as fs from 'node:fs';
+import type * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 
 /** Relative to the home directory. */
@@ -66,17 +67,21 @@ export interface MaskTarget {
  * The existing protected paths, resolved through symlinks: a mask goes where the data really is, so every name
  * leading there (the link included) ends on the mask. Paths that do not exist need no mask: nothing secret is there.
  */
-export function existingMaskTargets(paths: readonly string[]): MaskTarget[] {
+export async function existingMaskTargets(paths: readonly string[]): Promise<MaskTarget[]> {
+  const found = await Promise.all(
+    paths.map(async (p): Promise<{ real: string; stat: fs.Stats } | null> => {
+      try {
+        const real = await fsp.realpath(p);
+        return { real, stat: await fsp.stat(real) };
+      } catch {
+        return null;
+      }
+    }),
+  );
   const out = new Map<string, MaskTarget>();
-  for (const p of paths) {
-    let real: string;
-    let stat: fs.Stats;
-    try {
-      real = fs.realpathSync(p);
-      stat = fs.statSync(real);
-    } catch {
-      continue;
-    }
+  for (const f of found) {
+    if (f === null) continue;
+    const { real, stat } = f;
     if (!stat.isDirectory() && !stat.isFile() && !stat.isSocket()) continue;
     out.set(real, { path: real, isDirectory: stat.isDirectory() });
   }

@@ -4,7 +4,7 @@
  * every wrap: a path that is gone needs no mask (and must not get a mount point made for it).
  */
 import { existingMaskTargets, type MaskTarget } from './protected-paths';
-import { isInside } from '../../shared/node/path-containment';
+import { isInside } from '../path-containment';
 
 export interface HiddenPath {
   /** Absolute real path. */
@@ -27,14 +27,14 @@ function visibleUnderBwrap(p: string, writableRoots: readonly string[]): boolean
  * The masks for the hidden paths that exist now, minus those already inside another masked folder (`protected`:
  * the secrets' folders): an empty read-only tmpfs has no place to mount a file on, and it hides that file anyway.
  */
-export function hiddenMaskTargets(
+export async function hiddenMaskTargets(
   hidden: readonly HiddenPath[],
   writableRoots: readonly string[],
   masked: readonly MaskTarget[] = [],
-): MaskTarget[] {
+): Promise<MaskTarget[]> {
   if (hidden.length === 0) return [];
   const folders = masked.filter((m) => m.isDirectory).map((m) => m.path);
-  return existingMaskTargets(hidden.map((h) => h.path)).filter(
+  return (await existingMaskTargets(hidden.map((h) => h.path))).filter(
     (m) => visibleUnderBwrap(m.path, writableRoots) && !folders.some((f) => isInside(m.path, f)),
   );
 }

@@ -20,7 +20,7 @@ export function unsandboxedWrapper(
   envAllowList: readonly string[] = [],
   baseEnv: NodeJS.ProcessEnv = process.env,
 ): {
-  wrap(command: string): WrappedCommand;
+  wrap(command: string): Promise<WrappedCommand>;
 } {
-  return { wrap: (command) => directCommand(command, projectRoot, envAllowList, baseEnv) };
+  return { wrap: async (command) => directCommand(command, projectRoot, envAllowList, baseEnv) };
 }

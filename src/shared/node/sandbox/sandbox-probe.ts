@@ -1,6 +1,6 @@
 /** Shared by the bubblewrap and Seatbelt set-ups: real directories, and the probe that proves a sandbox works. */
 import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
 import type { CommandSandboxConfig, SandboxUnavailable, WrappedCommand } from './types';
 
 const PROBE_TIMEOUT_MS = 10_000;
@@ -11,20 +11,22 @@ export function unavailable(reason: string): SandboxUnavailable {
 }
 
 /** The real path of an existing directory, or null. */
-export function realDir(p: string): string | null {
+export async function realDir(p: string): Promise<string | null> {
   try {
-    const real = fs.realpathSync(p);
-    return fs.statSync(real).isDirectory() ? real : null;
+    const real = await fsp.realpath(p);
+    return (await fsp.stat(real)).isDirectory() ? real : null;
   } catch {
     return null;
   }
 }
 
 /** The project root and the additional directories that exist, as real paths (project first, no duplicates). */
-export function writableRootsOf(config: CommandSandboxConfig): { projectRoot: string; writableRoots: string[] } | null {
-  const projectRoot = realDir(config.projectRoot);
+export async function writableRootsOf(
+  config: CommandSandboxConfig,
+): Promise<{ projectRoot: string; writableRoots: string[] } | null> {
+  const projectRoot = await realDir(config.projectRoot);
   if (projectRoot === null) return null;
-  const extra = config.additionalDirectories.map(realDir).filter((d): d is string => d !== null);
+  const extra = (await Promise.all(config.additionalDirectories.map(realDir))).filter((d): d is string => d !== null);
   return { projectRoot, writableRoots: [...new Set([projectRoot, ...extra])] };
 }
 
@@ -42,15 +44,16 @@ export function probe(w: WrappedCommand): Promise<{ ok: boolean; detail: string 
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', (err) => {
-      w.cleanup?.();
-      resolve({ ok: false, detail: err.message });
-    });
+    const done = (result: { ok: boolean; detail: string }): void => {
+      void Promise.resolve(w.cleanup?.())
+        .catch(() => undefined)
+        .then(() => resolve(result));
+    };
+    child.on('error', (err) => done({ ok: false, detail: err.message }));
     child.on('close', (code, signal) => {
-      w.cleanup?.();
-      if (code === 0 && stdout.trim() === 'gatehouse-sandbox-ok') resolve({ ok: true, detail: '' });
+      if (code === 0 && stdout.trim() === 'gatehouse-sandbox-ok') done({ ok: true, detail: '' });
       else
-        resolve({
+        done({
           ok: false,
           detail: (stderr.trim() || `unexpected probe result (exit ${String(code ?? signal)})`).split('\n')[0] ?? '',
         });

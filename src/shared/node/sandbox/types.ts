@@ -34,14 +34,16 @@ export interface WrappedCommand {
   env: Record<string, string>;
   /** The working directory to spawn in (the project root). */
   cwd: string;
-  cleanup?(): void;
+  /** Releases what was held for the command (placeholders): called once it ended. Safe to call more than once. */
+  cleanup?(): Promise<void>;
 }
 
 export interface CommandSandbox {
   readonly kind: 'sandbox';
   /** bubblewrap on Linux, Seatbelt (`sandbox-exec`) on macOS. */
   readonly mechanism: 'bubblewrap' | 'seatbelt';
-  wrap(command: string): WrappedCommand;
+  /** The argv for one command: the masks and guards are computed from the folders as they are now. */
+  wrap(command: string): Promise<WrappedCommand>;
   /** The command outside the sandbox (environment still scrubbed): only for a call a person allowed once. */
   wrapUnsandboxed(command: string): WrappedCommand;
   /** A clear tool error when the output shows the sandbox blocked something, else null. */

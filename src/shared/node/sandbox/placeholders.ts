@@ -13,7 +13,7 @@
  * cleared on the next use. A folder that holds anything but markers is a real folder someone made meanwhile: it
  * is returned as such, to be bound read-only instead.
  */
-import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { MARKER_PREFIX, markerPid } from './placeholder-marker';
 import { UnguardableRootError, writableRootGuards } from './write-guards';
@@ -27,7 +27,7 @@ export interface PlaceholderLease {
   /** Names that turned out to be real folders or files by now (bind each read-only onto itself). */
   real: string[];
   /** Removes this command's markers and every placeholder left empty. Safe to call more than once. */
-  release(): void;
+  release(): Promise<void>;
 }
 
 function alive(pid: number): boolean {
@@ -40,10 +40,10 @@ function alive(pid: number): boolean {
 }
 
 /** Clears markers of dead processes; true when the folder holds nothing but markers. */
-function onlyMarkers(dir: string): boolean {
+async function onlyMarkers(dir: string): Promise<boolean> {
   let names: string[];
   try {
-    names = fs.readdirSync(dir);
+    names = await fsp.readdir(dir);
   } catch {
     return false;
   }
@@ -51,7 +51,7 @@ function onlyMarkers(dir: string): boolean {
   for (const name of names) {
     const pid = markerPid(name);
     if (pid === null) foreign = true;
-    else if (pid !== process.pid && !alive(pid)) fs.rmSync(path.join(dir, name), { force: true });
+    else if (pid !== process.pid && !alive(pid)) await fsp.rm(path.join(dir, name), { force: true });
   }
   return !foreign;
 }
@@ -61,21 +61,24 @@ type Held = { kind: 'held'; marker: string } | { kind: 'real' } | { kind: 'uncre
 /** Errors that say nobody (the command included: it runs as the same user) can create a name there. */
 const UNCREATABLE = new Set(['EROFS', 'EACCES', 'EPERM']);
 
-function hold(dir: string): Held {
+async function hold(dir: string): Promise<Held> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     try {
-      fs.mkdirSync(dir, { mode: 0o755 });
+      await fsp.mkdir(dir, { mode: 0o755 });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? '';
       if (UNCREATABLE.has(code)) return { kind: 'uncreatable' };
       if (code !== 'EEXIST') throw err;
     }
-    const st = fs.lstatSync(dir, { throwIfNoEntry: false });
+    const st = await fsp.lstat(dir).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return undefined;
+      throw err;
+    });
     if (st === undefined) continue; // removed between the two calls: try again
-    if (!st.isDirectory() || !onlyMarkers(dir)) return { kind: 'real' };
+    if (!st.isDirectory() || !(await onlyMarkers(dir))) return { kind: 'real' };
     const marker = path.join(dir, `${MARKER_PREFIX}${process.pid}-${++sequence}`);
     try {
-      fs.writeFileSync(marker, '', { flag: 'wx' });
+      await fsp.writeFile(marker, '', { flag: 'wx' });
       return { kind: 'held', marker };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err; // the folder was just removed: try again
@@ -85,31 +88,30 @@ function hold(dir: string): Held {
 }
 
 /** Removes `dir` if it is empty (our own placeholder after the last marker went); anything else stays. */
-function removeIfEmpty(dir: string): void {
+async function removeIfEmpty(dir: string): Promise<void> {
   try {
-    fs.rmdirSync(dir);
+    await fsp.rmdir(dir);
   } catch {
     // ENOTEMPTY: another command still uses it, or someone put files there; ENOENT: gone already
   }
 }
 
 /** Holds a placeholder at each absent path for one command. */
-export function leasePlaceholders(absent: readonly string[]): PlaceholderLease {
+export async function leasePlaceholders(absent: readonly string[]): Promise<PlaceholderLease> {
   const held: string[] = [];
   const real: string[] = [];
   const markers: string[] = [];
-  let released = false;
-  const release = (): void => {
-    if (released) return;
-    released = true;
-    for (const marker of markers) {
-      fs.rmSync(marker, { force: true });
-      removeIfEmpty(path.dirname(marker));
-    }
-  };
+  let released: Promise<void> | null = null;
+  const release = (): Promise<void> =>
+    (released ??= (async () => {
+      for (const marker of markers) {
+        await fsp.rm(marker, { force: true });
+        await removeIfEmpty(path.dirname(marker));
+      }
+    })());
   try {
     for (const dir of absent) {
-      const h = hold(dir);
+      const h = await hold(dir);
       if (h.kind === 'real') real.push(dir);
       else if (h.kind === 'held') {
         held.push(dir);
@@ -117,7 +119,7 @@ export function leasePlaceholders(absent: readonly string[]): PlaceholderLease {
       }
     }
   } catch (err) {
-    release();
+    await release();
     throw err;
   }
   return { held, real, release };
@@ -130,7 +132,7 @@ export interface HeldGuards {
   placeholders: string[];
   /** Every guarded path as named and as it lands (for violation messages). */
   paths: string[];
-  release(): void;
+  release(): Promise<void>;
 }
 
 /**
@@ -138,14 +140,14 @@ export interface HeldGuards {
  * starts again (that path is then bound read-only like any existing one). Throws `UnguardableRootError` when a
  * root cannot be guarded.
  */
-export function holdGuards(roots: readonly string[], home: string): HeldGuards {
+export async function holdGuards(roots: readonly string[], home: string): Promise<HeldGuards> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const g = writableRootGuards(roots, home);
+    const g = await writableRootGuards(roots, home);
     if (g.problems.length > 0) throw new UnguardableRootError(g.problems);
-    const lease = leasePlaceholders(g.absent);
+    const lease = await leasePlaceholders(g.absent);
     if (lease.real.length === 0)
       return { pins: g.pins, readOnly: g.readOnly, placeholders: lease.held, paths: g.paths, release: lease.release };
-    lease.release();
+    await lease.release();
   }
   throw new Error(`the sandbox's guarded paths keep changing under ${roots.join(', ')}; try again`);
 }

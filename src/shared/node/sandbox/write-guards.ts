@@ -17,10 +17,11 @@
  *   such a root is refused with the reason rather than run half-guarded. Seatbelt denies by path and needs no
  *   mount: it gets every path as named and as landing.
  */
-import * as fs from 'node:fs';
+import type * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { onlyMarkerNames } from './placeholder-marker';
-import { isInside } from '../../shared/node/path-containment';
+import { isInside } from '../path-containment';
 
 /** Folders of a root whose every file is permission rules (Gatehouse's own and the Claude Code settings it reads). */
 export const GUARDED_FOLDERS = ['.gatehouse', '.claude'] as const;
@@ -43,25 +44,25 @@ export interface RootGuards {
   problems: string[];
 }
 
-function lstat(p: string): fs.Stats | null {
+async function lstat(p: string): Promise<fs.Stats | null> {
   try {
-    return fs.lstatSync(p);
+    return await fsp.lstat(p);
   } catch {
     return null;
   }
 }
 
-function readText(p: string): string | null {
+async function readText(p: string): Promise<string | null> {
   try {
-    return fs.readFileSync(p, 'utf8');
+    return await fsp.readFile(p, 'utf8');
   } catch {
     return null;
   }
 }
 
-function isPlaceholder(dir: string): boolean {
+async function isPlaceholder(dir: string): Promise<boolean> {
   try {
-    return onlyMarkerNames(fs.readdirSync(dir));
+    return onlyMarkerNames(await fsp.readdir(dir));
   } catch {
     return false;
   }
@@ -87,7 +88,7 @@ class GuardCollector {
    * Guards `target` (absolute), walking it name by name from `base`, a real folder it lies in. `what` names it in a
    * problem ("the Claude Code settings folder").
    */
-  guard(base: string, target: string, what: string): void {
+  async guard(base: string, target: string, what: string): Promise<void> {
     const normal = path.resolve(target);
     if (this.rootOf(normal) !== null) this.paths.add(normal);
     let current = isInside(normal, base) ? base : path.parse(normal).root;
@@ -99,9 +100,9 @@ class GuardCollector {
     while (rest.length > 0) {
       const name = rest.shift() as string;
       const next = path.join(current, name);
-      const st = lstat(next);
+      const st = await lstat(next);
       // A placeholder another command holds is still a missing name: this command holds it too (placeholders.ts).
-      if (st === null || (st.isDirectory() && this.rootOf(next) !== null && isPlaceholder(next))) {
+      if (st === null || (st.isDirectory() && this.rootOf(next) !== null && (await isPlaceholder(next)))) {
         this.markAbsent(current, next, rest);
         return;
       }
@@ -119,7 +120,7 @@ class GuardCollector {
         if (++hops > MAX_LINK_HOPS) return;
         let link: string;
         try {
-          link = fs.readlinkSync(next);
+          link = await fsp.readlink(next);
         } catch {
           return;
         }
@@ -222,28 +223,28 @@ function expandHome(p: string, home: string): string {
 }
 
 /** The git dir a `.git` file names (`gitdir: ../.git/worktrees/x`), resolved against the folder holding it. */
-function gitFileTarget(dotGit: string): string | null {
-  const m = /^gitdir:\s*(.+?)\s*$/m.exec(readText(dotGit) ?? '');
+async function gitFileTarget(dotGit: string): Promise<string | null> {
+  const m = /^gitdir:\s*(.+?)\s*$/m.exec((await readText(dotGit)) ?? '');
   return m?.[1] === undefined ? null : path.resolve(path.dirname(dotGit), m[1]);
 }
 
-function realOrNull(p: string): string | null {
+async function realOrNull(p: string): Promise<string | null> {
   try {
-    return fs.realpathSync(p);
+    return await fsp.realpath(p);
   } catch {
     return null;
   }
 }
 
 /** Submodule git dirs under `<gitDir>/modules` (a folder holding HEAD is one; names may hold slashes), or null when there are too many. */
-function moduleGitDirs(gitDir: string): string[] | null {
+async function moduleGitDirs(gitDir: string): Promise<string[] | null> {
   const out: string[] = [];
   const queue = [path.join(gitDir, 'modules')];
   while (queue.length > 0) {
     const dir = queue.shift() as string;
     let entries: fs.Dirent[];
     try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
+      entries = await fsp.readdir(dir, { withFileTypes: true });
     } catch {
       continue;
     }
@@ -259,68 +260,68 @@ function moduleGitDirs(gitDir: string): string[] | null {
 }
 
 /** `workTree` is where a relative `core.hooksPath` is taken from (null for a submodule's git dir: only absolute ones). */
-function guardGitDir(
+async function guardGitDir(
   c: GuardCollector,
   gitDir: string,
   workTree: string | null,
   home: string,
   withModules: boolean,
-): void {
-  c.guard(gitDir, path.join(gitDir, 'hooks'), 'the git hooks folder');
+): Promise<void> {
+  await c.guard(gitDir, path.join(gitDir, 'hooks'), 'the git hooks folder');
   const configs = [path.join(gitDir, 'config')];
   const worktreeConfig = path.join(gitDir, 'config.worktree');
-  let perWorktree = lstat(worktreeConfig) !== null;
+  let perWorktree = (await lstat(worktreeConfig)) !== null;
   for (let i = 0; i < configs.length && i < MAX_CONFIG_FILES; i++) {
     const file = configs[i] as string;
-    c.guard(path.dirname(file) === gitDir ? gitDir : '/', file, 'a git config file');
-    const facts = readConfigFacts(readText(file) ?? '');
+    await c.guard(path.dirname(file) === gitDir ? gitDir : '/', file, 'a git config file');
+    const facts = readConfigFacts((await readText(file)) ?? '');
     perWorktree ||= facts.worktreeConfig;
     for (const raw of facts.hooksPaths) {
       const hooks = expandHome(raw, home);
       if (workTree !== null || path.isAbsolute(hooks))
-        c.guard(workTree ?? '/', path.resolve(workTree ?? '/', hooks), 'the folder core.hooksPath names');
+        await c.guard(workTree ?? '/', path.resolve(workTree ?? '/', hooks), 'the folder core.hooksPath names');
     }
     for (const inc of facts.includes) {
       const abs = path.resolve(path.dirname(file), expandHome(inc, home));
       if (!configs.includes(abs)) configs.push(abs);
     }
   }
-  if (perWorktree) c.guard(gitDir, worktreeConfig, 'a git config file');
+  if (perWorktree) await c.guard(gitDir, worktreeConfig, 'a git config file');
   if (!withModules) return;
-  const modules = moduleGitDirs(gitDir);
-  if (modules === null) c.guard(gitDir, path.join(gitDir, 'modules'), "the submodules' git dirs");
-  else for (const m of modules) guardGitDir(c, m, null, home, false);
+  const modules = await moduleGitDirs(gitDir);
+  if (modules === null) await c.guard(gitDir, path.join(gitDir, 'modules'), "the submodules' git dirs");
+  else for (const m of modules) await guardGitDir(c, m, null, home, false);
 }
 
 /** The guards of every writable root (real paths), as of now: recomputed for each command. */
-export function writableRootGuards(roots: readonly string[], home: string): RootGuards {
+export async function writableRootGuards(roots: readonly string[], home: string): Promise<RootGuards> {
   const c = new GuardCollector(roots);
   for (const root of roots) {
     for (const name of GUARDED_FOLDERS)
-      c.guard(
+      await c.guard(
         root,
         path.join(root, name),
         name === '.gatehouse' ? 'the Gatehouse settings folder' : 'the Claude Code settings folder',
       );
     const dotGit = path.join(root, '.git');
-    const st = lstat(dotGit);
+    const st = await lstat(dotGit);
     if (st === null) continue; // no repository here: `git init` stays possible
     if (st.isDirectory()) {
-      guardGitDir(c, dotGit, root, home, true);
+      await guardGitDir(c, dotGit, root, home, true);
       continue;
     }
     // A `.git` file (worktree, submodule) or a link: the name itself is guarded, then the git dir it leads to.
-    c.guard(root, dotGit, 'the .git file');
-    const target = st.isSymbolicLink() ? realOrNull(dotGit) : gitFileTarget(dotGit);
-    const gitDir = target === null ? null : realOrNull(target);
+    await c.guard(root, dotGit, 'the .git file');
+    const target = st.isSymbolicLink() ? await realOrNull(dotGit) : await gitFileTarget(dotGit);
+    const gitDir = target === null ? null : await realOrNull(target);
     if (gitDir === null) continue;
-    guardGitDir(c, gitDir, root, home, true);
+    await guardGitDir(c, gitDir, root, home, true);
     const commonFile = path.join(gitDir, 'commondir');
-    const common = readText(commonFile);
+    const common = await readText(commonFile);
     if (common === null) continue;
-    c.guard(gitDir, commonFile, "the worktree's commondir file");
-    const commonDir = realOrNull(path.resolve(gitDir, common.trim()));
-    if (commonDir !== null) guardGitDir(c, commonDir, root, home, true);
+    await c.guard(gitDir, commonFile, "the worktree's commondir file");
+    const commonDir = await realOrNull(path.resolve(gitDir, common.trim()));
+    if (commonDir !== null) await guardGitDir(c, commonDir, root, home, true);
   }
   return c.result();
 }

@@ -3,7 +3,7 @@
  * domain proxy) and checked with a real probe before it is trusted. Anything that prevents it working returns a
  * `SandboxUnavailable` with the reason, never a sandbox that silently does nothing.
  */
-import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { bwrapArgs, PROXY_SOCKET_NAME, SANDBOX_PROXY_PORT, type BwrapPlan, type SandboxNetwork } from './bwrap-args';
@@ -21,14 +21,14 @@ import type { CommandSandbox, CommandSandboxConfig, SandboxUnavailable, WrappedC
 
 type Located = { ok: true; bwrap: string; socat: string | null } | { ok: false; reason: string };
 
-function locateBinaries(config: CommandSandboxConfig): Located {
-  const bwrap = config.bwrapPath ?? findOnPath('bwrap');
+async function locateBinaries(config: CommandSandboxConfig): Promise<Located> {
+  const bwrap = config.bwrapPath ?? (await findOnPath('bwrap'));
   if (bwrap === null)
     return { ok: false, reason: 'bubblewrap (bwrap) was not found on PATH: install the "bubblewrap" package' };
-  if (!isExecutable(bwrap)) return { ok: false, reason: `bubblewrap was not found at ${bwrap}` };
+  if (!(await isExecutable(bwrap))) return { ok: false, reason: `bubblewrap was not found at ${bwrap}` };
   if (config.allowedDomains.length === 0) return { ok: true, bwrap, socat: null };
-  const socat = config.socatPath ?? findOnPath('socat');
-  if (socat === null || !isExecutable(socat)) {
+  const socat = config.socatPath ?? (await findOnPath('socat'));
+  if (socat === null || !(await isExecutable(socat))) {
     return {
       ok: false,
       reason: 'socat was not found: it is needed to reach the allowed domains from the sandbox (install "socat")',
@@ -41,23 +41,23 @@ export async function createCommandSandbox(config: CommandSandboxConfig): Promis
   if (process.platform === 'darwin') return createSeatbeltSandbox(config);
   if (process.platform !== 'linux')
     return unavailable(`no command sandbox on ${process.platform} (bubblewrap on Linux, Seatbelt on macOS)`);
-  const located = locateBinaries(config);
+  const located = await locateBinaries(config);
   if (!located.ok) return unavailable(located.reason);
-  const roots = writableRootsOf(config);
+  const roots = await writableRootsOf(config);
   if (roots === null) return unavailable(`the project folder does not exist: ${config.projectRoot}`);
   const { projectRoot, writableRoots } = roots;
 
-  const privateTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-sandbox-tmp-'));
+  const privateTmp = await fsp.mkdtemp(path.join(os.tmpdir(), 'gatehouse-sandbox-tmp-'));
   const dirsToRemove = [privateTmp];
   let proxy: DomainProxy | null = null;
   let network: SandboxNetwork = { kind: 'none' };
   const teardown = async (): Promise<void> => {
     await proxy?.close();
-    for (const d of dirsToRemove) fs.rmSync(d, { recursive: true, force: true });
+    for (const d of dirsToRemove) await fsp.rm(d, { recursive: true, force: true });
   };
   try {
     if (located.socat !== null) {
-      const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-sandbox-net-'));
+      const socketDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'gatehouse-sandbox-net-'));
       dirsToRemove.push(socketDir);
       proxy = await DomainProxy.listen(path.join(socketDir, PROXY_SOCKET_NAME), config.allowedDomains);
       network = { kind: 'proxy', hostSocketDir: socketDir, socatPath: located.socat };
@@ -75,34 +75,38 @@ export async function createCommandSandbox(config: CommandSandboxConfig): Promis
   const hidden = config.hiddenPaths ?? [];
   let lastWrapAt = 0;
   let guarded: { paths: string[]; pins: string[] } = { paths: [], pins: [] };
+  // The secrets' folders that existed at the last wrap (named in violation messages).
+  let maskedSecrets: string[] = [];
 
   // Recomputed for every command: masks and guards follow the folders as they are now.
-  const wrap = (command: string): WrappedCommand => {
+  const wrap = async (command: string): Promise<WrappedCommand> => {
     lastWrapAt = Date.now();
-    const guards = holdGuards(writableRoots, config.home); // throws when a root cannot be guarded: the command does not run
+    // Throws when a root cannot be guarded: the command does not run.
+    const guards = await holdGuards(writableRoots, config.home);
     try {
-      const secrets = existingMaskTargets(configuredProtected);
+      const secrets = await existingMaskTargets(configuredProtected);
       const plan: BwrapPlan = {
         bwrapPath: located.bwrap,
         projectRoot,
         writableRoots,
         privateTmp,
-        masks: [...secrets, ...hiddenMaskTargets(hidden, writableRoots, secrets)],
+        masks: [...secrets, ...(await hiddenMaskTargets(hidden, writableRoots, secrets))],
         guards,
         network,
       };
       guarded = { paths: guards.paths, pins: guards.pins };
+      maskedSecrets = secrets.map((m) => m.path);
       const env = sandboxEnv(baseEnv, allowList, proxy === null ? null : SANDBOX_PROXY_PORT);
       return { file: plan.bwrapPath, args: bwrapArgs(plan, command), env, cwd: projectRoot, cleanup: guards.release };
     } catch (err) {
-      guards.release();
+      await guards.release();
       throw err;
     }
   };
 
   let result: { ok: boolean; detail: string };
   try {
-    result = await probe(wrap(PROBE_COMMAND));
+    result = await probe(await wrap(PROBE_COMMAND));
   } catch (err) {
     result = { ok: false, detail: err instanceof Error ? err.message : String(err) }; // a root that cannot be guarded
   }
@@ -118,7 +122,7 @@ export async function createCommandSandbox(config: CommandSandboxConfig): Promis
     violationContext: () => ({
       projectRoot,
       writableRoots,
-      protectedPaths: [...configuredProtected, ...existingMaskTargets(configuredProtected).map((m) => m.path)],
+      protectedPaths: [...configuredProtected, ...maskedSecrets],
       home: config.home,
       allowedDomains: config.allowedDomains,
       denials: proxy?.recentDenials(lastWrapAt - 1_000) ?? [],

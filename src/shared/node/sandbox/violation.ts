@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import type { ProxyDenial } from './domain-proxy';
 import { hidingRule, type HiddenPath } from './hidden-paths';
-import { isInside, relativeEscapes } from '../../shared/node/path-containment';
+import { isInside, relativeEscapes } from '../path-containment';
 
 export interface ViolationContext {
   projectRoot: string;
