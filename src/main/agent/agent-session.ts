@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { AgentEvent, ToolCallDecided } from '../../shared/agent-events';
 import type { ConversationMessage } from '../../shared/conversation';
 import { GatehouseError, toRpcError } from '../../shared/errors';
@@ -19,25 +17,19 @@ import {
   AgentCheckpointDataSchema,
   AgentEventDataSchema,
 } from '../../shared/worker-protocol';
-import { projectHookRuntime, SessionHooks } from '../hooks';
-import { AuditLog, createPermissionEngine } from '../permission';
+import type { SessionHooks } from '../hooks';
 import type { PermissionEngine } from '../permission';
-import { trustAnswerAsync, type TrustAnswer, type TrustOracle } from '../permission/trust-oracle';
-import { sandboxReadDeny } from '../sandbox/read-deny-mask';
-import { sandboxRunConfig } from '../sandbox/run-config';
 import { readDenyRules } from '../sandbox/sandbox-gate';
-import { writableDirectories } from '../sandbox/writable-directories';
 import type { SettingsSnapshot } from '../settings/settings-store';
 import type { SessionHeader } from '../session/transcript-entry';
 import { SessionStore } from '../session/session-store';
 import type { TranscriptWriter } from '../session/transcript-writer';
-import { loadInstructionFiles } from '../trust/trust-preview';
-import { storeOracle } from '../trust/trust-extensions';
-import { TrustStore } from '../trust/trust-store';
 import type { WorkerHost } from '../worker-host/types';
 import { decideCall, decisionEvent } from './permission-gate';
 import { hideAll, judgeReadable } from './readable-files';
 import type { GateRun } from './permission-gate';
+import { SessionContext } from './session-context';
+import { openSessionEngine, realDir } from './session-engine';
 import type { AgentSessionOptions, PromptOptions, PromptResult, SessionEvent } from './types';
 
 const DEFAULT_MAX_TURNS = 50;
@@ -67,7 +59,7 @@ export class AgentSession {
   private readonly listeners = new Set<(event: SessionEvent) => void>();
   private readonly offEvents: () => void;
   private closed = false;
-  private sandbox: { status: SandboxStatus; problems: string[] } | null = null;
+  private readonly context: SessionContext;
   /** The decision of every tool call of this session (from the transcript, then each run's), by call id. */
   private readonly decided = new Map<string, ToolCallDecided>();
 
@@ -78,10 +70,11 @@ export class AgentSession {
     private readonly writer: TranscriptWriter,
     /** Lines of a resumed transcript that could not be read (skipped). */
     readonly problems: string[],
-    private readonly trust: TrustOracle,
+    context: SessionContext,
     private readonly hooks: SessionHooks,
     decisions: readonly ToolCallDecided[] = [],
   ) {
+    this.context = context;
     for (const d of decisions) this.decided.set(d.id, d);
     const host = options.host;
     host.handle('permission.request', (request, signal) => this.onPermissionRequest(request, signal));
@@ -120,37 +113,23 @@ export class AgentSession {
     }
     // A resumed session keeps its agent mode unless the shell names another.
     const agentMode = options.agentMode ?? header.agentMode;
-    const trustStore = options.trust ? null : new TrustStore({ configDir: options.configDir, env: options.env });
-    const trust: TrustOracle = options.trust ?? storeOracle(trustStore!);
-    const audit = new AuditLog({ configDir: options.configDir });
-    const engine = await createPermissionEngine({
-      projectRoot: header.projectRoot,
+    const { engine, trust, hooks } = await openSessionEngine(options, header, writer.file, agentMode);
+    const context = new SessionContext({
       configDir: options.configDir,
       env: options.env,
+      projectRoot: header.projectRoot,
+      additionalDirectories: options.additionalDirectories ?? [],
+      engine,
       trust,
-      ...(options.cliRules ? { cliRules: options.cliRules } : {}),
-      ...(options.mode ? { mode: options.mode } : {}),
-      agentMode,
-      sessionId: header.id,
-      audit,
+      host: options.host,
     });
-    // Hooks (Claude Code-compatible): user and policy hooks as the user, the project's in the OS sandbox.
-    const hookRuntime = projectHookRuntime({
-      projectRoot: header.projectRoot,
-      configDir: options.configDir,
-      env: options.env,
-      sessionId: header.id,
-      transcriptPath: writer.file,
-      audit: { log: audit, session: header.id },
-    });
-    const hooks = new SessionHooks(engine, hookRuntime.runtime, hookRuntime.dispose);
     const session = new AgentSession(
       { ...options, agentMode },
       engine,
       header,
       writer,
       problems,
-      trust,
+      context,
       hooks,
       decisions,
     );
@@ -199,36 +178,12 @@ export class AgentSession {
    * that were not applied. `enabled && !available`: a persistent warning, and every command asks.
    */
   get sandboxStatus(): { status: SandboxStatus; problems: string[] } | null {
-    return this.sandbox;
+    return this.context.sandboxStatus;
   }
 
   /** Reads the sandbox settings and asks the worker whether its sandbox works for this project (fail safe). */
-  async checkSandbox(): Promise<{ config: SandboxRunConfig; status: SandboxStatus }> {
-    const additionalDirectories = await this.additionalDirectories();
-    const readDeny = await sandboxReadDeny(this.engine, additionalDirectories);
-    const { config, problems } = await sandboxRunConfig({
-      configDir: this.options.configDir,
-      projectRoot: this.header.projectRoot,
-      projectTrusted: await this.projectTrusts('rules'),
-      env: this.options.env,
-      readDeny,
-    });
-    let status: SandboxStatus;
-    try {
-      status = await this.options.host.request(
-        'sandbox.status',
-        { projectRoot: this.header.projectRoot, additionalDirectories, sandbox: config },
-        { timeoutMs: 30_000 },
-      );
-    } catch (err) {
-      status = {
-        enabled: config.enabled,
-        available: false,
-        reason: `the worker could not check the sandbox: ${toRpcError(err).message}`,
-      };
-    }
-    this.sandbox = { status, problems };
-    return { config, status };
+  checkSandbox(): Promise<{ config: SandboxRunConfig; status: SandboxStatus }> {
+    return this.context.checkSandbox();
   }
 
   onEvent(listener: (event: SessionEvent) => void): () => void {
@@ -278,10 +233,10 @@ export class AgentSession {
           model: live?.model ?? this.options.model,
           maxTurns: options.maxTurns ?? this.options.maxTurns ?? DEFAULT_MAX_TURNS,
           projectRoot: this.header.projectRoot,
-          additionalDirectories: await this.additionalDirectories(),
+          additionalDirectories: await this.context.additionalDirectories(),
           provider: live?.provider ?? this.options.provider,
           sandbox: sandbox.config,
-          ...(await this.instructions()),
+          ...(await this.context.instructions()),
         },
         { timeoutMs: 0 },
       );
@@ -355,33 +310,6 @@ export class AgentSession {
     }
   }
 
-  /** The shell's directories and the settings' `permissions.additionalDirectories`: writable in the sandbox too. */
-  private async additionalDirectories(): Promise<string[]> {
-    const extra = await Promise.all((this.options.additionalDirectories ?? []).map(realDir));
-    return writableDirectories(this.engine, extra);
-  }
-
-  /** Instruction files join the prompt only when the project is trusted (checked on every prompt: revoke is immediate). */
-  private async instructions(): Promise<{ instructions?: string }> {
-    const files = await loadInstructionFiles(this.header.projectRoot, await this.projectTrusts('instructions'));
-    if (files.length === 0) return {};
-    return {
-      instructions: files
-        .map((f) => `<project-instructions file="${f.path}">\n${f.content}\n</project-instructions>`)
-        .join('\n\n'),
-    };
-  }
-
-  /** The project is trusted and its trust enables this extension (trust is specific); asked without blocking. */
-  private async projectTrusts(extension: keyof TrustAnswer['extensions']): Promise<boolean> {
-    try {
-      const answer = await trustAnswerAsync(this.trust, this.header.projectRoot);
-      return answer.trusted && answer.extensions[extension];
-    } catch {
-      return false;
-    }
-  }
-
   private async onPermissionRequest(request: PermissionRequest, workerSignal: AbortSignal): Promise<Decision> {
     const run = this.active;
     if (!run || request.runId !== run.runId) {
@@ -451,17 +379,6 @@ export class AgentSession {
         this.writer.recordConversation(run.runId, parsed.data.conversation);
     }
   }
-}
-
-async function realDir(dir: string): Promise<string> {
-  const resolved = path.resolve(dir);
-  try {
-    const real = await fs.promises.realpath(resolved);
-    if ((await fs.promises.stat(real)).isDirectory()) return real;
-  } catch {
-    // reported below
-  }
-  throw new GatehouseError('NOT_FOUND', `project folder not found: ${resolved}`);
 }
 
 function safely(fn: () => void): void {

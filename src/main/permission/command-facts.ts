@@ -2,7 +2,7 @@ import path from 'node:path';
 import { analyzeCommand, readOnlyPathArgs, readPathArgs } from './command';
 import { expandGlobArg, isExpandableGlob } from './command/glob-expand';
 import { programFiles, type FileArg } from './command/program-files';
-import { READERS } from './command/read-only-table';
+import { READERS } from './command/readers-table';
 import type { CommandAnalysis, CommandContext, SimpleCommand, WriteTarget } from './command/types';
 import { judgePath, type JudgedPath } from './judged-path';
 import type { PathConfinement } from './path-confinement';

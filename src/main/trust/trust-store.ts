@@ -19,8 +19,8 @@ import {
 } from './trust-file';
 import { readTrustDefault, readTrustDefaultAsync, writeTrustDefault, type TrustDefaultRead } from './trust-settings';
 import { defaultCaseInsensitive, realFolderPath, realFolderPathAsync, selfAndAncestors, trustKey } from './trust-paths';
-import { describeStatus } from './trust-status-text';
 import { extensionsOf, storedExtensions } from './trust-extensions';
+import { trustStatus } from './trust-status';
 
 export interface TrustStoreOptions {
   configDir: string;
@@ -106,54 +106,8 @@ export class TrustStore {
   }
 
   private statusOf(real: string, loaded: Loaded, settings: TrustDefaultRead): TrustStatus {
-    const { entries, error } = loaded;
-    const base = { path: real, storeFile: this.storeFile, default: settings.value, settingsError: settings.error };
-    if (error) {
-      const status = {
-        ...base,
-        trusted: false,
-        decision: 'error',
-        scope: null,
-        storedAt: null,
-        needsDecision: false,
-        grantedAt: null,
-        lastOpened: null,
-        grantedFrom: null,
-        error,
-      } as const;
-      return { ...status, reason: describeStatus(status) };
-    }
-    const applying = this.applying(real, entries);
-    if (!applying) {
-      const trusted = settings.value === 'trust';
-      const status = {
-        ...base,
-        trusted,
-        decision: 'default',
-        scope: null,
-        storedAt: null,
-        needsDecision: settings.value === 'ask',
-        grantedAt: null,
-        lastOpened: null,
-        grantedFrom: null,
-        error: null,
-      } as const;
-      return { ...status, reason: describeStatus(status) };
-    }
-    const e = applying.entry;
-    const status = {
-      ...base,
-      trusted: e.scope !== 'never',
-      decision: e.scope,
-      scope: e.scope,
-      storedAt: e.path,
-      needsDecision: false,
-      grantedAt: e.grantedAt,
-      lastOpened: e.lastOpened,
-      grantedFrom: e.grantedFrom,
-      error: null,
-    } as const;
-    return { ...status, reason: describeStatus(status), extensions: extensionsOf(e) };
+    const applying = loaded.error ? null : (this.applying(real, loaded.entries)?.entry ?? null);
+    return trustStatus({ path: real, storeFile: this.storeFile, error: loaded.error, applying, settings });
   }
 
   /** Records a decision for `dir` (`parent`: for its parent and everything below). Returns the new status. */

@@ -1,41 +1,12 @@
-import { options, type OptionSpec } from './options';
-
 /**
  * The built-in read-only set (contract "Read-only commands" and "Assurance"): a closed allow-list. Each program
  * names its safe options; any other option (or an abbreviation of a long one) makes the command not read-only.
  * Options that run programs, write files, or follow symlinks while recursing are never listed. git and find have
- * their own tables (read-only-git.ts, read-only-find.ts).
+ * their own tables (read-only-git.ts, read-only-find.ts); the commands that read files for Read rules are in
+ * readers-table.ts.
  */
-export interface CommandSpec {
-  options: OptionSpec;
-  /**
-   * `paths`: every operand is a path; `none`: operands are not paths (echo's text); `pattern-then-paths`: the
-   * first operand is a pattern unless given by option (grep); `script-then-paths`: the same for a program
-   * (sed, awk, jq); `all-but-last`: the last operand is a destination (cp); `first`: only the first operand
-   * (source FILE ARGS...); `after-first`: the first operand is not a path (chmod MODE FILE...).
-   */
-  operands: 'paths' | 'none' | 'pattern-then-paths' | 'script-then-paths' | 'all-but-last' | 'first' | 'after-first';
-  /** More operands than this is not read-only (`uniq IN OUT` writes OUT). */
-  maxOperands?: number;
-  /** The command is read-only only with exactly these words as arguments (`node --version`). */
-  onlyFlags?: string[];
-  /** With onlyFlags: also read-only with no arguments at all. */
-  bare?: boolean;
-  /** An argument matching this must be present (`sed -n`). */
-  requireFlag?: RegExp;
-  /** Any argument matching this makes it not read-only (`less +!cmd`, `strings @file`). */
-  unsafeWord?: RegExp;
-  /** Options are not parsed at all: every word is an operand (`echo -x` prints `-x`). */
-  noOptions?: boolean;
-  /** A `test` expression: its operands are the words that are not operators. */
-  expression?: boolean;
-}
-
-const spec = (opts: string, rest: Omit<CommandSpec, 'options'>, numeric = false): CommandSpec => ({
-  options: options(opts, numeric),
-  ...rest,
-});
-const NONE_OPTS = options('');
+import { NONE_OPTS, spec, type CommandSpec } from './command-spec';
+import { options } from './options';
 
 const GREP = spec(
   `-E -F -G -P -e=pattern -f=file+pattern -i -y -w -x -z -s -v -V -m= -b -n -H -h -o -q -a -I -d= -D= -r -L -l -c -T -Z -U -A= -B= -C=
@@ -85,7 +56,6 @@ const TAIL = spec(
   { operands: 'paths' },
   true,
 );
-const PATHS_ONLY = spec('--help --version', { operands: 'paths' });
 const NONE = spec('--help --version', { operands: 'none' });
 const CHECKSUM = spec(
   '-b -t -z -w --binary --text --tag --zero --quiet --status --strict --warn --ignore-missing --help --version',
@@ -341,64 +311,4 @@ export const READ_ONLY = new Map<string, CommandSpec>([
   ['python', VERSION_ONLY],
   ['python3', VERSION_ONLY],
   ['command', { options: options('-v -V'), operands: 'none', requireFlag: /^-[vV]+$/ }],
-]);
-
-/** Commands that read the files named in their arguments (for Read rules), whatever else they do. */
-export const READERS = new Map<string, CommandSpec>([
-  ...[...READ_ONLY].filter(
-    ([name, s]) => s.operands !== 'none' && !['ls', 'du', 'df', 'tree', 'stat', 'realpath', 'readlink'].includes(name),
-  ),
-  [
-    'sed',
-    spec('-e=pattern -f=file+pattern -l= -i? --expression=pattern --file=file+pattern --line-length= --in-place?', {
-      operands: 'pattern-then-paths',
-    }),
-  ],
-  [
-    'awk',
-    spec('-f=file+pattern -v= -F= -E=file+pattern --file=file+pattern --assign= --field-separator=', {
-      operands: 'script-then-paths',
-    }),
-  ],
-  [
-    'gawk',
-    spec(
-      '-f=file+pattern -v= -F= -E=file+pattern -i=file --file=file+pattern --assign= --field-separator= --include=file',
-      { operands: 'script-then-paths' },
-    ),
-  ],
-  ['mawk', spec('-f=file+pattern -v= -F=', { operands: 'script-then-paths' })],
-  [
-    'jq',
-    spec('-f=file+pattern --from-file=file+pattern --arg= --argjson= --indent= --slurpfile= --rawfile=', {
-      operands: 'script-then-paths',
-    }),
-  ],
-  ['source', { options: NONE_OPTS, operands: 'first', noOptions: true }],
-  ['.', { options: NONE_OPTS, operands: 'first', noOptions: true }],
-  ['xxd', spec('-c= -g= -l= -o= -s= -n= -C=', { operands: 'first' })],
-  ['hexdump', spec('-e= -n= -s= -f=file', { operands: 'paths' })],
-  ['base64', spec('-w=', { operands: 'paths' })],
-  ['base32', spec('-w=', { operands: 'paths' })],
-  ['uniq', spec('-f= -s= -w=', { operands: 'first' })],
-  ['paste', spec('-d=', { operands: 'paths' })],
-  ['comm', PATHS_ONLY],
-  ['join', spec('-a= -e= -j= -o= -t= -v= -1= -2=', { operands: 'paths' })],
-  ['fold', spec('-w=', { operands: 'paths' })],
-  ['column', spec('-c= -s= -t -o= -N= -R= -H= -O= -W=', { operands: 'paths' })],
-  ['bat', spec('-l= -r= -m= -H=', { operands: 'paths' })],
-  ['zcat', PATHS_ONLY],
-  ['bzcat', PATHS_ONLY],
-  ['xzcat', PATHS_ONLY],
-  ['zless', PATHS_ONLY],
-  ['split', spec('-a= -b= -C= -l= -n= -t=', { operands: 'first' })],
-  ['shuf', spec('-n= -o= -e --random-source=file', { operands: 'paths' })],
-  ['iconv', spec('-f= -t= -o=', { operands: 'paths' })],
-  ['expand', spec('-t=', { operands: 'paths' })],
-  ['unexpand', spec('-t=', { operands: 'paths' })],
-  ['fmt', spec('-w= -p=', { operands: 'paths' })],
-  ['pr', spec('-h= -l= -w= -o= -N=', { operands: 'paths' })],
-  ['tsort', PATHS_ONLY],
-  ['ptx', PATHS_ONLY],
-  ['openssl', { options: NONE_OPTS, operands: 'none' }],
 ]);

@@ -1,7 +1,9 @@
 import { findReadOnlyPaths } from './read-only-find';
 import { gitReadOnlyPaths } from './read-only-git';
 import { parseOptions, type ParsedOptions } from './options';
-import { READERS, READ_ONLY, type CommandSpec } from './read-only-table';
+import type { CommandSpec } from './command-spec';
+import { READ_ONLY } from './read-only-table';
+import { READERS } from './readers-table';
 import { expandGlobArg } from './glob-expand';
 import type { CommandContext, SimpleCommand } from './types';
 

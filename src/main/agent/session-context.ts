@@ -1,0 +1,93 @@
+import { toRpcError } from '../../shared/errors';
+import type { SandboxRunConfig, SandboxStatus } from '../../shared/worker-protocol';
+import type { PermissionEngine } from '../permission';
+import { trustAnswerAsync, type TrustAnswer, type TrustOracle } from '../permission/trust-oracle';
+import { sandboxReadDeny } from '../sandbox/read-deny-mask';
+import { sandboxRunConfig } from '../sandbox/run-config';
+import { writableDirectories } from '../sandbox/writable-directories';
+import { loadInstructionFiles } from '../trust/trust-preview';
+import type { WorkerHost } from '../worker-host/types';
+import { realDir } from './session-engine';
+
+export interface SessionContextOptions {
+  configDir: string;
+  env: NodeJS.ProcessEnv;
+  projectRoot: string;
+  /** The shell's directories (before the settings' own). */
+  additionalDirectories: readonly string[];
+  engine: PermissionEngine;
+  trust: TrustOracle;
+  host: WorkerHost;
+}
+
+/**
+ * What a session's runs get from the project as it is now: the writable directories, the sandbox the worker confines
+ * commands with (and whether it works), and the instruction files. Trust is asked each time: a revoke is immediate.
+ */
+export class SessionContext {
+  private sandbox: { status: SandboxStatus; problems: string[] } | null = null;
+
+  constructor(private readonly options: SessionContextOptions) {}
+
+  /** The last sandbox check: `enabled && !available` is a persistent warning, and every command asks. */
+  get sandboxStatus(): { status: SandboxStatus; problems: string[] } | null {
+    return this.sandbox;
+  }
+
+  /** Reads the sandbox settings and asks the worker whether its sandbox works for this project (fail safe). */
+  async checkSandbox(): Promise<{ config: SandboxRunConfig; status: SandboxStatus }> {
+    const { projectRoot, host } = this.options;
+    const additionalDirectories = await this.additionalDirectories();
+    const readDeny = await sandboxReadDeny(this.options.engine, additionalDirectories);
+    const { config, problems } = await sandboxRunConfig({
+      configDir: this.options.configDir,
+      projectRoot,
+      projectTrusted: await this.projectTrusts('rules'),
+      env: this.options.env,
+      readDeny,
+    });
+    let status: SandboxStatus;
+    try {
+      status = await host.request(
+        'sandbox.status',
+        { projectRoot, additionalDirectories, sandbox: config },
+        { timeoutMs: 30_000 },
+      );
+    } catch (err) {
+      status = {
+        enabled: config.enabled,
+        available: false,
+        reason: `the worker could not check the sandbox: ${toRpcError(err).message}`,
+      };
+    }
+    this.sandbox = { status, problems };
+    return { config, status };
+  }
+
+  /** The shell's directories and the settings' `permissions.additionalDirectories`: writable in the sandbox too. */
+  async additionalDirectories(): Promise<string[]> {
+    const extra = await Promise.all(this.options.additionalDirectories.map(realDir));
+    return writableDirectories(this.options.engine, extra);
+  }
+
+  /** Instruction files join the prompt only when the project is trusted (checked on every prompt: revoke is immediate). */
+  async instructions(): Promise<{ instructions?: string }> {
+    const files = await loadInstructionFiles(this.options.projectRoot, await this.projectTrusts('instructions'));
+    if (files.length === 0) return {};
+    return {
+      instructions: files
+        .map((f) => `<project-instructions file="${f.path}">\n${f.content}\n</project-instructions>`)
+        .join('\n\n'),
+    };
+  }
+
+  /** The project is trusted and its trust enables this extension (trust is specific); asked without blocking. */
+  private async projectTrusts(extension: keyof TrustAnswer['extensions']): Promise<boolean> {
+    try {
+      const answer = await trustAnswerAsync(this.options.trust, this.options.projectRoot);
+      return answer.trusted && answer.extensions[extension];
+    } catch {
+      return false;
+    }
+  }
+}
