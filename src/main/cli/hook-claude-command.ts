@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { Decision, PermissionMode } from '../../shared/permission';
+import type { AgentMode, Decision, PermissionMode } from '../../shared/permission';
 import { fromClaudeCall } from '../hooks/claude-tools';
 import { userConfigDir } from '../paths';
 import { createPermissionEngine } from '../permission';
@@ -20,8 +20,45 @@ const ClaudeHookInputSchema = z.looseObject({
   tool_input: z.unknown().optional(),
 });
 
-/** Claude Code's modes that are Gatehouse's too: the mode fallback follows the one chosen in Claude Code. */
-const SHARED_MODES: ReadonlySet<string> = new Set(['default', 'acceptEdits', 'bypassPermissions']);
+/** How Gatehouse decides under one of Claude Code's permission modes. */
+interface ModeMapping {
+  /** Gatehouse's mode (the fallback where nothing earlier decided); absent: the settings' mode. */
+  mode?: PermissionMode;
+  agentMode?: AgentMode;
+  /** Claude Code never asks in this mode: what would ask is denied. */
+  neverAsks?: boolean;
+  /** Said with a decision the mode made. */
+  note?: string;
+}
+
+/**
+ * Claude Code's `permission_mode` as Gatehouse runs it. The mode is only the last step: hard checks, deny and ask
+ * rules, self-protection, unreadable commands and the trust cap come first in every mode, so `bypassPermissions`
+ * loosens none of them (and in an untrusted project the trust cap still asks for writes and commands).
+ */
+function claudeModeMapping(permissionMode: string | undefined): ModeMapping {
+  switch (permissionMode) {
+    case undefined:
+      return {}; // an older Claude Code that does not say: the person's own settings decide
+    case 'default':
+    case 'acceptEdits':
+    case 'bypassPermissions':
+      return { mode: permissionMode };
+    case 'plan':
+      return { agentMode: 'plan' }; // read-only, as in Claude Code's plan mode
+    case 'dontAsk':
+      return { mode: 'default', neverAsks: true };
+    case 'auto':
+      // A classifier stands in for the person in Claude Code; Gatehouse has none, so it decides as by default
+      // and leaves what it would ask to Claude Code.
+      return { mode: 'default' };
+    default:
+      return {
+        mode: 'strict',
+        note: `Claude Code's permission mode "${permissionMode}" is unknown to Gatehouse, so it asks for every call`,
+      };
+  }
+}
 
 /** Stdin is read whole, up to a limit (a PreToolUse input carries a file's content at most). */
 const MAX_INPUT_BYTES = 32 * 1024 * 1024;
@@ -93,19 +130,22 @@ async function hookClaude(io: CliIO, input: string): Promise<number> {
     return 0;
   }
   const configDir = userConfigDir(io.env);
-  const mode = hook.permission_mode && SHARED_MODES.has(hook.permission_mode) ? hook.permission_mode : undefined;
+  const mapping = claudeModeMapping(hook.permission_mode);
   const engine = await createPermissionEngine({
     projectRoot,
     configDir,
     env: io.env,
     trust: trustOracle(configDir, io.env),
-    ...(mode ? { mode: mode as PermissionMode } : {}),
-    ...(hook.permission_mode === 'plan' ? { agentMode: 'plan' as const } : {}),
+    ...(mapping.mode ? { mode: mapping.mode } : {}),
+    ...(mapping.agentMode ? { agentMode: mapping.agentMode } : {}),
     sessionId: `claude-${hook.session_id ?? process.pid}`,
   });
   const d = engine.decide(call);
   await engine.flushAudit();
-  answer(io, d.decision, said(d));
+  const note = mapping.note && d.source === 'mode' ? ` (${mapping.note})` : '';
+  if (d.decision === 'ask' && mapping.neverAsks)
+    answer(io, 'deny', `${said(d)} (Claude Code's dontAsk mode asks nobody, so it is denied)`);
+  else answer(io, d.decision, `${said(d)}${note}`);
   return 0;
 }
 
