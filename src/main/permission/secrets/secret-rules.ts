@@ -1,5 +1,18 @@
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
 import gitleaks from './gitleaks.toml';
+
+const require = createRequire(import.meta.url);
+let re2js: typeof import('re2js') | null = null;
+
+/**
+ * re2js, required when a first pattern is compiled: it is a quarter of a megabyte of code with Unicode tables built
+ * as it loads, and most texts hold none of the rules' keywords (a one-shot `permissions check` then never needs it).
+ */
+function compileRe2(pattern: string): RE2JS {
+  re2js ??= require('re2js') as typeof import('re2js');
+  return re2js.RE2JS.compile(pattern);
+}
 
 /**
  * gitleaks' default secret rules (vendored data, see README.md), run with re2js: RE2 syntax as gitleaks writes it,
@@ -50,7 +63,7 @@ function compileAll(patterns: readonly string[]): RE2JS[] {
   const out: RE2JS[] = [];
   for (const p of patterns) {
     try {
-      out.push(RE2JS.compile(p));
+      out.push(compileRe2(p));
     } catch {
       // a pattern re2js cannot read is left out (tests count how many rules load)
     }
@@ -122,7 +135,7 @@ export function loadedRuleIds(): string[] {
 function compiled(rule: SecretRule): RE2JS | null {
   if (rule.compiled === null && rule.source !== '') {
     try {
-      rule.compiled = RE2JS.compile(rule.source);
+      rule.compiled = compileRe2(rule.source);
     } catch {
       rule.source = '';
     }
