@@ -131,7 +131,11 @@ export function HooksView() {
       ))}
       {list && list.project && list.hooks.length === 0 ? (
         <div className="hooks-empty">
-          <p>No hooks are configured for this project. To add one, put a block like this in a settings file:</p>
+          <p>
+            No hooks are configured for this project. To add one, put a block like this in .gatehouse/settings.yaml
+            (shared with the project), .gatehouse/settings.local.yaml (only you, this project) or your user
+            settings.yaml (every project):
+          </p>
           <pre>
             <code>
               {
