@@ -26,11 +26,20 @@ export interface CommandSpec {
   expression?: boolean;
 }
 
-/** A spec from an option list (options.ts syntax). */
-export const spec = (opts: string, rest: Omit<CommandSpec, 'options'>, numeric = false): CommandSpec => ({
-  options: options(opts, numeric),
-  ...rest,
-});
+/**
+ * A spec from an option list (options.ts syntax). The list is parsed when a command first asks for its options: the
+ * tables hold some two hundred programs, and a one-shot `permissions check` looks at one or two of them.
+ */
+export const spec = (opts: string, rest: Omit<CommandSpec, 'options'>, numeric = false): CommandSpec => {
+  let parsed: OptionSpec | null = null;
+  return {
+    get options(): OptionSpec {
+      parsed ??= options(opts, numeric);
+      return parsed;
+    },
+    ...rest,
+  };
+};
 export const NONE_OPTS = options('');
 /** Only `--help` and `--version`, every operand a path. */
 export const PATHS_ONLY = spec('--help --version', { operands: 'paths' });
