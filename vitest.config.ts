@@ -14,6 +14,8 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ['default'],
     sequence: { sequencer: SlowFirstSequencer },
+    // Per project: one CLI code cache for the run, and one Chromium for the integration project (see the file).
+    globalSetup: ['test/support/global-setup.ts'],
     projects: [
       {
         extends: true,

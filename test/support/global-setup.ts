@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright';
+import type { BrowserServer } from 'playwright';
+import type { TestProject } from 'vitest/node';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/browser';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The shared Chromium's endpoint for `chromium.connect` (see launchChromium); '' when there is none. */
+    chromiumWsEndpoint: string;
+  }
+}
+
+/**
+ * Runs once per project in Vitest's main process, before its workers start (and only when the project has tests to
+ * run). Two things every file would otherwise pay for again:
+ *
+ * - The CLI's compiled-code cache (src/main/cli/code-cache.ts) lives in the user's cache folder. The tests give each
+ *   `gatehouse` process a fresh HOME, so each one compiled its bundle from scratch and wrote a cache no one read. Here
+ *   every process of the run shares one cache folder (XDG_CACHE_HOME, a fresh temp dir per run), as a user's processes
+ *   do. A test that is about the cache (test/unit/cli/code-cache.test.ts) passes its own environment.
+ * - One Chromium for the whole integration project: `launchChromium()` connects to it, and each file gets its own
+ *   connection (closing it closes only that file's contexts and pages), each test its own contexts.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const cleanups: (() => Promise<void>)[] = [];
+  if (!process.env.GATEHOUSE_TEST_CODE_CACHE) {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-test-cache-')));
+    process.env.GATEHOUSE_TEST_CODE_CACHE = dir;
+    process.env.XDG_CACHE_HOME = dir;
+    cleanups.push(async () => {
+      fs.rmSync(dir, { recursive: true, force: true });
+      delete process.env.GATEHOUSE_TEST_CODE_CACHE;
+    });
+  }
+  let server: BrowserServer | undefined;
+  if (project.name === 'integration' && fs.existsSync(CHROMIUM_PATH)) {
+    server = await chromium.launchServer({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    cleanups.push(async () => server?.close());
+  }
+  project.provide('chromiumWsEndpoint', server?.wsEndpoint() ?? '');
+  return async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  };
+}
