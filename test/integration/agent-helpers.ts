@@ -9,6 +9,7 @@ import { dispatchApi } from '../../src/main/app/api-dispatch';
 import { createNodeWorkerHost } from '../../src/main/worker-host';
 import type { WorkerSupervisor } from '../../src/main/worker-host/supervisor';
 import type { ApiEvent } from '../../src/shared/api';
+import { codeCacheEnv } from '../support/code-cache-env';
 import { startFakeAnthropic } from '../support/fake-anthropic';
 import type { FakeAnthropic, FakeRequestBody } from '../support/fake-anthropic';
 
@@ -37,6 +38,7 @@ export function makeSandbox(fake: FakeAnthropic): Sandbox {
     GATEHOUSE_HOME: configDir,
     ANTHROPIC_API_KEY: fake.apiKey,
     ANTHROPIC_BASE_URL: fake.baseURL,
+    ...codeCacheEnv(),
   };
   return { project, configDir, home, env, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
 }

@@ -8,6 +8,7 @@ import { AuditLog, createPermissionEngine } from '../../src/main/permission';
 import { applyApproval } from '../../src/main/permission/approvals';
 import { fixedTrust } from '../../src/main/permission/trust-oracle';
 import { parseSettingsText } from '../../src/main/settings/parse-settings';
+import { codeCacheEnv } from '../support/code-cache-env';
 import { CLI } from './agent-helpers';
 
 // The app's settings writes (the rules editor's add/remove, an "always" approval) are asynchronous now: they still
@@ -24,7 +25,7 @@ beforeEach(() => {
   configDir = path.join(root, 'config');
   fs.mkdirSync(project, { recursive: true });
   execFileSync('git', ['init', '-q'], { cwd: project });
-  env = { PATH: process.env.PATH, HOME: path.join(root, 'home'), GATEHOUSE_HOME: configDir };
+  env = { PATH: process.env.PATH, HOME: path.join(root, 'home'), GATEHOUSE_HOME: configDir, ...codeCacheEnv() };
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 

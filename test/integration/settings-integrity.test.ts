@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseSettingsText } from '../../src/main/settings/parse-settings';
+import { codeCacheEnv } from '../support/code-cache-env';
 import { CLI } from './agent-helpers';
 
 // State integrity and hostile settings files (issue 12), with the built `gatehouse` as real processes on real files.
@@ -20,6 +21,7 @@ beforeEach(() => {
     HOME: path.join(root, 'home'),
     GATEHOUSE_HOME: path.join(root, 'config'),
     GATEHOUSE_POLICY: path.join(root, 'policy.yaml'),
+    ...codeCacheEnv(),
   };
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
