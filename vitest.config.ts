@@ -25,9 +25,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        // Processes, servers, Chromium: each file in a fresh worker.
+        // Processes, servers, Chromium. Like the unit tests, a worker keeps the modules it loaded from file to file
+        // (measured on 27 of these files: a third less CPU). Each file stops what it started and puts back any
+        // environment variable it set; none mocks a module or changes the working folder.
         test: {
           name: 'integration',
+          isolate: false,
           include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/electron/**/*.test.ts'],
         },
       },
