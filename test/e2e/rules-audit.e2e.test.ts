@@ -7,6 +7,7 @@ import type { FakeAnthropic } from '../support/fake-anthropic';
 import { chromiumSkipReason } from './support/browser';
 import { openChatPage, POLL, SCREENSHOTS, useChatApp } from './support/chat-app';
 import type { ChatApp } from './support/chat-app';
+import { makeTempDir, removeTempDir } from './support/start-web';
 import { openView, SIZES } from './support/ui';
 
 const skipReason = chromiumSkipReason();
@@ -133,8 +134,12 @@ describe.skipIf(skipReason !== null)(
         page.getByRole('button', { name: 'Export shown…' }).click(),
       ]);
       expect(download.suggestedFilename()).toMatch(/^gatehouse-audit-.+\.jsonl$/);
-      const file = await download.path();
+      // Saved from the browser to a folder of ours (a download's own path exists only beside the browser's process).
+      const saved = makeTempDir('gh-e2e-audit-export-');
+      const file = path.join(saved, download.suggestedFilename());
+      await download.saveAs(file);
       const exported = fs.readFileSync(file, 'utf8');
+      removeTempDir(saved);
       const lines = exported.trim().split('\n');
       expect(lines).toHaveLength(1);
       const record = JSON.parse(lines[0] ?? '{}') as { tool: string; decision: string; input: { command?: string } };
