@@ -6,6 +6,7 @@ import remarkGfm from 'remark-gfm';
 import { CodeBlock } from './CodeBlock';
 import { parseFencedBlock } from './fenced-code';
 import { FencedCodeView } from './FencedCodeView';
+import { textOf, type HastNode } from './hast-node';
 import { extendMarkdownBlocks } from './markdown-blocks';
 import type { MarkdownBlocks } from './markdown-blocks';
 import { rehypeHighlightCode } from './rehype-highlight-code';
@@ -16,19 +17,6 @@ import './code-theme.css';
 import './markdown.css';
 
 type Props<T extends keyof JSX.IntrinsicElements> = ComponentPropsWithoutRef<T> & ExtraProps;
-
-interface HastLike {
-  type: string;
-  value?: string;
-  children?: HastLike[];
-}
-
-/** The plain text of a link's hast node (what the person reads as the link). */
-function textOf(node: HastLike | undefined): string {
-  if (!node) return '';
-  if (node.type === 'text') return node.value ?? '';
-  return (node.children ?? []).map(textOf).join('');
-}
 
 /**
  * Links open outside the app, only to http(s)/mailto, and only after the person saw the target (ExternalLink asks;
@@ -48,7 +36,7 @@ function SafeLink({ href, children, node }: Props<'a'>) {
     );
   }
   return (
-    <ExternalLink href={url} text={textOf(node as HastLike | undefined)}>
+    <ExternalLink href={url} text={textOf(node as HastNode | undefined)}>
       {children}
     </ExternalLink>
   );

@@ -1,4 +1,5 @@
 import { common, createLowlight } from 'lowlight';
+import type { HastNode } from './hast-node';
 
 /** One run of text on one line, with the highlight.js classes that apply to it ('' for plain text). */
 export interface Token {
@@ -15,13 +16,6 @@ export function languageForPath(filePath: string): string | null {
   const dot = name.lastIndexOf('.');
   const candidates = dot > 0 ? [name.slice(dot + 1), name] : [name];
   return candidates.find((c) => c !== '' && lowlight.registered(c)) ?? null;
-}
-
-interface HastNode {
-  type: string;
-  value?: string;
-  properties?: { className?: unknown };
-  children?: HastNode[];
 }
 
 /**

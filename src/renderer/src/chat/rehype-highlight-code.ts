@@ -1,13 +1,5 @@
+import { textOf, type HastNode } from './hast-node';
 import { lowlight } from './highlight';
-
-/** The parts of a hast tree this plugin looks at and writes (structural, like rehype-trim-code). */
-interface HastNode {
-  type: string;
-  tagName?: string;
-  value?: string;
-  properties?: { className?: unknown };
-  children?: HastNode[];
-}
 
 /**
  * A rehype plugin: highlights `<pre><code class="language-x">` with the page's one lowlight instance, as
@@ -39,9 +31,4 @@ function highlight(code: HastNode): void {
   }
   code.properties = { ...code.properties, className: ['hljs', ...classes] };
   if (tree.children && tree.children.length > 0) code.children = tree.children;
-}
-
-function textOf(node: HastNode): string {
-  if (node.type === 'text') return node.value ?? '';
-  return (node.children ?? []).map(textOf).join('');
 }

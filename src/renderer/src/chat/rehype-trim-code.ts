@@ -1,10 +1,4 @@
-/** The parts of a hast tree this plugin looks at (structural, so it needs no hast types). */
-interface HastNode {
-  type: string;
-  tagName?: string;
-  value?: string;
-  children?: HastNode[];
-}
+import type { HastNode } from './hast-node';
 
 /**
  * A rehype plugin: markdown code blocks end with a newline in hast; the shown code does not (so copying a block
