@@ -112,7 +112,7 @@ export class PrefetchedFs implements FsView {
 }
 
 /** Past this many rounds of fetching (a long chain of symbolic links), `settle` gives up. */
-export const MAX_PREFETCH_ROUNDS = 64;
+const MAX_PREFETCH_ROUNDS = 64;
 
 /**
  * Runs `fn` against a prefetched view until it runs without missing anything: each round fetches, without blocking,

@@ -8,7 +8,7 @@ import { findSecrets } from './secrets/secret-rules';
  * `[REDACTED]`. The contents of files that hold secrets (the sensitive-file defaults, `.env`-like files) are dropped
  * whole.
  */
-export const REDACTED = '[REDACTED]';
+const REDACTED = '[REDACTED]';
 
 function merge(spans: Span[]): Span[] {
   const sorted = spans.filter((s) => s.end > s.start).sort((a, b) => a.start - b.start);

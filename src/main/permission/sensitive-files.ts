@@ -24,9 +24,6 @@ const nocase = process.platform === 'darwin' || process.platform === 'win32';
 const nameMatch = picomatch(NAME_PATTERNS, { dot: true, nocase });
 const pathMatch = picomatch(PATH_PATTERNS, { dot: true, nocase });
 
-/** The pattern list, for reasons shown to the user. */
-export const SENSITIVE_FILE_PATTERNS: readonly string[] = [...NAME_PATTERNS, ...PATH_PATTERNS];
-
 export function isSensitiveFile(absolutePath: string): boolean {
   const base = path.basename(absolutePath);
   if (base && nameMatch(base)) return true;
@@ -35,7 +32,7 @@ export function isSensitiveFile(absolutePath: string): boolean {
 }
 
 /** Folders whose files run code or configure tools: writing under them asks by default. */
-export const CONFIG_FOLDERS: readonly string[] = ['.git', '.vscode', '.idea', '.husky', '.claude'];
+const CONFIG_FOLDERS: readonly string[] = ['.git', '.vscode', '.idea', '.husky', '.claude'];
 
 /** The config folder `relativePath` (relative to an allowed root) lies under, or null. */
 export function configFolderOf(relativePath: string): string | null {

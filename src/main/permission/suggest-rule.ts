@@ -25,7 +25,7 @@ function leadWords(cmd: SimpleCommand): string[] {
 }
 
 /** `Bash(npm run test *)` for `npm run test -- --watch`; an exact rule where the leading words are only the program. */
-export function suggestCommandRule(cmd: SimpleCommand): string | null {
+function suggestCommandRule(cmd: SimpleCommand): string | null {
   if (cmd.argv.length === 0) return null;
   const lead = leadWords(cmd);
   if (lead.length === 0) return null;

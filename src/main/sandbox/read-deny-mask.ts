@@ -26,10 +26,10 @@ import { isInside } from '../../shared/node/path-containment';
 
 export const TOO_MANY_FILES = 'too many files to check Read deny rules';
 export const CANCELLED = 'the check of the Read deny rules was cancelled';
-export const DEFAULT_MAX_ENTRIES = 200_000;
-export const DEFAULT_MAX_MS = 3_000;
+const DEFAULT_MAX_ENTRIES = 200_000;
+const DEFAULT_MAX_MS = 3_000;
 /** At most this many hidden paths travel to the worker (the protocol's limit). */
-export const MAX_HIDDEN = 10_000;
+const MAX_HIDDEN = 10_000;
 
 export interface ReadDenyMaskSources {
   rules: RuleSet;

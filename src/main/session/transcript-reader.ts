@@ -70,7 +70,7 @@ export function rebuildConversation(entries: TranscriptEntry[]): ConversationMes
  * judged, a `decision` line too: when the engine asked, what it asked joins the call's event (who answered, and how,
  * is in its reason).
  */
-export function callDecisions(entries: TranscriptEntry[]): ToolCallDecided[] {
+function callDecisions(entries: TranscriptEntry[]): ToolCallDecided[] {
   const decided = new Map<string, ToolCallDecided>();
   const engineAsked = new Map<string, ToolCallDecided['asked']>();
   for (const e of entries) {

@@ -22,7 +22,7 @@ async function readOrEmpty(file: string): Promise<string> {
 }
 
 /** The document of a settings file's text ('' for none); throws on text that is not a YAML mapping. */
-export function settingsDocumentOf(file: string, text: string): Document {
+function settingsDocumentOf(file: string, text: string): Document {
   const doc = text.trim() ? parseDocument(text) : new Document({});
   if (doc.errors.length > 0)
     throw new Error(

@@ -12,8 +12,8 @@ export interface SettingsProblem {
   effect: string;
 }
 
-export const LAST_GOOD_EFFECT = 'not applied; its last good version stays in force';
-export const UNKNOWN_RULES_EFFECT =
+const LAST_GOOD_EFFECT = 'not applied; its last good version stays in force';
+const UNKNOWN_RULES_EFFECT =
   'not applied, and no earlier good version of it is known: its deny and ask rules are unknown, so every call that would be allowed asks until it is fixed';
 
 /** Every file problem and unknown key of a snapshot, file problems first. */

@@ -6,14 +6,14 @@ import { UpdateUrlSchema } from '../../shared/updates-contract';
  * The `permissions` block shared by Gatehouse's YAML settings and Claude Code's settings.json. Other keys
  * (`trust:`, `sandbox:`, `model:`, Claude Code's `defaultMode`...) are allowed and ignored here.
  */
-export const PermissionsSettingsSchema = z.looseObject({
+const PermissionsSettingsSchema = z.looseObject({
   mode: PermissionModeSchema.optional(),
   allow: z.array(z.string()).optional(),
   ask: z.array(z.string()).optional(),
   deny: z.array(z.string()).optional(),
   additionalDirectories: z.array(z.string().min(1)).optional(),
 });
-export type PermissionsSettings = z.infer<typeof PermissionsSettingsSchema>;
+type PermissionsSettings = z.infer<typeof PermissionsSettingsSchema>;
 
 /**
  * The `updates:` block, read from the user's own settings.yaml only (a project must never choose where the app's
@@ -26,12 +26,12 @@ export const UpdateSettingsSchema = z.strictObject({ url: UpdateUrlSchema.option
  * `{ EVENT: [{ matcher?, hooks: [{ type: 'command', command, timeout? (seconds) }] }] }`. Events and hook types
  * Gatehouse does not run are kept (listed as inactive), never a reason to reject the file.
  */
-export const HookCommandSchema = z.looseObject({
+const HookCommandSchema = z.looseObject({
   type: z.string(),
   command: z.string().optional(),
   timeout: z.number().positive().max(86_400).optional(),
 });
-export const HookGroupSchema = z.looseObject({
+const HookGroupSchema = z.looseObject({
   matcher: z.string().nullish(),
   hooks: z.array(HookCommandSchema),
 });

@@ -19,7 +19,7 @@ export interface LoadedHook extends FileHook {
   format: SettingsLocation['format'];
 }
 
-export interface AdditionalDirectory {
+interface AdditionalDirectory {
   dir: string;
   source: RuleSourceName;
   file: string;

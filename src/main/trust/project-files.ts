@@ -14,7 +14,7 @@ export const PROJECT_SETTINGS_FILES = [
 export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', '.gatehouse/instructions.md'] as const;
 
 /** The most of one project file that is read (instructions and settings are small; a huge one is refused). */
-export const MAX_PROJECT_FILE_BYTES = 256 * 1024;
+const MAX_PROJECT_FILE_BYTES = 256 * 1024;
 
 export type ProjectFileRead =
   | { kind: 'missing' }

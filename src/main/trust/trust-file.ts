@@ -6,8 +6,7 @@ import { describeZodError } from '../../shared/validate';
 import { MAX_STATE_BYTES, readFailure, readRegularFile, readRegularFileSync } from '../fs/read-regular-file';
 
 /** The stored decisions, `trust.json` in the user config dir. Session decisions are never written. */
-export const StoredScopeSchema = z.enum(['directory', 'parent', 'never']);
-export type StoredScope = z.infer<typeof StoredScopeSchema>;
+const StoredScopeSchema = z.enum(['directory', 'parent', 'never']);
 
 const absolutePath = z
   .string()
@@ -16,7 +15,7 @@ const absolutePath = z
   .refine((p) => path.isAbsolute(p), 'must be an absolute path');
 const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO date');
 
-export const StoredTrustEntrySchema = z
+const StoredTrustEntrySchema = z
   .object({
     /** The real path the decision is keyed by (for `parent`: the parent of the folder it was granted from). */
     path: absolutePath,
@@ -31,14 +30,14 @@ export const StoredTrustEntrySchema = z
   .strict();
 export type StoredTrustEntry = z.infer<typeof StoredTrustEntrySchema>;
 
-export const TRUST_FILE_VERSION = 1;
-export const TrustFileSchema = z
+const TRUST_FILE_VERSION = 1;
+const TrustFileSchema = z
   .object({
     version: z.literal(TRUST_FILE_VERSION),
     entries: z.array(StoredTrustEntrySchema),
   })
   .strict();
-export type TrustFile = z.infer<typeof TrustFileSchema>;
+type TrustFile = z.infer<typeof TrustFileSchema>;
 
 export type TrustFileRead = { kind: 'ok'; file: TrustFile } | { kind: 'corrupt'; reason: string; raw: string };
 

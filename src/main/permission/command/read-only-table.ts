@@ -67,7 +67,7 @@ const VERSION_ONLY: CommandSpec = { options: NONE_OPTS, operands: 'none', onlyFl
  * sed: read-only only with `-n` and print-only scripts (checked in read-only.ts, for the operand and for every
  * `-e`); `-i`, `-f` (a script we cannot see) and `-s`-style writes are not listed.
  */
-export const SED = spec(
+const SED = spec(
   `-n -e=script -E -r -s -u -z -l= --quiet --silent --expression=script --regexp-extended --separate --unbuffered
    --null-data --line-length= --posix --sandbox --debug --help --version`,
   { operands: 'script-then-paths', requireFlag: /^(-[a-zA-Z]*n[a-zA-Z]*|--quiet|--silent)$/ },

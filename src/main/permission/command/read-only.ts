@@ -30,7 +30,7 @@ function isSafeSedScript(script: string): boolean {
  */
 const SYSTEM_BIN = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$|^\/opt\/homebrew\/s?bin\/[^/]+$/;
 
-export function isSystemProgram(word: string): boolean {
+function isSystemProgram(word: string): boolean {
   if (!word.includes('/')) return word.length > 0;
   return SYSTEM_BIN.test(word) && !word.includes('/../') && !word.includes('/./');
 }

@@ -51,7 +51,7 @@ export class SyntaxNode {
 }
 
 /** Deeper than this, the command is not analysed (and is unreadable). */
-export const MAX_TREE_DEPTH = 400;
+const MAX_TREE_DEPTH = 400;
 
 export class TreeTooDeep extends Error {}
 

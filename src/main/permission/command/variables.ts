@@ -13,7 +13,7 @@ export interface Reporter {
   unreadable(reason: string): void;
 }
 
-export function knownInteger(state: AnalysisState, name: string): boolean {
+function knownInteger(state: AnalysisState, name: string): boolean {
   return INTEGER_SPECIALS.has(name) || (state.integers.has(name) && !state.volatile.has(name));
 }
 

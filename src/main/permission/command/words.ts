@@ -14,7 +14,7 @@ export interface WordChar {
 }
 
 /** A run of characters that are all quoted or all unquoted. */
-export interface Chunk {
+interface Chunk {
   text: string;
   q: boolean;
 }
@@ -276,7 +276,7 @@ export function hasGlob(raw: RawWord): boolean {
 }
 
 /** `~user` or `~+`/`~-` (not a plain `~` or `~/`): expands to a directory the text does not show. */
-export function hasUserTilde(raw: RawWord): boolean {
+function hasUserTilde(raw: RawWord): boolean {
   const first = raw.chunks[0];
   if (first === undefined || first.q || !first.text.startsWith('~')) return false;
   const next = first.text.length > 1 ? first.text[1] : raw.chunks[1]?.text[0];

@@ -144,7 +144,7 @@ function compiled(rule: SecretRule): RE2JS | null {
 }
 
 /** Shannon entropy (bits per character), as gitleaks measures a candidate secret. */
-export function shannonEntropy(text: string): number {
+function shannonEntropy(text: string): number {
   if (text.length === 0) return 0;
   const counts = new Map<string, number>();
   for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);

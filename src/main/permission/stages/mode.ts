@@ -3,7 +3,7 @@ import type { ToolCategory } from '../../../shared/tools';
 import { decision, type CallContext } from '../stage-types';
 
 /** Stage 7, the contract's mode fallback table. */
-export const MODE_TABLE: Record<PermissionMode, Record<ToolCategory, DecisionKind>> = {
+const MODE_TABLE: Record<PermissionMode, Record<ToolCategory, DecisionKind>> = {
   strict: { read: 'ask', write: 'ask', exec: 'ask' },
   default: { read: 'allow', write: 'ask', exec: 'ask' },
   acceptEdits: { read: 'allow', write: 'allow', exec: 'ask' },

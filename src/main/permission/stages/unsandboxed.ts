@@ -2,10 +2,10 @@ import type { Decision } from '../../../shared/permission';
 import { isUnsandboxedCall } from '../../../shared/tools';
 import { decision, type CallContext } from '../stage-types';
 
-export const UNSANDBOXED_ASK_REASON =
+const UNSANDBOXED_ASK_REASON =
   'runs outside the OS sandbox (it can write anywhere, read your secrets and use the network): only you can allow ' +
   'this exact command, once; no rule, mode or earlier approval allows it';
-export const UNSANDBOXED_BYPASS_REASON = 'running a command outside the OS sandbox is unavailable in bypass mode';
+const UNSANDBOXED_BYPASS_REASON = 'running a command outside the OS sandbox is unavailable in bypass mode';
 
 /**
  * The cap on a `run_command` with `unsandboxed: true`, applied to whatever the stages decided: a deny stands (the

@@ -4,11 +4,11 @@ import type { MaskTarget } from './protected-paths';
 /** Port the in-sandbox bridge listens on (loopback of the command's own network namespace). */
 export const SANDBOX_PROXY_PORT = 3128;
 /** Where the host's proxy socket directory appears inside the sandbox. */
-export const SANDBOX_PROXY_DIR = '/tmp/.gatehouse-net';
+const SANDBOX_PROXY_DIR = '/tmp/.gatehouse-net';
 export const PROXY_SOCKET_NAME = 'proxy.sock';
 
 /** What stays read-only inside the writable roots (write-guards.ts), as mounts. */
-export interface BwrapGuards {
+interface BwrapGuards {
   /** Folders bound onto themselves (shallowest first), so they cannot be renamed or removed. */
   pins: string[];
   /** Existing files and folders bound read-only onto themselves. */

@@ -13,7 +13,7 @@ import { normaliseHost } from './domain-policy';
 import { SOCKS_VERSION, serveSocks5 } from './socks5';
 
 export type { ProxyDenial } from './destination-judge';
-export const PROXY_DENIED_HEADER = 'X-Gatehouse-Sandbox';
+const PROXY_DENIED_HEADER = 'X-Gatehouse-Sandbox';
 
 export class DomainProxy {
   private readonly front: net.Server;

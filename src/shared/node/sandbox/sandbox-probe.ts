@@ -11,7 +11,7 @@ export function unavailable(reason: string): SandboxUnavailable {
 }
 
 /** The real path of an existing directory, or null. */
-export async function realDir(p: string): Promise<string | null> {
+async function realDir(p: string): Promise<string | null> {
   try {
     const real = await fsp.realpath(p);
     return (await fsp.stat(real)).isDirectory() ? real : null;

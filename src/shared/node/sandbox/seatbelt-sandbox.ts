@@ -18,7 +18,7 @@ import { seatbeltProfile, type SeatbeltPlan } from './seatbelt-profile';
 import { writableRootGuards } from './write-guards';
 import type { CommandSandbox, CommandSandboxConfig, SandboxUnavailable, WrappedCommand } from './types';
 
-export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
+const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 
 /** The argv for one command under Seatbelt (pure: the profile is rebuilt per command, like bubblewrap's masks). */
 export function seatbeltCommand(

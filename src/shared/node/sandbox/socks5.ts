@@ -7,7 +7,7 @@ import * as net from 'node:net';
 import type { DestinationJudge } from './destination-judge';
 
 export const SOCKS_VERSION = 0x05;
-export const SocksReply = {
+const SocksReply = {
   succeeded: 0x00,
   generalFailure: 0x01,
   notAllowed: 0x02,

@@ -24,7 +24,7 @@ import { onlyMarkerNames } from './placeholder-marker';
 import { isInside } from '../path-containment';
 
 /** Folders of a root whose every file is permission rules (Gatehouse's own and the Claude Code settings it reads). */
-export const GUARDED_FOLDERS = ['.gatehouse', '.claude'] as const;
+const GUARDED_FOLDERS = ['.gatehouse', '.claude'] as const;
 /** Submodule git dirs looked at under one `.git/modules` (beyond that the whole `modules` folder is read-only). */
 const MAX_MODULE_GITDIRS = 64;
 /** Config files followed through `include.path` / `includeIf.*.path`. */
