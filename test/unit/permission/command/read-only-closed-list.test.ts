@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCommand, initShellParser, readOnlyPathArgs } from '../../../../src/main/permission/command';
 import { READ_ONLY } from '../../../../src/main/permission/command/read-only-table';
+import { READERS } from '../../../../src/main/permission/command/readers-table';
 
 /**
  * Contract "Assurance: Options": read-only is a closed allow-list. For every program of the read-only set, the
@@ -85,6 +86,13 @@ describe('every program of the read-only set has a closed list of options', () =
         expect(ro(`${name} ${long.slice(0, 5)} ${base}`), `${long.slice(0, 5)} abbreviates ${long}`).toBeNull();
     });
   }
+});
+
+describe('the option lists are parsed on first use', () => {
+  it('every list of the read-only and readers tables parses (a typo would otherwise surface only in a decision)', () => {
+    for (const [name, spec] of [...READ_ONLY, ...READERS]) expect(() => spec.options, name).not.toThrow();
+    expect(READ_ONLY.get('grep')?.options.longArg.has('--regexp')).toBe(true);
+  });
 });
 
 describe('git and find have closed lists too', () => {
