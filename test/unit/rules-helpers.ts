@@ -16,9 +16,13 @@ export function tempDir(prefix: string): string {
   return dir;
 }
 
-/** Removes every dir `tempDir` made (call it after each test). */
+/**
+ * Removes every dir `tempDir` made (call it after each test). The settings' last-good cache writes in the background
+ * (best effort, errors ignored), so a write may still be creating its entry while the folder goes: rmSync retries
+ * then (ENOTEMPTY), as a person's cleanup would.
+ */
 export function removeTempDirs(): void {
-  for (const r of roots.splice(0)) fs.rmSync(r, { recursive: true, force: true });
+  for (const r of roots.splice(0)) fs.rmSync(r, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });
 }
 
 /** Writes `text` to `file`, making its folders. */
