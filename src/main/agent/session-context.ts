@@ -1,9 +1,7 @@
-import { toRpcError } from '../../shared/errors';
 import type { SandboxRunConfig, SandboxStatus } from '../../shared/worker-protocol';
 import type { PermissionEngine } from '../permission';
 import { trustAnswerAsync, type TrustAnswer, type TrustOracle } from '../permission/trust-oracle';
-import { sandboxReadDeny } from '../sandbox/read-deny-mask';
-import { sandboxRunConfig } from '../sandbox/run-config';
+import { checkProjectSandbox } from '../sandbox/check-sandbox';
 import { writableDirectories } from '../sandbox/writable-directories';
 import { loadInstructionFiles } from '../trust/trust-preview';
 import type { WorkerHost } from '../worker-host/types';
@@ -36,30 +34,15 @@ export class SessionContext {
 
   /** Reads the sandbox settings and asks the worker whether its sandbox works for this project (fail safe). */
   async checkSandbox(): Promise<{ config: SandboxRunConfig; status: SandboxStatus }> {
-    const { projectRoot, host } = this.options;
-    const additionalDirectories = await this.additionalDirectories();
-    const readDeny = await sandboxReadDeny(this.options.engine, additionalDirectories);
-    const { config, problems } = await sandboxRunConfig({
+    const { config, status, problems } = await checkProjectSandbox({
       configDir: this.options.configDir,
-      projectRoot,
-      projectTrusted: await this.projectTrusts('rules'),
       env: this.options.env,
-      readDeny,
+      projectRoot: this.options.projectRoot,
+      projectTrusted: await this.projectTrusts('rules'),
+      engine: this.options.engine,
+      additionalDirectories: await this.additionalDirectories(),
+      host: this.options.host,
     });
-    let status: SandboxStatus;
-    try {
-      status = await host.request(
-        'sandbox.status',
-        { projectRoot, additionalDirectories, sandbox: config },
-        { timeoutMs: 30_000 },
-      );
-    } catch (err) {
-      status = {
-        enabled: config.enabled,
-        available: false,
-        reason: `the worker could not check the sandbox: ${toRpcError(err).message}`,
-      };
-    }
     this.sandbox = { status, problems };
     return { config, status };
   }

@@ -1,11 +1,9 @@
 import type { z } from 'zod';
-import { toRpcError } from '../../shared/errors';
 import type { SandboxChannels, SandboxStatusView } from '../../shared/sandbox-contract';
 import type { SandboxStatus } from '../../shared/worker-protocol';
 import { createPermissionEngine } from '../permission';
 import { failSafe, trustedOrFalse, type TrustOracle } from '../permission/trust-oracle';
-import { sandboxReadDeny } from '../sandbox/read-deny-mask';
-import { sandboxRunConfig } from '../sandbox/run-config';
+import { checkProjectSandbox } from '../sandbox/check-sandbox';
 import { writableDirectories } from '../sandbox/writable-directories';
 import type { WorkerHost } from '../worker-host/types';
 
@@ -41,29 +39,15 @@ export function createSandboxHandlers(sources: SandboxHandlerSources): SandboxHa
         trust: failSafe(sources.trust),
         audit: null,
       });
-      const additionalDirectories = await writableDirectories(engine);
-      const readDeny = await sandboxReadDeny(engine, additionalDirectories);
-      const { config, problems } = await sandboxRunConfig({
+      const { status, problems } = await checkProjectSandbox({
         configDir: sources.configDir,
+        env: sources.env,
         projectRoot,
         projectTrusted,
-        env: sources.env,
-        readDeny,
+        engine,
+        additionalDirectories: await writableDirectories(engine),
+        host: sources.host,
       });
-      let status: SandboxStatus;
-      try {
-        status = await sources.host.request(
-          'sandbox.status',
-          { projectRoot, additionalDirectories, sandbox: config },
-          { timeoutMs: 30_000 },
-        );
-      } catch (err) {
-        status = {
-          enabled: config.enabled,
-          available: false,
-          reason: `the worker could not check the sandbox: ${toRpcError(err).message}`,
-        };
-      }
       return toView(status, problems);
     },
   };
