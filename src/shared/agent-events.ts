@@ -95,6 +95,21 @@ export const ToolCallDecidedSchema = z.object({
 });
 export type ToolCallDecided = z.infer<typeof ToolCallDecidedSchema>;
 
+/**
+ * Hooks of an event outside the permission check ran: PostToolUse (`id`: the call, shown on its card), or
+ * SessionStart, UserPromptSubmit and Stop (a line in the chat). Stored in the transcript like the decisions.
+ */
+export const HookRunsEventSchema = z.object({
+  type: z.literal('hook_runs'),
+  event: z.enum(['PostToolUse', 'SessionStart', 'UserPromptSubmit', 'Stop']),
+  /** PostToolUse: the call the hooks ran after. */
+  id: callId.optional(),
+  /** The conversation's length when they ran: where a reloaded chat shows a line that belongs to no call. */
+  at: z.number().int().nonnegative(),
+  hooks: z.array(HookRunSchema).min(1),
+});
+export type HookRunsEvent = z.infer<typeof HookRunsEventSchema>;
+
 /** How a run ended. */
 export const AgentRunStatusSchema = z.enum(['completed', 'max_turns', 'cancelled', 'error']);
 export type AgentRunStatus = z.infer<typeof AgentRunStatusSchema>;
@@ -112,6 +127,7 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     preview: ToolPreviewSchema.optional(),
   }),
   ToolCallDecidedSchema,
+  HookRunsEventSchema,
   z.object({ type: z.literal('tool_call_output'), id: callId, chunk: z.string() }),
   z.object({
     type: z.literal('tool_call_finished'),

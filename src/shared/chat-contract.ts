@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentEventSchema, AgentRunStatusSchema, ToolCallDecidedSchema } from './agent-events';
+import { AgentEventSchema, AgentRunStatusSchema, HookRunsEventSchema, ToolCallDecidedSchema } from './agent-events';
 import { ConversationMessageSchema, TokenUsageSchema } from './conversation';
 import { ApprovalChoiceSchema, ApprovalRequestSchema } from './approval-contract';
 import { RpcErrorSchema } from './errors';
@@ -70,6 +70,8 @@ export const ChatStateSchema = z.object({
   messages: z.array(ConversationMessageSchema),
   /** The decisions of its tool calls (from the transcript and this run), one per call: the cards' badges. */
   decisions: z.array(ToolCallDecidedSchema),
+  /** Its hook runs outside the permission check (after a call, at a prompt, at the end of a run). */
+  hookRuns: z.array(HookRunsEventSchema),
 });
 export type ChatState = z.infer<typeof ChatStateSchema>;
 
@@ -100,6 +102,7 @@ export const ChatChannels = {
       sessionId: z.string(),
       messages: z.array(ConversationMessageSchema),
       decisions: z.array(ToolCallDecidedSchema),
+      hookRuns: z.array(HookRunsEventSchema),
     }),
   },
   /** Ends the open session; the next message starts a new one. */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readTranscript } from '../../src/main/session/transcript-reader';
 import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { jsonLines, runGatehouse, sentToolResults, withFakeModel } from './agent-helpers';
@@ -37,6 +38,19 @@ function hookScript(name: string, body: string): string {
   return file;
 }
 
+/** The session's one transcript, as a resumed session reads it. */
+async function storedSession(): Promise<Awaited<ReturnType<typeof readTranscript>>> {
+  const [sessionFile] = fs.readdirSync(path.join(box.configDir, 'sessions')).filter((f) => f.endsWith('.jsonl'));
+  return readTranscript(path.join(box.configDir, 'sessions', sessionFile!));
+}
+
+/** The `hook_runs` events a `--output json` run streamed. */
+function streamedHookRuns(stdout: string): Array<Record<string, unknown>> {
+  return jsonLines(stdout)
+    .filter((e) => e.type === 'agent' && (e.event as { type: string }).type === 'hook_runs')
+    .map((e) => e.event as Record<string, unknown>);
+}
+
 function userTexts(body: { messages: { role: string; content: unknown }[] }): string {
   return JSON.stringify(body.messages.filter((m) => m.role === 'user'));
 }
@@ -58,8 +72,29 @@ process.stdin.on('end', () => {
     );
     userHooks({ PostToolUse: [{ matcher: 'Read', command: `node ${post}` }] });
     fake.enqueue(reply(toolUse('toolu_1', 'read_file', { path: 'notes.txt' })), reply(text('Done.')));
-    const r = await runGatehouse(['run', '--project', box.project, 'read the notes'], box.env, box.home);
+    const r = await runGatehouse(
+      ['run', '--project', box.project, '--output', 'json', 'read the notes'],
+      box.env,
+      box.home,
+    );
     expect(r.code).toBe(0);
+    // The run's stream and the transcript both carry the call's PostToolUse run (the tool card's hooks).
+    const postRun = {
+      type: 'hook_runs',
+      event: 'PostToolUse',
+      id: 'toolu_1',
+      hooks: [
+        expect.objectContaining({
+          event: 'PostToolUse',
+          source: 'user',
+          command: `node ${post}`,
+          outcome: 'block',
+          message: 'style check: use tabs in notes.txt',
+        }),
+      ],
+    };
+    expect(streamedHookRuns(r.stdout)).toEqual([expect.objectContaining(postRun)]);
+    expect((await storedSession()).hookRuns).toEqual([expect.objectContaining(postRun)]);
     const [result] = sentToolResults(fake.requests[1]!.body);
     expect(String(result!.content)).toContain('hello');
     expect(String(result!.content)).toContain('style check: use tabs in notes.txt');
@@ -95,8 +130,31 @@ echo '{"decision":"block","reason":"run the tests before stopping"}'
       Stop: [{ command: stop }],
     });
     fake.enqueue(reply(text('All done.')), reply(text('Tests pass.')));
-    const r = await runGatehouse(['run', '--project', box.project, 'finish up'], box.env, box.home);
+    const r = await runGatehouse(['run', '--project', box.project, '--output', 'json', 'finish up'], box.env, box.home);
     expect(r.code).toBe(0);
+    // Each event's runs are streamed and stored, where they ran in the conversation (a reloaded chat's lines).
+    const expected = [
+      {
+        event: 'SessionStart',
+        at: 0,
+        hooks: [expect.objectContaining({ outcome: 'none', message: 'branch: feature/hooks' })],
+      },
+      { event: 'UserPromptSubmit', at: 0, hooks: [expect.objectContaining({ message: 'today is a holiday' })] },
+      {
+        event: 'Stop',
+        at: 1,
+        hooks: [expect.objectContaining({ outcome: 'block', message: 'run the tests before stopping' })],
+      },
+      { event: 'Stop', at: 3, hooks: [expect.objectContaining({ outcome: 'none', command: stop })] },
+    ].map((e) => expect.objectContaining({ type: 'hook_runs', ...e }));
+    expect(streamedHookRuns(r.stdout)).toEqual(expected);
+    const stored = await storedSession();
+    expect(stored.hookRuns).toEqual(expected);
+    expect(stored.hookRuns.every((h) => h.id === undefined)).toBe(true);
+    // `at` names the stored message each line follows: the prompt, then the answers the Stop hooks saw.
+    expect(stored.conversation[0]).toMatchObject({ role: 'user' });
+    expect(JSON.stringify(stored.conversation[1])).toContain('All done.');
+    expect(JSON.stringify(stored.conversation[3])).toContain('Tests pass.');
     expect(fake.requests).toHaveLength(2);
     const first = userTexts(fake.requests[0]!.body);
     expect(first).toContain('finish up');
@@ -112,6 +170,13 @@ echo '{"decision":"block","reason":"run the tests before stopping"}'
     expect(r.code).not.toBe(0);
     expect(r.stderr + r.stdout).toContain('no prompts about secrets');
     expect(fake.requests).toHaveLength(0);
+    expect((await storedSession()).hookRuns).toEqual([
+      expect.objectContaining({
+        event: 'UserPromptSubmit',
+        at: 0,
+        hooks: [expect.objectContaining({ outcome: 'block', message: 'no prompts about secrets' })],
+      }),
+    ]);
   });
 
   it("a PreToolUse deny is the call's decision, with the hook run on its decided event", async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentEvent, ToolCallDecided } from '../../shared/agent-events';
+import type { AgentEvent, HookRunsEvent, ToolCallDecided } from '../../shared/agent-events';
 import type { ConversationMessage } from '../../shared/conversation';
 import { GatehouseError, toRpcError } from '../../shared/errors';
 import type { AgentMode, Decision, RuleBehavior } from '../../shared/permission';
@@ -17,7 +17,7 @@ import {
   AgentCheckpointDataSchema,
   AgentEventDataSchema,
 } from '../../shared/worker-protocol';
-import type { SessionHooks } from '../hooks';
+import type { HookRunsReporter, SessionHooks } from '../hooks';
 import type { PermissionEngine } from '../permission';
 import { readDenyRules } from '../sandbox/sandbox-gate';
 import type { SettingsSnapshot } from '../settings/settings-store';
@@ -62,6 +62,8 @@ export class AgentSession {
   private readonly context: SessionContext;
   /** The decision of every tool call of this session (from the transcript, then each run's), by call id. */
   private readonly decided = new Map<string, ToolCallDecided>();
+  /** The hook runs outside the permission check (PostToolUse, SessionStart, UserPromptSubmit, Stop), in order. */
+  private readonly hookRunEvents: HookRunsEvent[];
 
   private constructor(
     private readonly options: AgentSessionOptions,
@@ -73,14 +75,18 @@ export class AgentSession {
     context: SessionContext,
     private readonly hooks: SessionHooks,
     decisions: readonly ToolCallDecided[] = [],
+    hookRuns: readonly HookRunsEvent[] = [],
   ) {
     this.context = context;
     for (const d of decisions) this.decided.set(d.id, d);
+    this.hookRunEvents = [...hookRuns];
     const host = options.host;
     host.handle('permission.request', (request, signal) => this.onPermissionRequest(request, signal));
     host.handle('permission.readable', async (request) => this.onReadableRequest(request));
     host.handle('hooks.event', async (request) =>
-      this.active?.runId === request.runId ? this.hooks.onLoopEvent(request) : { blocked: false, feedback: '' },
+      this.active?.runId === request.runId
+        ? this.hooks.onLoopEvent(request, this.hookReporter(this.active))
+        : { blocked: false, feedback: '' },
     );
     this.offEvents = host.onEvent((name, data) => this.onWorkerEvent(name, data));
   }
@@ -91,11 +97,13 @@ export class AgentSession {
     let writer: TranscriptWriter;
     let problems: string[] = [];
     let decisions: ToolCallDecided[] = [];
+    let hookRuns: HookRunsEvent[] = [];
     if (options.resume) {
       const resumed = await store.resume(options.resume);
       ({ header, writer } = resumed);
       problems = resumed.transcript.problems.map((p) => `line ${p.line}: ${p.message}`);
       decisions = resumed.transcript.decisions;
+      hookRuns = resumed.transcript.hookRuns;
       const project = options.project ? await realDir(options.project) : null;
       if (project !== null && project !== header.projectRoot) {
         await writer.close();
@@ -132,6 +140,7 @@ export class AgentSession {
       context,
       hooks,
       decisions,
+      hookRuns,
     );
     await options.host.start();
     await session.checkSandbox();
@@ -157,6 +166,11 @@ export class AgentSession {
   /** The one decision of each tool call of this session so far (stored runs included), in the order they were made. */
   get decisions(): ToolCallDecided[] {
     return [...this.decided.values()];
+  }
+
+  /** The hook runs of this session outside the permission check (stored runs included), in the order they ran. */
+  get hookRuns(): HookRunsEvent[] {
+    return [...this.hookRunEvents];
   }
 
   /** The rules this session's "allow for this session" answers added (the rules editor lists and removes them). */
@@ -220,7 +234,11 @@ export class AgentSession {
       run.readDenyRules = readDenyRules((await this.engine.state.currentAsync()).rules); // before the mask: a rule added meanwhile asks
       const sandbox = await this.checkSandbox();
       run.sandbox = sandbox.status;
-      const task = await this.hooks.promptTask(text, this.options.resume ? 'resume' : 'startup');
+      const task = await this.hooks.promptTask(
+        text,
+        this.options.resume ? 'resume' : 'startup',
+        this.hookReporter(run),
+      );
       const live = this.options.modelConfig?.();
       result = await this.options.host.request(
         'agent.run',
@@ -343,7 +361,20 @@ export class AgentSession {
   private recordEvent(run: ActiveRun, event: AgentEvent): void {
     if (!NOT_RECORDED.has(event.type)) this.writer.append({ type: 'event', runId: run.runId, event });
     if (event.type === 'tool_call_decided') this.decided.set(event.id, event);
+    if (event.type === 'hook_runs') this.hookRunEvents.push(event);
     run.emit({ type: 'agent', runId: run.runId, event });
+  }
+
+  /** Records the runs of one hook event of a run like a decision: transcript, session, listeners. */
+  private hookReporter(run: ActiveRun): HookRunsReporter {
+    return (event, hooks, callId) =>
+      this.recordEvent(run, {
+        type: 'hook_runs',
+        event,
+        ...(callId ? { id: callId } : {}),
+        at: this.writer.conversation.length,
+        hooks,
+      });
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { ToolCallDecided } from '../../shared/agent-events';
+import type { HookRunsEvent, ToolCallDecided } from '../../shared/agent-events';
 import type { ApiEvent } from '../../shared/api';
 import type { ApprovalChoice } from '../../shared/approval-contract';
 import type { ApprovalRequestEvent, ChatState, SessionSummary } from '../../shared/chat-contract';
@@ -79,6 +79,7 @@ export class ChatService {
       hasModelKey: await hasModelKey(this.options),
       messages: this.session?.conversation ?? [],
       decisions: this.session?.decisions ?? [],
+      hookRuns: this.session?.hookRuns ?? [],
     };
   }
 
@@ -105,14 +106,22 @@ export class ChatService {
   }
 
   /** Continues an earlier session of the open project (not while a message runs). */
-  async resume(
-    id: string,
-  ): Promise<{ sessionId: string; messages: ConversationMessage[]; decisions: ToolCallDecided[] }> {
+  async resume(id: string): Promise<{
+    sessionId: string;
+    messages: ConversationMessage[];
+    decisions: ToolCallDecided[];
+    hookRuns: HookRunsEvent[];
+  }> {
     const session = await this.exclusively(async () => {
       await this.endSession();
       return this.openSession(id);
     });
-    return { sessionId: session.id, messages: session.conversation, decisions: session.decisions };
+    return {
+      sessionId: session.id,
+      messages: session.conversation,
+      decisions: session.decisions,
+      hookRuns: session.hookRuns,
+    };
   }
 
   /** Starts a run and answers as soon as it has an id; the rest arrives as events. */

@@ -24,4 +24,4 @@ export {
 } from './hook-runtime';
 export { evaluateWithHooks, preToolUseVerdict, type HookedEvaluation } from './pre-tool-use';
 export { hookSandbox, projectHookRuntime, type HookSandbox } from './hook-sandbox';
-export { SessionHooks } from './session-hooks';
+export { SessionHooks, type HookRunsReporter } from './session-hooks';

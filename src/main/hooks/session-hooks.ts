@@ -27,6 +27,13 @@ function tagged(tag: string, text: string): string {
   return `<${tag}>\n${text}\n</${tag}>`;
 }
 
+/** Reports the runs of one hook event (the session records them in its transcript and shows them). */
+export type HookRunsReporter = (
+  event: 'PostToolUse' | 'SessionStart' | 'UserPromptSubmit' | 'Stop',
+  runs: HookRunRecord[],
+  callId?: string,
+) => void;
+
 const blockReason = (r: HookRun): string | null => (r.response.decision === 'block' ? r.response.reason : null);
 const contextOf = (r: HookRun): string | null => r.response.context;
 
@@ -107,24 +114,30 @@ export class SessionHooks {
   }
 
   /** Stop: a block keeps the run going with the hooks' reason as the next turn. */
-  async stop(stopHookActive: boolean): Promise<{ blocked: boolean; feedback: string }> {
+  async stop(stopHookActive: boolean): Promise<{ blocked: boolean; feedback: string; runs: HookRunRecord[] }> {
     const runs = await this.run('Stop', { stop_hook_active: stopHookActive });
     const feedback = said(runs, blockReason);
-    return { blocked: feedback !== '', feedback };
+    return { blocked: feedback !== '', feedback, runs: runs.map((r) => r.record) };
   }
 
   /**
    * The prompt as the model gets it: SessionStart hooks (first prompt) and UserPromptSubmit hooks may add context;
    * a UserPromptSubmit block stops the prompt with the hook's reason (the model never sees the prompt).
    */
-  async promptTask(text: string, start: 'startup' | 'resume'): Promise<string> {
+  async promptTask(
+    text: string,
+    start: 'startup' | 'resume',
+    report: HookRunsReporter = () => undefined,
+  ): Promise<string> {
     const contexts: string[] = [];
     if (!this.started) {
       this.started = true;
       const started = await this.sessionStart(start);
+      if (started.runs.length) report('SessionStart', started.runs);
       if (started.context) contexts.push(tagged('session-start-hook-context', started.context));
     }
     const submitted = await this.userPromptSubmit(text);
+    if (submitted.runs.length) report('UserPromptSubmit', submitted.runs);
     if (submitted.blocked !== null)
       throw new GatehouseError(
         'BAD_REQUEST',
@@ -135,9 +148,14 @@ export class SessionHooks {
   }
 
   /** The worker's loop reached a PostToolUse or Stop point of the running prompt. */
-  async onLoopEvent(request: HookEventRequest): Promise<HookEventResult> {
-    if (request.event === 'Stop') return this.stop(request.stopHookActive);
-    const { feedback } = await this.postToolUse(request.tool, request.input, request.response, request.callId);
+  async onLoopEvent(request: HookEventRequest, report: HookRunsReporter = () => undefined): Promise<HookEventResult> {
+    if (request.event === 'Stop') {
+      const { blocked, feedback, runs } = await this.stop(request.stopHookActive);
+      if (runs.length) report('Stop', runs);
+      return { blocked, feedback };
+    }
+    const { feedback, runs } = await this.postToolUse(request.tool, request.input, request.response, request.callId);
+    if (runs.length) report('PostToolUse', runs, request.callId);
     return { blocked: false, feedback };
   }
 

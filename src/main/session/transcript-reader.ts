@@ -1,5 +1,5 @@
 import { MAX_TRANSCRIPT_BYTES, readRegularFile } from '../fs/read-regular-file';
-import type { ToolCallDecided } from '../../shared/agent-events';
+import type { HookRunsEvent, ToolCallDecided } from '../../shared/agent-events';
 import type { ConversationMessage, TokenUsage } from '../../shared/conversation';
 import { describeZodError } from '../../shared/validate';
 import type { SessionHeader, TranscriptEntry } from './transcript-entry';
@@ -17,6 +17,8 @@ export interface LoadedTranscript {
   conversation: ConversationMessage[];
   /** Each tool call's one decision, in the order they were made. */
   decisions: ToolCallDecided[];
+  /** The hook runs outside the permission check (PostToolUse, SessionStart, UserPromptSubmit, Stop), in order. */
+  hookRuns: HookRunsEvent[];
   usage: TokenUsage;
   problems: TranscriptProblem[];
 }
@@ -45,6 +47,7 @@ export async function readTranscript(file: string): Promise<LoadedTranscript> {
     entries,
     conversation: rebuildConversation(entries),
     decisions: callDecisions(entries),
+    hookRuns: entries.flatMap((e) => (e.type === 'event' && e.event.type === 'hook_runs' ? [e.event] : [])),
     usage: totalUsage(entries),
     problems,
   };

@@ -1,6 +1,7 @@
 import { useApi } from '../api';
 import { showView } from '../app/view-store';
 import { Shown } from '../display';
+import { HookRuns } from '../hooks';
 import type { NoticeItem } from './chat-store';
 import { useChat } from './chat-store';
 import { sendMessage } from './send-message';
@@ -13,7 +14,8 @@ export function NoticeRow({ item }: { item: NoticeItem }) {
   const actions = item.retry !== undefined || item.settings;
   return (
     <div className={error ? 'msg-notice error' : 'msg-notice muted'} role={error ? 'alert' : undefined}>
-      <Shown text={item.text} />
+      {item.text ? <Shown text={item.text} /> : null}
+      <HookRuns runs={item.hooks} />
       {actions ? (
         <span className="notice-actions">
           {item.settings ? (

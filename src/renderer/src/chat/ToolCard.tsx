@@ -107,7 +107,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
           </span>
         ) : null}
       </header>
-      <HookRuns runs={item.decision?.hooks} />
+      <HookRuns runs={item.hooks ? [...(item.decision?.hooks ?? []), ...item.hooks] : item.decision?.hooks} />
       {output.text ? (
         <details className="tool-output" open={open} onToggle={(e) => toggle(e.currentTarget.open)}>
           <summary>Output</summary>

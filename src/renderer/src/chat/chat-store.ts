@@ -1,9 +1,9 @@
 import { create } from 'zustand';
-import type { AgentEvent, ToolCallDecided } from '../../../shared/agent-events';
+import type { AgentEvent, HookRunsEvent, HookRunWire, ToolCallDecided } from '../../../shared/agent-events';
 import type { ApiEvent } from '../../../shared/api';
 import type { ApprovalRequestEvent, ChatState } from '../../../shared/chat-contract';
 import type { ConversationMessage, TokenUsage } from '../../../shared/conversation';
-import { itemsFromConversation } from './history';
+import { hookRunsNotice, itemsFromConversation } from './history';
 import { appendDeltas } from './chat-deltas';
 import type { ChatDelta } from './chat-deltas';
 import { createDeltaBatcher } from './delta-batcher';
@@ -21,6 +21,8 @@ export interface ToolItem {
   result: { ran: boolean; isError: boolean; content: string; exitCode: number | null } | null;
   /** From a stored session (its decision, when the transcript has one, comes from there). */
   earlier?: boolean;
+  /** The PostToolUse hooks that ran after the call (what they told the model). */
+  hooks?: HookRunWire[];
 }
 
 export type ChatItem =
@@ -39,6 +41,8 @@ export interface NoticeItem {
   retry?: string;
   /** Offer "Open Settings" (the model, key or base URL may be what is wrong). */
   settings?: boolean;
+  /** Hooks that ran at a prompt or at the end of a run (SessionStart, UserPromptSubmit, Stop). */
+  hooks?: HookRunWire[];
 }
 
 export interface ChatStore {
@@ -104,6 +108,12 @@ function applyAgentEvent(event: AgentEvent): void {
       return;
     case 'tool_call_decided':
       updateTool(event.id, (it) => ({ ...it, decision: event }));
+      return;
+    case 'hook_runs':
+      if (event.id !== undefined) {
+        const hooks = event.hooks;
+        updateTool(event.id, (it) => ({ ...it, hooks: [...(it.hooks ?? []), ...hooks] }));
+      } else pushItem(hookRunsNotice(event, nextKey()));
       return;
     case 'tool_call_output':
       applyDeltas([event]);
@@ -247,12 +257,16 @@ export function applyChatState(state: ChatState): void {
     approvals: state.pending,
     hasModelKey: state.hasModelKey,
     sessionId: state.sessionId,
-    items: s.items.length === 0 ? itemsFromConversation(state.messages, state.decisions) : s.items,
+    items: s.items.length === 0 ? itemsFromConversation(state.messages, state.decisions, state.hookRuns) : s.items,
   }));
 }
 
-/** Replaces the transcript with a stored conversation and its calls' decisions (a resumed session). */
-export function showConversation(messages: ConversationMessage[], decisions: readonly ToolCallDecided[] = []): void {
+/** Replaces the transcript with a stored conversation, its calls' decisions and its hook runs (a resumed session). */
+export function showConversation(
+  messages: ConversationMessage[],
+  decisions: readonly ToolCallDecided[] = [],
+  hookRuns: readonly HookRunsEvent[] = [],
+): void {
   flushChatDeltas();
-  useChat.setState({ items: itemsFromConversation(messages, decisions), usage: null });
+  useChat.setState({ items: itemsFromConversation(messages, decisions, hookRuns), usage: null });
 }

@@ -1,6 +1,6 @@
-import type { ToolCallDecided } from '../../../shared/agent-events';
+import type { HookRunsEvent, ToolCallDecided } from '../../../shared/agent-events';
 import type { ConversationMessage } from '../../../shared/conversation';
-import type { ChatItem, ToolItem } from './chat-store';
+import type { ChatItem, NoticeItem, ToolItem } from './chat-store';
 
 let loads = 0;
 
@@ -11,19 +11,50 @@ export function exitCodeOf(content: string): number | null {
   return last ? Number(last[1]) : null;
 }
 
-/** The stored conversation of a session as transcript items; each call's card gets its stored decision. */
+/** A line in the chat for hooks that ran outside a tool call (SessionStart, UserPromptSubmit, Stop). */
+export function hookRunsNotice(event: HookRunsEvent, key: string): NoticeItem {
+  return { kind: 'notice', key, tone: 'info', text: '', hooks: event.hooks };
+}
+
+/**
+ * After which stored message a hook line belongs (-1: before all): prompt hooks after the prompt they ran for, Stop
+ * hooks after the answer that ended the run; a blocked prompt never reached the conversation (before the next one).
+ */
+function slotOf(event: HookRunsEvent): number {
+  const blocked = event.event === 'UserPromptSubmit' && event.hooks.some((h) => h.outcome === 'block');
+  return blocked ? event.at - 1 : event.at;
+}
+
+/**
+ * The stored conversation of a session as transcript items; each call's card gets its stored decision and the
+ * hooks that ran after it; hooks that ran at a prompt or the end of a run are lines where they ran.
+ */
 export function itemsFromConversation(
   messages: ConversationMessage[],
   decisions: readonly ToolCallDecided[] = [],
+  hookRuns: readonly HookRunsEvent[] = [],
 ): ChatItem[] {
   const decided = new Map(decisions.map((d) => [d.id, d]));
+  const afterCall = new Map<string, HookRunsEvent['hooks']>();
+  const lines = new Map<number, HookRunsEvent[]>();
+  for (const h of hookRuns) {
+    if (h.id !== undefined) afterCall.set(h.id, [...(afterCall.get(h.id) ?? []), ...h.hooks]);
+    else {
+      const slot = Math.max(-1, Math.min(slotOf(h), messages.length - 1));
+      lines.set(slot, [...(lines.get(slot) ?? []), h]);
+    }
+  }
   const items: ChatItem[] = [];
   const tools = new Map<string, ToolItem>();
   // Keys unique across loads: rows of another conversation never inherit this one's (measured sizes are per key).
   const prefix = `h${++loads}-`;
   let n = 0;
   const key = (): string => `${prefix}${++n}`;
-  for (const message of messages) {
+  const placeLines = (slot: number): void => {
+    for (const h of lines.get(slot) ?? []) items.push(hookRunsNotice(h, key()));
+  };
+  placeLines(-1);
+  messages.forEach((message, index) => {
     for (const block of message.content) {
       if (block.type === 'text' && block.text.trim()) {
         items.push(
@@ -33,6 +64,7 @@ export function itemsFromConversation(
         );
       } else if (block.type === 'tool_use') {
         const decision = decided.get(block.id) ?? null;
+        const hooks = afterCall.get(block.id);
         const tool: ToolItem = {
           kind: 'tool',
           key: key(),
@@ -43,6 +75,7 @@ export function itemsFromConversation(
           output: '',
           result: null,
           earlier: true,
+          ...(hooks ? { hooks } : {}),
         };
         tools.set(block.id, tool);
         items.push(tool);
@@ -59,6 +92,7 @@ export function itemsFromConversation(
         }
       }
     }
-  }
+    placeLines(index);
+  });
   return items;
 }

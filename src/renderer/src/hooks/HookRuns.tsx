@@ -1,7 +1,9 @@
 import type { HookRunWire } from '../../../shared/agent-events';
 import { Shown, shownText } from '../display';
 
-const OUTCOME_WORDS: Record<HookRunWire['outcome'], { text: string; tone: 'ok' | 'warn' | 'bad' | 'muted' }> = {
+type Words = { text: string; tone: 'ok' | 'warn' | 'bad' | 'muted' };
+
+const OUTCOME_WORDS: Record<HookRunWire['outcome'], Words> = {
   allow: { text: 'allowed', tone: 'ok' },
   deny: { text: 'denied', tone: 'bad' },
   ask: { text: 'asked a person', tone: 'warn' },
@@ -10,16 +12,37 @@ const OUTCOME_WORDS: Record<HookRunWire['outcome'], { text: string; tone: 'ok' |
   failed: { text: 'failed: the call asks', tone: 'warn' },
 };
 
+/** What a run did, in the words of its event: outside PreToolUse a block or a message goes to the model or the person. */
+function wordsFor(run: HookRunWire): Words {
+  const said = run.message !== '';
+  // A failing hook outside PreToolUse changes nothing: the run goes on.
+  if (run.outcome === 'failed' && run.event !== 'PreToolUse') return { text: 'failed', tone: 'warn' };
+  switch (run.event) {
+    case 'PostToolUse':
+      return said ? { text: 'told the model', tone: 'warn' } : OUTCOME_WORDS.none;
+    case 'UserPromptSubmit':
+      if (run.outcome === 'block') return { text: 'blocked the prompt', tone: 'bad' };
+      return said ? { text: 'added context', tone: 'muted' } : OUTCOME_WORDS.none;
+    case 'SessionStart':
+      return said ? { text: 'added context', tone: 'muted' } : OUTCOME_WORDS.none;
+    case 'Stop':
+      return run.outcome === 'block' ? { text: 'kept the run going', tone: 'warn' } : OUTCOME_WORDS.none;
+    default:
+      return OUTCOME_WORDS[run.outcome];
+  }
+}
+
 /**
- * The hooks that ran for one tool call, on its card: which hook (event, command, scope), its decision and how
- * long it took, and what it said (a deny's reason, a failure's error). Nothing when no hook ran.
+ * The hooks that ran for one tool call, on its card (PreToolUse and PostToolUse), or at a prompt or the end of a
+ * run, as a line in the chat: which hook (event, command, scope), its decision and how long it took, and what it said
+ * (a deny's reason, a failure's error, the feedback or context it gave the model). Nothing when no hook ran.
  */
 export function HookRuns({ runs }: { runs: readonly HookRunWire[] | undefined }) {
   if (!runs?.length) return null;
   return (
     <ul className="hook-runs" aria-label="Hook runs" data-testid="hook-runs">
       {runs.map((run, i) => {
-        const words = OUTCOME_WORDS[run.outcome];
+        const words = wordsFor(run);
         return (
           <li key={`${run.event}|${run.command}|${i}`} title={shownText(run.file, { strict: true })}>
             <Shown text={`${run.event} hook `} lines="inline" />
