@@ -169,5 +169,24 @@ describe.skipIf(skipReason !== null)(
       expect(found).toEqual([]);
       expect(problems).toEqual([]);
     });
+
+    it('the axe check is real: an unnamed button and grey-on-white text in the page are reported', async () => {
+      const { page } = await openChatPage(await app.newContext({ viewport: SIZES[0] }), app.web.url);
+      await page.evaluate(() => {
+        const probe = document.createElement('div');
+        probe.id = 'axe-probe';
+        // On top of the app, in view: axe cannot judge the contrast of text it cannot see.
+        probe.style.cssText = 'position:fixed;top:0;left:0;z-index:99999;background:#fff;padding:8px';
+        // The page enforces Trusted Types (no innerHTML): built node by node.
+        probe.append(document.createElement('button'));
+        const faint = document.createElement('p');
+        faint.textContent = 'faint text';
+        faint.style.cssText = 'color:#ccc;background:#fff;font-size:12px';
+        probe.append(faint);
+        document.body.append(probe);
+      });
+      const found = await seriousViolations(page, '#axe-probe');
+      expect(found.map((v) => v.split(' ')[0]).sort()).toEqual(['button-name', 'color-contrast']);
+    });
   },
 );
