@@ -2,7 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import pkg from './package.json';
-import { tomlData } from './scripts/vite-toml-data';
+import { tomlData } from './scripts/vite-toml-data.mjs';
 
 /**
  * The `gatehouse` CLI (out/main/cli.js), built apart from electron-vite's main bundle so that it can start fast:

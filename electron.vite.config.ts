@@ -4,7 +4,7 @@ import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import pkg from './package.json';
-import { tomlData } from './scripts/vite-toml-data';
+import { tomlData } from './scripts/vite-toml-data.mjs';
 
 const define = { __GATEHOUSE_VERSION__: JSON.stringify(pkg.version) };
 

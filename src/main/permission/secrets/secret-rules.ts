@@ -19,7 +19,7 @@ function compileRe2(pattern: string): RE2JS {
  * linear-time matching (an untrusted text cannot make a pattern run for ever). A rule runs only when one of its
  * keywords occurs in the text; its regex, and its allowlists' regexes, are compiled on first use (a one-shot CLI
  * check redacts one short call: compiling the whole set would cost it more than everything else it does). The TOML
- * is parsed at build time (scripts/vite-toml-data.ts).
+ * is parsed at build time (scripts/vite-toml-data.mts).
  */
 
 interface Allowlist {

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import pkg from './package.json';
-import { SlowFirstSequencer } from './test/support/slow-first-sequencer';
-import { tomlData } from './scripts/vite-toml-data';
+import { SlowFirstSequencer } from './test/support/slow-first-sequencer.mjs';
+import { tomlData } from './scripts/vite-toml-data.mjs';
 
 export default defineConfig({
   plugins: [tomlData()],
