@@ -80,6 +80,8 @@ export default defineConfig({
     define,
     build: {
       outDir: 'out/renderer',
+      // Minified: every window (and every browser-shell page) parses this bundle at start.
+      minify: true,
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },
   },
