@@ -21,7 +21,8 @@ export async function proposeRules(
   call: unknown,
   options: DecideOptions = {},
 ): Promise<string[]> {
-  const { context } = await engine.evaluateAsync(call, options);
+  const { context, mcp } = await engine.evaluateAsync(call, options);
+  if (mcp) return [mcp.name];
   if (context === null || isUnsandboxedCall(context.tool, context.input)) return [];
   return suggestRules(context);
 }
@@ -56,11 +57,11 @@ export async function applyApprovalAnswer(
   answer: ApprovalAnswer,
   options: DecideOptions = {},
 ): Promise<{ decision: Decision; rulesAdded: string[] }> {
-  const { decision: current, context } = await engine.evaluateAsync(call, options);
-  if (current.decision !== 'ask' || context === null) return { decision: current, rulesAdded: [] };
+  const { decision: current, context, mcp } = await engine.evaluateAsync(call, options);
+  if (current.decision !== 'ask' || (context === null && !mcp)) return { decision: current, rulesAdded: [] };
   let rulesAdded: string[] = [];
   let result: Decision;
-  if (isUnsandboxedCall(context.tool, context.input) && answer.kind !== 'deny') {
+  if (context && isUnsandboxedCall(context.tool, context.input) && answer.kind !== 'deny') {
     // Outside the sandbox is "allow once" or nothing: a session/always answer is downgraded, no rule is stored.
     const note =
       answer.kind === 'once' ? '' : ` (your "${answer.kind}" answer counts once: such approvals are never remembered)`;
@@ -74,7 +75,7 @@ export async function applyApprovalAnswer(
       break;
     case 'session':
     case 'always': {
-      const rules = checkedRules(answer.rules ?? suggestRules(context));
+      const rules = checkedRules(answer.rules ?? (context ? suggestRules(context) : mcp ? [mcp.name] : []));
       rulesAdded = rules;
       let where = '';
       if (answer.kind === 'always') {

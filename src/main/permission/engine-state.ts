@@ -41,6 +41,7 @@ export function settingsModeInForce(snapshot: SettingsSnapshot, trusted: boolean
 export class EngineStateSource {
   readonly settings: SettingsStore;
   readonly protectedPaths: ProtectedPaths;
+  private mcpReadTools: ReadonlySet<string> = new Set();
   private built: { version: number; trusted: boolean; rules: RuleSet; confinement: PathConfinement } | null = null;
 
   constructor(readonly options: EngineStateOptions) {
@@ -57,6 +58,11 @@ export class EngineStateSource {
       home: options.home,
       policyFile: policyFile(options.env),
     });
+  }
+
+  /** The MCP tools that count as reads (readOnlyHint on a server the person configured): set by the agent session. */
+  setMcpReadTools(names: Iterable<string>): void {
+    this.mcpReadTools = new Set(names);
   }
 
   get projectRoot(): string {
@@ -148,6 +154,7 @@ export class EngineStateSource {
       hooks: snapshot.hooks,
       projectRulesEnabled: answer.extensions.rules,
       projectHooksEnabled: answer.extensions.hooks,
+      mcpReadTools: this.mcpReadTools,
     };
   }
 

@@ -22,6 +22,7 @@ import { parseCallShape, schemaStage } from './stages/schema';
 import { trustStage } from './stages/trust';
 import { capUnknownSettings } from './stages/unknown-settings';
 import { capUnsandboxed } from './stages/unsandboxed';
+import { mcpEvaluation, type McpCall } from './stages/mcp';
 
 /** Fail closed when the paths of a call could not be looked at. */
 function unlookable(err: unknown): Evaluation {
@@ -43,6 +44,8 @@ export interface Evaluation {
   decision: Decision;
   /** Set once the call passed the schema stage. */
   context: CallContext | null;
+  /** Set for an MCP tool call (`mcp__<server>__<tool>`), which has no CallContext. */
+  mcp?: McpCall;
 }
 
 /**
@@ -134,6 +137,8 @@ export class PermissionEngine {
     const shape = parseCallShape(call);
     if (!shape.ok) return { decision: shape.answer, context: null };
     const state = current();
+    const mcp = mcpEvaluation(shape.tool, shape.input, state, hook);
+    if (mcp !== null) return { decision: mcp.decision, context: null, mcp: mcp.mcp };
     const agent = agentModeStage(shape.tool, state.agentMode);
     if (agent !== PASSTHROUGH) return { decision: agent, context: null };
     const schema = schemaStage(shape.tool, shape.input);

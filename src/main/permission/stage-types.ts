@@ -30,6 +30,11 @@ export interface EngineState {
   projectRulesEnabled?: boolean;
   /** The trust decision enables the project's hooks (trust is specific); absent: yes. */
   projectHooksEnabled?: boolean;
+  /**
+   * MCP tools that count as `read` (`mcp__<server>__<tool>`): a readOnlyHint from a server the person configured
+   * (user or policy settings). Every other MCP tool is `exec`.
+   */
+  mcpReadTools?: ReadonlySet<string>;
 }
 
 /**

@@ -5,6 +5,7 @@ import { PermissionModeSchema } from '../../shared/permission';
 import { writeFileAtomicAsync } from '../fs/atomic-write';
 import { MAX_SETTINGS_BYTES, MAX_STATE_BYTES, readRegularFile, readRegularFileSync } from '../fs/read-regular-file';
 import { withStateLock } from '../fs/state-lock';
+import { McpServerEntrySchema } from '../../shared/mcp-contract';
 import type { FileSettings } from './settings-schema';
 
 const FileSettingsSchema = z.object({
@@ -24,6 +25,7 @@ const FileSettingsSchema = z.object({
       }),
     )
     .optional(),
+  mcpServers: z.array(z.object({ name: z.string(), entry: McpServerEntrySchema })).optional(),
 });
 const EntrySchema = z.object({
   file: z.string(),

@@ -1,5 +1,6 @@
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { EMPTY_SETTINGS, flattenHooks, SettingsFileSchema, type FileSettings } from './settings-schema';
+import { parseMcpServers } from '../mcp/mcp-config';
 import { findUnknownKeys, type SettingsFormat, type SettingsKeyProblem } from './unknown-keys';
 
 export type { SettingsKeyProblem } from './unknown-keys';
@@ -67,6 +68,20 @@ export function parseSettingsText(
   }
   const p = parsed.data.permissions ?? {};
   const { problems, recovered } = findUnknownKeys(file, doc, counter, format);
+  // Claude Code keeps MCP servers in .mcp.json and ~/.claude.json, never in its settings files.
+  const mcp = format === 'gatehouse' ? parseMcpServers(parsed.data.mcpServers) : { servers: [], problems: [] };
+  for (const p of mcp.problems) {
+    const pos = lineOfPath(doc, counter, p.path);
+    problems.push({
+      file,
+      line: pos?.line ?? null,
+      column: pos?.col ?? null,
+      key: p.key,
+      suggestion: null,
+      reason: `${p.key}: ${p.reason}`,
+      effect: 'this MCP server does not load until the entry is fixed',
+    });
+  }
   return {
     ok: true,
     settings: {
@@ -76,6 +91,7 @@ export function parseSettingsText(
       deny: [...(p.deny ?? []), ...recovered.deny],
       additionalDirectories: p.additionalDirectories ?? [],
       hooks: flattenHooks(parsed.data.hooks),
+      ...(mcp.servers.length ? { mcpServers: mcp.servers } : {}),
     },
     keyProblems: problems,
   };

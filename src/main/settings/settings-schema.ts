@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PermissionModeSchema } from '../../shared/permission';
 import { UpdateUrlSchema } from '../../shared/updates-contract';
+import type { FileMcpServer } from '../mcp/mcp-config';
 
 /**
  * The `permissions` block shared by Gatehouse's YAML settings and Claude Code's settings.json. Other keys
@@ -40,6 +41,8 @@ export const HooksSettingsSchema = z.record(z.string(), z.array(HookGroupSchema)
 export const SettingsFileSchema = z.looseObject({
   permissions: PermissionsSettingsSchema.nullish(),
   hooks: HooksSettingsSchema.nullish(),
+  /** Checked entry by entry (src/main/mcp/mcp-config.ts): a malformed server never rejects the file. */
+  mcpServers: z.unknown().optional(),
 });
 
 /** One hook of one file, flattened: the event, its group's matcher, and the hook itself. */
@@ -79,6 +82,8 @@ export interface FileSettings {
   additionalDirectories: string[];
   /** Absent in last-good entries written before hooks existed: no hooks. */
   hooks?: FileHook[];
+  /** The file's MCP servers that parsed (Gatehouse files only); absent: none. */
+  mcpServers?: FileMcpServer[];
 }
 
 export const EMPTY_SETTINGS: FileSettings = {

@@ -3,6 +3,7 @@ import { parseRule } from '../permission/rules/parse-rule';
 import type { LoadedRule, RuleError, RuleSourceName } from '../permission/rules/rule-types';
 import type { SettingsFileError, SettingsKeyProblem } from './parse-settings';
 import { settingsLocations, type SettingsLocation } from './settings-locations';
+import type { FileMcpServer } from '../mcp/mcp-config';
 import type { FileHook } from './settings-schema';
 import { LastGoodCache } from './last-good-cache';
 import { WatchedSettingsFile } from './watched-settings-file';
@@ -17,6 +18,12 @@ export interface LoadedHook extends FileHook {
   source: SettingsLocation['source'];
   file: string;
   format: SettingsLocation['format'];
+}
+
+/** An MCP server as configured in one Gatehouse settings file (src/main/mcp decides which load). */
+export interface LoadedMcpServer extends FileMcpServer {
+  source: SettingsLocation['source'];
+  file: string;
 }
 
 interface AdditionalDirectory {
@@ -41,6 +48,8 @@ export interface SettingsSnapshot {
   additionalDirectories: AdditionalDirectory[];
   /** Every hook of every file (policy first), active or not: trust decides which run (src/main/hooks). */
   hooks: LoadedHook[];
+  /** Every MCP server entry of every Gatehouse settings file that parsed (policy first). */
+  mcpServers: LoadedMcpServer[];
   /** The mode the settings ask for (local > project > user > policy), or null. */
   mode: { mode: PermissionMode; source: RuleSourceName; file: string } | null;
   files: { location: SettingsLocation; exists: boolean; error: SettingsFileError | null }[];
@@ -138,6 +147,7 @@ export class SettingsStore {
     for (const r of this.sessionRules) add(r.rule, r.behavior, 'session', null);
     const additionalDirectories: AdditionalDirectory[] = [];
     const hooks: LoadedHook[] = [];
+    const mcpServers: LoadedMcpServer[] = [];
     const fileErrors: SettingsFileError[] = [];
     const keyProblems: SettingsKeyProblem[] = [];
     const unknownRules: SettingsSnapshot['unknownRules'] = [];
@@ -155,6 +165,7 @@ export class SettingsStore {
         additionalDirectories.push({ dir, source: location.source, file: location.file });
       for (const h of s.hooks ?? [])
         hooks.push({ ...h, source: location.source, file: location.file, format: location.format });
+      for (const m of s.mcpServers ?? []) mcpServers.push({ ...m, source: location.source, file: location.file });
     }
     for (const source of MODE_PRECEDENCE) {
       const hit = this.files.find(
@@ -174,6 +185,7 @@ export class SettingsStore {
       unknownRules,
       additionalDirectories,
       hooks,
+      mcpServers,
       mode,
       files: this.files.map((f) => ({ location: f.location, exists: f.watched.exists(), error: f.watched.error() })),
     };

@@ -22,7 +22,7 @@ describe('parseRule', () => {
   });
 
   it('keeps rules for tools Gatehouse does not have, matching nothing', () => {
-    for (const r of ['WebFetch(domain:example.com)', 'mcp__server__tool', 'Skill(review)', 'NotebookEdit']) {
+    for (const r of ['WebFetch(domain:example.com)', 'Skill(review)', 'NotebookEdit']) {
       const p = parseRule(r);
       expect(p.ok, r).toBe(true);
       if (p.ok) {

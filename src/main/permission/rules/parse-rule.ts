@@ -1,9 +1,13 @@
 import picomatch from 'picomatch';
+import { MCP_PREFIX, MCP_TOOL_NAME, serverNameProblem } from '../../../shared/mcp-contract';
 import type { ToolName } from '../../../shared/tools';
 import type { ParsedRule, RuleMatcherKind } from './rule-types';
 
 /** Claude Code names and Gatehouse's own tool names, with the tools and kind of specifier they take. */
-const TOOL_ALIASES: Record<string, { tools: readonly ToolName[]; kind: Exclude<RuleMatcherKind, 'any' | 'none'> }> = {
+const TOOL_ALIASES: Record<
+  string,
+  { tools: readonly ToolName[]; kind: Exclude<RuleMatcherKind, 'any' | 'none' | 'mcp'> }
+> = {
   Bash: { tools: ['run_command'], kind: 'command' },
   run_command: { tools: ['run_command'], kind: 'command' },
   Read: { tools: ['read_file', 'find_files', 'search_code'], kind: 'path' },
@@ -43,6 +47,7 @@ export function parseRule(input: string): RuleParseResult {
     specifier = text.slice(open + 1, -1).trim();
     if (!specifier) return { ok: false, reason: `empty specifier: write "${toolName}" to match every call` };
   }
+  if (toolName.startsWith(MCP_PREFIX)) return parseMcpRule(text, toolName, specifier);
   if (!TOOL_NAME.test(toolName)) return { ok: false, reason: `"${toolName}" is not a tool name` };
   const alias = TOOL_ALIASES[toolName];
   if (!alias) {
@@ -63,6 +68,26 @@ export function parseRule(input: string): RuleParseResult {
     return { ok: false, reason: 'a command prefix is missing before ":*"' };
   }
   return { ok: true, rule: { text, toolName, specifier, tools: alias.tools, kind: alias.kind } };
+}
+
+/**
+ * `mcp__server` and `mcp__server__*` (every tool of the server) and `mcp__server__tool` (one tool), as in Claude
+ * Code. No specifier: an MCP tool's arguments are the server's business, a rule names the tool.
+ */
+function parseMcpRule(text: string, toolName: string, specifier: string | null): RuleParseResult {
+  if (specifier !== null)
+    return { ok: false, reason: `an MCP rule names a tool and takes no specifier: write "${toolName}"` };
+  const rest = toolName.slice(MCP_PREFIX.length);
+  const at = rest.indexOf('__');
+  const server = at === -1 ? rest : rest.slice(0, at);
+  const tool = at === -1 ? null : rest.slice(at + 2);
+  const badServer = serverNameProblem(server);
+  if (badServer) return { ok: false, reason: `"${toolName}": ${badServer}` };
+  if (tool === '') return { ok: false, reason: `"${toolName}": a tool name is missing after "__" (or write "*")` };
+  if (tool !== null && tool !== '*' && !MCP_TOOL_NAME.test(toolName))
+    return { ok: false, reason: `"${toolName}" is not an MCP tool name (letters, digits, "_" and "-", at most 64)` };
+  const mcp = { server, tool: tool === '*' ? null : tool };
+  return { ok: true, rule: { text, toolName, specifier: null, tools: [], kind: 'mcp', mcp } };
 }
 
 function checkPathPattern(pattern: string): string | null {

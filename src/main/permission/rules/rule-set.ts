@@ -57,6 +57,7 @@ export class RuleSet {
   private readonly byToolBehavior = new Map<string, CompiledRule[]>();
   private readonly pathIndex = new Map<string, PathRuleIndex<CompiledRule>>();
 
+  private readonly mcpRules: CompiledRule[] = [];
   private readonly viewCache = new Map<string, PathViews>();
 
   constructor(
@@ -69,6 +70,7 @@ export class RuleSet {
       this.allCommandRules.set(behavior, []);
     }
     for (const rule of compiled) {
+      if (rule.mcp) this.mcpRules.push(rule);
       for (const tool of rule.tools) {
         const key = `${tool}:${rule.behavior}`;
         const list = this.byToolBehavior.get(key) ?? [];
@@ -176,6 +178,15 @@ export class RuleSet {
       best = bestOf(best, r);
     }
     return best;
+  }
+
+  /** The winning rule of `behavior` for a tool of an MCP server: `mcp__server`, `mcp__server__*` or its own name. */
+  matchMcp(server: string, tool: string, behavior: RuleBehavior, filter: AllowFilter = NO_FILTER): CompiledRule | null {
+    for (const r of this.mcpRules) {
+      if (r.behavior !== behavior || filter.excludeSources.has(r.source)) continue;
+      if (r.mcp!.server === server && (r.mcp!.tool === null || r.mcp!.tool === tool)) return r;
+    }
+    return null;
   }
 
   /** Whether `tool` has a bare rule or a rule of `behavior` at all (quick exits). */

@@ -11,7 +11,7 @@ export const TRUST_EXEMPT_SOURCES: ReadonlySet<RuleSourceName> = new Set(['polic
 export const SOURCE_ORDER: readonly RuleSourceName[] = ['policy', 'cli', 'session', 'local', 'project', 'user'];
 
 /** How a rule's specifier is matched. */
-export type RuleMatcherKind = 'command' | 'path' | 'any' | 'none';
+export type RuleMatcherKind = 'command' | 'path' | 'any' | 'none' | 'mcp';
 
 /** A rule after parsing: which tools it applies to and how it matches. */
 export interface ParsedRule {
@@ -24,6 +24,8 @@ export interface ParsedRule {
   /** Gatehouse tools this rule applies to; empty for tools Gatehouse does not have (kept, matches nothing). */
   tools: readonly ToolName[];
   kind: RuleMatcherKind;
+  /** An MCP rule (`mcp__server`, `mcp__server__*`, `mcp__server__tool`): its server, and its tool (null: every tool). */
+  mcp?: { server: string; tool: string | null };
 }
 
 /** A parsed rule placed in a source with a behaviour. */

@@ -12,6 +12,11 @@ const MODE_TABLE: Record<PermissionMode, Record<ToolCategory, DecisionKind>> = {
 
 const CATEGORY_WORDS: Record<ToolCategory, string> = { read: 'a read', write: 'a write', exec: 'a command' };
 
+/** The mode table's answer for a category. */
+export function modeTableKind(mode: PermissionMode, category: ToolCategory): DecisionKind {
+  return MODE_TABLE[mode][category];
+}
+
 /** Stage 7 always decides: it is the last word when nothing above did. */
 export function modeStage(ctx: CallContext): Decision {
   const kind = MODE_TABLE[ctx.mode][ctx.category];

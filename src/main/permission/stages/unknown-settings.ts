@@ -1,5 +1,5 @@
 import type { Decision } from '../../../shared/permission';
-import { decision, type CallContext } from '../stage-types';
+import { decision, type EngineState } from '../stage-types';
 
 /**
  * The cap while a settings file is broken (not valid YAML, wrong shape, a FIFO, a device, too large) and no good
@@ -8,7 +8,7 @@ import { decision, type CallContext } from '../stage-types';
  * required"). A deny stands. Only this run's own grants let a call through: the CLI flags and the person's
  * approvals in this session (the person chose them knowing the file is broken). Fixing or removing the file lifts it.
  */
-export function capUnknownSettings(result: Decision, ctx: CallContext): Decision {
+export function capUnknownSettings(result: Decision, ctx: Pick<EngineState, 'unknownRules'>): Decision {
   const unknown = ctx.unknownRules ?? [];
   if (unknown.length === 0 || result.decision !== 'allow') return result;
   if (result.source === 'cli' || result.source === 'session' || result.source === 'approval') return result;
