@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright';
 import { percentile, round } from '../stats';
+import { timeFirstContent } from './first-content';
 import { writeLongSession } from './long-session';
 import type { LongSession } from './long-session';
 import { collectStreamProbe, installStreamProbe, renderedAnswerLength, resumeAndTime } from './page-probes';
@@ -22,6 +23,7 @@ const CHROMIUM_ARGS = [
 ];
 const API_KEY = 'sk-ant-bench-loopback';
 const OPEN_REPEATS = 3;
+const FIRST_CONTENT_RUNS = 5;
 const TRACE_CATEGORIES = [
   'devtools.timeline',
   'disabled-by-default-devtools.timeline',
@@ -93,6 +95,7 @@ export async function benchUi(options: UiBenchOptions): Promise<UiBenchResult> {
   });
   try {
     browser = await playwright.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const firstContent = await timeFirstContent(browser, web.url, FIRST_CONTENT_RUNS);
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     page.setDefaultTimeout(30_000);
     await page.goto(web.url);
@@ -123,6 +126,7 @@ export async function benchUi(options: UiBenchOptions): Promise<UiBenchResult> {
         ui_stream_tokens: model.tokensSent(),
         ui_open_5000_messages_ms: round(percentile(open, 50)),
         ui_open_5000_messages_first_ms: round(open[0] ?? NaN),
+        ui_first_content_ms: round(percentile(firstContent, 50)),
       },
     };
   } finally {
