@@ -155,9 +155,20 @@ function applyDeltas(deltas: ChatDelta[], runId?: string): void {
 const isDelta = (event: ApiEvent): event is AgentApiEvent & { event: ChatDelta } =>
   event.type === 'agent' && (event.event.type === 'text_delta' || event.event.type === 'tool_call_output');
 
-/** text_delta and tool_call_output wait for the next animation frame; any other event flushes them first. */
+/**
+ * The least time between two renders of streamed deltas. A fast stream (thousands of tokens a second) then costs a
+ * render every few frames, not every frame (each render parses the growing block and lays the message out again);
+ * the text still appears progressively, about twenty times a second.
+ */
+export const STREAM_RENDER_MS = 40;
+
+/**
+ * text_delta and tool_call_output wait for their render (in a task of its own, STREAM_RENDER_MS after the last);
+ * any other event flushes them first.
+ */
 const batcher = createDeltaBatcher<ApiEvent>({
   isDelta,
+  minIntervalMs: STREAM_RENDER_MS,
   applyDeltas(events) {
     const last = events[events.length - 1];
     applyDeltas(
@@ -173,7 +184,7 @@ export function flushChatDeltas(): void {
   batcher.flush();
 }
 
-/** Folds one of main's events into the chat (streamed deltas are batched per animation frame, order kept). */
+/** Folds one of main's events into the chat (deltas batched, one render per STREAM_RENDER_MS at most, order kept). */
 export function applyChatEvent(event: ApiEvent): void {
   batcher.push(event);
 }

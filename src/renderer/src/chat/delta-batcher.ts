@@ -1,11 +1,12 @@
 /**
- * Coalesces high-rate events (streamed text, command output) so the UI renders at most once per animation frame.
- * Deltas wait in a queue until the next frame; any other event first flushes the queue, then applies itself, so
- * the order of events is exactly the order they arrived in.
+ * Coalesces high-rate events (streamed text, command output) so the UI renders them at most once per interval
+ * (`minIntervalMs` between two renders). Deltas wait in a queue; any other event first
+ * flushes the queue, then applies itself, so the order of events is exactly the order they arrived in, and nothing
+ * waits behind a render that is not due yet.
  */
 
-/** Runs `callback` once, soon (the next frame); the returned function cancels it. */
-export type FrameScheduler = (callback: () => void) => () => void;
+/** Runs `callback` once, at least `delayMs` from now; the returned function cancels it. */
+export type DeltaScheduler = (callback: () => void, delayMs: number) => () => void;
 
 export interface DeltaBatcherOptions<E> {
   isDelta(event: E): boolean;
@@ -13,43 +14,38 @@ export interface DeltaBatcherOptions<E> {
   applyDeltas(deltas: E[]): void;
   /** One event that is not a delta. */
   applyEvent(event: E): void;
-  schedule?: FrameScheduler;
+  /** The least time between two flushes of deltas (0: in the next task). */
+  minIntervalMs?: number;
+  schedule?: DeltaScheduler;
+  /** A monotonic clock in ms (performance.now by default). */
+  now?: () => number;
 }
 
 export interface DeltaBatcher<E> {
   push(event: E): void;
   /** Applies the queued deltas now (before anything else changes the state they append to). */
   flush(): void;
-  /** Deltas waiting for the next frame. */
+  /** Deltas waiting for their render. */
   pending(): number;
 }
 
-/** A backstop for hidden pages, where animation frames stop: the queue still drains, just less often. */
-const HIDDEN_PAGE_FLUSH_MS = 250;
-
-/** The next animation frame (or the backstop timer, whichever comes first); a plain timer where there are no frames. */
-export const nextFrame: FrameScheduler = (callback) => {
-  let done = false;
-  const run = (): void => {
-    if (done) return;
-    done = true;
-    cancel();
-    callback();
-  };
-  const timer = setTimeout(run, typeof requestAnimationFrame === 'function' ? HIDDEN_PAGE_FLUSH_MS : 16);
-  const frame = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(run) : null;
-  const cancel = (): void => {
-    done = true;
-    clearTimeout(timer);
-    if (frame !== null) cancelAnimationFrame(frame);
-  };
-  return cancel;
+/**
+ * A task `delayMs` from now. Not an animation frame callback: the render then runs in its own task, and the page's
+ * style, layout and paint in the next frame's task, so neither makes the other's task longer (a frame callback would
+ * hold both). Timers also run in hidden pages, where frames stop.
+ */
+export const afterDelay: DeltaScheduler = (callback, delayMs) => {
+  const timer = setTimeout(callback, delayMs);
+  return () => clearTimeout(timer);
 };
 
 export function createDeltaBatcher<E>(options: DeltaBatcherOptions<E>): DeltaBatcher<E> {
-  const schedule = options.schedule ?? nextFrame;
+  const schedule = options.schedule ?? afterDelay;
+  const now = options.now ?? (() => performance.now());
+  const minInterval = options.minIntervalMs ?? 0;
   let queue: E[] = [];
   let cancel: (() => void) | null = null;
+  let lastFlush = -Infinity;
 
   const flush = (): void => {
     if (cancel) {
@@ -59,6 +55,7 @@ export function createDeltaBatcher<E>(options: DeltaBatcherOptions<E>): DeltaBat
     if (queue.length === 0) return;
     const deltas = queue;
     queue = [];
+    lastFlush = now();
     options.applyDeltas(deltas);
   };
 
@@ -66,10 +63,14 @@ export function createDeltaBatcher<E>(options: DeltaBatcherOptions<E>): DeltaBat
     push(event) {
       if (options.isDelta(event)) {
         queue.push(event);
-        cancel ??= schedule(() => {
-          cancel = null;
-          flush();
-        });
+        cancel ??= schedule(
+          () => {
+            cancel = null;
+            flush();
+          },
+          // Never more than the interval (a clock that went back must not stall the stream).
+          Math.min(minInterval, Math.max(0, lastFlush + minInterval - now())),
+        );
         return;
       }
       flush();
