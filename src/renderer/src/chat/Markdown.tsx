@@ -100,8 +100,31 @@ const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
   );
 });
 
-/** Past this many blocks, blocks out of view skip layout and paint (`content-visibility: auto`). */
+/** Past this many blocks, chunks out of view skip layout and paint. */
 const MANY_BLOCKS = 40;
+/** Blocks per chunk: few elements carry `content-visibility` (each one costs the page an intersection check a frame). */
+const CHUNK_BLOCKS = 24;
+
+/**
+ * A run of consecutive blocks of a long message, out of view skipped by the browser (`content-visibility: auto`).
+ * Re-rendered only when one of its blocks changed (the last chunk, while the message streams).
+ */
+const MarkdownChunk = memo(
+  function MarkdownChunk({ blocks, from, to }: { blocks: readonly string[]; from: number; to: number }) {
+    return (
+      <div className="md-chunk">
+        {blocks.slice(from, to).map((block, i) => (
+          <MarkdownBlock key={from + i} text={block} />
+        ))}
+      </div>
+    );
+  },
+  (a, b) => {
+    if (a.from !== b.from || a.to !== b.to) return false;
+    for (let i = a.from; i < a.to; i++) if (a.blocks[i] !== b.blocks[i]) return false;
+    return true;
+  },
+);
 
 /**
  * The model's markdown (GFM: tables, task lists, strikethrough; fenced code highlighted). Never raw HTML: HTML in the
@@ -113,10 +136,12 @@ export function Markdown({ text }: { text: string }) {
     split.current = extendMarkdownBlocks(split.current, text);
     return split.current.blocks;
   }, [text]);
+  // Always in chunks (a message that grows past MANY_BLOCKS keeps its elements): only the class changes there.
+  const starts = Array.from({ length: Math.ceil(blocks.length / CHUNK_BLOCKS) }, (_, c) => c * CHUNK_BLOCKS);
   return (
     <div className={blocks.length > MANY_BLOCKS ? 'md md-long' : 'md'}>
-      {blocks.map((block, i) => (
-        <MarkdownBlock key={i} text={block} />
+      {starts.map((from) => (
+        <MarkdownChunk key={from} blocks={blocks} from={from} to={Math.min(from + CHUNK_BLOCKS, blocks.length)} />
       ))}
     </div>
   );
