@@ -57,6 +57,13 @@ describe('splitMarkdownBlocks', () => {
     expect(splitMarkdownBlocks('- a\n\n\n  b')).toEqual(['- a\n\n\n  b']);
   });
 
+  it('paragraphs whose line starts with a space are blocks of their own (no list or code block to continue)', () => {
+    // Streamed tokens often start with a space: such paragraphs were kept in one growing block, parsed every render.
+    expect(splitMarkdownBlocks(' one\n\n two\n\n   three')).toEqual([' one', ' two', '   three']);
+    // With a list item in the block, an indented paragraph may still be the item's: kept together.
+    expect(splitMarkdownBlocks('- a\n  b\n\n c')).toEqual(['- a\n  b\n\n c']);
+  });
+
   it('while text grows, every block but the last is stable (the memo key of the streaming view)', () => {
     const full = 'Para one.\n\n```ts\nlet x = 1;\n\nx++;\n```\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\nLast words here.';
     let previous: string[] = [];
@@ -171,7 +178,14 @@ describe('rendering the blocks one by one gives what rendering the whole text gi
   it('a list that starts mid-block, and a numbered line after indented code, render as in the whole text', () => {
     // Found by the property below (seeds 1009339874 and one before it): a list begun after a heading in the same block
     // continues after a blank line; after an indented code block `2) d` / `10. e` stays a paragraph.
-    for (const text of ['# h\n- - -```ts\n\n- a', '    ind\n\n2) d', '    ind\n\n\n10. e', 'para\n- a\n\n- b'])
+    for (const text of [
+      '# h\n- - -```ts\n\n- a',
+      '    ind\n\n2) d',
+      '    ind\n\n\n10. e',
+      'para\n- a\n\n- b',
+      ' sp\n\n two\n\n2) d',
+      '- a\n  b\n\n c\n\n 2) d',
+    ])
       expect(byBlocks(text), JSON.stringify(text)).toBe(html(text));
   });
 

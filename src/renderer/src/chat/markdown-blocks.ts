@@ -114,15 +114,18 @@ function scanBlocks(text: string, from: number): { blocks: string[]; starts: num
  *   in the block's middle);
  * - a line indented one to three spaces, when a list item in the block has its text starting at or before that
  *   column (then it may be that item's next paragraph);
- * - either, when the block ends indented (after an indented code block the renderer does not start a list there:
- *   `2) d` stays a paragraph).
+ * - either, when the block ends indented four columns (after an indented code block the renderer does not start a
+ *   list there: `2) d` stays a paragraph), or ends indented at all and holds a list item. A paragraph whose line
+ *   starts with a space or three is just a paragraph: the next one starts a block.
  */
 function mayContinueList(current: string[], line: string): boolean {
   const item = LIST_ITEM.test(line);
   const indent = /^ {1,3}(?=\S)/.exec(line)?.[0].length;
   if (!item && indent === undefined) return false;
-  if (/^[ \t]/.test(current[current.length - 1] ?? '')) return true;
-  if (item) return current.some((l) => LIST_ITEM.test(l));
+  const hasItem = current.some((l) => LIST_ITEM.test(l));
+  const last = current[current.length - 1] ?? '';
+  if (INDENTED.test(last) || (hasItem && /^[ \t]/.test(last))) return true;
+  if (item) return hasItem;
   return current.some((l) => LIST_ITEM.test(l) && itemTextColumn(l) <= (indent ?? 0));
 }
 
