@@ -41,6 +41,9 @@ export function MessageList({
     anchorTo: following.on ? 'end' : 'start',
     followOnAppend: following.on,
     scrollEndThreshold: AT_END_PX,
+    // A row measured larger (the streaming message grew) re-renders the list in the next task, not synchronously
+    // inside the ResizeObserver callback: the scroll position is already kept at the end by then.
+    useFlushSync: false,
   });
 
   // A different conversation (a resumed session, another project) opens at its newest message; a message the person
