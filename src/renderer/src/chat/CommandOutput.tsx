@@ -1,8 +1,10 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { cleanTerminalOutput, describeTricks, terminalTricks } from '../../../shared/terminal-text';
 import { LongText, OutputMarksWarning, Shown, summariseMarks } from '../display';
 import type { ToolItem } from './chat-store';
-import { TerminalView } from './TerminalView';
+
+// The terminal (xterm.js, a third of the page's code) loads when the first command output shows, not at start.
+const TerminalView = lazy(() => import('./TerminalView').then((m) => ({ default: m.TerminalView })));
 
 /** Lines of output text shown before "Show all". */
 const TEXT_LINES = 200;
@@ -55,7 +57,15 @@ export function CommandOutput({ item }: { item: ToolItem }) {
         </div>
       ) : null}
       {view === 'terminal' ? (
-        <TerminalView text={raw} />
+        <Suspense
+          fallback={
+            <pre className="command-output-text" data-testid="command-output-loading">
+              <LongText text={modelText} maxLines={TEXT_LINES} />
+            </pre>
+          }
+        >
+          <TerminalView text={raw} />
+        </Suspense>
       ) : (
         <pre className="command-output-text" data-testid="command-output-text">
           <LongText text={modelText} maxLines={TEXT_LINES} />
