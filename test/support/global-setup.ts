@@ -15,12 +15,14 @@ declare module 'vitest' {
 
 /**
  * Runs once per project in Vitest's main process, before its workers start (and only when the project has tests to
- * run). Two things every file would otherwise pay for again:
+ * run). Two things every file would otherwise pay for again, and one that would outlive the run:
  *
  * - The CLI's compiled-code cache (src/main/cli/code-cache.ts) lives in the user's cache folder. The tests give each
  *   `gatehouse` process a fresh HOME, so each one compiled its bundle from scratch and wrote a cache no one read. Here
  *   every process of the run shares one cache folder (XDG_CACHE_HOME, a fresh temp dir per run), as a user's processes
  *   do. A test that is about the cache (test/unit/cli/code-cache.test.ts) passes its own environment.
+ * - The decision helpers `gatehouse permissions check` and `hook claude` start (a helper exits after minutes idle):
+ *   see below.
  * - One Chromium for the whole integration project: `launchChromium()` connects to it, and each file gets its own
  *   connection (closing it closes only that file's contexts and pages), each test its own contexts.
  */
@@ -33,6 +35,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
     cleanups.push(async () => {
       fs.rmSync(dir, { recursive: true, force: true });
       delete process.env.GATEHOUSE_TEST_CODE_CACHE;
+    });
+  }
+  if (!process.env.GATEHOUSE_TEST_RUNTIME_DIR) {
+    // The CLI's decision helpers (src/main/cli/decision-helper.ts) started by this run's `gatehouse` processes live
+    // in this run's own runtime folder, exit after 10 s without a call instead of minutes, and at the end exit
+    // within a second of their socket folder being removed.
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-test-run-')));
+    process.env.GATEHOUSE_TEST_RUNTIME_DIR = dir;
+    process.env.XDG_RUNTIME_DIR = dir;
+    process.env.GATEHOUSE_DECISION_HELPER_IDLE_MS = '10000';
+    cleanups.push(async () => {
+      fs.rmSync(dir, { recursive: true, force: true });
+      delete process.env.GATEHOUSE_TEST_RUNTIME_DIR;
     });
   }
   let server: BrowserServer | undefined;

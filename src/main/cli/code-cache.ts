@@ -76,8 +76,18 @@ function prune(dir: string, now: number): void {
   }
 }
 
-/** Turns the code cache on for this process; says which one is in use. */
+let enabled: CodeCacheMode | null = null;
+
+/**
+ * Turns the code cache on for this process, once (a served command that falls back to running in-process asks
+ * twice); says which one is in use.
+ */
 export function enableCodeCache(options: CodeCacheOptions): CodeCacheMode {
+  enabled ??= enable(options);
+  return enabled;
+}
+
+function enable(options: CodeCacheOptions): CodeCacheMode {
   const nodeCache = (Module as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
   if (typeof nodeCache === 'function') {
     const dir = privateDir(options.cacheDir, 'node-compile-cache');

@@ -21,6 +21,10 @@ export interface CliIO {
   err(line: string): void;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** The command's stdin as text, read whole (default: the process's stdin); the decision helper gives its client's. */
+  stdin?: () => Promise<string>;
+  /** The calling process's id, where it names a session (default: this process's; the helper's client's). */
+  pid?: number;
   /** Runs `fn` once when stdout's reader went away (EPIPE); returns a function that removes it. */
   onOutputClosed?(fn: () => void): () => void;
 }

@@ -9,6 +9,7 @@ import { unknownChoice } from './args';
 import type { CliCommand, CliIO } from './command';
 import { UsageError } from './command';
 import { trustOracle } from './project';
+import { readStdinText } from './stdin-text';
 
 /** Claude Code's PreToolUse input (only what Gatehouse reads; other fields are ignored). */
 const ClaudeHookInputSchema = z.looseObject({
@@ -58,23 +59,6 @@ function claudeModeMapping(permissionMode: string | undefined): ModeMapping {
         note: `Claude Code's permission mode "${permissionMode}" is unknown to Gatehouse, so it asks for every call`,
       };
   }
-}
-
-/** Stdin is read whole, up to a limit (a PreToolUse input carries a file's content at most). */
-const MAX_INPUT_BYTES = 32 * 1024 * 1024;
-
-function readStdin(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    process.stdin.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_INPUT_BYTES) reject(new Error(`the input is larger than ${MAX_INPUT_BYTES} bytes`));
-      else chunks.push(c);
-    });
-    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    process.stdin.on('error', reject);
-  });
 }
 
 function answer(io: CliIO, kind: Decision['decision'], reason: string): void {
@@ -138,7 +122,7 @@ async function hookClaude(io: CliIO, input: string): Promise<number> {
     trust: trustOracle(configDir, io.env),
     ...(mapping.mode ? { mode: mapping.mode } : {}),
     ...(mapping.agentMode ? { agentMode: mapping.agentMode } : {}),
-    sessionId: `claude-${hook.session_id ?? process.pid}`,
+    sessionId: `claude-${hook.session_id ?? io.pid ?? process.pid}`,
   });
   const d = engine.decide(call);
   await engine.flushAudit();
@@ -158,7 +142,7 @@ export const hookCommand: CliCommand = {
     const [sub, ...rest] = args;
     if (sub !== 'claude') throw unknownChoice('hook', sub, ['claude']);
     if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
-    return hookClaude(io, await readStdin());
+    return hookClaude(io, await (io.stdin ?? readStdinText)());
   },
 };
 

@@ -1,76 +1,47 @@
 import path from 'node:path';
-import v8 from 'node:v8';
 import { userCacheDir } from '../paths';
 import { enableCodeCache } from './code-cache';
-import fs from 'node:fs';
-import { properLockfile } from '../fs/proper-lockfile';
-import { initShellParser, shellParserWasmFiles } from '../permission/command/parser';
 import { findCommand } from './commands';
-import { runCli } from './main';
-import { quietOnClosedPipe } from './stdio';
+import { HELPER_COMMAND, HELPER_DEBUG_ENV, helperEnabled, servedByHelper } from './decision-helper-socket';
 
-// A one-shot command (`permissions check`, `rules list`...) parses a few commands and exits: V8's optimising tier
-// for the bash grammar's WebAssembly costs it ~4x the CPU it saves (measured: 2.9 s -> 0.6 s of CPU per `permissions
-// check` of a shell command). Long-lived shells (web, rpc, run) keep the optimising tier. Must run before the wasm
-// is compiled, which happens lazily on the first analysis.
-const command = findCommand(process.argv[2] ?? '');
-const liftoffOnly = !command?.longLived;
-if (liftoffOnly) v8.setFlagsFromString('--liftoff-only');
-// zod compiles each object schema's parser with `new Function` when it first parses (its "JIT"): a one-shot process
-// parses each schema about once, so compiling costs more than it saves. zod reads this global when it loads, as
-// z.config() (test/unit/cli/zod-config.test.ts checks that it still does).
-if (liftoffOnly) (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig = { jitless: true };
-// A long-lived command loads proper-lockfile before it listens for signals: its signal-exit adds SIGINT/SIGTERM
-// listeners that re-send the signal when they find no other listener, and a listener of ours that removes itself when
-// called (process.once) would be gone by the time one added after it runs, killing the process mid-shutdown (exit 143).
-// One-shot commands load it on first use (see src/main/fs/proper-lockfile.ts) and listen for no signal.
-if (command?.longLived) properLockfile();
+// The `gatehouse` binary (out/main/cli.js). Never imports electron: the CLI runs on plain Node. Kept small, as it
+// runs before anything else: the per-call commands other agents run as hooks (`permissions check`, `hook claude`)
+// are answered by the user's decision helper when one runs (decision-client.ts), so that such a call loads next to
+// nothing; every other command, and a served one whenever the helper cannot answer, runs in-process (in-process.ts).
 
-// A command that judges shell commands starts loading the bash grammar at once: the files are read synchronously so
-// that V8 validates both WebAssembly modules on its background threads while this thread loads the command's code.
-// (Compiling every function up front there instead of lazily cost ~80 ms more CPU per process: not done.) A failure
-// here is not reported: the engine awaits the same load, which tries again and reports.
-if (command?.parsesShell === true) {
-  try {
-    const files = shellParserWasmFiles();
-    initShellParser({ runtime: fs.readFileSync(files.runtime), grammar: fs.readFileSync(files.grammar) }).catch(
-      () => undefined,
-    );
-  } catch {
-    // unreadable here: the engine's own load reports it
-  }
+/**
+ * A hash of the built CLI's code, written here by scripts/post-build.mjs: the helper's socket is named after it, so
+ * a rebuilt or upgraded CLI never talks to a helper running older code. Unset (running from source): no helper.
+ */
+const BUILD_ID = '@@GATEHOUSE_CLI_BUILD_ID@@';
+const buildIdKnown = /^[0-9a-f]{16}$/.test(BUILD_ID);
+
+const argv = process.argv.slice(2);
+const command = findCommand(argv[0] ?? '');
+
+function inProcess(stdin?: () => Promise<string>): void {
+  void import('./in-process').then((m) => m.runInProcess(argv, command, __dirname, stdin));
 }
 
-// The subcommand's code is compiled once and cached (src/main/cli/code-cache.ts); GATEHOUSE_CODE_CACHE=0 turns it off.
-if (command && process.env.GATEHOUSE_CODE_CACHE !== '0') {
-  enableCodeCache({
-    chunkDir: path.join(__dirname, 'cli-chunks'),
-    cacheDir: userCacheDir(process.env),
-    variant: `${command.name}${liftoffOnly ? '-liftoff' : ''}`,
-  });
+const served = buildIdKnown && helperEnabled(process.env) ? servedByHelper(argv) : null;
+if (argv[0] === HELPER_COMMAND && argv.length === 1 && buildIdKnown) {
+  void import('./decision-helper').then((m) => m.runDecisionHelper({ buildId: BUILD_ID, cliFile: __filename }));
+} else if (served) {
+  // A served command is one-shot: zod's JIT would cost more than it saves (see in-process.ts). Set before zod loads.
+  (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig = { jitless: true };
+  if (process.env.GATEHOUSE_CODE_CACHE !== '0')
+    enableCodeCache({
+      chunkDir: path.join(__dirname, 'cli-chunks'),
+      cacheDir: userCacheDir(process.env),
+      variant: `${argv[0]}-client`,
+    });
+  void import('./decision-client').then((client) =>
+    client.runThroughHelper(
+      { argv, env: process.env, buildId: BUILD_ID, cliFile: __filename, ...served },
+      inProcess,
+      process.env[HELPER_DEBUG_ENV] === '1',
+    ),
+  );
+} else {
+  inProcess();
 }
-
-// The `gatehouse` binary. Never imports electron: the CLI runs on plain Node.
-const whenClosed = new Set<() => void>();
-const stdout = quietOnClosedPipe(process.stdout, () => {
-  for (const fn of [...whenClosed]) fn();
-});
-const stderr = quietOnClosedPipe(process.stderr);
-runCli(process.argv.slice(2), {
-  out: (line) => stdout.write(line + '\n'),
-  err: (line) => stderr.write(line + '\n'),
-  env: process.env,
-  cwd: process.cwd(),
-  onOutputClosed: (fn) => {
-    whenClosed.add(fn);
-    return () => whenClosed.delete(fn);
-  },
-}).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    stderr.write(`gatehouse: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exitCode = 1;
-  },
-);

@@ -65,13 +65,13 @@ export const permissionsCommand: CliCommand = {
       cliRules: cliRules(flags),
       mode: mode?.data,
       agentMode: agentMode?.data,
-      sessionId: `cli-${process.pid}`,
+      sessionId: `cli-${io.pid ?? process.pid}`,
       // A simulation: recorded apart from the real decisions (audit-simulations.jsonl).
       audit,
     });
     for (const line of settingsWarnings(engine.state.snapshot())) io.err(`gatehouse permissions: ${line}`);
     // PreToolUse hooks run as they would for the agent (an untrusted project's never do), unless --no-hooks.
-    const session = `cli-${process.pid}`;
+    const session = `cli-${io.pid ?? process.pid}`;
     const hooks = flags['no-hooks']
       ? null
       : projectHookRuntime({ projectRoot, configDir, env: io.env, sessionId: session, audit: { log: audit, session } });

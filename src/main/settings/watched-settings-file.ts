@@ -11,6 +11,14 @@ import { EMPTY_SETTINGS, type FileSettings } from './settings-schema';
  */
 const lastGoodByFile = new Map<string, FileSettings>();
 
+/**
+ * Forgets every last good version this process saw, as a fresh process would not have them: the CLI's decision
+ * helper calls this before each request, so a broken file is judged as a one-shot `gatehouse` would judge it.
+ */
+export function forgetLastGoodSettings(): void {
+  lastGoodByFile.clear();
+}
+
 function statOf(file: string): { key: string; ctimeNs: bigint } {
   try {
     const st = fs.statSync(file, { bigint: true, throwIfNoEntry: false });

@@ -32,7 +32,14 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 function check(extraEnv: NodeJS.ProcessEnv = {}): { code: number | null; out: string; err: string } {
-  const env = { PATH: process.env.PATH, HOME: home, GATEHOUSE_HOME: path.join(root, 'gh'), ...extraEnv };
+  // In-process (no decision helper), which is what loads the command's code through the cache.
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    GATEHOUSE_HOME: path.join(root, 'gh'),
+    GATEHOUSE_DECISION_HELPER: '0',
+    ...extraEnv,
+  };
   const r = spawnSync(process.execPath, [built.cli, 'permissions', 'check', '--project', project, '--call', CALL], {
     env,
     cwd: project,

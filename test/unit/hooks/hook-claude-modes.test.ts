@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrustStore } from '../../../src/main/trust/trust-store';
 import { makeFixture, type Fixture } from '../permission/fixture';
 import { privateCli } from '../trust/helpers';
+import { codeCacheEnv } from '../../support/code-cache-env';
 
 // `gatehouse hook claude` as Claude Code runs it: the built CLI, Claude Code's PreToolUse JSON on stdin, under each
 // of Claude Code's permission modes. The mode is only the fallback: no mode loosens a deny rule, a hard check,
@@ -29,7 +30,10 @@ interface Answer {
 
 function hookClaude(input: unknown): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [built.cli, 'hook', 'claude'], { env: fx.env, cwd: fx.project });
+    const child = spawn(process.execPath, [built.cli, 'hook', 'claude'], {
+      env: { ...fx.env, ...codeCacheEnv() },
+      cwd: fx.project,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
