@@ -17,7 +17,6 @@ import { runAgent } from './agent/runner';
 import type { BeforeToolCall, RunAgentOptions } from './agent/runner';
 import type { MainPort } from './port';
 import { CommandConfinement } from './command-confinement';
-import { AnthropicProvider } from './providers/anthropic';
 import type { ModelProvider } from './providers/types';
 import { createToolRegistry } from './tools/index';
 import type { CommandWrapper } from './tools/index';
@@ -56,6 +55,8 @@ export class AgentService {
     const abort = new AbortController();
     this.runs.set(params.runId, abort);
     try {
+      // The SDK loads with the first run, not at the worker's start (it is most of the worker's start-up CPU).
+      const { AnthropicProvider } = await import('./providers/anthropic');
       const provider = withCheckpoints(
         new AnthropicProvider({
           apiKey: params.provider.apiKey,
