@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /**
- * The Hooks page's channel: every hook the settings configure for the open project (Gatehouse's files and Claude
- * Code's), whether each one runs and why not. Read only: hooks are edited in the settings files. Spread into
- * `ApiChannels` (api.ts).
+ * The Hooks page's channels: every hook the settings configure for the open project (Gatehouse's files and Claude
+ * Code's), whether each one runs and why not; adding, editing and deleting the hooks of Gatehouse's own user,
+ * project and local files (Claude Code's files and policy are read only). Spread into `ApiChannels` (api.ts).
  */
 
 export const HookScopeSchema = z.enum(['policy', 'user', 'project', 'local']);
@@ -27,8 +27,46 @@ export const HookListEntrySchema = z.object({
   inactiveReason: z.string().nullable(),
   /** Project and local hooks run inside the OS sandbox; user and policy hooks run as the user. */
   sandboxed: z.boolean(),
+  /** Editable here: a command hook of Gatehouse's own user, project or local file. */
+  editable: z.boolean(),
+  /** Why it is read only (Claude Code's file, policy, not a command hook); null when editable. */
+  readOnlyReason: z.string().nullable(),
 });
 export type HookListEntry = z.infer<typeof HookListEntrySchema>;
+
+/** The events a hook can be added for here (the ones Gatehouse runs). */
+export const EditableHookEventSchema = z.enum([
+  'PreToolUse',
+  'PostToolUse',
+  'UserPromptSubmit',
+  'SessionStart',
+  'Stop',
+  'Notification',
+]);
+export type EditableHookEvent = z.infer<typeof EditableHookEventSchema>;
+
+export const EditableHookScopeSchema = z.enum(['user', 'project', 'local']);
+export type EditableHookScope = z.infer<typeof EditableHookScopeSchema>;
+
+/** One command hook as the form writes it (the matcher is checked by main: names, `*`, or a regular expression). */
+export const HookSpecSchema = z
+  .object({
+    event: EditableHookEventSchema,
+    matcher: z.string().max(1_000),
+    command: z.string().trim().min(1, 'a hook needs a command').max(10_000),
+    /** Seconds; absent: the default (60). */
+    timeoutSeconds: z.number().int().min(1).max(86_400).optional(),
+  })
+  .strict();
+export type HookSpec = z.infer<typeof HookSpecSchema>;
+
+/** Which hook an edit or a delete means: as listed (a hook changed on disk meanwhile is not found). */
+export const HookRefSchema = z
+  .object({ event: z.string().min(1).max(200), matcher: z.string().max(1_000), command: z.string().min(1).max(10_000) })
+  .strict();
+export type HookRef = z.infer<typeof HookRefSchema>;
+
+const hookEditResult = z.object({ changed: z.boolean(), file: z.string() });
 
 export const HooksChannels = {
   /** The open project's hooks, policy first, in the settings' order. */
@@ -43,6 +81,27 @@ export const HooksChannels = {
       hooks: z.array(HookListEntrySchema),
       /** Settings files that could not be read (their hooks cannot be known), with the reason. */
       fileErrors: z.array(z.object({ file: z.string(), reason: z.string() })),
+      /** The file each editable scope writes. */
+      scopeFiles: z.object({ user: z.string(), project: z.string(), local: z.string() }).nullable(),
     }),
+  },
+  /** Adds a command hook to a scope's file (false `changed`: the same hook is already there). */
+  addHook: {
+    request: z.object({ scope: EditableHookScopeSchema, hook: HookSpecSchema }).strict(),
+    response: hookEditResult,
+  },
+  /** Changes a hook where it stands (its event or matcher changed: it moves to that group), in one write. */
+  updateHook: {
+    request: z.object({ scope: EditableHookScopeSchema, from: HookRefSchema, to: HookSpecSchema }).strict(),
+    response: hookEditResult,
+  },
+  removeHook: {
+    request: z.object({ scope: EditableHookScopeSchema, hook: HookRefSchema }).strict(),
+    response: hookEditResult,
+  },
+  /** The form's live check of a matcher: an error (never saved) or warnings (unknown tool names). */
+  validateHookMatcher: {
+    request: z.object({ event: EditableHookEventSchema, matcher: z.string().max(1_000) }).strict(),
+    response: z.object({ error: z.string().nullable(), warnings: z.array(z.string()) }),
   },
 } as const;
