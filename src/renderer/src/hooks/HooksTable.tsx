@@ -5,8 +5,24 @@ function fileName(file: string): string {
   return file.split(/[\\/]/).slice(-2).join('/');
 }
 
-/** One scope's hooks: event, matcher, command, where it is written and whether it runs (and why not). */
-export function HooksTable({ hooks, caption }: { hooks: readonly HookListEntry[]; caption: string }) {
+export interface HooksTableProps {
+  hooks: readonly HookListEntry[];
+  caption: string;
+  /** Edit and Delete of an editable hook (Gatehouse's own files); read-only rows say why. */
+  onEdit?(hook: HookListEntry): void;
+  onDelete?(hook: HookListEntry): void;
+}
+
+/** What a row's Edit and Delete buttons are named (for screen readers: which hook). */
+function hookName(h: HookListEntry): string {
+  return `${h.event} hook ${h.command ?? h.type}`;
+}
+
+/**
+ * One scope's hooks: event, matcher, command, where it is written, whether it runs (and why not), and Edit and
+ * Delete where the file is Gatehouse's own (otherwise why it is read only).
+ */
+export function HooksTable({ hooks, caption, onEdit, onDelete }: HooksTableProps) {
   return (
     <div className="hooks-table-wrap">
       <table className="hooks-table">
@@ -20,6 +36,7 @@ export function HooksTable({ hooks, caption }: { hooks: readonly HookListEntry[]
             <th scope="col">Command</th>
             <th scope="col">File</th>
             <th scope="col">State</th>
+            <th scope="col">Actions</th>
           </tr>
         </thead>
         <tbody>
@@ -58,6 +75,30 @@ export function HooksTable({ hooks, caption }: { hooks: readonly HookListEntry[]
                     <span className="badge badge-muted">inactive</span>{' '}
                     <Shown className="muted" text={h.inactiveReason ?? ''} />
                   </>
+                )}
+              </td>
+              <td className="hooks-actions">
+                {h.editable ? (
+                  <>
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-label={shownText(`Edit ${hookName(h)}`, { strict: true })}
+                      onClick={() => onEdit?.(h)}
+                    >
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className="danger"
+                      aria-label={shownText(`Delete ${hookName(h)}`, { strict: true })}
+                      onClick={() => onDelete?.(h)}
+                    >
+                      Delete
+                    </button>
+                  </>
+                ) : (
+                  <Shown className="muted" text={`read only: ${h.readOnlyReason ?? ''}`} />
                 )}
               </td>
             </tr>

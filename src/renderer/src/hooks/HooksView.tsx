@@ -1,10 +1,19 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ApiResponse } from '../../../shared/api';
-import type { HookListEntry, HookScope } from '../../../shared/hooks-contract';
+import type { EditableHookScope, HookListEntry, HookScope } from '../../../shared/hooks-contract';
 import { errorMessage, useApi, useApiEvent, useConnection } from '../api';
+import { ConfirmDialog } from '../app/ConfirmDialog';
 import { showView } from '../app/view-store';
 import { Shown } from '../display';
+import { HookDialog } from './HookDialog';
 import { HooksTable } from './HooksTable';
+
+/** An editable hook: Gatehouse's own user, project or local file, a command hook. */
+type EditableHook = HookListEntry & { scope: EditableHookScope; command: string };
+function asEditable(h: HookListEntry): EditableHook | null {
+  if (!h.editable || h.command === null || h.scope === 'policy') return null;
+  return { ...h, scope: h.scope, command: h.command };
+}
 
 type HookList = ApiResponse<'listHooks'>;
 
@@ -42,7 +51,19 @@ function projectHooksNote(list: HookList): string | null {
   return null;
 }
 
-function ScopeSection({ heading, about, hooks }: { heading: string; about: string; hooks: HookListEntry[] }) {
+function ScopeSection({
+  heading,
+  about,
+  hooks,
+  onEdit,
+  onDelete,
+}: {
+  heading: string;
+  about: string;
+  hooks: HookListEntry[];
+  onEdit(h: HookListEntry): void;
+  onDelete(h: HookListEntry): void;
+}) {
   const id = `hooks-scope-${heading.toLowerCase()}`;
   return (
     <section aria-labelledby={id} className="hooks-scope">
@@ -53,7 +74,7 @@ function ScopeSection({ heading, about, hooks }: { heading: string; about: strin
         <Shown text={about} />
       </p>
       {hooks.length ? (
-        <HooksTable hooks={hooks} caption={`${heading} hooks`} />
+        <HooksTable hooks={hooks} caption={`${heading} hooks`} onEdit={onEdit} onDelete={onDelete} />
       ) : (
         <p className="muted">
           <Shown text={`No ${heading.toLowerCase()} hooks.`} />
@@ -65,13 +86,19 @@ function ScopeSection({ heading, about, hooks }: { heading: string; about: strin
 
 /**
  * The Hooks page: every hook the settings configure for the open project, per scope, with its event, matcher,
- * command and whether it runs (and why not). Read only: hooks are edited in the settings files.
+ * command and whether it runs (and why not). Hooks of Gatehouse's own files are added, edited and deleted here
+ * (delete asks first); Claude Code's files and policy are read only, with the reason.
  */
 export function HooksView() {
   const api = useApi();
   const connected = useConnection().status === 'open';
   const [list, setList] = useState<HookList | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** The open dialog: adding, or editing one hook. */
+  const [dialog, setDialog] = useState<{ editing?: EditableHook } | null>(null);
+  /** The hook whose Delete was pressed: deleted only once the person confirms. */
+  const [deleting, setDeleting] = useState<EditableHook | null>(null);
+  const [status, setStatus] = useState('');
 
   const load = useCallback(() => {
     api.listHooks({}).then(
@@ -93,6 +120,22 @@ export function HooksView() {
     if (event.type === 'projectChanged' || event.type === 'trustChanged' || event.type === 'settingsChanged') load();
   });
 
+  const remove = (h: EditableHook) => {
+    setDeleting(null);
+    api.removeHook({ scope: h.scope, hook: { event: h.event, matcher: h.matcher, command: h.command } }).then(
+      (r) => {
+        setStatus(`Deleted the ${h.event} hook from ${r.file}.`);
+        load();
+      },
+      (err: unknown) => setError(`Could not delete the hook: ${errorMessage(err)}`),
+    );
+  };
+  const edit = (h: HookListEntry) => {
+    const e = asEditable(h);
+    if (e) setDialog({ editing: e });
+  };
+  const askDelete = (h: HookListEntry) => setDeleting(asEditable(h));
+
   const note = list ? projectHooksNote(list) : null;
   const scopes = SCOPES.filter((s) => s.scope !== 'policy' || list?.hooks.some((h) => h.scope === 'policy'));
   return (
@@ -100,6 +143,11 @@ export function HooksView() {
       <div className="panel-head">
         <h2 id="hooks-title">Hooks</h2>
         <span className="panel-head-actions">
+          {list?.scopeFiles ? (
+            <button type="button" className="primary" onClick={() => setDialog({})}>
+              Add hook
+            </button>
+          ) : null}
           <button type="button" className="secondary" onClick={load}>
             Refresh
           </button>
@@ -108,7 +156,11 @@ export function HooksView() {
       <p className="panel-note">
         Commands your settings run at points of the agent&apos;s work (before and after a tool call, when a prompt is
         sent, when a session starts or stops), in Claude Code&apos;s format. A PreToolUse hook can deny a call or make
-        it ask, never loosen a deny rule or a hard check. Edit them in the settings files listed below.
+        it ask, never loosen a deny rule or a hard check. Hooks of Gatehouse&apos;s own settings are added and edited
+        here; Claude Code&apos;s files are read only.
+      </p>
+      <p className="visually-hidden" role="status" data-testid="hooks-status">
+        <Shown text={status} />
       </p>
       {error ? (
         <p className="error" role="alert">
@@ -132,9 +184,9 @@ export function HooksView() {
       {list && list.project && list.hooks.length === 0 ? (
         <div className="hooks-empty">
           <p>
-            No hooks are configured for this project. To add one, put a block like this in .gatehouse/settings.yaml
-            (shared with the project), .gatehouse/settings.local.yaml (only you, this project) or your user
-            settings.yaml (every project):
+            No hooks are configured for this project. Add one with &quot;Add hook&quot;, or put a block like this in
+            .gatehouse/settings.yaml (shared with the project), .gatehouse/settings.local.yaml (only you, this project)
+            or your user settings.yaml (every project):
           </p>
           <pre>
             <code>
@@ -155,10 +207,39 @@ export function HooksView() {
               heading={s.title}
               about={s.about}
               hooks={list.hooks.filter((h) => h.scope === s.scope)}
+              onEdit={edit}
+              onDelete={askDelete}
             />
           ))
         : null}
       {!list && !error ? <p className="muted">Reading the hooks…</p> : null}
+      {dialog && list?.scopeFiles ? (
+        <HookDialog
+          {...(dialog.editing ? { editing: dialog.editing } : {})}
+          scopeFiles={list.scopeFiles}
+          onDone={(saved) => {
+            setDialog(null);
+            if (saved) {
+              setStatus(dialog.editing ? 'Hook saved.' : 'Hook added.');
+              load();
+            }
+          }}
+        />
+      ) : null}
+      {deleting ? (
+        <ConfirmDialog
+          heading={`Delete this ${deleting.event} hook?`}
+          actions={[{ label: 'Delete hook', danger: true, onClick: () => remove(deleting) }]}
+          onCancel={() => setDeleting(null)}
+        >
+          <p>
+            <Shown text={deleting.command} strict lines="inline" as="code" />
+          </p>
+          <p className="muted">
+            <Shown text={`It is removed from ${deleting.file}.`} strict />
+          </p>
+        </ConfirmDialog>
+      ) : null}
     </section>
   );
 }
