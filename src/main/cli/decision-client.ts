@@ -40,8 +40,8 @@ function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return out;
 }
 
-/** Starts the helper for this build, detached from this process (which does not wait for it). */
-function startHelper(cliFile: string, env: NodeJS.ProcessEnv): void {
+/** Starts the helper for this build, detached from this process (which does not wait for it); returns its pid. */
+function startHelper(cliFile: string, env: NodeJS.ProcessEnv): number | undefined {
   try {
     // Loaded here: a call the helper answers never needs it.
     const { spawn } = process.getBuiltinModule('node:child_process');
@@ -53,8 +53,9 @@ function startHelper(cliFile: string, env: NodeJS.ProcessEnv): void {
     });
     child.on('error', () => undefined);
     child.unref();
+    return child.pid;
   } catch {
-    // no helper this time: the next call tries again
+    return undefined; // no helper this time: the next call tries again
   }
 }
 
@@ -143,8 +144,8 @@ async function askDecisionHelper(options: ClientOptions): Promise<ClientResult> 
   };
   const result = await converse(where.socket, request);
   if (result === 'absent') {
-    startHelper(options.cliFile, options.env);
-    return fallback(`no helper was listening at ${where.socket}: started one`);
+    const pid = startHelper(options.cliFile, options.env);
+    return fallback(`no helper was listening at ${where.socket}: started one (pid ${pid ?? 'none'})`);
   }
   return result.served ? result : fallback(result.reason);
 }
