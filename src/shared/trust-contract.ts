@@ -22,11 +22,17 @@ export type TrustStoreError = z.infer<typeof TrustStoreErrorSchema>;
 /**
  * Trust is specific: which of the project's extensions a trusted decision enables. `rules`: its allow rules, mode,
  * additional directories and sandbox network (deny and ask rules always apply); `hooks`: its hooks (also Claude
- * Code's); `instructions`: its instruction files (AGENTS.md, CLAUDE.md...). All enabled unless switched off.
+ * Code's); `instructions`: its instruction files (AGENTS.md, CLAUDE.md...); `mcp`: its MCP servers (each also needs
+ * the person's approval once). All enabled unless switched off (`mcp` absent in decisions stored before it existed).
  */
-export const TrustExtensionsSchema = z.object({ rules: z.boolean(), hooks: z.boolean(), instructions: z.boolean() });
+export const TrustExtensionsSchema = z.object({
+  rules: z.boolean(),
+  hooks: z.boolean(),
+  instructions: z.boolean(),
+  mcp: z.boolean().default(true),
+});
 export type TrustExtensions = z.infer<typeof TrustExtensionsSchema>;
-export const ALL_EXTENSIONS: TrustExtensions = { rules: true, hooks: true, instructions: true };
+export const ALL_EXTENSIONS: TrustExtensions = { rules: true, hooks: true, instructions: true, mcp: true };
 
 export const TrustStatusSchema = z.object({
   /** The folder's normalised real path. */

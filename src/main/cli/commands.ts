@@ -17,6 +17,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./hooks-command')).hooksCommand,
   },
   {
+    name: 'mcp',
+    summary: 'list MCP servers and whether they load; approve, revoke, add or remove one',
+    load: async () => (await import('./mcp-command')).mcpCommand,
+  },
+  {
     name: 'permissions',
     summary: 'check what the permission engine decides for a tool call',
     parsesShell: true,

@@ -10,10 +10,10 @@ import { UsageError } from './command';
 
 const USAGE = [
   'gatehouse trust <action> ...',
-  '  set DIR --scope directory|parent|never [--without rules|hooks|instructions]...',
+  '  set DIR --scope directory|parent|never [--without rules|hooks|instructions|mcp]...',
   "                                           record a decision (parent: DIR's parent and everything below it)",
   '  extensions DIR [--enable X]... [--disable X]...',
-  "                                           which of the project's rules, hooks, instructions its trust enables",
+  "                                           which of the project's rules, hooks, instructions, MCP servers its trust enables",
   '  status DIR [--json]                      trusted or not, the decision that applies, where it is stored',
   '  revoke DIR                               make DIR undecided again (removes the decisions that trust it)',
   '  list [--json]                            every stored decision',
@@ -34,8 +34,8 @@ function onePositional(positionals: string[], what: string): string {
   return positionals[0];
 }
 
-const EXTENSIONS = ['rules', 'hooks', 'instructions'] as const;
-const extensions = (on: boolean) => ({ rules: on, hooks: on, instructions: on });
+const EXTENSIONS = ['rules', 'hooks', 'instructions', 'mcp'] as const;
+const extensions = (on: boolean) => ({ rules: on, hooks: on, instructions: on, mcp: on });
 type Extension = (typeof EXTENSIONS)[number];
 
 function extensionNames(list: readonly string[] | undefined, flag: string): Extension[] {
@@ -75,7 +75,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
           '--scope must be directory, parent or never (session trust lives in one process: use the app)',
         );
       const without = extensionNames(values.without as string[] | undefined, '--without');
-      const extensions = { rules: true, hooks: true, instructions: true };
+      const extensions = { rules: true, hooks: true, instructions: true, mcp: true };
       for (const n of without) extensions[n] = false;
       const status = await store.set(resolveDir(dir), scope.data, without.length ? extensions : undefined);
       io.out(`${status.path}: ${status.reason}`);
@@ -93,7 +93,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       for (const n of extensionNames(values.disable, '--disable')) change[n] = false;
       const status = Object.keys(change).length ? await store.setExtensions(dir, change) : store.check(dir);
       if (!status.trusted) {
-        io.out(`${status.path}: untrusted, so none of its rules, hooks or instruction files are loaded`);
+        io.out(`${status.path}: untrusted, so none of its rules, hooks, instruction files or MCP servers are loaded`);
         return 0;
       }
       io.out(`${status.path}: trusted; enables ${describeExtensions(status.extensions ?? extensions(true))}`);

@@ -1,4 +1,4 @@
-import { isScalar, isSeq } from 'yaml';
+import { isMap, isScalar, isSeq } from 'yaml';
 import type { PermissionMode } from '../../shared/permission';
 import { checkPermissionsMap, editSettingsDocument, listTexts, permissionsList } from './settings-document';
 
@@ -45,4 +45,21 @@ export async function removeDirectoryFromFile(file: string, dir: string): Promis
     },
     { skipMissing: true },
   );
+}
+
+/** Sets `mcpServers.<name>` to `entry`; false when the file already has a server of that name (never replaced). */
+export async function addMcpServerToFile(file: string, name: string, entry: Record<string, unknown>): Promise<boolean> {
+  return editSettingsDocument(file, (doc) => {
+    const block = doc.get('mcpServers', true);
+    if (block !== undefined && block !== null && !isMap(block))
+      throw new Error(`${file}: mcpServers must be a mapping; fix it before editing it here`);
+    if (doc.hasIn(['mcpServers', name])) return false;
+    doc.setIn(['mcpServers', name], doc.createNode(entry));
+    return true;
+  });
+}
+
+/** Removes `mcpServers.<name>`; false when the file has none. */
+export async function removeMcpServerFromFile(file: string, name: string): Promise<boolean> {
+  return editSettingsDocument(file, (doc) => doc.deleteIn(['mcpServers', name]), { skipMissing: true });
 }

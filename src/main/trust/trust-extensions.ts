@@ -12,18 +12,20 @@ export function extensionsOf(entry: { extensions?: TrustExtensions | undefined }
  */
 export function storedExtensions(extensions: TrustExtensions | undefined): { extensions?: TrustExtensions } {
   if (!extensions) return {};
-  const all = extensions.rules && extensions.hooks && extensions.instructions;
-  return all
-    ? {}
-    : { extensions: { rules: extensions.rules, hooks: extensions.hooks, instructions: extensions.instructions } };
+  const all = extensions.rules && extensions.hooks && extensions.instructions && extensions.mcp;
+  const { rules, hooks, instructions, mcp } = extensions;
+  return all ? {} : { extensions: { rules, hooks, instructions, mcp } };
 }
 
-/** "rules, hooks and instructions" / "rules only" / "nothing": what a decision enables, in words. */
+const EXTENSION_KEYS = ['rules', 'hooks', 'instructions', 'mcp'] as const;
+
+/** "rules, hooks, instruction files and MCP servers" / "rules only" / "nothing": what a decision enables, in words. */
 export function describeExtensions(extensions: TrustExtensions): string {
-  const on = (Object.keys(extensions) as (keyof TrustExtensions)[]).filter((k) => extensions[k]);
-  if (on.length === 3) return 'its rules, hooks and instruction files';
-  if (on.length === 0) return 'none of its rules, hooks or instruction files';
-  return `its ${on.join(' and ')} only`;
+  const on = EXTENSION_KEYS.filter((k) => extensions[k]).map((k) => (k === 'mcp' ? 'MCP servers' : k));
+  if (on.length === EXTENSION_KEYS.length) return 'its rules, hooks, instruction files and MCP servers';
+  if (on.length === 0) return 'none of its rules, hooks, instruction files or MCP servers';
+  const words = on.length > 1 ? `${on.slice(0, -1).join(', ')} and ${on[on.length - 1]!}` : on[0]!;
+  return `its ${words} only`;
 }
 
 function answerOf(status: TrustStatus): TrustAnswer {

@@ -63,6 +63,7 @@ describe("the trust dialog's extension switches and the Hooks page's list", () =
       rules: true,
       hooks: false,
       instructions: true,
+      mcp: true, // absent in the request (an earlier page): on, as before
     });
     const off = (await call('listHooks', {})) as HookList;
     expect(off).toMatchObject({ trusted: true, hooksEnabled: false });

@@ -66,7 +66,7 @@ describe('trust extensions', () => {
     expect(fs.readFileSync(trustFile(), 'utf8')).not.toContain('extensions');
     await store.setExtensions(fx.project, { hooks: false });
     const stored = JSON.parse(fs.readFileSync(trustFile(), 'utf8')) as { entries: Record<string, unknown>[] };
-    expect(stored.entries[0]!.extensions).toEqual({ rules: true, hooks: false, instructions: true });
+    expect(stored.entries[0]!.extensions).toEqual({ rules: true, hooks: false, instructions: true, mcp: true });
     expect(new TrustStore({ configDir: fx.configDir, env: fx.env }).check(fx.project).extensions?.hooks).toBe(false);
     await store.setExtensions(fx.project, { hooks: true });
     expect(fs.readFileSync(trustFile(), 'utf8')).not.toContain('extensions');
@@ -75,7 +75,7 @@ describe('trust extensions', () => {
   it("without hooks, a trusted project's hooks do not run (a marker file proves it)", async () => {
     const marker = path.join(fx.root, 'ran');
     addHook(fx, 'claudeProject', 'PreToolUse', `touch ${marker}; exit 2`);
-    await store.set(fx.project, 'directory', { rules: true, hooks: false, instructions: true });
+    await store.set(fx.project, 'directory', { rules: true, hooks: false, instructions: true, mcp: true });
     const engine = await engineWithStore();
     const runtime = new HookRuntime({ projectRoot: fx.project, env: fx.env, sessionId: 's' });
     const { runs } = await evaluateWithHooks(engine, runtime, cmd('ls'));
@@ -103,11 +103,11 @@ describe('trust extensions', () => {
   it('the CLI sets and shows them; switching them needs a decision that trusts the folder', async () => {
     const set = await cli(['trust', 'set', fx.project, '--scope', 'directory', '--without', 'hooks,instructions']);
     expect(set.code).toBe(0);
-    expect(set.out.join('\n')).toContain('enables: its rules only');
+    expect(set.out.join('\n')).toContain('enables: its rules and MCP servers only');
     const status = await cli(['trust', 'status', fx.project]);
-    expect(status.out.join('\n')).toContain('enables: its rules only');
+    expect(status.out.join('\n')).toContain('enables: its rules and MCP servers only');
     const on = await cli(['trust', 'extensions', fx.project, '--enable', 'hooks']);
-    expect(on.out.join('\n')).toContain('its rules and hooks only');
+    expect(on.out.join('\n')).toContain('its rules, hooks and MCP servers only');
     expect((await cli(['trust', 'set', fx.project, '--scope', 'directory', '--without', 'macros'])).code).toBe(2);
     await cli(['trust', 'revoke', fx.project]);
     const refused = await cli(['trust', 'extensions', fx.project, '--disable', 'rules']);
@@ -116,8 +116,8 @@ describe('trust extensions', () => {
   });
 
   it('session decisions carry them too', async () => {
-    await store.set(fx.project, 'session', { rules: true, hooks: false, instructions: false });
-    expect(store.check(fx.project).extensions).toEqual({ rules: true, hooks: false, instructions: false });
+    await store.set(fx.project, 'session', { rules: true, hooks: false, instructions: false, mcp: true });
+    expect(store.check(fx.project).extensions).toEqual({ rules: true, hooks: false, instructions: false, mcp: true });
     await store.setExtensions(fx.project, { instructions: true });
     expect(store.check(fx.project).extensions?.instructions).toBe(true);
     expect(fs.existsSync(trustFile())).toBe(false);

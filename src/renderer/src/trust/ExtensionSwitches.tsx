@@ -2,18 +2,20 @@ import { useId } from 'react';
 import type { TrustExtensions, TrustPreview } from '../../../shared/trust-contract';
 import { Shown } from '../display';
 
-const EXTENSION_KEYS = ['rules', 'hooks', 'instructions'] as const satisfies readonly (keyof TrustExtensions)[];
+const EXTENSION_KEYS = ['rules', 'hooks', 'instructions', 'mcp'] as const satisfies readonly (keyof TrustExtensions)[];
 
 const EXTENSION_LABELS: Record<keyof TrustExtensions, string> = {
   rules: 'Rules',
   hooks: 'Hooks',
   instructions: 'Instructions',
+  mcp: 'MCP servers',
 };
 
 const EXTENSION_HELP: Record<keyof TrustExtensions, string> = {
   rules: 'its allow rules, mode, extra folders and network domains (its deny and ask rules always apply)',
   hooks: 'its hook commands (also Claude Code’s), run inside the OS sandbox',
   instructions: "its instruction files (AGENTS.md, CLAUDE.md, .gatehouse/instructions.md), added to the model's prompt",
+  mcp: 'its MCP servers (.mcp.json, mcpServers), each started only after you approve it once',
 };
 
 function plural(n: number, one: string): string {
@@ -22,6 +24,7 @@ function plural(n: number, one: string): string {
 
 /** What the project has of each extension, from the trust preview: "2 allow rules", "no hooks". */
 function presentCount(key: keyof TrustExtensions, preview: TrustPreview): string {
+  if (key === 'mcp') return 'each server asks you first';
   const n =
     key === 'rules'
       ? preview.allowRules.length + preview.additionalDirectories.length + preview.allowedDomains.length
@@ -63,7 +66,7 @@ function ExtensionBox({
 }
 
 /**
- * Three switches (checkboxes in a fieldset): which of the project's extensions a trust decision enables. In the
+ * Four switches (checkboxes in a fieldset): which of the project's extensions a trust decision enables. In the
  * trust dialog they shape the answer; on the Trusted folders page they change a stored decision. `folder` names
  * the row for screen readers ("Hooks for /home/me/app").
  */

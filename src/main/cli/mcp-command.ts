@@ -1,0 +1,200 @@
+import { McpServerEntrySchema, serverNameProblem } from '../../shared/mcp-contract';
+import { McpApprovals } from '../mcp/mcp-approvals';
+import { resolveMcpServers, type McpServerStatus } from '../mcp/mcp-servers';
+import { homeDir, userConfigDir } from '../paths';
+import { trustAnswerAsync } from '../permission/trust-oracle';
+import { addMcpServerToFile, removeMcpServerFromFile } from '../settings/edit-settings-file';
+import { scopeFile } from '../settings/settings-locations';
+import { SettingsStore } from '../settings/settings-store';
+import { storeOracle } from '../trust/trust-extensions';
+import { TrustStore } from '../trust/trust-store';
+import { parseCommandArgs, unknownChoice } from './args';
+import type { CliCommand, CliIO } from './command';
+import { UsageError } from './command';
+import { projectDir } from './project';
+
+const USAGE = [
+  'gatehouse mcp list [--project DIR] [--json]',
+  '  approve NAME [--project DIR]      start this project server from now on (as it is configured now)',
+  '  revoke NAME [--project DIR]       forget that approval',
+  '  add NAME [--scope user|project|local] [--project DIR] (-- COMMAND [ARG]... | --url URL)',
+  '        [--env K=V]... [--env-allow NAME]... [--allow-domain HOST]... [--header K=V]...',
+  '  remove NAME [--scope user|project|local] [--project DIR]',
+].join('\n');
+
+async function servers(
+  io: CliIO,
+  project: string | undefined,
+): Promise<{ projectRoot: string; trusted: boolean; list: McpServerStatus[]; problems: string[] }> {
+  const projectRoot = projectDir(project, io.cwd);
+  const configDir = userConfigDir(io.env);
+  const snapshot = await new SettingsStore({
+    projectRoot,
+    configDir,
+    home: homeDir(io.env),
+    env: io.env,
+  }).snapshotAsync();
+  const trust = await trustAnswerAsync(storeOracle(new TrustStore({ configDir, env: io.env })), projectRoot);
+  const resolved = await resolveMcpServers({ projectRoot, snapshot, trust, approvals: new McpApprovals(configDir) });
+  const problems = resolved.problems.map((p) => `${p.file}${p.key ? `: ${p.key}` : ''}: ${p.reason}`);
+  return { projectRoot, trusted: trust.trusted, list: resolved.servers, problems };
+}
+
+function printList(io: CliIO, r: Awaited<ReturnType<typeof servers>>): void {
+  io.out(`MCP servers for ${r.projectRoot} (${r.trusted ? 'trusted' : 'not trusted'}):`);
+  if (r.list.length === 0) io.out('  (none configured)');
+  for (const s of r.list) {
+    io.out(`  ${s.name}  ${s.transport}  ${s.source} ${s.file}`);
+    io.out(`    ${s.shown}`);
+    io.out(`    ${s.active ? 'active' : `inactive: ${s.why}`}`);
+  }
+  for (const p of r.problems) io.out(`  not loaded: ${p}`);
+}
+
+function keyValues(list: readonly string[] | undefined, flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of list ?? []) {
+    const at = item.indexOf('=');
+    if (at <= 0) throw new UsageError(`${flag} "${item}": expected NAME=VALUE`);
+    out[item.slice(0, at)] = item.slice(at + 1);
+  }
+  return out;
+}
+
+function scopeOf(value: string | undefined): 'user' | 'project' | 'local' {
+  const scope = value ?? 'user';
+  if (scope !== 'user' && scope !== 'project' && scope !== 'local')
+    throw unknownChoice('scope', scope, ['user', 'project', 'local']);
+  return scope;
+}
+
+function oneName(positionals: string[]): string {
+  if (positionals.length !== 1 || !positionals[0]) throw new UsageError('expected exactly one server NAME');
+  return positionals[0];
+}
+
+async function add(rest: string[], io: CliIO): Promise<number> {
+  const dash = rest.indexOf('--');
+  const command = dash === -1 ? [] : rest.slice(dash + 1);
+  const { values, positionals } = parseCommandArgs(dash === -1 ? rest : rest.slice(0, dash), {
+    scope: { type: 'string' },
+    project: { type: 'string' },
+    url: { type: 'string' },
+    env: { type: 'string', multiple: true },
+    'env-allow': { type: 'string', multiple: true },
+    'allow-domain': { type: 'string', multiple: true },
+    header: { type: 'string', multiple: true },
+  });
+  const name = oneName(positionals);
+  const bad = serverNameProblem(name);
+  if (bad) throw new UsageError(bad);
+  if (command.length > 0 === (values.url !== undefined))
+    throw new UsageError('give either -- COMMAND [ARG]... (stdio) or --url URL (http)');
+  const raw: Record<string, unknown> =
+    values.url !== undefined
+      ? { type: 'http', url: values.url, ...(values.header ? { headers: keyValues(values.header, '--header') } : {}) }
+      : {
+          command: command[0],
+          ...(command.length > 1 ? { args: command.slice(1) } : {}),
+          ...(values.env ? { env: keyValues(values.env, '--env') } : {}),
+          ...(values['env-allow'] ? { envAllowList: values['env-allow'] } : {}),
+          ...(values['allow-domain'] ? { allowedDomains: values['allow-domain'] } : {}),
+        };
+  const parsed = McpServerEntrySchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new UsageError(`${issue.path.map(String).join('.') || 'entry'}: ${issue.message}`);
+  }
+  const scope = scopeOf(values.scope);
+  const file = scopeFile(scope, projectDir(values.project, io.cwd), userConfigDir(io.env));
+  if (!(await addMcpServerToFile(file, name, raw))) {
+    io.err(`gatehouse mcp: ${file} already has a server "${name}" (remove it first)`);
+    return 1;
+  }
+  io.out(`added MCP server "${name}" to ${file}`);
+  return 0;
+}
+
+export const mcpCommand: CliCommand = {
+  name: 'mcp',
+  usage: USAGE,
+  async run(args, io) {
+    const [sub, ...rest] = args;
+    switch (sub) {
+      case 'list': {
+        const { values, positionals } = parseCommandArgs(rest, {
+          project: { type: 'string' },
+          json: { type: 'boolean' },
+        });
+        if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+        const r = await servers(io, values.project);
+        if (values.json)
+          io.out(
+            JSON.stringify({
+              project: r.projectRoot,
+              trusted: r.trusted,
+              servers: r.list.map((s) => ({
+                name: s.name,
+                source: s.source,
+                file: s.file,
+                transport: s.transport,
+                shown: s.shown,
+                active: s.active,
+                inactiveReason: s.why,
+              })),
+              problems: r.problems,
+            }),
+          );
+        else printList(io, r);
+        return 0;
+      }
+      case 'approve':
+      case 'revoke': {
+        const { values, positionals } = parseCommandArgs(rest, { project: { type: 'string' } });
+        const name = oneName(positionals);
+        const r = await servers(io, values.project);
+        const approvals = new McpApprovals(userConfigDir(io.env));
+        if (sub === 'revoke') {
+          const removed = await approvals.revoke(r.projectRoot, name);
+          io.out(
+            removed ? `revoked: "${name}" no longer starts in ${r.projectRoot}` : `"${name}" was not approved here`,
+          );
+          return 0;
+        }
+        const server = r.list.find((s) => s.name === name && (s.active || s.needsApproval));
+        if (!server) {
+          const known = r.list.find((s) => s.name === name);
+          io.err(
+            `gatehouse mcp: ${known ? `"${name}" cannot be approved: ${known.why}` : `no MCP server "${name}" here`}`,
+          );
+          return 1;
+        }
+        if (server.active) {
+          io.out(`"${name}" already loads (${server.source} server)`);
+          return 0;
+        }
+        await approvals.approve(r.projectRoot, name, server.entry, server.shown);
+        io.out(`approved "${name}" (${server.source}: ${server.shown}) for ${r.projectRoot}`);
+        return 0;
+      }
+      case 'add':
+        return add(rest, io);
+      case 'remove': {
+        const { values, positionals } = parseCommandArgs(rest, {
+          scope: { type: 'string' },
+          project: { type: 'string' },
+        });
+        const name = oneName(positionals);
+        const file = scopeFile(scopeOf(values.scope), projectDir(values.project, io.cwd), userConfigDir(io.env));
+        if (!(await removeMcpServerFromFile(file, name))) {
+          io.err(`gatehouse mcp: ${file} has no server "${name}"`);
+          return 1;
+        }
+        io.out(`removed MCP server "${name}" from ${file}`);
+        return 0;
+      }
+      default:
+        throw unknownChoice('subcommand', sub, ['list', 'approve', 'revoke', 'add', 'remove']);
+    }
+  },
+};
