@@ -32,6 +32,8 @@ export const TrustExtensionsSchema = z.object({
   mcp: z.boolean().default(true),
 });
 export type TrustExtensions = z.infer<typeof TrustExtensionsSchema>;
+/** As a caller may give them (`mcp` absent: on). */
+export type TrustExtensionsInput = z.input<typeof TrustExtensionsSchema>;
 export const ALL_EXTENSIONS: TrustExtensions = { rules: true, hooks: true, instructions: true, mcp: true };
 
 export const TrustStatusSchema = z.object({

@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { TrustDefault, TrustScope } from '../../shared/permission';
 import { GatehouseError } from '../../shared/errors';
-import type { TrustEntry, TrustExtensions, TrustStatus, TrustStoreError } from '../../shared/trust-contract';
+import type {
+  TrustEntry,
+  TrustExtensions,
+  TrustExtensionsInput,
+  TrustStatus,
+  TrustStoreError,
+} from '../../shared/trust-contract';
 import { writeFileAtomicAsync } from '../fs/atomic-write';
 import { withStateLock } from '../fs/state-lock';
 import { homeDir } from '../paths';
@@ -111,7 +117,8 @@ export class TrustStore {
   }
 
   /** Records a decision for `dir` (`parent`: for its parent and everything below). Returns the new status. */
-  async set(dir: string, scope: TrustScope, extensions?: TrustExtensions): Promise<TrustStatus> {
+  async set(dir: string, scope: TrustScope, given?: TrustExtensionsInput): Promise<TrustStatus> {
+    const extensions: TrustExtensions | undefined = given ? { mcp: true, ...given } : undefined;
     const real = await realFolderPathAsync(dir);
     let stat: fs.Stats;
     try {
