@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import type { AgentMode } from '../../../shared/permission';
 import { errorMessage, useApi, useApiEvent, useConnection } from '../api';
 import { useShell } from '../app/store';
@@ -11,12 +12,27 @@ import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { sendMessage } from './send-message';
 
+/** The transcript: the one part of the chat that re-renders while an answer streams. */
+function Transcript({ project, hasModelKey }: { project: string | null; hasModelKey: boolean }) {
+  const items = useChat((s) => s.items);
+  return <MessageList items={items} project={project} hasModelKey={hasModelKey} />;
+}
+
 /** The chat with the agent: transcript (it alone scrolls), working line, composer, status bar and the approvals. */
 export function ChatPanel() {
   const api = useApi();
   const connected = useConnection().status === 'open';
   const project = useShell((s) => s.info?.project ?? null);
-  const { items, running, approvals, agentMode, hasModelKey, plan } = useChat();
+  // Not the transcript: it changes with every streamed render, and only the list shows it.
+  const { running, approvals, agentMode, hasModelKey, plan } = useChat(
+    useShallow((s) => ({
+      running: s.running,
+      approvals: s.approvals,
+      agentMode: s.agentMode,
+      hasModelKey: s.hasModelKey,
+      plan: s.plan,
+    })),
+  );
   /** The request whose answer is on its way (its buttons are disabled; the next one in the queue is not). */
   const [answering, setAnswering] = useState<string | null>(null);
   const [cancelling, setCancelling] = useState(false);
@@ -62,7 +78,7 @@ export function ChatPanel() {
   return (
     <section className="chat-panel" aria-labelledby="chat-title">
       <ChatHeader />
-      <MessageList items={items} project={project} hasModelKey={hasModelKey} />
+      <Transcript project={project} hasModelKey={hasModelKey} />
       {plan && !running ? (
         <RunPlanButton
           disabled={!project || !connected}
