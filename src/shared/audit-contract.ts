@@ -11,6 +11,8 @@ export const AuditRecordSchema = z.object({
   session: z.string(),
   project: z.string().optional(),
   tool: z.string(),
+  /** For an MCP tool: its server and tool. */
+  mcp: z.object({ server: z.string(), tool: z.string() }).optional(),
   /** The call's input as the log keeps it: paths and commands, contents reduced to sizes. */
   input: z.record(z.string(), z.unknown()),
   decision: DecisionKindSchema,

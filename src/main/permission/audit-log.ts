@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseMcpToolName } from '../../shared/mcp-contract';
 import type { Decision } from '../../shared/permission';
 import { redactText, summarizeInput } from './redact';
 
@@ -20,6 +21,8 @@ export interface AuditEntry {
   /** The project the call was made in (absent in lines written before it was recorded). */
   project?: string;
   tool: string;
+  /** For an MCP tool (`mcp__<server>__<tool>`): its server and its tool, by name. */
+  mcp?: { server: string; tool: string };
   input: Record<string, unknown>;
   decision: Decision['decision'];
   source: Decision['source'];
@@ -79,10 +82,12 @@ export class AuditLog {
   ): AuditEntry {
     const c = typeof call === 'object' && call !== null ? (call as Record<string, unknown>) : {};
     const tool = typeof c.tool === 'string' ? c.tool : '(malformed call)';
+    const mcp = parseMcpToolName(tool);
     const entry: AuditEntry = {
       time: now.toISOString(),
       ...(typeof who === 'string' ? { session: who } : who),
       tool,
+      ...(mcp ? { mcp } : {}),
       input: summarizeInput(tool, c.input),
       decision: decision.decision,
       source: decision.source,

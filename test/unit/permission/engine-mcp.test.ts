@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AuditLog } from '../../../src/main/permission/audit-log';
 import { applyApproval, proposeRules } from '../../../src/main/permission/approvals';
 import { makeFixture, type Fixture } from './fixture';
 
@@ -85,6 +88,24 @@ describe('MCP tools (mcp__<server>__<tool>) go through the one engine', () => {
     expect(e.decide(mcp('mcp__other__echo'))).toMatchObject({ decision: 'ask', source: 'trust' });
     e.state.addSessionRule('allow', 'mcp__srv__echo');
     expect(e.decide(mcp('mcp__srv__echo'))).toMatchObject({ decision: 'allow', source: 'session' });
+  });
+
+  it('the audit log names the server and the tool, with the arguments redacted', async () => {
+    const log = new AuditLog({ configDir: fx.configDir });
+    const token = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+    log.record('s1', mcp('mcp__gh__create_issue', { title: 'x', token }), {
+      decision: 'ask',
+      source: 'mode',
+      rule: null,
+      reason: 'r',
+    });
+    await log.flush();
+    const line = JSON.parse(fs.readFileSync(path.join(fx.configDir, 'audit.jsonl'), 'utf8').trim()) as Record<
+      string,
+      unknown
+    >;
+    expect(line).toMatchObject({ tool: 'mcp__gh__create_issue', mcp: { server: 'gh', tool: 'create_issue' } });
+    expect(JSON.stringify(line)).not.toContain(token);
   });
 
   it("an approval suggests the tool's own rule; 'session' adds it", async () => {
