@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { addHook, script } from '../unit/hooks/hook-fixture';
 import {
   answeredBy,
   comparable,
@@ -139,6 +140,25 @@ describe('the decision helper', { timeout: 180_000 }, () => {
     // Bad arguments: the same usage error and exit code.
     const usage = await both(helper, a.env, ['permissions', 'check', '--project', a.fx.project, '--call', '{']);
     expect(usage.code).toBe(2);
+  });
+
+  it("runs PreToolUse hooks with the client's environment and folder, as the in-process check does", async () => {
+    const w = world();
+    const helper = await helperFor(w.env);
+    const seen = path.join(w.fx.root, 'seen.txt');
+    const hook = script(w.fx, 'env.sh', `#!/bin/sh\ncat >/dev/null\necho "$GH_CALLER $(pwd)" > ${seen}\nexit 0\n`);
+    addHook(w.fx, 'user', 'PreToolUse', hook, { matcher: 'Bash' });
+    const args = check(w.fx.project, call('make'));
+    for (const caller of ['first', 'second']) {
+      const env = { ...w.env, GH_CALLER: caller };
+      const served = await gatehouse(env, args, { cwd: w.fx.outside });
+      expect(answeredBy(served)).toBe(helper.pid);
+      const byHelper = fs.readFileSync(seen, 'utf8');
+      const alone = await gatehouse({ ...env, GATEHOUSE_DECISION_HELPER: '0' }, args, { cwd: w.fx.outside });
+      expect(comparable(served)).toEqual(comparable(alone));
+      expect(byHelper).toBe(fs.readFileSync(seen, 'utf8'));
+      expect(byHelper).toMatch(new RegExp(`^${caller} /`));
+    }
   });
 
   it('runs `hook claude` with the JSON on stdin as the in-process command does', async () => {
