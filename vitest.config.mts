@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import pkg from './package.json';
+import pkg from './package.json' with { type: 'json' };
 import { SlowFirstSequencer } from './test/support/slow-first-sequencer.mjs';
 import { tomlData } from './scripts/vite-toml-data.mjs';
 

@@ -169,6 +169,10 @@ echo '{"decision":"block","reason":"run the tests before stopping"}'
     const r = await runGatehouse(['run', '--project', box.project, 'tell me the secrets'], box.env, box.home);
     expect(r.code).not.toBe(0);
     expect(r.stderr + r.stdout).toContain('no prompts about secrets');
+    // The text output names the hook run too.
+    expect(r.stdout).toMatch(
+      /^\[hook\] UserPromptSubmit echo .* \(user\) -> block in \d+ ms: no prompts about secrets$/m,
+    );
     expect(fake.requests).toHaveLength(0);
     expect((await storedSession()).hookRuns).toEqual([
       expect.objectContaining({
@@ -193,6 +197,11 @@ echo '{"decision":"block","reason":"run the tests before stopping"}'
     const [result] = sentToolResults(fake.requests[1]!.body);
     expect(result).toMatchObject({ is_error: true });
     expect(String(result!.content)).toContain('no writes on Fridays');
+    // `run`'s text output: the call's line, then the hook that decided it.
+    expect(r.stdout).toContain(`[hook] PreToolUse ${deny} (user) -> deny in `);
+    expect(r.stdout).toMatch(
+      /^\[tool\] write_file a\.txt -> deny \(hook.*\n\[hook\] PreToolUse .* ms: no writes on Fridays$/m,
+    );
     const [sessionFile] = fs.readdirSync(path.join(box.configDir, 'sessions'));
     const transcript = jsonLines(fs.readFileSync(path.join(box.configDir, 'sessions', sessionFile!), 'utf8'));
     const decided = transcript

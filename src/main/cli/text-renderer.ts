@@ -1,4 +1,4 @@
-import type { ToolCallDecided } from '../../shared/agent-events';
+import type { HookRunWire, ToolCallDecided } from '../../shared/agent-events';
 import { callTarget } from '../../shared/tools';
 import { describeMarks, summariseMarks, visibleText } from '../../shared/visible-text';
 import type { SessionEvent } from '../agent/types';
@@ -36,8 +36,13 @@ export class TextRenderer {
         this.out(
           `[tool] ${describeCall(call?.name ?? '?', call?.input)} -> ${verdict} (${e.source}${rule}): ${shownLine(e.reason)}${askedNote(e)}`,
         );
+        for (const run of e.hooks ?? []) this.out(hookLine(run));
         return;
       }
+      case 'hook_runs':
+        this.flush();
+        for (const run of e.hooks) this.out(hookLine(run));
+        return;
       case 'tool_call_finished':
         if (e.ran && e.isError) this.out(`[tool] failed: ${shownLine(e.content, 200)}`);
         return;
@@ -64,6 +69,15 @@ function askedNote(e: ToolCallDecided): string {
   if (!e.asked) return '';
   const answer = e.answer ? `you answered ${e.answer.choice}` : 'nobody answered';
   return ` [asked (${e.asked.source}): ${shownLine(e.asked.reason, MAX_LINE_CHARS)}; ${answer}]`;
+}
+
+/**
+ * One hook run on one line: `[hook] PostToolUse ./style-check.sh (user) -> none in 52 ms: notes use tabs`. The
+ * command and what the hook said come from settings files and scripts: shown with their hidden characters.
+ */
+function hookLine(run: HookRunWire): string {
+  const said = run.message ? `: ${shownLine(run.message, MAX_LINE_CHARS)}` : '';
+  return `[hook] ${run.event} ${shownLine(run.command, MAX_LINE_CHARS)} (${run.source}) -> ${run.outcome} in ${Math.round(run.durationMs)} ms${said}`;
 }
 
 /** The thing a call is about: its path, command or pattern, else its JSON input. */
