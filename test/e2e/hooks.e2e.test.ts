@@ -85,7 +85,12 @@ describe.skipIf(skipReason !== null)(
       await dialog.getByRole('button', { name: 'Trust this folder', exact: true }).click();
       await dialog.waitFor({ state: 'detached' });
       await expect.poll(() => cliTrust(app.home, app.project).trusted, POLL).toBe(true);
-      expect(cliTrust(app.home, app.project).extensions).toEqual({ rules: true, hooks: false, instructions: true });
+      expect(cliTrust(app.home, app.project).extensions).toEqual({
+        rules: true,
+        hooks: false,
+        instructions: true,
+        mcp: true,
+      });
 
       // The Hooks page: per scope, with the project hook inactive and why.
       await openView(page, 'Hooks');
@@ -114,7 +119,7 @@ describe.skipIf(skipReason !== null)(
       await page.keyboard.press('Space');
       await expect
         .poll(() => cliTrust(app.home, app.project).extensions, POLL)
-        .toEqual({ rules: true, hooks: true, instructions: true });
+        .toEqual({ rules: true, hooks: true, instructions: true, mcp: true });
       await expect.poll(() => hooksSwitch.isChecked(), POLL).toBe(true);
       await page.screenshot({ path: path.join(SCREENSHOTS, 'hooks-trusted-folders.png') });
       await openView(page, 'Hooks');
@@ -129,7 +134,7 @@ describe.skipIf(skipReason !== null)(
       await expect.poll(() => instructions.isChecked(), POLL).toBe(false);
       await expect
         .poll(() => cliTrust(app.home, app.project).extensions, POLL)
-        .toEqual({ rules: true, hooks: true, instructions: false });
+        .toEqual({ rules: true, hooks: true, instructions: false, mcp: true });
       expect(problems).toEqual([]);
     });
 
