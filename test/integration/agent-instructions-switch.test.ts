@@ -61,7 +61,7 @@ describe('the instructions switch of a trust decision', () => {
     for (const marker of MARKERS) expect(again).not.toContain(marker);
   });
 
-  it('switching instructions off leaves the other extensions on: only rules and hooks stay enabled', async () => {
+  it('switching instructions off leaves the other extensions on: rules, hooks and MCP servers stay enabled', async () => {
     await runGatehouse(
       ['trust', 'set', box.project, '--scope', 'directory', '--without', 'instructions'],
       box.env,
@@ -69,6 +69,6 @@ describe('the instructions switch of a trust decision', () => {
     );
     const status = await runGatehouse(['trust', 'status', box.project, '--json'], box.env, box.home);
     const parsed = JSON.parse(status.stdout.trim().split('\n').pop() ?? '{}') as { extensions?: unknown };
-    expect(parsed.extensions).toEqual({ rules: true, hooks: true, instructions: false });
+    expect(parsed.extensions).toEqual({ rules: true, hooks: true, instructions: false, mcp: true });
   });
 });
