@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/main/cli/main';
 import { TrustStore } from '../../../src/main/trust/trust-store';
-import { makeFixture, type Fixture } from '../permission/fixture';
+import { makeFixture, runCliIn, type Fixture } from '../permission/fixture';
 
 let fx: Fixture;
 beforeEach(() => {
@@ -11,12 +10,7 @@ beforeEach(() => {
 });
 afterEach(() => fx.cleanup());
 
-async function cli(args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, { out: (l) => out.push(l), err: (l) => err.push(l), env: fx.env, cwd: fx.project });
-  return { code, out, err };
-}
+const cli = (args: string[]) => runCliIn(fx, args);
 
 interface Listed {
   trusted: boolean;

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/main/cli/main';
-import { makeFixture, type Fixture } from './fixture';
+import { makeFixture, runCliIn, type Fixture } from './fixture';
 
 let fx: Fixture;
 beforeEach(() => {
@@ -10,12 +9,7 @@ beforeEach(() => {
 });
 afterEach(() => fx.cleanup());
 
-async function cli(args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, { out: (l) => out.push(l), err: (l) => err.push(l), env: fx.env, cwd: fx.project });
-  return { code, out, err };
-}
+const cli = (args: string[]) => runCliIn(fx, args);
 
 describe('gatehouse permissions check', () => {
   it('prints one JSON decision and exits 0', async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { PermissionMode, AgentMode, RuleBehavior } from '../../../src/shared/permission';
 import { createPermissionEngine, type PermissionEngine } from '../../../src/main/permission';
 import type { TrustOracle } from '../../../src/main/permission/trust-oracle';
+import { runCli } from '../../../src/main/cli/main';
 
 /** A real temp tree like the corpus's: a project with secrets, a .git folder and symlinks pointing out. */
 export interface Fixture {
@@ -114,3 +115,11 @@ export const cmd = (command: string) => ({ tool: 'run_command', input: { command
 export const read = (p: string) => ({ tool: 'read_file', input: { path: p } });
 export const write = (p: string) => ({ tool: 'write_file', input: { path: p, content: 'x\n' } });
 export const edit = (p: string) => ({ tool: 'edit_file', input: { path: p, old_string: 'x', new_string: 'y' } });
+
+/** Runs the CLI in-process in the fixture's project with its environment; what it printed, line by line. */
+export async function runCliIn(fx: Fixture, args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(args, { out: (l) => out.push(l), err: (l) => err.push(l), env: fx.env, cwd: fx.project });
+  return { code, out, err };
+}
