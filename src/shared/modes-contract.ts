@@ -19,6 +19,8 @@ export const PermissionModeStateSchema = z.object({
   trusted: z.boolean(),
   /** Why bypass cannot be chosen here, or null when it can. */
   bypassUnavailable: z.string().nullable(),
+  /** Why auto cannot be chosen here (an untrusted project, like bypass), or null when it can. */
+  autoUnavailable: z.string().nullable(),
 });
 export type PermissionModeState = z.infer<typeof PermissionModeStateSchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const PermissionModeSchema = z.enum(['strict', 'default', 'acceptEdits', 'bypassPermissions']);
+export const PermissionModeSchema = z.enum(['strict', 'default', 'acceptEdits', 'auto', 'bypassPermissions']);
 export type PermissionMode = z.infer<typeof PermissionModeSchema>;
 
 export const AgentModeSchema = z.enum(['chat', 'plan', 'do']);
@@ -26,6 +26,8 @@ export const DecisionSourceSchema = z.enum([
   'trust',
   'mode',
   'approval',
+  /** auto mode: the classifier model allowed an ask the mode or the defaults made (see src/main/auto). */
+  'auto',
 ]);
 export type DecisionSource = z.infer<typeof DecisionSourceSchema>;
 
@@ -35,6 +37,12 @@ export const DecisionSchema = z.object({
   source: DecisionSourceSchema,
   rule: z.string().nullable(),
   reason: z.string(),
+  /**
+   * Set by the engine only, on an `ask` in auto mode that came from the mode or the defaults in a trusted project:
+   * the classifier may answer it in the person's place. Every other ask (a rule's, a hook's, an unreadable command,
+   * a command outside the sandbox, trust) and every deny goes to the person as before.
+   */
+  classifiable: z.boolean().optional(),
 });
 export type Decision = z.infer<typeof DecisionSchema>;
 

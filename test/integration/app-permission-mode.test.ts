@@ -61,6 +61,7 @@ describe('the chat session permission mode', () => {
       settingsFile: null,
       trusted: true,
       bypassUnavailable: null,
+      autoUnavailable: null,
     });
     expect(await call('setPermissionMode', { mode: 'acceptEdits' })).toMatchObject({
       mode: 'acceptEdits',
@@ -125,6 +126,28 @@ describe('the chat session permission mode', () => {
       await expect(call('setPermissionMode', bad)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     }
     expect(await modeState()).toEqual(before);
+  });
+
+  it('auto is refused in an untrusted project like bypass, and ends when trust is revoked', async () => {
+    start('trust:\n  default: ask\n');
+    const before = await modeState();
+    expect(before).toMatchObject({ trusted: false, autoUnavailable: expect.stringMatching(/not trusted/) });
+    await expect(call('setPermissionMode', { mode: 'auto' })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      message: expect.stringMatching(/auto is unavailable.*not trusted/),
+    });
+    expect(await modeState()).toEqual(before);
+    await call('setTrust', { path: project, scope: 'directory' });
+    expect(await call('setPermissionMode', { mode: 'auto' })).toMatchObject({
+      mode: 'auto',
+      source: 'session',
+      autoUnavailable: null,
+    });
+    await call('revokeTrust', { path: project });
+    expect(events.find((e) => e.type === 'permissionModeChanged')).toMatchObject({
+      state: { mode: 'default', trusted: false },
+      reason: expect.stringMatching(/no longer trusted: auto ended/),
+    });
   });
 
   it('revoking trust while in bypass drops the session to the settings mode at once', async () => {

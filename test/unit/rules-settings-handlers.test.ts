@@ -210,6 +210,9 @@ describe('rules editor: edit, move, default mode, additional directories', () =>
     for (const scope of ['project', 'local']) {
       const err = await rejection(call('setScopeMode', { scope, mode: 'bypassPermissions' }));
       expect(err).toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/untrusted project/) });
+      // auto lets calls through without the person too: refused the same way.
+      const auto = await rejection(call('setScopeMode', { scope, mode: 'auto' }));
+      expect(auto).toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/^auto cannot.*untrusted/) });
     }
     expect(fs.readFileSync(projectFile, 'utf8')).toBe(before);
     expect(fs.existsSync(localFile)).toBe(false);

@@ -24,6 +24,8 @@ export interface RulesSettingsHandlersOptions {
 
 export const BYPASS_UNTRUSTED_FILE =
   'bypass cannot be the default mode of an untrusted project\u2019s own settings: trust the project first';
+export const AUTO_UNTRUSTED_FILE =
+  'auto cannot be the default mode of an untrusted project\u2019s own settings: trust the project first';
 
 /** Turns a settings-edit failure into a contract error (the message names the file and the reason). */
 function asContractError(err: unknown): GatehouseError {
@@ -69,8 +71,13 @@ export function createRulesSettingsHandlers(opts: RulesSettingsHandlersOptions):
     setScopeMode: async ({ scope, mode }) => {
       const project = opts.requireProject();
       const file = fileOf(scope, project);
-      if (mode === 'bypassPermissions' && scope !== 'user' && !(await trustedOrFalse(opts.trust, project))) {
-        throw new GatehouseError('FORBIDDEN', `${BYPASS_UNTRUSTED_FILE} (${file})`);
+      if (
+        (mode === 'bypassPermissions' || mode === 'auto') &&
+        scope !== 'user' &&
+        !(await trustedOrFalse(opts.trust, project))
+      ) {
+        const message = mode === 'auto' ? AUTO_UNTRUSTED_FILE : BYPASS_UNTRUSTED_FILE;
+        throw new GatehouseError('FORBIDDEN', `${message} (${file})`);
       }
       const changed = await guarded(() => setModeInFile(file, mode));
       await keepLocalOutOfGit(scope, project);

@@ -16,11 +16,18 @@ export interface SessionModeOptions {
 }
 
 export const BYPASS_UNTRUSTED = 'bypass is unavailable in a project that is not trusted: trust the project first';
+export const AUTO_UNTRUSTED = 'auto is unavailable in a project that is not trusted: trust the project first';
+
+/** The modes an untrusted project cannot have: they let calls through without the person. */
+const TRUST_ONLY: ReadonlyMap<PermissionMode, string> = new Map([
+  ['bypassPermissions', BYPASS_UNTRUSTED],
+  ['auto', AUTO_UNTRUSTED],
+]);
 
 /**
  * The chat session's permission mode, chosen in the page. It reaches the engine as the per-call `mode` override
- * (the same override `gatehouse run --mode` sets), asked before every call. Bypass is refused in an untrusted
- * project, and dropped (back to the settings' mode) as soon as the project stops being trusted.
+ * (the same override `gatehouse run --mode` sets), asked before every call. Bypass and auto are refused in an
+ * untrusted project, and dropped (back to the settings' mode) as soon as the project stops being trusted.
  */
 export class SessionMode {
   private chosen: PermissionMode | null = null;
@@ -40,6 +47,7 @@ export class SessionMode {
       settingsMode,
       trusted,
       bypassUnavailable: project === null ? 'open a project first' : trusted ? null : BYPASS_UNTRUSTED,
+      autoUnavailable: project === null ? 'open a project first' : trusted ? null : AUTO_UNTRUSTED,
     };
   }
 
@@ -47,8 +55,9 @@ export class SessionMode {
   async set(mode: PermissionMode | null): Promise<PermissionModeState> {
     const project = this.options.project();
     if (!project) throw new GatehouseError('BAD_REQUEST', 'open a project folder before choosing a permission mode');
-    if (mode === 'bypassPermissions' && !(await this.isTrusted(project)))
-      throw new GatehouseError('FORBIDDEN', `${BYPASS_UNTRUSTED} (${project})`);
+    const refused = mode === null ? undefined : TRUST_ONLY.get(mode);
+    if (refused !== undefined && !(await this.isTrusted(project)))
+      throw new GatehouseError('FORBIDDEN', `${refused} (${project})`);
     this.chosen = mode;
     return this.state();
   }
@@ -62,13 +71,15 @@ export class SessionMode {
   /** Trust changed (set or revoked): bypass ends at once when the project is no longer trusted. */
   async dropBypassIfUntrusted(): Promise<void> {
     const project = this.options.project();
-    if (this.chosen !== 'bypassPermissions' || (project !== null && (await this.isTrusted(project)))) return;
-    if (this.chosen !== 'bypassPermissions') return; // dropped meanwhile by another caller: announced once
+    const chosen = this.chosen;
+    if (chosen === null || !TRUST_ONLY.has(chosen) || (project !== null && (await this.isTrusted(project)))) return;
+    if (this.chosen !== chosen) return; // dropped meanwhile by another caller: announced once
     this.chosen = null;
+    const name = chosen === 'auto' ? 'auto' : 'bypass';
     this.options.emit({
       type: 'permissionModeChanged',
       state: await this.state(),
-      reason: 'the project is no longer trusted: bypass ended, the settings\u2019 mode applies',
+      reason: `the project is no longer trusted: ${name} ended, the settings\u2019 mode applies`,
     });
   }
 

@@ -50,8 +50,8 @@ function claudeModeMapping(permissionMode: string | undefined): ModeMapping {
     case 'dontAsk':
       return { mode: 'default', neverAsks: true };
     case 'auto':
-      // A classifier stands in for the person in Claude Code; Gatehouse has none, so it decides as by default
-      // and leaves what it would ask to Claude Code.
+      // A classifier stands in for the person in Claude Code; Gatehouse's own classifier answers only its own
+      // agent's asks, so it decides as by default and leaves what it would ask to Claude Code's.
       return { mode: 'default' };
     default:
       return {

@@ -24,7 +24,7 @@ function cliRules(flags: Partial<Record<RuleBehavior, string[]>>): RuleText[] {
 export const permissionsCommand: CliCommand = {
   name: 'permissions',
   usage:
-    'gatehouse permissions check --call JSON [--project DIR] [--mode strict|default|acceptEdits|bypassPermissions] ' +
+    'gatehouse permissions check --call JSON [--project DIR] [--mode strict|default|acceptEdits|auto|bypassPermissions] ' +
     '[--agent-mode chat|plan|do] [--allow RULE]... [--ask RULE]... [--deny RULE]... [--no-hooks]',
   async run(args, io) {
     const [sub, ...rest] = args;
@@ -85,7 +85,17 @@ export const permissionsCommand: CliCommand = {
         `gatehouse permissions: ${r.source} hook "${r.command}" (${r.durationMs} ms): ${r.outcome}${r.message ? `: ${r.message}` : ''}`,
       );
     await engine.flushAudit();
-    io.out(JSON.stringify({ decision: d.decision, source: d.source, rule: d.rule, reason: d.reason }));
+    // In auto mode an ask says whether the classifier may answer it (only the mode's and the defaults' asks).
+    const auto = d.decision === 'ask' && engine.state.current().mode === 'auto';
+    io.out(
+      JSON.stringify({
+        decision: d.decision,
+        source: d.source,
+        rule: d.rule,
+        reason: d.reason,
+        ...(auto ? { classifiable: d.classifiable === true } : {}),
+      }),
+    );
     return 0;
   },
 };

@@ -17,7 +17,7 @@ const PROMPT_ID = 'run';
 export const runCommand: CliCommand = {
   name: 'run',
   usage:
-    'gatehouse run [--project DIR] [--mode strict|default|acceptEdits|bypassPermissions] [--agent-mode chat|plan|do] ' +
+    'gatehouse run [--project DIR] [--mode strict|default|acceptEdits|auto|bypassPermissions] [--agent-mode chat|plan|do] ' +
     '[--output text|json] [--model M] [--allow RULE]... [--ask RULE]... [--deny RULE]... [--max-turns N] [--resume ID] [--] "PROMPT"',
   async run(args, io) {
     const { values: flags, positionals } = parseCommandArgs(args, { ...SESSION_OPTIONS, output: { type: 'string' } });

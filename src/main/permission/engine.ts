@@ -1,5 +1,5 @@
 import type { AgentMode, Decision, PermissionMode } from '../../shared/permission';
-import { TOOLS } from '../../shared/tools';
+import { isUnsandboxedCall, TOOLS } from '../../shared/tools';
 import type { EngineStateSource } from './engine-state';
 import type { AuditLog } from './audit-log';
 import type { CommandAnalysis } from './command/types';
@@ -22,6 +22,7 @@ import { parseCallShape, schemaStage } from './stages/schema';
 import { trustStage } from './stages/trust';
 import { capUnknownSettings } from './stages/unknown-settings';
 import { capUnsandboxed } from './stages/unsandboxed';
+import { markClassifiable } from './stages/auto';
 import { mcpEvaluation, type McpCall } from './stages/mcp';
 
 /** Fail closed when the paths of a call could not be looked at. */
@@ -138,7 +139,7 @@ export class PermissionEngine {
     if (!shape.ok) return { decision: shape.answer, context: null };
     const state = current();
     const mcp = mcpEvaluation(shape.tool, shape.input, state, hook);
-    if (mcp !== null) return { decision: mcp.decision, context: null, mcp: mcp.mcp };
+    if (mcp !== null) return { decision: markClassifiable(mcp.decision, state, false), context: null, mcp: mcp.mcp };
     const agent = agentModeStage(shape.tool, state.agentMode);
     if (agent !== PASSTHROUGH) return { decision: agent, context: null };
     const schema = schemaStage(shape.tool, shape.input);
@@ -180,9 +181,10 @@ export class PermissionEngine {
     }
     // A command asked to run outside the OS sandbox is only ever allowed by a person, once.
     // A broken settings file whose rules were never known lets nothing through without a person.
-    const capped = capUnknownSettings(
-      capUnsandboxed(answer === PASSTHROUGH ? modeStage(context) : answer, context),
+    const capped = markClassifiable(
+      capUnknownSettings(capUnsandboxed(answer === PASSTHROUGH ? modeStage(context) : answer, context), context),
       context,
+      isUnsandboxedCall(context.tool, context.input) || (facts.kind === 'command' && !facts.analysis.readable),
     );
     // A hook's ask asks even where rules or the mode allow; only a deny beats it.
     if (hook?.decision === 'ask' && capped.decision !== 'deny')

@@ -77,6 +77,7 @@ describe('7. mode fallback table', () => {
     strict: ['ask', 'ask', 'ask'],
     default: ['allow', 'ask', 'ask'],
     acceptEdits: ['allow', 'allow', 'ask'],
+    auto: ['allow', 'allow', 'ask'],
     bypassPermissions: ['allow', 'allow', 'allow'],
   };
   for (const [mode, [r, w, x]] of Object.entries(table) as [PermissionMode, [string, string, string]][]) {

@@ -7,6 +7,8 @@ const MODE_TABLE: Record<PermissionMode, Record<ToolCategory, DecisionKind>> = {
   strict: { read: 'ask', write: 'ask', exec: 'ask' },
   default: { read: 'allow', write: 'ask', exec: 'ask' },
   acceptEdits: { read: 'allow', write: 'allow', exec: 'ask' },
+  // auto: as acceptEdits, and its asks (with the defaults' asks) go to the classifier before the person.
+  auto: { read: 'allow', write: 'allow', exec: 'ask' },
   bypassPermissions: { read: 'allow', write: 'allow', exec: 'allow' },
 };
 

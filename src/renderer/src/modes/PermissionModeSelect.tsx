@@ -69,9 +69,16 @@ export function PermissionModeSelect({ disabled }: { disabled: boolean }) {
         onChange={(e) => choose(PermissionModeSchema.parse(e.target.value))}
       >
         {PermissionModeSchema.options.map((m) => {
-          const unavailable = m === 'bypassPermissions' && state?.bypassUnavailable && mode !== m;
+          const why =
+            m === 'bypassPermissions' ? state?.bypassUnavailable : m === 'auto' ? state?.autoUnavailable : null;
+          const unavailable = Boolean(why) && mode !== m;
           return (
-            <option key={m} value={m} disabled={Boolean(unavailable)} title={PERMISSION_MODE_HINTS[m]}>
+            <option
+              key={m}
+              value={m}
+              disabled={unavailable}
+              title={unavailable && why ? shownText(why) : PERMISSION_MODE_HINTS[m]}
+            >
               {PERMISSION_MODE_LABELS[m]}
               {unavailable ? ' (unavailable)' : ''}
             </option>

@@ -9,6 +9,8 @@ import { Shown } from '../display';
 
 const SCOPE_NAMES: Record<EditableScope, string> = { user: 'User', project: 'Project', local: 'Local' };
 const NOT_SET = '';
+/** Modes an untrusted project's own files cannot set: they let calls through without the person. */
+const TRUST_ONLY: ReadonlySet<PermissionMode> = new Set(['bypassPermissions', 'auto']);
 
 /** One default permission mode per scope file. Bypass needs a confirmation; main refuses it for an untrusted project's own files. */
 export function ScopeModes({ list, onChanged }: { list: RulesList; onChanged(): void }) {
@@ -71,11 +73,11 @@ export function ScopeModes({ list, onChanged }: { list: RulesList; onChanged(): 
                   <option
                     key={m}
                     value={m}
-                    disabled={m === 'bypassPermissions' && bypassRefused && current !== m}
+                    disabled={TRUST_ONLY.has(m) && bypassRefused && current !== m}
                     title={PERMISSION_MODE_HINTS[m]}
                   >
                     {PERMISSION_MODE_LABELS[m]}
-                    {m === 'bypassPermissions' && bypassRefused ? ' (unavailable: project not trusted)' : ''}
+                    {TRUST_ONLY.has(m) && bypassRefused ? ' (unavailable: project not trusted)' : ''}
                   </option>
                 ))}
               </select>
