@@ -136,3 +136,13 @@ export const McpToolInfoSchema = z.object({
   readOnlyHint: z.boolean(),
 });
 export type McpToolInfo = z.infer<typeof McpToolInfoSchema>;
+
+/** A server as a run found it: connected or not, its tools, the tools left out and why, its last errors. */
+export const McpServerRunStatusSchema = z.object({
+  name: z.string().max(MAX_SERVER_NAME),
+  state: z.enum(['starting', 'ready', 'restarting', 'failed', 'stopped']),
+  tools: z.array(McpToolInfoSchema).max(1000),
+  skipped: z.array(z.object({ tool: z.string().max(1000), reason: z.string().max(2000) })).max(1000),
+  errors: z.array(z.string().max(5000)).max(20),
+});
+export type McpServerRunStatus = z.infer<typeof McpServerRunStatusSchema>;

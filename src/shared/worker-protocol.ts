@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RpcErrorSchema } from './errors';
 import { AgentEventSchema, AgentRunStatusSchema, CallPositionSchema, ToolPreviewSchema } from './agent-events';
 import { ConversationMessageSchema, TokenUsageSchema } from './conversation';
+import { ActiveMcpServerSchema, McpServerRunStatusSchema } from './mcp-contract';
 import { AgentModeSchema, DecisionSchema } from './permission';
 
 /**
@@ -92,6 +93,8 @@ export const AgentRunParamsSchema = z.object({
   instructions: z.string().max(1_000_000).optional(),
   /** How long a search tool waits for main's `permission.readable` before it fails (default 20 s; tests shorten it). */
   readCheckTimeoutMs: z.number().int().min(1).max(600_000).optional(),
+  /** The MCP servers this run connects to (main decided which: trust, approvals); their tools join the registry. */
+  mcpServers: z.array(ActiveMcpServerSchema).max(100).optional(),
 });
 export type AgentRunParams = z.infer<typeof AgentRunParamsSchema>;
 
@@ -201,11 +204,19 @@ export const HookEventResultSchema = z.object({
 });
 export type HookEventResult = z.infer<typeof HookEventResultSchema>;
 
+/**
+ * `mcp.servers`: the run's MCP servers as the worker found them, before the model sees any of their tools. main
+ * takes from it which tools' `readOnlyHint` counts (only of the servers it knows as the person's own).
+ */
+export const McpServersReportSchema = z.object({ runId, servers: z.array(McpServerRunStatusSchema).max(100) });
+export type McpServersReport = z.infer<typeof McpServersReportSchema>;
+
 /** Methods the worker may call on main. */
 export const MainMethods = {
   'permission.request': { params: PermissionRequestSchema, result: DecisionSchema },
   'permission.readable': { params: ReadableRequestSchema, result: ReadableResultSchema },
   'hooks.event': { params: HookEventRequestSchema, result: HookEventResultSchema },
+  'mcp.servers': { params: McpServersReportSchema, result: z.object({}) },
 } as const;
 export type MainMethod = keyof typeof MainMethods;
 export type MainParams<M extends MainMethod> = z.infer<(typeof MainMethods)[M]['params']>;

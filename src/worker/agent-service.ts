@@ -6,6 +6,7 @@ import type {
   AgentRunResultWire,
   HookEventRequest,
   HookEventResult,
+  McpServersReport,
   PermissionRequest,
   ReadableRequest,
   ReadableResult,
@@ -21,6 +22,8 @@ import type { ModelProvider } from './providers/types';
 import { createToolRegistry } from './tools/index';
 import type { CommandWrapper } from './tools/index';
 import type { ToolRegistry } from './tools/types';
+import { startRunMcp, type RunMcp } from './mcp/run-mcp';
+import type { McpTimings } from './mcp/mcp-connection';
 
 export interface AgentServiceDeps {
   port: MainPort;
@@ -34,6 +37,10 @@ export interface AgentServiceDeps {
   registry?: ToolRegistry;
   /** How run_command is confined; defaults to a bubblewrap sandbox cache of its own. */
   confinement?: CommandConfinement;
+  /** main's `mcp.servers`: the run's MCP servers and tools, before the model sees them. */
+  reportMcp?: (report: McpServersReport) => Promise<unknown>;
+  /** MCP timeouts and restart backoff (tests shorten them). */
+  mcpTimings?: Partial<McpTimings>;
 }
 
 /**
@@ -42,6 +49,8 @@ export interface AgentServiceDeps {
  */
 export class AgentService {
   private readonly runs = new Map<string, AbortController>();
+  /** The MCP servers of the runs going now (stopped when their run ends, or with the worker). */
+  private readonly mcp = new Set<RunMcp>();
   /** One registry per command wrapper (a sandbox is reused for every run of its project and configuration). */
   private readonly registries = new WeakMap<CommandWrapper, ToolRegistry>();
   readonly confinement: CommandConfinement;
@@ -54,6 +63,7 @@ export class AgentService {
     if (this.runs.has(params.runId)) throw new GatehouseError('BAD_REQUEST', `run "${params.runId}" is already going`);
     const abort = new AbortController();
     this.runs.set(params.runId, abort);
+    let mcp: RunMcp | null = null;
     try {
       // The SDK loads with the first run, not at the worker's start (it is most of the worker's start-up CPU).
       const { AnthropicProvider } = await import('./providers/anthropic');
@@ -67,9 +77,17 @@ export class AgentService {
           this.deps.port.send({ kind: 'event', event: AGENT_CHECKPOINT, data: { runId: params.runId, conversation } }),
       );
       const confined = await this.confinement.resolve(params.projectRoot, params.additionalDirectories, params.sandbox);
+      let registry = this.registry(confined.wrapper);
+      if (params.mcpServers?.length) {
+        mcp = await startRunMcp(params, registry, this.deps.mcpTimings);
+        this.mcp.add(mcp);
+        registry = mcp.registry;
+        // main learns which tools exist (and which are read-only) before the model may call any of them.
+        await this.deps.reportMcp?.({ runId: params.runId, servers: mcp.servers.status() }).catch(() => undefined);
+      }
       const result = await runAgent({
         provider,
-        registry: this.registry(confined.wrapper),
+        registry,
         ctx: {
           projectRoot: params.projectRoot,
           additionalDirectories: params.additionalDirectories,
@@ -102,7 +120,17 @@ export class AgentService {
       };
     } finally {
       this.runs.delete(params.runId);
+      if (mcp) {
+        this.mcp.delete(mcp);
+        await mcp.stop();
+      }
     }
+  }
+
+  /** Stops every MCP server and sandbox (the worker is about to exit). */
+  async dispose(): Promise<void> {
+    await Promise.allSettled([...this.mcp].map((m) => m.stop()));
+    await this.confinement.dispose();
   }
 
   cancel(runId: string): { cancelled: boolean } {

@@ -12,7 +12,7 @@ import { measureSandboxOverhead } from '../shared/node/sandbox';
 // The worker process: runs as an Electron utility process or a Node child process, from the same bundle.
 const port = connectToMain();
 // A tool or library bug leaves the worker in an unknown state: it is logged, the worker exits, main starts a new one.
-exitOnFatalErrors({ cleanup: () => agents.confinement.dispose() });
+exitOnFatalErrors({ cleanup: () => agents.dispose() });
 const info: WorkerInfo = {
   protocol: WORKER_PROTOCOL_VERSION,
   version: GATEHOUSE_VERSION,
@@ -28,6 +28,7 @@ const agents: AgentService = new AgentService({
   requestPermission: (request): Promise<Decision> => rpc.callMain('permission.request', request),
   checkReadable: (request) => rpc.callMain('permission.readable', request),
   hookEvent: (request) => rpc.callMain('hooks.event', request),
+  reportMcp: (report) => rpc.callMain('mcp.servers', report),
 });
 
 const rpc: WorkerRpc = new WorkerRpc(port, {
@@ -53,7 +54,7 @@ const rpc: WorkerRpc = new WorkerRpc(port, {
 
 // The sandboxes' private temp dirs and proxies go with the worker when it is asked to stop.
 process.once('SIGTERM', () => {
-  void agents.confinement.dispose().finally(() => process.exit(0));
+  void agents.dispose().finally(() => process.exit(0));
 });
 
 port.send({ kind: 'hello', info });

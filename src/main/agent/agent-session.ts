@@ -17,7 +17,9 @@ import {
   AgentCheckpointDataSchema,
   AgentEventDataSchema,
 } from '../../shared/worker-protocol';
+import type { ActiveMcpServer, McpServerRunStatus } from '../../shared/mcp-contract';
 import type { HookRunsReporter, SessionHooks } from '../hooks';
+import { readOnlyTools } from '../mcp/mcp-run';
 import type { PermissionEngine } from '../permission';
 import { readDenyRules } from '../sandbox/sandbox-gate';
 import type { SettingsSnapshot } from '../settings/settings-store';
@@ -64,6 +66,9 @@ export class AgentSession {
   private readonly decided = new Map<string, ToolCallDecided>();
   /** The hook runs outside the permission check (PostToolUse, SessionStart, UserPromptSubmit, Stop), in order. */
   private readonly hookRunEvents: HookRunsEvent[];
+  /** The MCP servers sent with the running prompt, and how the last run found them (tools, errors). */
+  private mcpSent: { runId: string; servers: ActiveMcpServer[] } | null = null;
+  private mcpFound: McpServerRunStatus[] = [];
 
   private constructor(
     private readonly options: AgentSessionOptions,
@@ -88,7 +93,18 @@ export class AgentSession {
         ? this.hooks.onLoopEvent(request, this.hookReporter(this.active))
         : { blocked: false, feedback: '' },
     );
+    host.handle('mcp.servers', async (report) => {
+      if (this.mcpSent?.runId !== report.runId) return {};
+      this.mcpFound = report.servers;
+      this.engine.state.setMcpReadTools(readOnlyTools(this.mcpSent.servers, report.servers));
+      return {};
+    });
     this.offEvents = host.onEvent((name, data) => this.onWorkerEvent(name, data));
+  }
+
+  /** The MCP servers of the last prompt as the worker found them: state, tools, tools left out, errors. */
+  get mcpServers(): McpServerRunStatus[] {
+    return this.mcpFound;
   }
 
   static async open(options: AgentSessionOptions): Promise<AgentSession> {
@@ -240,6 +256,9 @@ export class AgentSession {
         this.hookReporter(run),
       );
       const live = this.options.modelConfig?.();
+      const mcpServers = await this.context.mcpServers();
+      this.mcpSent = { runId, servers: mcpServers };
+      this.engine.state.setMcpReadTools([]);
       result = await this.options.host.request(
         'agent.run',
         {
@@ -255,6 +274,7 @@ export class AgentSession {
           provider: live?.provider ?? this.options.provider,
           sandbox: sandbox.config,
           ...(await this.context.instructions()),
+          ...(mcpServers.length ? { mcpServers } : {}),
         },
         { timeoutMs: 0 },
       );

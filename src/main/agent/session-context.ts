@@ -1,4 +1,6 @@
+import type { ActiveMcpServer } from '../../shared/mcp-contract';
 import type { SandboxRunConfig, SandboxStatus } from '../../shared/worker-protocol';
+import { runMcpServers } from '../mcp/mcp-run';
 import type { PermissionEngine } from '../permission';
 import { trustAnswerAsync, type TrustAnswer, type TrustOracle } from '../permission/trust-oracle';
 import { checkProjectSandbox } from '../sandbox/check-sandbox';
@@ -62,6 +64,21 @@ export class SessionContext {
         .map((f) => `<project-instructions file="${f.path}">\n${f.content}\n</project-instructions>`)
         .join('\n\n'),
     };
+  }
+
+  /**
+   * The MCP servers a run connects to: the person's own, and the project's only when it is trusted, its trust
+   * enables MCP servers and the person approved that server as configured now (asked on every prompt).
+   */
+  async mcpServers(): Promise<ActiveMcpServer[]> {
+    const untrusted = { trusted: false, extensions: { rules: false, hooks: false, instructions: false, mcp: false } };
+    const trust = await trustAnswerAsync(this.options.trust, this.options.projectRoot).catch(() => untrusted);
+    return runMcpServers({
+      configDir: this.options.configDir,
+      projectRoot: this.options.projectRoot,
+      snapshot: await this.options.engine.state.settings.snapshotAsync(),
+      trust,
+    });
   }
 
   /** The project is trusted and its trust enables this extension (trust is specific); asked without blocking. */

@@ -1,6 +1,6 @@
 import type { ToolPreview } from '../../shared/agent-events';
 import type { AgentMode } from '../../shared/permission';
-import type { ToolName, ToolSafety } from '../../shared/tools';
+import type { ToolSafety } from '../../shared/tools';
 import type { ReadableCheck } from './read-filter';
 
 /** Where and how a tool runs. The roots are real paths (symlinks resolved) decided by main. */
@@ -35,7 +35,8 @@ export type { ToolPreview };
 
 /** The JSON shape the model sees for one tool (Anthropic Messages API `tools[]`). */
 export interface ModelToolDefinition {
-  name: ToolName;
+  /** A built-in tool's name, or `mcp__<server>__<tool>`. */
+  name: string;
   description: string;
   input_schema: Record<string, unknown>;
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { TOOL_NAMES, TOOLS } from '../../../src/shared/tools';
+import { TOOL_NAMES, TOOLS, type ToolName } from '../../../src/shared/tools';
 import { createToolRegistry } from '../../../src/worker/tools';
 import { Registry } from '../../../src/worker/tools/registry';
 import type { RegisteredTool } from '../../../src/worker/tools/tool';
@@ -21,7 +21,7 @@ describe('definitions', () => {
     expect(reg.definitions('chat').map((d) => d.name)).toEqual(TOOL_NAMES);
     const plan = reg.definitions('plan').map((d) => d.name);
     expect(plan).toEqual(['read_file', 'find_files', 'search_code']);
-    for (const name of plan) expect(TOOLS[name].safety).toBe('readOnly');
+    for (const name of plan) expect(TOOLS[name as ToolName].safety).toBe('readOnly');
   });
 
   it('converts the contract schemas to JSON schema for the model', () => {
