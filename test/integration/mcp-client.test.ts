@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActiveMcpServer } from '../../src/shared/mcp-contract';
@@ -156,6 +157,40 @@ describe.skipIf(noBwrapReason !== null)(
       expect(after).toEqual({ content: 'peeked', isError: false });
       expect(mcp.servers.connections[0]!.pid).not.toBe(pid);
       expect(mcp.servers.status()[0]!.errors.join('\n')).toContain('exited (code 3)');
+    });
+
+    it('runs the official server-everything from npm: its echo, and an image result described in one line', async () => {
+      const pkg = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json');
+      const everything = await startRunMcp(
+        {
+          mcpServers: [
+            {
+              name: 'everything',
+              source: 'user',
+              entry: { command: process.execPath, args: [path.join(path.dirname(pkg), 'dist', 'index.js'), 'stdio'] },
+              readOnlyHints: true,
+            },
+          ],
+          projectRoot: world.project,
+          additionalDirectories: [],
+          sandbox,
+        },
+        base,
+      );
+      try {
+        const status = everything.servers.status()[0]!;
+        expect(status.state, status.errors.join('\n')).toBe('ready');
+        expect(status.tools).toContainEqual(
+          expect.objectContaining({ name: 'mcp__everything__echo', readOnlyHint: true }),
+        );
+        const exec = (name: string, input: unknown) =>
+          everything.registry.execute(name, input, ctx, { agentMode: 'do' });
+        expect(await exec('mcp__everything__echo', { message: 'hi' })).toEqual({ content: 'Echo: hi', isError: false });
+        const image = await exec('mcp__everything__get-tiny-image', {});
+        expect(image.content).toMatch(/\[image image\/png, [\d,]+ bytes\]/);
+      } finally {
+        await everything.stop();
+      }
     });
 
     it('leaves no server process behind once stopped', async () => {

@@ -97,6 +97,10 @@ async function call(name, args) {
   }
 }
 
+// `--start-marker=FILE`: the process writes FILE when it starts (a test's proof that it ran at all).
+const startMarker = process.argv.find((a) => a.startsWith('--start-marker='));
+if (startMarker) await fs.writeFile(startMarker.slice('--start-marker='.length), `${process.pid}\n`);
+
 function makeServer() {
   const server = new Server({ name: 'gatehouse-test-server', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));

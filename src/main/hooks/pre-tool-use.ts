@@ -63,6 +63,7 @@ export async function evaluateWithHooks(
 ): Promise<HookedEvaluation> {
   const first = await engine.evaluateAsync(call, options);
   const ctx = first.context;
+  if (runtime !== null && first.mcp) return mcpWithHooks(engine, runtime, call, first, options, extra);
   if (runtime === null || ctx === null || !ctx.hooks?.length) return { evaluation: first, options, runs: [] };
   const hooks = hooksFor(
     ctx.hooks,
@@ -78,6 +79,48 @@ export async function evaluateWithHooks(
     {
       permissionMode: ctx.agentMode === 'plan' ? 'plan' : ctx.mode,
       tool: ctx.tool,
+      ...(extra.signal ? { signal: extra.signal } : {}),
+    },
+  );
+  const records = runs.map((r) => r.record);
+  const hook = preToolUseVerdict(runs);
+  if (hook === null) return { evaluation: first, options, runs: records };
+  const withHook: DecideOptions = { ...options, hook };
+  return { evaluation: await engine.evaluateAsync(call, withHook), options: withHook, runs: records };
+}
+
+/**
+ * An MCP call (`mcp__<server>__<tool>`) with its PreToolUse hooks: matched by that name (`mcp__srv__.*`), given its
+ * arguments as `tool_input`. A call the engine refused before the hooks (plan mode, malformed arguments) runs none.
+ */
+async function mcpWithHooks(
+  engine: PermissionEngine,
+  runtime: HookRuntime,
+  call: unknown,
+  first: Evaluation,
+  options: DecideOptions,
+  extra: { toolUseId?: string; signal?: AbortSignal },
+): Promise<HookedEvaluation> {
+  const none = { evaluation: first, options, runs: [] };
+  if (first.decision.source === 'agent-mode' || first.decision.source === 'schema' || !first.mcp) return none;
+  const state = await engine.state.currentAsync(options);
+  if (!state.hooks?.length) return none;
+  const name = first.mcp.name;
+  const hooks = hooksFor(
+    state.hooks,
+    { trusted: state.trusted, hooksEnabled: state.projectHooksEnabled ?? true },
+    'PreToolUse',
+    [name],
+  );
+  if (hooks.length === 0) return none;
+  const input = (call as { input?: unknown }).input ?? {};
+  const runs = await runtime.run(
+    'PreToolUse',
+    hooks,
+    { tool_name: name, tool_input: input, tool_use_id: extra.toolUseId ?? '' },
+    {
+      permissionMode: state.agentMode === 'plan' ? 'plan' : state.mode,
+      tool: name,
       ...(extra.signal ? { signal: extra.signal } : {}),
     },
   );

@@ -3,6 +3,7 @@ import { isToolName } from '../../shared/tools';
 import type { HookEventRequest, HookEventResult } from '../../shared/worker-protocol';
 import type { PermissionEngine } from '../permission/engine';
 import { hooksFor, type HookEvent, type RunnableHook } from './active-hooks';
+import { isMcpToolName } from '../../shared/mcp-contract';
 import { CLAUDE_TOOL_NAMES, toClaudeCall } from './claude-tools';
 import type { HookRun, HookRunRecord, HookRuntime } from './hook-runtime';
 
@@ -97,7 +98,24 @@ export class SessionHooks {
     response: { content: string; isError: boolean },
     callId: string,
   ): Promise<{ feedback: string; runs: HookRunRecord[] }> {
-    if (!isToolName(tool) || typeof input !== 'object' || input === null) return { feedback: '', runs: [] };
+    if (typeof input !== 'object' || input === null) return { feedback: '', runs: [] };
+    if (!isToolName(tool)) {
+      if (!isMcpToolName(tool)) return { feedback: '', runs: [] };
+      // An MCP tool: matched by its own name, its arguments as tool_input.
+      const runs = await this.run(
+        'PostToolUse',
+        {
+          tool_name: tool,
+          tool_input: input,
+          tool_use_id: callId,
+          tool_response: { content: response.content, is_error: response.isError, success: !response.isError },
+        },
+        [tool],
+        tool,
+      );
+      const feedback = said(runs, (r) => [blockReason(r), contextOf(r)].filter(Boolean).join('\n') || null);
+      return { feedback, runs: runs.map((r) => r.record) };
+    }
     const claude = toClaudeCall(tool, input as Record<string, unknown>, this.runtime.projectRoot);
     const runs = await this.run(
       'PostToolUse',
