@@ -126,6 +126,16 @@ export const WorkerMethods = {
   'agent.cancel': { params: z.object({ runId }), result: z.object({ cancelled: z.boolean() }) },
   /** Sets up (and caches) the command sandbox for a project and says whether it works. */
   'sandbox.status': { params: SandboxStatusParamsSchema, result: SandboxStatusSchema },
+  /** `gatehouse mcp test`: connects to one server as a run would (same client, same sandbox), lists its tools, stops it. */
+  'mcp.test': {
+    params: z.object({
+      server: ActiveMcpServerSchema,
+      projectRoot: z.string().min(1),
+      additionalDirectories: z.array(z.string().min(1)),
+      sandbox: SandboxRunConfigSchema,
+    }),
+    result: McpServerRunStatusSchema,
+  },
   /** Tears down every cached sandbox (its private temp dir, its network proxy) before the worker is stopped. */
   'sandbox.dispose': { params: z.object({}), result: z.object({ disposed: z.boolean() }) },
   /** Benchmark: p50 of a trivial command sandboxed vs direct (an error when there is no sandbox here). */

@@ -8,6 +8,7 @@ import { exitOnFatalErrors } from './fatal';
 import { connectToMain } from './port';
 import { WorkerRpc } from './rpc-server';
 import { measureSandboxOverhead } from '../shared/node/sandbox';
+import { testMcpServer } from './mcp/run-mcp';
 
 // The worker process: runs as an Electron utility process or a Node child process, from the same bundle.
 const port = connectToMain();
@@ -43,6 +44,7 @@ const rpc: WorkerRpc = new WorkerRpc(port, {
   'agent.cancel': async ({ runId }) => agents.cancel(runId),
   'sandbox.status': ({ projectRoot, additionalDirectories, sandbox }) =>
     agents.confinement.status(projectRoot, additionalDirectories, sandbox),
+  'mcp.test': (params) => testMcpServer(params),
   'sandbox.dispose': async () => {
     await agents.confinement.dispose();
     return { disposed: true };

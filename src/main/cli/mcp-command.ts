@@ -12,6 +12,7 @@ import { parseCommandArgs, unknownChoice } from './args';
 import type { CliCommand, CliIO } from './command';
 import { UsageError } from './command';
 import { projectDir } from './project';
+import { mcpTest } from './mcp-test-command';
 
 const USAGE = [
   'gatehouse mcp list [--project DIR] [--json]',
@@ -20,6 +21,7 @@ const USAGE = [
   '  add NAME [--scope user|project|local] [--project DIR] (-- COMMAND [ARG]... | --url URL)',
   '        [--env K=V]... [--env-allow NAME]... [--allow-domain HOST]... [--header K=V]...',
   '  remove NAME [--scope user|project|local] [--project DIR]',
+  '  test NAME [--project DIR] [--json]  start it as a run would (sandboxed), list its tools and their category',
 ].join('\n');
 
 async function servers(
@@ -179,6 +181,8 @@ export const mcpCommand: CliCommand = {
       }
       case 'add':
         return add(rest, io);
+      case 'test':
+        return mcpTest(rest, io);
       case 'remove': {
         const { values, positionals } = parseCommandArgs(rest, {
           scope: { type: 'string' },
@@ -194,7 +198,7 @@ export const mcpCommand: CliCommand = {
         return 0;
       }
       default:
-        throw unknownChoice('subcommand', sub, ['list', 'approve', 'revoke', 'add', 'remove']);
+        throw unknownChoice('subcommand', sub, ['list', 'approve', 'revoke', 'add', 'remove', 'test']);
     }
   },
 };

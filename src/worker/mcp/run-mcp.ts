@@ -1,7 +1,9 @@
 /** A run's MCP servers: started before its first model turn, in the sandbox of its project, stopped with it. */
-import type { AgentRunParams } from '../../shared/worker-protocol';
+import type { McpServerRunStatus } from '../../shared/mcp-contract';
+import type { AgentRunParams, WorkerParams } from '../../shared/worker-protocol';
 import { defaultSandboxConfig } from '../command-confinement';
 import type { ToolRegistry } from '../tools/types';
+import { Registry } from '../tools/registry';
 import { DEFAULT_TIMINGS, type McpTimings } from './mcp-connection';
 import { McpServers, withMcpTools } from './mcp-registry';
 import { McpSandboxes } from './mcp-spawn';
@@ -33,4 +35,22 @@ export async function startRunMcp(
     registry: withMcpTools(base, servers),
     stop: () => (stopping ??= servers.stop().finally(() => sandboxes.dispose())),
   };
+}
+
+/** `mcp.test`: one server started as a run starts it, its tools listed, then stopped. */
+export async function testMcpServer(params: WorkerParams<'mcp.test'>): Promise<McpServerRunStatus> {
+  const mcp = await startRunMcp(
+    {
+      mcpServers: [params.server],
+      projectRoot: params.projectRoot,
+      additionalDirectories: params.additionalDirectories,
+      sandbox: params.sandbox,
+    },
+    new Registry([], 0),
+  );
+  try {
+    return mcp.servers.status()[0]!;
+  } finally {
+    await mcp.stop();
+  }
 }
