@@ -11,6 +11,8 @@ import { ToolSafetySchema } from './tools';
 
 const turn = z.number().int().min(1);
 const callId = z.string().min(1);
+/** The sub-agent that made a call (its id from `subagent_started`); absent: the session's own agent. */
+const agent = z.string().min(1).max(100).optional();
 
 /**
  * What a write/edit would change, for the approval: the unified diff, or, when the content cannot be shown (it
@@ -82,6 +84,7 @@ export type HookRunWire = z.infer<typeof HookRunSchema>;
 export const ToolCallDecidedSchema = z.object({
   type: z.literal('tool_call_decided'),
   id: callId,
+  agent,
   allow: z.boolean(),
   source: z.string().min(1),
   reason: z.string(),
@@ -121,6 +124,7 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     type: z.literal('tool_call_started'),
     turn,
     id: callId,
+    agent,
     name: z.string(),
     input: z.unknown(),
     safety: ToolSafetySchema.nullable(),
@@ -128,16 +132,47 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   }),
   ToolCallDecidedSchema,
   HookRunsEventSchema,
-  z.object({ type: z.literal('tool_call_output'), id: callId, chunk: z.string() }),
+  z.object({ type: z.literal('tool_call_output'), id: callId, agent, chunk: z.string() }),
   z.object({
     type: z.literal('tool_call_finished'),
     id: callId,
+    agent,
     /** Whether the tool actually ran (false for denied, malformed or refused calls). */
     ran: z.boolean(),
     isError: z.boolean(),
     content: z.string(),
     exitCode: z.number().int().nullable().optional(),
     durationMs: z.number().nonnegative(),
+  }),
+  /** load_skill loaded a skill (`id`: its call): from now on in this run only its allowed tools (absent: all) run. */
+  z.object({
+    type: z.literal('skill_loaded'),
+    id: callId,
+    agent,
+    name: z.string(),
+    allowedTools: z.array(z.string()).optional(),
+  }),
+  /**
+   * A `task` call (`id`) started a sub-agent: its calls carry `agent` = `agentId`. `backgroundAsk`: what its asks
+   * become when nobody watches it (`background`); a foreground sub-agent's asks go to the person, labelled.
+   */
+  z.object({
+    type: z.literal('subagent_started'),
+    id: callId,
+    agentId: z.string().min(1).max(100),
+    name: z.string(),
+    background: z.boolean(),
+    agentMode: z.enum(['chat', 'plan', 'do']),
+    tools: z.array(z.string()).optional(),
+    backgroundAsk: z.enum(['deny', 'continue']).optional(),
+  }),
+  z.object({
+    type: z.literal('subagent_finished'),
+    id: callId,
+    agentId: z.string().min(1).max(100),
+    status: AgentRunStatusSchema,
+    turns: z.number().int().nonnegative(),
+    usage: TokenUsageSchema,
   }),
   z.object({
     type: z.literal('turn_usage'),

@@ -24,6 +24,8 @@ export const ApprovalRequestSchema = z.object({
   preview: ToolPreviewSchema.optional(),
   /** The call's place among the model's calls of its turn. */
   position: CallPositionSchema.optional(),
+  /** The sub-agent that made the call (the approval names it); absent: the session's own agent. */
+  agent: z.object({ id: z.string(), name: z.string() }).optional(),
   /** Why the engine asks, and which stage did. */
   reason: z.string(),
   source: DecisionSourceSchema,

@@ -12,6 +12,7 @@ export type DecisionKind = z.infer<typeof DecisionKindSchema>;
 /** Which stage of the engine decided. */
 export const DecisionSourceSchema = z.enum([
   'agent-mode',
+  'system',
   'schema',
   'unknown',
   'hook',

@@ -88,6 +88,13 @@ export const TrustPreviewSchema = z.object({
   instructionFiles: z.array(z.object({ path: z.string(), bytes: z.number().int().nonnegative() })),
   allowedDomains: z.array(fileItem({ domain: z.string() })),
   additionalDirectories: z.array(fileItem({ directory: z.string() })),
+  /** The project's skills (`.gatehouse/skills`, `.claude/skills`) and sub-agents (`.gatehouse/agents`, `.claude/agents`). */
+  skills: z
+    .array(fileItem({ name: z.string(), description: z.string(), warnings: z.array(z.string()).optional() }))
+    .optional(),
+  agents: z
+    .array(fileItem({ name: z.string(), description: z.string(), warnings: z.array(z.string()).optional() }))
+    .optional(),
   /** Files that exist but could not be read or parsed, or point outside the project. */
   errors: z.array(fileItem({ reason: z.string() })),
   /** Keys of the project's settings files that Gatehouse does not know (`Deny:`), with line and suggestion. */

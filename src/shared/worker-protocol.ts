@@ -4,6 +4,7 @@ import { AgentEventSchema, AgentRunStatusSchema, CallPositionSchema, ToolPreview
 import { ConversationMessageSchema, TokenUsageSchema } from './conversation';
 import { ActiveMcpServerSchema, McpServerRunStatusSchema } from './mcp-contract';
 import { AgentModeSchema, DecisionSchema } from './permission';
+import { AgentLabelSchema, SkillWireSchema, SubagentWireSchema } from './skills-contract';
 
 /**
  * The typed port between main and the worker. Both directions may send requests (main asks the worker to do
@@ -95,6 +96,10 @@ export const AgentRunParamsSchema = z.object({
   readCheckTimeoutMs: z.number().int().min(1).max(600_000).optional(),
   /** The MCP servers this run connects to (main decided which: trust, approvals); their tools join the registry. */
   mcpServers: z.array(ActiveMcpServerSchema).max(100).optional(),
+  /** Skills the model may load (the person's, and a trusted project's). */
+  skills: z.array(SkillWireSchema).max(1000).optional(),
+  /** Sub-agents the model may start with `task` (the person's, and a trusted project's). */
+  subagents: z.array(SubagentWireSchema).max(1000).optional(),
 });
 export type AgentRunParams = z.infer<typeof AgentRunParamsSchema>;
 
@@ -163,6 +168,8 @@ export const PermissionRequestSchema = z.object({
   /** The run and the model's tool_use id the request belongs to (main routes and records by them). */
   runId: runId.optional(),
   callId: z.string().max(200).optional(),
+  /** The sub-agent that made the call (its agent mode and whether a person watches it); absent: the run's own agent. */
+  agent: AgentLabelSchema.optional(),
 });
 export type PermissionRequest = z.infer<typeof PermissionRequestSchema>;
 

@@ -102,6 +102,8 @@ export class AgentService {
         ...(params.plan !== undefined ? { plan: params.plan } : {}),
         ...(params.history ? { history: params.history } : {}),
         ...(params.instructions ? { systemExtra: params.instructions } : {}),
+        ...(params.skills ? { skills: params.skills } : {}),
+        ...(params.subagents ? { subagents: params.subagents } : {}),
         maxTurns: params.maxTurns,
         model: params.model,
         beforeToolCall: this.beforeToolCall(params.runId),

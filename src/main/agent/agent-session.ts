@@ -31,6 +31,7 @@ import { decideCall, decisionEvent } from './permission-gate';
 import { hideAll, judgeReadable } from './readable-files';
 import type { GateRun } from './permission-gate';
 import { SessionContext } from './session-context';
+import { readBackgroundAsk } from '../agents/background-ask';
 import { openSessionEngine, realDir } from './session-engine';
 import type { AgentSessionOptions, PromptOptions, PromptResult, SessionEvent } from './types';
 
@@ -250,6 +251,7 @@ export class AgentSession {
       run.readDenyRules = readDenyRules((await this.engine.state.currentAsync()).rules); // before the mask: a rule added meanwhile asks
       const sandbox = await this.checkSandbox();
       run.sandbox = sandbox.status;
+      run.backgroundAsk = (await readBackgroundAsk(this.options.configDir)).value;
       const task = await this.hooks.promptTask(
         text,
         this.options.resume ? 'resume' : 'startup',
@@ -275,6 +277,7 @@ export class AgentSession {
           sandbox: sandbox.config,
           ...(await this.context.instructions()),
           ...(mcpServers.length ? { mcpServers } : {}),
+          ...(await this.context.definitions()),
         },
         { timeoutMs: 0 },
       );
@@ -370,7 +373,7 @@ export class AgentSession {
       judged.allow = outcome.final.decision === 'allow';
       // The call's one decision event, into the run's stream before the worker hears the answer (so before the
       // tool's output): the transcript, the shells and the page see it in order.
-      if (callId) this.recordEvent(run, decisionEvent(callId, outcome));
+      if (callId) this.recordEvent(run, decisionEvent(callId, outcome, request.agent?.id));
       return outcome.final;
     } finally {
       run.deciding.delete(deciding);
@@ -423,7 +426,10 @@ export class AgentSession {
       const parsed = AgentEventDataSchema.safeParse(data);
       if (!parsed.success || parsed.data.runId !== run.runId) return;
       const event = parsed.data.event;
-      if (!this.isWorkerDuplicate(run, event)) this.recordEvent(run, event);
+      // A background sub-agent's start says what its asks become (the setting is main's).
+      if (event.type === 'subagent_started' && event.background)
+        this.recordEvent(run, { ...event, backgroundAsk: run.backgroundAsk ?? 'deny' });
+      else if (!this.isWorkerDuplicate(run, event)) this.recordEvent(run, event);
     } else if (name === AGENT_CHECKPOINT) {
       const parsed = AgentCheckpointDataSchema.safeParse(data);
       if (parsed.success && parsed.data.runId === run.runId)

@@ -9,6 +9,8 @@ import { applyApprovalAnswer, proposeRules, withoutPerson } from '../permission/
 import { evaluateWithHooks, type HookRuntime } from '../hooks';
 import { gateOnSandbox, SANDBOXED_TOOL, statusForCommand } from '../sandbox/sandbox-gate';
 import { NoApproverError, type ApprovalRequest, type Approver } from './types';
+import type { BackgroundAsk } from '../../shared/skills-contract';
+import { unattendedDecision } from '../agents/background-ask';
 
 export interface GateRun {
   runId: string;
@@ -25,6 +27,8 @@ export interface GateRun {
   hooks?: HookRuntime | null;
   /** Tells the Notification hooks that a person is asked (fire and forget). */
   notify?: (message: string) => void;
+  /** `subagents.backgroundAsk`: what an ask of a background sub-agent becomes (default deny). */
+  backgroundAsk?: BackgroundAsk;
 }
 
 export interface GateOutcome {
@@ -38,11 +42,12 @@ export interface GateOutcome {
 }
 
 /** The call's one decision event (`tool_call_decided`), as main emits it before answering the worker. */
-export function decisionEvent(callId: string, outcome: GateOutcome): ToolCallDecided {
+export function decisionEvent(callId: string, outcome: GateOutcome, agent?: string): ToolCallDecided {
   const { engine, final, answer, hooks } = outcome;
   return {
     type: 'tool_call_decided',
     id: callId,
+    ...(agent ? { agent } : {}),
     allow: final.decision === 'allow',
     source: final.source,
     reason: final.decision === 'ask' ? `approval required: ${final.reason}` : final.reason,
@@ -72,11 +77,13 @@ function answered(answer: ApprovalAnswer, rulesAdded: readonly string[] = []): D
 export async function decideCall(
   engine: PermissionEngine,
   approve: Approver | null,
-  run: GateRun,
+  runOfSession: GateRun,
   request: PermissionRequest,
   workerSignal: AbortSignal,
 ): Promise<GateOutcome> {
   const call = { tool: request.tool, input: request.input };
+  // A sub-agent's call is judged in its agent mode (plan: read-only tools only), whatever the run's.
+  const run: GateRun = request.agent?.agentMode === 'plan' ? { ...runOfSession, agentMode: 'plan' } : runOfSession;
   // The same options for the decision, the suggestions and the approval's re-evaluation (the hooks' verdict
   // included: they ran once, and a person's answer to their ask is applied against it).
   const hooked = await evaluateWithHooks(
@@ -100,7 +107,8 @@ async function gateEvaluation(
   evaluation: Evaluation,
   options: DecideOptions,
 ): Promise<GateOutcome> {
-  const call = { tool: request.tool, input: request.input };
+  // The audit log records which agent made the call (`agent`: a sub-agent's id; the engine ignores the field).
+  const call = { tool: request.tool, input: request.input, ...(request.agent ? { agent: request.agent.id } : {}) };
   const engineDecision = evaluation.decision;
   engine.record(call, engineDecision);
   const rules = evaluation.context?.rules ?? (await engine.state.currentAsync(options)).rules;
@@ -114,6 +122,20 @@ async function gateEvaluation(
     // The engine asks about an unknown tool (the contract), but the registry would never run it: no person is
     // asked to approve what cannot happen. It returns to the model as denied, and the denial is audited.
     const final: Decision = { decision: 'deny', source: 'unknown', rule: null, reason: first.reason };
+    engine.record(call, final);
+    return { engine: first, final };
+  }
+  if (request.agent?.background) {
+    // Nobody watches a background sub-agent: its asks follow subagents.backgroundAsk, never a person.
+    const trusted = evaluation.context?.trusted ?? (await engine.state.currentAsync(options)).trusted;
+    const continued = unattendedDecision(first, run.backgroundAsk ?? 'deny', {
+      engineAsked: first === engineDecision,
+      trusted,
+    });
+    // A command run without a person runs only inside the sandbox: without one, the continued call is denied.
+    const guarded = gateOnSandbox(request.tool, continued, sandbox);
+    const final =
+      guarded.decision === 'ask' ? unattendedDecision(guarded, 'deny', { engineAsked: false, trusted }) : guarded;
     engine.record(call, final);
     return { engine: first, final };
   }
@@ -199,6 +221,7 @@ function approvalRequest(
     input: request.input,
     ...(request.preview ? { preview: request.preview } : {}),
     ...(request.position ? { position: request.position } : {}),
+    ...(request.agent ? { agent: { id: request.agent.id, name: request.agent.name } } : {}),
     reason:
       rule === null
         ? asked.reason

@@ -6,6 +6,9 @@ import { trustAnswerAsync, type TrustAnswer, type TrustOracle } from '../permiss
 import { checkProjectSandbox } from '../sandbox/check-sandbox';
 import { writableDirectories } from '../sandbox/writable-directories';
 import { loadInstructionFiles } from '../trust/trust-preview';
+import type { SkillWire, SubagentWire } from '../../shared/skills-contract';
+import { discoverAgents } from '../agents/agents';
+import { discoverSkills } from '../skills/skills';
 import type { WorkerHost } from '../worker-host/types';
 import { realDir } from './session-engine';
 
@@ -79,6 +82,23 @@ export class SessionContext {
       snapshot: await this.options.engine.state.settings.snapshotAsync(),
       trust,
     });
+  }
+
+  /**
+   * The skills and sub-agents a run may use: the person's own, and the project's only while it is trusted with its
+   * instructions enabled (they are prompt text and tool lists written by the project). Read on every prompt.
+   */
+  async definitions(): Promise<{ skills?: SkillWire[]; subagents?: SubagentWire[] }> {
+    const where = {
+      configDir: this.options.configDir,
+      projectRoot: this.options.projectRoot,
+      projectTrusted: await this.projectTrusts('instructions'),
+    };
+    const [skills, agents] = await Promise.all([discoverSkills(where), discoverAgents(where)]);
+    return {
+      ...(skills.items.length ? { skills: skills.items } : {}),
+      ...(agents.items.length ? { subagents: agents.items } : {}),
+    };
   }
 
   /** The project is trusted and its trust enables this extension (trust is specific); asked without blocking. */

@@ -50,6 +50,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./sessions-command')).sessionsCommand,
   },
   {
+    name: 'skills',
+    summary: 'list the skills and sub-agents a run is offered, and the files that are not offered and why',
+    load: async () => (await import('./skills-command')).skillsCommand,
+  },
+  {
     name: 'trust',
     summary: 'see and change which project folders are trusted',
     load: async () => (await import('./trust-command')).trustCommand,

@@ -33,8 +33,9 @@ export class TextRenderer {
         const call = this.calls.get(e.id);
         const verdict = e.allow ? 'allow' : 'deny';
         const rule = e.rule ? ` ${shownLine(e.rule)}` : '';
+        const who = e.agent ? `[${shownLine(e.agent)}] ` : '';
         this.out(
-          `[tool] ${describeCall(call?.name ?? '?', call?.input)} -> ${verdict} (${e.source}${rule}): ${shownLine(e.reason)}${askedNote(e)}`,
+          `${who}[tool] ${describeCall(call?.name ?? '?', call?.input)} -> ${verdict} (${e.source}${rule}): ${shownLine(e.reason)}${askedNote(e)}`,
         );
         for (const run of e.hooks ?? []) this.out(hookLine(run));
         return;
@@ -42,6 +43,21 @@ export class TextRenderer {
       case 'hook_runs':
         this.flush();
         for (const run of e.hooks) this.out(hookLine(run));
+        return;
+      case 'skill_loaded':
+        this.flush();
+        this.out(
+          `[skill] ${shownLine(e.name)} loaded; tools: ${e.allowedTools ? shownLine(e.allowedTools.join(', ')) : 'all'}`,
+        );
+        return;
+      case 'subagent_started': {
+        this.flush();
+        const bg = e.background ? `, in the background (its asks: ${e.backgroundAsk ?? 'deny'})` : '';
+        this.out(`[agent] ${shownLine(e.agentId)} started (${e.agentMode} mode${bg})`);
+        return;
+      }
+      case 'subagent_finished':
+        this.out(`[agent] ${shownLine(e.agentId)} ${e.status} after ${e.turns} turn${e.turns === 1 ? '' : 's'}`);
         return;
       case 'tool_call_finished':
         if (e.ran && e.isError) this.out(`[tool] failed: ${shownLine(e.content, 200)}`);

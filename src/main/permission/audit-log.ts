@@ -21,6 +21,8 @@ export interface AuditEntry {
   /** The project the call was made in (absent in lines written before it was recorded). */
   project?: string;
   tool: string;
+  /** The sub-agent that made the call (its id, as in the run's events); absent: the session's own agent. */
+  agent?: string;
   /** For an MCP tool (`mcp__<server>__<tool>`): its server and its tool, by name. */
   mcp?: { server: string; tool: string };
   input: Record<string, unknown>;
@@ -87,6 +89,7 @@ export class AuditLog {
       time: now.toISOString(),
       ...(typeof who === 'string' ? { session: who } : who),
       tool,
+      ...(typeof c.agent === 'string' ? { agent: c.agent.slice(0, 100) } : {}),
       ...(mcp ? { mcp } : {}),
       input: summarizeInput(tool, c.input),
       decision: decision.decision,

@@ -24,6 +24,7 @@ import { capUnknownSettings } from './stages/unknown-settings';
 import { capUnsandboxed } from './stages/unsandboxed';
 import { markClassifiable } from './stages/auto';
 import { mcpEvaluation, type McpCall } from './stages/mcp';
+import { systemEvaluation } from './stages/system';
 
 /** Fail closed when the paths of a call could not be looked at. */
 function unlookable(err: unknown): Evaluation {
@@ -138,6 +139,8 @@ export class PermissionEngine {
     const shape = parseCallShape(call);
     if (!shape.ok) return { decision: shape.answer, context: null };
     const state = current();
+    const system = systemEvaluation(shape.tool, shape.input, state.agentMode, hook);
+    if (system !== null) return { decision: system, context: null };
     const mcp = mcpEvaluation(shape.tool, shape.input, state, hook);
     if (mcp !== null) return { decision: markClassifiable(mcp.decision, state, false), context: null, mcp: mcp.mcp };
     const agent = agentModeStage(shape.tool, state.agentMode);

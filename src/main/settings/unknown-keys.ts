@@ -26,7 +26,18 @@ const PERMISSION_KEYS = {
   gatehouse: ['mode', 'allow', 'ask', 'deny', 'additionalDirectories'],
   claude: ['allow', 'ask', 'deny', 'additionalDirectories', 'defaultMode', 'disableBypassPermissionsMode'],
 } as const;
-const TOP_KEYS = ['permissions', 'trust', 'sandbox', 'model', 'ui', 'updates', 'hooks', 'mcpServers', '$schema'];
+const TOP_KEYS = [
+  'permissions',
+  'trust',
+  'sandbox',
+  'model',
+  'ui',
+  'updates',
+  'hooks',
+  'mcpServers',
+  'subagents',
+  '$schema',
+];
 const TRUST_KEYS = ['default'];
 
 /** Rules to apply from a misspelt restrictive key: only deny and ask lists, never allow. */

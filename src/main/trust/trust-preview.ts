@@ -4,6 +4,8 @@ import type { TrustPreview } from '../../shared/trust-contract';
 import { parseSettingsText } from '../settings/parse-settings';
 import { INSTRUCTION_FILES, PROJECT_SETTINGS_FILES, readProjectFile } from './project-files';
 
+import { projectAgents, projectSkills, type Discovered } from '../skills/project-definitions';
+
 export { loadInstructionFiles } from './project-files';
 
 type Item<K extends keyof TrustPreview> = TrustPreview[K] extends (infer T)[] ? T : never;
@@ -134,5 +136,24 @@ export async function trustPreview(projectRoot: string): Promise<TrustPreview> {
     if (read.kind === 'ok') preview.instructionFiles.push({ path: read.path, bytes: read.bytes });
     else if (read.kind === 'refused') preview.errors.push({ file: read.path, reason: read.reason });
   }
+  const [skills, agents] = await Promise.all([projectSkills(projectRoot), projectAgents(projectRoot)]);
+  preview.skills = listed(skills, preview);
+  preview.agents = listed(agents, preview);
   return preview;
+}
+
+/** Skills or agents for the preview: each with its warnings; definitions that are not offered go to `errors`. */
+function listed(found: Discovered<{ name: string; description: string; path: string }>, preview: TrustPreview) {
+  for (const p of found.problems) if (p.severity === 'error') preview.errors.push({ file: p.path, reason: p.reason });
+  return found.items.map((item) => {
+    const warnings = found.problems
+      .filter((p) => p.severity === 'warning' && p.path === item.path)
+      .map((p) => p.reason);
+    return {
+      file: item.path,
+      name: item.name,
+      description: item.description,
+      ...(warnings.length ? { warnings } : {}),
+    };
+  });
 }

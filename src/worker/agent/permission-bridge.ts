@@ -16,6 +16,7 @@ export function permissionBridge(requestPermission: (request: PermissionRequest)
       input: call.input,
       ...(call.preview ? { preview: call.preview } : {}),
       ...(call.position ? { position: call.position } : {}),
+      ...(call.agent ? { agent: call.agent } : {}),
     });
     if (decision.decision === 'allow' && isUnsandboxedCall(call.name, call.input) && decision.source !== 'approval') {
       // Outside the sandbox only on a person's approval of this very call: anything else is a bug, never a run.

@@ -10,7 +10,11 @@ import { toRpcError } from '../../shared/errors';
 import { CancelledError, isCancelledError } from '../providers/errors';
 import { trimToolOutputs } from './context-window';
 import { PLAN_REMINDER, needsPlanReminder, systemPrompt, taskMessage } from './prompts';
-import { runToolCalls } from './tool-calls';
+import { LOAD_SKILL } from '../../shared/skills-contract';
+import { startSubagent } from './subagent';
+import { loadSkill, skillsPrompt, systemToolDefinitions, systemToolsOf } from './system-tools';
+import { ToolGate } from './tool-gate';
+import { runToolCalls, safetyOf } from './tool-calls';
 import type { AgentRunResult, RunAgentOptions } from './types';
 
 export type { AgentRunResult, BeforeToolCall, RunAgentOptions, ToolCallRequest, ToolCallVerdict } from './types';
@@ -38,10 +42,15 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
     conversation[conversation.length - 1] = { role: 'user', content: [...last.content, ...firstTurn] };
   else conversation.push({ role: 'user', content: firstTurn });
 
-  const system = systemPrompt(agentMode, options.ctx.projectRoot, options.systemExtra);
-  const tools = registry
-    .definitions(agentMode)
-    .filter((tool) => !options.allowList || options.allowList.includes(tool.name));
+  const skills = options.skills ?? [];
+  const subagents = options.subagents ?? [];
+  // One gate: what the model is shown each turn and what may run (agent mode, allow-list, active skills).
+  const gate = new ToolGate(agentMode, options.allowList, systemToolsOf(skills, subagents));
+  const extra = [options.systemExtra, skillsPrompt(skills)].filter(Boolean).join('\n\n');
+  const system = systemPrompt(agentMode, options.ctx.projectRoot, extra || undefined);
+  const allTools = [...registry.definitions(agentMode), ...systemToolDefinitions(skills, subagents)];
+  const visibleTools = () => allTools.filter((tool) => gate.allows(tool.name, safetyOf(tool.name, registry)));
+  const tools = visibleTools();
   const fixedChars = system.length + JSON.stringify(tools).length;
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   let turns = 0;
@@ -81,7 +90,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         {
           system,
           messages: conversation,
-          tools,
+          tools: visibleTools(),
           maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
           model: options.model ?? provider.defaultModel,
         },
@@ -134,7 +143,21 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         registry,
         ctx: options.ctx,
         agentMode,
-        ...(options.allowList ? { allowList: options.allowList } : {}),
+        gate,
+        runSystemTool: async (call) => {
+          if (call.name !== LOAD_SKILL) return startSubagent(runAgent, options, gate, call, emit);
+          const loaded = loadSkill(call.input, skills, gate);
+          if (!loaded.isError) {
+            const skill = skills.find((s) => s.name === (call.input as { name: string }).name)!;
+            emit({
+              type: 'skill_loaded',
+              id: call.id,
+              name: skill.name,
+              ...(skill.allowedTools ? { allowedTools: [...skill.allowedTools] } : {}),
+            });
+          }
+          return loaded;
+        },
         beforeToolCall: options.beforeToolCall,
         ...(options.afterToolCall ? { afterToolCall: options.afterToolCall } : {}),
         emit,

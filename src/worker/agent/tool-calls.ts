@@ -1,16 +1,21 @@
 import type { AgentEvent, CallPosition } from '../../shared/agent-events';
 import type { ToolResultBlock, ToolUseBlock } from '../../shared/conversation';
 import type { AgentMode } from '../../shared/permission';
+import { isSystemTool } from '../../shared/skills-contract';
 import type { ToolSafety } from '../../shared/tools';
 import { CancelledError } from '../providers/errors';
 import type { ToolContext, ToolPreview, ToolRegistry, ToolResult } from '../tools/types';
+import type { ToolGate } from './tool-gate';
 import type { AfterToolCall, BeforeToolCall, ToolCallVerdict } from './types';
 
 export interface ToolCallsContext {
   registry: ToolRegistry;
   ctx: ToolContext;
   agentMode: AgentMode;
-  allowList?: readonly string[];
+  /** The execution gate on names (agent mode, the run's allow-list, the active skills). */
+  gate: ToolGate;
+  /** Runs a system tool (load_skill, task): the agent loop's own, never the registry's. */
+  runSystemTool?: (call: ToolUseBlock) => Promise<ToolResult>;
   beforeToolCall: BeforeToolCall;
   afterToolCall?: AfterToolCall;
   emit: (event: AgentEvent) => void;
@@ -36,7 +41,8 @@ function batchBySafety(calls: ToolUseBlock[], registry: ToolRegistry): ToolUseBl
   const batches: ToolUseBlock[][] = [];
   let reads: ToolUseBlock[] = [];
   for (const call of calls) {
-    if (registry.safety(call.name) === 'readOnly') {
+    // A system tool runs alone, in order: the calls after a load_skill are judged under its narrowing.
+    if (registry.safety(call.name) === 'readOnly' && !isSystemTool(call.name)) {
       reads.push(call);
       continue;
     }
@@ -54,7 +60,7 @@ async function runOneCall(
   position: CallPosition | undefined,
 ): Promise<ToolResultBlock> {
   const started = Date.now();
-  const safety = c.registry.safety(call.name);
+  const safety = safetyOf(call.name, c.registry);
   const finish = (content: string, isError: boolean, ran: boolean, exitCode?: number | null): ToolResultBlock => {
     c.emit({
       type: 'tool_call_finished',
@@ -122,24 +128,13 @@ async function runOneCall(
   }
   if (!verdict.allow) return finish(describeDenial(verdict), true, false);
 
-  // The execution gate, before the registry's own: plan mode runs read-only tools only, whatever was allowed.
-  if (c.agentMode === 'plan' && safety !== 'readOnly') {
-    return finish(
-      `tool_not_allowed: ${call.name} is not available in plan mode (read-only tools only); the call was not run.`,
-      true,
-      false,
-    );
-  }
-  if (c.allowList && !c.allowList.includes(call.name)) {
-    return finish(
-      `tool_not_allowed: ${call.name} is not in this run's tool allow-list; the call was not run.`,
-      true,
-      false,
-    );
-  }
+  // The execution gate, before the registry's own: whatever was allowed or approved, plan mode runs read-only tools
+  // only, and a tool outside the run's allow-list or the active skill's allowed tools is refused.
+  const refusal = c.gate.refusal(call.name, safety);
+  if (refusal !== null) return finish(refusal, true, false);
   if (c.signal.aborted) return finish('cancelled: the run was cancelled before the tool ran', true, false);
 
-  const result = await safeExecute(call, c);
+  const result = isSystemTool(call.name) ? await safeSystem(call, c) : await safeExecute(call, c);
   const feedback = await safeAfter(call, result, c);
   // The hooks' feedback is part of the result: the person sees what the model gets.
   const content = feedback ? `${result.content}\n\n<hook-feedback>\n${feedback}\n</hook-feedback>` : result.content;
@@ -197,10 +192,25 @@ async function safeExecute(call: ToolUseBlock, c: ToolCallsContext): Promise<Too
     },
   };
   try {
+    const names = c.registry.definitions(c.agentMode).map((d) => ({ name: d.name, safety: c.registry.safety(d.name) }));
     return await c.registry.execute(call.name, call.input, ctx, {
       agentMode: c.agentMode,
-      ...(c.allowList ? { allowList: c.allowList } : {}),
+      allowList: c.gate.allowed(names),
     });
+  } catch (err) {
+    return { content: `the tool failed: ${messageOf(err)}`, isError: true };
+  }
+}
+
+/** A system tool counts as read-only (it changes only what the run may do, or starts a sub-agent judged call by call). */
+export function safetyOf(name: string, registry: ToolRegistry): ToolSafety | null {
+  return isSystemTool(name) ? 'readOnly' : registry.safety(name);
+}
+
+async function safeSystem(call: ToolUseBlock, c: ToolCallsContext): Promise<ToolResult> {
+  if (!c.runSystemTool) return { content: `unknown_tool: ${call.name} is not available in this run`, isError: true };
+  try {
+    return await c.runSystemTool(call);
   } catch (err) {
     return { content: `the tool failed: ${messageOf(err)}`, isError: true };
   }

@@ -2,6 +2,7 @@ import type { AgentEvent, AgentRunStatus, CallPosition } from '../../shared/agen
 import type { ConversationMessage, TokenUsage } from '../../shared/conversation';
 import type { RpcError } from '../../shared/errors';
 import type { AgentMode } from '../../shared/permission';
+import type { AgentLabel, SkillWire, SubagentWire } from '../../shared/skills-contract';
 import type { ModelProvider } from '../providers/types';
 import type { ToolContext, ToolPreview, ToolRegistry } from '../tools/types';
 
@@ -13,6 +14,8 @@ export interface ToolCallRequest {
   preview?: ToolPreview;
   /** Its place among the model's calls of this turn. */
   position?: CallPosition;
+  /** The sub-agent that made the call; absent: the session's own agent. */
+  agent?: AgentLabel;
 }
 
 /**
@@ -65,6 +68,10 @@ export interface RunAgentOptions {
   allowList?: readonly string[];
   /** Extra system instructions (project instructions, settings). */
   systemExtra?: string;
+  /** Skills the model may load with `load_skill` (names and descriptions are in the system prompt). */
+  skills?: readonly SkillWire[];
+  /** Sub-agents the model may start with `task`. */
+  subagents?: readonly SubagentWire[];
 }
 
 export interface AgentRunResult {

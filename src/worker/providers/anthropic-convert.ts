@@ -6,7 +6,7 @@ import type {
   StopReason as AnthropicStopReason,
   Tool,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { ModelToolDefinition } from '../tools/types';
+import type { ToolDefinitionForModel } from '../tools/types';
 import type { ContentBlock, ConversationMessage, StopReason } from './types';
 
 /** Our provider-neutral conversation -> Anthropic Messages API params. */
@@ -32,7 +32,7 @@ function toAnthropicBlock(block: ContentBlock): ContentBlockParam {
   }
 }
 
-export function toAnthropicTools(tools: ModelToolDefinition[]): Tool[] {
+export function toAnthropicTools(tools: ToolDefinitionForModel[]): Tool[] {
   return tools.map((tool) => ({
     name: tool.name,
     description: tool.description,

@@ -1,5 +1,5 @@
 import type { ContentBlock, ConversationMessage, StopReason, TokenUsage } from '../../shared/conversation';
-import type { ModelToolDefinition } from '../tools/types';
+import type { ToolDefinitionForModel } from '../tools/types';
 
 export type { ContentBlock, ConversationMessage, StopReason, TokenUsage } from '../../shared/conversation';
 
@@ -7,7 +7,7 @@ export type { ContentBlock, ConversationMessage, StopReason, TokenUsage } from '
 export interface ProviderRequest {
   system: string;
   messages: ConversationMessage[];
-  tools: ModelToolDefinition[];
+  tools: ToolDefinitionForModel[];
   maxTokens: number;
   model: string;
 }

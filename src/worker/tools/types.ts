@@ -41,6 +41,9 @@ export interface ModelToolDefinition {
   input_schema: Record<string, unknown>;
 }
 
+/** Any tool the model is shown: a registry tool, or a system tool of the agent loop (`load_skill`, `task`). */
+export type ToolDefinitionForModel = ModelToolDefinition;
+
 export interface ToolRegistry {
   /** Definitions the model is shown in this agent mode (plan: read-only tools only). */
   definitions(agentMode: AgentMode): ModelToolDefinition[];

@@ -30,7 +30,7 @@ function presentCount(key: keyof TrustExtensions, preview: TrustPreview): string
       ? preview.allowRules.length + preview.additionalDirectories.length + preview.allowedDomains.length
       : key === 'hooks'
         ? preview.hooks.length
-        : preview.instructionFiles.length;
+        : preview.instructionFiles.length + (preview.skills?.length ?? 0) + (preview.agents?.length ?? 0);
   if (n === 0) return key === 'rules' ? 'none in this project' : `no ${key === 'hooks' ? 'hooks' : 'files'} here`;
   if (key === 'rules') return `${plural(n, 'setting')} in this project`;
   return key === 'hooks' ? `${plural(n, 'hook')} in this project` : `${plural(n, 'file')} in this project`;

@@ -20,6 +20,11 @@ export function previewTexts(preview: TrustPreview): MarkedText[] {
       { text: h.file, strict: true },
     ]),
     ...preview.instructionFiles.map((f) => ({ text: f.path, strict: true })),
+    ...[...(preview.skills ?? []), ...(preview.agents ?? [])].flatMap((d) => [
+      { text: d.name, strict: true },
+      { text: d.description },
+      { text: d.file, strict: true },
+    ]),
     ...preview.additionalDirectories.flatMap((d) => [
       { text: d.directory, strict: true },
       { text: d.file, strict: true },
@@ -63,6 +68,8 @@ export function TrustPreviewList({ preview }: { preview: TrustPreview }) {
     preview.allowRules.length +
       preview.hooks.length +
       preview.instructionFiles.length +
+      (preview.skills?.length ?? 0) +
+      (preview.agents?.length ?? 0) +
       preview.allowedDomains.length +
       preview.additionalDirectories.length ===
     0;
@@ -110,6 +117,33 @@ export function TrustPreviewList({ preview }: { preview: TrustPreview }) {
           ))}
         </Section>
       ) : null}
+      {(['skills', 'agents'] as const).map((kind) =>
+        preview[kind]?.length ? (
+          <Section
+            key={kind}
+            label={kind === 'skills' ? 'Skills' : 'Sub-agents'}
+            heading={
+              kind === 'skills'
+                ? `${plural(preview.skills!.length, 'skill')} (the model may load them; each narrows the tools)`
+                : `${plural(preview.agents!.length, 'sub-agent')} (the model may start them; every call is checked)`
+            }
+          >
+            {preview[kind]!.map((d) => (
+              <li key={d.file} data-testid={`trust-${kind}`}>
+                <Shown text={d.name} strict lines="inline" as="code" />
+                {': '}
+                <Shown text={d.description} />
+                <From file={d.file} />
+                {(d.warnings ?? []).map((w) => (
+                  <span key={w} className="rule-warning">
+                    <Shown text={`⚠ ${w}`} />
+                  </span>
+                ))}
+              </li>
+            ))}
+          </Section>
+        ) : null,
+      )}
       {preview.additionalDirectories.length ? (
         <Section
           label="Additional directories"
