@@ -75,6 +75,28 @@ export const HookRunSchema = z.object({
 });
 export type HookRunWire = z.infer<typeof HookRunSchema>;
 
+/** The auto-mode classifier's answer about one call (main asked it; the worker never can). */
+export const ClassifierVerdictSchema = z.object({
+  decision: z.enum(['allow', 'block']),
+  reason: z.string(),
+  model: z.string(),
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  latencyMs: z.number().nonnegative(),
+});
+export type ClassifierVerdictWire = z.infer<typeof ClassifierVerdictSchema>;
+
+/** What auto mode's classifier cost in one run: calls, answers, tokens and time spent waiting for it. */
+export const AutoRunStatsSchema = z.object({
+  calls: z.number().int().nonnegative(),
+  allowed: z.number().int().nonnegative(),
+  blocked: z.number().int().nonnegative(),
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  latencyMs: z.number().nonnegative(),
+});
+export type AutoRunStats = z.infer<typeof AutoRunStatsSchema>;
+
 /**
  * The one decision of one call, emitted once by whoever decided it: main's permission gate for every call the
  * engine judged (before main answers the worker, so it comes before the tool's output), the worker only for calls
@@ -95,6 +117,8 @@ export const ToolCallDecidedSchema = z.object({
   answer: DecisionAnswerSchema.optional(),
   /** The PreToolUse hooks that ran for this call. Absent: none ran. */
   hooks: z.array(HookRunSchema).optional(),
+  /** Auto mode: what the classifier answered about this call. Absent: it was not asked. */
+  classifier: ClassifierVerdictSchema.optional(),
 });
 export type ToolCallDecided = z.infer<typeof ToolCallDecidedSchema>;
 
@@ -133,6 +157,15 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   ToolCallDecidedSchema,
   HookRunsEventSchema,
   z.object({ type: z.literal('tool_call_output'), id: callId, agent, chunk: z.string() }),
+  /** Auto mode fell back to manual approval for the rest of the session (main only). */
+  z.object({
+    type: z.literal('auto_fallback'),
+    reason: z.string(),
+    consecutive: z.number().int().nonnegative(),
+    total: z.number().int().nonnegative(),
+  }),
+  /** What auto mode's classifier cost in this run, before its end (main only; absent when it was never asked). */
+  z.object({ type: z.literal('auto_usage'), stats: AutoRunStatsSchema }),
   z.object({
     type: z.literal('tool_call_finished'),
     id: callId,

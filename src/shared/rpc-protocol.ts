@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApprovalChoiceSchema, ApprovalRequestSchema } from './approval-contract';
-import { AgentEventSchema, AgentRunStatusSchema } from './agent-events';
+import { AgentEventSchema, AgentRunStatusSchema, AutoRunStatsSchema } from './agent-events';
 import { TokenUsageSchema } from './conversation';
 import { ErrorCodeSchema, RpcErrorSchema } from './errors';
 import { AgentModeSchema } from './permission';
@@ -67,6 +67,8 @@ export const RpcEventSchema = z.discriminatedUnion('type', [
     usage: TokenUsageSchema,
     turns: z.number().int().nonnegative(),
     error: RpcErrorSchema.optional(),
+    /** Auto mode: what the classifier cost in this run (absent when it was not asked). */
+    auto: AutoRunStatsSchema.optional(),
   }),
   /**
    * The answer to an `approve` or `cancel` command that did its work (or, for `cancel`, found nothing to cancel):

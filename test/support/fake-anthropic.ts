@@ -27,7 +27,9 @@ export type FakeResponse =
     }
   | { kind: 'http-error'; status: number; errorType: string; message?: string; headers?: Record<string, string> }
   /** HTTP 200, an SSE stream that carries an `error` event (e.g. overloaded_error) after `before` blocks. */
-  | { kind: 'stream-error'; errorType: string; message?: string; before?: FakeBlock[] };
+  | { kind: 'stream-error'; errorType: string; message?: string; before?: FakeBlock[] }
+  /** Never answers (until the client hangs up): a model that does not answer in time. */
+  | { kind: 'hang' };
 
 export type FakeMessage = Extract<FakeResponse, { kind: 'message' }>;
 
@@ -54,7 +56,12 @@ export interface FakeAnthropic {
   apiKey: string;
   requests: RecordedRequest[];
   enqueue(...responses: FakeResponse[]): void;
-  /** Responses still waiting in the queue. */
+  /**
+   * Responses for requests naming `model` only (e.g. auto mode's classifier beside the agent): once a model has a
+   * queue of its own, its requests never take from the main queue.
+   */
+  enqueueFor(model: string, ...responses: FakeResponse[]): void;
+  /** Responses still waiting in the queues. */
   pending(): number;
   close(): Promise<void>;
 }
@@ -81,6 +88,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 export async function startFakeAnthropic(options: { apiKey?: string } = {}): Promise<FakeAnthropic> {
   const apiKey = options.apiKey ?? 'sk-ant-test-fake-key';
   const queue: FakeResponse[] = [];
+  const byModel = new Map<string, FakeResponse[]>();
   const requests: RecordedRequest[] = [];
   let messageSeq = 0;
 
@@ -93,7 +101,7 @@ export async function startFakeAnthropic(options: { apiKey?: string } = {}): Pro
       res.on('close', () => settle(res.writableFinished ? 'completed' : 'client-closed'));
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as FakeRequestBody;
       requests.push({ path: req.url ?? '', headers: req.headers, body, receivedAt: Date.now(), outcome });
-      const next = queue.shift();
+      const next = (byModel.get(body.model) ?? queue).shift();
       if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
         sendError(res, 404, 'not_found_error', `fake server: no route ${req.method} ${req.url}`, {
           'x-should-retry': 'false',
@@ -113,7 +121,12 @@ export async function startFakeAnthropic(options: { apiKey?: string } = {}): Pro
     apiKey,
     requests,
     enqueue: (...responses) => void queue.push(...responses),
-    pending: () => queue.length,
+    enqueueFor: (model, ...responses) => {
+      const own = byModel.get(model) ?? [];
+      own.push(...responses);
+      byModel.set(model, own);
+    },
+    pending: () => [...byModel.values()].reduce((n, q) => n + q.length, queue.length),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -139,6 +152,7 @@ async function respond(
   body: FakeRequestBody,
   id: string,
 ): Promise<void> {
+  if (response.kind === 'hang') return; // the client's timeout or cancel ends the exchange
   if (response.kind === 'http-error') {
     sendError(res, response.status, response.errorType, response.message ?? response.errorType, response.headers);
     return;

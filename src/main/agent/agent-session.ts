@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentEvent, HookRunsEvent, ToolCallDecided } from '../../shared/agent-events';
+import type { AgentEvent, AutoRunStats, HookRunsEvent, ToolCallDecided } from '../../shared/agent-events';
 import type { ConversationMessage } from '../../shared/conversation';
 import { GatehouseError, toRpcError } from '../../shared/errors';
 import type { AgentMode, Decision, RuleBehavior } from '../../shared/permission';
@@ -32,6 +32,8 @@ import { hideAll, judgeReadable } from './readable-files';
 import type { GateRun } from './permission-gate';
 import { SessionContext } from './session-context';
 import { readBackgroundAsk } from '../agents/background-ask';
+import { promptTexts, sessionAuto } from './session-auto';
+import type { AutoModeState } from '../auto/auto-mode';
 import { openSessionEngine, realDir } from './session-engine';
 import type { AgentSessionOptions, PromptOptions, PromptResult, SessionEvent } from './types';
 
@@ -70,6 +72,9 @@ export class AgentSession {
   /** The MCP servers sent with the running prompt, and how the last run found them (tools, errors). */
   private mcpSent: { runId: string; servers: ActiveMcpServer[] } | null = null;
   private mcpFound: McpServerRunStatus[] = [];
+  /** The person's own messages (what auto mode's classifier is shown, with the call). */
+  private readonly personMessages: string[];
+  private readonly auto: AutoModeState;
 
   private constructor(
     private readonly options: AgentSessionOptions,
@@ -82,8 +87,19 @@ export class AgentSession {
     private readonly hooks: SessionHooks,
     decisions: readonly ToolCallDecided[] = [],
     hookRuns: readonly HookRunsEvent[] = [],
+    prompts: readonly string[] = [],
   ) {
     this.context = context;
+    this.personMessages = [...prompts];
+    this.auto = sessionAuto({
+      configDir: options.configDir,
+      projectRoot: header.projectRoot,
+      provider: () => options.modelConfig?.()?.provider ?? options.provider,
+      personMessages: () => this.personMessages,
+      onFallback: (reason, counts) => {
+        if (this.active) this.recordEvent(this.active, { type: 'auto_fallback', reason, ...counts });
+      },
+    });
     for (const d of decisions) this.decided.set(d.id, d);
     this.hookRunEvents = [...hookRuns];
     const host = options.host;
@@ -115,12 +131,14 @@ export class AgentSession {
     let problems: string[] = [];
     let decisions: ToolCallDecided[] = [];
     let hookRuns: HookRunsEvent[] = [];
+    let prompts: string[] = [];
     if (options.resume) {
       const resumed = await store.resume(options.resume);
       ({ header, writer } = resumed);
       problems = resumed.transcript.problems.map((p) => `line ${p.line}: ${p.message}`);
       decisions = resumed.transcript.decisions;
       hookRuns = resumed.transcript.hookRuns;
+      prompts = promptTexts(resumed.transcript.entries);
       const project = options.project ? await realDir(options.project) : null;
       if (project !== null && project !== header.projectRoot) {
         await writer.close();
@@ -158,6 +176,7 @@ export class AgentSession {
       hooks,
       decisions,
       hookRuns,
+      prompts,
     );
     await options.host.start();
     await session.checkSandbox();
@@ -242,11 +261,14 @@ export class AgentSession {
       deciding: new Set(),
       hooks: this.hooks.runtime,
       notify: (message) => this.hooks.notify(message),
+      auto: this.auto,
     };
     const run = this.active;
     this.writer.append({ type: 'prompt', runId, text, agentMode });
+    this.personMessages.push(text);
     await this.writer.flush();
     let result: AgentRunResultWire;
+    let autoStats: AutoRunStats | undefined;
     try {
       run.readDenyRules = readDenyRules((await this.engine.state.currentAsync()).rules); // before the mask: a rule added meanwhile asks
       const sandbox = await this.checkSandbox();
@@ -298,6 +320,9 @@ export class AgentSession {
       // out before the result.
       if (run.deciding.size) abort.abort();
       await Promise.allSettled([...run.deciding]);
+      const stats = this.auto.takeRunStats();
+      if (stats.calls > 0) this.recordEvent(run, { type: 'auto_usage', stats });
+      autoStats = stats.calls > 0 ? stats : undefined;
       this.active = null;
     }
     this.writer.recordConversation(runId, result.conversation);
@@ -321,6 +346,7 @@ export class AgentSession {
       usage,
       turns,
       ...(result.error ? { error: result.error } : {}),
+      ...(autoStats ? { auto: autoStats } : {}),
     };
   }
 
@@ -406,7 +432,10 @@ export class AgentSession {
    * refused a call main allowed (its guard against running a command outside the sandbox without your approval).
    */
   private isWorkerDuplicate(run: ActiveRun, event: AgentEvent): boolean {
+    // Only main asks the classifier: the worker can never claim it did, nor that auto mode fell back.
+    if (event.type === 'auto_fallback' || event.type === 'auto_usage') return true;
     if (event.type !== 'tool_call_decided') return false;
+    if (event.source === 'auto' || event.classifier !== undefined) return true;
     const judged = run.judged.get(event.id);
     return judged !== undefined && !(judged.allow === true && !event.allow);
   }

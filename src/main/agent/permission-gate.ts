@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DecisionAnswer, HookRunWire, ToolCallDecided } from '../../shared/agent-events';
+import type { ClassifierVerdictWire, DecisionAnswer, HookRunWire, ToolCallDecided } from '../../shared/agent-events';
 import type { AgentMode, Decision, PermissionMode } from '../../shared/permission';
 import { isUnsandboxedCall } from '../../shared/tools';
 import type { PermissionRequest, SandboxStatus } from '../../shared/worker-protocol';
@@ -8,6 +8,8 @@ import type { ApprovalAnswer } from '../permission/approvals';
 import { applyApprovalAnswer, proposeRules, withoutPerson } from '../permission/approvals';
 import { evaluateWithHooks, type HookRuntime } from '../hooks';
 import { gateOnSandbox, SANDBOXED_TOOL, statusForCommand } from '../sandbox/sandbox-gate';
+import type { AutoModeState } from '../auto/auto-mode';
+import { autoGate } from './auto-gate';
 import { NoApproverError, type ApprovalRequest, type Approver } from './types';
 import type { BackgroundAsk } from '../../shared/skills-contract';
 import { unattendedDecision } from '../agents/background-ask';
@@ -29,6 +31,8 @@ export interface GateRun {
   notify?: (message: string) => void;
   /** `subagents.backgroundAsk`: what an ask of a background sub-agent becomes (default deny). */
   backgroundAsk?: BackgroundAsk;
+  /** Auto mode's classifier for this session: asked about the asks the engine marked classifiable. */
+  auto?: AutoModeState | null;
 }
 
 export interface GateOutcome {
@@ -39,11 +43,13 @@ export interface GateOutcome {
   answer?: DecisionAnswer;
   /** The PreToolUse hooks that ran for the call. */
   hooks?: HookRunWire[];
+  /** Auto mode: what the classifier answered. */
+  classifier?: ClassifierVerdictWire;
 }
 
 /** The call's one decision event (`tool_call_decided`), as main emits it before answering the worker. */
 export function decisionEvent(callId: string, outcome: GateOutcome, agent?: string): ToolCallDecided {
-  const { engine, final, answer, hooks } = outcome;
+  const { engine, final, answer, hooks, classifier } = outcome;
   return {
     type: 'tool_call_decided',
     id: callId,
@@ -57,6 +63,7 @@ export function decisionEvent(callId: string, outcome: GateOutcome, agent?: stri
       : {}),
     ...(answer ? { answer } : {}),
     ...(hooks?.length ? { hooks } : {}),
+    ...(classifier ? { classifier } : {}),
   };
 }
 
@@ -125,6 +132,15 @@ async function gateEvaluation(
     engine.record(call, final);
     return { engine: first, final };
   }
+  const signal = AbortSignal.any([run.signal, workerSignal]);
+  // Auto mode: the classifier answers an ask the engine marked classifiable (never a sandbox-gate ask) first.
+  const auto = first === engineDecision ? await autoGate(run.auto ?? null, call, first, signal) : null;
+  if (auto?.final) {
+    engine.record(call, auto.final);
+    return { engine: first, final: auto.final, classifier: auto.verdict };
+  }
+  const classified = auto?.verdict ? { classifier: auto.verdict } : {};
+  const asked = auto?.asked ?? first;
   if (request.agent?.background) {
     // Nobody watches a background sub-agent: its asks follow subagents.backgroundAsk, never a person.
     const trusted = evaluation.context?.trusted ?? (await engine.state.currentAsync(options)).trusted;
@@ -137,12 +153,12 @@ async function gateEvaluation(
     const final =
       guarded.decision === 'ask' ? unattendedDecision(guarded, 'deny', { engineAsked: false, trusted }) : guarded;
     engine.record(call, final);
-    return { engine: first, final };
+    return { engine: first, ...classified, final };
   }
   if (!approve) {
-    const final = withoutPerson(first);
+    const final = auto?.headless ?? withoutPerson(asked);
     engine.record(call, final);
-    return { engine: first, final };
+    return { engine: first, ...classified, final };
   }
   // An ask of our own (the engine allowed): the engine's approval path would answer its own allow, so the
   // person's answer is applied here, once, and rules "for the session" are not offered (they would not help).
@@ -150,14 +166,13 @@ async function gateEvaluation(
   // A write whose content the person cannot see is allowed once or not at all: never remembered as a rule.
   // Likewise when an ask rule asked: no session or local allow could ever override it (ask beats allow).
   const blind = request.preview?.kind === 'unpreviewable' || askingRule(first) !== null || first.source === 'hook';
-  const signal = AbortSignal.any([run.signal, workerSignal]);
   run.notify?.(`Gatehouse needs your permission to use ${request.tool}`);
   let answer: ApprovalAnswer;
   let given: ApprovalAnswer;
   try {
     given = answer = await untilAborted(
       approve(
-        approvalRequest(run, request, first, sandboxAsk || blind ? [] : await proposeRules(engine, call, options)),
+        approvalRequest(run, request, asked, sandboxAsk || blind ? [] : await proposeRules(engine, call, options)),
         signal,
       ),
       signal,
@@ -166,27 +181,27 @@ async function gateEvaluation(
   } catch (err) {
     if (err instanceof NoApproverError) {
       const final: Decision = {
-        ...withoutPerson(first),
-        reason: `approval required (${err.message}): ${first.reason}`,
+        ...withoutPerson(asked),
+        reason: `approval required (${err.message}): ${asked.reason}`,
       };
       engine.record(call, final);
-      return { engine: first, final };
+      return { engine: first, ...classified, final };
     }
     const why = signal.aborted
       ? 'nobody answered before the run stopped'
       : `the approval failed: ${err instanceof Error ? err.message : String(err)}`;
     const final: Decision = { decision: 'deny', source: 'approval', rule: null, reason: why };
     engine.record(call, final);
-    return { engine: first, final };
+    return { engine: first, ...classified, final };
   }
   if (sandboxAsk) {
     const final = answerWithoutSandbox(answer);
     engine.record(call, final);
-    return { engine: first, final, answer: answered(given) };
+    return { engine: first, ...classified, final, answer: answered(given) };
   }
   try {
     const applied = await applyApprovalAnswer(engine, call, answer, options);
-    return { engine: first, final: applied.decision, answer: answered(given, applied.rulesAdded) };
+    return { engine: first, ...classified, final: applied.decision, answer: answered(given, applied.rulesAdded) };
   } catch (err) {
     const final: Decision = {
       decision: 'deny',
@@ -195,7 +210,7 @@ async function gateEvaluation(
       reason: `the approval could not be applied: ${err instanceof Error ? err.message : String(err)}`,
     };
     engine.record(call, final);
-    return { engine: first, final, answer: answered(given) };
+    return { engine: first, ...classified, final, answer: answered(given) };
   }
 }
 

@@ -1,5 +1,5 @@
 import type { ApprovalRequest } from '../../shared/approval-contract';
-import type { AgentEvent, AgentRunStatus } from '../../shared/agent-events';
+import type { AgentEvent, AgentRunStatus, AutoRunStats } from '../../shared/agent-events';
 import type { TokenUsage } from '../../shared/conversation';
 import type { RpcError } from '../../shared/errors';
 import type { AgentMode, PermissionMode } from '../../shared/permission';
@@ -39,6 +39,8 @@ export interface PromptResult {
   usage: TokenUsage;
   turns: number;
   error?: RpcError;
+  /** Auto mode: what the classifier cost in this run (absent when it was not asked). */
+  auto?: AutoRunStats;
 }
 
 export interface PromptOptions {

@@ -1,4 +1,4 @@
-import type { HookRunWire, ToolCallDecided } from '../../shared/agent-events';
+import type { AutoRunStats, HookRunWire, ToolCallDecided } from '../../shared/agent-events';
 import { callTarget } from '../../shared/tools';
 import { describeMarks, summariseMarks, visibleText } from '../../shared/visible-text';
 import type { SessionEvent } from '../agent/types';
@@ -40,6 +40,14 @@ export class TextRenderer {
         for (const run of e.hooks ?? []) this.out(hookLine(run));
         return;
       }
+      case 'auto_fallback':
+        this.flush();
+        this.out(`[auto] ${e.reason}`);
+        return;
+      case 'auto_usage':
+        this.flush();
+        this.out(autoUsageLine(e.stats));
+        return;
       case 'hook_runs':
         this.flush();
         for (const run of e.hooks) this.out(hookLine(run));
@@ -80,10 +88,19 @@ export class TextRenderer {
   }
 }
 
+/** `[auto] classifier (model): 3 calls, 2 allowed, 1 blocked, 1200 + 60 tokens, 900 ms`: what auto mode cost in a run. */
+export function autoUsageLine(s: AutoRunStats): string {
+  return `[auto] classifier: ${s.calls} call${s.calls === 1 ? '' : 's'}, ${s.allowed} allowed, ${s.blocked} blocked, ${s.inputTokens} input + ${s.outputTokens} output tokens, ${Math.round(s.latencyMs)} ms`;
+}
+
 /** ` [asked (trust): why; you answered once]` when the engine asked; nothing when it decided by itself. */
 function askedNote(e: ToolCallDecided): string {
   if (!e.asked) return '';
-  const answer = e.answer ? `you answered ${e.answer.choice}` : 'nobody answered';
+  const answer = e.answer
+    ? `you answered ${e.answer.choice}`
+    : e.classifier?.decision === 'allow'
+      ? 'the classifier allowed it'
+      : 'nobody answered';
   return ` [asked (${e.asked.source}): ${shownLine(e.asked.reason, MAX_LINE_CHARS)}; ${answer}]`;
 }
 

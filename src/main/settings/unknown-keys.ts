@@ -31,6 +31,7 @@ const TOP_KEYS = [
   'trust',
   'sandbox',
   'model',
+  'auto',
   'ui',
   'updates',
   'hooks',

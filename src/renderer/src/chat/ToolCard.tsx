@@ -25,6 +25,8 @@ export function decisionLabel(item: ToolItem): { text: string; tone: 'ok' | 'war
     return { text: 'allowed once by you', tone: 'warn' };
   }
   if (!d.allow) return { text: `denied: ${d.reason}`, tone: 'denied' };
+  // Auto mode: the classifier model answered in the person's place (its reason is the decision's).
+  if (d.source === 'auto') return { text: d.reason, tone: 'warn' };
   if (d.rule) return { text: `allowed by rule ${d.rule} from ${d.source}`, tone: 'ok' };
   // `local`, `project`, `user`, `session`: the scope the rule lives in (local: .gatehouse/settings.local.yaml).
   return { text: `allowed: ${d.reason}`, tone: 'ok' };
