@@ -45,6 +45,7 @@ export function toApprovalEvent(request: ApprovalRequest): ApprovalRequestEvent 
     suggestedRules: request.suggestedRules,
     ...(request.onceOnly ? { onceOnly: true } : {}),
     ...(request.position ? { position: request.position } : {}),
+    ...(request.agent ? { agent: request.agent } : {}),
   };
 }
 

@@ -3,8 +3,8 @@ import { isSystemTool, LOAD_SKILL, LoadSkillInputSchema, TaskInputSchema } from 
 import { decision, type HookVerdict } from '../stage-types';
 
 const WHAT = {
-  load_skill: 'load_skill only reads a skill the person or a trusted project provides and narrows the tools',
-  task: 'task starts a sub-agent whose every call is judged like any other',
+  load_skill: "it loads a skill's instructions and narrows the tools",
+  task: 'it starts a sub-agent, whose every call is judged',
 } as const;
 
 /**
@@ -28,5 +28,5 @@ export function systemEvaluation(
   }
   if (hook?.decision === 'deny') return decision('deny', 'hook', hook.reason, hook.hooks);
   const plan = agentMode === 'plan' ? ' (plan mode: what it leads to stays read-only)' : '';
-  return decision('allow', 'system', `${tool} is a system tool, never judged by rules: ${WHAT[tool]}${plan}`);
+  return decision('allow', 'system', `system tool, never judged by rules: ${WHAT[tool]}${plan}`);
 }

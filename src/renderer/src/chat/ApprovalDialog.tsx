@@ -95,6 +95,11 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
           </span>
         ) : null}
       </h2>
+      {request.agent ? (
+        <p className="approval-agent" data-testid="approval-agent">
+          <Shown text={`Asked by sub-agent ${request.agent.id}`} strict lines="inline" />
+        </p>
+      ) : null}
       <ApprovalWarnings request={request} rule={rule} />
       <ApprovalFacts request={request} />
       <ApprovalPreview request={request} />

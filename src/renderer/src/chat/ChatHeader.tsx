@@ -10,6 +10,7 @@ export function ChatHeader() {
   const project = useShell((s) => s.info?.project ?? null);
   const sessionId = useChat((s) => s.sessionId);
   const hasModelKey = useChat((s) => s.hasModelKey);
+  const skills = useChat((s) => s.activeSkills);
   const session = useSessionList((s) => s.sessions.find((x) => x.id === sessionId) ?? null);
   const title = session ? sessionTitle(session) : 'New session';
   return (
@@ -18,6 +19,14 @@ export function ChatHeader() {
         <Shown text={title} lines="inline" />
       </h2>
       {project ? <Shown className="chat-project muted" text={`in ${baseName(project)}`} strict lines="inline" /> : null}
+      {skills.length ? (
+        <Shown
+          className="chat-skill badge badge-warn"
+          data-testid="active-skill"
+          text={`Skill: ${skills.map((k) => k.name).join(' + ')} · tools: ${skills.at(-1)?.allowedTools?.join(', ') ?? 'all'}`}
+          lines="inline"
+        />
+      ) : null}
       {!hasModelKey ? (
         <p className="warn-note chat-key-note">
           No model key: save one in Settings (Ctrl+,), or start Gatehouse with ANTHROPIC_API_KEY set.{' '}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { callTarget } from '../../../shared/tools';
 import { Shown } from '../display';
 import { HookRuns } from '../hooks';
-import type { ToolItem } from './chat-store';
+import type { SubagentInfo, ToolItem } from './chat-store';
 import { CommandOutput } from './CommandOutput';
 
 /**
@@ -46,6 +46,23 @@ export function callStatus(item: ToolItem): { text: string; tone: 'muted' | 'bad
   return { text: r.exitCode === 0 ? 'done · exit code 0' : 'done', tone: 'ok' };
 }
 
+/** A `task` card's sub-agent: which, its mode and tools, and (in the background) what its asks become. */
+function SubagentLine({ info }: { info: SubagentInfo }) {
+  const where = info.background
+    ? `in the background: its asks are ${info.backgroundAsk === 'continue' ? 'run where only the mode asks (subagents.backgroundAsk: continue)' : 'denied (subagents.backgroundAsk: deny)'}`
+    : 'its asks come to you';
+  const tools = info.tools ? `tools: ${info.tools.length ? info.tools.join(', ') : 'none'}` : '';
+  const status = info.status ? ` · ${info.status}` : ' · running…';
+  return (
+    <p className="tool-subagent muted" data-testid="tool-subagent">
+      <Shown
+        text={`Sub-agent ${info.agentId} (${info.agentMode} mode), ${where}${tools ? `; ${tools}` : ''}${status}`}
+        lines="inline"
+      />
+    </p>
+  );
+}
+
 /** Cards whose output is open, by call id: a card scrolled out of a virtualised list and back stays open. */
 const openOutputs = new Set<string>();
 
@@ -77,10 +94,19 @@ export function ToolCard({ item }: { item: ToolItem }) {
   };
   return (
     <article
-      className={`tool-card${status.tone === 'denied' ? ' tool-card-denied' : ''}`}
-      aria-label={`Tool call ${item.name}`}
+      className={`tool-card${status.tone === 'denied' ? ' tool-card-denied' : ''}${item.agent ? ' tool-card-sub' : ''}`}
+      aria-label={`Tool call ${item.name}${item.agent ? ` by sub-agent ${item.agent.name}` : ''}`}
       data-testid="tool-card"
     >
+      {item.agent ? (
+        <Shown
+          className="tool-agent muted"
+          text={`↳ sub-agent ${item.agent.id}`}
+          strict
+          lines="inline"
+          data-testid="tool-agent"
+        />
+      ) : null}
       <header className="tool-card-head">
         <Shown className="tool-name" text={item.name} strict lines="inline" as="code" />{' '}
         <Shown
@@ -109,6 +135,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
           </span>
         ) : null}
       </header>
+      {item.subagent ? <SubagentLine info={item.subagent} /> : null}
       <HookRuns runs={item.hooks ? [...(item.decision?.hooks ?? []), ...item.hooks] : item.decision?.hooks} />
       {output.text ? (
         <details className="tool-output" open={open} onToggle={(e) => toggle(e.currentTarget.open)}>

@@ -23,6 +23,22 @@ export interface ToolItem {
   earlier?: boolean;
   /** The PostToolUse hooks that ran after the call (what they told the model). */
   hooks?: HookRunWire[];
+  /** The sub-agent that made the call (shown nested under its `task` card); absent: the session's agent. */
+  agent?: { id: string; name: string };
+  /** A `task` call: the sub-agent it started (and how it ended, once it has). */
+  subagent?: SubagentInfo;
+}
+
+/** What a `task` card shows of its sub-agent. */
+export interface SubagentInfo {
+  agentId: string;
+  name: string;
+  background: boolean;
+  agentMode: AgentMode;
+  tools?: string[];
+  /** A background sub-agent's asks: denied, or run where only the mode asked (`subagents.backgroundAsk`). */
+  backgroundAsk?: 'deny' | 'continue';
+  status?: string;
 }
 
 export type ChatItem =
@@ -60,6 +76,8 @@ export interface ChatStore {
   plan: string | null;
   /** The open session (null: the next message starts one). */
   sessionId: string | null;
+  /** The skills the running prompt loaded (its tools are narrowed to theirs until the run ends). */
+  activeSkills: { name: string; allowedTools?: string[] }[];
 }
 
 export const useChat = create<ChatStore>(() => ({
@@ -73,7 +91,11 @@ export const useChat = create<ChatStore>(() => ({
   runAgentMode: null,
   plan: null,
   sessionId: null,
+  activeSkills: [],
 }));
+
+/** Sub-agent ids of this page's runs, to their names (their calls' cards say which sub-agent made them). */
+const subagentNames = new Map<string, string>();
 
 let seq = 0;
 export const nextKey = (): string => `k${++seq}`;
@@ -104,7 +126,28 @@ function applyAgentEvent(event: AgentEvent): void {
         decision: null,
         output: '',
         result: null,
+        ...(event.agent ? { agent: { id: event.agent, name: subagentNames.get(event.agent) ?? event.agent } } : {}),
       });
+      return;
+    case 'subagent_started': {
+      subagentNames.set(event.agentId, event.name);
+      const { agentId, name, background, agentMode, tools, backgroundAsk } = event;
+      const info: SubagentInfo = { agentId, name, background, agentMode, ...(tools ? { tools } : {}) };
+      if (backgroundAsk) info.backgroundAsk = backgroundAsk;
+      updateTool(event.id, (it) => ({ ...it, subagent: info }));
+      return;
+    }
+    case 'subagent_finished':
+      updateTool(event.id, (it) => (it.subagent ? { ...it, subagent: { ...it.subagent, status: event.status } } : it));
+      return;
+    case 'skill_loaded':
+      if (event.agent === undefined)
+        useChat.setState((s) => ({
+          activeSkills: [
+            ...s.activeSkills,
+            { name: event.name, ...(event.allowedTools ? { allowedTools: event.allowedTools } : {}) },
+          ],
+        }));
       return;
     case 'tool_call_decided':
       updateTool(event.id, (it) => ({ ...it, decision: event }));
@@ -211,6 +254,7 @@ function applyOneEvent(event: ApiEvent): void {
         plan:
           s.runAgentMode === 'plan' && event.status === 'completed' && event.finalText.trim() ? event.finalText : null,
         runAgentMode: null,
+        activeSkills: [],
       }));
       if (event.status === 'error') pushItem(failedRunNotice(event.error?.message ?? 'unknown error'));
       else if (event.status === 'cancelled')
