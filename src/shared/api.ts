@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AuditChannels } from './audit-contract';
 import { ChatChannels, ChatEventSchemas } from './chat-contract';
 import { HooksChannels } from './hooks-contract';
+import { McpChannels } from './mcp-view-contract';
 import { RpcErrorSchema } from './errors';
 import { ModesChannels, ModesEventSchemas } from './modes-contract';
 import { RulesChannels } from './rules-contract';
@@ -55,6 +56,7 @@ export const ApiChannels = {
   ...AuditChannels,
   ...TrustChannels,
   ...HooksChannels,
+  ...McpChannels,
   ...ChatChannels,
   ...RulesChannels,
   ...SandboxChannels,

@@ -105,7 +105,7 @@ describe.skipIf(skipReason !== null)(
         async () => {
           fs.mkdirSync(DESIGN_SHOTS, { recursive: true });
           const found: string[] = [];
-          const views = ['Chat', 'Rules', 'Hooks', 'Trusted folders', 'Audit log', 'Settings'];
+          const views = ['Chat', 'Rules', 'Hooks', 'MCP servers', 'Trusted folders', 'Audit log', 'Settings'];
           {
             const { page, problems } = await openChatPage(await app.newContext({ viewport: size }), app.web.url);
             for (const theme of ['light', 'dark'] as const) {

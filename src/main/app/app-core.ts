@@ -8,6 +8,7 @@ import type { ApiHandlers } from './api-dispatch';
 import { createAuditHandlers } from './audit-handlers';
 import { createChatHandlers } from './chat-handlers';
 import { createHooksHandlers } from './hooks-handlers';
+import { createMcpHandlers } from './mcp-handlers';
 import { completeFolder } from './path-completion';
 import { homeDir } from '../paths';
 import { createModesHandlers } from './modes-handlers';
@@ -114,6 +115,14 @@ export class AppCore {
         configDir: options.configDir,
         env: options.env ?? process.env,
         trust: storeOracle(this.trust),
+      }),
+      ...createMcpHandlers({
+        currentProject: () => this.project,
+        configDir: options.configDir,
+        env: options.env ?? process.env,
+        trust: storeOracle(this.trust),
+        host: options.worker,
+        lastRun: (project) => this.chat.mcpFound(project),
       }),
       ...createChatHandlers(this.chat, options.configDir),
       ...createModesHandlers(this.chat.modes),

@@ -1,3 +1,4 @@
+import type { McpServerRunStatus } from '../../shared/mcp-contract';
 import type { HookRunsEvent, ToolCallDecided } from '../../shared/agent-events';
 import type { ApiEvent } from '../../shared/api';
 import type { ApprovalChoice } from '../../shared/approval-contract';
@@ -59,6 +60,11 @@ export class ChatService {
     remove: (project, behavior, rule) =>
       this.session?.projectRoot === project && this.session.removeSessionRule(behavior, rule),
   };
+
+  /** The open session's MCP servers as its last prompt found them (none when no session is open there). */
+  mcpFound(project: string): McpServerRunStatus[] {
+    return this.session?.projectRoot === project ? this.session.mcpServers : [];
+  }
 
   constructor(private readonly options: ChatServiceOptions) {
     const { configDir, env, trust, project, emit } = options;

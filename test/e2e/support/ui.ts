@@ -15,7 +15,7 @@ export const SIZES = [
 /** The sidebar's navigation landmark. */
 export const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Sidebar' });
 
-/** Shows one of the main area's views from the sidebar ("Chat", "Rules", "Hooks", "Trusted folders", "Audit log", "Settings"). */
+/** Shows one of the main area's views from the sidebar ("Chat", "Rules", "Hooks", "MCP servers", "Trusted folders", "Audit log", "Settings"). */
 export async function openView(page: Page, name: string): Promise<void> {
   const link = sidebar(page).getByRole('list', { name: 'Views' }).getByRole('button', { name, exact: true });
   await link.click();

@@ -3,6 +3,7 @@ import { useApi, useApiEvent, useConnection } from '../api';
 import { AuditView } from '../audit';
 import { ChatPanel } from '../chat';
 import { HooksView } from '../hooks';
+import { McpView } from '../mcp';
 import { LinkConfirmHost, Shown } from '../display';
 import { RulesView } from '../rules';
 import { SandboxBanner } from '../sandbox';
@@ -78,6 +79,11 @@ export function App() {
           {view === 'hooks' ? (
             <div className="view-page">
               <HooksView />
+            </div>
+          ) : null}
+          {view === 'mcp' ? (
+            <div className="view-page">
+              <McpView />
             </div>
           ) : null}
           {view === 'trust' ? (

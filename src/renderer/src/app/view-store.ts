@@ -1,12 +1,13 @@
 import { create } from 'zustand';
 
 /** The main area's views, in the sidebar's order. */
-export type View = 'chat' | 'rules' | 'hooks' | 'trust' | 'audit' | 'settings';
+export type View = 'chat' | 'rules' | 'hooks' | 'mcp' | 'trust' | 'audit' | 'settings';
 
 export const VIEW_LABELS: Record<View, string> = {
   chat: 'Chat',
   rules: 'Rules',
   hooks: 'Hooks',
+  mcp: 'MCP servers',
   trust: 'Trusted folders',
   audit: 'Audit log',
   settings: 'Settings',

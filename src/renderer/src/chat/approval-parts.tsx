@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { unpreviewableSummary } from '../../../shared/agent-events';
 import type { ApprovalRequestEvent } from '../../../shared/chat-contract';
+import { parseMcpToolName } from '../../../shared/mcp-contract';
 import { LongText, MarkWarning, Shown } from '../display';
 import type { MarkedText } from '../display';
 import { DiffView } from './DiffView';
@@ -71,12 +72,26 @@ export function ApprovalWarnings({ request, rule }: { request: ApprovalRequestEv
 /** Tool, target (numbered lines when it has several), why the engine asks. */
 export function ApprovalFacts({ request }: { request: ApprovalRequestEvent }) {
   const lines = request.target.split('\n').length;
+  const mcp = parseMcpToolName(request.tool);
   return (
     <dl className="approval-facts">
       <dt>Tool</dt>
       <dd>
         <Shown text={request.tool} strict lines="inline" as="code" />
       </dd>
+      {mcp ? (
+        <>
+          <dt>MCP server</dt>
+          <dd data-testid="approval-mcp-server">
+            <Shown text={mcp.server} strict lines="inline" as="code" />
+          </dd>
+          <dt>Its tool</dt>
+          <dd data-testid="approval-mcp-tool">
+            <Shown text={mcp.tool} strict lines="inline" as="code" />{' '}
+            <span className="muted">(the arguments are below; the server&apos;s description never decides)</span>
+          </dd>
+        </>
+      ) : null}
       {request.target ? (
         <>
           <dt>{lines > 1 ? <Shown text={`Target (${lines} lines)`} /> : 'Target'}</dt>

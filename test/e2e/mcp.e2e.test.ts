@@ -1,0 +1,136 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
+import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
+import type { FakeAnthropic } from '../support/fake-anthropic';
+import { TEST_SERVER } from '../support/mcp-servers';
+import { noBwrapReason } from '../unit/sandbox/support';
+import { chromiumSkipReason } from './support/browser';
+import { openChatPage, POLL, SCREENSHOTS, useChatApp, waitUntilAnswerable } from './support/chat-app';
+import type { ChatApp } from './support/chat-app';
+import { CLI_PATH } from './support/start-web';
+import { openView, seriousViolations, setTheme, SIZES } from './support/ui';
+
+const skipReason = chromiumSkipReason() ?? noBwrapReason;
+const API_KEY = 'test-key-mcp';
+const SERVER = `{ command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(TEST_SERVER)}] }`;
+
+/** `gatehouse mcp list --json`: whether each server loads, as the engine's next run will see it. */
+function cliActive(home: string, project: string): Record<string, boolean> {
+  const out = execFileSync(process.execPath, [CLI_PATH, 'mcp', 'list', '--project', project, '--json'], {
+    env: { ...process.env, GATEHOUSE_HOME: home, HOME: home },
+    encoding: 'utf8',
+  });
+  const list = JSON.parse(out.trim().split('\n').pop() ?? '{}') as { servers: { name: string; active: boolean }[] };
+  return Object.fromEntries(list.servers.map((s) => [s.name, s.active]));
+}
+
+const row = (page: Page, name: string) => page.locator(`[data-testid="mcp-row"][data-server="${name}"]`);
+
+// The MCP page and the approval of an MCP call, in Chromium through the browser shell; the SDK-built test server
+// runs for real (in bubblewrap).
+describe.skipIf(skipReason !== null)(
+  `MCP servers in the browser shell${skipReason ? ` (skipped: ${skipReason})` : ''}`,
+  { timeout: 180_000 },
+  () => {
+    let app: ChatApp<FakeAnthropic>;
+    useChatApp(
+      {
+        name: 'mcp',
+        startModel: () => startFakeAnthropic({ apiKey: API_KEY }),
+        env: { ANTHROPIC_API_KEY: API_KEY },
+        settings: `trust:\n  default: trust\nmcpServers:\n  tst: ${SERVER}\n`,
+        prepare: (project) => {
+          fs.writeFileSync(
+            path.join(project, '.mcp.json'),
+            JSON.stringify({ mcpServers: { proj: { command: process.execPath, args: [TEST_SERVER] } } }),
+          );
+        },
+      },
+      (started) => {
+        app = started;
+      },
+    );
+
+    it('lists the servers and why one does not load; approve (keyboard), test and revoke; axe-clean', async () => {
+      const { page, problems } = await openChatPage(await app.newContext({ viewport: SIZES[0] }), app.web.url);
+      await openView(page, 'MCP servers');
+      await row(page, 'proj').waitFor();
+      expect(await row(page, 'tst').getAttribute('data-active')).toBe('true');
+      expect(await row(page, 'proj').getAttribute('data-active')).toBe('false');
+      expect(await row(page, 'proj').textContent()).toContain('not approved yet');
+      const found: string[] = [];
+      for (const theme of ['light', 'dark'] as const) {
+        await setTheme(page, theme);
+        for (const v of await seriousViolations(page)) found.push(`${theme}: ${v}`);
+      }
+      expect(found).toEqual([]);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'mcp-servers.png') });
+
+      // Approve by keyboard: the dialog shows the command line; Enter on its Approve button.
+      await row(page, 'proj').getByRole('button', { name: 'Approve MCP server proj' }).focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: 'Approve the MCP server proj?' });
+      await dialog.waitFor();
+      expect(await dialog.textContent()).toContain(TEST_SERVER);
+      await dialog.getByRole('button', { name: 'Approve', exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await dialog.waitFor({ state: 'detached' });
+      await expect.poll(() => row(page, 'proj').getAttribute('data-active'), POLL).toBe('true');
+      expect(cliActive(app.home, app.project)).toEqual({ tst: true, proj: true });
+
+      // Test: the server starts as a run would; its tools with the engine's category.
+      await row(page, 'tst').getByRole('button', { name: 'Test MCP server tst' }).click();
+      const result = page.getByTestId('mcp-test');
+      await result.waitFor(POLL);
+      expect(await result.getByRole('heading').textContent()).toBe('Test of tst: connected');
+      expect(await result.locator('[data-testid="mcp-tool"][data-category="read"]').allTextContents()).toEqual([
+        'read mcp__tst__peek',
+      ]);
+      expect(await result.textContent()).toContain('tool "not_object" is left out');
+      for (const v of await seriousViolations(page)) found.push(`after test: ${v}`);
+      expect(found).toEqual([]);
+
+      await row(page, 'proj').getByRole('button', { name: 'Revoke approval of MCP server proj' }).click();
+      await expect.poll(() => row(page, 'proj').getAttribute('data-active'), POLL).toBe('false');
+      expect(cliActive(app.home, app.project)).toEqual({ tst: true, proj: false });
+      expect(problems).toEqual([]);
+    });
+
+    it('the approval of an MCP call shows its server, its tool and its arguments; allowed once, it runs', async () => {
+      app.model.enqueue(
+        reply(toolUse('toolu_mcp', 'mcp__tst__write_marker', { path: 'from-mcp.txt' })),
+        reply(text('Marker written.')),
+      );
+      const { page, problems } = await openChatPage(await app.newContext({ viewport: SIZES[0] }), app.web.url);
+      await page.getByRole('combobox', { name: 'Agent mode' }).selectOption('do');
+      const box = page.getByRole('textbox', { name: 'Message' });
+      await box.fill('Write the marker');
+      await box.press('Enter');
+      const dialog = page.getByRole('dialog');
+      await dialog.waitFor({ state: 'visible', timeout: 60_000 });
+      expect(await dialog.getByTestId('approval-mcp-server').innerText()).toBe('tst');
+      expect(await dialog.getByTestId('approval-mcp-tool').innerText()).toContain('write_marker');
+      expect(await dialog.getByTestId('approval-input').innerText()).toContain('"path": "from-mcp.txt"');
+      expect(await seriousViolations(page, '.approval-dialog')).toEqual([]);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'mcp-approval.png') });
+      await waitUntilAnswerable(dialog);
+      await dialog.getByRole('button', { name: 'Allow once', exact: true }).click();
+      await expect
+        .poll(
+          () => page.getByRole('log', { name: 'Conversation' }).getByTestId('assistant-message').last().textContent(),
+          POLL,
+        )
+        .toContain('Marker written.');
+      expect(fs.readFileSync(path.join(app.project, 'from-mcp.txt'), 'utf8')).toBe('marker\n');
+      // The MCP page says how that prompt found the server.
+      await openView(page, 'MCP servers');
+      await expect
+        .poll(() => row(page, 'tst').getByTestId('mcp-last-run').textContent(), POLL)
+        .toBe('last prompt: 7 tools');
+      expect(problems).toEqual([]);
+    });
+  },
+);
