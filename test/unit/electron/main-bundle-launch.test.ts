@@ -29,7 +29,9 @@ afterEach(async () => {
   // Main sets process.env.PATH from the login shell: put this process's environment back.
   for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
   Object.assign(process.env, savedEnv);
-  fs.rmSync(home, { recursive: true, force: true });
+  // The app may still be finishing an atomic state write (a temp file, then a rename) into config/ as it quits:
+  // retry on ENOTEMPTY instead of failing the cleanup.
+  fs.rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 async function waitForWindow(f: ReturnType<typeof createFakeElectron>) {
