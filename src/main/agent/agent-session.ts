@@ -24,6 +24,7 @@ import type { PermissionEngine } from '../permission';
 import { readDenyRules } from '../sandbox/sandbox-gate';
 import type { SettingsSnapshot } from '../settings/settings-store';
 import type { SessionHeader } from '../session/transcript-entry';
+import { TurnCheckpoints } from '../checkpoints/turn-checkpoints';
 import { SessionStore } from '../session/session-store';
 import type { TranscriptWriter } from '../session/transcript-writer';
 import type { WorkerHost } from '../worker-host/types';
@@ -75,6 +76,8 @@ export class AgentSession {
   /** The person's own messages (what auto mode's classifier is shown, with the call). */
   private readonly personMessages: string[];
   private readonly auto: AutoModeState;
+  /** A checkpoint of the project's files before each prompt that may change them (src/main/checkpoints). */
+  private readonly checkpoints: TurnCheckpoints;
 
   private constructor(
     private readonly options: AgentSessionOptions,
@@ -100,6 +103,9 @@ export class AgentSession {
         if (this.active) this.recordEvent(this.active, { type: 'auto_fallback', reason, ...counts });
       },
     });
+    this.checkpoints = new TurnCheckpoints(options.configDir, header.projectRoot, (message) =>
+      process.stderr.write(`gatehouse: ${message}\n`),
+    );
     for (const d of decisions) this.decided.set(d.id, d);
     this.hookRunEvents = [...hookRuns];
     const host = options.host;
@@ -269,6 +275,7 @@ export class AgentSession {
     await this.writer.flush();
     let result: AgentRunResultWire;
     let autoStats: AutoRunStats | undefined;
+    const checkpoint = await this.checkpoints.before({ sessionId: this.id, runId, prompt: text, agentMode });
     try {
       run.readDenyRules = readDenyRules((await this.engine.state.currentAsync()).rules); // before the mask: a rule added meanwhile asks
       const sandbox = await this.checkSandbox();
@@ -325,6 +332,7 @@ export class AgentSession {
       autoStats = stats.calls > 0 ? stats : undefined;
       this.active = null;
     }
+    await this.checkpoints.after(checkpoint);
     this.writer.recordConversation(runId, result.conversation);
     const { status, usage, turns, finalText } = result;
     this.writer.append({

@@ -6,6 +6,11 @@ import type { CommandEntry } from './command';
  */
 export const COMMANDS: CommandEntry[] = [
   {
+    name: 'checkpoints',
+    summary: 'list the checkpoints taken before prompts, see what restoring one changes, restore one',
+    load: async () => (await import('./checkpoints-command')).checkpointsCommand,
+  },
+  {
     name: 'hook',
     summary: "be Claude Code's PreToolUse hook: decide its call (JSON on stdin) with Gatehouse's engine",
     parsesShell: true,

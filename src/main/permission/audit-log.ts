@@ -49,6 +49,18 @@ export interface HookAuditEntry {
   message: string;
 }
 
+/** A restore of a checkpoint (`kind: 'checkpoint-restore'`): which files went back, which were kept, the undo. */
+export interface RestoreAuditEntry {
+  time: string;
+  kind: 'checkpoint-restore';
+  session: string;
+  project: string;
+  checkpoint: string;
+  restored: string[];
+  kept: string[];
+  undo: string | null;
+}
+
 /**
  * Every decision appended as one JSON line, redacted, rotated by size. Appends are asynchronous and in order (the
  * Electron main process never waits on the disk); `flush()` resolves when every line so far is on disk. A failed
@@ -110,6 +122,13 @@ export class AuditLog {
       command: redactText(entry.command),
       message: redactText(entry.message),
     };
+    this.append(JSON.stringify(line) + '\n');
+    return line;
+  }
+
+  /** Appends one checkpoint restore. */
+  recordRestore(entry: Omit<RestoreAuditEntry, 'time' | 'kind'>, now: Date = new Date()): RestoreAuditEntry {
+    const line: RestoreAuditEntry = { time: now.toISOString(), kind: 'checkpoint-restore', ...entry };
     this.append(JSON.stringify(line) + '\n');
     return line;
   }

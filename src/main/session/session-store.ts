@@ -5,6 +5,7 @@ import type { AgentRunStatus } from '../../shared/agent-events';
 import type { TokenUsage } from '../../shared/conversation';
 import type { AgentMode } from '../../shared/permission';
 import { GatehouseError } from '../../shared/errors';
+import { deleteSessionCheckpoints } from '../checkpoints/checkpoint-store';
 import { isMissing } from '../fs/read-regular-file';
 import type { SessionHeader } from './transcript-entry';
 import { SESSION_FORMAT_VERSION, SessionIdSchema } from './transcript-entry';
@@ -40,7 +41,10 @@ export interface NewSession {
 export class SessionStore {
   readonly dir: string;
 
+  private readonly configDir: string;
+
   constructor(options: { configDir: string }) {
+    this.configDir = options.configDir;
     this.dir = path.join(options.configDir, 'sessions');
   }
 
@@ -134,6 +138,10 @@ export class SessionStore {
     const file = this.fileOf(id);
     try {
       await fs.promises.rm(file);
+      // Its checkpoints keep copies of the project's files: they go with it.
+      await deleteSessionCheckpoints(this.configDir, id).catch((err: unknown) => {
+        process.stderr.write(`gatehouse: the checkpoints of session ${id} were not deleted: ${String(err)}\n`);
+      });
       return true;
     } catch (err) {
       if (isMissing(err)) return false;

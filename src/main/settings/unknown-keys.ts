@@ -37,6 +37,7 @@ const TOP_KEYS = [
   'hooks',
   'mcpServers',
   'subagents',
+  'checkpoints',
   '$schema',
 ];
 const TRUST_KEYS = ['default'];

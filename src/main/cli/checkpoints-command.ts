@@ -1,0 +1,133 @@
+import { CheckpointStore, type ChangedFile } from '../checkpoints/checkpoint-store';
+import { AuditLog } from '../permission/audit-log';
+import { userConfigDir } from '../paths';
+import { parseCommandArgs, unknownChoice } from './args';
+import type { CliCommand, CliIO } from './command';
+import { UsageError } from './command';
+import { projectDir } from './project';
+
+const USAGE = [
+  'gatehouse checkpoints <action> ...',
+  '  list [--project DIR] [--session ID] [--json]   checkpoints of the project, newest first',
+  '  diff ID [--project DIR] [--json]               what restoring ID would change (files, then the diff)',
+  '  restore ID --yes [--overwrite-external] [--project DIR] [--json]',
+  '                                                 put the files back as they were at ID (a checkpoint of the',
+  '                                                 present is taken first, so it can be undone); files changed',
+  '                                                 outside the agent are kept unless --overwrite-external',
+].join('\n');
+
+const MARK: Record<ChangedFile['action'], string> = { restore: 'M', recreate: 'A', delete: 'D' };
+
+function fileLine(f: ChangedFile): string {
+  return `  ${MARK[f.action]} ${f.path}${f.external ? '   (changed outside the agent)' : ''}`;
+}
+
+function oneId(positionals: string[], action: string): string {
+  const [id, ...extra] = positionals;
+  if (!id || extra.length) throw new UsageError(`${action} takes exactly one checkpoint id`);
+  return id;
+}
+
+async function failing<T>(io: CliIO, fn: () => Promise<T>): Promise<T | null> {
+  try {
+    return await fn();
+  } catch (err) {
+    io.err(`gatehouse checkpoints: ${(err as Error).message}`);
+    return null;
+  }
+}
+
+export const checkpointsCommand: CliCommand = {
+  name: 'checkpoints',
+  usage: USAGE,
+  async run(args, io) {
+    const [action, ...rest] = args;
+    const { values, positionals } = parseCommandArgs(rest, {
+      json: { type: 'boolean' },
+      project: { type: 'string' },
+      session: { type: 'string' },
+      yes: { type: 'boolean' },
+      'overwrite-external': { type: 'boolean' },
+    });
+    const configDir = userConfigDir(io.env);
+    const store = new CheckpointStore(configDir, projectDir(values.project, io.cwd));
+    if (action === 'list') {
+      if (positionals.length) throw new UsageError(`list takes no arguments, got "${positionals.join(' ')}"`);
+      const entries = await failing(io, () => store.list());
+      if (!entries) return 1;
+      const shown = entries.filter((e) => !values.session || e.sessionId === values.session);
+      if (values.json) io.out(JSON.stringify(shown));
+      else if (shown.length === 0) io.out(`no checkpoints for ${store.projectRoot}`);
+      else
+        for (const e of shown) {
+          const what = e.kind === 'before-restore' ? e.prompt : `"${e.prompt.slice(0, 60)}"`;
+          const note = e.error
+            ? `  (not taken: ${e.error})`
+            : e.skipped.length
+              ? `  (${e.skipped.length} large file(s) left out)`
+              : '';
+          io.out(`${e.id}  ${e.createdAt}  session ${e.sessionId.slice(0, 8)}  ${what}${note}`);
+        }
+      return 0;
+    }
+    if (action === 'diff') {
+      const diff = await failing(io, () => store.diff(oneId(positionals, 'diff')));
+      if (!diff) return 1;
+      if (values.json) {
+        io.out(JSON.stringify(diff));
+        return 0;
+      }
+      if (diff.files.length === 0) {
+        io.out(`the files are as they were at ${diff.entry.id}: nothing to restore`);
+        return 0;
+      }
+      io.out(`restoring ${diff.entry.id} would change ${diff.files.length} file(s):`);
+      for (const f of diff.files) io.out(fileLine(f));
+      io.out('');
+      io.out(diff.patch.trimEnd());
+      if (diff.patchTruncated) io.out('… (the diff is longer: cut here)');
+      return 0;
+    }
+    if (action === 'restore') {
+      const id = oneId(positionals, 'restore');
+      if (!values.yes) {
+        const diff = await failing(io, () => store.diff(id));
+        if (!diff) return 1;
+        io.err(`restoring ${diff.entry.id} would change ${diff.files.length} file(s):`);
+        for (const f of diff.files) io.err(fileLine(f));
+        io.err('nothing was changed: add --yes to restore (see the whole diff with `gatehouse checkpoints diff ID`)');
+        return 1;
+      }
+      const sessionId = `cli-${io.pid ?? process.pid}`;
+      const result = await failing(io, () =>
+        store.restore(id, { overwriteExternal: values['overwrite-external'] === true, sessionId }),
+      );
+      if (!result) return 1;
+      const audit = new AuditLog({ configDir });
+      audit.recordRestore({
+        session: sessionId,
+        project: store.projectRoot,
+        checkpoint: id,
+        restored: result.restored.map((f) => f.path),
+        kept: result.kept.map((f) => f.path),
+        undo: result.undo?.id ?? null,
+      });
+      await audit.flush();
+      if (values.json) {
+        io.out(JSON.stringify(result));
+        return 0;
+      }
+      io.out(`restored ${result.restored.length} file(s) to checkpoint ${id}`);
+      for (const f of result.restored) io.out(fileLine(f));
+      if (result.kept.length) {
+        io.out(
+          `kept ${result.kept.length} file(s) changed outside the agent (--overwrite-external restores them too):`,
+        );
+        for (const f of result.kept) io.out(fileLine(f));
+      }
+      if (result.undo) io.out(`undo with: gatehouse checkpoints restore ${result.undo.id} --yes`);
+      return 0;
+    }
+    throw unknownChoice('action', action, ['list', 'diff', 'restore']);
+  },
+};
