@@ -11,6 +11,8 @@ export const AuditRecordSchema = z.object({
   session: z.string(),
   project: z.string().optional(),
   tool: z.string(),
+  /** The sub-agent that made the call (its id); absent: the session's own agent. */
+  agent: z.string().optional(),
   /** For an MCP tool: its server and tool. */
   mcp: z.object({ server: z.string(), tool: z.string() }).optional(),
   /** The call's input as the log keeps it: paths and commands, contents reduced to sizes. */

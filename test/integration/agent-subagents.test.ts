@@ -214,6 +214,21 @@ describe('sub-agents', () => {
     expect(agentEvents(events).filter((e) => e.type === 'subagent_started')).toHaveLength(1);
   });
 
+  it("gatehouse run's text output: [skill] and [agent] lines, and the sub-agent's calls labelled", async () => {
+    writeAgent(userAgents(), 'writer', 'description: Writes files\ntools: Write');
+    script('writer', true, toolUse('toolu_w', 'write_file', { path: 'text.txt', content: 'x' }));
+    const r = await runGatehouse(['run', '--project', box.project, 'delegate'], box.env, box.home);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /^\[agent\] writer-[0-9a-f]+ started \(chat mode, in the background \(its asks: deny\)\)$/m,
+    );
+    expect(r.stdout).toMatch(
+      /^\[writer-[0-9a-f]+\] \[tool\] write_file text\.txt -> deny \(trust\): approval required: nobody watches a background sub-agent/m,
+    );
+    expect(r.stdout).toMatch(/^\[agent\] writer-[0-9a-f]+ completed after 2 turns$/m);
+    expect(exists('text.txt')).toBe(false);
+  });
+
   it("a project's sub-agents are offered only once it is trusted", async () => {
     writeAgent(path.join(box.project, '.claude', 'agents'), 'proj', 'description: PROJECT-AGENT');
     fake.enqueue(reply(text('ok')), reply(text('ok')));

@@ -74,6 +74,9 @@ function AuditRow({ r }: { r: AuditRecord }) {
       </td>
       <td>
         <Shown text={r.tool} strict lines="inline" as="code" />
+        {r.agent ? (
+          <Shown className="muted audit-agent" text={` by sub-agent ${r.agent}`} strict lines="inline" />
+        ) : null}
       </td>
       <td className="audit-target">
         <Shown text={callTarget(r.input)} strict lines="inline" as="code" />
