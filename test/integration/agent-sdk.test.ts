@@ -94,4 +94,42 @@ describe("the SDK: createSession from 'gatehouse'", () => {
     expect(results[1]).toMatchObject({ tool_use_id: 'toolu_no', is_error: true });
     expect(String(results[1]!.content)).toContain('not that one');
   });
+
+  it("exposes a sub-agent's events: its start and end, and its calls labelled with its id (the approval too)", async () => {
+    const app = path.join(box.home, 'app');
+    fs.mkdirSync(path.join(app, 'node_modules'), { recursive: true });
+    fs.symlinkSync(REPO, path.join(app, 'node_modules', 'gatehouse'), 'dir');
+    fs.writeFileSync(
+      path.join(app, 'main.cjs'),
+      SCRIPT.replace(
+        'if (event.event.type',
+        "if (event.event.agent || event.event.type.startsWith('subagent')) decided.push(event.event); else if (event.event.type",
+      ).replace('asked.push({', 'asked.push({ agent: request.agent && request.agent.name,'),
+    );
+    fs.mkdirSync(path.join(box.configDir, 'agents'));
+    fs.writeFileSync(
+      path.join(box.configDir, 'agents', 'writer.md'),
+      '---\nname: writer\ndescription: Writes\ntools: Write\n---\nWrite.\n',
+    );
+    fake.enqueue(
+      reply(toolUse('toolu_task', 'task', { agent: 'writer', prompt: 'write yes.txt' })),
+      reply(toolUse('toolu_yes', 'write_file', { path: 'yes.txt', content: 'ok\n' })),
+      reply(text('sub done')),
+      reply(text('All done.')),
+    );
+    const r = await runScript(app);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { asked: Array<{ agent?: string }>; decided: Array<Record<string, unknown>> };
+    expect(out.asked).toEqual([expect.objectContaining({ agent: 'writer' })]);
+    const started = out.decided.find((e) => e.type === 'subagent_started')!;
+    expect(started).toMatchObject({ id: 'toolu_task', name: 'writer', background: false });
+    const labelled = out.decided.filter((e) => e.agent === started.agentId).map((e) => e.type);
+    expect(labelled).toEqual(['tool_call_started', 'tool_call_decided', 'tool_call_finished']);
+    expect(out.decided.at(-1)).toMatchObject({
+      type: 'subagent_finished',
+      agentId: started.agentId,
+      status: 'completed',
+    });
+    expect(fs.readFileSync(path.join(box.project, 'yes.txt'), 'utf8')).toBe('ok\n');
+  });
 });
