@@ -79,7 +79,7 @@ export class AgentService {
       const confined = await this.confinement.resolve(params.projectRoot, params.additionalDirectories, params.sandbox);
       let registry = this.registry(confined.wrapper);
       if (params.mcpServers?.length) {
-        mcp = await startRunMcp(params, registry, this.deps.mcpTimings);
+        mcp = await startRunMcp(params, registry, this.deps.mcpTimings, abort.signal);
         this.mcp.add(mcp);
         registry = mcp.registry;
         // main learns which tools exist (and which are read-only) before the model may call any of them.

@@ -44,6 +44,8 @@ function toolNames(request = 0): string[] {
 
 describe.skipIf(noBwrapReason !== null)(
   `MCP tools in the agent loop${noBwrapReason ? ` (skipped: ${noBwrapReason})` : ''}`,
+  // Each test runs several real CLI processes (and sandboxed servers): minutes on a loaded machine, seconds alone.
+  { timeout: 120_000 },
   () => {
     it('a tool of your server runs when a rule allows it, asks (denied without a person) otherwise, and a read-only one is allowed', async () => {
       const tag = `--tag=${randomUUID()}`;

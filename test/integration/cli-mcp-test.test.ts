@@ -18,6 +18,8 @@ function mcp(...args: string[]) {
 
 describe.skipIf(noBwrapReason !== null)(
   `gatehouse mcp test${noBwrapReason ? ` (skipped: ${noBwrapReason})` : ''}`,
+  // Each test runs several real CLI processes (and sandboxed servers): minutes on a loaded machine, seconds alone.
+  { timeout: 120_000 },
   () => {
     it('connects, lists the tools with the category the engine gives them, and what it left out', async () => {
       fs.writeFileSync(

@@ -14,6 +14,17 @@ import { makeWorld, noBwrapReason, type SandboxWorld } from '../unit/sandbox/sup
 
 const base = createToolRegistry({ ripgrepPath: null });
 
+/** Every process whose command line holds `tag`. */
+async function processesWith(tag: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await fs.promises.readdir('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    const cmdline = await fs.promises.readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(tag)) pids.push(Number(entry));
+  }
+  return pids;
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -191,6 +202,43 @@ describe.skipIf(noBwrapReason !== null)(
       } finally {
         await everything.stop();
       }
+    });
+
+    it('a cancel while a server is still starting stops it at once (no wait for the connect timeout, no process left)', async () => {
+      const tag = `gh-mcp-hang-${process.pid}-${Date.now()}`;
+      const started = path.join(world.project, `${tag}.started`);
+      const abort = new AbortController();
+      const watcher = fs.watch(world.project);
+      const appeared = new Promise<void>((resolve) =>
+        watcher.on('change', () => {
+          if (fs.existsSync(started)) resolve();
+        }),
+      );
+      const starting = startRunMcp(
+        {
+          mcpServers: [
+            {
+              name: 'hangs',
+              source: 'user',
+              // Never answers initialize.
+              entry: { command: 'sh', args: ['-c', `touch ${started}; exec sleep 600`, tag] },
+              readOnlyHints: true,
+            },
+          ],
+          projectRoot: world.project,
+          additionalDirectories: [],
+          sandbox,
+        },
+        base,
+        { connectMs: 600_000 },
+        abort.signal,
+      );
+      await appeared;
+      watcher.close();
+      abort.abort();
+      const mcp2 = await starting;
+      expect(mcp2.servers.status()[0]!.state).toBe('stopped');
+      expect(await processesWith(tag)).toEqual([]);
     });
 
     it('leaves no server process behind once stopped', async () => {

@@ -99,8 +99,9 @@ export class McpConnection {
       this.tools = accepted.tools;
       this.skipped.push(...accepted.skipped);
       for (const s of this.skipped) this.error(s.reason);
-      this.state = 'ready';
+      if (!this.stopped) this.state = 'ready';
     } catch (err) {
+      if (this.stopped) return;
       this.state = 'failed';
       this.error(`could not start: ${messageOf(err)}${this.stderrNote()}`);
       await this.closeClient();
@@ -151,7 +152,13 @@ export class McpConnection {
     if (isHttpEntry(this.server.entry)) {
       transport = await httpTransport(this.server.entry);
     } else {
-      this.stdio = new ChildStdioTransport(await this.deps.spawnSpec(this.server));
+      const spec = await this.deps.spawnSpec(this.server);
+      if (this.stopped) {
+        // The run ended while the sandbox was being set up: nothing may start after stop().
+        await spec.cleanup?.();
+        throw new Error('the run ended before the server started');
+      }
+      this.stdio = new ChildStdioTransport(spec);
       transport = this.stdio;
     }
     client.onclose = () => {

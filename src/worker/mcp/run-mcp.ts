@@ -18,6 +18,7 @@ export async function startRunMcp(
   params: Pick<AgentRunParams, 'mcpServers' | 'projectRoot' | 'additionalDirectories' | 'sandbox'>,
   base: ToolRegistry,
   timings: Partial<McpTimings> = {},
+  signal?: AbortSignal,
 ): Promise<RunMcp> {
   const sandboxes = new McpSandboxes(
     params.projectRoot,
@@ -28,13 +29,16 @@ export async function startRunMcp(
     spawnSpec: (server) => sandboxes.spawnSpec(server),
     timings: { ...DEFAULT_TIMINGS, ...timings },
   });
-  await servers.start();
   let stopping: Promise<void> | null = null;
-  return {
-    servers,
-    registry: withMcpTools(base, servers),
-    stop: () => (stopping ??= servers.stop().finally(() => sandboxes.dispose())),
-  };
+  const stop = (): Promise<void> => (stopping ??= servers.stop().finally(() => sandboxes.dispose()));
+  // A cancel while servers start does not wait for them (up to the connect timeout): they are stopped instead.
+  const cancelled = new Promise<void>((resolve) => {
+    if (signal?.aborted) resolve();
+    signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await Promise.race([servers.start(), cancelled]);
+  if (signal?.aborted) await stop();
+  return { servers, registry: withMcpTools(base, servers), stop };
 }
 
 /** `mcp.test`: one server started as a run starts it, its tools listed, then stopped. */
