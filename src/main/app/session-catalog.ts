@@ -5,6 +5,7 @@ import type { SessionSummary } from '../../shared/chat-contract';
 import { GatehouseError } from '../../shared/errors';
 import { writeFileAtomicAsync } from '../fs/atomic-write';
 import { isMissing, MAX_STATE_BYTES, readRegularFile } from '../fs/read-regular-file';
+import { deleteSessionCheckpoints } from '../checkpoints/checkpoint-store';
 import { withStateLock } from '../fs/state-lock';
 import { SessionStore } from '../session/session-store';
 
@@ -111,7 +112,12 @@ export class SessionCatalog {
     for (const name of names) {
       const file = path.join(this.trashDir, name);
       const st = await fs.promises.stat(file).catch(() => null);
-      if (st && now - st.mtimeMs > TRASH_KEEP_MS) await fs.promises.rm(file, { force: true });
+      if (st && now - st.mtimeMs > TRASH_KEEP_MS) {
+        await fs.promises.rm(file, { force: true });
+        // Gone for good: its checkpoints (copies of the project's files) go with it.
+        if (name.endsWith('.jsonl'))
+          await deleteSessionCheckpoints(this.options.configDir, name.slice(0, -'.jsonl'.length)).catch(() => 0);
+      }
     }
   }
 }
