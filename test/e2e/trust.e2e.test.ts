@@ -41,6 +41,16 @@ describe.skipIf(skipReason !== null)(
         'permissions:\n  allow: ["Bash(npm test)"]\n  deny: ["Read(.env)"]\n',
       );
       fs.writeFileSync(path.join(project, 'AGENTS.md'), '# Instructions for agents\n');
+      fs.mkdirSync(path.join(project, '.claude/skills/deploy'), { recursive: true });
+      fs.writeFileSync(
+        path.join(project, '.claude/skills/deploy/SKILL.md'),
+        '---\nname: deploy\ndescription: Ship the app\nallowed-tools: Bash\n---\nSteps\n',
+      );
+      fs.mkdirSync(path.join(project, '.claude/agents'), { recursive: true });
+      fs.writeFileSync(
+        path.join(project, '.claude/agents/helper.md'),
+        '---\nname: helper\ndescription: Helps out\n---\nHelp.\n',
+      );
       web = await startWeb({ project });
       browser = await launchChromium();
     });
@@ -74,6 +84,16 @@ describe.skipIf(skipReason !== null)(
       expect(dialogText).toContain('Bash(npm test)');
       expect(dialogText).toContain(path.join(project, 'AGENTS.md'));
       expect(dialogText).not.toContain('Read(.env)'); // deny rules always load: not part of what trust unlocks
+      // The project's skills and sub-agents: what the model would be offered.
+      const skills = dialog.getByRole('region', { name: 'Skills' });
+      expect(await skills.getByRole('heading').textContent()).toContain('1 skill');
+      expect(await skills.getByTestId('trust-skills').textContent()).toBe(
+        `deploy: Ship the app from ${path.join(project, '.claude/skills/deploy/SKILL.md')}`,
+      );
+      const agents = dialog.getByRole('region', { name: 'Sub-agents' });
+      expect(await agents.getByTestId('trust-agents').textContent()).toBe(
+        `helper: Helps out from ${path.join(project, '.claude/agents/helper.md')}`,
+      );
       for (const name of ['Trust this session', 'Trust this folder', 'Not now', 'Never trust this folder']) {
         expect(await dialog.getByRole('button', { name, exact: true }).count()).toBe(1);
       }
