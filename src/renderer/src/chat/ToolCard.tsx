@@ -128,6 +128,11 @@ export function ToolCard({ item }: { item: ToolItem }) {
             <Shown text={`asked: ${asked.reason}`} lines="inline" />
           </span>
         ) : null}
+        {item.decision?.classifier?.decision === 'block' ? (
+          <span className="tool-asked muted" data-testid="decision-classifier">
+            <Shown text={`auto-mode classifier blocked it: ${item.decision.classifier.reason}`} lines="inline" />
+          </span>
+        ) : null}
         {outcome ? (
           <span className="tool-outcome muted">
             {'→ '}

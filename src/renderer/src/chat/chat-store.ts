@@ -1,5 +1,11 @@
 import { create } from 'zustand';
-import type { AgentEvent, HookRunsEvent, HookRunWire, ToolCallDecided } from '../../../shared/agent-events';
+import type {
+  AgentEvent,
+  AutoRunStats,
+  HookRunsEvent,
+  HookRunWire,
+  ToolCallDecided,
+} from '../../../shared/agent-events';
 import type { ApiEvent } from '../../../shared/api';
 import type { ApprovalRequestEvent, ChatState } from '../../../shared/chat-contract';
 import type { ConversationMessage, TokenUsage } from '../../../shared/conversation';
@@ -78,6 +84,8 @@ export interface ChatStore {
   sessionId: string | null;
   /** The skills the running prompt loaded (its tools are narrowed to theirs until the run ends). */
   activeSkills: { name: string; allowedTools?: string[] }[];
+  /** Auto mode fell back to manual approval in this session: why (null: it did not). */
+  autoFallback: string | null;
 }
 
 export const useChat = create<ChatStore>(() => ({
@@ -92,6 +100,7 @@ export const useChat = create<ChatStore>(() => ({
   plan: null,
   sessionId: null,
   activeSkills: [],
+  autoFallback: null,
 }));
 
 /** Sub-agent ids of this page's runs, to their names (their calls' cards say which sub-agent made them). */
@@ -170,6 +179,13 @@ function applyAgentEvent(event: AgentEvent): void {
     case 'turn_usage':
       useChat.setState({ usage: event.total });
       return;
+    case 'auto_fallback':
+      useChat.setState({ autoFallback: event.reason });
+      pushItem({ kind: 'notice', key: nextKey(), tone: 'info', text: `Auto mode: ${event.reason}.` });
+      return;
+    case 'auto_usage':
+      pushItem({ kind: 'notice', key: nextKey(), tone: 'info', text: autoUsageText(event.stats) });
+      return;
     case 'done':
     case 'cancelled':
     case 'error':
@@ -178,6 +194,12 @@ function applyAgentEvent(event: AgentEvent): void {
     default:
       return;
   }
+}
+
+/** What auto mode's classifier cost in a run, in words. */
+function autoUsageText(s: AutoRunStats): string {
+  const calls = `${s.calls} call${s.calls === 1 ? '' : 's'}`;
+  return `Auto mode's classifier: ${calls} (${s.allowed} allowed, ${s.blocked} blocked), ${s.inputTokens + s.outputTokens} tokens, ${(s.latencyMs / 1000).toFixed(1)} s.`;
 }
 
 type AgentApiEvent = Extract<ApiEvent, { type: 'agent' }>;
@@ -272,6 +294,7 @@ function applyOneEvent(event: ApiEvent): void {
         plan: null,
         runAgentMode: null,
         sessionId: null,
+        autoFallback: null,
       });
       return;
     default:
@@ -312,6 +335,8 @@ export function applyChatState(state: ChatState): void {
     approvals: state.pending,
     hasModelKey: state.hasModelKey,
     sessionId: state.sessionId,
+    // A fallback belongs to its session: another session starts with auto mode's classifier again.
+    autoFallback: state.sessionId === s.sessionId ? s.autoFallback : null,
     items: s.items.length === 0 ? itemsFromConversation(state.messages, state.decisions, state.hookRuns) : s.items,
   }));
 }

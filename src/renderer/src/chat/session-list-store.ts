@@ -41,7 +41,7 @@ export async function resumeSession(api: GatehouseApi, id: string): Promise<void
   await attempt(async () => {
     const resumed = await api.resumeSession({ id });
     showConversation(resumed.messages, resumed.decisions, resumed.hookRuns);
-    useChat.setState({ sessionId: resumed.sessionId });
+    useChat.setState({ sessionId: resumed.sessionId, autoFallback: null });
   });
 }
 
@@ -49,7 +49,7 @@ export async function startNewSession(api: GatehouseApi): Promise<void> {
   await attempt(async () => {
     await api.newSession({});
     showConversation([]);
-    useChat.setState({ sessionId: null });
+    useChat.setState({ sessionId: null, autoFallback: null });
   });
   await refreshSessions(api);
 }
@@ -68,7 +68,7 @@ export async function deleteSession(api: GatehouseApi, session: SessionSummary):
   });
   if (ok && open) {
     showConversation([]);
-    useChat.setState({ sessionId: null });
+    useChat.setState({ sessionId: null, autoFallback: null });
   }
   await refreshSessions(api);
 }

@@ -7,6 +7,7 @@ import { PERMISSION_MODE_HINTS, PERMISSION_MODE_LABELS } from './mode-labels';
 import { refreshPermissionMode, usePermissionMode } from './mode-store';
 import './modes.css';
 import { Shown, shownText } from '../display';
+import { useChat } from '../chat/chat-store';
 
 /**
  * The composer's permission-mode selector: the mode in force for the session's next calls and where it comes from.
@@ -16,6 +17,7 @@ export function PermissionModeSelect({ disabled }: { disabled: boolean }) {
   const api = useApi();
   const connected = useConnection().status === 'open';
   const { state, error } = usePermissionMode();
+  const autoFallback = useChat((s) => s.autoFallback);
   const [confirming, setConfirming] = useState(false);
   /** Why main changed the mode on its own (e.g. trust revoked during bypass). */
   const [notice, setNotice] = useState<string | null>(null);
@@ -56,6 +58,8 @@ export function PermissionModeSelect({ disabled }: { disabled: boolean }) {
         : 'built-in default';
   const long = state?.source === 'settings' ? `settings: ${state.settingsFile ?? ''}` : short;
   const bypassOff = state && !state.trusted ? state.bypassUnavailable : null;
+  // Auto mode fell back to manual approval for this session: the classifier is no longer asked.
+  const fellBack = mode === 'auto' ? autoFallback : null;
 
   return (
     <span className="permission-mode">
@@ -93,12 +97,17 @@ export function PermissionModeSelect({ disabled }: { disabled: boolean }) {
             `${PERMISSION_MODE_LABELS[mode]}: ${PERMISSION_MODE_HINTS[mode]} (from ${long})${bypassOff ? `. ${bypassOff}` : ''}`,
           )}
         >
-          <Shown text={`from ${short}${bypassOff ? ' · bypass unavailable (untrusted)' : ''}`} lines="inline" />
+          <Shown
+            text={`from ${short}${bypassOff ? ' · bypass unavailable (untrusted)' : ''}${fellBack ? ' · fell back to manual approval' : ''}`}
+            lines="inline"
+          />
         </span>
       ) : null}
       <span id={ids.source} className="visually-hidden" data-testid="permission-mode-source">
         {state ? (
-          <Shown text={`${PERMISSION_MODE_HINTS[mode]}; from ${long}.${bypassOff ? ` ${bypassOff}.` : ''}`} />
+          <Shown
+            text={`${PERMISSION_MODE_HINTS[mode]}; from ${long}.${bypassOff ? ` ${bypassOff}.` : ''}${fellBack ? ` ${fellBack}.` : ''}`}
+          />
         ) : (
           ''
         )}
