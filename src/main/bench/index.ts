@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchAudit } from './audit-bench';
+import { benchCheckpoints } from './checkpoint-bench';
 import { benchCli } from './cli-bench';
 import { benchDesktopStart } from './desktop/desktop-bench';
 import { benchIpc } from './ipc-bench';
@@ -13,7 +14,7 @@ import { benchUi } from './ui/ui-bench';
 const USAGE = `node out/main/bench.js [--json] [--quick] [--only NAME,...]
   --json      the last line is one JSON object with every measurement
   --quick     a 3 s stream instead of 30 s in the UI bench (a smoke test; the numbers are not comparable)
-  --only      run only these benches: ipc, permission, audit, cli, sandbox, tool, ui, desktop
+  --only      run only these benches: ipc, permission, audit, cli, sandbox, tool, checkpoint, ui, desktop
   env GATEHOUSE_BENCH_UI_STREAM_MS   the UI bench's stream length in ms (default 30000)`;
 
 /** The UI bench's stream: 2,000 tokens/s for 30 s unless shortened. */
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
     ['cli', async () => benchCli(path.join(__dirname, 'cli.js'))],
     ['sandbox', () => benchSandbox(configDir)],
     ['tool', () => benchToolRoundtrip(configDir)],
+    ['checkpoint', () => benchCheckpoints(configDir)],
     ['ui', () => runUiBench(uiStreamMs(argv.includes('--quick')))],
     ['desktop', () => runDesktopBench()],
   ];
