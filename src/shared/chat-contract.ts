@@ -72,6 +72,8 @@ export const ChatStateSchema = z.object({
   decisions: z.array(ToolCallDecidedSchema),
   /** Its hook runs outside the permission check (after a call, at a prompt, at the end of a run). */
   hookRuns: z.array(HookRunsEventSchema),
+  /** Its sub-agents' starts, ends and calls (nested under their task card). */
+  subagentEvents: z.array(AgentEventSchema).optional(),
 });
 export type ChatState = z.infer<typeof ChatStateSchema>;
 
@@ -103,6 +105,7 @@ export const ChatChannels = {
       messages: z.array(ConversationMessageSchema),
       decisions: z.array(ToolCallDecidedSchema),
       hookRuns: z.array(HookRunsEventSchema),
+      subagentEvents: z.array(AgentEventSchema).optional(),
     }),
   },
   /** Ends the open session; the next message starts a new one. */

@@ -88,6 +88,26 @@ describe.skipIf(skipReason !== null)(
       // The run is over: no skill is active any more.
       expect(await page.getByTestId('active-skill').count()).toBe(0);
       await page.screenshot({ path: path.join(SCREENSHOTS, 'subagent-nested.png') });
+
+      // After a reload (from the transcript): the same cards, nested the same way.
+      await page.reload();
+      await page.getByRole('article', { name: 'Tool call task' }).waitFor();
+      await expect
+        .poll(
+          () => page.getByTestId('tool-card').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))),
+          POLL,
+        )
+        .toEqual([
+          'Tool call load_skill',
+          'Tool call task',
+          expect.stringMatching(/^Tool call write_file by sub-agent scribe/),
+        ]);
+      const reloaded = page.getByRole('article', { name: /^Tool call write_file by sub-agent scribe/ });
+      expect(await reloaded.getByTestId('decision-badge').textContent()).toBe('allowed once by you');
+      expect(await reloaded.evaluate((el) => el.classList.contains('tool-card-sub'))).toBe(true);
+      expect(
+        await page.getByRole('article', { name: 'Tool call task' }).getByTestId('tool-subagent').textContent(),
+      ).toContain('· completed');
       expect(problems).toEqual([]);
     });
   },

@@ -26,6 +26,7 @@ import type { SettingsSnapshot } from '../settings/settings-store';
 import type { SessionHeader } from '../session/transcript-entry';
 import { TurnCheckpoints } from '../checkpoints/turn-checkpoints';
 import { SessionStore } from '../session/session-store';
+import { isSubagentEvent } from '../session/transcript-reader';
 import type { TranscriptWriter } from '../session/transcript-writer';
 import type { WorkerHost } from '../worker-host/types';
 import { decideCall, decisionEvent } from './permission-gate';
@@ -70,6 +71,7 @@ export class AgentSession {
   private readonly decided = new Map<string, ToolCallDecided>();
   /** The hook runs outside the permission check (PostToolUse, SessionStart, UserPromptSubmit, Stop), in order. */
   private readonly hookRunEvents: HookRunsEvent[];
+  private readonly subagentEventList: AgentEvent[];
   /** The MCP servers sent with the running prompt, and how the last run found them (tools, errors). */
   private mcpSent: { runId: string; servers: ActiveMcpServer[] } | null = null;
   private mcpFound: McpServerRunStatus[] = [];
@@ -91,6 +93,7 @@ export class AgentSession {
     decisions: readonly ToolCallDecided[] = [],
     hookRuns: readonly HookRunsEvent[] = [],
     prompts: readonly string[] = [],
+    subagentEvents: readonly AgentEvent[] = [],
   ) {
     this.context = context;
     this.personMessages = [...prompts];
@@ -108,6 +111,7 @@ export class AgentSession {
     );
     for (const d of decisions) this.decided.set(d.id, d);
     this.hookRunEvents = [...hookRuns];
+    this.subagentEventList = [...subagentEvents];
     const host = options.host;
     host.handle('permission.request', (request, signal) => this.onPermissionRequest(request, signal));
     host.handle('permission.readable', async (request) => this.onReadableRequest(request));
@@ -138,12 +142,14 @@ export class AgentSession {
     let decisions: ToolCallDecided[] = [];
     let hookRuns: HookRunsEvent[] = [];
     let prompts: string[] = [];
+    let subagentEvents: AgentEvent[] = [];
     if (options.resume) {
       const resumed = await store.resume(options.resume);
       ({ header, writer } = resumed);
       problems = resumed.transcript.problems.map((p) => `line ${p.line}: ${p.message}`);
       decisions = resumed.transcript.decisions;
       hookRuns = resumed.transcript.hookRuns;
+      subagentEvents = resumed.transcript.subagentEvents;
       prompts = promptTexts(resumed.transcript.entries);
       const project = options.project ? await realDir(options.project) : null;
       if (project !== null && project !== header.projectRoot) {
@@ -183,6 +189,7 @@ export class AgentSession {
       decisions,
       hookRuns,
       prompts,
+      subagentEvents,
     );
     await options.host.start();
     await session.checkSandbox();
@@ -211,6 +218,11 @@ export class AgentSession {
   }
 
   /** The hook runs of this session outside the permission check (stored runs included), in the order they ran. */
+  /** Sub-agents' starts and ends and their calls' events, of this session so far (stored runs included). */
+  get subagentEvents(): AgentEvent[] {
+    return [...this.subagentEventList];
+  }
+
   get hookRuns(): HookRunsEvent[] {
     return [...this.hookRunEvents];
   }
@@ -419,6 +431,7 @@ export class AgentSession {
     if (!NOT_RECORDED.has(event.type)) this.writer.append({ type: 'event', runId: run.runId, event });
     if (event.type === 'tool_call_decided') this.decided.set(event.id, event);
     if (event.type === 'hook_runs') this.hookRunEvents.push(event);
+    if (isSubagentEvent(event)) this.subagentEventList.push(event);
     run.emit({ type: 'agent', runId: run.runId, event });
   }
 

@@ -1,5 +1,5 @@
 import type { McpServerRunStatus } from '../../shared/mcp-contract';
-import type { HookRunsEvent, ToolCallDecided } from '../../shared/agent-events';
+import type { AgentEvent, HookRunsEvent, ToolCallDecided } from '../../shared/agent-events';
 import type { ApiEvent } from '../../shared/api';
 import type { ApprovalChoice } from '../../shared/approval-contract';
 import type { ApprovalRequestEvent, ChatState, SessionSummary } from '../../shared/chat-contract';
@@ -86,6 +86,7 @@ export class ChatService {
       messages: this.session?.conversation ?? [],
       decisions: this.session?.decisions ?? [],
       hookRuns: this.session?.hookRuns ?? [],
+      subagentEvents: this.session?.subagentEvents ?? [],
     };
   }
 
@@ -117,6 +118,7 @@ export class ChatService {
     messages: ConversationMessage[];
     decisions: ToolCallDecided[];
     hookRuns: HookRunsEvent[];
+    subagentEvents: AgentEvent[];
   }> {
     const session = await this.exclusively(async () => {
       await this.endSession();
@@ -127,6 +129,7 @@ export class ChatService {
       messages: session.conversation,
       decisions: session.decisions,
       hookRuns: session.hookRuns,
+      subagentEvents: session.subagentEvents,
     };
   }
 

@@ -1,5 +1,5 @@
 import { MAX_TRANSCRIPT_BYTES, readRegularFile } from '../fs/read-regular-file';
-import type { HookRunsEvent, ToolCallDecided } from '../../shared/agent-events';
+import type { AgentEvent, HookRunsEvent, ToolCallDecided } from '../../shared/agent-events';
 import type { ConversationMessage, TokenUsage } from '../../shared/conversation';
 import { describeZodError } from '../../shared/validate';
 import type { SessionHeader, TranscriptEntry } from './transcript-entry';
@@ -19,6 +19,8 @@ export interface LoadedTranscript {
   decisions: ToolCallDecided[];
   /** The hook runs outside the permission check (PostToolUse, SessionStart, UserPromptSubmit, Stop), in order. */
   hookRuns: HookRunsEvent[];
+  /** Sub-agents' starts and ends and their calls' events (a reloaded chat nests them under their task card). */
+  subagentEvents: AgentEvent[];
   usage: TokenUsage;
   problems: TranscriptProblem[];
 }
@@ -48,9 +50,19 @@ export async function readTranscript(file: string): Promise<LoadedTranscript> {
     conversation: rebuildConversation(entries),
     decisions: callDecisions(entries),
     hookRuns: entries.flatMap((e) => (e.type === 'event' && e.event.type === 'hook_runs' ? [e.event] : [])),
+    subagentEvents: entries.flatMap((e) => (e.type === 'event' && isSubagentEvent(e.event) ? [e.event] : [])),
     usage: totalUsage(entries),
     problems,
   };
+}
+
+/** A sub-agent's start or end, or an event of one of its calls. */
+export function isSubagentEvent(event: AgentEvent): boolean {
+  return (
+    event.type === 'subagent_started' ||
+    event.type === 'subagent_finished' ||
+    ('agent' in event && event.agent !== undefined && event.type !== 'tool_call_decided')
+  );
 }
 
 function findHeader(entries: TranscriptEntry[]): SessionHeader | null {

@@ -337,7 +337,10 @@ export function applyChatState(state: ChatState): void {
     sessionId: state.sessionId,
     // A fallback belongs to its session: another session starts with auto mode's classifier again.
     autoFallback: state.sessionId === s.sessionId ? s.autoFallback : null,
-    items: s.items.length === 0 ? itemsFromConversation(state.messages, state.decisions, state.hookRuns) : s.items,
+    items:
+      s.items.length === 0
+        ? itemsFromConversation(state.messages, state.decisions, state.hookRuns, state.subagentEvents)
+        : s.items,
   }));
 }
 
@@ -346,7 +349,8 @@ export function showConversation(
   messages: ConversationMessage[],
   decisions: readonly ToolCallDecided[] = [],
   hookRuns: readonly HookRunsEvent[] = [],
+  subagentEvents: readonly AgentEvent[] = [],
 ): void {
   flushChatDeltas();
-  useChat.setState({ items: itemsFromConversation(messages, decisions, hookRuns), usage: null });
+  useChat.setState({ items: itemsFromConversation(messages, decisions, hookRuns, subagentEvents), usage: null });
 }

@@ -1,6 +1,6 @@
-import type { HookRunsEvent, ToolCallDecided } from '../../../shared/agent-events';
+import type { AgentEvent, HookRunsEvent, ToolCallDecided } from '../../../shared/agent-events';
 import type { ConversationMessage } from '../../../shared/conversation';
-import type { ChatItem, NoticeItem, ToolItem } from './chat-store';
+import type { ChatItem, NoticeItem, SubagentInfo, ToolItem } from './chat-store';
 
 let loads = 0;
 
@@ -33,8 +33,10 @@ export function itemsFromConversation(
   messages: ConversationMessage[],
   decisions: readonly ToolCallDecided[] = [],
   hookRuns: readonly HookRunsEvent[] = [],
+  subagentEvents: readonly AgentEvent[] = [],
 ): ChatItem[] {
   const decided = new Map(decisions.map((d) => [d.id, d]));
+  const subagents = subagentRuns(subagentEvents);
   const afterCall = new Map<string, HookRunsEvent['hooks']>();
   const lines = new Map<number, HookRunsEvent[]>();
   for (const h of hookRuns) {
@@ -79,6 +81,12 @@ export function itemsFromConversation(
         };
         tools.set(block.id, tool);
         items.push(tool);
+        // A task call's sub-agent: its calls right under the card, as they were shown live.
+        const sub = subagents.get(block.id);
+        if (sub) {
+          tool.subagent = sub.info;
+          for (const call of sub.calls) items.push({ ...call, key: key(), decision: decided.get(call.callId) ?? null });
+        }
       } else if (block.type === 'tool_result') {
         const tool = tools.get(block.tool_use_id);
         if (tool) {
@@ -95,4 +103,49 @@ export function itemsFromConversation(
     placeLines(index);
   });
   return items;
+}
+
+/** The stored sub-agent events, by the task call that started each: what its card says, and its calls. */
+function subagentRuns(events: readonly AgentEvent[]): Map<string, { info: SubagentInfo; calls: ToolItem[] }> {
+  const runs = new Map<string, { info: SubagentInfo; calls: ToolItem[] }>();
+  const byAgent = new Map<string, { info: SubagentInfo; calls: ToolItem[] }>();
+  for (const e of events) {
+    if (e.type === 'subagent_started') {
+      const { agentId, name, background, agentMode, tools, backgroundAsk } = e;
+      const run = {
+        info: {
+          agentId,
+          name,
+          background,
+          agentMode,
+          ...(tools ? { tools } : {}),
+          ...(backgroundAsk ? { backgroundAsk } : {}),
+        },
+        calls: [] as ToolItem[],
+      };
+      runs.set(e.id, run);
+      byAgent.set(agentId, run);
+    } else if (e.type === 'subagent_finished') {
+      const run = byAgent.get(e.agentId);
+      if (run) run.info.status = e.status;
+    } else if (e.type === 'tool_call_started' && e.agent) {
+      const run = byAgent.get(e.agent);
+      run?.calls.push({
+        kind: 'tool',
+        key: '',
+        callId: e.id,
+        name: e.name,
+        input: e.input,
+        decision: null,
+        output: '',
+        result: null,
+        earlier: true,
+        agent: { id: e.agent, name: run.info.name },
+      });
+    } else if (e.type === 'tool_call_finished' && e.agent) {
+      const call = byAgent.get(e.agent)?.calls.find((c) => c.callId === e.id);
+      if (call) call.result = { ran: e.ran, isError: e.isError, content: e.content, exitCode: e.exitCode ?? null };
+    }
+  }
+  return runs;
 }

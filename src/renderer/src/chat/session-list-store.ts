@@ -40,7 +40,7 @@ export async function refreshSessions(api: GatehouseApi): Promise<void> {
 export async function resumeSession(api: GatehouseApi, id: string): Promise<void> {
   await attempt(async () => {
     const resumed = await api.resumeSession({ id });
-    showConversation(resumed.messages, resumed.decisions, resumed.hookRuns);
+    showConversation(resumed.messages, resumed.decisions, resumed.hookRuns, resumed.subagentEvents);
     useChat.setState({ sessionId: resumed.sessionId, autoFallback: null });
   });
 }
