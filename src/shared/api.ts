@@ -81,7 +81,7 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   /** A trust decision changed (set or revoked) for this folder: re-read getTrust. */
   z.object({ type: z.literal('trustChanged'), path: z.string() }),
   /** The desktop menu asks the page to show one of its views. */
-  z.object({ type: z.literal('showView'), view: z.enum(['chat', 'rules', 'hooks', 'settings', 'about']) }),
+  z.object({ type: z.literal('showView'), view: z.enum(['chat', 'rules', 'hooks', 'mcp', 'settings', 'about']) }),
   ...ChatEventSchemas,
   ...ModesEventSchemas,
   ...SettingsEventSchemas,

@@ -159,6 +159,38 @@ describe.skipIf(noBwrapReason !== null)(
       }
     });
 
+    it('with allowedDomains, the server reaches the network only through the proxy, which refuses an undeclared host', async () => {
+      const declared = await startRunMcp(
+        {
+          mcpServers: [
+            {
+              name: 'net',
+              source: 'user',
+              entry: stdioEntry({ allowedDomains: ['allowed.example'] }),
+              readOnlyHints: true,
+            },
+          ],
+          projectRoot: world.project,
+          additionalDirectories: [],
+          sandbox,
+        },
+        base,
+      );
+      const listener = http.createServer((_req, res) => res.end('host'));
+      await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+      try {
+        expect(declared.servers.status()[0]!.state).toBe('ready');
+        const port = (listener.address() as AddressInfo).port;
+        const reach = await declared.registry.execute('mcp__net__reach', { host: '127.0.0.1', port }, ctx, {
+          agentMode: 'do',
+        });
+        expect(reach.content).toMatch(/^blocked: proxy answered 403/);
+      } finally {
+        listener.close();
+        await declared.stop();
+      }
+    });
+
     it('a crashed server: the call fails with a clear error, and the server is restarted', async () => {
       const pid = mcp.servers.connections[0]!.pid!;
       const crash = await run('mcp__tst__crash', {});

@@ -181,7 +181,7 @@ export class AppCore {
   }
 
   /** The desktop menu's View items: the page shows that view. */
-  showView(view: 'chat' | 'rules' | 'hooks' | 'settings' | 'about'): void {
+  showView(view: 'chat' | 'rules' | 'hooks' | 'mcp' | 'settings' | 'about'): void {
     this.emit({ type: 'showView', view });
   }
 

@@ -9,15 +9,15 @@ export interface AppMenuOptions {
   recentProjects: readonly string[];
   openFolder: () => void;
   openRecent: (dir: string) => void;
-  /** View > Chat / Rules / Hooks / Settings…, Help > About: the page shows that view (About: the worker's diagnostics). */
-  showView: (view: 'chat' | 'rules' | 'hooks' | 'settings' | 'about') => void;
+  /** View > Chat / Rules / Hooks / MCP Servers / Settings…, Help > About: the page shows that view (About: the worker's diagnostics). */
+  showView: (view: 'chat' | 'rules' | 'hooks' | 'mcp' | 'settings' | 'about') => void;
 }
 
 const MAX_RECENT_IN_MENU = 10;
 
 /**
  * The application menu: standard roles (so the OS shortcuts work: copy/paste, quit, minimize...) plus File >
- * Open Folder... (Ctrl/Cmd+O), Open Recent, and View > Chat / Rules / Hooks / Settings… (Ctrl/Cmd+1, 2, 3, comma). Pure: only
+ * Open Folder... (Ctrl/Cmd+O), Open Recent, and View > Chat / Rules / Hooks / MCP Servers / Settings… (Ctrl/Cmd+1, 2, 3, 4, comma). Pure: only
  * Electron's types are imported.
  */
 export function buildAppMenuTemplate(o: AppMenuOptions): MenuItemConstructorOptions[] {
@@ -64,6 +64,7 @@ export function buildAppMenuTemplate(o: AppMenuOptions): MenuItemConstructorOpti
       { label: '&Chat', accelerator: 'CmdOrCtrl+1', click: () => o.showView('chat') },
       { label: '&Rules', accelerator: 'CmdOrCtrl+2', click: () => o.showView('rules') },
       { label: '&Hooks', accelerator: 'CmdOrCtrl+3', click: () => o.showView('hooks') },
+      { label: '&MCP Servers', accelerator: 'CmdOrCtrl+4', click: () => o.showView('mcp') },
       { label: '&Settings…', accelerator: 'CmdOrCtrl+,', click: () => o.showView('settings') },
       { type: 'separator' },
       ...developer,

@@ -39,13 +39,21 @@ describe('buildAppMenuTemplate', () => {
     expect(all.find((i) => i.label === 'Open Folder…')?.accelerator).toBe('CmdOrCtrl+O');
   });
 
-  it('View > Chat / Rules / Hooks / Settings… show that view in the page, with Ctrl/Cmd+1, 2, 3 and comma', () => {
+  it('View > Chat / Rules / Hooks / MCP Servers / Settings… show that view in the page, with Ctrl/Cmd+1, 2, 3, 4 and comma', () => {
     const shown: string[] = [];
     const all = flatten(buildAppMenuTemplate({ ...base, showView: (v) => shown.push(v) }));
-    const items = ['&Chat', '&Rules', '&Hooks', '&Settings…'].map((label) => all.find((i) => i.label === label));
-    expect(items.map((i) => i?.accelerator)).toEqual(['CmdOrCtrl+1', 'CmdOrCtrl+2', 'CmdOrCtrl+3', 'CmdOrCtrl+,']);
+    const items = ['&Chat', '&Rules', '&Hooks', '&MCP Servers', '&Settings…'].map((label) =>
+      all.find((i) => i.label === label),
+    );
+    expect(items.map((i) => i?.accelerator)).toEqual([
+      'CmdOrCtrl+1',
+      'CmdOrCtrl+2',
+      'CmdOrCtrl+3',
+      'CmdOrCtrl+4',
+      'CmdOrCtrl+,',
+    ]);
     for (const i of items) (i?.click as (() => void) | undefined)?.();
-    expect(shown).toEqual(['chat', 'rules', 'hooks', 'settings']);
+    expect(shown).toEqual(['chat', 'rules', 'hooks', 'mcp', 'settings']);
   });
 
   it('offers reload and devtools only in development builds', () => {
