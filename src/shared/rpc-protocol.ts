@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApprovalChoiceSchema, ApprovalRequestSchema } from './approval-contract';
 import { AgentEventSchema, AgentRunStatusSchema, AutoRunStatsSchema } from './agent-events';
+import { CheckpointDiffSchema, CheckpointEntrySchema, RestoreResultSchema } from './checkpoint-contract';
 import { TokenUsageSchema } from './conversation';
 import { ErrorCodeSchema, RpcErrorSchema } from './errors';
 import { AgentModeSchema } from './permission';
@@ -33,6 +34,18 @@ export const RpcCommandSchema = z.discriminatedUnion('type', [
   }),
   /** Cancels the running prompt. */
   z.object({ type: z.literal('cancel') }),
+  /**
+   * The project's checkpoints: `list`, `diff` (what restoring `checkpoint` would change) or `restore` it (refused
+   * while a prompt runs; files changed outside the agent are kept unless `overwriteExternal`). Answered by a
+   * `checkpoints` event with the same `id`, or an `error`.
+   */
+  z.object({
+    type: z.literal('checkpoints'),
+    id,
+    action: z.enum(['list', 'diff', 'restore']),
+    checkpoint: z.string().min(4).max(100).optional(),
+    overwriteExternal: z.boolean().optional(),
+  }),
 ]);
 export type RpcCommand = z.infer<typeof RpcCommandSchema>;
 
@@ -83,6 +96,14 @@ export const RpcEventSchema = z.discriminatedUnion('type', [
     promptId: id.optional(),
     message: z.string(),
   }),
+  /** The answer to a `checkpoints` command: exactly one of the three, by its action. */
+  z.object({
+    type: z.literal('checkpoints'),
+    id,
+    list: z.array(CheckpointEntrySchema).optional(),
+    diff: CheckpointDiffSchema.optional(),
+    restore: RestoreResultSchema.optional(),
+  }),
   /** A malformed command line (`line` is its 1-based number) or a failure outside any run. */
   z.object({
     type: z.literal('error'),
@@ -90,6 +111,8 @@ export const RpcEventSchema = z.discriminatedUnion('type', [
     message: z.string(),
     line: z.number().int().min(1).optional(),
     promptId: id.optional(),
+    /** The `checkpoints` command it answers. */
+    id: id.optional(),
   }),
 ]);
 export type RpcEvent = z.infer<typeof RpcEventSchema>;

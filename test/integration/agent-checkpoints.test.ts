@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
-import { runGatehouse, withTrustedProject } from './agent-helpers';
+import { spawn } from 'node:child_process';
+import { RpcClient, runGatehouse, withTrustedProject } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
 
 // Checkpoints: `gatehouse run` (a real agent session, the loopback model) takes one before each prompt that may
@@ -197,5 +198,76 @@ describe('checkpoints before prompts, and restoring them', () => {
     expect(r.stderr).toContain('no checkpoint before this prompt');
     expect(read('b.txt')).toBe('b\n');
     expect(fs.readFileSync(index, 'utf8')).toBe('{ not json');
+  });
+
+  it('gatehouse rpc lists, diffs and restores checkpoints; a restore without a checkpoint or of an unknown one is a clear error', async () => {
+    seed();
+    const rpc = new RpcClient(['--project', box.project, '--mode', 'bypassPermissions'], box.env, box.home);
+    try {
+      await rpc.waitFor((e) => e.type === 'ready');
+      fake.enqueue(
+        reply(toolUse('t1', 'write_file', { path: 'src/app.ts', content: 'export const answer = 0;\n' })),
+        reply(text('Done.')),
+      );
+      rpc.send({ type: 'prompt', id: 'p1', text: 'zero it' });
+      await rpc.waitFor((e) => e.type === 'result' && e.promptId === 'p1');
+      rpc.send({ type: 'checkpoints', id: 'c1', action: 'list' });
+      const list = await rpc.waitFor((e) => e.type === 'checkpoints' && e.id === 'c1');
+      const [entry] = list.list as Array<{ id: string; prompt: string }>;
+      expect(entry!.prompt).toBe('zero it');
+      rpc.send({ type: 'checkpoints', id: 'c2', action: 'diff', checkpoint: entry!.id });
+      const diff = await rpc.waitFor((e) => e.type === 'checkpoints' && e.id === 'c2');
+      expect((diff.diff as { files: unknown[] }).files).toEqual([
+        { path: 'src/app.ts', action: 'restore', external: false },
+      ]);
+      rpc.send({ type: 'checkpoints', id: 'c3', action: 'restore' });
+      expect(await rpc.waitFor((e) => e.type === 'error' && e.id === 'c3')).toMatchObject({ code: 'BAD_REQUEST' });
+      rpc.send({ type: 'checkpoints', id: 'c4', action: 'restore', checkpoint: 'ffffffff' });
+      expect(await rpc.waitFor((e) => e.type === 'error' && e.id === 'c4')).toMatchObject({ code: 'NOT_FOUND' });
+      rpc.send({ type: 'checkpoints', id: 'c5', action: 'restore', checkpoint: entry!.id });
+      const restored = await rpc.waitFor((e) => e.type === 'checkpoints' && e.id === 'c5');
+      expect((restored.restore as { restored: Array<{ path: string }> }).restored.map((f) => f.path)).toEqual([
+        'src/app.ts',
+      ]);
+      expect(read('src/app.ts')).toBe('export const answer = 41;\n');
+    } finally {
+      await rpc.close();
+    }
+  });
+
+  it('the SDK: session.checkpoints lists and restores, as a program uses it', async () => {
+    seed();
+    const script = path.join(box.home, 'sdk-checkpoints.cjs');
+    fs.writeFileSync(
+      script,
+      `const { createSession } = require(${JSON.stringify(path.resolve(__dirname, '../../out/main/sdk.js'))});
+(async () => {
+  const session = await createSession({ project: process.argv[2], mode: 'bypassPermissions' });
+  await session.prompt('remove the readme');
+  const [entry] = await session.checkpoints.list();
+  const diff = await session.checkpoints.diff(entry.id);
+  const result = await session.checkpoints.restore(entry.id);
+  await session.close();
+  process.stdout.write(JSON.stringify({ prompt: entry.prompt, files: diff.files, restored: result.restored.length, undo: result.undo !== null }));
+})().catch((err) => { process.stderr.write(String((err && err.stack) || err)); process.exit(1); });
+`,
+    );
+    fake.enqueue(reply(toolUse('t1', 'run_command', { command: 'rm README.md' })), reply(text('Done.')));
+    const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [script, box.project], { cwd: box.home, env: box.env });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(out.code, out.stderr).toBe(0);
+    expect(JSON.parse(out.stdout)).toEqual({
+      prompt: 'remove the readme',
+      files: [{ path: 'README.md', action: 'recreate', external: false }],
+      restored: 1,
+      undo: true,
+    });
+    expect(read('README.md')).toBe('# demo\n');
   });
 });

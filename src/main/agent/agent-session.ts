@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, AutoRunStats, HookRunsEvent, ToolCallDecided } from '../../shared/agent-events';
+import type { CheckpointDiff, CheckpointEntry, RestoreResult } from '../../shared/checkpoint-contract';
 import type { ConversationMessage } from '../../shared/conversation';
 import { GatehouseError, toRpcError } from '../../shared/errors';
 import type { AgentMode, Decision, RuleBehavior } from '../../shared/permission';
@@ -252,6 +253,25 @@ export class AgentSession {
   /** Reads the sandbox settings and asks the worker whether its sandbox works for this project (fail safe). */
   checkSandbox(): Promise<{ config: SandboxRunConfig; status: SandboxStatus }> {
     return this.context.checkSandbox();
+  }
+
+  /** The project's checkpoints (one before each prompt that may change files), newest first. */
+  listCheckpoints(): Promise<CheckpointEntry[]> {
+    return this.checkpoints.list();
+  }
+
+  /** What restoring checkpoint `id` would change. */
+  diffCheckpoint(id: string): Promise<CheckpointDiff> {
+    return this.checkpoints.diff(id);
+  }
+
+  /** Restores checkpoint `id` (never while a prompt runs); files changed outside the agent are kept unless confirmed. */
+  restoreCheckpoint(id: string, options: { overwriteExternal?: boolean } = {}): Promise<RestoreResult> {
+    if (this.active)
+      return Promise.reject(
+        new GatehouseError('BAD_REQUEST', 'a prompt is running in this session: wait for it or cancel it first'),
+      );
+    return this.checkpoints.restore(id, { overwriteExternal: options.overwriteExternal === true, sessionId: this.id });
   }
 
   onEvent(listener: (event: SessionEvent) => void): () => void {

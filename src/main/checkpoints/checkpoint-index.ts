@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
+import { CheckpointEntrySchema } from '../../shared/checkpoint-contract';
+import type { CheckpointEntry, SkippedFile } from '../../shared/checkpoint-contract';
 import { writeFileAtomicAsync } from '../fs/atomic-write';
 import { isMissing, readRegularFile } from '../fs/read-regular-file';
 
@@ -9,41 +11,12 @@ import { isMissing, readRegularFile } from '../fs/read-regular-file';
  * (the shadow git repository) and `index.json` (the checkpoints, oldest first). The project's own folder is never
  * written to.
  */
-export const SkippedFileSchema = z.object({ path: z.string(), reason: z.string() });
-export type SkippedFile = z.infer<typeof SkippedFileSchema>;
-
-export const CheckpointEntrySchema = z.object({
-  /** Short id shown to people (`gatehouse checkpoints restore ID`). */
-  id: z.string().regex(/^[0-9a-f]{12}$/),
-  /** The commit in the shadow repository; absent when the checkpoint could not be taken (see `error`). */
-  commit: z
-    .string()
-    .regex(/^[0-9a-f]{40,64}$/)
-    .optional(),
-  sessionId: z.string(),
-  /** The prompt's run in the session's transcript. */
-  runId: z.string(),
-  /** The start of the person's message (for lists). */
-  prompt: z.string(),
-  createdAt: z.string(),
-  kind: z.enum(['turn', 'before-restore']),
-  /** Files left out (too large), with why. */
-  skipped: z.array(SkippedFileSchema),
-  /** Why no checkpoint was taken (too many files, git missing, …). */
-  error: z.string().optional(),
-  /** The project's files when the run ended (a git tree): changes after it were made by someone else. */
-  afterTree: z
-    .string()
-    .regex(/^[0-9a-f]{40,64}$/)
-    .optional(),
-});
-export type CheckpointEntry = z.infer<typeof CheckpointEntrySchema>;
-
 const IndexSchema = z.object({
   version: z.literal(1),
   project: z.string(),
   entries: z.array(CheckpointEntrySchema),
 });
+export type { CheckpointEntry, SkippedFile };
 export type CheckpointIndex = z.infer<typeof IndexSchema>;
 
 export interface ProjectCheckpointPaths {

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ChangedFile, CheckpointDiff, RestoreResult } from '../../shared/checkpoint-contract';
+import { GatehouseError } from '../../shared/errors';
 import { withStateLock } from '../fs/state-lock';
 import {
   checkpointPaths,
@@ -22,29 +24,7 @@ import { prepareRepo, snapshotTree } from './snapshot';
  * Restoring one puts the files back as they were, after taking a checkpoint of the present, so a restore can be
  * undone too. Every operation on a project's checkpoints holds its cross-process lock (the app and the CLI at once).
  */
-export interface ChangedFile {
-  path: string;
-  /** What a restore does to it: `restore` its content, `recreate` it (deleted since), `delete` it (new since). */
-  action: 'restore' | 'recreate' | 'delete';
-  /** Changed since the agent's last run ended: by the person or another program. Kept unless confirmed. */
-  external: boolean;
-}
-
-export interface CheckpointDiff {
-  entry: CheckpointEntry;
-  files: ChangedFile[];
-  /** The changes a restore makes, as a unified diff (from now to the checkpoint), cut at `maxPatchBytes`. */
-  patch: string;
-  patchTruncated: boolean;
-}
-
-export interface RestoreResult {
-  restored: ChangedFile[];
-  /** Changed outside the agent and not confirmed: left as they are. */
-  kept: ChangedFile[];
-  /** The checkpoint of the files as they were just before the restore. */
-  undo: CheckpointEntry | null;
-}
+export type { ChangedFile, CheckpointDiff, RestoreResult };
 
 const MAX_PATCH_BYTES = 512 * 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -68,15 +48,6 @@ export class CheckpointStore {
   /** Every checkpoint of the project, newest first. */
   async list(): Promise<CheckpointEntry[]> {
     return [...(await readIndex(this.paths.indexFile, this.projectRoot)).entries].reverse();
-  }
-
-  async get(id: string): Promise<CheckpointEntry> {
-    const found = (await this.list()).filter((e) => e.id.startsWith(id));
-    if (id.length < 4 || found.length === 0)
-      throw new Error(`no checkpoint ${JSON.stringify(id)} in ${this.projectRoot}`);
-    if (found.length > 1)
-      throw new Error(`${JSON.stringify(id)} names ${found.length} checkpoints: give more of the id`);
-    return found[0]!;
   }
 
   /**
@@ -188,13 +159,15 @@ export class CheckpointStore {
   private async diffIn(index: CheckpointIndex, id: string): Promise<CheckpointDiff> {
     const matches = index.entries.filter((e) => e.id.startsWith(id));
     if (id.length < 4 || matches.length !== 1)
-      throw new Error(
-        matches.length > 1
-          ? `${JSON.stringify(id)} names ${matches.length} checkpoints: give more of the id`
-          : `no checkpoint ${JSON.stringify(id)} in ${this.projectRoot}`,
-      );
+      throw matches.length > 1
+        ? new GatehouseError(
+            'BAD_REQUEST',
+            `${JSON.stringify(id)} names ${matches.length} checkpoints: give more of the id`,
+          )
+        : new GatehouseError('NOT_FOUND', `no checkpoint ${JSON.stringify(id)} in ${this.projectRoot}`);
     const entry = matches[0]!;
-    if (!entry.commit) throw new Error(`checkpoint ${entry.id} holds no files: ${entry.error ?? 'not taken'}`);
+    if (!entry.commit)
+      throw new GatehouseError('BAD_REQUEST', `checkpoint ${entry.id} holds no files: ${entry.error ?? 'not taken'}`);
     await prepareRepo(this.repo);
     // The present, in a scratch index (the repository's own index is the stat cache of the last checkpoint).
     const scratch = path.join(os.tmpdir(), `gatehouse-ckpt-${process.pid}-${randomBytes(4).toString('hex')}`);

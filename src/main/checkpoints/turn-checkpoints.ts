@@ -1,4 +1,6 @@
+import type { CheckpointDiff, RestoreResult } from '../../shared/checkpoint-contract';
 import type { AgentMode } from '../../shared/permission';
+import { AuditLog } from '../permission/audit-log';
 import type { CheckpointEntry } from './checkpoint-index';
 import { CheckpointStore } from './checkpoint-store';
 
@@ -8,10 +10,10 @@ import { CheckpointStore } from './checkpoint-store';
  * entry records why (`gatehouse checkpoints list` shows it), and `onProblem` hears it.
  */
 export class TurnCheckpoints {
-  private readonly store: CheckpointStore;
+  readonly store: CheckpointStore;
 
   constructor(
-    configDir: string,
+    private readonly configDir: string,
     projectRoot: string,
     private readonly onProblem: (message: string) => void,
   ) {
@@ -36,10 +38,46 @@ export class TurnCheckpoints {
     }
   }
 
+  list(): Promise<CheckpointEntry[]> {
+    return this.store.list();
+  }
+
+  diff(id: string): Promise<CheckpointDiff> {
+    return this.store.diff(id);
+  }
+
+  restore(id: string, options: { overwriteExternal: boolean; sessionId: string }): Promise<RestoreResult> {
+    return restoreAudited(this.store, this.configDir, id, options);
+  }
+
   async after(entry: CheckpointEntry | null): Promise<void> {
     if (!entry?.commit) return;
     await this.store.recordAfter(entry.id).catch((err: unknown) => {
       this.onProblem(`the state after the run was not recorded: ${(err as Error).message}`);
     });
   }
+}
+
+/**
+ * Restores checkpoint `id` and records it in the audit log (the CLI, `gatehouse rpc` and the SDK all restore
+ * through here).
+ */
+export async function restoreAudited(
+  store: CheckpointStore,
+  configDir: string,
+  id: string,
+  options: { overwriteExternal: boolean; sessionId: string },
+): Promise<RestoreResult> {
+  const result = await store.restore(id, options);
+  const audit = new AuditLog({ configDir });
+  audit.recordRestore({
+    session: options.sessionId,
+    project: store.projectRoot,
+    checkpoint: id,
+    restored: result.restored.map((f) => f.path),
+    kept: result.kept.map((f) => f.path),
+    undo: result.undo?.id ?? null,
+  });
+  await audit.flush();
+  return result;
 }

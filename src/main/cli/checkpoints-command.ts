@@ -1,5 +1,5 @@
 import { CheckpointStore, type ChangedFile } from '../checkpoints/checkpoint-store';
-import { AuditLog } from '../permission/audit-log';
+import { restoreAudited } from '../checkpoints/turn-checkpoints';
 import { userConfigDir } from '../paths';
 import { parseCommandArgs, unknownChoice } from './args';
 import type { CliCommand, CliIO } from './command';
@@ -100,19 +100,9 @@ export const checkpointsCommand: CliCommand = {
       }
       const sessionId = `cli-${io.pid ?? process.pid}`;
       const result = await failing(io, () =>
-        store.restore(id, { overwriteExternal: values['overwrite-external'] === true, sessionId }),
+        restoreAudited(store, configDir, id, { overwriteExternal: values['overwrite-external'] === true, sessionId }),
       );
       if (!result) return 1;
-      const audit = new AuditLog({ configDir });
-      audit.recordRestore({
-        session: sessionId,
-        project: store.projectRoot,
-        checkpoint: id,
-        restored: result.restored.map((f) => f.path),
-        kept: result.kept.map((f) => f.path),
-        undo: result.undo?.id ?? null,
-      });
-      await audit.flush();
       if (values.json) {
         io.out(JSON.stringify(result));
         return 0;

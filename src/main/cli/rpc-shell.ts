@@ -196,6 +196,33 @@ export class RpcShell {
         });
         return;
       }
+      case 'checkpoints': {
+        const { id, action, checkpoint } = command;
+        const needsId = action !== 'list';
+        if (needsId && !checkpoint) {
+          this.emit({
+            type: 'error',
+            code: 'BAD_REQUEST',
+            message: `line ${line}: ${action} needs a checkpoint`,
+            line,
+            id,
+          });
+          return;
+        }
+        const work =
+          action === 'list'
+            ? session.listCheckpoints().then((list) => ({ list }))
+            : action === 'diff'
+              ? session.diffCheckpoint(checkpoint!).then((diff) => ({ diff }))
+              : session
+                  .restoreCheckpoint(checkpoint!, { overwriteExternal: command.overwriteExternal === true })
+                  .then((restore) => ({ restore }));
+        void work.then(
+          (answer) => this.emit({ type: 'checkpoints', id, ...answer }),
+          (err: unknown) => this.emit({ type: 'error', ...toRpcError(err), line, id }),
+        );
+        return;
+      }
       case 'cancel': {
         const running = this.running;
         if (!running) {

@@ -17,6 +17,8 @@ import { EventStream } from './event-stream';
 
 export type { ApprovalAnswer, ApprovalRequest, PromptResult, SessionEvent } from '../agent/types';
 export type { AgentEvent } from '../../shared/agent-events';
+export type { CheckpointDiff, CheckpointEntry, RestoreResult } from '../../shared/checkpoint-contract';
+import type { CheckpointDiff, CheckpointEntry, RestoreResult } from '../../shared/checkpoint-contract';
 export { DEFAULT_MODEL } from '../agent/model-config';
 
 /** What the `approve` callback may answer: a shorthand, or the full answer (with a deny note or edited rules). */
@@ -55,6 +57,12 @@ export interface GatehouseSession {
   onEvent(listener: (event: SessionEvent) => void): () => void;
   cancel(): Promise<boolean>;
   close(): Promise<void>;
+  /** The project's checkpoints (one before each prompt that may change files): list, diff, restore (audited). */
+  readonly checkpoints: {
+    list(): Promise<CheckpointEntry[]>;
+    diff(id: string): Promise<CheckpointDiff>;
+    restore(id: string, options?: { overwriteExternal?: boolean }): Promise<RestoreResult>;
+  };
 }
 
 /** `import { createSession } from 'gatehouse'`: the agent, the permission engine and a transcript, headless. */
@@ -103,6 +111,11 @@ export async function createSession(options: CreateSessionOptions): Promise<Gate
     onEvent: (listener) => session.onEvent(listener),
     cancel: () => session.cancel(),
     close: () => session.close(),
+    checkpoints: {
+      list: () => session.listCheckpoints(),
+      diff: (id) => session.diffCheckpoint(id),
+      restore: (id, restoreOptions) => session.restoreCheckpoint(id, restoreOptions),
+    },
   };
 }
 
