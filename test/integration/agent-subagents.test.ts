@@ -229,6 +229,30 @@ describe('sub-agents', () => {
     expect(exists('text.txt')).toBe(false);
   });
 
+  it("cancel while a sub-agent's ask waits: the call is denied, the run ends cancelled, the session goes on", async () => {
+    writeAgent(userAgents(), 'writer', 'description: Writes files\ntools: Write');
+    fake.enqueue(
+      reply(toolUse('toolu_task', 'task', { agent: 'writer', prompt: 'write' })),
+      reply(toolUse('toolu_w', 'write_file', { path: 'cancelled.txt', content: 'x' })),
+    );
+    const c = new RpcClient(['--project', box.project], box.env, box.home);
+    clients.push(c);
+    await c.waitFor((e) => e.type === 'ready');
+    c.send({ type: 'prompt', id: 'p1', text: 'delegate' });
+    await c.waitFor((e) => e.type === 'approval_request');
+    c.send({ type: 'cancel' });
+    expect(await c.waitFor((e) => e.type === 'result' && e.promptId === 'p1')).toMatchObject({ status: 'cancelled' });
+    expect(exists('cancelled.txt')).toBe(false);
+    expect(decided(c.events, 'toolu_w')).toMatchObject({ allow: false });
+    fake.enqueue(reply(text('Fresh.')));
+    c.send({ type: 'prompt', id: 'p2', text: 'again' });
+    expect(await c.waitFor((e) => e.type === 'result' && e.promptId === 'p2')).toMatchObject({ status: 'completed' });
+    // The parent's conversation stays valid: the task call has its result.
+    const sent = JSON.stringify(fake.requests.at(-1)!.body.messages);
+    expect(sent).toContain('"tool_use_id":"toolu_task"');
+    expect(await c.close()).toBe(0);
+  });
+
   it("a project's sub-agents are offered only once it is trusted", async () => {
     writeAgent(path.join(box.project, '.claude', 'agents'), 'proj', 'description: PROJECT-AGENT');
     fake.enqueue(reply(text('ok')), reply(text('ok')));
