@@ -156,9 +156,10 @@ export const READ_ONLY = new Map<string, CommandSpec>([
   [
     'file',
     spec(
-      `-b -c -e= -F= -i -k -l -L -h -n -N -0 -p -r -s -v -d -P= --brief --checking-printout --exclude= --exclude-quiet=
+      // Not -p/--preserve-date: it puts the access time back with utimensat, a write (the strace differential found it).
+      `-b -c -e= -F= -i -k -l -L -h -n -N -0 -r -s -v -d -P= --brief --checking-printout --exclude= --exclude-quiet=
        --separator= --mime --apple --extension --mime-type --mime-encoding --keep-going --list --dereference
-       --no-dereference --no-buffer --no-pad --print0 --preserve-date --parameter= --raw --special-files --debug --help --version`,
+       --no-dereference --no-buffer --no-pad --print0 --parameter= --raw --special-files --debug --help --version`,
       { operands: 'paths' },
     ),
   ],
