@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, AutoRunStats, HookRunsEvent, ToolCallDecided } from '../../shared/agent-events';
-import type { CheckpointDiff, CheckpointEntry, RestoreResult } from '../../shared/checkpoint-contract';
 import type { ConversationMessage } from '../../shared/conversation';
 import { GatehouseError, toRpcError } from '../../shared/errors';
 import type { AgentMode, Decision, RuleBehavior } from '../../shared/permission';
@@ -19,7 +18,7 @@ import {
   AgentEventDataSchema,
 } from '../../shared/worker-protocol';
 import type { ActiveMcpServer, McpServerRunStatus } from '../../shared/mcp-contract';
-import type { HookRunsReporter, SessionHooks } from '../hooks';
+import type { SessionHooks } from '../hooks';
 import { readOnlyTools } from '../mcp/mcp-run';
 import type { PermissionEngine } from '../permission';
 import { readDenyRules } from '../sandbox/sandbox-gate';
@@ -27,13 +26,13 @@ import type { SettingsSnapshot } from '../settings/settings-store';
 import type { SessionHeader } from '../session/transcript-entry';
 import { TurnCheckpoints } from '../checkpoints/turn-checkpoints';
 import { SessionStore } from '../session/session-store';
-import { isSubagentEvent } from '../session/transcript-reader';
 import type { TranscriptWriter } from '../session/transcript-writer';
 import type { WorkerHost } from '../worker-host/types';
 import { decideCall, decisionEvent } from './permission-gate';
 import { hideAll, judgeReadable } from './readable-files';
 import type { GateRun } from './permission-gate';
 import { SessionContext } from './session-context';
+import { isWorkerDuplicate, SessionRecord } from './session-record';
 import { readBackgroundAsk } from '../agents/background-ask';
 import { promptTexts, sessionAuto } from './session-auto';
 import type { AutoModeState } from '../auto/auto-mode';
@@ -43,8 +42,6 @@ import type { AgentSessionOptions, PromptOptions, PromptResult, SessionEvent } f
 const DEFAULT_MAX_TURNS = 50;
 /** Until the worker said otherwise, commands are treated as unconfined (fail safe). */
 const NOT_CHECKED: SandboxStatus = { enabled: true, available: false, reason: 'not checked yet' };
-/** Events too fine-grained for the transcript (the final text and tool results are in the conversation). */
-const NOT_RECORDED = new Set(['text_delta', 'tool_call_output']);
 
 interface ActiveRun extends GateRun {
   abort: AbortController;
@@ -68,11 +65,6 @@ export class AgentSession {
   private readonly offEvents: () => void;
   private closed = false;
   private readonly context: SessionContext;
-  /** The decision of every tool call of this session (from the transcript, then each run's), by call id. */
-  private readonly decided = new Map<string, ToolCallDecided>();
-  /** The hook runs outside the permission check (PostToolUse, SessionStart, UserPromptSubmit, Stop), in order. */
-  private readonly hookRunEvents: HookRunsEvent[];
-  private readonly subagentEventList: AgentEvent[];
   /** The MCP servers sent with the running prompt, and how the last run found them (tools, errors). */
   private mcpSent: { runId: string; servers: ActiveMcpServer[] } | null = null;
   private mcpFound: McpServerRunStatus[] = [];
@@ -80,7 +72,8 @@ export class AgentSession {
   private readonly personMessages: string[];
   private readonly auto: AutoModeState;
   /** A checkpoint of the project's files before each prompt that may change them (src/main/checkpoints). */
-  private readonly checkpoints: TurnCheckpoints;
+  readonly checkpoints: TurnCheckpoints;
+  private readonly record: SessionRecord;
 
   private constructor(
     private readonly options: AgentSessionOptions,
@@ -104,21 +97,21 @@ export class AgentSession {
       provider: () => options.modelConfig?.()?.provider ?? options.provider,
       personMessages: () => this.personMessages,
       onFallback: (reason, counts) => {
-        if (this.active) this.recordEvent(this.active, { type: 'auto_fallback', reason, ...counts });
+        if (this.active) this.record.record(this.active, { type: 'auto_fallback', reason, ...counts });
       },
     });
-    this.checkpoints = new TurnCheckpoints(options.configDir, header.projectRoot, (message) =>
-      process.stderr.write(`gatehouse: ${message}\n`),
-    );
-    for (const d of decisions) this.decided.set(d.id, d);
-    this.hookRunEvents = [...hookRuns];
-    this.subagentEventList = [...subagentEvents];
+    this.checkpoints = new TurnCheckpoints(options.configDir, header.projectRoot, {
+      onProblem: (message) => process.stderr.write(`gatehouse: ${message}\n`),
+      sessionId: () => this.id,
+      running: () => this.active !== null,
+    });
+    this.record = new SessionRecord(writer, decisions, hookRuns, subagentEvents);
     const host = options.host;
     host.handle('permission.request', (request, signal) => this.onPermissionRequest(request, signal));
     host.handle('permission.readable', async (request) => this.onReadableRequest(request));
     host.handle('hooks.event', async (request) =>
       this.active?.runId === request.runId
-        ? this.hooks.onLoopEvent(request, this.hookReporter(this.active))
+        ? this.hooks.onLoopEvent(request, this.record.hookReporter(this.active))
         : { blocked: false, feedback: '' },
     );
     host.handle('mcp.servers', async (report) => {
@@ -215,17 +208,17 @@ export class AgentSession {
 
   /** The one decision of each tool call of this session so far (stored runs included), in the order they were made. */
   get decisions(): ToolCallDecided[] {
-    return [...this.decided.values()];
+    return this.record.decisions;
   }
 
   /** The hook runs of this session outside the permission check (stored runs included), in the order they ran. */
   /** Sub-agents' starts and ends and their calls' events, of this session so far (stored runs included). */
   get subagentEvents(): AgentEvent[] {
-    return [...this.subagentEventList];
+    return this.record.subagentEvents;
   }
 
   get hookRuns(): HookRunsEvent[] {
-    return [...this.hookRunEvents];
+    return this.record.hookRuns;
   }
 
   /** The rules this session's "allow for this session" answers added (the rules editor lists and removes them). */
@@ -253,25 +246,6 @@ export class AgentSession {
   /** Reads the sandbox settings and asks the worker whether its sandbox works for this project (fail safe). */
   checkSandbox(): Promise<{ config: SandboxRunConfig; status: SandboxStatus }> {
     return this.context.checkSandbox();
-  }
-
-  /** The project's checkpoints (one before each prompt that may change files), newest first. */
-  listCheckpoints(): Promise<CheckpointEntry[]> {
-    return this.checkpoints.list();
-  }
-
-  /** What restoring checkpoint `id` would change. */
-  diffCheckpoint(id: string): Promise<CheckpointDiff> {
-    return this.checkpoints.diff(id);
-  }
-
-  /** Restores checkpoint `id` (never while a prompt runs); files changed outside the agent are kept unless confirmed. */
-  restoreCheckpoint(id: string, options: { overwriteExternal?: boolean } = {}): Promise<RestoreResult> {
-    if (this.active)
-      return Promise.reject(
-        new GatehouseError('BAD_REQUEST', 'a prompt is running in this session: wait for it or cancel it first'),
-      );
-    return this.checkpoints.restore(id, { overwriteExternal: options.overwriteExternal === true, sessionId: this.id });
   }
 
   onEvent(listener: (event: SessionEvent) => void): () => void {
@@ -316,7 +290,7 @@ export class AgentSession {
       const task = await this.hooks.promptTask(
         text,
         this.options.resume ? 'resume' : 'startup',
-        this.hookReporter(run),
+        this.record.hookReporter(run),
       );
       const live = this.options.modelConfig?.();
       const mcpServers = await this.context.mcpServers();
@@ -360,7 +334,7 @@ export class AgentSession {
       if (run.deciding.size) abort.abort();
       await Promise.allSettled([...run.deciding]);
       const stats = this.auto.takeRunStats();
-      if (stats.calls > 0) this.recordEvent(run, { type: 'auto_usage', stats });
+      if (stats.calls > 0) this.record.record(run, { type: 'auto_usage', stats });
       autoStats = stats.calls > 0 ? stats : undefined;
       this.active = null;
     }
@@ -439,46 +413,11 @@ export class AgentSession {
       judged.allow = outcome.final.decision === 'allow';
       // The call's one decision event, into the run's stream before the worker hears the answer (so before the
       // tool's output): the transcript, the shells and the page see it in order.
-      if (callId) this.recordEvent(run, decisionEvent(callId, outcome, request.agent?.id));
+      if (callId) this.record.record(run, decisionEvent(callId, outcome, request.agent?.id));
       return outcome.final;
     } finally {
       run.deciding.delete(deciding);
     }
-  }
-
-  /** One event of a run: the transcript (unless too fine-grained), the session's decisions, the listeners. */
-  private recordEvent(run: ActiveRun, event: AgentEvent): void {
-    if (!NOT_RECORDED.has(event.type)) this.writer.append({ type: 'event', runId: run.runId, event });
-    if (event.type === 'tool_call_decided') this.decided.set(event.id, event);
-    if (event.type === 'hook_runs') this.hookRunEvents.push(event);
-    if (isSubagentEvent(event)) this.subagentEventList.push(event);
-    run.emit({ type: 'agent', runId: run.runId, event });
-  }
-
-  /** Records the runs of one hook event of a run like a decision: transcript, session, listeners. */
-  private hookReporter(run: ActiveRun): HookRunsReporter {
-    return (event, hooks, callId) =>
-      this.recordEvent(run, {
-        type: 'hook_runs',
-        event,
-        ...(callId ? { id: callId } : {}),
-        at: this.writer.conversation.length,
-        hooks,
-      });
-  }
-
-  /**
-   * The worker reports a decision only for calls main never saw (a malformed input, a failed check, a cancel
-   * before main was asked). One main judges has its decision from main: the worker's is dropped, unless the worker
-   * refused a call main allowed (its guard against running a command outside the sandbox without your approval).
-   */
-  private isWorkerDuplicate(run: ActiveRun, event: AgentEvent): boolean {
-    // Only main asks the classifier: the worker can never claim it did, nor that auto mode fell back.
-    if (event.type === 'auto_fallback' || event.type === 'auto_usage') return true;
-    if (event.type !== 'tool_call_decided') return false;
-    if (event.source === 'auto' || event.classifier !== undefined) return true;
-    const judged = run.judged.get(event.id);
-    return judged !== undefined && !(judged.allow === true && !event.allow);
   }
 
   /** Which files of a search result the tools leave out: judged like read_file calls of this run, not audited. */
@@ -498,8 +437,8 @@ export class AgentSession {
       const event = parsed.data.event;
       // A background sub-agent's start says what its asks become (the setting is main's).
       if (event.type === 'subagent_started' && event.background)
-        this.recordEvent(run, { ...event, backgroundAsk: run.backgroundAsk ?? 'deny' });
-      else if (!this.isWorkerDuplicate(run, event)) this.recordEvent(run, event);
+        this.record.record(run, { ...event, backgroundAsk: run.backgroundAsk ?? 'deny' });
+      else if (!isWorkerDuplicate(run, event)) this.record.record(run, event);
     } else if (name === AGENT_CHECKPOINT) {
       const parsed = AgentCheckpointDataSchema.safeParse(data);
       if (parsed.success && parsed.data.runId === run.runId)

@@ -1,4 +1,5 @@
 import type { CheckpointDiff, RestoreResult } from '../../shared/checkpoint-contract';
+import { GatehouseError } from '../../shared/errors';
 import type { AgentMode } from '../../shared/permission';
 import { AuditLog } from '../permission/audit-log';
 import type { CheckpointEntry } from './checkpoint-index';
@@ -15,7 +16,12 @@ export class TurnCheckpoints {
   constructor(
     private readonly configDir: string,
     projectRoot: string,
-    private readonly onProblem: (message: string) => void,
+    private readonly session: {
+      onProblem: (message: string) => void;
+      sessionId: () => string;
+      /** Whether a prompt is running: a restore then waits for nobody and is refused. */
+      running: () => boolean;
+    },
   ) {
     this.store = new CheckpointStore(configDir, projectRoot);
   }
@@ -30,10 +36,10 @@ export class TurnCheckpoints {
     try {
       if (!(await this.store.settings()).enabled) return null;
       const entry = await this.store.create(info);
-      if (entry.error) this.onProblem(`no checkpoint before this prompt: ${entry.error}`);
+      if (entry.error) this.session.onProblem(`no checkpoint before this prompt: ${entry.error}`);
       return entry;
     } catch (err) {
-      this.onProblem(`no checkpoint before this prompt: ${(err as Error).message}`);
+      this.session.onProblem(`no checkpoint before this prompt: ${(err as Error).message}`);
       return null;
     }
   }
@@ -46,14 +52,22 @@ export class TurnCheckpoints {
     return this.store.diff(id);
   }
 
-  restore(id: string, options: { overwriteExternal: boolean; sessionId: string }): Promise<RestoreResult> {
-    return restoreAudited(this.store, this.configDir, id, options);
+  /** Restores checkpoint `id` (never while a prompt runs); files changed outside the agent are kept unless confirmed. */
+  restore(id: string, options: { overwriteExternal?: boolean } = {}): Promise<RestoreResult> {
+    if (this.session.running())
+      return Promise.reject(
+        new GatehouseError('BAD_REQUEST', 'a prompt is running in this session: wait for it or cancel it first'),
+      );
+    return restoreAudited(this.store, this.configDir, id, {
+      overwriteExternal: options.overwriteExternal === true,
+      sessionId: this.session.sessionId(),
+    });
   }
 
   async after(entry: CheckpointEntry | null): Promise<void> {
     if (!entry?.commit) return;
     await this.store.recordAfter(entry.id).catch((err: unknown) => {
-      this.onProblem(`the state after the run was not recorded: ${(err as Error).message}`);
+      this.session.onProblem(`the state after the run was not recorded: ${(err as Error).message}`);
     });
   }
 }

@@ -211,11 +211,11 @@ export class RpcShell {
         }
         const work =
           action === 'list'
-            ? session.listCheckpoints().then((list) => ({ list }))
+            ? session.checkpoints.list().then((list) => ({ list }))
             : action === 'diff'
-              ? session.diffCheckpoint(checkpoint!).then((diff) => ({ diff }))
-              : session
-                  .restoreCheckpoint(checkpoint!, { overwriteExternal: command.overwriteExternal === true })
+              ? session.checkpoints.diff(checkpoint!).then((diff) => ({ diff }))
+              : session.checkpoints
+                  .restore(checkpoint!, { overwriteExternal: command.overwriteExternal === true })
                   .then((restore) => ({ restore }));
         void work.then(
           (answer) => this.emit({ type: 'checkpoints', id, ...answer }),

@@ -112,9 +112,9 @@ export async function createSession(options: CreateSessionOptions): Promise<Gate
     cancel: () => session.cancel(),
     close: () => session.close(),
     checkpoints: {
-      list: () => session.listCheckpoints(),
-      diff: (id) => session.diffCheckpoint(id),
-      restore: (id, restoreOptions) => session.restoreCheckpoint(id, restoreOptions),
+      list: () => session.checkpoints.list(),
+      diff: (id) => session.checkpoints.diff(id),
+      restore: (id, restoreOptions) => session.checkpoints.restore(id, restoreOptions),
     },
   };
 }

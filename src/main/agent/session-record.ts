@@ -1,0 +1,84 @@
+import type { AgentEvent, HookRunsEvent, ToolCallDecided } from '../../shared/agent-events';
+import type { HookRunsReporter } from '../hooks';
+import { isSubagentEvent } from '../session/transcript-reader';
+import type { TranscriptWriter } from '../session/transcript-writer';
+import type { SessionEvent } from './types';
+
+/** Events too fine-grained for the transcript (the final text and tool results are in the conversation). */
+const NOT_RECORDED = new Set(['text_delta', 'tool_call_output']);
+
+/** What recording needs of a running prompt. */
+export interface RecordingRun {
+  runId: string;
+  emit: (event: SessionEvent) => void;
+  /** The calls main judges or judged in this run (see isWorkerDuplicate). */
+  judged: Map<string, { allow: boolean | null }>;
+}
+
+/**
+ * What a session keeps of its runs' events: each one in the transcript (unless too fine-grained), the decision of
+ * every call (the cards' badges), the hook runs and the sub-agents' events, and out to the listeners.
+ */
+export class SessionRecord {
+  private readonly decided = new Map<string, ToolCallDecided>();
+  private readonly hookRunEvents: HookRunsEvent[];
+  private readonly subagentEventList: AgentEvent[];
+
+  constructor(
+    private readonly writer: TranscriptWriter,
+    decisions: readonly ToolCallDecided[],
+    hookRuns: readonly HookRunsEvent[],
+    subagentEvents: readonly AgentEvent[],
+  ) {
+    for (const d of decisions) this.decided.set(d.id, d);
+    this.hookRunEvents = [...hookRuns];
+    this.subagentEventList = [...subagentEvents];
+  }
+
+  get decisions(): ToolCallDecided[] {
+    return [...this.decided.values()];
+  }
+
+  get hookRuns(): HookRunsEvent[] {
+    return [...this.hookRunEvents];
+  }
+
+  get subagentEvents(): AgentEvent[] {
+    return [...this.subagentEventList];
+  }
+
+  /** One event of a run: the transcript (unless too fine-grained), the session's lists, the listeners. */
+  record(run: RecordingRun, event: AgentEvent): void {
+    if (!NOT_RECORDED.has(event.type)) this.writer.append({ type: 'event', runId: run.runId, event });
+    if (event.type === 'tool_call_decided') this.decided.set(event.id, event);
+    if (event.type === 'hook_runs') this.hookRunEvents.push(event);
+    if (isSubagentEvent(event)) this.subagentEventList.push(event);
+    run.emit({ type: 'agent', runId: run.runId, event });
+  }
+
+  /** Records the runs of one hook event of a run like a decision: transcript, session, listeners. */
+  hookReporter(run: RecordingRun): HookRunsReporter {
+    return (event, hooks, callId) =>
+      this.record(run, {
+        type: 'hook_runs',
+        event,
+        ...(callId ? { id: callId } : {}),
+        at: this.writer.conversation.length,
+        hooks,
+      });
+  }
+}
+
+/**
+ * The worker reports a decision only for calls main never saw (a malformed input, a failed check, a cancel before
+ * main was asked). One main judges has its decision from main: the worker's is dropped, unless the worker refused a
+ * call main allowed (its guard against running a command outside the sandbox without your approval).
+ */
+export function isWorkerDuplicate(run: RecordingRun, event: AgentEvent): boolean {
+  // Only main asks the classifier: the worker can never claim it did, nor that auto mode fell back.
+  if (event.type === 'auto_fallback' || event.type === 'auto_usage') return true;
+  if (event.type !== 'tool_call_decided') return false;
+  if (event.source === 'auto' || event.classifier !== undefined) return true;
+  const judged = run.judged.get(event.id);
+  return judged !== undefined && !(judged.allow === true && !event.allow);
+}
