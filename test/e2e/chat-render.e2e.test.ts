@@ -400,8 +400,11 @@ describe.skipIf(skipReason !== null)(
       expect(await log.textContent()).not.toContain('Cancelled.');
       expect(await log.getByTestId('assistant-message').last().textContent()).toContain('Line 199 of a long answer.');
 
+      const asked = fake.requests.length;
       await send(page, 'Again, then stop');
       await working.waitFor({ state: 'visible' });
+      // Once the model is streaming (a cancel before that ends the run before it starts: agent-cancel-early.test.ts).
+      await expect.poll(() => fake.requests.length, POLL).toBe(asked + 1);
       await page.keyboard.press('Control+.');
       await expect.poll(() => log.textContent(), POLL).toContain('Cancelled.');
       expect(await fake.requests[fake.requests.length - 1]?.outcome).toBe('client-closed');

@@ -40,6 +40,8 @@ import { openSessionEngine, realDir } from './session-engine';
 import type { AgentSessionOptions, PromptOptions, PromptResult, SessionEvent } from './types';
 
 const DEFAULT_MAX_TURNS = 50;
+/** Thrown inside prompt() when a cancel came before the run reached the worker. */
+const CANCELLED_BEFORE_START = new GatehouseError('BAD_REQUEST', 'cancelled before the run started');
 /** Until the worker said otherwise, commands are treated as unconfined (fail safe). */
 const NOT_CHECKED: SandboxStatus = { enabled: true, available: false, reason: 'not checked yet' };
 
@@ -296,6 +298,9 @@ export class AgentSession {
       const mcpServers = await this.context.mcpServers();
       this.mcpSent = { runId, servers: mcpServers };
       this.engine.state.setMcpReadTools([]);
+      // A cancel while the prompt was being prepared (checkpoint, sandbox check, hooks, servers) ends it here: the
+      // worker never hears of a run it would otherwise start after the person stopped it.
+      if (abort.signal.aborted) throw CANCELLED_BEFORE_START;
       result = await this.options.host.request(
         'agent.run',
         {
@@ -319,14 +324,15 @@ export class AgentSession {
     } catch (err) {
       // The worker died (or never came up), or a UserPromptSubmit hook blocked the prompt: the transcript keeps the
       // last turn's checkpoint; the session resumes.
+      const cancelled = err === CANCELLED_BEFORE_START;
       const error = toRpcError(err);
       result = {
-        status: 'error',
+        status: cancelled ? 'cancelled' : 'error',
         conversation: this.writer.conversation,
         usage: { inputTokens: 0, outputTokens: 0 },
         turns: 0,
         finalText: '',
-        error,
+        ...(cancelled ? {} : { error }),
       };
     } finally {
       // The worker is done with the run: an approval still waiting is moot (denied), and every decision event is
@@ -370,9 +376,10 @@ export class AgentSession {
     if (!run) return false;
     run.abort.abort();
     try {
-      return (await this.options.host.request('agent.cancel', { runId: run.runId })).cancelled;
+      // A run still being prepared is not in the worker yet: the abort stops it before it starts.
+      return (await this.options.host.request('agent.cancel', { runId: run.runId })).cancelled || this.active === run;
     } catch {
-      return false;
+      return this.active === run;
     }
   }
 
