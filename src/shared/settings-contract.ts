@@ -65,6 +65,8 @@ export const AppSettingsViewSchema = z.object({
     /** Why "Save key" cannot work here (no OS encryption) or a saved key cannot be used (undecryptable, the desktop's); else null. */
     unavailable: z.string().nullable(),
   }),
+  /** Auto mode's classifier model: `auto.classifierModel` in the user's settings.yaml (null: unset) and the one used. */
+  classifierModel: z.object({ saved: z.string().nullable(), effective: z.string() }),
   theme: ThemeSchema,
   /** The user's settings file, and what in it was ignored (malformed blocks), in plain words. */
   settingsFile: z.string(),
@@ -79,6 +81,11 @@ export const SettingsChannels = {
     request: z
       .object({ name: ModelNameSchema.nullable().optional(), baseURL: BaseUrlSchema.nullable().optional() })
       .strict(),
+    response: AppSettingsViewSchema,
+  },
+  /** Saves `auto.classifierModel` in the user's settings.yaml; null removes it (the default small model). */
+  saveAutoSettings: {
+    request: z.object({ classifierModel: ModelNameSchema.nullable() }).strict(),
     response: AppSettingsViewSchema,
   },
   /** Stores a key (desktop: the OS-encrypted store; browser shell: settings.yaml). The answer never holds it. */

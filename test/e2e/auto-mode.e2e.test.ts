@@ -139,5 +139,32 @@ describe.skipIf(skipReason !== null)(
         await socket.close();
       }
     });
+
+    it('the classifier model is set on the Settings page, checked as you type, and saved in your settings.yaml', async () => {
+      const { page, problems } = await openPage();
+      await page
+        .getByRole('navigation', { name: 'Sidebar' })
+        .getByRole('list', { name: 'Views' })
+        .getByRole('button', { name: 'Settings', exact: true })
+        .click();
+      const settings = page.getByTestId('settings-view');
+      await settings.waitFor();
+      const box = settings.getByRole('textbox', { name: 'Classifier model', exact: true });
+      expect(await box.getAttribute('placeholder')).toBe(CLASSIFIER);
+      await box.fill('two words');
+      expect(await settings.getByRole('button', { name: 'Save classifier model' }).isDisabled()).toBe(true);
+      await box.fill('claude-small-e2e');
+      await settings.getByRole('button', { name: 'Save classifier model' }).click();
+      await expect
+        .poll(() => settings.getByTestId('settings-classifier-model-status').textContent(), POLL)
+        .toBe('Classifier model saved.');
+      expect(fs.readFileSync(path.join(app.home, 'settings.yaml'), 'utf8')).toMatch(
+        /^ {2}classifierModel: claude-small-e2e$/m,
+      );
+      expect(await settings.getByTestId('settings-classifier-model').textContent()).toContain(
+        'In auto mode, claude-small-e2e answers',
+      );
+      expect(problems).toEqual([]);
+    });
   },
 );

@@ -8,6 +8,7 @@ import type { SettingChange } from '../settings/user-settings-yaml';
 import { userSettingsFile } from '../settings/settings-locations';
 import type { SecretStore } from './secret-store';
 import { readUserTheme } from './theme-settings';
+import { readAutoSettings } from '../auto/auto-settings';
 
 type Channels = typeof SettingsChannels;
 export type SettingsHandlers = {
@@ -41,7 +42,11 @@ export async function appSettingsView(
   sources: Pick<SettingsHandlerSources, 'configDir' | 'env' | 'secrets'>,
 ): Promise<AppSettingsView> {
   const { configDir, env, secrets } = sources;
-  const [model, theme] = await Promise.all([readUserModelSettings(configDir), readUserTheme(configDir)]);
+  const [model, theme, auto] = await Promise.all([
+    readUserModelSettings(configDir),
+    readUserTheme(configDir),
+    readAutoSettings(configDir),
+  ]);
   const stored = secrets.kind === 'secure-store' ? secrets.get() : null;
   const resolved = modelConfigSources(env, {}, model.settings, stored);
   const key = resolved.apiKey;
@@ -61,9 +66,10 @@ export async function appSettingsView(
       storageNote: secrets.description,
       unavailable: problem,
     },
+    classifierModel: { saved: auto.saved, effective: auto.classifierModel },
     theme: theme.theme,
     settingsFile: userSettingsFile(configDir),
-    warnings: [...model.warnings, ...theme.warnings],
+    warnings: [...model.warnings, ...theme.warnings, ...(auto.warning ? [auto.warning] : [])],
   };
 }
 
@@ -87,6 +93,12 @@ export function createSettingsHandlers(sources: SettingsHandlerSources): Setting
       if (name !== undefined) changes.push({ block: 'model', key: 'name', value: name });
       if (baseURL !== undefined) changes.push({ block: 'model', key: 'baseURL', value: baseURL });
       await editUserSettingsYaml(sources.configDir, changes);
+      return saved();
+    },
+    saveAutoSettings: async ({ classifierModel }) => {
+      await editUserSettingsYaml(sources.configDir, [
+        { block: 'auto', key: 'classifierModel', value: classifierModel },
+      ]);
       return saved();
     },
     saveApiKey: async ({ apiKey }) => {

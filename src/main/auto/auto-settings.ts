@@ -22,6 +22,8 @@ export const AutoSettingsSchema = z.strictObject({
 
 export interface AutoSettings {
   classifierModel: string;
+  /** `auto.classifierModel` as saved (null: unset, or the block was ignored). */
+  saved: string | null;
   timeoutMs: number;
   /** Why the block was ignored, naming the file; null when fine. */
   warning: string | null;
@@ -32,6 +34,7 @@ export async function readAutoSettings(configDir: string): Promise<AutoSettings>
   const defaults = {
     classifierModel: DEFAULT_CLASSIFIER_MODEL,
     timeoutMs: DEFAULT_CLASSIFIER_TIMEOUT_SECONDS * 1000,
+    saved: null,
   };
   const { file, value, problem } = await readUserSettingsYamlAsync(configDir);
   if (problem) return { ...defaults, warning: `${problem} (auto settings ignored)` };
@@ -48,6 +51,7 @@ export async function readAutoSettings(configDir: string): Promise<AutoSettings>
   }
   return {
     classifierModel: parsed.data.classifierModel ?? defaults.classifierModel,
+    saved: parsed.data.classifierModel ?? null,
     timeoutMs: (parsed.data.timeoutSeconds ?? DEFAULT_CLASSIFIER_TIMEOUT_SECONDS) * 1000,
     warning: null,
   };

@@ -158,6 +158,27 @@ describe('settings handlers, browser shell (key in settings.yaml)', () => {
     expect(text).toContain('default: trust');
   });
 
+  it('auto mode\u2019s classifier model: saved as auto.classifierModel, null goes back to the default; bad names refused', async () => {
+    fs.writeFileSync(file, COMMENTED);
+    const call = handlersFor(new SettingsFileKeyStore(configDir));
+    expect((await call('getAppSettings')).classifierModel).toEqual({ saved: null, effective: 'claude-haiku-4-5' });
+    let view = await call('saveAutoSettings', { classifierModel: 'claude-small-test' });
+    expect(view.classifierModel).toEqual({ saved: 'claude-small-test', effective: 'claude-small-test' });
+    expect(fs.readFileSync(file, 'utf8')).toMatch(/^auto:\n {2}classifierModel: claude-small-test$/m);
+    expect(fs.readFileSync(file, 'utf8')).toContain('# my settings, keep this comment');
+    await expect(call('saveAutoSettings', { classifierModel: 'two words' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    view = await call('saveAutoSettings', { classifierModel: null });
+    expect(view.classifierModel).toEqual({ saved: null, effective: 'claude-haiku-4-5' });
+    expect(fs.readFileSync(file, 'utf8')).not.toMatch(/^auto:/m);
+    // A malformed block is reported and the default applies.
+    fs.appendFileSync(file, 'auto:\n  classifierModel: 42\n');
+    view = await call('getAppSettings');
+    expect(view.classifierModel.effective).toBe('claude-haiku-4-5');
+    expect(view.warnings.join('\n')).toMatch(/auto\.classifierModel/);
+  });
+
   it('theme: saved as ui.theme, read back; malformed values fall back to system with a warning and stay in the file', async () => {
     const call = handlersFor(new SettingsFileKeyStore(configDir));
     expect((await call('getAppSettings')).theme).toBe('system');

@@ -85,6 +85,17 @@ export function SettingsView() {
             testId="settings-base-url"
             save={(baseURL) => saveAnd(api.saveModelSettings({ baseURL }))}
           />
+          <h3>Auto mode</h3>
+          <TextSettingForm
+            label="Classifier model"
+            saved={view.classifierModel.saved}
+            note={`In auto mode, ${view.classifierModel.effective} answers the asks of the mode and the defaults before you are asked (through the chat's provider). Leave empty for the default small model.`}
+            placeholder={shownText(view.classifierModel.effective)}
+            schema={ModelNameSchema}
+            button="Save classifier model"
+            testId="settings-classifier-model"
+            save={(classifierModel) => saveAnd(api.saveAutoSettings({ classifierModel }))}
+          />
           <h3>Appearance</h3>
           <ThemePicker theme={view.theme} save={(theme) => saveAnd(api.setTheme({ theme }))} />
           <h3>Notifications</h3>
