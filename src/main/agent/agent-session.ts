@@ -35,7 +35,7 @@ import { SessionContext } from './session-context';
 import { isWorkerDuplicate, SessionRecord } from './session-record';
 import { readBackgroundAsk } from '../agents/background-ask';
 import { promptTexts, sessionAuto } from './session-auto';
-import type { AutoModeState } from '../auto/auto-mode';
+import { withVerdict, type AutoModeState } from '../auto/auto-mode';
 import { openSessionEngine, realDir } from './session-engine';
 import type { AgentSessionOptions, PromptOptions, PromptResult, SessionEvent } from './types';
 
@@ -53,6 +53,8 @@ interface ActiveRun extends GateRun {
    * worker's own for them (a cancel while main still decides) is dropped. `allow`: main's final answer, once known.
    */
   judged: Map<string, { allow: boolean | null }>;
+  /** Auto mode: what the classifier cost in this run so far (unset: it was not asked). */
+  autoStats?: AutoRunStats;
   /** Decisions still being made (waiting for a person): the run's result waits for them. */
   deciding: Set<Promise<unknown>>;
 }
@@ -282,7 +284,6 @@ export class AgentSession {
     this.personMessages.push(text);
     await this.writer.flush();
     let result: AgentRunResultWire;
-    let autoStats: AutoRunStats | undefined;
     const checkpoint = await this.checkpoints.before({ sessionId: this.id, runId, prompt: text, agentMode });
     try {
       run.readDenyRules = readDenyRules((await this.engine.state.currentAsync()).rules); // before the mask: a rule added meanwhile asks
@@ -339,11 +340,10 @@ export class AgentSession {
       // out before the result.
       if (run.deciding.size) abort.abort();
       await Promise.allSettled([...run.deciding]);
-      const stats = this.auto.takeRunStats();
-      if (stats.calls > 0) this.record.record(run, { type: 'auto_usage', stats });
-      autoStats = stats.calls > 0 ? stats : undefined;
       this.active = null;
     }
+    const autoStats = run.autoStats;
+    if (autoStats) this.record.record(run, { type: 'auto_usage', stats: autoStats });
     await this.checkpoints.after(checkpoint);
     this.writer.recordConversation(runId, result.conversation);
     const { status, usage, turns, finalText } = result;
@@ -418,6 +418,7 @@ export class AgentSession {
     try {
       const outcome = await deciding;
       judged.allow = outcome.final.decision === 'allow';
+      if (outcome.classifier) run.autoStats = withVerdict(run.autoStats, outcome.classifier);
       // The call's one decision event, into the run's stream before the worker hears the answer (so before the
       // tool's output): the transcript, the shells and the page see it in order.
       if (callId) this.record.record(run, decisionEvent(callId, outcome, request.agent?.id));

@@ -1,4 +1,4 @@
-import type { AutoRunStats } from '../../shared/agent-events';
+import type { AutoRunStats, ClassifierVerdictWire } from '../../shared/agent-events';
 import type { ClassifierCall } from './classifier-request';
 import type { ClassifierVerdict } from './classifier';
 
@@ -24,13 +24,12 @@ export interface AutoModeOptions {
 
 /**
  * Auto mode's state for one session: the blocks counted (in a row, in all), the fallback to manual approval once
- * a limit is reached (for the rest of the session), and each run's classification cost.
+ * a limit is reached (for the rest of the session).
  */
 export class AutoModeState {
   private consecutive = 0;
   private total = 0;
   private fellBack: string | null = null;
-  private run: AutoRunStats = emptyStats();
 
   constructor(private readonly options: AutoModeOptions) {}
 
@@ -42,7 +41,6 @@ export class AutoModeState {
   async judge(call: AutoCall, signal: AbortSignal): Promise<AutoOutcome> {
     if (this.fellBack !== null) return { kind: 'manual', reason: this.fellBack };
     const verdict = await this.options.classify(call, signal);
-    this.count(verdict);
     if (verdict.decision === 'allow') {
       this.consecutive = 0;
       return { kind: 'allow', verdict };
@@ -58,26 +56,17 @@ export class AutoModeState {
     }
     return { kind: 'block', verdict };
   }
-
-  /** This run's classifications so far, and a fresh count for the next run. */
-  takeRunStats(): AutoRunStats {
-    const stats = this.run;
-    this.run = emptyStats();
-    return stats;
-  }
-
-  private count(v: ClassifierVerdict): void {
-    this.run = {
-      calls: this.run.calls + 1,
-      allowed: this.run.allowed + (v.decision === 'allow' ? 1 : 0),
-      blocked: this.run.blocked + (v.decision === 'block' ? 1 : 0),
-      inputTokens: this.run.inputTokens + v.inputTokens,
-      outputTokens: this.run.outputTokens + v.outputTokens,
-      latencyMs: this.run.latencyMs + v.latencyMs,
-    };
-  }
 }
 
-function emptyStats(): AutoRunStats {
-  return { calls: 0, allowed: 0, blocked: 0, inputTokens: 0, outputTokens: 0, latencyMs: 0 };
+/** A run's classifier cost with one more verdict counted. */
+export function withVerdict(stats: AutoRunStats | undefined, v: ClassifierVerdictWire): AutoRunStats {
+  const s = stats ?? { calls: 0, allowed: 0, blocked: 0, inputTokens: 0, outputTokens: 0, latencyMs: 0 };
+  return {
+    calls: s.calls + 1,
+    allowed: s.allowed + (v.decision === 'allow' ? 1 : 0),
+    blocked: s.blocked + (v.decision === 'block' ? 1 : 0),
+    inputTokens: s.inputTokens + v.inputTokens,
+    outputTokens: s.outputTokens + v.outputTokens,
+    latencyMs: s.latencyMs + v.latencyMs,
+  };
 }
