@@ -21,6 +21,8 @@ export const McpServerViewSchema = z.object({
   needsApproval: z.boolean(),
   /** A project server that loads because the person approved it (revocable here). */
   approved: z.boolean(),
+  /** Switched off for this project by the person (any server, the person's own too). */
+  disabled: z.boolean(),
   /** How the open session's last prompt found it (connected or not, its tools, its last errors); null: not run yet. */
   lastRun: McpServerRunStatusSchema.nullable(),
 });
@@ -50,5 +52,10 @@ export const McpChannels = {
   },
   approveMcpServer: { request: serverName, response: z.object({ changed: z.boolean() }) },
   revokeMcpServer: { request: serverName, response: z.object({ changed: z.boolean() }) },
+  /** Switches a server off (or back on) for the open project, whatever its source. */
+  setMcpServerEnabled: {
+    request: z.object({ name: z.string().min(1).max(64), enabled: z.boolean() }).strict(),
+    response: z.object({ changed: z.boolean() }),
+  },
   testMcpServer: { request: serverName, response: McpTestViewSchema },
 } as const;

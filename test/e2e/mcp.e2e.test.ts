@@ -96,6 +96,15 @@ describe.skipIf(skipReason !== null)(
       await row(page, 'proj').getByRole('button', { name: 'Revoke approval of MCP server proj' }).click();
       await expect.poll(() => row(page, 'proj').getAttribute('data-active'), POLL).toBe('false');
       expect(cliActive(app.home, app.project)).toEqual({ tst: true, proj: false });
+
+      // Your own server, switched off for this project and back on.
+      await row(page, 'tst').getByRole('button', { name: 'Disable MCP server tst in this project' }).click();
+      await expect.poll(() => row(page, 'tst').getAttribute('data-active'), POLL).toBe('false');
+      expect(await row(page, 'tst').textContent()).toContain('switched off for this project');
+      expect(cliActive(app.home, app.project)).toEqual({ tst: false, proj: false });
+      await row(page, 'tst').getByRole('button', { name: 'Enable MCP server tst in this project' }).click();
+      await expect.poll(() => row(page, 'tst').getAttribute('data-active'), POLL).toBe('true');
+      expect(cliActive(app.home, app.project)).toEqual({ tst: true, proj: false });
       expect(problems).toEqual([]);
     });
 

@@ -67,6 +67,7 @@ export function createMcpHandlers(opts: McpHandlersOptions): McpHandlers {
           inactiveReason: s.why,
           needsApproval: s.needsApproval,
           approved: s.active && !personal.has(s.source),
+          disabled: s.disabled,
           lastRun: (s.active && found.find((f) => f.name === s.name)) || null,
         })),
         problems: r.problems.map((p) => `${p.file}${p.key ? `: ${p.key}` : ''}: ${p.reason}`),
@@ -82,6 +83,12 @@ export function createMcpHandlers(opts: McpHandlersOptions): McpHandlers {
       return { changed: true };
     },
     revokeMcpServer: async ({ name }) => ({ changed: await approvals.revoke(requireProject(), name) }),
+    setMcpServerEnabled: async ({ name, enabled }) => {
+      const project = requireProject();
+      if (!(await resolve(project)).servers.some((s) => s.name === name))
+        throw new GatehouseError('NOT_FOUND', `no MCP server "${name}" is configured here`);
+      return { changed: await approvals.setDisabled(project, name, !enabled) };
+    },
     testMcpServer: async ({ name }) => {
       const result = await testMcpServer({
         name,

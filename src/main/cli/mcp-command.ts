@@ -18,6 +18,7 @@ const USAGE = [
   'gatehouse mcp list [--project DIR] [--json]',
   '  approve NAME [--project DIR]      start this project server from now on (as it is configured now)',
   '  revoke NAME [--project DIR]       forget that approval',
+  '  disable|enable NAME [--project DIR]  switch a server off (any source, your own too) or back on in this project',
   '  add NAME [--scope user|project|local] [--project DIR] (-- COMMAND [ARG]... | --url URL)',
   '        [--env K=V]... [--env-allow NAME]... [--allow-domain HOST]... [--header K=V]...',
   '  remove NAME [--scope user|project|local] [--project DIR]',
@@ -179,6 +180,23 @@ export const mcpCommand: CliCommand = {
         io.out(`approved "${name}" (${server.source}: ${server.shown}) for ${r.projectRoot}`);
         return 0;
       }
+      case 'disable':
+      case 'enable': {
+        const { values, positionals } = parseCommandArgs(rest, { project: { type: 'string' } });
+        const name = oneName(positionals);
+        const r = await servers(io, values.project);
+        if (!r.list.some((s) => s.name === name)) {
+          io.err(`gatehouse mcp: no MCP server "${name}" here`);
+          return 1;
+        }
+        const off = sub === 'disable';
+        const changed = await new McpApprovals(userConfigDir(io.env)).setDisabled(r.projectRoot, name, off);
+        io.out(
+          `${changed ? '' : 'already '}${off ? 'switched off' : 'switched on'}: "${name}" in ${r.projectRoot}` +
+            (!off && changed ? ' (a project server still needs trust and your approval)' : ''),
+        );
+        return 0;
+      }
       case 'add':
         return add(rest, io);
       case 'test':
@@ -198,7 +216,16 @@ export const mcpCommand: CliCommand = {
         return 0;
       }
       default:
-        throw unknownChoice('subcommand', sub, ['list', 'approve', 'revoke', 'add', 'remove', 'test']);
+        throw unknownChoice('subcommand', sub, [
+          'list',
+          'approve',
+          'revoke',
+          'disable',
+          'enable',
+          'add',
+          'remove',
+          'test',
+        ]);
     }
   },
 };

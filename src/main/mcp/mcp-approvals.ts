@@ -15,6 +15,8 @@ const ApprovalSchema = z.object({ fingerprint: z.string(), approvedAt: z.string(
 const ApprovalsFileSchema = z.object({
   version: z.literal(1),
   projects: z.record(z.string(), z.record(z.string(), ApprovalSchema)),
+  /** Servers the person switched off, per project (any source: the person's own too). */
+  disabled: z.record(z.string(), z.array(z.string())).optional(),
 });
 type ApprovalsFile = z.infer<typeof ApprovalsFileSchema>;
 export type McpApproval = z.infer<typeof ApprovalSchema>;
@@ -70,6 +72,28 @@ export class McpApprovals {
   async isApproved(projectRoot: string, name: string, entry: McpServerEntry): Promise<boolean> {
     const file = await this.read().catch(() => null);
     return file?.projects[projectRoot]?.[name]?.fingerprint === entryFingerprint(entry);
+  }
+
+  /** Whether the person switched `name` off in `projectRoot`. A broken file counts as off (fail safe: fewer servers). */
+  async isDisabled(projectRoot: string, name: string): Promise<boolean> {
+    const file = await this.read().catch(() => null);
+    return file === null || (file.disabled?.[projectRoot] ?? []).includes(name);
+  }
+
+  /** Switches `name` off (or back on) in `projectRoot`; false when it already was. */
+  async setDisabled(projectRoot: string, name: string, disabled: boolean): Promise<boolean> {
+    let changed = false;
+    await this.update((file) => {
+      const list = new Set(file.disabled?.[projectRoot] ?? []);
+      changed = list.has(name) !== disabled;
+      if (disabled) list.add(name);
+      else list.delete(name);
+      const all = { ...(file.disabled ?? {}) };
+      if (list.size) all[projectRoot] = [...list].sort();
+      else delete all[projectRoot];
+      file.disabled = all;
+    });
+    return changed;
   }
 
   async approve(projectRoot: string, name: string, entry: McpServerEntry, shown: string): Promise<void> {

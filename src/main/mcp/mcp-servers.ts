@@ -25,6 +25,8 @@ export interface McpServerStatus {
   why: string | null;
   /** A project server that only waits for the person's approval (trusted project, MCP enabled). */
   needsApproval: boolean;
+  /** The person switched it off in this project (`gatehouse mcp disable`, the MCP page). */
+  disabled: boolean;
 }
 
 /** A configuration problem that kept a server from loading (file, key, reason). */
@@ -92,6 +94,7 @@ export async function resolveMcpServers(opts: {
       shown: describeEntry(c.entry),
       entry: c.entry,
       needsApproval: false,
+      disabled: false,
     };
     const earlier = taken.get(c.name);
     if (earlier !== undefined) {
@@ -99,6 +102,15 @@ export async function resolveMcpServers(opts: {
       continue;
     }
     taken.set(c.name, c.source);
+    if (await opts.approvals.isDisabled(opts.projectRoot, c.name)) {
+      servers.push({
+        ...base,
+        active: false,
+        disabled: true,
+        why: 'switched off for this project (gatehouse mcp enable, or Enable on the MCP page)',
+      });
+      continue;
+    }
     if (isPersonalSource(c.source)) {
       servers.push({ ...base, active: true, why: null });
       continue;

@@ -57,6 +57,28 @@ describe('gatehouse mcp: which servers load', () => {
     expect((await status('proj'))?.active).toBe(false);
   });
 
+  it("disable switches any server off in this project (the person's own too), enable back on; other projects keep it", async () => {
+    expect(await status('mine')).toMatchObject({ active: true });
+    const off = await cli(['mcp', 'disable', 'mine']);
+    expect(off.code).toBe(0);
+    expect(off.out.join()).toContain('switched off');
+    expect(await status('mine')).toMatchObject({
+      active: false,
+      inactiveReason: expect.stringContaining('switched off'),
+    });
+    // Only in this project: the same person's server still loads elsewhere.
+    const other = path.join(fx.root, 'other');
+    fs.mkdirSync(other);
+    const elsewhere = JSON.parse((await cli(['mcp', 'list', '--json', '--project', other])).out[0]!) as Listed;
+    expect(elsewhere.servers.find((s) => s.name === 'mine')?.active).toBe(true);
+    expect((await cli(['mcp', 'enable', 'mine'])).out.join()).toContain('switched on');
+    expect(await status('mine')).toMatchObject({ active: true });
+    expect((await cli(['mcp', 'disable', 'nothing-here'])).code).toBe(1);
+    // A broken state file switches servers off (fail safe).
+    fs.writeFileSync(path.join(fx.configDir, 'mcp-approvals.json'), '{ broken');
+    expect((await status('mine'))?.active).toBe(false);
+  });
+
   it("a project cannot replace the person's server of the same name; a malformed entry is listed as a problem", async () => {
     await new TrustStore({ configDir: fx.configDir, env: fx.env }).set(fx.project, 'directory');
     const listed = await list();

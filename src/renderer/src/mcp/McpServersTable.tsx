@@ -32,6 +32,8 @@ export interface McpServersTableProps {
   testing: string | null;
   onApprove(server: McpServerView): void;
   onRevoke(server: McpServerView): void;
+  /** Switches the server on (true) or off (false) in this project. */
+  onSetEnabled(server: McpServerView, enabled: boolean): void;
   onTest(server: McpServerView): void;
 }
 
@@ -39,7 +41,7 @@ export interface McpServersTableProps {
  * Every MCP server of the open project: name, source (and file), command line or URL, whether it loads (and why
  * not), and the actions: Test (a loading server), Approve (a project server waiting for you), Revoke approval.
  */
-export function McpServersTable({ servers, testing, onApprove, onRevoke, onTest }: McpServersTableProps) {
+export function McpServersTable({ servers, testing, onApprove, onRevoke, onSetEnabled, onTest }: McpServersTableProps) {
   return (
     <div className="mcp-table-wrap">
       <table className="mcp-table">
@@ -100,6 +102,16 @@ export function McpServersTable({ servers, testing, onApprove, onRevoke, onTest 
                     Approve
                   </button>
                 ) : null}
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={shownText(`${s.disabled ? 'Enable' : 'Disable'} MCP server ${s.name} in this project`, {
+                    strict: true,
+                  })}
+                  onClick={() => onSetEnabled(s, s.disabled)}
+                >
+                  {s.disabled ? 'Enable' : 'Disable'}
+                </button>
                 {s.approved ? (
                   <button
                     type="button"

@@ -65,6 +65,15 @@ export function McpView() {
       (err: unknown) => setError(`Could not approve ${s.name}: ${errorMessage(err)}`),
     );
   };
+  const setEnabled = (s: McpServerView, enabled: boolean) => {
+    api.setMcpServerEnabled({ name: s.name, enabled }).then(
+      () => {
+        setStatus(enabled ? `Switched ${s.name} back on in this project.` : `Switched ${s.name} off in this project.`);
+        load();
+      },
+      (err: unknown) => setError(`Could not switch ${s.name} ${enabled ? 'on' : 'off'}: ${errorMessage(err)}`),
+    );
+  };
   const revoke = (s: McpServerView) => {
     api.revokeMcpServer({ name: s.name }).then(
       () => {
@@ -151,6 +160,7 @@ export function McpView() {
           testing={testing}
           onApprove={setApproving}
           onRevoke={revoke}
+          onSetEnabled={setEnabled}
           onTest={test}
         />
       ) : null}
