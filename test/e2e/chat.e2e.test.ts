@@ -300,7 +300,8 @@ describe.skipIf(skipReason !== null)(
       // Named by its first message.
       const resume = page.getByRole('button', { name: 'Resume session: Please update hello.txt', exact: true });
       await resume.waitFor();
-      expect(await page.getByRole('button', { name: /^Resume session: / }).count()).toBe(2);
+      // Both sessions are listed (the list refreshes as the new session's first run is recorded).
+      await expect.poll(() => page.getByRole('button', { name: /^Resume session: / }).count(), POLL).toBe(2);
       await page.screenshot({ path: path.join(SCREENSHOTS, 'chat-sessions.png') });
       await resume.click();
       await expect.poll(() => resume.getAttribute('aria-current'), POLL).toBe('true');

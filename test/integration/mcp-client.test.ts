@@ -9,7 +9,7 @@ import type { SandboxRunConfig } from '../../src/shared/worker-protocol';
 import { startRunMcp, type RunMcp } from '../../src/worker/mcp/run-mcp';
 import { createToolRegistry } from '../../src/worker/tools/index';
 import type { ToolContext } from '../../src/worker/tools/types';
-import { startHttpServer, stdioEntry } from '../support/mcp-servers';
+import { EVERYTHING_SERVER, startHttpServer, stdioEntry } from '../support/mcp-servers';
 import { makeWorld, noBwrapReason, type SandboxWorld } from '../unit/sandbox/support';
 
 const base = createToolRegistry({ ripgrepPath: null });
@@ -210,7 +210,10 @@ describe.skipIf(noBwrapReason !== null)(
             {
               name: 'everything',
               source: 'user',
-              entry: { command: process.execPath, args: [path.join(path.dirname(pkg), 'dist', 'index.js'), 'stdio'] },
+              entry: {
+                command: process.execPath,
+                args: [EVERYTHING_SERVER ?? path.join(path.dirname(pkg), 'dist', 'index.js'), 'stdio'],
+              },
               readOnlyHints: true,
             },
           ],

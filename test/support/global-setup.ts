@@ -5,6 +5,7 @@ import { chromium } from 'playwright';
 import type { BrowserServer } from 'playwright';
 import type { TestProject } from 'vitest/node';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/browser';
+import { bundleTestMcpServers, MCP_BUNDLE_ENV } from './mcp-bundle';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -48,6 +49,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
     cleanups.push(async () => {
       fs.rmSync(dir, { recursive: true, force: true });
       delete process.env.GATEHOUSE_TEST_RUNTIME_DIR;
+    });
+  }
+  if (project.name === 'integration' && !process.env[MCP_BUNDLE_ENV]) {
+    // The test MCP servers, self-contained where the OS sandbox shows them (see mcp-bundle.ts).
+    const bundle = await bundleTestMcpServers(path.resolve(__dirname, '..', '..'));
+    process.env[MCP_BUNDLE_ENV] = bundle.dir;
+    cleanups.push(async () => {
+      bundle.remove();
+      delete process.env[MCP_BUNDLE_ENV];
     });
   }
   let server: BrowserServer | undefined;

@@ -3,8 +3,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { McpHttpEntry, McpStdioEntry } from '../../src/shared/mcp-contract';
+import { MCP_BUNDLE_ENV } from './mcp-bundle';
 
-export const TEST_SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'mcp-test-server.mjs');
+/** Bundled by the run's global setup where the sandbox can see it (mcp-bundle.ts); the source file otherwise. */
+const bundled = process.env[MCP_BUNDLE_ENV];
+export const TEST_SERVER = bundled
+  ? path.join(bundled, 'mcp-test-server.mjs')
+  : path.join(path.dirname(fileURLToPath(import.meta.url)), 'mcp-test-server.mjs');
+/** The official server-everything from npm, bundled the same way (null: run it from node_modules). */
+export const EVERYTHING_SERVER = bundled ? path.join(bundled, 'server-everything.mjs') : null;
 
 export function stdioEntry(extra: Partial<McpStdioEntry> = {}): McpStdioEntry {
   return { command: process.execPath, args: [TEST_SERVER], ...extra };

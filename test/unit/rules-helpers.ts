@@ -22,7 +22,7 @@ export function tempDir(prefix: string): string {
  * then (ENOTEMPTY), as a person's cleanup would.
  */
 export function removeTempDirs(): void {
-  for (const r of roots.splice(0)) fs.rmSync(r, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });
+  for (const r of roots.splice(0)) fs.rmSync(r, { recursive: true, force: true, maxRetries: 50, retryDelay: 20 });
 }
 
 /** Writes `text` to `file`, making its folders. */
