@@ -25,10 +25,14 @@ const inlineScripts = (html: string): string[] =>
   [...html.matchAll(/<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => m[1]!);
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
-/** The dev servers' cache folders, removed when the file's tests are done. */
+/**
+ * The dev servers' cache folders, removed when the file's tests are done. Vite's dependency optimiser may still be
+ * writing its temporary folder after the server closed: the removal retries then (ENOTEMPTY).
+ */
 const cacheDirs: string[] = [];
 afterAll(() => {
-  for (const dir of cacheDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of cacheDirs.splice(0))
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 50, retryDelay: 20 });
 });
 
 async function devServer(plugins: unknown[]): Promise<ViteDevServer> {
