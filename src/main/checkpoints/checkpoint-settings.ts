@@ -1,7 +1,5 @@
-import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { isMissing, MAX_SETTINGS_BYTES, readFailure, readRegularFile } from '../fs/read-regular-file';
-import { userSettingsFile } from '../settings/settings-locations';
+import { readUserSettingsYamlAsync, settingsBlock } from '../settings/user-settings-yaml';
 
 /**
  * The `checkpoints:` block of the user's own settings (a project's settings cannot turn off the person's undo or
@@ -26,7 +24,6 @@ const BlockSchema = z.strictObject({
   maxFiles: z.number().int().positive().max(10_000_000).optional(),
   retentionDays: z.number().positive().max(36_500).optional(),
 });
-const FileSchema = z.looseObject({ checkpoints: BlockSchema.nullish() });
 
 export interface CheckpointSettings {
   enabled: boolean;
@@ -44,27 +41,13 @@ export const CHECKPOINT_DEFAULTS: Omit<CheckpointSettings, 'problem'> = {
 };
 
 export async function readCheckpointSettings(configDir: string): Promise<CheckpointSettings> {
-  const file = userSettingsFile(configDir);
-  const fallback = (problem: string | null): CheckpointSettings => ({ ...CHECKPOINT_DEFAULTS, problem });
-  let text: string;
-  try {
-    text = await readRegularFile(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });
-  } catch (err) {
-    return fallback(isMissing(err) ? null : `${file}: ${readFailure(err)}`);
-  }
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
-  if (doc.errors[0]) return fallback(`${file}: ${doc.errors[0].message.split('\n')[0] ?? 'invalid YAML'}`);
-  let value: unknown;
-  try {
-    value = doc.toJS({ maxAliasCount: 100 });
-  } catch (err) {
-    return fallback(`${file}: ${(err as Error).message}`);
-  }
-  if (value === null || value === undefined) return fallback(null);
-  const parsed = FileSchema.safeParse(value);
+  const read = await readUserSettingsYamlAsync(configDir);
+  if (read.problem) return { ...CHECKPOINT_DEFAULTS, problem: read.problem };
+  const parsed = BlockSchema.nullish().safeParse(settingsBlock(read.value, 'checkpoints'));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return fallback(`${file}: ${issue?.path.map(String).join('.') || '(top level)'}: ${issue?.message ?? 'invalid'}`);
+    const where = ['checkpoints', ...(issue?.path.map(String) ?? [])].join('.');
+    return { ...CHECKPOINT_DEFAULTS, problem: `${read.file}: ${where}: ${issue?.message ?? 'invalid'}` };
   }
-  return { ...CHECKPOINT_DEFAULTS, ...(parsed.data.checkpoints ?? {}), problem: null };
+  return { ...CHECKPOINT_DEFAULTS, ...(parsed.data ?? {}), problem: null };
 }
