@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AuditChannels } from './audit-contract';
 import { ChatChannels, ChatEventSchemas } from './chat-contract';
+import { CheckpointSettingsChannels } from './checkpoint-settings-contract';
 import { HooksChannels } from './hooks-contract';
 import { McpChannels } from './mcp-view-contract';
 import { RpcErrorSchema } from './errors';
@@ -62,6 +63,7 @@ export const ApiChannels = {
   ...SandboxChannels,
   ...ModesChannels,
   ...SettingsChannels,
+  ...CheckpointSettingsChannels,
   ...UpdatesChannels,
 } as const;
 

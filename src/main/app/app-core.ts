@@ -20,6 +20,7 @@ import { createSandboxHandlers } from './sandbox-handlers';
 import { SettingsFileKeyStore } from './secret-store';
 import type { SecretStore } from './secret-store';
 import { createSettingsHandlers } from './settings-handlers';
+import { createCheckpointSettingsHandlers } from './checkpoint-settings-handlers';
 import { createTrustHandlers } from './trust-handlers';
 import { createUpdatesHandlers } from './updates-handlers';
 import type { UpdatesSource } from './updates-handlers';
@@ -137,6 +138,11 @@ export class AppCore {
         configDir: options.configDir,
         env: options.env ?? process.env,
         secrets,
+        changed: () => this.emit({ type: 'settingsChanged' }),
+      }),
+      ...createCheckpointSettingsHandlers({
+        configDir: options.configDir,
+        currentProject: () => this.project,
         changed: () => this.emit({ type: 'settingsChanged' }),
       }),
       ...createUpdatesHandlers(options.updates),

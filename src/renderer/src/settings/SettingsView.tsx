@@ -9,6 +9,7 @@ import { ThemePicker } from './ThemePicker';
 import { Shown, shownText } from '../display';
 import { UpdatesLine } from './UpdatesLine';
 import { NotificationSetting } from './NotificationSetting';
+import { CheckpointSettings } from './CheckpointSettings';
 
 const SOURCE: Record<AppSettingsView['model']['source'], string> = {
   environment: 'set by the environment, which wins over this field',
@@ -26,7 +27,7 @@ function baseUrlNote(base: AppSettingsView['baseURL']): string {
   return `The chat sends requests to ${base.effective} (${SOURCE[base.source]}).`;
 }
 
-/** The Settings view: model, API key, base URL and theme, each saved to the user's own settings. */
+/** The Settings view: model, API key, base URL, auto mode, checkpoints and theme, saved to the user's own settings. */
 export function SettingsView() {
   const api = useApi();
   const { view, loadError } = useSettings();
@@ -96,6 +97,8 @@ export function SettingsView() {
             testId="settings-classifier-model"
             save={(classifierModel) => saveAnd(api.saveAutoSettings({ classifierModel }))}
           />
+          <h3>Checkpoints</h3>
+          <CheckpointSettings />
           <h3>Appearance</h3>
           <ThemePicker theme={view.theme} save={(theme) => saveAnd(api.setTheme({ theme }))} />
           <h3>Notifications</h3>
