@@ -1,5 +1,6 @@
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+import axe from 'axe-core';
+import type { AxeResults, RunOptions } from 'axe-core';
 import type { Page } from 'playwright';
 import { expect } from 'vitest';
 import { REPO_ROOT } from './start-web';
@@ -44,24 +45,30 @@ export async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<voi
 
 /**
  * axe-core on the page (or inside `include`): the serious and critical violations, as short lines. Every rule runs on
- * the whole page. Legacy mode runs `axe.run` in the page itself instead of collecting partial results and finishing
- * them in a new blank page each time (a page and a second axe load per check). The two differ only for cross-origin
- * frames, which the app cannot have (its CSP is `default-src 'self'`).
+ * the whole page, in the page itself (`axe.run`; the app cannot have cross-origin frames, its CSP is
+ * `default-src 'self'`). axe's source goes into a document once, on its first check: evaluating those 600 kB again
+ * for every check (as @axe-core/playwright does, twice) cost more than the check itself.
  */
 export async function seriousViolations(page: Page, include?: string): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
   // Only violations are reported: axe then keeps one node per passed or inapplicable rule instead of every node.
-  let builder = new AxeBuilder({ page }).setLegacyMode().options({ resultTypes: ['violations'] });
-  if (include) builder = builder.include(include);
-  const result = await builder.analyze();
-  return result.violations
+  const options: RunOptions = { resultTypes: ['violations'] };
+  const violations = await page.evaluate(
+    async ({ include, options }) => {
+      const inPage = (window as unknown as { axe: typeof axe }).axe;
+      const result: AxeResults = await inPage.run(include ? { include: [include] } : document, options);
+      return result.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+      }));
+    },
+    { include, options },
+  );
+  return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help} at ${v.nodes
-          .slice(0, 3)
-          .map((n) => n.target.join(' '))
-          .join(', ')}`,
-    );
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`);
 }
 
 /** Whether the document itself can scroll (it must not: the transcript and pages scroll inside). */
