@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AuditChannels } from './audit-contract';
 import { ChatChannels, ChatEventSchemas } from './chat-contract';
 import { CheckpointSettingsChannels } from './checkpoint-settings-contract';
+import { RewindChannels } from './rewind-contract';
 import { HooksChannels } from './hooks-contract';
 import { McpChannels } from './mcp-view-contract';
 import { RpcErrorSchema } from './errors';
@@ -59,6 +60,7 @@ export const ApiChannels = {
   ...HooksChannels,
   ...McpChannels,
   ...ChatChannels,
+  ...RewindChannels,
   ...RulesChannels,
   ...SandboxChannels,
   ...ModesChannels,

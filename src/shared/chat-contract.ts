@@ -58,6 +58,10 @@ export const SessionSummarySchema = z.object({
 });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 
+/** A message the person sent: the run it started and where it is in the conversation (what "Rewind to here" names). */
+export const PromptStartSchema = z.object({ runId: z.string(), index: z.number().int().nonnegative() });
+export type PromptStart = z.infer<typeof PromptStartSchema>;
+
 export const ChatStateSchema = z.object({
   project: z.string().nullable(),
   sessionId: z.string().nullable(),
@@ -74,8 +78,21 @@ export const ChatStateSchema = z.object({
   hookRuns: z.array(HookRunsEventSchema),
   /** Its sub-agents' starts, ends and calls (nested under their task card). */
   subagentEvents: z.array(AgentEventSchema).optional(),
+  /** The person's messages in the conversation, with their runs. */
+  prompts: z.array(PromptStartSchema).optional(),
 });
 export type ChatState = z.infer<typeof ChatStateSchema>;
+
+/** A session opened in the chat (resumed, or rewound into a copy): what the transcript shows. */
+export const ResumedSessionSchema = z.object({
+  sessionId: z.string(),
+  messages: z.array(ConversationMessageSchema),
+  decisions: z.array(ToolCallDecidedSchema),
+  hookRuns: z.array(HookRunsEventSchema),
+  subagentEvents: z.array(AgentEventSchema).optional(),
+  prompts: z.array(PromptStartSchema).optional(),
+});
+export type ResumedSession = z.infer<typeof ResumedSessionSchema>;
 
 export const ChatChannels = {
   sendMessage: {
@@ -100,13 +117,7 @@ export const ChatChannels = {
   /** Continues an earlier session of the open project; answers its conversation. */
   resumeSession: {
     request: z.object({ id: z.string().min(1).max(100) }).strict(),
-    response: z.object({
-      sessionId: z.string(),
-      messages: z.array(ConversationMessageSchema),
-      decisions: z.array(ToolCallDecidedSchema),
-      hookRuns: z.array(HookRunsEventSchema),
-      subagentEvents: z.array(AgentEventSchema).optional(),
-    }),
+    response: ResumedSessionSchema,
   },
   /** Ends the open session; the next message starts a new one. */
   newSession: { request: none, response: z.object({ ok: z.literal(true) }) },

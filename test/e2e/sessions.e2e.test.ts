@@ -34,6 +34,8 @@ describe.skipIf(skipReason !== null)(
         await box.fill(message);
         await box.press('Enter');
         await expect.poll(() => page.getByTestId('assistant-message').last().textContent(), POLL).toContain(answer);
+        // The answer shows before its run ends: the next message is taken only once it has.
+        await expect.poll(() => page.getByTestId('chat-working').count(), POLL).toBe(0);
       };
       await send('Fix the login bug', 'Looking.');
       await send('And the tests', 'Done.');

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, AutoRunStats, HookRunsEvent, ToolCallDecided } from '../../shared/agent-events';
+import type { PromptStart } from '../../shared/chat-contract';
 import type { ConversationMessage } from '../../shared/conversation';
 import { GatehouseError, toRpcError } from '../../shared/errors';
 import type { AgentMode, Decision, RuleBehavior } from '../../shared/permission';
@@ -32,7 +33,7 @@ import { decideCall, decisionEvent } from './permission-gate';
 import { hideAll, judgeReadable } from './readable-files';
 import type { GateRun } from './permission-gate';
 import { SessionContext } from './session-context';
-import { isWorkerDuplicate, SessionRecord } from './session-record';
+import { isWorkerDuplicate, NOTHING_STORED, SessionRecord, type StoredRuns } from './session-record';
 import { readBackgroundAsk } from '../agents/background-ask';
 import { promptTexts, sessionAuto } from './session-auto';
 import { withVerdict, type AutoModeState } from '../auto/auto-mode';
@@ -88,13 +89,10 @@ export class AgentSession {
     readonly problems: string[],
     context: SessionContext,
     private readonly hooks: SessionHooks,
-    decisions: readonly ToolCallDecided[] = [],
-    hookRuns: readonly HookRunsEvent[] = [],
-    prompts: readonly string[] = [],
-    subagentEvents: readonly AgentEvent[] = [],
+    stored: StoredRuns,
   ) {
     this.context = context;
-    this.personMessages = [...prompts];
+    this.personMessages = promptTexts(stored.entries);
     this.auto = sessionAuto({
       configDir: options.configDir,
       projectRoot: header.projectRoot,
@@ -109,7 +107,7 @@ export class AgentSession {
       sessionId: () => this.id,
       running: () => this.active !== null,
     });
-    this.record = new SessionRecord(writer, decisions, hookRuns, subagentEvents);
+    this.record = new SessionRecord(writer, stored);
     const host = options.host;
     host.handle('permission.request', (request, signal) => this.onPermissionRequest(request, signal));
     host.handle('permission.readable', async (request) => this.onReadableRequest(request));
@@ -137,18 +135,12 @@ export class AgentSession {
     let header: SessionHeader;
     let writer: TranscriptWriter;
     let problems: string[] = [];
-    let decisions: ToolCallDecided[] = [];
-    let hookRuns: HookRunsEvent[] = [];
-    let prompts: string[] = [];
-    let subagentEvents: AgentEvent[] = [];
+    let stored: StoredRuns = NOTHING_STORED;
     if (options.resume) {
       const resumed = await store.resume(options.resume);
       ({ header, writer } = resumed);
       problems = resumed.transcript.problems.map((p) => `line ${p.line}: ${p.message}`);
-      decisions = resumed.transcript.decisions;
-      hookRuns = resumed.transcript.hookRuns;
-      subagentEvents = resumed.transcript.subagentEvents;
-      prompts = promptTexts(resumed.transcript.entries);
+      stored = resumed.transcript;
       const project = options.project ? await realDir(options.project) : null;
       if (project !== null && project !== header.projectRoot) {
         await writer.close();
@@ -184,10 +176,7 @@ export class AgentSession {
       problems,
       context,
       hooks,
-      decisions,
-      hookRuns,
-      prompts,
-      subagentEvents,
+      stored,
     );
     await options.host.start();
     await session.checkSandbox();
@@ -223,6 +212,11 @@ export class AgentSession {
 
   get hookRuns(): HookRunsEvent[] {
     return this.record.hookRuns;
+  }
+
+  /** The person's messages in the conversation and the runs they started ("Rewind to here" names one). */
+  get prompts(): PromptStart[] {
+    return this.record.prompts;
   }
 
   /** The rules this session's "allow for this session" answers added (the rules editor lists and removes them). */
@@ -281,6 +275,7 @@ export class AgentSession {
     };
     const run = this.active;
     this.writer.append({ type: 'prompt', runId, text, agentMode });
+    this.record.promptStarted(runId);
     this.personMessages.push(text);
     await this.writer.flush();
     let result: AgentRunResultWire;
@@ -346,6 +341,7 @@ export class AgentSession {
     if (autoStats) this.record.record(run, { type: 'auto_usage', stats: autoStats });
     await this.checkpoints.after(checkpoint);
     this.writer.recordConversation(runId, result.conversation);
+    this.record.promptEnded(runId);
     const { status, usage, turns, finalText } = result;
     this.writer.append({
       type: 'result',

@@ -1,11 +1,18 @@
 import type { AgentEvent, HookRunsEvent, ToolCallDecided } from '../../shared/agent-events';
+import type { PromptStart } from '../../shared/chat-contract';
 import type { HookRunsReporter } from '../hooks';
 import { isSubagentEvent } from '../session/transcript-reader';
+import type { LoadedTranscript } from '../session/transcript-reader';
 import type { TranscriptWriter } from '../session/transcript-writer';
 import type { SessionEvent } from './types';
 
 /** Events too fine-grained for the transcript (the final text and tool results are in the conversation). */
 const NOT_RECORDED = new Set(['text_delta', 'tool_call_output']);
+
+/** What a resumed session brings from its transcript. */
+export type StoredRuns = Pick<LoadedTranscript, 'entries' | 'decisions' | 'hookRuns' | 'subagentEvents' | 'prompts'>;
+
+export const NOTHING_STORED: StoredRuns = { entries: [], decisions: [], hookRuns: [], subagentEvents: [], prompts: [] };
 
 /** What recording needs of a running prompt. */
 export interface RecordingRun {
@@ -23,16 +30,33 @@ export class SessionRecord {
   private readonly decided = new Map<string, ToolCallDecided>();
   private readonly hookRunEvents: HookRunsEvent[];
   private readonly subagentEventList: AgentEvent[];
+  private promptList: PromptStart[];
 
   constructor(
     private readonly writer: TranscriptWriter,
-    decisions: readonly ToolCallDecided[],
-    hookRuns: readonly HookRunsEvent[],
-    subagentEvents: readonly AgentEvent[],
+    stored: StoredRuns,
   ) {
-    for (const d of decisions) this.decided.set(d.id, d);
-    this.hookRunEvents = [...hookRuns];
-    this.subagentEventList = [...subagentEvents];
+    for (const d of stored.decisions) this.decided.set(d.id, d);
+    this.hookRunEvents = [...stored.hookRuns];
+    this.subagentEventList = [...stored.subagentEvents];
+    this.promptList = [...stored.prompts];
+  }
+
+  /** The person's messages in the conversation and their runs (the running prompt's included). */
+  get prompts(): PromptStart[] {
+    return [...this.promptList];
+  }
+
+  /** A prompt starts: its message will be the conversation's next one. */
+  promptStarted(runId: string): void {
+    const index = this.writer.conversation.length;
+    this.promptList = [...this.promptList.filter((p) => p.index < index), { runId, index }];
+  }
+
+  /** Its run ended: the prompt stays only if its message reached the conversation (a blocked prompt's did not). */
+  promptEnded(runId: string): void {
+    const length = this.writer.conversation.length;
+    this.promptList = this.promptList.filter((p) => p.runId !== runId || p.index < length);
   }
 
   get decisions(): ToolCallDecided[] {

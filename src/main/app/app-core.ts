@@ -7,6 +7,7 @@ import type { WorkerHost } from '../worker-host/types';
 import type { ApiHandlers } from './api-dispatch';
 import { createAuditHandlers } from './audit-handlers';
 import { createChatHandlers } from './chat-handlers';
+import { createRewindHandlers } from './rewind-handlers';
 import { createHooksHandlers } from './hooks-handlers';
 import { createMcpHandlers } from './mcp-handlers';
 import { completeFolder } from './path-completion';
@@ -126,6 +127,7 @@ export class AppCore {
         lastRun: (project) => this.chat.mcpFound(project),
       }),
       ...createChatHandlers(this.chat, options.configDir),
+      ...createRewindHandlers(this.chat, options.configDir),
       ...createModesHandlers(this.chat.modes),
       ...createRulesHandlers({
         currentProject: () => this.project,

@@ -1,9 +1,7 @@
 import type { McpServerRunStatus } from '../../shared/mcp-contract';
-import type { AgentEvent, HookRunsEvent, ToolCallDecided } from '../../shared/agent-events';
 import type { ApiEvent } from '../../shared/api';
 import type { ApprovalChoice } from '../../shared/approval-contract';
-import type { ApprovalRequestEvent, ChatState, SessionSummary } from '../../shared/chat-contract';
-import type { ConversationMessage } from '../../shared/conversation';
+import type { ApprovalRequestEvent, ChatState, ResumedSession, SessionSummary } from '../../shared/chat-contract';
 import { GatehouseError } from '../../shared/errors';
 import type { AgentMode } from '../../shared/permission';
 import { AgentSession } from '../agent/agent-session';
@@ -87,6 +85,7 @@ export class ChatService {
       decisions: this.session?.decisions ?? [],
       hookRuns: this.session?.hookRuns ?? [],
       subagentEvents: this.session?.subagentEvents ?? [],
+      prompts: this.session?.prompts ?? [],
     };
   }
 
@@ -113,13 +112,7 @@ export class ChatService {
   }
 
   /** Continues an earlier session of the open project (not while a message runs). */
-  async resume(id: string): Promise<{
-    sessionId: string;
-    messages: ConversationMessage[];
-    decisions: ToolCallDecided[];
-    hookRuns: HookRunsEvent[];
-    subagentEvents: AgentEvent[];
-  }> {
+  async resume(id: string): Promise<ResumedSession> {
     const session = await this.exclusively(async () => {
       await this.endSession();
       return this.openSession(id);
@@ -130,7 +123,18 @@ export class ChatService {
       decisions: session.decisions,
       hookRuns: session.hookRuns,
       subagentEvents: session.subagentEvents,
+      prompts: session.prompts,
     };
+  }
+
+  /** The open session (null: none), for a look that changes nothing. */
+  get openSessionNow(): AgentSession | null {
+    return this.session;
+  }
+
+  /** Work on the open session that must not overlap a message (a rewind): refused while one runs or starts. */
+  whileIdle<T>(work: (session: AgentSession | null) => Promise<T>): Promise<T> {
+    return this.exclusively(() => work(this.session));
   }
 
   /** Starts a run and answers as soon as it has an id; the rest arrives as events. */

@@ -86,6 +86,11 @@ export class SessionCatalog {
     }
   }
 
+  /** The name the person gave a session (null: none). */
+  async titleOf(id: string): Promise<string | null> {
+    return (await this.readTitles())[id] ?? null;
+  }
+
   private trashFile(id: string): string {
     return path.join(this.trashDir, path.basename(this.store.fileOf(id)));
   }

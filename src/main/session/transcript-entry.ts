@@ -25,6 +25,8 @@ export const TranscriptEntrySchema = z.discriminatedUnion('type', [
     projectRoot: z.string().min(1),
     agentMode: AgentModeSchema,
     model: z.string(),
+    /** A rewound copy: the session it was copied from, up to just before this run's message. */
+    forkedFrom: z.object({ sessionId: SessionIdSchema, runId }).optional(),
   }),
   z.object({ type: z.literal('prompt'), at, runId, text: z.string(), agentMode: AgentModeSchema }),
   z.object({

@@ -1,5 +1,6 @@
 import { MAX_TRANSCRIPT_BYTES, readRegularFile } from '../fs/read-regular-file';
 import type { AgentEvent, HookRunsEvent, ToolCallDecided } from '../../shared/agent-events';
+import type { PromptStart } from '../../shared/chat-contract';
 import type { ConversationMessage, TokenUsage } from '../../shared/conversation';
 import { describeZodError } from '../../shared/validate';
 import type { SessionHeader, TranscriptEntry } from './transcript-entry';
@@ -21,6 +22,8 @@ export interface LoadedTranscript {
   hookRuns: HookRunsEvent[];
   /** Sub-agents' starts and ends and their calls' events (a reloaded chat nests them under their task card). */
   subagentEvents: AgentEvent[];
+  /** The person's messages in the conversation: the run each started and its index (see promptStarts). */
+  prompts: PromptStart[];
   usage: TokenUsage;
   problems: TranscriptProblem[];
 }
@@ -51,6 +54,7 @@ export async function readTranscript(file: string): Promise<LoadedTranscript> {
     decisions: callDecisions(entries),
     hookRuns: entries.flatMap((e) => (e.type === 'event' && e.event.type === 'hook_runs' ? [e.event] : [])),
     subagentEvents: entries.flatMap((e) => (e.type === 'event' && isSubagentEvent(e.event) ? [e.event] : [])),
+    prompts: promptStarts(entries),
     usage: totalUsage(entries),
     problems,
   };
@@ -78,6 +82,28 @@ export function rebuildConversation(entries: TranscriptEntry[]): ConversationMes
     conversation = [...conversation.slice(0, e.start), ...e.messages];
   }
   return conversation;
+}
+
+/**
+ * Where each run's prompt is in the conversation: the conversation's length when the prompt was written, kept only
+ * when the run's messages then hold that index (a prompt a hook blocked, or one that never reached the model, has
+ * none) and no later entry replaced it.
+ */
+export function promptStarts(entries: readonly TranscriptEntry[]): PromptStart[] {
+  let length = 0;
+  const pending = new Map<string, number>();
+  const byIndex = new Map<number, string>();
+  for (const e of entries) {
+    if (e.type === 'prompt') pending.set(e.runId, length);
+    else if (e.type === 'messages') {
+      length = Math.min(length, e.start) + e.messages.length;
+      // Messages from `start` on were replaced: a prompt there is no longer where it was.
+      for (const [index] of byIndex) if (index >= e.start) byIndex.delete(index);
+      const at = pending.get(e.runId);
+      if (at !== undefined && at >= e.start && at < length) byIndex.set(at, e.runId);
+    }
+  }
+  return [...byIndex].map(([index, runId]) => ({ runId, index })).sort((a, b) => a.index - b.index);
 }
 
 /**

@@ -46,7 +46,7 @@ describe('a stored session with hook runs, as the chat shows it again', () => {
       // An `at` past the end (a run cut short) lands at the end.
       { type: 'hook_runs', event: 'Stop', at: 9, hooks: [run('Stop', 'failed', 'timed out')] },
     ];
-    expect(shape(itemsFromConversation(messages, [], hookRuns))).toEqual([
+    expect(shape(itemsFromConversation({ messages, hookRuns }))).toEqual([
       'user:read it',
       'hooks:SessionStart',
       'hooks:UserPromptSubmit',
@@ -65,6 +65,6 @@ describe('a stored session with hook runs, as the chat shows it again', () => {
     const hookRuns: HookRunsEvent[] = [
       { type: 'hook_runs', event: 'UserPromptSubmit', at: 0, hooks: [run('UserPromptSubmit', 'block', 'no')] },
     ];
-    expect(shape(itemsFromConversation([], [], hookRuns))).toEqual(['hooks:UserPromptSubmit']);
+    expect(shape(itemsFromConversation({ messages: [], hookRuns }))).toEqual(['hooks:UserPromptSubmit']);
   });
 });

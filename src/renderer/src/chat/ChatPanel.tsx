@@ -11,6 +11,7 @@ import { ChatHeader } from './ChatHeader';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { sendMessage } from './send-message';
+import { RewindDialog } from '../rewind';
 
 /** The transcript: the one part of the chat that re-renders while an answer streams. */
 function Transcript({ project, hasModelKey }: { project: string | null; hasModelKey: boolean }) {
@@ -106,6 +107,7 @@ export function ChatPanel() {
         onSend={send}
         onCancel={() => void cancel()}
       />
+      <RewindDialog />
       {current ? (
         <ApprovalDialog
           key={current.requestId}

@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { AgentMode } from '../../../shared/permission';
 import { AgentModeSchema } from '../../../shared/permission';
@@ -7,6 +7,7 @@ import { showView } from '../app/view-store';
 import { Shown } from '../display';
 import { useSettings } from '../settings/settings-store';
 import { CANCEL_RUN_KEYS, FOCUS_MESSAGE_KEYS, useChatShortcuts } from './chat-shortcuts';
+import { useChat } from './chat-store';
 
 export interface ComposerProps {
   running: boolean;
@@ -30,6 +31,14 @@ export function Composer({ running, disabled, agentMode, onAgentMode, onSend, on
   useChatShortcuts(boxRef, running ? onCancel : undefined);
   const canSend = !running && !disabled && !sending && text.trim() !== '';
   const model = useSettings((s) => s.view?.model.effective ?? null);
+  const draft = useChat((s) => s.composerDraft);
+
+  // A rewound message comes back to the box, unless the person is writing another one there.
+  useEffect(() => {
+    if (!draft) return;
+    setText((current) => (current.trim() === '' ? draft.text : current));
+    boxRef.current?.focus();
+  }, [draft]);
 
   const send = async () => {
     if (!canSend) return;

@@ -4,6 +4,7 @@ import type { ChatItem } from './chat-store';
 import { Markdown } from './Markdown';
 import { NoticeRow } from './NoticeRow';
 import { ToolCard } from './ToolCard';
+import { RewindButton } from '../rewind';
 
 /**
  * One transcript entry. Memoised on the item's identity: the store gives a new object only to the item that changed
@@ -14,7 +15,10 @@ export const MessageRow = memo(function MessageRow({ item }: { item: ChatItem })
     case 'user':
       return (
         <div className="msg msg-user" data-testid="user-message">
-          <span className="msg-role">You</span>
+          <div className="msg-user-head">
+            <span className="msg-role">You</span>
+            {item.runId ? <RewindButton runId={item.runId} /> : null}
+          </div>
           <p className="msg-plain">
             <Shown text={item.text} />
           </p>

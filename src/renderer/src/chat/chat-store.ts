@@ -1,15 +1,9 @@
 import { create } from 'zustand';
-import type {
-  AgentEvent,
-  AutoRunStats,
-  HookRunsEvent,
-  HookRunWire,
-  ToolCallDecided,
-} from '../../../shared/agent-events';
+import type { AgentEvent, AutoRunStats, HookRunWire, ToolCallDecided } from '../../../shared/agent-events';
 import type { ApiEvent } from '../../../shared/api';
 import type { ApprovalRequestEvent, ChatState } from '../../../shared/chat-contract';
-import type { ConversationMessage, TokenUsage } from '../../../shared/conversation';
-import { hookRunsNotice, itemsFromConversation } from './history';
+import type { TokenUsage } from '../../../shared/conversation';
+import { hookRunsNotice, itemsFromConversation, type StoredChat } from './history';
 import { appendDeltas } from './chat-deltas';
 import type { ChatDelta } from './chat-deltas';
 import { createDeltaBatcher } from './delta-batcher';
@@ -48,10 +42,15 @@ export interface SubagentInfo {
 }
 
 export type ChatItem =
-  | { kind: 'user'; key: string; text: string }
-  | { kind: 'assistant'; key: string; turn: number; text: string }
-  | ToolItem
-  | NoticeItem;
+  UserItem | { kind: 'assistant'; key: string; turn: number; text: string } | ToolItem | NoticeItem;
+
+/** A message the person sent; `runId`: the run it started, once known ("Rewind to here" needs it). */
+export interface UserItem {
+  kind: 'user';
+  key: string;
+  text: string;
+  runId?: string;
+}
 
 /** A line from Gatehouse itself; a failed run's notice offers what fixes it (Settings, Retry the message). */
 export interface NoticeItem {
@@ -86,6 +85,8 @@ export interface ChatStore {
   activeSkills: { name: string; allowedTools?: string[] }[];
   /** Auto mode fell back to manual approval in this session: why (null: it did not). */
   autoFallback: string | null;
+  /** Text to put in an empty message box (a rewound message); `n` tells one offer from the next. */
+  composerDraft: { text: string; n: number } | null;
 }
 
 export const useChat = create<ChatStore>(() => ({
@@ -101,6 +102,7 @@ export const useChat = create<ChatStore>(() => ({
   sessionId: null,
   activeSkills: [],
   autoFallback: null,
+  composerDraft: null,
 }));
 
 /** Sub-agent ids of this page's runs, to their names (their calls' cards say which sub-agent made them). */
@@ -295,6 +297,7 @@ function applyOneEvent(event: ApiEvent): void {
         runAgentMode: null,
         sessionId: null,
         autoFallback: null,
+        composerDraft: null,
       });
       return;
     default:
@@ -337,20 +340,19 @@ export function applyChatState(state: ChatState): void {
     sessionId: state.sessionId,
     // A fallback belongs to its session: another session starts with auto mode's classifier again.
     autoFallback: state.sessionId === s.sessionId ? s.autoFallback : null,
-    items:
-      s.items.length === 0
-        ? itemsFromConversation(state.messages, state.decisions, state.hookRuns, state.subagentEvents)
-        : s.items,
+    items: s.items.length === 0 ? itemsFromConversation(state) : s.items,
   }));
 }
 
 /** Replaces the transcript with a stored conversation, its calls' decisions and its hook runs (a resumed session). */
-export function showConversation(
-  messages: ConversationMessage[],
-  decisions: readonly ToolCallDecided[] = [],
-  hookRuns: readonly HookRunsEvent[] = [],
-  subagentEvents: readonly AgentEvent[] = [],
-): void {
+export function showConversation(stored: StoredChat): void {
   flushChatDeltas();
-  useChat.setState({ items: itemsFromConversation(messages, decisions, hookRuns, subagentEvents), usage: null });
+  useChat.setState({ items: itemsFromConversation(stored), usage: null });
+}
+
+/** The run a message the person just sent started: its row can offer "Rewind to here". */
+export function setUserRun(key: string, runId: string): void {
+  useChat.setState((s) => ({
+    items: s.items.map((it) => (it.kind === 'user' && it.key === key ? { ...it, runId } : it)),
+  }));
 }

@@ -1,4 +1,5 @@
 import type { AgentEvent, HookRunsEvent, ToolCallDecided } from '../../../shared/agent-events';
+import type { PromptStart } from '../../../shared/chat-contract';
 import type { ConversationMessage } from '../../../shared/conversation';
 import type { ChatItem, NoticeItem, SubagentInfo, ToolItem } from './chat-store';
 
@@ -25,17 +26,29 @@ function slotOf(event: HookRunsEvent): number {
   return blocked ? event.at - 1 : event.at;
 }
 
+/** A stored session as main sends it (a resumed session, or the open one after a reload). */
+export interface StoredChat {
+  messages: readonly ConversationMessage[];
+  decisions?: readonly ToolCallDecided[] | undefined;
+  hookRuns?: readonly HookRunsEvent[] | undefined;
+  subagentEvents?: readonly AgentEvent[] | undefined;
+  /** Where the person's messages are, with their runs ("Rewind to here" on those). */
+  prompts?: readonly PromptStart[] | undefined;
+}
+
 /**
  * The stored conversation of a session as transcript items; each call's card gets its stored decision and the
  * hooks that ran after it; hooks that ran at a prompt or the end of a run are lines where they ran.
  */
-export function itemsFromConversation(
-  messages: ConversationMessage[],
-  decisions: readonly ToolCallDecided[] = [],
-  hookRuns: readonly HookRunsEvent[] = [],
-  subagentEvents: readonly AgentEvent[] = [],
-): ChatItem[] {
+export function itemsFromConversation({
+  messages,
+  decisions = [],
+  hookRuns = [],
+  subagentEvents = [],
+  prompts = [],
+}: StoredChat): ChatItem[] {
   const decided = new Map(decisions.map((d) => [d.id, d]));
+  const promptRun = new Map(prompts.map((p) => [p.index, p.runId]));
   const subagents = subagentRuns(subagentEvents);
   const afterCall = new Map<string, HookRunsEvent['hooks']>();
   const lines = new Map<number, HookRunsEvent[]>();
@@ -57,13 +70,16 @@ export function itemsFromConversation(
   };
   placeLines(-1);
   messages.forEach((message, index) => {
+    // The run this message started (its first text only: one "Rewind to here" per message).
+    let runId = message.role === 'user' ? promptRun.get(index) : undefined;
     for (const block of message.content) {
       if (block.type === 'text' && block.text.trim()) {
         items.push(
           message.role === 'user'
-            ? { kind: 'user', key: key(), text: block.text }
+            ? { kind: 'user', key: key(), text: block.text, ...(runId ? { runId } : {}) }
             : { kind: 'assistant', key: key(), turn: 0, text: block.text },
         );
+        runId = undefined;
       } else if (block.type === 'tool_use') {
         const decision = decided.get(block.id) ?? null;
         const hooks = afterCall.get(block.id);

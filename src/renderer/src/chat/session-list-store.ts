@@ -40,7 +40,7 @@ export async function refreshSessions(api: GatehouseApi): Promise<void> {
 export async function resumeSession(api: GatehouseApi, id: string): Promise<void> {
   await attempt(async () => {
     const resumed = await api.resumeSession({ id });
-    showConversation(resumed.messages, resumed.decisions, resumed.hookRuns, resumed.subagentEvents);
+    showConversation(resumed);
     useChat.setState({ sessionId: resumed.sessionId, autoFallback: null });
   });
 }
@@ -48,7 +48,7 @@ export async function resumeSession(api: GatehouseApi, id: string): Promise<void
 export async function startNewSession(api: GatehouseApi): Promise<void> {
   await attempt(async () => {
     await api.newSession({});
-    showConversation([]);
+    showConversation({ messages: [] });
     useChat.setState({ sessionId: null, autoFallback: null });
   });
   await refreshSessions(api);
@@ -67,7 +67,7 @@ export async function deleteSession(api: GatehouseApi, session: SessionSummary):
     useSessionList.setState({ deleted: { id: session.id, title: sessionTitle(session) } });
   });
   if (ok && open) {
-    showConversation([]);
+    showConversation({ messages: [] });
     useChat.setState({ sessionId: null, autoFallback: null });
   }
   await refreshSessions(api);

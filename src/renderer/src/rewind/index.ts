@@ -1,0 +1,2 @@
+export { RewindButton } from './RewindButton';
+export { RewindDialog } from './RewindDialog';
