@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isMissing } from '../fs/read-regular-file';
+import { largeFiles, listChanges } from './changed-files';
 import type { SkippedFile } from './checkpoint-index';
-import { nulList, runGit, type ShadowGit } from './shadow-git';
+import { runGit, type ShadowGit } from './shadow-git';
 
 export interface SnapshotLimits {
   maxFileBytes: number;
@@ -48,52 +49,32 @@ async function exists(file: string): Promise<boolean> {
   }
 }
 
-/** Sizes of `files` (relative to the work tree), lstat'd a few at a time; a file gone meanwhile is skipped. */
-async function largeFiles(root: string, files: readonly string[], maxBytes: number): Promise<SkippedFile[]> {
-  const large: SkippedFile[] = [];
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < files.length) {
-      const file = files[next++]!;
-      try {
-        const st = await fs.promises.lstat(path.join(root, file));
-        if (st.isFile() && st.size > maxBytes)
-          large.push({ path: file, reason: `${st.size} bytes: larger than the limit of ${maxBytes}` });
-      } catch {
-        // gone since git listed it: git add sees that too
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 32 }, worker));
-  return large.sort((a, b) => a.path.localeCompare(b.path));
-}
-
 /**
  * Stages the project's files as they are now into `indexFile` (the repository's own index when undefined) and returns
  * their tree: every file git would track under the project's ignore rules, except files larger than the limit (listed
- * as skipped). More files than `maxFiles`: no snapshot, with the count.
+ * as skipped). More files than `maxFiles`: no snapshot, with the count. Only what differs from the index is looked at
+ * and staged: the index keeps the last snapshot's files (never a large one: those are new, and checked, every time).
+ * `git update-index` takes the paths one by one, exactly as named (no pattern matching, no ignore rules: the list
+ * is already git's), storing a symbolic link as a link.
  */
 export async function snapshotTree(repo: ShadowGit, limits: SnapshotLimits, indexFile?: string): Promise<Snapshot> {
   const env: Record<string, string> = indexFile ? { GIT_INDEX_FILE: indexFile } : {};
-  const listed = await runGit(repo, ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { env });
-  const files = [...new Set(nulList(listed.stdout))];
-  if (files.length > limits.maxFiles)
+  const { files, update, remove } = await listChanges(repo, env);
+  if (files > limits.maxFiles)
     return {
       ok: false,
-      reason: `the project has ${files.length} files that are not ignored: more than the checkpoint limit of ${limits.maxFiles}`,
+      reason: `the project has ${files} files that are not ignored: more than the checkpoint limit of ${limits.maxFiles}`,
     };
-  const skipped = await largeFiles(repo.workTree, files, limits.maxFileBytes);
-  // Large files are never read (an exclude pathspec each); one that grew past the limit also leaves the index, or
-  // the checkpoint would keep an older version of it.
-  await runGit(repo, ['add', '-A', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], {
-    env,
-    input: ['.', ...skipped.map((s) => `:(exclude,literal)${s.path}`)].join('\0'),
-  });
-  if (skipped.length > 0)
-    await runGit(repo, ['rm', '-q', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], {
-      env: { ...env, GIT_LITERAL_PATHSPECS: '1' },
-      input: skipped.map((s) => s.path).join('\0'),
-    });
+  const skipped = await largeFiles(repo.workTree, update, limits.maxFileBytes);
+  const large = new Set(skipped.map((s) => s.path));
+  // Large files are never read; one that grew past the limit also leaves the index, or the checkpoint would keep an
+  // older version of it.
+  const drop = [...remove, ...large];
+  if (drop.length > 0)
+    await runGit(repo, ['update-index', '--force-remove', '-z', '--stdin'], { env, input: drop.join('\0') });
+  const stage = update.filter((f) => !large.has(f) && !f.endsWith('/'));
+  if (stage.length > 0)
+    await runGit(repo, ['update-index', '--add', '--remove', '-z', '--stdin'], { env, input: stage.join('\0') });
   const tree = (await runGit(repo, ['write-tree'], { env })).stdout.trim();
-  return { ok: true, tree, files: files.length - skipped.length, skipped };
+  return { ok: true, tree, files: files - skipped.length, skipped };
 }
