@@ -2,17 +2,13 @@ import fs from 'node:fs';
 import { chromium } from 'playwright';
 import type { Browser } from 'playwright';
 import { inject } from 'vitest';
+import { CHROMIUM_ARGS } from '../../../src/main/bench/ui/chromium-args';
 
 /** Debian's Chromium: the e2e tests never download a browser. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
+/** The bench's flags (no sandbox, no GPU, no background traffic, no omnibox popup per context). */
+export { CHROMIUM_ARGS };
 
 /** Null when Chromium can be launched; otherwise the reason to skip (used with `describe.skipIf`). */
 export function chromiumSkipReason(): string | null {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright';
 import { percentile, round } from '../stats';
+import { CHROMIUM_ARGS } from './chromium-args';
 import { timeFirstContent } from './first-content';
 import { writeLongSession } from './long-session';
 import type { LongSession } from './long-session';
@@ -14,13 +15,6 @@ import { startWebProcess } from './web-process';
 
 /** Debian's Chromium (never a downloaded browser); GATEHOUSE_CHROMIUM overrides it. */
 const CHROMIUM = process.env.GATEHOUSE_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
 const API_KEY = 'sk-ant-bench-loopback';
 const OPEN_REPEATS = 3;
 const FIRST_CONTENT_RUNS = 5;
