@@ -1,23 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentEvent, AutoRunStats, HookRunsEvent, ToolCallDecided } from '../../shared/agent-events';
+import type { AgentEvent, HookRunsEvent, ToolCallDecided } from '../../shared/agent-events';
 import type { PromptStart } from '../../shared/chat-contract';
 import type { ConversationMessage } from '../../shared/conversation';
 import { GatehouseError, toRpcError } from '../../shared/errors';
-import type { AgentMode, Decision, RuleBehavior } from '../../shared/permission';
-import type {
-  AgentRunResultWire,
-  PermissionRequest,
-  ReadableRequest,
-  ReadableResult,
-  SandboxRunConfig,
-  SandboxStatus,
-} from '../../shared/worker-protocol';
-import {
-  AGENT_CHECKPOINT,
-  AGENT_EVENT,
-  AgentCheckpointDataSchema,
-  AgentEventDataSchema,
-} from '../../shared/worker-protocol';
+import type { AgentMode, RuleBehavior } from '../../shared/permission';
+import type { AgentRunResultWire, SandboxRunConfig, SandboxStatus } from '../../shared/worker-protocol';
 import type { ActiveMcpServer, McpServerRunStatus } from '../../shared/mcp-contract';
 import type { SessionHooks } from '../hooks';
 import { readOnlyTools } from '../mcp/mcp-run';
@@ -26,17 +13,15 @@ import { readDenyRules } from '../sandbox/sandbox-gate';
 import type { SettingsSnapshot } from '../settings/settings-store';
 import type { SessionHeader } from '../session/transcript-entry';
 import { TurnCheckpoints } from '../checkpoints/turn-checkpoints';
+import { RunHandlers, type ActiveRun } from './run-handlers';
 import { SessionStore } from '../session/session-store';
 import type { TranscriptWriter } from '../session/transcript-writer';
 import type { WorkerHost } from '../worker-host/types';
-import { decideCall, decisionEvent } from './permission-gate';
-import { hideAll, judgeReadable } from './readable-files';
-import type { GateRun } from './permission-gate';
 import { SessionContext } from './session-context';
-import { isWorkerDuplicate, NOTHING_STORED, SessionRecord, type StoredRuns } from './session-record';
+import { NOTHING_STORED, SessionRecord, type StoredRuns } from './session-record';
 import { readBackgroundAsk } from '../agents/background-ask';
 import { promptTexts, sessionAuto } from './session-auto';
-import { withVerdict, type AutoModeState } from '../auto/auto-mode';
+import type { AutoModeState } from '../auto/auto-mode';
 import { openSessionEngine, realDir } from './session-engine';
 import type { AgentSessionOptions, PromptOptions, PromptResult, SessionEvent } from './types';
 
@@ -45,20 +30,6 @@ const DEFAULT_MAX_TURNS = 50;
 const CANCELLED_BEFORE_START = new GatehouseError('BAD_REQUEST', 'cancelled before the run started');
 /** Until the worker said otherwise, commands are treated as unconfined (fail safe). */
 const NOT_CHECKED: SandboxStatus = { enabled: true, available: false, reason: 'not checked yet' };
-
-interface ActiveRun extends GateRun {
-  abort: AbortController;
-  emit: (event: SessionEvent) => void;
-  /**
-   * The calls main's gate judges or judged in this run, by call id: main emits their one decision event, so the
-   * worker's own for them (a cancel while main still decides) is dropped. `allow`: main's final answer, once known.
-   */
-  judged: Map<string, { allow: boolean | null }>;
-  /** Auto mode: what the classifier cost in this run so far (unset: it was not asked). */
-  autoStats?: AutoRunStats;
-  /** Decisions still being made (waiting for a person): the run's result waits for them. */
-  deciding: Set<Promise<unknown>>;
-}
 
 /**
  * One agent session in main, whatever the shell: a project, its permission engine, a transcript on disk and the
@@ -109,8 +80,16 @@ export class AgentSession {
     });
     this.record = new SessionRecord(writer, stored);
     const host = options.host;
-    host.handle('permission.request', (request, signal) => this.onPermissionRequest(request, signal));
-    host.handle('permission.readable', async (request) => this.onReadableRequest(request));
+    const handlers = new RunHandlers({
+      active: () => this.active,
+      engine,
+      approve: options.approve,
+      sessionMode: options.sessionMode,
+      record: this.record,
+      writer,
+    });
+    host.handle('permission.request', (request, signal) => handlers.permission(request, signal));
+    host.handle('permission.readable', async (request) => handlers.readable(request));
     host.handle('hooks.event', async (request) =>
       this.active?.runId === request.runId
         ? this.hooks.onLoopEvent(request, this.record.hookReporter(this.active))
@@ -122,7 +101,7 @@ export class AgentSession {
       this.engine.state.setMcpReadTools(readOnlyTools(this.mcpSent.servers, report.servers));
       return {};
     });
-    this.offEvents = host.onEvent((name, data) => this.onWorkerEvent(name, data));
+    this.offEvents = host.onEvent((name, data) => handlers.workerEvent(name, data));
   }
 
   /** The MCP servers of the last prompt as the worker found them: state, tools, tools left out, errors. */
@@ -391,62 +370,6 @@ export class AgentSession {
       // The sandboxes' private temp dirs and proxies are the worker's to remove; it is killed right after.
       await this.options.host.request('sandbox.dispose', {}, { timeoutMs: 3_000 }).catch(() => undefined);
       await this.options.host.stop();
-    }
-  }
-
-  private async onPermissionRequest(request: PermissionRequest, workerSignal: AbortSignal): Promise<Decision> {
-    const run = this.active;
-    if (!run || request.runId !== run.runId) {
-      return { decision: 'deny', source: 'policy', rule: null, reason: 'no prompt of this session is running' };
-    }
-    const callId = request.callId;
-    const judged = { allow: null as boolean | null };
-    if (callId) run.judged.set(callId, judged);
-    const mode = await this.options.sessionMode?.();
-    const deciding = decideCall(
-      this.engine,
-      this.options.approve,
-      { ...run, ...(mode ? { mode } : {}) },
-      request,
-      workerSignal,
-    );
-    run.deciding.add(deciding);
-    try {
-      const outcome = await deciding;
-      judged.allow = outcome.final.decision === 'allow';
-      if (outcome.classifier) run.autoStats = withVerdict(run.autoStats, outcome.classifier);
-      // The call's one decision event, into the run's stream before the worker hears the answer (so before the
-      // tool's output): the transcript, the shells and the page see it in order.
-      if (callId) this.record.record(run, decisionEvent(callId, outcome, request.agent?.id));
-      return outcome.final;
-    } finally {
-      run.deciding.delete(deciding);
-    }
-  }
-
-  /** Which files of a search result the tools leave out: judged like read_file calls of this run, not audited. */
-  private async onReadableRequest(request: ReadableRequest): Promise<ReadableResult> {
-    const run = this.active;
-    if (!run || request.runId !== run.runId) return hideAll(request, 'no prompt of this session is running');
-    const mode = (await this.options.sessionMode?.()) ?? run.mode;
-    return judgeReadable(this.engine, request, { agentMode: run.agentMode, ...(mode ? { mode } : {}) });
-  }
-
-  private onWorkerEvent(name: string, data: unknown): void {
-    const run = this.active;
-    if (!run) return;
-    if (name === AGENT_EVENT) {
-      const parsed = AgentEventDataSchema.safeParse(data);
-      if (!parsed.success || parsed.data.runId !== run.runId) return;
-      const event = parsed.data.event;
-      // A background sub-agent's start says what its asks become (the setting is main's).
-      if (event.type === 'subagent_started' && event.background)
-        this.record.record(run, { ...event, backgroundAsk: run.backgroundAsk ?? 'deny' });
-      else if (!isWorkerDuplicate(run, event)) this.record.record(run, event);
-    } else if (name === AGENT_CHECKPOINT) {
-      const parsed = AgentCheckpointDataSchema.safeParse(data);
-      if (parsed.success && parsed.data.runId === run.runId)
-        this.writer.recordConversation(run.runId, parsed.data.conversation);
     }
   }
 }
