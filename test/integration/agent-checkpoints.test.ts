@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { RpcClient, runGatehouse, withTrustedProject } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
 
@@ -148,13 +148,18 @@ describe('checkpoints before prompts, and restoring them', () => {
     seed();
     fs.writeFileSync(path.join(box.configDir, 'settings.yaml'), 'checkpoints:\n  maxFileBytes: 1000\n');
     fs.writeFileSync(file('big.bin'), Buffer.alloc(5000, 1));
+    // A repository inside the project (here one without a commit yet): left out and listed, never a failed checkpoint.
+    fs.mkdirSync(file('vendor/lib'), { recursive: true });
+    fs.writeFileSync(file('vendor/lib/lib.ts'), 'lib\n');
+    execFileSync('git', ['init', '-q'], { cwd: file('vendor/lib') });
     await agentRun('with a big file', toolUse('t1', 'write_file', { path: 'big.bin', content: 'small now\n' }));
     const [entry] = await listed();
     expect(entry!.skipped).toEqual([
       { path: 'big.bin', reason: expect.stringContaining('larger than the limit of 1000') },
+      { path: 'vendor/lib', reason: expect.stringContaining('a git repository of its own') },
     ]);
     const list = await cli('checkpoints', 'list', '--project', box.project);
-    expect(list.stdout).toContain('1 large file(s) left out');
+    expect(list.stdout).toContain('(1 large file(s) left out; 1 folder(s) with a .git of their own left out)');
 
     fake.enqueue(reply(text('A plan.')));
     const plan = await cli('run', '--project', box.project, '--agent-mode', 'plan', 'plan it');

@@ -15,23 +15,42 @@ export interface Changes {
   update: string[];
   /** Paths to drop from the index: deleted, now a folder, or now behind a symbolic link (never followed). */
   remove: string[];
+  /** Folders with a .git of their own (repositories inside the project): never in a checkpoint. */
+  nested: string[];
 }
 
+/** Why a folder is not in a checkpoint (shown in `skipped`). */
+export const NESTED_REPOSITORY_REASON =
+  'a git repository of its own (the folder has its own .git): its files are not in checkpoints and a rewind leaves it as it is';
+
 export async function listChanges(repo: ShadowGit, env: Record<string, string>): Promise<Changes> {
-  const args = ['ls-files', '-z', '-t', '--cached', '--modified', '--deleted', '--others', '--exclude-standard'];
+  // -s: index entries as `TAG MODE OBJECT STAGE<TAB>PATH` (the mode tells a repository's entry); new files as `? PATH`.
+  const args = ['ls-files', '-z', '-t', '-s', '--cached', '--modified', '--deleted', '--others', '--exclude-standard'];
   const cached = new Set<string>();
   const changed = new Set<string>();
   const others = new Set<string>();
+  const nested = new Set<string>();
+  const gone = new Set<string>();
   for (const line of nulList((await runGit(repo, args, { env })).stdout)) {
     const tag = line[0];
-    const file = line.slice(2);
-    if (tag === '?') others.add(file);
-    else if (tag === 'C' || tag === 'R') changed.add(file);
+    if (tag === '?') {
+      const file = line.slice(2);
+      // git lists a folder holding a repository of its own as one `folder/`, never its files.
+      if (file.endsWith('/')) nested.add(file.slice(0, -1));
+      else others.add(file);
+      continue;
+    }
+    const file = line.slice(line.indexOf('\t') + 1);
+    if (line.slice(2, 8) === '160000') {
+      // A repository's entry (an older checkpoint's): it leaves the index, and is listed as left out while there.
+      gone.add(file);
+      if (await isFolder(path.join(repo.workTree, file))) nested.add(file);
+    }
+    if (tag === 'C' || tag === 'R') changed.add(file);
     else cached.add(file);
   }
   // git's own checks follow a symbolic link in the middle of a path (src/app.ts where src is now a link): such a
   // path is gone from the project, whatever is at the link's target.
-  const gone = new Set<string>();
   const linked = parentLinkCheck(repo.workTree);
   await eachLimited([...changed], async (file) => {
     if ((await linked(path.dirname(file))) || !(await isFileOrLink(path.join(repo.workTree, file)))) gone.add(file);
@@ -40,6 +59,7 @@ export async function listChanges(repo: ShadowGit, env: Record<string, string>):
     files: cached.size - gone.size + others.size,
     update: [...[...changed].filter((f) => !gone.has(f)), ...others],
     remove: [...gone],
+    nested: [...nested].sort(),
   };
 }
 
@@ -63,6 +83,13 @@ function parentLinkCheck(root: string): (dir: string) => Promise<boolean> {
     return known;
   };
   return check;
+}
+
+async function isFolder(file: string): Promise<boolean> {
+  return fs.promises.lstat(file).then(
+    (st) => st.isDirectory(),
+    () => false,
+  );
 }
 
 /** A file or a symbolic link: a folder there now (its files are listed as new) or nothing means the entry goes. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isMissing } from '../fs/read-regular-file';
-import { largeFiles, listChanges } from './changed-files';
+import { largeFiles, listChanges, NESTED_REPOSITORY_REASON } from './changed-files';
 import type { SkippedFile } from './checkpoint-index';
 import { runGit, type ShadowGit } from './shadow-git';
 
@@ -51,30 +51,33 @@ async function exists(file: string): Promise<boolean> {
 
 /**
  * Stages the project's files as they are now into `indexFile` (the repository's own index when undefined) and returns
- * their tree: every file git would track under the project's ignore rules, except files larger than the limit (listed
- * as skipped). More files than `maxFiles`: no snapshot, with the count. Only what differs from the index is looked at
+ * their tree: every file git would track under the project's ignore rules, except files larger than the limit and
+ * folders that are repositories of their own (both listed as skipped). More files than `maxFiles`: no snapshot, with the count. Only what differs from the index is looked at
  * and staged: the index keeps the last snapshot's files (never a large one: those are new, and checked, every time).
  * `git update-index` takes the paths one by one, exactly as named (no pattern matching, no ignore rules: the list
  * is already git's), storing a symbolic link as a link.
  */
 export async function snapshotTree(repo: ShadowGit, limits: SnapshotLimits, indexFile?: string): Promise<Snapshot> {
   const env: Record<string, string> = indexFile ? { GIT_INDEX_FILE: indexFile } : {};
-  const { files, update, remove } = await listChanges(repo, env);
+  const { files, update, remove, nested } = await listChanges(repo, env);
   if (files > limits.maxFiles)
     return {
       ok: false,
       reason: `the project has ${files} files that are not ignored: more than the checkpoint limit of ${limits.maxFiles}`,
     };
-  const skipped = await largeFiles(repo.workTree, update, limits.maxFileBytes);
-  const large = new Set(skipped.map((s) => s.path));
+  const tooLarge = await largeFiles(repo.workTree, update, limits.maxFileBytes);
+  const large = new Set(tooLarge.map((s) => s.path));
+  const skipped = [...tooLarge, ...nested.map((p) => ({ path: p, reason: NESTED_REPOSITORY_REASON }))].sort((a, b) =>
+    a.path.localeCompare(b.path),
+  );
   // Large files are never read; one that grew past the limit also leaves the index, or the checkpoint would keep an
   // older version of it.
   const drop = [...remove, ...large];
   if (drop.length > 0)
     await runGit(repo, ['update-index', '--force-remove', '-z', '--stdin'], { env, input: drop.join('\0') });
-  const stage = update.filter((f) => !large.has(f) && !f.endsWith('/'));
+  const stage = update.filter((f) => !large.has(f));
   if (stage.length > 0)
     await runGit(repo, ['update-index', '--add', '--remove', '-z', '--stdin'], { env, input: stage.join('\0') });
   const tree = (await runGit(repo, ['write-tree'], { env })).stdout.trim();
-  return { ok: true, tree, files: files - skipped.length, skipped };
+  return { ok: true, tree, files: files - tooLarge.length, skipped };
 }

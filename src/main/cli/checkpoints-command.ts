@@ -1,3 +1,4 @@
+import { NESTED_REPOSITORY_REASON } from '../checkpoints/changed-files';
 import { CheckpointStore, type ChangedFile } from '../checkpoints/checkpoint-store';
 import { restoreAudited } from '../checkpoints/turn-checkpoints';
 import { userConfigDir } from '../paths';
@@ -61,11 +62,13 @@ export const checkpointsCommand: CliCommand = {
       else
         for (const e of shown) {
           const what = e.kind === 'before-restore' ? e.prompt : `"${e.prompt.slice(0, 60)}"`;
-          const note = e.error
-            ? `  (not taken: ${e.error})`
-            : e.skipped.length
-              ? `  (${e.skipped.length} large file(s) left out)`
-              : '';
+          const repos = e.skipped.filter((s) => s.reason === NESTED_REPOSITORY_REASON).length;
+          const large = e.skipped.length - repos;
+          const left = [
+            large ? `${large} large file(s) left out` : '',
+            repos ? `${repos} folder(s) with a .git of their own left out` : '',
+          ].filter(Boolean);
+          const note = e.error ? `  (not taken: ${e.error})` : left.length ? `  (${left.join('; ')})` : '';
           io.out(`${e.id}  ${e.createdAt}  session ${e.sessionId.slice(0, 8)}  ${what}${note}`);
         }
       return 0;

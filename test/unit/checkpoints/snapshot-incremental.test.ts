@@ -86,8 +86,10 @@ describe('later checkpoints look only at what changed', () => {
       fs.symlinkSync(outside, p('swap')); // a folder swapped for a link to outside: never followed
       fs.symlinkSync(path.join(outside, 'big.bin'), p('link-to-big'));
       write(':(top)weird*.txt', 'a name git would read as a pattern\n');
+      write('nested/inner.txt', 'a repository of its own\n');
+      execFileSync('git', ['init', '-q'], { cwd: p('nested') });
       const second = await snapshotMatches('second');
-      expect(second.skipped.map((s) => s.path)).toEqual(['grow.txt']);
+      expect(second.skipped.map((s) => s.path)).toEqual(['grow.txt', 'nested']);
       const entries = await treeEntries(second.tree);
       expect(entries.some((e) => e.endsWith('\tswap') && e.startsWith('120000 '))).toBe(true);
       expect(entries.some((e) => e.includes('secret') || e.includes('big.bin\t') || e.includes('ignored/'))).toBe(
@@ -101,8 +103,9 @@ describe('later checkpoints look only at what changed', () => {
       fs.rmSync(p('swap'));
       write('swap/inner.txt', 'inner again\n');
       const third = await snapshotMatches('third');
-      expect(third.skipped.map((s) => s.path)).toEqual(['grow.txt']);
+      expect(third.skipped.map((s) => s.path)).toEqual(['grow.txt', 'nested']);
       write('grow.txt', 'small again\n');
+      fs.rmSync(p('nested/.git'), { recursive: true }); // an ordinary folder again: its files come in
       expect((await snapshotMatches('fourth')).skipped).toEqual([]);
     },
   );
