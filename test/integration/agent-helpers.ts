@@ -175,6 +175,28 @@ export function withTrustedProject(
   });
 }
 
+/**
+ * Per test: the fake model and a fresh home and project (makeSandbox), handed to `use`; the `gatehouse rpc` clients the
+ * test pushes into the returned list are killed after it, then the model closes and the folders go.
+ */
+export function withModelSandbox(use: (fake: FakeAnthropic, box: Sandbox) => void): RpcClient[] {
+  const clients: RpcClient[] = [];
+  let current: { fake: FakeAnthropic; box: Sandbox } | null = null;
+  beforeEach(async () => {
+    const fake = await startFakeAnthropic();
+    current = { fake, box: makeSandbox(fake) };
+    use(current.fake, current.box);
+  });
+  afterEach(async () => {
+    for (const c of clients.splice(0)) if (c.child.exitCode === null) c.child.kill('SIGKILL');
+    if (!current) return;
+    await current.fake.close();
+    current.box.cleanup();
+    current = null;
+  });
+  return clients;
+}
+
 /** User settings that trust every project. */
 export const TRUST_ALL = 'trust:\n  default: trust\n';
 

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RpcEventSchema } from '../../src/shared/rpc-protocol';
-import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
+import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic, FakeRequestBody } from '../support/fake-anthropic';
-import { jsonLines, makeSandbox, RpcClient, runGatehouse, sentToolResults } from './agent-helpers';
+import { jsonLines, RpcClient, runGatehouse, sentToolResults, withModelSandbox } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
 
 // Sub-agents (`<name>.md` definitions) started with the system tool `task`: same worker, same engine, every call
@@ -12,15 +12,9 @@ import type { Sandbox } from './agent-helpers';
 
 let fake: FakeAnthropic;
 let box: Sandbox;
-const clients: RpcClient[] = [];
-beforeEach(async () => {
-  fake = await startFakeAnthropic();
-  box = makeSandbox(fake);
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) if (c.child.exitCode === null) c.child.kill('SIGKILL');
-  await fake.close();
-  box.cleanup();
+const clients = withModelSandbox((f, b) => {
+  fake = f;
+  box = b;
 });
 
 function writeAgent(dir: string, name: string, frontMatter: string, body = 'You are a careful helper.'): void {

@@ -1,26 +1,20 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_LINE_CHARS } from '../../src/main/cli/rpc-shell';
-import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
+import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
-import { CLI, jsonLines, makeSandbox, RpcClient, runGatehouse, sentToolResults } from './agent-helpers';
+import { CLI, jsonLines, RpcClient, runGatehouse, sentToolResults, withModelSandbox } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
 
 // The CLI under hostile and careless use (issue 12): rpc framing, closed input, closed output, a dead worker.
 
 let fake: FakeAnthropic;
 let box: Sandbox;
-const clients: RpcClient[] = [];
-beforeEach(async () => {
-  fake = await startFakeAnthropic();
-  box = makeSandbox(fake);
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) if (c.child.exitCode === null) c.child.kill('SIGKILL');
-  await fake.close();
-  box.cleanup();
+const clients = withModelSandbox((f, b) => {
+  fake = f;
+  box = b;
 });
 
 function rpc(...args: string[]): RpcClient {

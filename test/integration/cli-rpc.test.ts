@@ -1,25 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RpcEventSchema } from '../../src/shared/rpc-protocol';
-import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
+import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
-import { makeSandbox, RpcClient, sentToolResults } from './agent-helpers';
+import { RpcClient, sentToolResults, withModelSandbox } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
 
 // `gatehouse rpc` as a real process: JSONL commands in, events out, approvals answered by the client.
 
 let fake: FakeAnthropic;
 let box: Sandbox;
-const clients: RpcClient[] = [];
-beforeEach(async () => {
-  fake = await startFakeAnthropic();
-  box = makeSandbox(fake);
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) if (c.child.exitCode === null) c.child.kill('SIGKILL');
-  await fake.close();
-  box.cleanup();
+const clients = withModelSandbox((f, b) => {
+  fake = f;
+  box = b;
 });
 
 function rpc(...args: string[]): RpcClient {
