@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { AppCore } from '../../src/main/app/app-core';
 import { dispatchApi } from '../../src/main/app/api-dispatch';
+import { TrustStore } from '../../src/main/trust/trust-store';
 import { createNodeWorkerHost } from '../../src/main/worker-host';
 import type { WorkerSupervisor } from '../../src/main/worker-host/supervisor';
 import type { ApiEvent } from '../../src/shared/api';
@@ -146,8 +147,17 @@ export function withFakeModel(use: (fake: FakeAnthropic, box: Sandbox) => void):
 }
 
 /**
- * Per test: a fresh loopback model, a temp sandbox whose project is trusted (`gatehouse trust set --scope
- * directory`), and a fresh folder `/var/tmp/PREFIX*` outside the project and outside the sandbox's private /tmp;
+ * Trusts the sandbox's project as `gatehouse trust set PROJECT --scope directory` does, with the same store writing
+ * the same trust.json, in this process: for tests about what trust enables, not about the trust command (its own
+ * tests run it: test/unit/trust/trust-cli.test.ts); one CLI process less per test.
+ */
+export async function trustProject(box: Sandbox): Promise<void> {
+  const status = await new TrustStore({ configDir: box.configDir, env: box.env }).set(box.project, 'directory');
+  expect(status.trusted, status.reason).toBe(true);
+}
+
+/**
+ * Per test: a fresh loopback model, a temp sandbox whose project is trusted (`trustProject`), and a fresh folder `/var/tmp/PREFIX*` outside the project and outside the sandbox's private /tmp;
  * all torn down after. `use` receives them before each test.
  */
 export function withTrustedProject(
@@ -159,12 +169,7 @@ export function withTrustedProject(
     const fake = await startFakeAnthropic();
     current = { fake, box: makeSandbox(fake), outside: fs.mkdtempSync(`/var/tmp/${outsidePrefix}`) };
     use(current.fake, current.box, current.outside);
-    const trusted = await runGatehouse(
-      ['trust', 'set', current.box.project, '--scope', 'directory'],
-      current.box.env,
-      current.box.home,
-    );
-    expect(trusted.code, trusted.stderr).toBe(0);
+    await trustProject(current.box);
   });
   afterEach(async () => {
     if (!current) return;

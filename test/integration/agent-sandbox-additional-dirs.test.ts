@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
-import { makeSandbox, runGatehouse, sentToolResults } from './agent-helpers';
+import { makeSandbox, runGatehouse, sentToolResults, trustProject } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
 import { createSession } from '../../src/main/sdk';
 import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
@@ -36,8 +36,7 @@ describe.skipIf(bwrap === null)('additional directories of the settings in the s
   it("the user's permissions.additionalDirectories (with ~ and a symlink) are writable; others are not", async () => {
     fs.symlinkSync(shared, path.join(box.home, 'lib'));
     fs.writeFileSync(path.join(box.configDir, 'settings.yaml'), 'permissions:\n  additionalDirectories: ["~/lib"]\n');
-    const trusted = await runGatehouse(['trust', 'set', box.project, '--scope', 'directory'], box.env, box.home);
-    expect(trusted.code, trusted.stderr).toBe(0);
+    await trustProject(box);
     const elsewhere = fs.mkdtempSync('/var/tmp/gatehouse-elsewhere-');
     try {
       fake.enqueue(

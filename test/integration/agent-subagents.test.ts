@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RpcEventSchema } from '../../src/shared/rpc-protocol';
 import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic, FakeRequestBody } from '../support/fake-anthropic';
-import { jsonLines, RpcClient, runGatehouse, sentToolResults, withModelSandbox } from './agent-helpers';
+import { jsonLines, RpcClient, runGatehouse, sentToolResults, trustProject, withModelSandbox } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
 
 // Sub-agents (`<name>.md` definitions) started with the system tool `task`: same worker, same engine, every call
@@ -24,10 +24,7 @@ function writeAgent(dir: string, name: string, frontMatter: string, body = 'You 
 const userAgents = (): string => path.join(box.configDir, 'agents');
 const settings = (yaml: string): void => fs.writeFileSync(path.join(box.configDir, 'settings.yaml'), yaml);
 const toolNames = (body: FakeRequestBody): string[] => (body.tools ?? []).map((t) => t.name);
-const trust = async (): Promise<void> => {
-  const r = await runGatehouse(['trust', 'set', box.project, '--scope', 'directory'], box.env, box.home);
-  expect(r.code, r.stderr).toBe(0);
-};
+const trust = (): Promise<void> => trustProject(box);
 async function runJson(...args: string[]): Promise<Array<Record<string, unknown>>> {
   const r = await runGatehouse(['run', '--output', 'json', '--project', box.project, ...args], box.env, box.home);
   expect(r.code, r.stderr).toBe(0);
