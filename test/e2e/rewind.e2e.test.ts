@@ -144,12 +144,16 @@ describe.skipIf(skipReason !== null)(
     it('a message without a checkpoint (plan mode) can rewind its conversation only', async () => {
       const context = await app.newContext({ viewport: { width: 1000, height: 800 } });
       const { page, problems } = await openChatPage(context, app.web.url);
+      const log = page.getByRole('log', { name: 'Conversation' });
+      // A new session at once, even before the page has shown the open one (the first test's): it starts from nothing.
       await page.getByRole('button', { name: 'New session' }).click();
+      await expect.poll(() => log.getByTestId('user-message').count(), POLL).toBe(0);
       await page.getByRole('combobox', { name: 'Agent mode' }).selectOption('plan');
       fake.enqueue(reply(text('Here is a plan.')));
       await send(page, 'Plan something', 'Here is a plan.');
-      const log = page.getByRole('log', { name: 'Conversation' });
-      await log.getByTestId('user-message').getByRole('button', { name: 'Rewind to here' }).click();
+      const rewindButton = log.getByTestId('user-message').getByRole('button', { name: 'Rewind to here' });
+      await expect.poll(() => rewindButton.count(), POLL).toBe(1);
+      await rewindButton.click();
       const dialog = page.getByRole('dialog', { name: 'Rewind to before this message' });
       await expect
         .poll(() => dialog.getByTestId('rewind-files-unavailable').textContent(), POLL)

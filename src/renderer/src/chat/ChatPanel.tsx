@@ -6,7 +6,7 @@ import { useShell } from '../app/store';
 import { RUN_PLAN_MESSAGE, RunPlanButton } from '../modes/RunPlanButton';
 import { ApprovalDialog } from './ApprovalDialog';
 import type { ApprovalAnswerInput } from './ApprovalDialog';
-import { applyChatEvent, applyChatState, nextKey, pushItem, useChat } from './chat-store';
+import { applyChatEvent, applyChatState, nextKey, pushItem, transcriptGeneration, useChat } from './chat-store';
 import { ChatHeader } from './ChatHeader';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
@@ -40,7 +40,14 @@ export function ChatPanel() {
 
   useEffect(() => {
     if (!connected) return;
-    api.getChatState({}).then(applyChatState, () => undefined);
+    // A new session (or a resumed one) shown while the state was on its way wins: the state is of the one before.
+    const generation = transcriptGeneration();
+    api.getChatState({}).then(
+      (state) => {
+        if (generation === transcriptGeneration()) applyChatState(state);
+      },
+      () => undefined,
+    );
   }, [api, connected]);
 
   useApiEvent(applyChatEvent);

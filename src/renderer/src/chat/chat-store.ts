@@ -344,8 +344,17 @@ export function applyChatState(state: ChatState): void {
   }));
 }
 
+/** Counts the transcripts shown by the person's own actions (resume, new session, rewind). */
+let shownByAction = 0;
+
+/** Which transcript the person's last action showed: a chat state asked for before it is stale. */
+export function transcriptGeneration(): number {
+  return shownByAction;
+}
+
 /** Replaces the transcript with a stored conversation, its calls' decisions and its hook runs (a resumed session). */
 export function showConversation(stored: StoredChat): void {
+  shownByAction++;
   flushChatDeltas();
   useChat.setState({ items: itemsFromConversation(stored), usage: null });
 }
