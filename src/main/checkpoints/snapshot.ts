@@ -63,7 +63,7 @@ export async function snapshotTree(repo: ShadowGit, limits: SnapshotLimits, inde
   if (files > limits.maxFiles)
     return {
       ok: false,
-      reason: `the project has ${files} files that are not ignored: more than the checkpoint limit of ${limits.maxFiles}`,
+      reason: `the project has ${files} files that are not ignored: more than the checkpoint limit of ${limits.maxFiles} (checkpoints.maxFiles: Settings › Checkpoints, or ignore folders in .gitignore)`,
     };
   const tooLarge = await largeFiles(repo.workTree, update, limits.maxFileBytes);
   const large = new Set(tooLarge.map((s) => s.path));

@@ -65,7 +65,9 @@ describe('checkpoints of large projects', () => {
     const store = new CheckpointStore(configDir, project);
     const entry = await store.create({ sessionId: 's', runId: 'r1', prompt: 'too big' });
     expect(entry.commit).toBeUndefined();
-    expect(entry.error).toMatch(/has 2101 files that are not ignored: more than the checkpoint limit of 1000/);
+    expect(entry.error).toMatch(
+      /has 2101 files that are not ignored: more than the checkpoint limit of 1000 \(checkpoints\.maxFiles: Settings › Checkpoints/,
+    );
     const [listed] = await store.list();
     expect(listed?.error).toBe(entry.error);
     await expect(store.restore(entry.id, { overwriteExternal: false, sessionId: 's' })).rejects.toThrow(
