@@ -25,6 +25,30 @@ export const AuditRecordSchema = z.object({
 });
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 
+/** What happened to the project's checkpoints (src/main/checkpoints): a restore, or all of them deleted. */
+export const CheckpointAuditSchema = z.discriminatedUnion('kind', [
+  z.object({
+    time: z.string(),
+    kind: z.literal('checkpoint-restore'),
+    session: z.string(),
+    project: z.string(),
+    checkpoint: z.string(),
+    restored: z.array(z.string()),
+    /** Changed outside the agent and not confirmed: left as they were. */
+    kept: z.array(z.string()),
+    /** The checkpoint taken just before the restore (its undo). */
+    undo: z.string().nullable(),
+  }),
+  z.object({
+    time: z.string(),
+    kind: z.literal('checkpoints-deleted'),
+    project: z.string(),
+    /** How many the index listed (null: it could not be read). */
+    deleted: z.number().int().nonnegative().nullable(),
+  }),
+]);
+export type CheckpointAudit = z.infer<typeof CheckpointAuditSchema>;
+
 export const AuditChannels = {
   /** The open project's decisions, newest first (at most `limit`). */
   listAudit: {
@@ -36,6 +60,8 @@ export const AuditChannels = {
       truncated: z.boolean(),
       /** Lines that could not be read (not JSON, or not an audit line). */
       skipped: z.number().int().nonnegative(),
+      /** The project's checkpoint restores and deletions, newest first (at most 200). */
+      checkpoints: z.array(CheckpointAuditSchema),
     }),
   },
   /** The given lines of the open project's log as JSON lines, every string redacted again and the home folder as `~`. */

@@ -138,6 +138,17 @@ describe.skipIf(skipReason !== null)(
       // Every restore is in the audit log.
       const audit = fs.readFileSync(path.join(app.home, 'audit.jsonl'), 'utf8');
       expect(audit.match(/"kind":"checkpoint-restore"/g)).toHaveLength(2);
+      // …and on the Audit log page, in words (not counted as unreadable lines).
+      await page.getByRole('button', { name: 'Audit log', exact: true }).click();
+      const history = page.getByTestId('audit-checkpoints');
+      await history.getByText('Checkpoint restores and deletions (2)').click();
+      expect(await history.locator('li').allTextContents()).toEqual([
+        expect.stringMatching(/restored: 2 files put back; undo: checkpoint [0-9a-f]{12}\.$/),
+        expect.stringMatching(
+          /restored: 1 file put back, 2 files kept \(changed outside the agent: hello\.txt, other\.txt\)/,
+        ),
+      ]);
+      expect(await page.locator('.panel-note').first().textContent()).not.toContain('unreadable');
       expect(problems).toEqual([]);
     });
 

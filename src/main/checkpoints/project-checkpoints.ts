@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { withStateLock } from '../fs/state-lock';
+import { AuditLog } from '../permission/audit-log';
 import { isMissing } from '../fs/read-regular-file';
 import { checkpointPaths, readIndex } from './checkpoint-index';
 
@@ -66,5 +67,9 @@ export async function deleteProjectCheckpoints(configDir: string, projectRoot: s
   });
   // The folder itself, once the lock is released (left in place if someone took a checkpoint meanwhile).
   await fs.promises.rmdir(paths.dir).catch(() => undefined);
+  // Undo history is gone for good: the audit log says when, like every restore.
+  const audit = new AuditLog({ configDir });
+  audit.recordCheckpointsDeleted({ project: projectRoot, deleted });
+  await audit.flush();
   return deleted;
 }

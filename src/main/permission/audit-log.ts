@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { CheckpointAudit } from '../../shared/audit-contract';
 import { parseMcpToolName } from '../../shared/mcp-contract';
 import type { Decision } from '../../shared/permission';
 import { redactText, summarizeInput } from './redact';
@@ -50,16 +51,8 @@ export interface HookAuditEntry {
 }
 
 /** A restore of a checkpoint (`kind: 'checkpoint-restore'`): which files went back, which were kept, the undo. */
-export interface RestoreAuditEntry {
-  time: string;
-  kind: 'checkpoint-restore';
-  session: string;
-  project: string;
-  checkpoint: string;
-  restored: string[];
-  kept: string[];
-  undo: string | null;
-}
+export type RestoreAuditEntry = Extract<CheckpointAudit, { kind: 'checkpoint-restore' }>;
+type DeletedAuditEntry = Extract<CheckpointAudit, { kind: 'checkpoints-deleted' }>;
 
 /**
  * Every decision appended as one JSON line, redacted, rotated by size. Appends are asynchronous and in order (the
@@ -129,6 +122,13 @@ export class AuditLog {
   /** Appends one checkpoint restore. */
   recordRestore(entry: Omit<RestoreAuditEntry, 'time' | 'kind'>, now: Date = new Date()): RestoreAuditEntry {
     const line: RestoreAuditEntry = { time: now.toISOString(), kind: 'checkpoint-restore', ...entry };
+    this.append(JSON.stringify(line) + '\n');
+    return line;
+  }
+
+  /** Appends the deletion of every checkpoint of a project (Settings › Checkpoints). */
+  recordCheckpointsDeleted(entry: Omit<DeletedAuditEntry, 'time' | 'kind'>, now: Date = new Date()): DeletedAuditEntry {
+    const line: DeletedAuditEntry = { time: now.toISOString(), kind: 'checkpoints-deleted', ...entry };
     this.append(JSON.stringify(line) + '\n');
     return line;
   }

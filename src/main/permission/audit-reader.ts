@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import type { AuditRecord } from '../../shared/audit-contract';
-import { AuditRecordSchema } from '../../shared/audit-contract';
+import type { AuditRecord, CheckpointAudit } from '../../shared/audit-contract';
+import { AuditRecordSchema, CheckpointAuditSchema } from '../../shared/audit-contract';
 import { isMissing } from '../fs/read-regular-file';
 
 export interface AuditQuery {
@@ -18,7 +18,13 @@ export interface AuditPage {
   entries: AuditRecord[];
   truncated: boolean;
   skipped: number;
+  /** The project's checkpoint restores and deletions, newest first (at most MAX_CHECKPOINT_LINES). */
+  checkpoints: CheckpointAudit[];
 }
+
+const MAX_CHECKPOINT_LINES = 200;
+/** Lines of other kinds the log holds (hook runs: the Hooks view shows them): read, not "unreadable". */
+const OTHER_KINDS = new Set(['hook']);
 
 /** Rotated files are read only up to this size each (the log rotates at 5 MiB). */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -31,6 +37,7 @@ export async function readAudit(query: AuditQuery): Promise<AuditPage> {
   const files = [query.file];
   for (let i = 1; i <= (query.rotated ?? 3); i++) files.push(`${query.file}.${i}`);
   const entries: AuditRecord[] = [];
+  const checkpoints: CheckpointAudit[] = [];
   let skipped = 0;
   let truncated = false;
   for (const file of files) {
@@ -41,29 +48,49 @@ export async function readAudit(query: AuditQuery): Promise<AuditPage> {
       const line = lines[i]!.trim();
       if (!line) continue;
       const record = parseLine(line);
-      if (!record) {
+      if (record === null) {
         skipped++;
         continue;
       }
-      const ours = record.project === undefined ? query.sessions.has(record.session) : record.project === query.project;
+      if (record.type === 'other') continue;
+      if (record.type === 'checkpoint') {
+        if (record.line.project === query.project && checkpoints.length < MAX_CHECKPOINT_LINES)
+          checkpoints.push(record.line);
+        continue;
+      }
+      const decision = record.line;
+      const ours =
+        decision.project === undefined ? query.sessions.has(decision.session) : decision.project === query.project;
       if (!ours) continue;
       if (entries.length >= query.limit) {
         truncated = true;
-        return { entries, truncated, skipped };
+        return { entries, truncated, skipped, checkpoints };
       }
-      entries.push(record);
+      entries.push(decision);
     }
   }
-  return { entries, truncated, skipped };
+  return { entries, truncated, skipped, checkpoints };
 }
 
-function parseLine(line: string): AuditRecord | null {
+type ParsedLine =
+  { type: 'decision'; line: AuditRecord } | { type: 'checkpoint'; line: CheckpointAudit } | { type: 'other' };
+
+/** One line of the log: a decision, a checkpoint restore or deletion, another kind (hook runs), or null (unreadable). */
+function parseLine(text: string): ParsedLine | null {
+  let json: unknown;
   try {
-    const parsed = AuditRecordSchema.safeParse(JSON.parse(line));
-    return parsed.success ? parsed.data : null;
+    json = JSON.parse(text);
   } catch {
     return null;
   }
+  const kind = typeof json === 'object' && json !== null && 'kind' in json ? json.kind : undefined;
+  if (typeof kind === 'string' && OTHER_KINDS.has(kind)) return { type: 'other' };
+  if (kind !== undefined) {
+    const parsed = CheckpointAuditSchema.safeParse(json);
+    return parsed.success ? { type: 'checkpoint', line: parsed.data } : null;
+  }
+  const parsed = AuditRecordSchema.safeParse(json);
+  return parsed.success ? { type: 'decision', line: parsed.data } : null;
 }
 
 async function readBounded(file: string): Promise<string | null> {

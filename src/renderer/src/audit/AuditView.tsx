@@ -1,11 +1,12 @@
 import { useCallback, useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
-import type { AuditRecord } from '../../../shared/audit-contract';
+import type { AuditRecord, CheckpointAudit } from '../../../shared/audit-contract';
 import { callTarget } from '../../../shared/tools';
 import { errorMessage, useApi, useApiEvent } from '../api';
 import { useShell } from '../app/store';
 import { Shown } from '../display';
 import { answeredBy, filterAudit, NO_FILTER } from './audit-filter';
 import type { AuditFilter } from './audit-filter';
+import { CheckpointHistory } from './CheckpointHistory';
 
 const PAGE = 200;
 
@@ -103,6 +104,7 @@ export function AuditView() {
   const api = useApi();
   const project = useShell((s) => s.info?.project ?? null);
   const [records, setRecords] = useState<AuditRecord[] | null>(null);
+  const [checkpoints, setCheckpoints] = useState<CheckpointAudit[]>([]);
   const [meta, setMeta] = useState<{ file: string; truncated: boolean; skipped: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
@@ -115,6 +117,7 @@ export function AuditView() {
     api.listAudit({}).then(
       (r) => {
         setRecords(r.entries);
+        setCheckpoints(r.checkpoints);
         setMeta({ file: r.file, truncated: r.truncated, skipped: r.skipped });
         setError(null);
       },
@@ -163,6 +166,7 @@ export function AuditView() {
           />
         </p>
       ) : null}
+      <CheckpointHistory entries={checkpoints} formatTime={formatTime} />
       {error ? (
         <p className="error" role="alert">
           <Shown text={error} />
