@@ -13,7 +13,7 @@ export interface Changes {
   files: number;
   /** Files to (re)stage: new (not ignored) or changed since the index noted them. */
   update: string[];
-  /** Paths to drop from the index: deleted, now a folder, or now behind a symbolic link (never followed). */
+  /** Paths to drop from the index: deleted, now a folder, now behind a symbolic link (never followed), or now ignored. */
   remove: string[];
   /** Folders with a .git of their own (repositories inside the project): never in a checkpoint. */
   nested: string[];
@@ -30,8 +30,14 @@ export async function listChanges(repo: ShadowGit, env: Record<string, string>):
   const changed = new Set<string>();
   const others = new Set<string>();
   const nested = new Set<string>();
-  const gone = new Set<string>();
-  for (const line of nulList((await runGit(repo, args, { env })).stdout)) {
+  // The index's files that the ignore rules now keep out (a folder added to .gitignore since): they leave the index,
+  // as if the checkpoint were taken from nothing.
+  const [listing, ignoredNow] = await Promise.all([
+    runGit(repo, args, { env }),
+    runGit(repo, ['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], { env }),
+  ]);
+  const gone = new Set<string>(nulList(ignoredNow.stdout));
+  for (const line of nulList(listing.stdout)) {
     const tag = line[0];
     if (tag === '?') {
       const file = line.slice(2);

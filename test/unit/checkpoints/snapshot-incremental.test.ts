@@ -107,6 +107,12 @@ describe('later checkpoints look only at what changed', () => {
       write('grow.txt', 'small again\n');
       fs.rmSync(p('nested/.git'), { recursive: true }); // an ordinary folder again: its files come in
       expect((await snapshotMatches('fourth')).skipped).toEqual([]);
+      // A folder the checkpoints held, ignored since (node_modules added to .gitignore): it leaves them.
+      write('.gitignore', 'ignored/\n*.log\ndir/\n');
+      const fifth = await snapshotMatches('fifth');
+      expect((await treeEntries(fifth.tree)).some((e) => e.includes('\tdir/'))).toBe(false);
+      write('.gitignore', 'ignored/\n*.log\n'); // and back in once it is no longer ignored
+      expect((await treeEntries((await snapshotMatches('sixth')).tree)).some((e) => e.includes('\tdir/'))).toBe(true);
     },
   );
 
@@ -130,6 +136,8 @@ describe('later checkpoints look only at what changed', () => {
       await prepareRepo(repo);
       const gitBefore = fs.readFileSync(path.join(project, '.git', 'index'));
       for (let step = 0; step < 15; step++) {
+        // Now and then the ignore rules change: a folder the checkpoints held is ignored, or no longer.
+        if (rand(4) === 0) write('.gitignore', rand(2) ? 'tmp/\nd1/\n' : 'tmp/\n');
         for (let op = 0; op < 1 + rand(4); op++) {
           const name = names[rand(names.length)]!;
           const target = p(name);
