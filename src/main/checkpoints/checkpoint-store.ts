@@ -188,12 +188,20 @@ export class CheckpointStore {
         // Without a record of how the agent left the files, every change counts as someone else's (fail safe).
         files.push({ path: file, action, external: external.has(file) });
       }
-      const patchText = (await runGit(this.repo, ['diff', '--no-color', '--no-ext-diff', now.tree, entry.commit]))
-        .stdout;
+      // A file the checkpoint holds that the project ignores now (a folder added to .gitignore since) is out of the
+      // checkpoints' reach, like node_modules: a restore leaves it as it is.
+      const ignored = await ignoredNow(
+        this.repo,
+        files.filter((f) => f.action === 'recreate').map((f) => f.path),
+      );
+      const patchText = withoutSections(
+        (await runGit(this.repo, ['diff', '--no-color', '--no-ext-diff', now.tree, entry.commit])).stdout,
+        ignored,
+      );
       const patchTruncated = Buffer.byteLength(patchText) > MAX_PATCH_BYTES;
       return {
         entry,
-        files,
+        files: files.filter((f) => !ignored.has(f.path)),
         patch: patchTruncated ? patchText.slice(0, MAX_PATCH_BYTES) : patchText,
         patchTruncated,
       };
@@ -253,6 +261,40 @@ export class CheckpointStore {
       return result;
     });
   }
+}
+
+/** Which of `paths` (relative) the project's ignore rules keep out now. */
+async function ignoredNow(repo: ShadowGit, paths: readonly string[]): Promise<Set<string>> {
+  // git refuses a path behind a symbolic link (a folder swapped for one): such a path is the restore's to write.
+  const plain: string[] = [];
+  for (const p of paths) if (!(await behindLink(repo.workTree, path.dirname(p)))) plain.push(p);
+  if (plain.length === 0) return new Set();
+  const out = await runGit(repo, ['check-ignore', '-z', '--no-index', '--stdin'], {
+    input: plain.join('\0'),
+    okCodes: [1], // none of them is ignored
+  });
+  return new Set(nulList(out.stdout));
+}
+
+/** Whether a folder of the project (relative) is, or is inside, something that exists and is not a folder. */
+async function behindLink(root: string, dir: string): Promise<boolean> {
+  for (let d = dir; d !== '.' && d !== ''; d = path.dirname(d)) {
+    const st = await fs.promises.lstat(path.join(root, d)).catch(() => null);
+    if (st && !st.isDirectory()) return true;
+  }
+  return false;
+}
+
+/** A `git diff` without the sections of `paths`. */
+function withoutSections(patch: string, paths: ReadonlySet<string>): string {
+  if (paths.size === 0) return patch;
+  return patch
+    .split(/^(?=diff --git )/m)
+    .filter((section) => {
+      const header = section.slice(0, section.indexOf('\n'));
+      return ![...paths].some((p) => header === `diff --git a/${p} b/${p}`);
+    })
+    .join('');
 }
 
 /** Deletes a deleted session's checkpoints in every project (each project's index names the project). */
