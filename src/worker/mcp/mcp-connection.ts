@@ -11,7 +11,7 @@ import { isHttpEntry } from '../../shared/mcp-contract';
 import type { ToolResult } from '../tools/types';
 import { acceptTools, type McpToolDef, type SkippedTool } from './mcp-tool-list';
 import { argumentsProblem, capResult, resultText } from './mcp-result';
-import { ChildStdioTransport, type SpawnSpec } from './stdio-transport';
+import type { ChildStdioTransport, SpawnSpec } from './stdio-transport';
 import { httpTransport } from './http-transport';
 
 export interface McpTimings {
@@ -158,6 +158,9 @@ export class McpConnection {
         await spec.cleanup?.();
         throw new Error('the run ended before the server started');
       }
+      // Loaded with the first stdio server: the SDK's framing builds its zod schemas as it loads (~0.1 s), which a
+      // worker without MCP servers (most runs) never pays at start.
+      const { ChildStdioTransport } = await import('./stdio-transport');
       this.stdio = new ChildStdioTransport(spec);
       transport = this.stdio;
     }
