@@ -59,7 +59,12 @@ export const SessionSummarySchema = z.object({
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 
 /** A message the person sent: the run it started and where it is in the conversation (what "Rewind to here" names). */
-export const PromptStartSchema = z.object({ runId: z.string(), index: z.number().int().nonnegative() });
+export const PromptStartSchema = z.object({
+  runId: z.string(),
+  index: z.number().int().nonnegative(),
+  /** What the person wrote (the conversation holds it as the model was given it: wrapped for plan mode, with hooks' context). */
+  text: z.string().optional(),
+});
 export type PromptStart = z.infer<typeof PromptStartSchema>;
 
 export const ChatStateSchema = z.object({

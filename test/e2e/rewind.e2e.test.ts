@@ -162,9 +162,12 @@ describe.skipIf(skipReason !== null)(
       await page.getByRole('combobox', { name: 'Agent mode' }).selectOption('plan');
       fake.enqueue(reply(text('Here is a plan.')));
       await send(page, 'Plan something', 'Here is a plan.');
-      const rewindButton = log.getByTestId('user-message').getByRole('button', { name: 'Rewind to here' });
-      await expect.poll(() => rewindButton.count(), POLL).toBe(1);
-      await rewindButton.click();
+      fake.enqueue(reply(text('Here is more.')));
+      await send(page, 'Plan more', 'Here is more.');
+      const rewindOf = (message: string) =>
+        log.getByTestId('user-message').filter({ hasText: message }).getByRole('button', { name: 'Rewind to here' });
+      await expect.poll(() => rewindOf('Plan more').count(), POLL).toBe(1);
+      await rewindOf('Plan more').click();
       const dialog = page.getByRole('dialog', { name: 'Rewind to before this message' });
       await expect
         .poll(() => dialog.getByTestId('rewind-files-unavailable').textContent(), POLL)
@@ -173,8 +176,20 @@ describe.skipIf(skipReason !== null)(
       expect(await dialog.getByRole('button', { name: 'Rewind files and conversation' }).isDisabled()).toBe(true);
       await dialog.getByRole('button', { name: 'Conversation only' }).click();
       await dialog.waitFor({ state: 'detached' });
+      await expect
+        .poll(() => log.getByTestId('user-message').allTextContents(), POLL)
+        .toEqual([expect.stringContaining('Plan something')]);
+      const box = page.getByRole('textbox', { name: 'Message' });
+      expect(await box.inputValue()).toBe('Plan more');
+      // The copy's message rewound again: a copy of the copy, still "(rewound)" once; the box keeps what is in it.
+      await rewindOf('Plan something').click();
+      await dialog.getByRole('button', { name: 'Conversation only' }).click();
+      await dialog.waitFor({ state: 'detached' });
       await expect.poll(() => log.getByTestId('user-message').count(), POLL).toBe(0);
-      expect(await page.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('Plan something');
+      expect(await box.inputValue()).toBe('Plan more');
+      const titles = page.locator('.session-item .session-title');
+      await expect.poll(() => titles.allTextContents(), POLL).toContain('Plan something (rewound)');
+      expect((await titles.allTextContents()).filter((t) => t.includes('(rewound) (rewound)'))).toEqual([]);
       expect(problems).toEqual([]);
     });
   },

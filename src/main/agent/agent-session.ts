@@ -254,7 +254,7 @@ export class AgentSession {
     };
     const run = this.active;
     this.writer.append({ type: 'prompt', runId, text, agentMode });
-    this.record.promptStarted(runId);
+    this.record.promptStarted(runId, text);
     this.personMessages.push(text);
     await this.writer.flush();
     let result: AgentRunResultWire;

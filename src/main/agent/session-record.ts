@@ -48,9 +48,9 @@ export class SessionRecord {
   }
 
   /** A prompt starts: its message will be the conversation's next one. */
-  promptStarted(runId: string): void {
+  promptStarted(runId: string, text: string): void {
     const index = this.writer.conversation.length;
-    this.promptList = [...this.promptList.filter((p) => p.index < index), { runId, index }];
+    this.promptList = [...this.promptList.filter((p) => p.index < index), { runId, index, text }];
   }
 
   /** Its run ended: the prompt stays only if its message reached the conversation (a blocked prompt's did not). */

@@ -78,7 +78,9 @@ export function createRewindHandlers(chat: ChatService, configDir: string): Rewi
       let resumed: ResumedSession | null = null;
       if (done.fork) {
         resumed = await chat.resume(done.fork.header.id);
-        const title = `${(done.title ?? '').trim().slice(0, 180) || 'Session'} (rewound)`;
+        // A copy of a copy is still "(rewound)" once.
+        const base = (done.title ?? '').trim().replace(/ \(rewound\)$/, '');
+        const title = `${base.slice(0, 180) || 'Session'} (rewound)`;
         // The name only helps the person tell the copy from the session: a failure to save it loses nothing.
         await catalog.rename(resumed.sessionId, title).catch(() => undefined);
       }

@@ -92,10 +92,13 @@ export function rebuildConversation(entries: TranscriptEntry[]): ConversationMes
 export function promptStarts(entries: readonly TranscriptEntry[]): PromptStart[] {
   let length = 0;
   const pending = new Map<string, number>();
+  const texts = new Map<string, string>();
   const byIndex = new Map<number, string>();
   for (const e of entries) {
-    if (e.type === 'prompt') pending.set(e.runId, length);
-    else if (e.type === 'messages') {
+    if (e.type === 'prompt') {
+      pending.set(e.runId, length);
+      texts.set(e.runId, e.text);
+    } else if (e.type === 'messages') {
       length = Math.min(length, e.start) + e.messages.length;
       // Messages from `start` on were replaced: a prompt there is no longer where it was.
       for (const [index] of byIndex) if (index >= e.start) byIndex.delete(index);
@@ -103,7 +106,9 @@ export function promptStarts(entries: readonly TranscriptEntry[]): PromptStart[]
       if (at !== undefined && at >= e.start && at < length) byIndex.set(at, e.runId);
     }
   }
-  return [...byIndex].map(([index, runId]) => ({ runId, index })).sort((a, b) => a.index - b.index);
+  return [...byIndex]
+    .map(([index, runId]) => ({ runId, index, text: texts.get(runId) ?? '' }))
+    .sort((a, b) => a.index - b.index);
 }
 
 /**

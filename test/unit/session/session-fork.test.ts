@@ -42,11 +42,13 @@ describe('where the person’s messages are (promptStarts)', () => {
       messages('r2', 3, [agent('a2')]),
     ];
     expect(promptStarts(entries)).toEqual([
-      { runId: 'r1', index: 0 },
-      { runId: 'r2', index: 2 },
+      { runId: 'r1', index: 0, text: 'one' },
+      { runId: 'r2', index: 2, text: 'two' },
     ]);
     // A later record that replaces the conversation from index 1 on (a compaction, a rewrite) cuts r2's message.
-    expect(promptStarts([...entries, messages('r3', 1, [agent('summary')])])).toEqual([{ runId: 'r1', index: 0 }]);
+    expect(promptStarts([...entries, messages('r3', 1, [agent('summary')])])).toEqual([
+      { runId: 'r1', index: 0, text: 'one' },
+    ]);
   });
 });
 
@@ -90,7 +92,7 @@ describe('forkSession', () => {
     expect(firstPrompt).toBe('first');
     const copy = await store.load(header.id);
     expect(copy.conversation).toEqual([user('first'), agent('done 1')]);
-    expect(copy.prompts).toEqual([{ runId: 'r1', index: 0 }]);
+    expect(copy.prompts).toEqual([{ runId: 'r1', index: 0, text: 'first' }]);
     expect(copy.decisions.map((d) => d.id)).toEqual(['c1']);
     expect(copy.usage).toEqual({ inputTokens: 5, outputTokens: 1 });
     expect(copy.problems).toEqual([]);

@@ -48,7 +48,7 @@ export function itemsFromConversation({
   prompts = [],
 }: StoredChat): ChatItem[] {
   const decided = new Map(decisions.map((d) => [d.id, d]));
-  const promptRun = new Map(prompts.map((p) => [p.index, p.runId]));
+  const promptAt = new Map(prompts.map((p) => [p.index, p]));
   const subagents = subagentRuns(subagentEvents);
   const afterCall = new Map<string, HookRunsEvent['hooks']>();
   const lines = new Map<number, HookRunsEvent[]>();
@@ -70,9 +70,13 @@ export function itemsFromConversation({
   };
   placeLines(-1);
   messages.forEach((message, index) => {
-    // The run this message started (its first text only: one "Rewind to here" per message).
-    let runId = message.role === 'user' ? promptRun.get(index) : undefined;
+    // A message the person sent: shown as they wrote it (the conversation holds it as the model got it: wrapped for
+    // plan mode, with a reminder or a hook's context), once, with the run it started ("Rewind to here").
+    const prompt = message.role === 'user' ? promptAt.get(index) : undefined;
+    if (prompt?.text !== undefined) items.push({ kind: 'user', key: key(), text: prompt.text, runId: prompt.runId });
+    let runId = prompt?.text === undefined ? prompt?.runId : undefined;
     for (const block of message.content) {
+      if (block.type === 'text' && prompt?.text !== undefined) continue;
       if (block.type === 'text' && block.text.trim()) {
         items.push(
           message.role === 'user'
