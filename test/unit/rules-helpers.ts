@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
+import { flushLastGoodWrites } from '../../src/main/settings/last-good-cache';
 import { TrustStore } from '../../src/main/trust/trust-store';
 import { GatehouseError } from '../../src/shared/errors';
 
@@ -17,12 +18,13 @@ export function tempDir(prefix: string): string {
 }
 
 /**
- * Removes every dir `tempDir` made (call it after each test). The settings' last-good cache writes in the background
- * (best effort, errors ignored), so a write may still be creating its entry while the folder goes: rmSync retries
- * then (ENOTEMPTY), as a person's cleanup would.
+ * Removes every dir `tempDir` made (call it after each test), once the settings' last-good writes are done: they run
+ * in the background (under a lock, which a loaded machine may make wait), and one still making its entry while the
+ * folder goes failed the removal (ENOTEMPTY).
  */
-export function removeTempDirs(): void {
-  for (const r of roots.splice(0)) fs.rmSync(r, { recursive: true, force: true, maxRetries: 50, retryDelay: 20 });
+export async function removeTempDirs(): Promise<void> {
+  await flushLastGoodWrites();
+  for (const r of roots.splice(0)) fs.rmSync(r, { recursive: true, force: true });
 }
 
 /** Writes `text` to `file`, making its folders. */

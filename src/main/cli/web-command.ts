@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AppCore } from '../app/app-core';
 import { flushLogs } from '../log';
 import { userConfigDir } from '../paths';
+import { flushLastGoodWrites } from '../settings/last-good-cache';
 import { startWebServer } from '../web/web-server';
 import { createNodeWorkerHost } from '../worker-host/index';
 import { parseCommandArgs } from './args';
@@ -82,6 +83,7 @@ export const webCommand: CliCommand = {
       await server.close();
     } finally {
       await worker.stop();
+      await flushLastGoodWrites(); // a settings entry being recorded is finished, not left half made
       await flushLogs(); // main.log and worker.log are complete before the process exits
     }
     return 0;

@@ -7,6 +7,7 @@ import { app, dialog, Menu, safeStorage, session } from 'electron';
 import { AppCore } from '../app/app-core';
 import { openLog } from '../log';
 import { userConfigDir } from '../paths';
+import { flushLastGoodWrites } from '../settings/last-good-cache';
 import { buildWorkerEnv, workerEntryPath, workerOutputSink, WorkerSupervisor } from '../worker-host';
 import { APP_PAGE_URL } from './app-assets';
 import { AppWindow } from './app-window';
@@ -225,7 +226,8 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
     event.preventDefault();
     updates.stop();
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS).unref());
-    void Promise.race([worker.stop(), timeout])
+    // The worker stops, and the settings' last-good entries being recorded are finished (not left half made).
+    void Promise.race([Promise.all([worker.stop(), flushLastGoodWrites()]), timeout])
       .catch(() => undefined)
       .finally(() => app.quit());
   });

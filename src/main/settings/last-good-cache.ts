@@ -37,6 +37,17 @@ type Entry = z.infer<typeof EntrySchema>;
 /** The cache of earlier versions: one JSON file mapping settings file -> settings (read for entries it has). */
 const LegacySchema = z.record(z.string(), FileSettingsSchema);
 
+/** Every cache's writes still under way in this process (each store's cache is its own instance). */
+const pendingWrites = new Set<Promise<void>>();
+
+/**
+ * Resolves when every last-good write started so far in this process, by any cache, has finished: a process that
+ * stops (the app quitting, `gatehouse web` ending) waits for it, so an entry is never left half made.
+ */
+export async function flushLastGoodWrites(): Promise<void> {
+  while (pendingWrites.size) await Promise.all([...pendingWrites]);
+}
+
 /**
  * The last good settings of each file, kept on disk (in the user config directory, which the agent cannot write), so
  * that a settings file that is broken when a new process starts (each `gatehouse permissions check`, a restarted app)
@@ -98,7 +109,11 @@ export class LastGoodCache {
     if (before !== undefined && JSON.stringify(before) === JSON.stringify(settings)) return;
     const write = this.store(settingsFile, settings, stamp).catch(() => undefined);
     this.writes.add(write);
-    void write.then(() => this.writes.delete(write));
+    pendingWrites.add(write);
+    void write.then(() => {
+      this.writes.delete(write);
+      pendingWrites.delete(write);
+    });
   }
 
   /** Resolves when every write started so far has finished. */

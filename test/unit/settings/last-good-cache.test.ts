@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LastGoodCache } from '../../../src/main/settings/last-good-cache';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { withStateLock } from '../../../src/main/fs/state-lock';
+import { flushLastGoodWrites, LastGoodCache } from '../../../src/main/settings/last-good-cache';
 import { closest } from '../../../src/shared/closest';
 import { EMPTY_SETTINGS } from '../../../src/main/settings/settings-schema';
 
@@ -32,6 +33,28 @@ describe('LastGoodCache', () => {
     await Promise.all(caches.map((c) => c.flush()));
     const fresh = new LastGoodCache(dir);
     for (let i = 0; i < 20; i++) expect(fresh.get(`/p${i}/settings.yaml`)?.deny).toEqual([`Bash(d${i})`]);
+  });
+
+  it("a stopping process waits for every cache's writes, also one waiting for the lock another process holds", async () => {
+    const cache = new LastGoodCache(dir);
+    const entry = cache.entryFile('/p/settings.yaml');
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // Another holder of the entry's lock (as another process would be): the write waits for it in the background.
+    const holding = withStateLock(entry, () => held);
+    await vi.waitFor(() => expect(fs.existsSync(`${entry}.lock`)).toBe(true));
+    cache.set('/p/settings.yaml', withDeny, 1n);
+    const order: string[] = [];
+    const flushing = flushLastGoodWrites().then(() => order.push('flushed'));
+    await new Promise(setImmediate); // a flush that did not wait would have resolved by now
+    order.push('released');
+    release();
+    await holding;
+    await flushing;
+    expect(order).toEqual(['released', 'flushed']);
+    // Done means done: the entry is written and the lock is gone (the folder can be removed at once).
+    expect(new LastGoodCache(dir).get('/p/settings.yaml')).toEqual(withDeny);
+    expect(fs.readdirSync(path.dirname(entry)).filter((f) => f.endsWith('.lock'))).toEqual([]);
   });
 
   it('reads an entry of the earlier single-file cache when it has no entry of its own', () => {
