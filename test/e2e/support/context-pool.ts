@@ -1,0 +1,164 @@
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright';
+
+// Browser contexts and chat pages kept from one test to the next of a file. A new context and page cost Chromium
+// ~2.7 s of CPU (a renderer process starts, then another one for the app's site); loading the app again in a kept
+// page, in its warm renderer, ~1 s. What a test could leave behind is put back or, when it cannot be, the context is
+// not kept: nothing of one test reaches the next.
+
+/** The chat page `openChatPage` last opened in a context. */
+const chatPages = new WeakMap<BrowserContext, Page>();
+/** Chat pages a recycle made ready for the next test's `openChatPage`. */
+const released = new WeakSet<Page>();
+/** Chat pages that were changed in a lasting way (LASTING_CHANGES): their context is not kept. */
+const changedPages = new WeakSet<Page>();
+
+/** The page events the tests listen to: a kept page starts the next test with none of the last test's listeners. */
+const PAGE_EVENTS = [
+  'pageerror',
+  'console',
+  'websocket',
+  'dialog',
+  'request',
+  'requestfailed',
+  'requestfinished',
+  'response',
+  'popup',
+  'download',
+  'filechooser',
+  'framenavigated',
+  'load',
+  'domcontentloaded',
+] as const;
+
+/** Calls after which a context or page cannot be put back as it was: such a context is closed, not kept. */
+const LASTING_CHANGES = [
+  'addInitScript',
+  'exposeBinding',
+  'exposeFunction',
+  'setExtraHTTPHeaders',
+  'setGeolocation',
+  'setOffline',
+  'setHTTPCredentials',
+  'routeFromHAR',
+  'routeWebSocket',
+] as const;
+
+/** Records `page` as the chat page of `context` (openChatPage). */
+export function keepPage(context: BrowserContext, page: Page): void {
+  if (chatPages.get(context) !== page) markLastingChanges(page, () => changedPages.add(page));
+  chatPages.set(context, page);
+}
+
+/** The context's chat page when a recycle made it ready for reuse (once); else undefined. */
+export function takeKeptPage(context: BrowserContext): Page | undefined {
+  const page = chatPages.get(context);
+  if (!page || !released.has(page) || page.isClosed()) return undefined;
+  released.delete(page);
+  return page;
+}
+
+/** Replaces the methods in LASTING_CHANGES of `target` with ones that call `tainted` first. */
+function markLastingChanges(target: BrowserContext | Page, tainted: () => void): void {
+  const methods = target as unknown as Record<string, unknown>;
+  for (const name of LASTING_CHANGES) {
+    const original = methods[name];
+    if (typeof original !== 'function') continue;
+    methods[name] = (...args: unknown[]): unknown => {
+      tainted();
+      return (original as (...a: unknown[]) => unknown).apply(target, args);
+    };
+  }
+}
+
+interface Entry {
+  context: BrowserContext;
+  key: string;
+  options: BrowserContextOptions;
+  inUse: boolean;
+  tainted: boolean;
+}
+
+/** The contexts of one file's chat app: `take` gives a free one made with the same options, or a new one. */
+export class ContextPool {
+  private readonly entries: Entry[] = [];
+
+  constructor(private readonly browser: () => Browser) {}
+
+  async take(options: BrowserContextOptions = {}): Promise<BrowserContext> {
+    const key = JSON.stringify(options);
+    const free = this.entries.find((e) => !e.inUse && e.key === key);
+    if (free) {
+      free.inUse = true;
+      return free.context;
+    }
+    const context = await this.browser().newContext(options);
+    const entry: Entry = { context, key, options, inUse: true, tainted: false };
+    markLastingChanges(context, () => (entry.tainted = true));
+    context.on('close', () => {
+      const at = this.entries.indexOf(entry);
+      if (at !== -1) this.entries.splice(at, 1);
+    });
+    this.entries.push(entry);
+    return context;
+  }
+
+  /**
+   * After a test: every context is either closed (something lasting was changed in it, its chat page was changed in
+   * such a way, or `origin` is unknown) or made ready for the next test: its other pages closed, permissions and
+   * routes cleared, and its chat page emptied (storage cleared, navigated to a page of `origin` that is not the app:
+   * the app's document and its socket go, as they would with the page), its media and viewport as the context had them.
+   */
+  async recycle(origin: string | null): Promise<void> {
+    for (const entry of [...this.entries]) {
+      const chat = chatPages.get(entry.context);
+      if (entry.tainted || !origin || (chat && changedPages.has(chat))) {
+        await entry.context.close();
+        continue;
+      }
+      try {
+        for (const page of entry.context.pages()) if (page !== chat) await page.close();
+        await entry.context.clearPermissions();
+        await entry.context.unrouteAll({ behavior: 'ignoreErrors' });
+        if (chat && !chat.isClosed()) {
+          await resetPage(chat, entry.options, origin);
+          released.add(chat);
+        }
+        entry.inUse = false;
+      } catch {
+        await entry.context.close().catch(() => undefined);
+      }
+    }
+  }
+
+  async closeAll(): Promise<void> {
+    for (const entry of this.entries.splice(0)) await entry.context.close();
+  }
+}
+
+async function resetPage(page: Page, options: BrowserContextOptions, origin: string): Promise<void> {
+  for (const event of PAGE_EVENTS) await page.removeAllListeners(event, { behavior: 'ignoreErrors' });
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  if (page.url().startsWith(`${origin}/`))
+    await page.evaluate(() => {
+      sessionStorage.clear();
+      localStorage.clear();
+    });
+  // A page of the same site, so the renderer stays; not the app, so no socket. Answered here (with an icon, or the
+  // browser asks the server for /favicon.ico and reports the 404 as a console error, into the next test).
+  const between = `${origin}/e2e-between-tests`;
+  await page.route(between, (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><link rel="icon" href="data:,"><title>-</title>' }),
+  );
+  await page.goto(between);
+  await page.unrouteAll();
+  await page.emulateMedia({
+    media: null,
+    colorScheme: options.colorScheme ?? 'light',
+    reducedMotion: options.reducedMotion ?? 'no-preference',
+    forcedColors: options.forcedColors ?? 'none',
+  });
+  const viewport = options.viewport === undefined ? { width: 1280, height: 720 } : options.viewport;
+  const now = page.viewportSize();
+  if (viewport && (now?.width !== viewport.width || now.height !== viewport.height))
+    await page.setViewportSize(viewport);
+}
