@@ -11,17 +11,15 @@ import { quietOnClosedPipe } from './stdio';
 
 /** Sets this process up for `command` before its code loads: V8 and zod flags, signal handling, the code cache. */
 function prepare(command: CommandEntry | undefined, entryDir: string): void {
-  // A one-shot command (`permissions check`, `rules list`...) parses a few commands and exits: V8's optimising
-  // tier for the bash grammar's WebAssembly costs it ~4x the CPU it saves (measured: 2.9 s -> 0.6 s of CPU per
-  // `permissions check` of a shell command). Long-lived shells (web, rpc, run) keep the optimising tier. Must run
-  // before the wasm is compiled, which happens lazily on the first analysis.
-  const liftoffOnly = !command?.longLived;
-  if (liftoffOnly) v8.setFlagsFromString('--liftoff-only');
+  // The bash grammar's WebAssembly is compiled with Liftoff only, in every process (see parser.ts). Set here too,
+  // before any code is compiled: the code cache below keeps V8's flags with the code, and one set later would make
+  // every run's cache unusable.
+  v8.setFlagsFromString('--liftoff-only');
+  const oneShot = !command?.longLived;
   // zod compiles each object schema's parser with `new Function` when it first parses (its "JIT"): a one-shot
-  // process parses each schema about once, so compiling costs more than it saves. zod reads this global when it
-  // loads, as z.config() (test/unit/cli/zod-config.test.ts checks that it still does).
-  if (liftoffOnly)
-    (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig = { jitless: true };
+  // process parses each schema about once, so compiling costs more than it saves; a long-lived one keeps it. zod
+  // reads this global when it loads, as z.config() (test/unit/cli/zod-config.test.ts checks that it still does).
+  if (oneShot) (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig = { jitless: true };
   // A long-lived command loads proper-lockfile before it listens for signals: its signal-exit adds SIGINT/SIGTERM
   // listeners that re-send the signal when they find no other listener, and a listener of ours that removes itself
   // when called (process.once) would be gone by the time one added after it runs, killing the process mid-shutdown
@@ -32,7 +30,7 @@ function prepare(command: CommandEntry | undefined, entryDir: string): void {
     enableCodeCache({
       chunkDir: path.join(entryDir, 'cli-chunks'),
       cacheDir: userCacheDir(process.env),
-      variant: `${command.name}${liftoffOnly ? '-liftoff' : ''}`,
+      variant: `${command.name}-liftoff`,
     });
   }
 }
