@@ -13,6 +13,7 @@ import type { ApiEvent } from '../../src/shared/api';
 import { codeCacheEnv } from '../support/code-cache-env';
 import { startFakeAnthropic } from '../support/fake-anthropic';
 import type { FakeAnthropic, FakeRequestBody } from '../support/fake-anthropic';
+import { removeAfterWrites } from '../support/remove-after-writes';
 
 // Shared by the agent / CLI / app integration tests: temp folders, the built `gatehouse` binary as a real process,
 // an AppCore on the real worker process.
@@ -282,7 +283,7 @@ export function useAppChat(prefix: string, apiKey: string): AppChat {
     const s = now();
     s.unsubscribe();
     await s.worker.stop();
-    fs.rmSync(s.dirs.root, { recursive: true, force: true });
+    await removeAfterWrites(s.dirs.root);
     state = undefined;
   });
   return {

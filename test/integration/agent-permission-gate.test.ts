@@ -6,6 +6,7 @@ import type { ApprovalRequest, Approver } from '../../src/main/agent/types';
 import { createPermissionEngine, fixedTrust } from '../../src/main/permission';
 import type { PermissionEngine } from '../../src/main/permission';
 import { makeAppDirs } from './agent-helpers';
+import { removeAfterWrites } from '../support/remove-after-writes';
 
 // main's answer to the worker's permission.request, with the real engine on a real (untrusted) project folder.
 
@@ -25,7 +26,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await engine.flushAudit(); // its audit lines land before the folder goes
-  fs.rmSync(root, { recursive: true, force: true });
+  await removeAfterWrites(root);
 });
 
 const run = (signal = new AbortController().signal) => ({ runId: 'r1', agentMode: 'chat' as const, signal });

@@ -7,6 +7,7 @@ import type { ApprovalRequest, Approver } from '../../src/main/agent/types';
 import { createPermissionEngine, fixedTrust } from '../../src/main/permission';
 import type { PermissionEngine } from '../../src/main/permission';
 import type { SandboxStatus } from '../../src/shared/worker-protocol';
+import { removeAfterWrites } from '../support/remove-after-writes';
 
 // main's gate with the real engine in bypassPermissions mode on a trusted project: what the sandbox status changes.
 
@@ -29,7 +30,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await engine.flushAudit(); // its audit lines land before the folder goes
-  fs.rmSync(root, { recursive: true, force: true });
+  await removeAfterWrites(root);
 });
 
 const missing: SandboxStatus = { enabled: true, available: false, reason: 'bubblewrap was not found at /x' };

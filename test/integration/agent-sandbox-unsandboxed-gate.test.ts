@@ -8,6 +8,7 @@ import { createPermissionEngine, fixedTrust } from '../../src/main/permission';
 import type { PermissionEngine, RuleText } from '../../src/main/permission';
 import type { PermissionMode } from '../../src/shared/permission';
 import type { SandboxStatus } from '../../src/shared/worker-protocol';
+import { removeAfterWrites } from '../support/remove-after-writes';
 
 // main's gate with the real engine: a run_command with `unsandboxed: true` is only ever allowed by a person, once.
 
@@ -24,7 +25,7 @@ beforeEach(() => {
 const engines: PermissionEngine[] = [];
 afterEach(async () => {
   await Promise.all(engines.splice(0).map((e) => e.flushAudit())); // their audit lines land before the folder goes
-  fs.rmSync(root, { recursive: true, force: true });
+  await removeAfterWrites(root);
 });
 
 async function engineWith(mode: PermissionMode, cliRules: RuleText[] = []): Promise<PermissionEngine> {

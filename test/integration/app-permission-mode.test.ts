@@ -10,6 +10,7 @@ import type { PermissionModeState } from '../../src/shared/modes-contract';
 import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { makeAppDirs, modelEnv } from './agent-helpers';
+import { removeAfterWrites } from '../support/remove-after-writes';
 
 // The chat session's permission mode through AppCore's handlers (the socket's and IPC's entry), with the real
 // worker, the real engine and the loopback model server.
@@ -44,7 +45,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await core?.chat.endSession();
   await worker.stop();
-  fs.rmSync(root, { recursive: true, force: true });
+  await removeAfterWrites(root);
 });
 
 const call = (channel: string, payload: unknown = {}): Promise<unknown> => dispatchApi(core.handlers, channel, payload);

@@ -7,6 +7,7 @@ import type { WorkerSupervisor } from '../../src/main/worker-host/supervisor';
 import { API_CHANNELS } from '../../src/shared/api';
 import type { ApiChannel, ApiEvent } from '../../src/shared/api';
 import { makeAppDirs, startAppCore, TRUST_ALL } from './agent-helpers';
+import { removeAfterWrites } from '../support/remove-after-writes';
 
 // Attack: after a key is saved, call every API channel of the real AppCore (real worker, real settings files) with
 // an empty payload and with the key itself as every kind of payload, and read every answer, error and event. The
@@ -40,7 +41,7 @@ beforeEach(async () => {
 afterEach(async () => {
   off();
   await worker.stop();
-  fs.rmSync(root, { recursive: true, force: true });
+  await removeAfterWrites(root);
 });
 
 async function record(channel: string, payload: unknown): Promise<void> {

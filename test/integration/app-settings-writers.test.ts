@@ -10,6 +10,7 @@ import { fixedTrust } from '../../src/main/permission/trust-oracle';
 import { parseSettingsText } from '../../src/main/settings/parse-settings';
 import { codeCacheEnv } from '../support/code-cache-env';
 import { CLI } from './agent-helpers';
+import { removeAfterWrites } from '../support/remove-after-writes';
 
 // The app's settings writes (the rules editor's add/remove, an "always" approval) are asynchronous now: they still
 // write atomically under the file's lock, so `gatehouse rules add` processes writing the same file at the same
@@ -27,7 +28,7 @@ beforeEach(() => {
   execFileSync('git', ['init', '-q'], { cwd: project });
   env = { PATH: process.env.PATH, HOME: path.join(root, 'home'), GATEHOUSE_HOME: configDir, ...codeCacheEnv() };
 });
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+afterEach(() => removeAfterWrites(root));
 
 function cliAdd(rule: string): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {

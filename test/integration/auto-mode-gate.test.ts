@@ -8,6 +8,7 @@ import type { AutoModeState } from '../../src/main/auto/auto-mode';
 import { createPermissionEngine, fixedTrust, type PermissionEngine } from '../../src/main/permission';
 import { reply, startFakeAnthropic, text, toolUse, type FakeAnthropic } from '../support/fake-anthropic';
 import { makeAppDirs } from './agent-helpers';
+import { removeAfterWrites } from '../support/remove-after-writes';
 
 // Auto mode between the engine's ask and the person: main's gate with the real engine on a real trusted project,
 // and the classifier asked over HTTP with the real SDK (the loopback server plays the classifier model).
@@ -53,7 +54,7 @@ beforeEach(async () => {
 afterEach(async () => {
   expect(fake.pending()).toBe(0);
   await engine.flushAudit();
-  fs.rmSync(root, { recursive: true, force: true });
+  await removeAfterWrites(root);
 });
 
 const verdict = (decision: string, reason: string) => reply(toolUse('toolu_c', 'classify', { decision, reason }));

@@ -10,6 +10,7 @@ import type { ApprovalAnswer } from '../../../src/main/permission/approvals';
 import { AgentEventSchema } from '../../../src/shared/agent-events';
 import type { ToolCallDecided } from '../../../src/shared/agent-events';
 import type { PermissionRequest } from '../../../src/shared/worker-protocol';
+import { removeAfterWrites } from '../../support/remove-after-writes';
 
 // The one decision event main's gate makes of each call it judges: the final decision, what the engine asked first,
 // and the person's answer with the rules it added. Real engine, real (untrusted) project folder.
@@ -35,7 +36,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await engine.flushAudit(); // the audit queue writes into root: done before it goes
-  fs.rmSync(root, { recursive: true, force: true });
+  await removeAfterWrites(root);
 });
 
 const run = () => ({ runId: 'r1', agentMode: 'chat' as const, signal: new AbortController().signal });

@@ -10,6 +10,7 @@ import { answerIpcRequest } from '../../../src/main/electron/ipc-answer';
 import { createNodeWorkerHost } from '../../../src/main/worker-host';
 import type { WorkerSupervisor } from '../../../src/main/worker-host';
 import { createBridgeApi } from '../../../src/preload/bridge-api';
+import { removeAfterWrites } from '../../support/remove-after-writes';
 
 // The preload bridge wired to main's IPC answer exactly as Electron wires them (ipcRenderer.invoke -> ipcMain.handle),
 // minus Electron: a real AppCore, a real worker process, real folders.
@@ -51,7 +52,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await worker.stop();
-  fs.rmSync(base, { recursive: true, force: true });
+  await removeAfterWrites(base);
 });
 
 async function rejection(p: Promise<unknown>): Promise<Error & { code?: string }> {

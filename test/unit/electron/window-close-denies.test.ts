@@ -12,6 +12,7 @@ import { reply, startFakeAnthropic, text, toolUse } from '../../support/fake-ant
 import type { FakeAnthropic } from '../../support/fake-anthropic';
 import { createFakeElectron } from './helpers/fake-electron';
 import { makeAppDirs, modelEnv, startAppCore, TRUST_ALL } from '../../integration/agent-helpers';
+import { removeAfterWrites } from '../../support/remove-after-writes';
 
 // The desktop window as the core's page: a real AppCore, the real worker process (out/main/worker.js) and the
 // loopback model, with the fake Electron's window. Closing the window or losing its renderer must deny the
@@ -36,7 +37,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await worker.stop();
-  fs.rmSync(root, { recursive: true, force: true });
+  await removeAfterWrites(root);
 });
 
 function openWindow() {

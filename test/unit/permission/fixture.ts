@@ -5,6 +5,7 @@ import type { PermissionMode, AgentMode, RuleBehavior } from '../../../src/share
 import { createPermissionEngine, type PermissionEngine } from '../../../src/main/permission';
 import type { TrustOracle } from '../../../src/main/permission/trust-oracle';
 import { runCli } from '../../../src/main/cli/main';
+import { removeAfterWrites } from '../../support/remove-after-writes';
 
 /** A real temp tree like the corpus's: a project with secrets, a .git folder and symlinks pointing out. */
 export interface Fixture {
@@ -105,7 +106,7 @@ export function makeFixture(): Fixture {
     },
     cleanup: async () => {
       await Promise.all(engines.splice(0).map((e) => e.flushAudit()));
-      fs.rmSync(root, { recursive: true, force: true });
+      await removeAfterWrites(root);
     },
   };
   return fx;
