@@ -118,6 +118,7 @@ export class ContextPool {
       try {
         for (const page of entry.context.pages()) if (page !== chat) await page.close();
         await entry.context.clearPermissions();
+        await entry.context.clearCookies();
         await entry.context.unrouteAll({ behavior: 'ignoreErrors' });
         if (chat && !chat.isClosed()) {
           await resetPage(chat, entry.options, origin);
@@ -138,11 +139,12 @@ export class ContextPool {
 async function resetPage(page: Page, options: BrowserContextOptions, origin: string): Promise<void> {
   for (const event of PAGE_EVENTS) await page.removeAllListeners(event, { behavior: 'ignoreErrors' });
   await page.unrouteAll({ behavior: 'ignoreErrors' });
-  if (page.url().startsWith(`${origin}/`))
-    await page.evaluate(() => {
-      sessionStorage.clear();
-      localStorage.clear();
-    });
+  // Storage can be cleared only from a page of its origin: a page the test took elsewhere is not kept.
+  if (!page.url().startsWith(`${origin}/`)) throw new Error(`the chat page left ${origin}: not kept`);
+  await page.evaluate(() => {
+    sessionStorage.clear();
+    localStorage.clear();
+  });
   // A page of the same site, so the renderer stays; not the app, so no socket. Answered here (with an icon, or the
   // browser asks the server for /favicon.ico and reports the 404 as a console error, into the next test).
   const between = `${origin}/e2e-between-tests`;
