@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { flushLastGoodWrites } from '../../src/main/settings/last-good-cache';
 import { TrustStore } from '../../src/main/trust/trust-store';
 import { GatehouseError } from '../../src/shared/errors';
+import { removeAfterWrites } from '../support/remove-after-writes';
 
 // Shared by the rules handler tests: real settings files in temp dirs.
 
@@ -17,14 +17,9 @@ export function tempDir(prefix: string): string {
   return dir;
 }
 
-/**
- * Removes every dir `tempDir` made (call it after each test), once the settings' last-good writes are done: they run
- * in the background (under a lock, which a loaded machine may make wait), and one still making its entry while the
- * folder goes failed the removal (ENOTEMPTY).
- */
+/** Removes every dir `tempDir` made (call it after each test), once the settings' last-good writes are done. */
 export async function removeTempDirs(): Promise<void> {
-  await flushLastGoodWrites();
-  for (const r of roots.splice(0)) fs.rmSync(r, { recursive: true, force: true });
+  for (const r of roots.splice(0)) await removeAfterWrites(r);
 }
 
 /** Writes `text` to `file`, making its folders. */
