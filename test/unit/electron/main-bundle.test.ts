@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import Module, { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_CHANNELS, IPC_EVENT_CHANNEL, ipcChannelName } from '../../../src/shared/api';
 import { createFakeElectron, FakeFrame } from './helpers/fake-electron';
+import { loadMainBundle } from './helpers/load-main';
 import type { FakeWebContents } from './helpers/fake-electron';
 
 // The built Electron main (out/main/index.js) run under plain Node against a recording fake of Electron's API,
@@ -12,17 +12,15 @@ import type { FakeWebContents } from './helpers/fake-electron';
 // permission and navigation guards, quitting stops the worker).
 
 const root = path.resolve(__dirname, '../../..');
-const mainBundle = path.join(root, 'out/main/index.js');
 let home: string;
 let project: string;
 let fake: ReturnType<typeof createFakeElectron>;
 let contents: FakeWebContents;
 let pick: string | null = null;
-const originalLoad = (Module as unknown as { _load: (...a: unknown[]) => unknown })._load;
-const originalArgv = process.argv;
+let restore: (() => void) | undefined;
+const savedEnv = { ...process.env };
 
 beforeAll(async () => {
-  if (!fs.existsSync(mainBundle)) throw new Error(`${mainBundle} is missing: run \`npm run build\` first`);
   home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-main-')));
   project = path.join(home, 'project');
   fs.mkdirSync(project);
@@ -31,20 +29,8 @@ beforeAll(async () => {
   process.env.GATEHOUSE_HOME = path.join(home, 'config');
   delete process.env.ELECTRON_RENDERER_URL;
   process.env.GATEHOUSE_LOGIN_SHELL_PATH = '0'; // not the real login shell (login-shell-path.test.ts has fake ones)
-  (Module as unknown as { _load: (...a: unknown[]) => unknown })._load = function (
-    request: unknown,
-    ...rest: unknown[]
-  ) {
-    if (request === 'electron') return fake.electron;
-    return originalLoad.call(this, request, ...rest);
-  };
-  // A packaged app started from a launcher: no arguments.
-  process.argv = ['/opt/Gatehouse/gatehouse-desktop'];
-  try {
-    createRequire(__filename)(mainBundle);
-  } finally {
-    process.argv = originalArgv;
-  }
+  // A packaged app started from a launcher: no arguments. Loaded afresh: another file of this worker may have run it.
+  restore = loadMainBundle(fake, ['/opt/Gatehouse/gatehouse-desktop']);
   fake.app.fireReady();
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
@@ -54,12 +40,17 @@ beforeAll(async () => {
     if (ready) break;
     await new Promise((r) => setTimeout(r, 20));
   }
-  contents = fake.windows[0]!.webContents;
+  const window = fake.windows[0];
+  if (!window) throw new Error('the main bundle opened no window within 20 s');
+  contents = window.webContents;
 }, 30_000);
 
 afterAll(() => {
-  (Module as unknown as { _load: unknown })._load = originalLoad;
-  fs.rmSync(home, { recursive: true, force: true });
+  restore?.();
+  // Main sets process.env (PATH from the login shell, the variables above): put this worker's environment back.
+  for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
+  Object.assign(process.env, savedEnv);
+  fs.rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 function appEvent(frame: FakeFrame = contents.mainFrame, sender: unknown = contents) {
