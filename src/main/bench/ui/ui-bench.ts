@@ -16,8 +16,6 @@ import { startWebProcess } from './web-process';
 /** Debian's Chromium (never a downloaded browser); GATEHOUSE_CHROMIUM overrides it. */
 const CHROMIUM = process.env.GATEHOUSE_CHROMIUM ?? '/usr/bin/chromium';
 const API_KEY = 'sk-ant-bench-loopback';
-const OPEN_REPEATS = 3;
-const FIRST_CONTENT_RUNS = 5;
 const TRACE_CATEGORIES = [
   'devtools.timeline',
   'disabled-by-default-devtools.timeline',
@@ -31,6 +29,8 @@ export interface UiBenchOptions {
   streamMs: number;
   tokensPerSecond: number;
   messages: number;
+  /** How often the stored session is opened, and the first window content timed (the median is reported). */
+  repeats: { open: number; firstContent: number };
 }
 
 export type UiBenchResult = { metrics: Record<string, number>; notes: string[] } | { skipped: string };
@@ -89,13 +89,13 @@ export async function benchUi(options: UiBenchOptions): Promise<UiBenchResult> {
   });
   try {
     browser = await playwright.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    const firstContent = await timeFirstContent(browser, web.url, FIRST_CONTENT_RUNS);
+    const firstContent = await timeFirstContent(browser, web.url, options.repeats.firstContent);
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     page.setDefaultTimeout(30_000);
     await page.goto(web.url);
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
     await waitEnabled(page);
-    const open = await timeOpen(page, session);
+    const open = await timeOpen(page, session, options.repeats.open);
     const trace = process.env.GATEHOUSE_BENCH_UI_TRACE;
     // A Chromium trace of the stream (open it in chrome://tracing or DevTools' Performance panel) to see the long tasks.
     if (trace) await browser.startTracing(page, { path: trace, categories: TRACE_CATEGORIES });
@@ -136,10 +136,10 @@ async function waitEnabled(page: Page): Promise<void> {
   for (let i = 0; i < 200 && !(await box.isEnabled()); i++) await page.waitForTimeout(100);
 }
 
-/** Opens the stored session OPEN_REPEATS times (from an empty transcript each time); milliseconds per open. */
-async function timeOpen(page: Page, session: LongSession): Promise<number[]> {
+/** Opens the stored session `repeats` times (from an empty transcript each time); milliseconds per open. */
+async function timeOpen(page: Page, session: LongSession, repeats: number): Promise<number[]> {
   const times: number[] = [];
-  for (let i = 0; i < OPEN_REPEATS; i++) {
+  for (let i = 0; i < repeats; i++) {
     await page.getByRole('button', { name: 'New session', exact: true }).click();
     await page.getByText('Ask the agent about this project').waitFor();
     await page
