@@ -56,7 +56,6 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'src/main/electron/main.ts'),
-          worker: resolve(__dirname, 'src/worker/index.ts'),
           bench: resolve(__dirname, 'src/main/bench/index.ts'),
           sdk: resolve(__dirname, 'src/main/sdk/index.ts'),
         },

@@ -33,9 +33,10 @@ function requiredPackages(): Map<string, string[]> {
       const text = fs.readFileSync(path.join(abs, file), 'utf8');
       // require("x"), import("x") and createRequire(...)("x") (loaded on demand; a module-level `const require =
       // createRequire(...)` is renamed require$1 by the bundler), require.resolve("x/file") and
-      // createRequire(...).resolve("x/file") (files read by path: wasm).
+      // createRequire(...).resolve("x/file") (files read by path: wasm). Not a require in a template literal: code that
+      // a bundled library generates as text (ajv's standalone validators), never run by the app.
       for (const m of text.matchAll(
-        /(?:\brequire(?:\$\d+)?(?:\.resolve)?|\bimport|\)\.resolve|createRequire\)\([^()]*\))\(\s*["']([^"'./][^"']*)["']\s*\)/g,
+        /(?<!`)(?:\brequire(?:\$\d+)?(?:\.resolve)?|\bimport|\)\.resolve|createRequire\)\([^()]*\))\(\s*["']([^"'./][^"']*)["']\s*\)/g,
       )) {
         const spec = m[1]!;
         if (spec.startsWith('node:') || builtins.has(spec) || builtins.has(spec.split('/')[0]!) || spec === 'electron')
