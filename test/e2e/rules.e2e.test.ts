@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumSkipReason, launchChromium } from './support/browser';
+import { ContextPool, pooledPage } from './support/context-pool';
 import { CLI_PATH, makeTempDir, REPO_ROOT, removeTempDir, requireBuiltApp, startWeb } from './support/start-web';
 import type { RunningWeb } from './support/start-web';
 
@@ -56,6 +57,9 @@ describe.skipIf(skipReason !== null)(
   () => {
     let web: RunningWeb;
     let browser: Browser;
+    // A context and page kept from one test to the next (reset in between): see ContextPool.
+    const pool = new ContextPool(() => browser);
+    const PAGE_OPTIONS = { viewport: { width: 1200, height: 1000 } };
     let project: string;
     let home: string;
     let projectFile: string;
@@ -77,14 +81,19 @@ describe.skipIf(skipReason !== null)(
       browser = await launchChromium();
     });
 
+    afterEach(async () => {
+      if (web) await pool.recycle(web.origin);
+    });
+
     afterAll(async () => {
+      await pool.closeAll();
       await browser?.close();
       await web?.stop();
       for (const dir of [project, home]) if (dir) removeTempDir(dir);
     });
 
     it('add -> YAML changes and the simulator agrees with the CLI; delete -> gone; a broken file shows its error', async () => {
-      const page = await (await browser.newContext({ viewport: { width: 1200, height: 1000 } })).newPage();
+      const page = await pooledPage(pool, PAGE_OPTIONS);
       const problems: string[] = [];
       page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
       await page.goto(web.url);
@@ -167,7 +176,7 @@ describe.skipIf(skipReason !== null)(
     it('edit and move a rule, a scope’s default mode, additional directories -> YAML on disk changes and the simulator agrees with the CLI', async () => {
       fs.writeFileSync(projectFile, '# team rules\npermissions:\n  deny: ["Read(.env)"] # never the env file\n');
       const localFile = path.join(project, '.gatehouse/settings.local.yaml');
-      const page = await (await browser.newContext({ viewport: { width: 1200, height: 1000 } })).newPage();
+      const page = await pooledPage(pool, PAGE_OPTIONS);
       const problems: string[] = [];
       page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
       await page.goto(web.url);

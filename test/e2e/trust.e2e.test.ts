@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumSkipReason, launchChromium } from './support/browser';
+import { ContextPool, pooledPage } from './support/context-pool';
 import { CLI_PATH, makeTempDir, REPO_ROOT, removeTempDir, requireBuiltApp, startWeb } from './support/start-web';
 import type { RunningWeb } from './support/start-web';
 
@@ -30,6 +31,9 @@ describe.skipIf(skipReason !== null)(
   () => {
     let web: RunningWeb;
     let browser: Browser;
+    // A context and page kept from one test to the next (reset in between): see ContextPool.
+    const pool = new ContextPool(() => browser);
+    const PAGE_OPTIONS = { viewport: { width: 1100, height: 800 } };
     let project: string;
 
     beforeAll(async () => {
@@ -55,14 +59,19 @@ describe.skipIf(skipReason !== null)(
       browser = await launchChromium();
     });
 
+    afterEach(async () => {
+      if (web) await pool.recycle(web.origin);
+    });
+
     afterAll(async () => {
+      await pool.closeAll();
       await browser?.close();
       await web?.stop();
       if (project) removeTempDir(project);
     });
 
     it('open folder -> dialog -> "Trust this folder" -> chip trusted -> revoke on the page -> chip untrusted', async () => {
-      const page = await (await browser.newContext({ viewport: { width: 1100, height: 800 } })).newPage();
+      const page = await pooledPage(pool, PAGE_OPTIONS);
       const problems: string[] = [];
       page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
       page.on('console', (msg) => {
@@ -181,7 +190,7 @@ describe.skipIf(skipReason !== null)(
         path.join(web.home, 'trust.json'),
         JSON.stringify({ version: 1, entries: [...existing.entries, ...entries] }),
       );
-      const page = await (await browser.newContext({ viewport: { width: 1100, height: 800 } })).newPage();
+      const page = await pooledPage(pool, PAGE_OPTIONS);
       await page.goto(web.url);
       await page
         .getByRole('navigation', { name: 'Sidebar' })
@@ -224,7 +233,7 @@ describe.skipIf(skipReason !== null)(
           ],
         }),
       );
-      const page = await (await browser.newContext({ viewport: { width: 1100, height: 800 } })).newPage();
+      const page = await pooledPage(pool, PAGE_OPTIONS);
       await page.goto(web.url);
       await page
         .getByRole('navigation', { name: 'Sidebar' })

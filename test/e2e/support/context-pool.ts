@@ -57,6 +57,17 @@ export function takeKeptPage(context: BrowserContext): Page | undefined {
   return page;
 }
 
+/**
+ * A page for a test of a file whose `pool` is recycled after each test: the page a recycle kept in a free context made
+ * with `options`, else a new one (in a new context when none is free); kept in turn for the next test.
+ */
+export async function pooledPage(pool: ContextPool, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await pool.take(options);
+  const page = takeKeptPage(context) ?? (await context.newPage());
+  keepPage(context, page);
+  return page;
+}
+
 /** Replaces the methods in LASTING_CHANGES of `target` with ones that call `tainted` first. */
 function markLastingChanges(target: BrowserContext | Page, tainted: () => void): void {
   const methods = target as unknown as Record<string, unknown>;
