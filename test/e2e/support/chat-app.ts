@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { launchChromium } from './browser';
-import { ContextPool, keepPage, takeKeptPage } from './context-pool';
+import { ContextPool, keptOrNewPage } from './context-pool';
 import { makeTempDir, removeTempDir, REPO_ROOT, requireBuiltApp, startWeb } from './start-web';
 import type { RunningWeb } from './start-web';
 
@@ -139,8 +139,7 @@ export async function openChatPage(
   consoleTypes: readonly string[] = ['error', 'warning'],
 ): Promise<WatchedPage> {
   context.setDefaultTimeout(15_000);
-  const page = takeKeptPage(context) ?? (await context.newPage());
-  keepPage(context, page);
+  const page = await keptOrNewPage(context);
   const problems: string[] = [];
   const frames: string[] = [];
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));

@@ -44,13 +44,13 @@ const LASTING_CHANGES = [
 ] as const;
 
 /** Records `page` as the chat page of `context` (openChatPage). */
-export function keepPage(context: BrowserContext, page: Page): void {
+function keepPage(context: BrowserContext, page: Page): void {
   if (chatPages.get(context) !== page) markLastingChanges(page, () => changedPages.add(page));
   chatPages.set(context, page);
 }
 
 /** The context's chat page when a recycle made it ready for reuse (once); else undefined. */
-export function takeKeptPage(context: BrowserContext): Page | undefined {
+function takeKeptPage(context: BrowserContext): Page | undefined {
   const page = chatPages.get(context);
   if (!page || !released.has(page) || page.isClosed()) return undefined;
   released.delete(page);
@@ -62,7 +62,11 @@ export function takeKeptPage(context: BrowserContext): Page | undefined {
  * with `options`, else a new one (in a new context when none is free); kept in turn for the next test.
  */
 export async function pooledPage(pool: ContextPool, options: BrowserContextOptions = {}): Promise<Page> {
-  const context = await pool.take(options);
+  return keptOrNewPage(await pool.take(options));
+}
+
+/** The page a recycle kept in `context`, else a new one; recorded as the context's page for the next test. */
+export async function keptOrNewPage(context: BrowserContext): Promise<Page> {
   const page = takeKeptPage(context) ?? (await context.newPage());
   keepPage(context, page);
   return page;
