@@ -9,6 +9,10 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A poll waits for what a loaded machine can make slow (a resumed session of 5,000 messages, a worker's restart):
+    // it ends as soon as its condition holds, so a long limit costs nothing when things are quick. Vitest's default
+    // (1 s) made such waits fail when the machine was busy.
+    expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,

@@ -80,6 +80,13 @@ describe.skipIf(skipReason !== null)(
       // While it waits the agent shows as working, with a Cancel button (behind the modal).
       expect(await page.getByTestId('chat-working').textContent()).toContain('Waiting for your approval');
       expect(await page.getByRole('button', { name: 'Cancel', exact: true, includeHidden: true }).count()).toBe(1);
+      // Its spinner turns, except for a person who asked for less motion: then it stands still.
+      const spinner = page.getByTestId('chat-working').locator('.spinner');
+      const spinning = () => spinner.evaluate((el) => getComputedStyle(el).animationName);
+      expect(await spinning()).toBe('chat-spin');
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      expect(await spinning()).toBe('none');
+      await page.emulateMedia({ reducedMotion: 'no-preference' });
       // Not yet written: the call waits for the answer.
       expect(fs.readFileSync(path.join(project, 'hello.txt'), 'utf8')).toBe('old line\nkept line\n');
       await page.screenshot({ path: path.join(SCREENSHOTS, 'chat-approval.png') });
