@@ -40,12 +40,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   if (!process.env.GATEHOUSE_TEST_RUNTIME_DIR) {
     // The CLI's decision helpers (src/main/cli/decision-helper.ts) started by this run's `gatehouse` processes live
-    // in this run's own runtime folder, exit after 10 s without a call instead of minutes, and at the end exit
-    // within a second of their socket folder being removed.
+    // in this run's own runtime folder, and at the end exit within a second of their socket folder being removed.
+    // Between calls a helper waits 2 minutes, near a user's 3: with 10 s, the suite started one 26 times, at ~0.8 s
+    // of CPU each, whenever its calls were more than 10 s apart.
     const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-test-run-')));
     process.env.GATEHOUSE_TEST_RUNTIME_DIR = dir;
     process.env.XDG_RUNTIME_DIR = dir;
-    process.env.GATEHOUSE_DECISION_HELPER_IDLE_MS = '10000';
+    process.env.GATEHOUSE_DECISION_HELPER_IDLE_MS = '120000';
     cleanups.push(async () => {
       fs.rmSync(dir, { recursive: true, force: true });
       delete process.env.GATEHOUSE_TEST_RUNTIME_DIR;
