@@ -390,6 +390,42 @@ describe('pathname expansion reads the folders it walks', () => {
   });
 });
 
+describe('pathname expansion keeps what each word means', () => {
+  it('a glob where one word is expected (a pattern, a count, an input and output) is not read-only', async () => {
+    await check([
+      ['grep src/* README.md', 'ask'], // the first match is the pattern; the others are read
+      ['cd src && egrep ../*', 'ask'], // `../link-file` and `../link-out` become files to read
+      ['head -n src/* README.md', 'ask'],
+      ['uniq src/*', 'ask'], // `uniq IN OUT` writes its second match
+      ['find . -newer src/*', 'ask'],
+      ['uniq src/i*', 'allow'], // one match: one word
+      ['grep x src/*', 'allow'],
+      ['find src/* -name "*.ts"', 'allow'],
+      ['grep -rn --include=*.ts TODO src', 'allow'], // matches nothing: the word reaches grep as text
+    ]);
+  });
+
+  it('a name a glob matches is never read as an option', async () => {
+    fx.write('opts/-o', '');
+    fx.write('opts/a.txt', 'a\n');
+    await check([
+      ['cd opts && sort *', 'ask'], // `sort -o a.txt`: writes a.txt
+      ['cd opts && ls -l *', 'ask'],
+      ['cd opts && sort ./*', 'allow'],
+      ['sort opts/*', 'allow'],
+    ]);
+  });
+
+  it("Read rules see every name a glob matches, in a pattern's place too", async () => {
+    fx.write('secrets/a.txt', 'a\n');
+    fx.settings('project', { deny: ['Read(./secrets/**)'] });
+    await check([
+      ['grep secrets/* README.md', 'deny'], // reads secrets/key.txt
+      ['grep secrets/a* README.md', 'deny'], // bash lists what the glob matches, whatever grep does with it
+    ]);
+  });
+});
+
 describe('a line the grammar joins to the command before it is read as bash reads it', () => {
   it('a pipeline of three and a redirected command on the next line', async () => {
     await check([

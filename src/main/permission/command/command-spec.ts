@@ -1,5 +1,17 @@
 import { options, type OptionSpec } from './options';
 
+export type Operand = { value: string; index: number };
+
+/**
+ * The path words of a read-only command, and the argument positions where one word may become several
+ * (`variadic`): pathname expansion turns `*` into as many words as it matches, so only where every following
+ * operand means the same thing (`ls A B...`, `grep PATTERN FILE...`, `echo TEXT...`) can a glob stand.
+ */
+export interface TablePaths {
+  paths: Operand[];
+  variadic: Set<number>;
+}
+
 /** How one program of the read-only and reader tables takes its options and operands. */
 export interface CommandSpec {
   options: OptionSpec;

@@ -1,3 +1,4 @@
+import type { TablePaths } from './command-spec';
 import type { SimpleCommand } from './types';
 
 /**
@@ -86,14 +87,18 @@ const UNARY = new Set([
 const FILE_ARG = new Set(['-newer', '-anewer', '-cnewer', '-samefile']);
 const NEWER_XY = /^-newer[aBcmt][aBcmt]$/;
 
-/** The starting points and file arguments, or null when some word is not in the closed list. */
-export function findReadOnlyPaths(cmd: SimpleCommand): { value: string; index: number }[] | null {
+/**
+ * The starting points and file arguments, or null when some word is not in the closed list. The starting points
+ * take any number of words; the file a `-newer` names is one.
+ */
+export function findReadOnlyPaths(cmd: SimpleCommand): TablePaths | null {
   const argv = cmd.argv;
   let i = 1;
   while (i < argv.length && LEADING.test(argv[i] as string)) i++;
   if (argv[i] === '-D') return null; // debug options: not needed to look at files
   const paths: { value: string; index: number }[] = [];
   while (i < argv.length && !/^[-(!]/.test(argv[i] as string)) paths.push({ value: argv[i] as string, index: i++ });
+  const variadic = new Set(paths.map((p) => p.index));
   for (; i < argv.length; i++) {
     const a = argv[i] as string;
     if (NULLARY.has(a)) continue;
@@ -110,5 +115,5 @@ export function findReadOnlyPaths(cmd: SimpleCommand): { value: string; index: n
     }
     return null;
   }
-  return paths;
+  return { paths, variadic };
 }

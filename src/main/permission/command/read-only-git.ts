@@ -1,4 +1,5 @@
 import { options, parseOptions, type OptionSpec } from './options';
+import type { TablePaths } from './command-spec';
 import type { SimpleCommand } from './types';
 
 /**
@@ -173,9 +174,9 @@ function listingAllowed(sub: string, operands: string[], flags: string[]): boole
   }
 }
 
-export function gitReadOnlyPaths(cmd: SimpleCommand): { value: string; index: number }[] | null {
+export function gitReadOnlyPaths(cmd: SimpleCommand): TablePaths | null {
   const argv = cmd.argv;
-  if (argv.length === 2 && argv[1] === '--version') return [];
+  if (argv.length === 2 && argv[1] === '--version') return { paths: [], variadic: new Set() };
   const g = globalOptions(argv);
   if (g === null) return null;
   const sub = argv[g.sub];
@@ -186,5 +187,9 @@ export function gitReadOnlyPaths(cmd: SimpleCommand): { value: string; index: nu
   const operands = parsed.operands.map((o) => o.value);
   if (!listingAllowed(sub, operands, parsed.flags)) return null;
   // `git stash show -p` takes diff options; `git stash list` log options: both only look
-  return [...g.paths, ...parsed.files, ...(LISTING.has(sub) ? [] : parsed.operands)];
+  // revisions and paths take any number of words; an option's value (`-C DIR`, `-O FILE`) is one
+  return {
+    paths: [...g.paths, ...parsed.files, ...(LISTING.has(sub) ? [] : parsed.operands)],
+    variadic: new Set(parsed.operands.map((o) => o.index)),
+  };
 }

@@ -1,10 +1,10 @@
 import { findReadOnlyPaths } from './read-only-find';
 import { gitReadOnlyPaths } from './read-only-git';
 import { parseOptions, type ParsedOptions } from './options';
-import type { CommandSpec } from './command-spec';
+import type { CommandSpec, Operand, TablePaths } from './command-spec';
 import { READ_ONLY } from './read-only-table';
 import { READERS } from './readers-table';
-import { expandGlobArg } from './glob-expand';
+import { expandGlobArg, isExpandableGlob } from './glob-expand';
 import type { CommandContext, SimpleCommand } from './types';
 
 /**
@@ -39,37 +39,42 @@ function dynamicAt(cmd: SimpleCommand, index: number): boolean {
   return cmd.argvDynamic?.[index] === true;
 }
 
+const indices = (ops: Operand[]): Set<number> => new Set(ops.map((o) => o.index));
+
 /** Operands that are paths, per the spec's operand layout; null when the layout is violated. */
-function pathOperands(
-  cmd: SimpleCommand,
-  spec: CommandSpec,
-  parsed: ParsedOptions,
-): { value: string; index: number }[] | null {
+function pathOperands(cmd: SimpleCommand, spec: CommandSpec, parsed: ParsedOptions): TablePaths | null {
   let ops = parsed.operands.filter((o) => o.value !== '-');
+  let variadic = indices(ops);
   switch (spec.operands) {
     case 'none':
+      variadic = indices(parsed.operands);
       ops = [];
       break;
     case 'pattern-then-paths':
-      if (!parsed.patternByOption) ops = parsed.operands.slice(1).filter((o) => o.value !== '-');
-      break;
     case 'script-then-paths':
       if (!parsed.patternByOption) ops = parsed.operands.slice(1).filter((o) => o.value !== '-');
+      variadic = indices(ops);
       break;
     case 'all-but-last':
       if (!parsed.flags.some((f) => /^(-[a-zA-Z]*t|--target-directory)/.test(f))) ops = parsed.operands.slice(0, -1);
+      variadic = new Set();
       break;
     case 'first':
       ops = parsed.operands.slice(0, 1);
+      variadic = new Set();
       break;
     case 'after-first':
       ops = parsed.operands.slice(1);
+      variadic = indices(ops);
       break;
     default:
       break;
   }
-  if (spec.maxOperands !== undefined && parsed.operands.length > spec.maxOperands) return null;
-  return [...ops, ...parsed.files];
+  if (spec.maxOperands !== undefined) {
+    if (parsed.operands.length > spec.maxOperands) return null;
+    variadic = new Set(); // `uniq *` becomes `uniq IN OUT` when the glob matches two files
+  }
+  return { paths: [...ops, ...parsed.files], variadic };
 }
 
 /** sed is read-only only when every script it runs (the operand or each `-e`) only prints. */
@@ -82,12 +87,7 @@ function sedScriptsSafe(parsed: ParsedOptions): boolean {
  * The paths as written; a glob is expanded when `ctx` is given (each file it reaches is then judged on its
  * own). Null when some path is computed by the shell and cannot be expanded here.
  */
-function collect(
-  cmd: SimpleCommand,
-  paths: { value: string; index: number }[] | null,
-  ctx?: CommandContext,
-): string[] | null {
-  if (paths === null) return null;
+function collect(cmd: SimpleCommand, paths: Operand[], ctx?: CommandContext): string[] | null {
   const out: string[] = [];
   for (const p of paths) {
     if (!dynamicAt(cmd, p.index)) {
@@ -102,11 +102,36 @@ function collect(
   return out;
 }
 
+const GLOB = /[*?[]/;
+
+/**
+ * Whether pathname expansion keeps the command's layout (contract "Assurance"). Bash replaces an unquoted glob
+ * with every name it matches before the program runs, so `grep *` takes the first name as its pattern and reads
+ * the others, `uniq *` writes its second match, and a file named `-o` turns `sort *` into `sort -o FILE`. A
+ * glob word is kept only where several words mean the same as one (`variadic`), or when it matches at most
+ * one name; and never when a name it matches would be read as an option. The expansion is a superset of
+ * bash's (dot files, any case), so what it allows bash allows.
+ */
+function globLayoutKept(cmd: SimpleCommand, variadic: Set<number>, ctx?: CommandContext): boolean {
+  for (let i = 1; i < cmd.argv.length; i++) {
+    const word = cmd.argv[i] as string;
+    if (!dynamicAt(cmd, i) || !GLOB.test(word)) continue;
+    const matches = ctx !== undefined && isExpandableGlob(word) ? expandGlobArg(word, ctx) : null;
+    if (matches === null) {
+      if (variadic.has(i)) continue; // a path operand's own check refuses it; other text stays text
+      return false;
+    }
+    if (matches.some((m) => m !== word && m.startsWith('-'))) return false;
+    if (matches.length > 1 && !variadic.has(i)) return false;
+  }
+  return true;
+}
+
 /** Unary and binary operators of `test`: the other words are operands (values or paths). */
 const TEST_OPERATORS = /^(-[a-zA-Z]|-(eq|ne|lt|le|gt|ge|nt|ot|ef)|=|==|!=|<|>|!|\(|\)|\]|-a|-o)$/;
 
-function testOperands(cmd: SimpleCommand): { value: string; index: number }[] {
-  const out: { value: string; index: number }[] = [];
+function testOperands(cmd: SimpleCommand): Operand[] {
+  const out: Operand[] = [];
   cmd.argv.forEach((value, index) => {
     if (index > 0 && !TEST_OPERATORS.test(value)) out.push({ value, index });
   });
@@ -114,7 +139,7 @@ function testOperands(cmd: SimpleCommand): { value: string; index: number }[] {
 }
 
 /** The words of a read-only command that are paths, or null when it is not in the closed list as written. */
-function tablePaths(cmd: SimpleCommand): { value: string; index: number }[] | null {
+function tablePaths(cmd: SimpleCommand): TablePaths | null {
   if (cmd.name === 'find') return findReadOnlyPaths(cmd);
   if (cmd.name === 'git') return gitReadOnlyPaths(cmd);
   const spec = READ_ONLY.get(cmd.name);
@@ -123,11 +148,14 @@ function tablePaths(cmd: SimpleCommand): { value: string; index: number }[] | nu
   if (spec.onlyFlags !== undefined) {
     return (args.length > 0 && args.every((a) => spec.onlyFlags?.includes(a))) ||
       (args.length === 0 && spec.bare === true)
-      ? []
+      ? { paths: [], variadic: new Set() }
       : null;
   }
-  if (spec.noOptions === true) return [];
-  if (spec.expression === true) return testOperands(cmd);
+  if (spec.noOptions === true) return { paths: [], variadic: new Set(args.map((_, i) => i + 1)) };
+  if (spec.expression === true) {
+    const operands = testOperands(cmd);
+    return { paths: operands, variadic: indices(operands) };
+  }
   if (spec.requireFlag !== undefined && !args.some((a) => spec.requireFlag?.test(a))) return null;
   if (args.some((a) => spec.unsafeWord?.test(a) === true)) return null;
   const parsed = parseOptions(cmd.argv, spec.options);
@@ -147,7 +175,9 @@ export function readOnlyPathArgs(cmd: SimpleCommand, ctx?: CommandContext): stri
   if (cmd.environmentAltered === true || cmd.argsFromInput === true) return null;
   if (!isSystemProgram(cmd.argv[0] ?? '')) return null;
   if (cmd.runsAnalysedCode === true) return [];
-  return collect(cmd, tablePaths(cmd), ctx);
+  const table = tablePaths(cmd);
+  if (table === null || !globLayoutKept(cmd, table.variadic, ctx)) return null;
+  return collect(cmd, table.paths, ctx);
 }
 
 /**
@@ -168,12 +198,12 @@ export function readPathArgs(cmd: SimpleCommand, ctx?: CommandContext): string[]
   return out;
 }
 
-function readerOperands(cmd: SimpleCommand, spec: CommandSpec): { value: string; index: number }[] {
+function readerOperands(cmd: SimpleCommand, spec: CommandSpec): Operand[] {
   const ops = cmd.argv.slice(1).map((value, i) => ({ value, index: i + 1 }));
   return spec.operands === 'first' ? ops.slice(0, 1) : ops;
 }
 
-function readerPaths(cmd: SimpleCommand, spec: CommandSpec): { value: string; index: number }[] {
+function readerPaths(cmd: SimpleCommand, spec: CommandSpec): Operand[] {
   const parsed = parseOptions(cmd.argv, spec.options);
-  return pathOperands(cmd, { ...spec, maxOperands: undefined }, parsed) ?? [];
+  return pathOperands(cmd, { ...spec, maxOperands: undefined }, parsed)?.paths ?? [];
 }
