@@ -12,7 +12,7 @@ import { liveFs, type FsView } from '../fs-view';
  * symlinked directories: the link itself is returned and judged). Null when the word cannot be expanded
  * statically (`$X*`, `~user/*`, extglob) or would expand to too much.
  */
-const GLOB_CHARS = /[*?[]/;
+export const GLOB_CHARS = /[*?[]/;
 const EXTGLOB = /[?*+@!]\(/;
 const MAX_MATCHES = 1000;
 const MAX_DIRECTORY_READS = 500;

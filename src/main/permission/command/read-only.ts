@@ -4,7 +4,7 @@ import { parseOptions, type ParsedOptions } from './options';
 import type { CommandSpec, Operand, TablePaths } from './command-spec';
 import { READ_ONLY } from './read-only-table';
 import { READERS } from './readers-table';
-import { expandGlobArg, isExpandableGlob } from './glob-expand';
+import { expandGlobArg, GLOB_CHARS as GLOB, isExpandableGlob } from './glob-expand';
 import type { CommandContext, SimpleCommand } from './types';
 
 /**
@@ -101,8 +101,6 @@ function collect(cmd: SimpleCommand, paths: Operand[], ctx?: CommandContext): st
   }
   return out;
 }
-
-const GLOB = /[*?[]/;
 
 /**
  * Whether pathname expansion keeps the command's layout (contract "Assurance"). Bash replaces an unquoted glob
