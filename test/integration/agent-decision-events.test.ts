@@ -9,6 +9,7 @@ import type { WorkerSupervisor } from '../../src/main/worker-host/supervisor';
 import { AgentEventSchema } from '../../src/shared/agent-events';
 import type { AgentEvent, ToolCallDecided } from '../../src/shared/agent-events';
 import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
+import { removeAfterWrites } from '../support/remove-after-writes';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { jsonLines, makeAppDirs, modelEnv, sentToolResults } from './agent-helpers';
 import type { AppDirs } from './agent-helpers';
@@ -29,7 +30,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await worker.stop();
   await fake.close();
-  fs.rmSync(dirs.root, { recursive: true, force: true });
+  await removeAfterWrites(dirs.root);
 });
 
 const ANSWERS: Record<string, ApprovalAnswer> = {
