@@ -131,6 +131,12 @@ describe('normalising a simple command', () => {
     expect(analyzeCommand('nice --frobnicate rm').readable).toBe(false);
   });
 
+  it('is unreadable where a word starts with a reserved word and a quote (bash runs `find`, the parser sees `fi`)', () => {
+    for (const c of ["if true; then fi'n'd / -delete\nfi", 'bash -c \'if true; then fi"n"d / -delete\nfi\'']) {
+      expect(analyzeCommand(c).readable, c).toBe(false);
+    }
+  });
+
   it('marks words the shell expands as dynamic but keeps their text', () => {
     const [c] = analyzeCommand('cat $HOME/x "${Y}" *.ts ~root/z plain ~/ok').commands;
     expect(c?.argv).toEqual(['cat', '$HOME/x', '${Y}', '*.ts', '~root/z', 'plain', '~/ok']);

@@ -73,13 +73,15 @@ function quotedWord(word: string): fc.Arbitrary<string> {
     let i = 0;
     for (const [len, s] of pieces) {
       if (i >= word.length) break;
-      const text = word.slice(i, i + len);
-      // tree-sitter-bash reads an unquoted reserved word at the start of a word as the keyword (`fi'n'd`):
-      // the command then has a syntax error and is unreadable (asks) instead of denied; not generated here
-      out += quote(text, i === 0 && RESERVED.has(text) && s === 'plain' ? 'single' : s);
+      out += quote(word.slice(i, i + len), s);
       i += len;
     }
     if (i < word.length) out += quote(word.slice(i), 'plain');
+    // tree-sitter-bash reads an unquoted reserved word at the start of a word as the keyword, also when plain pieces
+    // spell it (`f` `i` `'n'` `d` is `fi'n'd`): the command then has a syntax error and is unreadable (it asks in
+    // every mode) instead of denied; not generated here: such a start is quoted (`'f'i'n'd`)
+    const lead = /^[A-Za-z0-9_./=-]*/.exec(out)![0];
+    if (lead.length < out.length && RESERVED.has(lead)) out = `'${lead[0]}'${out.slice(1)}`;
     return out;
   });
 }
