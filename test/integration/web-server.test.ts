@@ -101,6 +101,10 @@ describe('gatehouse web: the HTTP side', () => {
     const asset = await get(web.port, ASSET);
     expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(asset.headers['x-content-type-options']).toBe('nosniff');
+    // Named after its content: the browser keeps it (a new build has new names); the page and errors are never stored.
+    expect(asset.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+    expect((await get(web.port, '/index.html')).headers['cache-control']).toBe('no-store');
+    expect((await get(web.port, '/assets/nope-0123456789.js')).headers['cache-control']).toBe('no-store');
   });
 
   it('sends the security headers; the CSP header narrows connect-src to this port and requires Trusted Types', async () => {

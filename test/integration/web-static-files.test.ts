@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiHandlers } from '../../src/main/app/api-dispatch';
 import { API_CHANNELS, SOCKET_UNAUTHORIZED } from '../../src/shared/api';
+import { isImmutableAsset } from '../../src/main/web/http-handler';
 import { readPageCsp, resolveStaticFile, serverCsp } from '../../src/main/web/static-files';
 import { startWebServer } from '../../src/main/web/web-server';
 import type { WebServer } from '../../src/main/web/web-server';
@@ -32,6 +33,23 @@ beforeAll(() => {
 });
 
 afterAll(() => removeTempDir(base));
+
+describe('isImmutableAsset', () => {
+  it('is only a built asset named after its content, directly in assets/', () => {
+    const asset = (...parts: string[]): boolean => isImmutableAsset(root, path.join(root, ...parts));
+    expect(asset('assets', 'index-CMuCNLHS.js')).toBe(true);
+    expect(asset('assets', 'TerminalView-Df1QSvIy.css')).toBe(true);
+    for (const parts of [
+      ['index.html'],
+      ['assets', 'app.js'],
+      ['assets', 'index-CMuCNLHS.html'],
+      ['assets', 'out', 'x-CMuCNLHS.js'],
+      ['index-CMuCNLHS.js'],
+    ])
+      expect(asset(...parts), parts.join('/')).toBe(false);
+    expect(isImmutableAsset(root, path.join(base, 'assets', 'index-CMuCNLHS.js'))).toBe(false);
+  });
+});
 
 describe('resolveStaticFile confines every path to the renderer folder', () => {
   it('finds the page and its assets', async () => {

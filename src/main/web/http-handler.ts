@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { allowedHosts } from './auth';
 import { mimeType, resolveStaticFile } from './static-files';
@@ -22,6 +23,19 @@ function securityHeaders(csp: string): Record<string, string> {
     'Cache-Control': 'no-store',
   };
 }
+
+/**
+ * A built asset named after its content (Vite's `assets/<name>-<hash>.<ext>`): a new build gives it a new name, so the
+ * browser may keep it (and the code it compiled from it) for good instead of fetching and compiling it on every load.
+ * Everything else (the page itself, errors) is never stored.
+ */
+const HASHED_ASSET = /^[\w.-]+-[\w-]{8,}\.(?:js|css|woff2|svg|png|webp|wasm)$/;
+
+export function isImmutableAsset(rendererDir: string, file: string): boolean {
+  return path.dirname(file) === path.join(rendererDir, 'assets') && HASHED_ASSET.test(path.basename(file));
+}
+
+const IMMUTABLE = 'private, max-age=31536000, immutable';
 
 function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string>): void {
   res.writeHead(status, {
@@ -57,7 +71,12 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: IncomingMe
       if (found.kind === 'not-found') return sendText(res, 404, 'Not found', headers);
       fs.readFile(found.file, (err, body) => {
         if (err) return sendText(res, 404, 'Not found', headers);
-        res.writeHead(200, { ...headers, 'Content-Type': mimeType(found.file), 'Content-Length': body.length });
+        res.writeHead(200, {
+          ...headers,
+          ...(isImmutableAsset(options.rendererDir, found.file) ? { 'Cache-Control': IMMUTABLE } : {}),
+          'Content-Type': mimeType(found.file),
+          'Content-Length': body.length,
+        });
         res.end(req.method === 'HEAD' ? undefined : body);
       });
     });
