@@ -2,6 +2,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { FS_CASE, isInside } from '../../../shared/node/path-containment';
 import { comparable, resolvePhysicalPath, resolveRealPath } from '../path-confinement';
+import { GLOB_CHARS as GLOB } from './glob-expand';
 import type { CommandContext } from './types';
 
 /**
@@ -96,8 +97,6 @@ function isProtectedPath(abs: string, ctx: CommandContext): string | null {
     return norm === ctx.projectRoot ? 'the project root' : `${norm}, an ancestor of the project`;
   return null;
 }
-
-const GLOB = /[*?[]/;
 
 /** The argument names the project root itself (not an ancestor, not everything in it). */
 export function isProjectRootItself(arg: string, ctx: TargetContext): boolean {
