@@ -2,13 +2,19 @@ import fs from 'node:fs';
 import { chromium } from 'playwright';
 import type { Browser } from 'playwright';
 import { inject } from 'vitest';
-import { CHROMIUM_ARGS } from '../../../src/main/bench/ui/chromium-args';
+import { CHROMIUM_ARGS as BENCH_CHROMIUM_ARGS } from '../../../src/main/bench/ui/chromium-args';
 
 /** Debian's Chromium: the e2e tests never download a browser. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
-/** The bench's flags (no sandbox, no GPU, no background traffic, no omnibox popup per context). */
-export { CHROMIUM_ARGS };
+/**
+ * The bench's flags (no sandbox, no GPU, no background traffic, no omnibox popup per context), and for the tests only,
+ * V8 without its optimising compilers (Maglev, TurboFan) in the pages: a test's page lives for seconds, and compiling
+ * its hot code cost more than it saved. Measured on six e2e files (chat-render, layout, display-approvals, app, hooks,
+ * transcript), twice each way: Chromium renderer CPU 72.6/61.9 s with them, 56.9/51.9 s without. The bench keeps V8
+ * as users have it.
+ */
+export const CHROMIUM_ARGS = [...BENCH_CHROMIUM_ARGS, '--js-flags=--no-opt --no-maglev'];
 
 /** Null when Chromium can be launched; otherwise the reason to skip (used with `describe.skipIf`). */
 export function chromiumSkipReason(): string | null {
