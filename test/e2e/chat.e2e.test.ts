@@ -83,10 +83,11 @@ describe.skipIf(skipReason !== null)(
       // Its spinner turns, except for a person who asked for less motion: then it stands still.
       const spinner = page.getByTestId('chat-working').locator('.spinner');
       const spinning = () => spinner.evaluate((el) => getComputedStyle(el).animationName);
+      // (The e2e contexts ask for less motion unless told otherwise: see CONTEXT_DEFAULTS in context-pool.ts.)
+      await page.emulateMedia({ reducedMotion: 'no-preference' });
       expect(await spinning()).toBe('chat-spin');
       await page.emulateMedia({ reducedMotion: 'reduce' });
       expect(await spinning()).toBe('none');
-      await page.emulateMedia({ reducedMotion: 'no-preference' });
       // Not yet written: the call waits for the answer.
       expect(fs.readFileSync(path.join(project, 'hello.txt'), 'utf8')).toBe('old line\nkept line\n');
       await page.screenshot({ path: path.join(SCREENSHOTS, 'chat-approval.png') });
