@@ -2,6 +2,7 @@ import type { RpcCommand, RpcEvent } from '../../shared/rpc-protocol';
 import { RpcCommandSchema } from '../../shared/rpc-protocol';
 import { toRpcError } from '../../shared/errors';
 import { describeZodError } from '../../shared/validate';
+import { LineSplitter } from '../../shared/line-splitter';
 import type { ApprovalAnswer } from '../permission/approvals';
 import type { AgentSession } from '../agent/agent-session';
 import { NoApproverError, type Approver } from '../agent/types';
@@ -20,10 +21,11 @@ export class RpcShell {
   private session: AgentSession | null = null;
   private readonly approvals = new Map<string, (answer: ApprovalAnswer) => void>();
   private running: { promptId: string; done: Promise<void> } | null = null;
-  private buffer = '';
-  /** Inside an over-long line: everything up to the next newline is dropped. */
-  private discarding = false;
   private lineNo = 0;
+  private readonly lines = new LineSplitter((line) => this.handleLine(line, ++this.lineNo), {
+    maxChars: MAX_LINE_CHARS,
+    onTooLong: () => this.tooLong(++this.lineNo),
+  });
   private inputEnded = false;
 
   constructor(private readonly emit: Emit) {}
@@ -60,36 +62,13 @@ export class RpcShell {
 
   /** Feeds raw stdin text; complete lines are handled as they arrive. */
   feed(chunk: string): void {
-    this.buffer += chunk;
-    for (;;) {
-      const nl = this.buffer.indexOf('\n');
-      if (this.discarding) {
-        if (nl === -1) {
-          this.buffer = '';
-          return;
-        }
-        this.buffer = this.buffer.slice(nl + 1);
-        this.discarding = false;
-        continue;
-      }
-      if (nl === -1) break;
-      const line = this.buffer.slice(0, nl);
-      this.buffer = this.buffer.slice(nl + 1);
-      if (line.length > MAX_LINE_CHARS) this.tooLong(++this.lineNo);
-      else this.handleLine(line, ++this.lineNo);
-    }
-    if (this.buffer.length > MAX_LINE_CHARS) {
-      this.buffer = '';
-      this.discarding = true;
-      this.tooLong(++this.lineNo);
-    }
+    this.lines.push(chunk);
   }
 
   /** stdin ended: the last unterminated line counts; nobody can answer approvals any more; waits for the run. */
   async end(): Promise<void> {
-    if (!this.discarding && this.buffer.trim()) this.handleLine(this.buffer, ++this.lineNo);
-    this.buffer = '';
-    this.discarding = false;
+    const rest = this.lines.end();
+    if (rest.trim()) this.handleLine(rest, ++this.lineNo);
     this.inputEnded = true;
     for (const answer of [...this.approvals.values()]) answer({ kind: 'deny', note: 'the client closed its input' });
     await this.running?.done;

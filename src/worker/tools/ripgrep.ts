@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { LineSplitter } from '../../shared/line-splitter';
 import { displayPath } from './confined-fs';
 import type { SearchRequest } from './search-fallback';
 import type { SearchScope } from './search-scope';
@@ -118,7 +119,6 @@ export function searchWithRipgrep(
     const child = spawn(rgPath, ripgrepArgs(scope, req), { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal });
     const matches: SearchMatch[] = [];
     let capped = false;
-    let pending = '';
     let stderr = '';
     const onLine = (line: string): void => {
       if (capped || !line.startsWith('{"type":"match"')) return;
@@ -144,22 +144,17 @@ export function searchWithRipgrep(
         text: stripLineEnd(rgText(data.lines)),
       });
     };
+    const lines = new LineSplitter(onLine);
     child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      pending += chunk;
-      let nl: number;
-      while ((nl = pending.indexOf('\n')) !== -1) {
-        onLine(pending.slice(0, nl));
-        pending = pending.slice(nl + 1);
-      }
-    });
+    child.stdout.on('data', (chunk: string) => lines.push(chunk));
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
       if (stderr.length < 4_000) stderr += chunk;
     });
     child.on('error', (err) => reject(signal.aborted ? new ToolError('search cancelled') : err));
     child.on('close', (code) => {
-      if (pending !== '') onLine(pending);
+      const rest = lines.end();
+      if (rest !== '') onLine(rest);
       if (capped || code === 0 || code === 1) return resolve({ matches, capped });
       if (matches.length > 0) return resolve({ matches, capped });
       reject(new ToolError(`ripgrep failed (exit ${code ?? 'signal'}): ${stderr.trim() || 'no message'}`));
