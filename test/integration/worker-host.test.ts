@@ -189,6 +189,27 @@ describe('the supervised worker (a real child process of the built bundle)', () 
     expect(await aborted).toBe('write_file');
   });
 
+  it('the Node launcher asks first (SIGTERM), then SIGKILLs after its grace period; kill(true) does not ask', async () => {
+    // Each launch's output, complete once its streams closed (the launcher ends the sink then).
+    let output = '';
+    let ended: () => void = () => undefined;
+    const launcher = new NodeWorkerLauncher(() => ({ write: (c) => (output += c), end: () => ended() }), 300);
+    const entry = path.resolve('test/fixtures/workers/stubborn.cjs');
+    const run = async (force: boolean) => {
+      output = '';
+      const closed = new Promise<void>((resolve) => (ended = resolve));
+      const ch = launcher.launch(entry, buildWorkerEnv(process.env));
+      await new Promise<void>((resolve) => ch.onMessage(() => resolve()));
+      const exited = new Promise<string | null>((resolve) => ch.onExit((_code, signal) => resolve(signal)));
+      ch.kill(force);
+      const signal = await exited;
+      await closed;
+      return { signal, output };
+    };
+    expect(await run(false)).toEqual({ signal: 'SIGKILL', output: 'got-term\n' });
+    expect(await run(true)).toEqual({ signal: 'SIGKILL', output: '' });
+  });
+
   it('finds the built worker bundle', () => {
     expect(workerEntryPath()).toMatch(/out[\\/]main[\\/]worker\.js$/);
   });

@@ -92,9 +92,17 @@ export function channelFromUtilityProcess(
         listener(code, null);
       });
     },
-    kill() {
+    kill(force = false) {
       if (exited) return;
       const pid = child.pid ?? lastPid;
+      if (force && pid !== undefined) {
+        try {
+          signal(pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+        return;
+      }
       child.kill();
       if (pid === undefined || killTimer) return;
       killTimer = setTimeout(() => {

@@ -12,7 +12,10 @@ export class NodeWorkerLauncher implements WorkerLauncher {
    * `output`: makes the sink of one launch's stdout and stderr (each launch gets its own, so a line cut by one
    * worker's death is not glued to the next one's); default: this process's stderr, redacted.
    */
-  constructor(private readonly output: () => OutputSink = stderrSink) {}
+  constructor(
+    private readonly output: () => OutputSink = stderrSink,
+    private readonly killGraceMs = 2_000,
+  ) {}
 
   launch(entry: string, env: Record<string, string>): WorkerChannel {
     const child = fork(entry, [], {
@@ -28,6 +31,12 @@ export class NodeWorkerLauncher implements WorkerLauncher {
     child.once('close', () => sink.end());
     // A send racing the child's death must not throw into the host.
     child.on('error', () => undefined);
+    const running = (): boolean => child.exitCode === null && child.signalCode === null;
+    let killTimer: NodeJS.Timeout | null = null;
+    child.once('exit', () => {
+      if (killTimer) clearTimeout(killTimer);
+    });
+    const graceMs = this.killGraceMs;
     return {
       get pid() {
         return child.pid;
@@ -41,8 +50,17 @@ export class NodeWorkerLauncher implements WorkerLauncher {
       onExit(listener) {
         child.once('exit', (code, signal) => listener(code, signal));
       },
-      kill() {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      kill(force = false) {
+        if (!running()) return;
+        if (force) {
+          child.kill('SIGKILL');
+          return;
+        }
+        child.kill('SIGTERM');
+        killTimer ??= setTimeout(() => {
+          if (running()) child.kill('SIGKILL');
+        }, graceMs);
+        killTimer.unref();
       },
     };
   }

@@ -145,7 +145,7 @@ export class WorkerSupervisor implements WorkerHost {
         this.message = `the worker did not start within ${Math.round(this.o.handshakeTimeoutMs / 1000)} s`;
         this.log?.error(`${this.message} (pid ${ch.pid ?? '?'})`);
         reject(new GatehouseError('TIMEOUT', this.message));
-        ch.kill();
+        ch.kill(true);
       }, this.o.handshakeTimeoutMs);
       ch.onMessage((raw) => {
         if (this.channel !== ch) return;
@@ -274,7 +274,7 @@ export class WorkerSupervisor implements WorkerHost {
       if (this.channel !== ch) return;
       if (Date.now() - this.lastPong > this.o.heartbeatMs * this.o.heartbeatMisses) {
         this.message = `the worker stopped answering heartbeats for ${this.o.heartbeatMs * this.o.heartbeatMisses} ms`;
-        ch.kill(); // the exit handler restarts it
+        ch.kill(true); // the exit handler restarts it
         return;
       }
       ch.send({ kind: 'ping', seq: ++this.pingSeq });

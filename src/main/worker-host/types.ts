@@ -16,7 +16,12 @@ export interface WorkerChannel {
   onMessage(listener: (message: unknown) => void): void;
   /** Called once when the process is gone, whatever the reason. */
   onExit(listener: (code: number | null, signal: string | null) => void): void;
-  kill(): void;
+  /**
+   * Ends the process. By default politely: SIGTERM, on which the worker removes what outlives it (its sandboxes'
+   * temp folders, their proxies) and exits, then SIGKILL after a grace period if it is still there. `force` (a worker
+   * that stopped answering, whose signal handler cannot run either): SIGKILL at once.
+   */
+  kill(force?: boolean): void;
 }
 
 /** Starts the worker bundle with a given environment (built from scratch by the host, never inherited). */

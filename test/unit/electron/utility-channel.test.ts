@@ -107,6 +107,23 @@ describe('channelFromUtilityProcess', () => {
     expect(late).toBe(137);
   });
 
+  it('kill(true), for a worker that stopped answering: SIGKILL at once, no SIGTERM first', async () => {
+    const script = path.join(base, 'hung.cjs');
+    fs.writeFileSync(
+      script,
+      "process.on('SIGTERM', () => process.stdout.write('got-term\\n')); process.send('up'); setInterval(() => {}, 1000);",
+    );
+    const child = new NodeAsUtilityProcess(script, {});
+    const output: string[] = [];
+    // A grace period no test waits for: the exit can only come from the SIGKILL sent at once.
+    const ch = channelFromUtilityProcess(child, { killGraceMs: 600_000, onOutput: (t) => output.push(t) });
+    await new Promise<void>((r) => ch.onMessage(() => r()));
+    const exited = new Promise<number | null>((r) => ch.onExit((code) => r(code)));
+    ch.kill(true);
+    expect(await exited).toBe(137);
+    expect(output.join('')).not.toContain('got-term');
+  });
+
   it("listens for the utility process's error event (V8 FatalError), reports it, and still reports the exit", async () => {
     const script = path.join(base, 'fatal.cjs');
     fs.writeFileSync(script, "process.send('up'); setInterval(() => {}, 1000);");

@@ -4,7 +4,6 @@
  * `SandboxUnavailable` with the reason, never a sandbox that silently does nothing.
  */
 import * as fsp from 'node:fs/promises';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { bwrapArgs, PROXY_SOCKET_NAME, SANDBOX_PROXY_PORT, type BwrapPlan, type SandboxNetwork } from './bwrap-args';
 import { directCommand } from './direct-command';
@@ -12,6 +11,7 @@ import { DomainProxy } from './domain-proxy';
 import { findOnPath, isExecutable } from './find-binary';
 import { hiddenMaskTargets } from './hidden-paths';
 import { holdGuards } from './placeholders';
+import { makePrivateDir, removeOrphanedPrivateDirsOnce } from './private-dirs';
 import { existingMaskTargets, protectedReadPaths } from './protected-paths';
 import { sandboxHandle } from './sandbox-handle';
 import { probe, PROBE_COMMAND, unavailable, writableRootsOf } from './sandbox-probe';
@@ -38,6 +38,8 @@ async function locateBinaries(config: CommandSandboxConfig): Promise<Located> {
 }
 
 export async function createCommandSandbox(config: CommandSandboxConfig): Promise<CommandSandbox | SandboxUnavailable> {
+  // Folders of sandboxes whose process was killed before it could remove them (see private-dirs.ts).
+  removeOrphanedPrivateDirsOnce();
   if (process.platform === 'darwin') return createSeatbeltSandbox(config);
   if (process.platform !== 'linux')
     return unavailable(`no command sandbox on ${process.platform} (bubblewrap on Linux, Seatbelt on macOS)`);
@@ -47,7 +49,7 @@ export async function createCommandSandbox(config: CommandSandboxConfig): Promis
   if (roots === null) return unavailable(`the project folder does not exist: ${config.projectRoot}`);
   const { projectRoot, writableRoots } = roots;
 
-  const privateTmp = await fsp.mkdtemp(path.join(os.tmpdir(), 'gatehouse-sandbox-tmp-'));
+  const privateTmp = await makePrivateDir('tmp');
   const dirsToRemove = [privateTmp];
   let proxy: DomainProxy | null = null;
   let network: SandboxNetwork = { kind: 'none' };
@@ -57,7 +59,7 @@ export async function createCommandSandbox(config: CommandSandboxConfig): Promis
   };
   try {
     if (located.socat !== null) {
-      const socketDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'gatehouse-sandbox-net-'));
+      const socketDir = await makePrivateDir('net');
       dirsToRemove.push(socketDir);
       proxy = await DomainProxy.listen(path.join(socketDir, PROXY_SOCKET_NAME), config.allowedDomains);
       network = { kind: 'proxy', hostSocketDir: socketDir, socatPath: located.socat };

@@ -5,11 +5,10 @@
  * that keeps it from working is a `SandboxUnavailable` with the reason.
  */
 import * as fsp from 'node:fs/promises';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { directCommand } from './direct-command';
 import { DomainProxy } from './domain-proxy';
 import { isExecutable } from './find-binary';
+import { makePrivateDir } from './private-dirs';
 import { existingMaskTargets, protectedReadPaths } from './protected-paths';
 import { sandboxHandle } from './sandbox-handle';
 import { probe, PROBE_COMMAND, unavailable, writableRootsOf } from './sandbox-probe';
@@ -39,7 +38,7 @@ export async function createSeatbeltSandbox(
   const roots = await writableRootsOf(config);
   if (roots === null) return unavailable(`the project folder does not exist: ${config.projectRoot}`);
   const { projectRoot, writableRoots } = roots;
-  const privateTmp = await fsp.realpath(await fsp.mkdtemp(path.join(os.tmpdir(), 'gatehouse-sandbox-tmp-')));
+  const privateTmp = await fsp.realpath(await makePrivateDir('tmp'));
   let proxy: DomainProxy | null = null;
   const teardown = async (): Promise<void> => {
     await proxy?.close();

@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createNodeWorkerHost } from '../../src/main/worker-host';
+import type { WorkerSupervisor } from '../../src/main/worker-host';
+import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
+import { removeAfterWrites } from '../support/remove-after-writes';
+
+// The private /tmp of a worker's command sandbox (bubblewrap) is a folder in the system's temp folder. A worker that
+// is stopped removes it; one that is killed cannot, and the next worker's first sandbox removes it instead.
+
+const bwrap = process.platform === 'linux' ? await findOnPath('bwrap') : null;
+const why = bwrap === null ? ' (skipped: bubblewrap is not installed)' : '';
+
+let root: string;
+let hosts: WorkerSupervisor[] = [];
+const made: string[] = [];
+
+beforeEach(() => {
+  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-worker-dirs-')));
+  for (const d of ['project', 'home', 'config']) fs.mkdirSync(path.join(root, d));
+});
+afterEach(async () => {
+  await Promise.all(hosts.map((h) => h.stop()));
+  hosts = [];
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  await removeAfterWrites(root);
+});
+
+function startHost(): WorkerSupervisor {
+  const host = createNodeWorkerHost({ configDir: path.join(root, 'config') });
+  hosts.push(host);
+  return host;
+}
+
+/** Sets up the project's sandbox in the worker (as the status bar's check does) and says whether it works. */
+async function sandboxUp(host: WorkerSupervisor): Promise<boolean> {
+  const status = await host.request('sandbox.status', {
+    projectRoot: path.join(root, 'project'),
+    additionalDirectories: [],
+    sandbox: {
+      enabled: true,
+      allowedDomains: [],
+      envAllowList: [],
+      userConfigDir: path.join(root, 'config'),
+      home: path.join(root, 'home'),
+    },
+  });
+  return status.available;
+}
+
+/** The private /tmp folders of the process `pid`. */
+function privateTmpsOf(pid: number): string[] {
+  return fs
+    .readdirSync(os.tmpdir())
+    .filter((name) => name.startsWith(`gatehouse-sandbox-tmp-${pid}-`))
+    .map((name) => path.join(os.tmpdir(), name));
+}
+
+describe.skipIf(bwrap === null)(`the sandboxes’ private /tmp folders of a worker${why}`, () => {
+  it('go when the worker is stopped', async () => {
+    const host = startHost();
+    await host.start();
+    const { pid } = await host.request('info', {});
+    expect(await sandboxUp(host)).toBe(true);
+    const [dir] = privateTmpsOf(pid);
+    expect(dir).toBeDefined();
+    expect(fs.statSync(dir!).isDirectory()).toBe(true);
+    await host.stop();
+    expect(privateTmpsOf(pid)).toEqual([]);
+  });
+
+  it("of a killed worker go when the next worker sets up its first sandbox; a running process's stay", async () => {
+    const host = startHost();
+    await host.start();
+    const first = await host.request('info', {});
+    expect(await sandboxUp(host)).toBe(true);
+    const [orphan] = privateTmpsOf(first.pid);
+    fs.writeFileSync(path.join(orphan!, 'from-a-command.txt'), 'x\n');
+    // A folder named after a process that runs (this one): it must stay.
+    const alive = fs.mkdtempSync(path.join(os.tmpdir(), `gatehouse-sandbox-tmp-${process.pid}-`));
+    made.push(alive);
+
+    const restarted = new Promise<void>((resolve) => {
+      let crashed = false;
+      const off = host.onStatus((s) => {
+        crashed ||= s.state === 'restarting';
+        if (crashed && s.state === 'ready') {
+          off();
+          resolve();
+        }
+      });
+    });
+    process.kill(first.pid, 'SIGKILL');
+    await restarted;
+    const second = await host.request('info', {});
+    expect(second.pid).not.toBe(first.pid);
+    expect(fs.existsSync(orphan!)).toBe(true); // killed: it could not clean up
+
+    expect(await sandboxUp(host)).toBe(true);
+    await expect.poll(() => fs.existsSync(orphan!)).toBe(false);
+    expect(fs.existsSync(alive)).toBe(true);
+    expect(privateTmpsOf(second.pid)).toHaveLength(1);
+  });
+});
