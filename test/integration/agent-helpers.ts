@@ -253,6 +253,8 @@ export interface AppChat {
   unsubscribe(): void;
   /** One API call through the same dispatch the socket and IPC use. */
   call(channel: string, payload?: unknown): Promise<unknown>;
+  /** Another core the test made on these folders: its background writes are waited for too before they go. */
+  track(core: AppCore): AppCore;
 }
 
 /**
@@ -262,7 +264,15 @@ export interface AppChat {
 export function useAppChat(prefix: string, apiKey: string): AppChat {
   let fake: FakeAnthropic | undefined;
   let state:
-    { dirs: AppDirs; worker: WorkerSupervisor; core: AppCore; events: ApiEvent[]; unsubscribe: () => void } | undefined;
+    | {
+        dirs: AppDirs;
+        worker: WorkerSupervisor;
+        core: AppCore;
+        events: ApiEvent[];
+        unsubscribe: () => void;
+        others: AppCore[];
+      }
+    | undefined;
   const now = () => {
     if (!state) throw new Error('useAppChat: used outside a test');
     return state;
@@ -277,12 +287,15 @@ export function useAppChat(prefix: string, apiKey: string): AppChat {
     const dirs = makeAppDirs(prefix, TRUST_ALL);
     const { worker, core } = await startAppCore('browser', dirs, modelEnv(dirs.root, model));
     const events: ApiEvent[] = [];
-    state = { dirs, worker, core, events, unsubscribe: core.onEvent((e) => events.push(e)) };
+    state = { dirs, worker, core, events, unsubscribe: core.onEvent((e) => events.push(e)), others: [] };
   });
   afterEach(async () => {
     const s = now();
     s.unsubscribe();
     await s.worker.stop();
+    // A core writes the recent projects list (and trust's last-opened) in the background when a project opens: one
+    // still under way would re-create the config folder after its removal.
+    for (const core of [s.core, ...s.others]) await core.settled();
     await removeAfterWrites(s.dirs.root);
     state = undefined;
   });
@@ -311,5 +324,9 @@ export function useAppChat(prefix: string, apiKey: string): AppChat {
     },
     unsubscribe: () => now().unsubscribe(),
     call: (channel, payload = {}) => dispatchApi(now().core.handlers, channel, payload),
+    track: (core) => {
+      now().others.push(core);
+      return core;
+    },
   };
 }

@@ -95,13 +95,15 @@ describe('the app chat', () => {
   });
 
   it('says plainly when there is no model key or no project, and rejects malformed answers at the boundary', async () => {
-    const bare = new AppCore({
-      shell: 'browser',
-      worker: app.worker,
-      configDir: app.configDir,
-      project: null,
-      env: { PATH: process.env.PATH },
-    });
+    const bare = app.track(
+      new AppCore({
+        shell: 'browser',
+        worker: app.worker,
+        configDir: app.configDir,
+        project: null,
+        env: { PATH: process.env.PATH },
+      }),
+    );
     await expect(dispatchApi(bare.handlers, 'sendMessage', { text: 'hi' })).rejects.toThrow(/open a project/);
     await bare.openProject(app.project);
     await expect(dispatchApi(bare.handlers, 'sendMessage', { text: 'hi' })).rejects.toThrow(/ANTHROPIC_API_KEY/);
@@ -122,13 +124,15 @@ describe('the app chat', () => {
     await expect(call('resumeSession', { id: '../../etc/passwd' })).rejects.toThrow(/not a session id/);
     const other = path.join(app.root, 'other');
     fs.mkdirSync(other);
-    const elsewhere = new AppCore({
-      shell: 'browser',
-      worker: app.worker,
-      configDir: app.configDir,
-      project: other,
-      env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: app.fake.apiKey, ANTHROPIC_BASE_URL: app.fake.baseURL },
-    });
+    const elsewhere = app.track(
+      new AppCore({
+        shell: 'browser',
+        worker: app.worker,
+        configDir: app.configDir,
+        project: other,
+        env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: app.fake.apiKey, ANTHROPIC_BASE_URL: app.fake.baseURL },
+      }),
+    );
     app.fake.enqueue(reply(text('other project')));
     const otherRun = (await dispatchApi(elsewhere.handlers, 'sendMessage', { text: 'hello other' })) as {
       sessionId: string;

@@ -22,6 +22,11 @@ let configDir: string;
 let worker: WorkerSupervisor;
 let core: AppCore;
 let events: ApiEvent[];
+/**
+ * Every core a test made: each writes the recent projects list (and trust's last-opened) in the background when it
+ * opens the project, and one still under way would re-create the config folder after its removal.
+ */
+const cores: AppCore[] = [];
 
 beforeAll(async () => {
   fake = await startFakeAnthropic({ apiKey: 'sk-mode-secret' });
@@ -32,6 +37,7 @@ function start(userSettings: string): void {
   fs.writeFileSync(path.join(configDir, 'settings.yaml'), userSettings);
   const env = modelEnv(root, fake);
   core = new AppCore({ shell: 'browser', worker, configDir, project, env });
+  cores.push(core);
   events = [];
   core.onEvent((e) => events.push(e));
 }
@@ -45,6 +51,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await core?.chat.endSession();
   await worker.stop();
+  for (const c of cores.splice(0)) await c.settled();
   await removeAfterWrites(root);
 });
 
@@ -180,6 +187,7 @@ describe('the chat session permission mode', () => {
       project,
       env: { PATH: process.env.PATH, HOME: root },
     });
+    cores.push(other);
     await dispatchApi(other.handlers, 'revokeTrust', { path: project });
     await call('sendMessage', { text: 'write c.txt' });
     await expect.poll(() => events.find((e) => e.type === 'approvalRequest'), { timeout: 15_000 }).toBeDefined();

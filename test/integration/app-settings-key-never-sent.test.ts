@@ -41,6 +41,7 @@ beforeEach(async () => {
 afterEach(async () => {
   off();
   await worker.stop();
+  await core.settled(); // the recent projects list, written in the background, would re-create the config folder
   await removeAfterWrites(root);
 });
 

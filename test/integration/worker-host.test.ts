@@ -1,5 +1,7 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GatehouseError } from '../../src/shared/errors';
 import type { WorkerStatus } from '../../src/shared/api';
 import {
@@ -9,6 +11,14 @@ import {
   workerEntryPath,
 } from '../../src/main/worker-host';
 import { buildWorkerEnv } from '../../src/main/worker-host/worker-env';
+import { removeAfterWrites } from '../support/remove-after-writes';
+
+/** The hosts' config folder (their logs go there). */
+let configDir: string;
+beforeAll(() => {
+  configDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-worker-host-')));
+});
+afterAll(() => removeAfterWrites(configDir));
 
 const hosts: WorkerSupervisor[] = [];
 function track(h: WorkerSupervisor): WorkerSupervisor {
@@ -62,7 +72,7 @@ function nextState(h: WorkerSupervisor, state: WorkerStatus['state'], timeoutMs 
 
 describe('the supervised worker (a real child process of the built bundle)', () => {
   it('starts, handshakes and answers a round trip', async () => {
-    const h = track(createNodeWorkerHost({ configDir: '/tmp/gh-test-config' }));
+    const h = track(createNodeWorkerHost({ configDir: configDir }));
     await h.start();
     const info = await h.request('info', {});
     expect(info.pid).not.toBe(process.pid);
@@ -80,7 +90,7 @@ describe('the supervised worker (a real child process of the built bundle)', () 
       AWS_SECRET_ACCESS_KEY: 'y',
       NODE_OPTIONS: '--inspect',
     };
-    const h = track(createNodeWorkerHost({ configDir: '/tmp/gh-test-config', env: parent }));
+    const h = track(createNodeWorkerHost({ configDir: configDir, env: parent }));
     await h.start();
     const { envNames } = await h.request('info', {});
     for (const secret of ['ANTHROPIC_API_KEY', 'GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'NODE_OPTIONS'])
@@ -90,7 +100,7 @@ describe('the supervised worker (a real child process of the built bundle)', () 
   });
 
   it('rejects malformed params before they reach the worker', async () => {
-    const h = track(createNodeWorkerHost({ configDir: '/tmp/gh-test-config' }));
+    const h = track(createNodeWorkerHost({ configDir: configDir }));
     await h.start();
     // @ts-expect-error: a wrong type on purpose, as a buggy caller would send
     const err = await caught(h.request('delay', { ms: 'soon' }));
@@ -99,7 +109,7 @@ describe('the supervised worker (a real child process of the built bundle)', () 
   });
 
   it('SIGKILL mid-request: the request fails with a typed error, the worker restarts, the next request works', async () => {
-    const h = track(createNodeWorkerHost({ configDir: '/tmp/gh-test-config' }));
+    const h = track(createNodeWorkerHost({ configDir: configDir }));
     await h.start();
     const first = await h.request('info', {});
     const inFlight = h.request('delay', { ms: 30_000 });
@@ -116,9 +126,7 @@ describe('the supervised worker (a real child process of the built bundle)', () 
   });
 
   it('after repeated crashes it stops restarting and says so plainly', async () => {
-    const h = track(
-      createNodeWorkerHost({ configDir: '/tmp/gh-test-config', tuning: { maxCrashes: 2, backoffBaseMs: 20 } }),
-    );
+    const h = track(createNodeWorkerHost({ configDir: configDir, tuning: { maxCrashes: 2, backoffBaseMs: 20 } }));
     await h.start();
     for (let i = 0; i < 3; i++) {
       const { pid } = await h.request('info', {});
@@ -150,9 +158,7 @@ describe('the supervised worker (a real child process of the built bundle)', () 
   });
 
   it('a hung worker (no heartbeat answers) is killed and restarted', async () => {
-    const h = track(
-      createNodeWorkerHost({ configDir: '/tmp/gh-test-config', tuning: { heartbeatMs: 100, heartbeatMisses: 3 } }),
-    );
+    const h = track(createNodeWorkerHost({ configDir: configDir, tuning: { heartbeatMs: 100, heartbeatMisses: 3 } }));
     await h.start();
     const { pid } = await h.request('info', {});
     process.kill(pid, 'SIGSTOP');

@@ -58,15 +58,14 @@ export class AppCore {
   readonly handlers: ApiHandlers;
   /** The chat: one agent session on this worker for the open project. */
   readonly chat: ChatService;
+  /** Writes started without waiting for them (see `settled`). */
+  private readonly background = new Set<Promise<unknown>>();
 
   constructor(private readonly options: AppCoreOptions) {
     this.recent = new RecentProjects(options.configDir);
     this.trust = new TrustStore({ configDir: options.configDir });
     this.project = options.project ? startupProject(options.project) : null;
-    if (this.project) {
-      void this.recent.add(this.project);
-      void this.trust.touch(this.project);
-    }
+    if (this.project) this.noteOpened(this.project);
     options.worker.onStatus((status) => this.emit({ type: 'workerStatus', status }));
     options.updates?.onStatus((status) => this.emit({ type: 'updateStatus', status }));
     const secrets = options.secrets ?? new SettingsFileKeyStore(options.configDir);
@@ -166,11 +165,28 @@ export class AppCore {
     const real = await checkProjectAsync(dir);
     const changed = real !== this.project;
     this.project = real;
-    void this.recent.add(real);
-    void this.trust.touch(real);
+    this.noteOpened(real);
     if (changed) void this.chat.endSession();
     this.emit({ type: 'projectChanged', path: real });
     return real;
+  }
+
+  /**
+   * Resolves once the writes the core started without waiting are done: the recent projects list and the trust
+   * store's last-opened date, both in the config folder. Whoever removes that folder (a test) waits for this first, or
+   * a write still under way re-creates it.
+   */
+  async settled(): Promise<void> {
+    while (this.background.size) await Promise.all([...this.background]);
+  }
+
+  /** Records that `dir` was opened (recent list, trust's last-opened) in the background: opening never waits for it. */
+  private noteOpened(dir: string): void {
+    for (const write of [this.recent.add(dir), this.trust.touch(dir)]) {
+      this.background.add(write);
+      // Neither rejects (both are best effort), so one callback is enough.
+      void write.then(() => this.background.delete(write));
+    }
   }
 
   onEvent(listener: (event: ApiEvent) => void): () => void {

@@ -24,7 +24,7 @@ async function decisionP99(rules: number): Promise<{ p50: number; p99: number; s
     }
     return { p50: percentile(samples, 50), p99: percentile(samples, 99), statUs: measureStatPerCheckUs(engine, 500) };
   } finally {
-    cleanup();
+    await cleanup();
   }
 }
 

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { flushLastGoodWrites } from '../settings/last-good-cache';
 import type { PermissionEngine } from './engine';
 import { createPermissionEngine } from './index';
 import { fixedTrust } from './trust-oracle';
@@ -9,7 +11,11 @@ export interface BenchEngine {
   engine: PermissionEngine;
   /** A mix of file and command calls (some allowed by rules, some denied, some falling to the mode). */
   calls: unknown[];
-  cleanup(): void;
+  /**
+   * Removes the temp folder once the settings' last-good entries are written: the engine records them in the
+   * background, and one still under way would re-create `config/settings-last-good` after the removal.
+   */
+  cleanup(): Promise<void>;
 }
 
 function ruleFor(i: number): string {
@@ -27,7 +33,7 @@ function ruleFor(i: number): string {
 
 /**
  * Builds an engine over a temp project with `ruleCount` rules spread across the policy, user, project and local
- * settings files and the CLI flags, for `npm run bench` (permission_decision_p99_us). Call `cleanup()` after.
+ * settings files and the CLI flags, for `npm run bench` (permission_decision_p99_us). Await `cleanup()` after.
  */
 export async function createBenchEngine(ruleCount: number): Promise<BenchEngine> {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-bench-')));
@@ -75,7 +81,11 @@ export async function createBenchEngine(ruleCount: number): Promise<BenchEngine>
     { tool: 'search_code', input: { pattern: 'TODO', path: 'src' } },
     { tool: 'run_command', input: { command: 'cat data2/file.txt' } },
   ];
-  return { engine, calls, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
+  const cleanup = async (): Promise<void> => {
+    await flushLastGoodWrites();
+    await fsp.rm(root, { recursive: true, force: true });
+  };
+  return { engine, calls, cleanup };
 }
 
 /** Measures the cost of stat'ing the settings files on one check (the "watch or stat" question), in microseconds. */

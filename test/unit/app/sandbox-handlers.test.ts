@@ -7,6 +7,7 @@ import type { SandboxHandlerSources } from '../../../src/main/app/sandbox-handle
 import { GatehouseError } from '../../../src/shared/errors';
 import { SandboxStatusViewSchema } from '../../../src/shared/sandbox-contract';
 import type { SandboxStatus, SandboxStatusParamsSchema } from '../../../src/shared/worker-protocol';
+import { removeAfterWrites } from '../../support/remove-after-writes';
 import type { z } from 'zod';
 
 type StatusParams = z.infer<typeof SandboxStatusParamsSchema>;
@@ -35,8 +36,10 @@ describe('getSandboxStatus', () => {
     configDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-sbx-handler-home-')));
     project = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-sbx-handler-project-')));
   });
-  afterEach(() => {
-    for (const dir of [configDir, project]) fs.rmSync(dir, { recursive: true, force: true });
+  // The handlers' settings stores record last-good entries under the config folder in the background: a plain removal
+  // could run before one is written, which then re-creates `settings-last-good` in a folder nobody removes.
+  afterEach(async () => {
+    for (const dir of [configDir, project]) await removeAfterWrites(dir);
   });
 
   function handlers(

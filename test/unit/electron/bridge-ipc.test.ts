@@ -52,6 +52,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await worker.stop();
+  await core.settled(); // the recent projects list, written in the background on each open, would re-create config/
   await removeAfterWrites(base);
 });
 

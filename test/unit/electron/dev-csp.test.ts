@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright';
 import { createServer } from 'vite';
@@ -26,23 +25,18 @@ const inlineScripts = (html: string): string[] =>
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 /**
- * The dev servers' cache folders, removed when the file's tests are done. Vite's dependency optimiser may still be
- * writing its temporary folder after the server closed: the removal retries then (ENOTEMPTY).
+ * Each kind of dev server caches in a fixed folder under the repo's node_modules (git-ignored, where Vite keeps its
+ * own cache). Vite's dependency optimiser may write its temporary folder after the server closed, even after the
+ * folder was removed, so a fresh temp folder per run was left behind in /tmp; in a fixed folder the optimised
+ * dependencies are reused by the next run, and a leftover is Vite's to clear (it removes temporary folders older than
+ * a day when it starts). One folder per kind: their plugins differ, which changes Vite's cache key.
  */
-const cacheDirs: string[] = [];
-afterAll(() => {
-  for (const dir of cacheDirs.splice(0))
-    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 50, retryDelay: 20 });
-});
-
-async function devServer(plugins: unknown[]): Promise<ViteDevServer> {
-  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-vite-cache-'));
-  cacheDirs.push(cacheDir);
+async function devServer(kind: 'dev' | 'bare', plugins: unknown[]): Promise<ViteDevServer> {
   return createServer({
     configFile: false,
     root: renderer.root,
     plugins: plugins as never,
-    cacheDir,
+    cacheDir: path.join(root, 'node_modules/.cache/gatehouse-test-vite', kind),
     logLevel: 'silent',
     server: { host: '127.0.0.1', port: 0, strictPort: false },
   });
@@ -53,7 +47,7 @@ describe('the renderer page in `npm run dev` (serve mode)', () => {
   let served: string;
 
   beforeAll(async () => {
-    server = await devServer(renderer.plugins);
+    server = await devServer('dev', renderer.plugins);
     served = await server.transformIndexHtml('/index.html', sourceHtml);
   }, 60_000);
   afterAll(async () => {
@@ -71,6 +65,7 @@ describe('the renderer page in `npm run dev` (serve mode)', () => {
 
   it('without the dev plugin the preamble would be blocked (what left `npm run dev` blank)', async () => {
     const bare = await devServer(
+      'bare',
       renderer.plugins.flat().filter((p) => (p as { name?: string }).name !== 'gatehouse:dev-csp-inline-scripts'),
     );
     try {

@@ -37,6 +37,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await worker.stop();
+  await core.settled(); // the recent projects list, written in the background, would re-create the config folder
   await removeAfterWrites(root);
 });
 

@@ -17,7 +17,7 @@ describe('bench support', () => {
         expect(bench.calls.map((call) => bench.engine.decide(call).decision)).toEqual(decisions);
         if (n === 1000) expect(measureStatPerCheckUs(bench.engine, 20)).toBeGreaterThan(0);
       } finally {
-        bench.cleanup();
+        await bench.cleanup();
       }
     }
   }, 120_000);

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/main/cli/command';
 import { trustCommand } from '../../../src/main/cli/trust-command';
 import { TrustStatusSchema } from '../../../src/shared/trust-contract';
@@ -39,6 +39,8 @@ beforeEach(() => {
   root = tempDir();
   mkdirs(root, 'gh', 'home', 'work/proj/sub', 'work/lib');
 });
+
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('gatehouse trust', () => {
   it('set, status --json, list --json, revoke: the whole round', async () => {
