@@ -3,7 +3,10 @@
  * worker removes them when it stops (`teardown`); one that was killed (SIGKILL, a crash of the machine, the out-of-
  * memory killer) cannot, so each folder's name carries the pid of the process that made it, and the next sandbox
  * created removes the folders of processes that no longer run. Only this user's real folders (no symlink) whose names
- * match exactly are touched; a pid that runs, or whose state cannot be known, keeps its folders.
+ * match exactly are touched; a pid that runs, or whose state cannot be known, keeps its folders. (A process in
+ * another PID namespace that shares this temp folder, such as another container's, would look gone: the system's temp
+ * folder is not shared that way on the platforms Gatehouse runs on. Folders named by older versions, without a pid,
+ * are left alone: whether their process still runs cannot be told.)
  */
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
