@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { processRuns } from '../../shared/node/process-runs';
 import { userConfigDir } from '../paths';
 
 /**
@@ -35,15 +36,6 @@ function isPrivateDir(st: fs.Stats): boolean {
   return st.isDirectory() && (me === null || (st.uid === me && (st.mode & 0o077) === 0));
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The temp files of ours for `file` in `dir` whose writer is gone (killed mid-write). */
 function deadTemps(dir: string, file: string, names: string[]): string[] {
   const prefix = `.${path.basename(file)}.`;
@@ -51,7 +43,7 @@ function deadTemps(dir: string, file: string, names: string[]): string[] {
     .filter((name) => name.startsWith(prefix) && name.endsWith(TEMP_SUFFIX))
     .filter((name) => {
       const pid = Number(name.slice(prefix.length).split('.')[0]);
-      return Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processAlive(pid);
+      return Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processRuns(pid);
     })
     .map((name) => path.join(dir, name));
 }

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makePrivateDir, processRuns, removeOrphanedPrivateDirs } from '../../../src/shared/node/sandbox/private-dirs';
+import { processRuns } from '../../../src/shared/node/process-runs';
+import { makePrivateDir, removeOrphanedPrivateDirs } from '../../../src/shared/node/sandbox/private-dirs';
 
 let base: string;
 const children: ChildProcess[] = [];
@@ -83,10 +84,11 @@ describe('the sandboxes’ private folders', () => {
     for (const dir of others) expect(fs.existsSync(dir), dir).toBe(true);
   });
 
-  it('a pid whose state cannot be known (or a nonsense one) counts as running', async () => {
-    expect(processRuns(0)).toBe(true);
-    expect(processRuns(-1)).toBe(true);
-    expect(processRuns(Number.MAX_SAFE_INTEGER + 1)).toBe(true);
+  it('a pid that names no process does not run; whether a folder goes is up to the check it is given', async () => {
+    expect(processRuns(0)).toBe(false);
+    expect(processRuns(-1)).toBe(false);
+    expect(processRuns(Number.MAX_SAFE_INTEGER + 1)).toBe(false);
+    expect(processRuns(process.pid)).toBe(true);
     const dir = folder('gatehouse-sandbox-tmp-7-abcdef');
     expect(await removeOrphanedPrivateDirs(base, () => true)).toEqual([]);
     expect(fs.existsSync(dir)).toBe(true);

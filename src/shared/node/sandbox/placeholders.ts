@@ -15,6 +15,7 @@
  */
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
+import { processRuns } from '../process-runs';
 import { MARKER_PREFIX, markerPid } from './placeholder-marker';
 import { UnguardableRootError, writableRootGuards } from './write-guards';
 
@@ -30,15 +31,6 @@ export interface PlaceholderLease {
   release(): Promise<void>;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Clears markers of dead processes; true when the folder holds nothing but markers. */
 async function onlyMarkers(dir: string): Promise<boolean> {
   let names: string[];
@@ -51,7 +43,7 @@ async function onlyMarkers(dir: string): Promise<boolean> {
   for (const name of names) {
     const pid = markerPid(name);
     if (pid === null) foreign = true;
-    else if (pid !== process.pid && !alive(pid)) await fsp.rm(path.join(dir, name), { force: true });
+    else if (pid !== process.pid && !processRuns(pid)) await fsp.rm(path.join(dir, name), { force: true });
   }
   return !foreign;
 }

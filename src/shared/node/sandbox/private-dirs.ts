@@ -3,7 +3,7 @@
  * worker removes them when it stops (`teardown`); one that was killed (SIGKILL, a crash of the machine, the out-of-
  * memory killer) cannot, so each folder's name carries the pid of the process that made it, and the next sandbox
  * created removes the folders of processes that no longer run. Only this user's real folders (no symlink) whose names
- * match exactly are touched; a pid that runs, or whose state cannot be known, keeps its folders. (A process in
+ * match exactly are touched; a pid that runs (or runs as another user) keeps its folders. (A process in
  * another PID namespace that shares this temp folder, such as another container's, would look gone: the system's temp
  * folder is not shared that way on the platforms Gatehouse runs on. Folders named by older versions, without a pid,
  * are left alone: whether their process still runs cannot be told.)
@@ -11,6 +11,7 @@
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { processRuns } from '../process-runs';
 
 export type PrivateDirKind = 'tmp' | 'net';
 
@@ -19,17 +20,6 @@ const NAME = /^gatehouse-sandbox-(?:tmp|net)-(\d+)-[A-Za-z0-9]{6}$/;
 /** A new folder `gatehouse-sandbox-<kind>-<pid>-XXXXXX` in `base` (the system's temp folder by default). */
 export function makePrivateDir(kind: PrivateDirKind, base = os.tmpdir()): Promise<string> {
   return fsp.mkdtemp(path.join(base, `gatehouse-sandbox-${kind}-${process.pid}-`));
-}
-
-/** True unless the process is known to be gone (ESRCH); EPERM means it runs as someone else. */
-export function processRuns(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
 }
 
 /**
