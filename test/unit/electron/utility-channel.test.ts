@@ -22,6 +22,15 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** test/fixtures/workers/stubborn.cjs (notes SIGTERM, does not exit on it) on a channel, once it said it is up. */
+async function stubborn(killGraceMs: number) {
+  const child = new NodeAsUtilityProcess(path.resolve('test/fixtures/workers/stubborn.cjs'), {});
+  const output: string[] = [];
+  const ch = channelFromUtilityProcess(child, { killGraceMs, onOutput: (t) => output.push(t) });
+  await new Promise<void>((r) => ch.onMessage(() => r()));
+  return { ch, output };
+}
+
 describe('channelFromUtilityProcess', () => {
   it('runs the real worker bundle under the supervisor: handshake, request, restart after a crash', async () => {
     const output: string[] = [];
@@ -75,15 +84,7 @@ describe('channelFromUtilityProcess', () => {
   });
 
   it('kill() escalates to SIGKILL when the worker ignores SIGTERM, and reports the exit once', async () => {
-    const script = path.join(base, 'stubborn.cjs');
-    fs.writeFileSync(
-      script,
-      "process.on('SIGTERM', () => process.stdout.write('got-term\\n')); process.send('up'); setInterval(() => {}, 1000);",
-    );
-    const child = new NodeAsUtilityProcess(script, {});
-    const output: string[] = [];
-    const ch = channelFromUtilityProcess(child, { killGraceMs: 200, onOutput: (t) => output.push(t) });
-    await new Promise<void>((r) => ch.onMessage(() => r()));
+    const { ch, output } = await stubborn(200);
     const pid = ch.pid;
     expect(pid).toBeGreaterThan(0);
     const exits: Array<number | null> = [];
@@ -108,16 +109,8 @@ describe('channelFromUtilityProcess', () => {
   });
 
   it('kill(true), for a worker that stopped answering: SIGKILL at once, no SIGTERM first', async () => {
-    const script = path.join(base, 'hung.cjs');
-    fs.writeFileSync(
-      script,
-      "process.on('SIGTERM', () => process.stdout.write('got-term\\n')); process.send('up'); setInterval(() => {}, 1000);",
-    );
-    const child = new NodeAsUtilityProcess(script, {});
-    const output: string[] = [];
     // A grace period no test waits for: the exit can only come from the SIGKILL sent at once.
-    const ch = channelFromUtilityProcess(child, { killGraceMs: 600_000, onOutput: (t) => output.push(t) });
-    await new Promise<void>((r) => ch.onMessage(() => r()));
+    const { ch, output } = await stubborn(600_000);
     const exited = new Promise<number | null>((r) => ch.onExit((code) => r(code)));
     ch.kill(true);
     expect(await exited).toBe(137);
