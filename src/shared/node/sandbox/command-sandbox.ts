@@ -39,7 +39,7 @@ async function locateBinaries(config: CommandSandboxConfig): Promise<Located> {
 
 export async function createCommandSandbox(config: CommandSandboxConfig): Promise<CommandSandbox | SandboxUnavailable> {
   // Folders of sandboxes whose process was killed before it could remove them (see private-dirs.ts).
-  removeOrphanedPrivateDirsOnce();
+  void removeOrphanedPrivateDirsOnce();
   if (process.platform === 'darwin') return createSeatbeltSandbox(config);
   if (process.platform !== 'linux')
     return unavailable(`no command sandbox on ${process.platform} (bubblewrap on Linux, Seatbelt on macOS)`);
