@@ -54,9 +54,17 @@ const rpc: WorkerRpc = new WorkerRpc(port, {
     measureToolRoundtrip(params, (request) => rpc.callMain('permission.request', request)),
 });
 
-// The sandboxes' private temp dirs and proxies go with the worker when it is asked to stop.
-process.once('SIGTERM', () => {
+// The sandboxes' private temp dirs and proxies go with the worker when it is asked to stop (SIGTERM: from the
+// supervisor, or sent to the whole process group). A second SIGTERM while it cleans up does not cut that short; the
+// supervisor sends SIGKILL after its grace period.
+let stopping = false;
+process.on('SIGTERM', () => {
+  if (stopping) return;
+  stopping = true;
   void agents.dispose().finally(() => process.exit(0));
 });
+// Ctrl-C in a terminal reaches every process of the foreground group, this one included. What it means is main's to
+// decide (`gatehouse run` and `rpc` cancel the run, `web` stops): main tells the worker, which must not die of it.
+process.on('SIGINT', () => undefined);
 
 port.send({ kind: 'hello', info });
