@@ -11,7 +11,7 @@ import { createNodeWorkerHost } from '../../src/main/worker-host';
 import type { WorkerSupervisor } from '../../src/main/worker-host/supervisor';
 import type { ApiEvent } from '../../src/shared/api';
 import { codeCacheEnv } from '../support/code-cache-env';
-import { startFakeAnthropic } from '../support/fake-anthropic';
+import { startFakeAnthropic, text } from '../support/fake-anthropic';
 import type { FakeAnthropic, FakeRequestBody } from '../support/fake-anthropic';
 import { removeAfterWrites } from '../support/remove-after-writes';
 
@@ -58,6 +58,42 @@ export function runGatehouse(
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** A `gatehouse run --output json` process answered by one slow stream (300 ms between events, 2 characters each). */
+export interface SlowRun {
+  child: ChildProcessWithoutNullStreams;
+  /** Everything written so far. */
+  stdout: string;
+  stderr: string;
+  /** The exit code, once the output is read to its end. */
+  closed: Promise<number | null>;
+}
+
+/** Starts a `SlowRun`; `detached`: in a process group of its own (as a terminal's foreground job), with its worker. */
+export function startSlowRun(fake: FakeAnthropic, box: Sandbox, options: { detached?: boolean } = {}): SlowRun {
+  fake.enqueue({
+    kind: 'message',
+    content: [text('a very slow answer that goes on and on and on')],
+    eventDelayMs: 300,
+    chunkSize: 2,
+  });
+  const child = spawn(process.execPath, [CLI, 'run', '--output', 'json', '--project', box.project, 'talk slowly'], {
+    env: box.env,
+    cwd: box.home,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
+  });
+  child.stdin.end();
+  const run: SlowRun = {
+    child,
+    stdout: '',
+    stderr: '',
+    closed: new Promise((resolve) => child.once('close', (code) => resolve(code))),
+  };
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (run.stdout += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (run.stderr += c));
+  return run;
 }
 
 /** `gatehouse rpc` as a process: send commands, wait for events. */

@@ -5,7 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { MAX_LINE_CHARS } from '../../src/main/cli/rpc-shell';
 import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
-import { CLI, jsonLines, RpcClient, runGatehouse, sentToolResults, withModelSandbox } from './agent-helpers';
+import {
+  CLI,
+  jsonLines,
+  RpcClient,
+  runGatehouse,
+  sentToolResults,
+  startSlowRun,
+  withModelSandbox,
+} from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
 
 // The CLI under hostile and careless use (issue 12): rpc framing, closed input, closed output, a dead worker.
@@ -171,32 +179,20 @@ describe('a closed output pipe', () => {
 
 describe('gatehouse run when the worker dies mid-run', () => {
   it('reports the failure and exits non-zero, never "it is being restarted" with exit 0', async () => {
-    fake.enqueue({
-      kind: 'message',
-      content: [text('a very slow answer that goes on and on and on')],
-      eventDelayMs: 300,
-      chunkSize: 2,
-    });
-    const child = spawn(process.execPath, [CLI, 'run', '--output', 'json', '--project', box.project, 'talk slowly'], {
-      env: box.env,
-      cwd: box.home,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
+    const run = startSlowRun(fake, box);
     let killed = false;
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const pid = /"workerPid":(\d+)/.exec(out);
-      if (pid && !killed && out.includes('text_delta')) {
+    run.child.stdout.on('data', () => {
+      const pid = /"workerPid":(\d+)/.exec(run.stdout);
+      if (pid && !killed && run.stdout.includes('text_delta')) {
         killed = true;
         process.kill(Number(pid[1]), 'SIGKILL');
       }
     });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const code = await run.closed;
     expect(killed).toBe(true);
     expect(code).toBe(1);
+    const out = run.stdout;
+    const err = run.stderr;
     const result = jsonLines(out).find((e) => e.type === 'result');
     expect(result).toMatchObject({ status: 'error', error: { code: 'WORKER_CRASHED' } });
     expect(err).toMatch(/gatehouse run: the worker .*(crashed|exited)/);

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RpcEventSchema } from '../../src/shared/rpc-protocol';
 import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
-import { CLI, jsonLines, runGatehouse, sentToolResults, withFakeModel } from './agent-helpers';
+import { jsonLines, runGatehouse, sentToolResults, startSlowRun, withFakeModel } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
 
 // `gatehouse run` as a real process (the built bundle) against the loopback Messages API.
@@ -122,35 +121,17 @@ describe('gatehouse run', () => {
   });
 
   it('Ctrl-C (SIGINT to the whole process group, as a terminal sends it) cancels the run; the worker lives on', async () => {
-    fake.enqueue({
-      kind: 'message',
-      content: [text('a very slow answer that goes on and on and on')],
-      eventDelayMs: 300,
-      chunkSize: 2,
-    });
     // Its own process group, as a terminal's foreground job: the worker (a child of `gatehouse run`) is in it too.
-    const child = spawn(process.execPath, [CLI, 'run', '--output', 'json', '--project', box.project, 'talk slowly'], {
-      env: box.env,
-      cwd: box.home,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const closed = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    const run = startSlowRun(fake, box, { detached: true });
     await new Promise<void>((resolve) =>
-      child.stdout.setEncoding('utf8').on('data', (c: string) => {
-        stdout += c;
-        if (stdout.includes('"text_delta"')) resolve();
+      run.child.stdout.on('data', () => {
+        if (run.stdout.includes('"text_delta"')) resolve();
       }),
     );
-    process.kill(-child.pid!, 'SIGINT');
-    expect(await closed, stderr).toBe(130); // a cancelled run's exit code
-
-    const events = jsonLines(stdout);
-    expect(events.at(-1)).toMatchObject({ type: 'result', status: 'cancelled' });
-    expect(stderr).not.toMatch(/worker (exited|crashed)|SIGINT/);
+    process.kill(-run.child.pid!, 'SIGINT');
+    expect(await run.closed, run.stderr).toBe(130); // a cancelled run's exit code
+    expect(jsonLines(run.stdout).at(-1)).toMatchObject({ type: 'result', status: 'cancelled' });
+    expect(run.stderr).not.toMatch(/worker (exited|crashed)|SIGINT/);
   });
 
   it('a missing key is a clear error, exit 1', async () => {
