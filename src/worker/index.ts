@@ -55,14 +55,20 @@ const rpc: WorkerRpc = new WorkerRpc(port, {
 });
 
 // The sandboxes' private temp dirs and proxies go with the worker when it is asked to stop (SIGTERM: from the
-// supervisor, or sent to the whole process group). A second SIGTERM while it cleans up does not cut that short; the
-// supervisor sends SIGKILL after its grace period.
+// supervisor, or sent to the whole process group) and when main is gone. A second signal while it cleans up does not
+// cut that short; the cleanup gets a second (with main gone, nobody would send the SIGKILL that ends a stuck one).
 let stopping = false;
-process.on('SIGTERM', () => {
+const stop = (): void => {
   if (stopping) return;
   stopping = true;
-  void agents.dispose().finally(() => process.exit(0));
-});
+  const timer = setTimeout(() => process.exit(0), 1_000);
+  void agents.dispose().finally(() => {
+    clearTimeout(timer);
+    process.exit(0);
+  });
+};
+process.on('SIGTERM', stop);
+port.onGone(stop);
 // Ctrl-C in a terminal reaches every process of the foreground group, this one included. What it means is main's to
 // decide (`gatehouse run` and `rpc` cancel the run, `web` stops): main tells the worker, which must not die of it.
 process.on('SIGINT', () => undefined);

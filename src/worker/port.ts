@@ -5,6 +5,11 @@ export interface MainPort {
   readonly runtime: 'node' | 'electron';
   send(message: PortMessage): void;
   onMessage(listener: (message: unknown) => void): void;
+  /**
+   * Main is gone (its process died without stopping this one): nothing is left to serve. Only a Node child learns it
+   * (its IPC channel closes); Electron ends its utility processes with the app.
+   */
+  onGone(listener: () => void): void;
 }
 
 interface ParentPortLike {
@@ -19,17 +24,17 @@ export function connectToMain(): MainPort {
       runtime: 'electron',
       send: (message) => parentPort.postMessage(message),
       onMessage: (listener) => parentPort.on('message', (event) => listener(event.data)),
+      onGone: () => undefined,
     };
   }
   const send = process.send?.bind(process);
   if (!send) throw new Error('the worker must be started by Gatehouse (no IPC channel to the main process)');
-  // The parent is gone: nothing left to serve.
-  process.on('disconnect', () => process.exit(0));
   return {
     runtime: 'node',
     send: (message) => {
       if (process.connected) send(message);
     },
     onMessage: (listener) => process.on('message', listener),
+    onGone: (listener) => process.on('disconnect', listener),
   };
 }

@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createNodeWorkerHost } from '../../src/main/worker-host';
+import { createNodeWorkerHost, workerEntryPath } from '../../src/main/worker-host';
 import type { WorkerSupervisor } from '../../src/main/worker-host';
 import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
 import { removeAfterWrites } from '../support/remove-after-writes';
@@ -34,20 +35,30 @@ function startHost(): WorkerSupervisor {
   return host;
 }
 
-/** Sets up the project's sandbox in the worker (as the status bar's check does) and says whether it works. */
+/** What the status bar's check asks the worker: set up the project's sandbox, and say whether it works. */
+const statusParams = () => ({
+  projectRoot: path.join(root, 'project'),
+  additionalDirectories: [],
+  sandbox: {
+    enabled: true,
+    allowedDomains: [],
+    envAllowList: [],
+    userConfigDir: path.join(root, 'config'),
+    home: path.join(root, 'home'),
+  },
+});
+
 async function sandboxUp(host: WorkerSupervisor): Promise<boolean> {
-  const status = await host.request('sandbox.status', {
-    projectRoot: path.join(root, 'project'),
-    additionalDirectories: [],
-    sandbox: {
-      enabled: true,
-      allowedDomains: [],
-      envAllowList: [],
-      userConfigDir: path.join(root, 'config'),
-      home: path.join(root, 'home'),
-    },
-  });
-  return status.available;
+  return (await host.request('sandbox.status', statusParams())).available;
+}
+
+function runs(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The private /tmp folders of the process `pid`. */
@@ -102,5 +113,30 @@ describe.skipIf(bwrap === null)(`the sandboxes’ private /tmp folders of a work
     await expect.poll(() => fs.existsSync(orphan!)).toBe(false);
     expect(fs.existsSync(alive)).toBe(true);
     expect(privateTmpsOf(second.pid)).toHaveLength(1);
+  });
+
+  it('go when main dies without stopping the worker (its IPC channel closes)', async () => {
+    const parent = spawn(
+      process.execPath,
+      [path.resolve('test/fixtures/workers/parent-of-worker.mjs'), workerEntryPath(), JSON.stringify(statusParams())],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const exited = new Promise<void>((resolve) => parent.once('exit', () => resolve()));
+    const ready = await new Promise<string>((resolve) => {
+      let out = '';
+      parent.stdout.setEncoding('utf8').on('data', (c: string) => {
+        out += c;
+        const line = /^ready (\d+) (true|false)$/m.exec(out);
+        if (line) resolve(line[0]);
+      });
+    });
+    const [, pid, available] = ready.split(' ');
+    const workerPid = Number(pid);
+    expect(available).toBe('true');
+    expect(privateTmpsOf(workerPid)).toHaveLength(1);
+    parent.kill('SIGKILL');
+    await exited;
+    await expect.poll(() => runs(workerPid)).toBe(false);
+    expect(privateTmpsOf(workerPid)).toEqual([]);
   });
 });
