@@ -9,28 +9,28 @@ import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
 import { removeAfterWrites } from '../support/remove-after-writes';
 
 // The private /tmp of a worker's command sandbox (bubblewrap) is a folder in the system's temp folder. A worker that
-// is stopped removes it; one that is killed cannot, and the next worker's first sandbox removes it instead.
+// is stopped removes it; one that is killed cannot, and the next worker's first sandbox removes it instead. The
+// workers here have a temp folder of their own (TMPDIR): any process's first sandbox removes what killed ones left in
+// its temp folder, and other tests' workers run at the same time.
 
 const bwrap = process.platform === 'linux' ? await findOnPath('bwrap') : null;
 const why = bwrap === null ? ' (skipped: bubblewrap is not installed)' : '';
 
 let root: string;
 let hosts: WorkerSupervisor[] = [];
-const made: string[] = [];
 
 beforeEach(() => {
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-worker-dirs-')));
-  for (const d of ['project', 'home', 'config']) fs.mkdirSync(path.join(root, d));
+  for (const d of ['project', 'home', 'config', 'tmp']) fs.mkdirSync(path.join(root, d));
 });
 afterEach(async () => {
   await Promise.all(hosts.map((h) => h.stop()));
   hosts = [];
-  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   await removeAfterWrites(root);
 });
 
 function startHost(): WorkerSupervisor {
-  const host = createNodeWorkerHost({ configDir: path.join(root, 'config') });
+  const host = createNodeWorkerHost({ configDir: path.join(root, 'config'), env: { ...process.env, TMPDIR: tmp() } });
   hosts.push(host);
   return host;
 }
@@ -61,12 +61,15 @@ function runs(pid: number): boolean {
   }
 }
 
+/** The workers' temp folder. */
+const tmp = () => path.join(root, 'tmp');
+
 /** The private /tmp folders of the process `pid`. */
 function privateTmpsOf(pid: number): string[] {
   return fs
-    .readdirSync(os.tmpdir())
+    .readdirSync(tmp())
     .filter((name) => name.startsWith(`gatehouse-sandbox-tmp-${pid}-`))
-    .map((name) => path.join(os.tmpdir(), name));
+    .map((name) => path.join(tmp(), name));
 }
 
 describe.skipIf(bwrap === null)(`the sandboxes’ private /tmp folders of a worker${why}`, () => {
@@ -90,8 +93,7 @@ describe.skipIf(bwrap === null)(`the sandboxes’ private /tmp folders of a work
     const [orphan] = privateTmpsOf(first.pid);
     fs.writeFileSync(path.join(orphan!, 'from-a-command.txt'), 'x\n');
     // A folder named after a process that runs (this one): it must stay.
-    const alive = fs.mkdtempSync(path.join(os.tmpdir(), `gatehouse-sandbox-tmp-${process.pid}-`));
-    made.push(alive);
+    const alive = fs.mkdtempSync(path.join(tmp(), `gatehouse-sandbox-tmp-${process.pid}-`));
 
     const restarted = new Promise<void>((resolve) => {
       let crashed = false;
@@ -119,7 +121,7 @@ describe.skipIf(bwrap === null)(`the sandboxes’ private /tmp folders of a work
     const parent = spawn(
       process.execPath,
       [path.resolve('test/fixtures/workers/parent-of-worker.mjs'), workerEntryPath(), JSON.stringify(statusParams())],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TMPDIR: tmp() } },
     );
     const exited = new Promise<void>((resolve) => parent.once('exit', () => resolve()));
     const ready = await new Promise<string>((resolve) => {
