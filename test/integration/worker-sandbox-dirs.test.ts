@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createNodeWorkerHost, workerEntryPath } from '../../src/main/worker-host';
 import type { WorkerSupervisor } from '../../src/main/worker-host';
+import { processRuns } from '../../src/shared/node/process-runs';
 import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
 import { removeAfterWrites } from '../support/remove-after-writes';
 
@@ -50,15 +51,6 @@ const statusParams = () => ({
 
 async function sandboxUp(host: WorkerSupervisor): Promise<boolean> {
   return (await host.request('sandbox.status', statusParams())).available;
-}
-
-function runs(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The workers' temp folder. */
@@ -138,7 +130,7 @@ describe.skipIf(bwrap === null)(`the sandboxes’ private /tmp folders of a work
     expect(privateTmpsOf(workerPid)).toHaveLength(1);
     parent.kill('SIGKILL');
     await exited;
-    await expect.poll(() => runs(workerPid)).toBe(false);
+    await expect.poll(() => processRuns(workerPid)).toBe(false);
     expect(privateTmpsOf(workerPid)).toEqual([]);
   });
 });
