@@ -16,6 +16,21 @@ function describe(what: string, err: unknown): string {
 }
 
 /**
+ * Runs `cleanup` for at most `ms`, then resolves: a cleanup that fails or hangs never keeps an exiting worker alive.
+ */
+export function cleanUpWithin(cleanup: () => Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    Promise.resolve()
+      .then(cleanup)
+      .catch(() => undefined),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]).then(() => clearTimeout(timer));
+}
+
+/**
  * After an uncaught exception or an unhandled rejection the worker's state cannot be trusted: it says what happened
  * on stderr (main writes that to worker.log, redacted), ends its sandboxes within `cleanupMs`, and exits; the
  * supervisor in main starts a fresh worker. A second failure while this runs exits at once.
@@ -34,19 +49,7 @@ export function exitOnFatalErrors(options: FatalOptions): void {
     }
     dying = true;
     const written = new Promise<void>((resolve) => write(describe(what, err), resolve));
-    let timer: NodeJS.Timeout | undefined;
-    const cleaned = Promise.race([
-      Promise.resolve()
-        .then(options.cleanup)
-        .catch(() => undefined),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, cleanupMs);
-      }),
-    ]);
-    void Promise.all([written, cleaned]).finally(() => {
-      clearTimeout(timer);
-      exit(FATAL_EXIT_CODE);
-    });
+    void Promise.all([written, cleanUpWithin(options.cleanup, cleanupMs)]).finally(() => exit(FATAL_EXIT_CODE));
   };
 
   process.on('uncaughtException', (err) => die('uncaught exception', err));

@@ -4,7 +4,7 @@ import type { Decision } from '../shared/permission';
 import { GATEHOUSE_VERSION } from '../shared/version';
 import { AgentService } from './agent-service';
 import { measureToolRoundtrip } from './bench-service';
-import { exitOnFatalErrors } from './fatal';
+import { cleanUpWithin, exitOnFatalErrors } from './fatal';
 import { connectToMain } from './port';
 import { WorkerRpc } from './rpc-server';
 import { measureSandboxOverhead } from '../shared/node/sandbox';
@@ -61,11 +61,7 @@ let stopping = false;
 const stop = (): void => {
   if (stopping) return;
   stopping = true;
-  const timer = setTimeout(() => process.exit(0), 1_000);
-  void agents.dispose().finally(() => {
-    clearTimeout(timer);
-    process.exit(0);
-  });
+  void cleanUpWithin(() => agents.dispose(), 1_000).then(() => process.exit(0));
 };
 process.on('SIGTERM', stop);
 port.onGone(stop);
