@@ -11,7 +11,8 @@ export interface SnapshotLimits {
 }
 
 export type Snapshot =
-  { ok: true; tree: string; files: number; skipped: SkippedFile[] } | { ok: false; reason: string };
+  | { ok: true; tree: string; files: number; skipped: SkippedFile[] }
+  | { ok: false; reason: string };
 
 /** Left out of every checkpoint besides what the project's .gitignore files say. */
 const BASE_EXCLUDES = ['.git', '.DS_Store'];

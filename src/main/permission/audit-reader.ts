@@ -73,7 +73,9 @@ export async function readAudit(query: AuditQuery): Promise<AuditPage> {
 }
 
 type ParsedLine =
-  { type: 'decision'; line: AuditRecord } | { type: 'checkpoint'; line: CheckpointAudit } | { type: 'other' };
+  | { type: 'decision'; line: AuditRecord }
+  | { type: 'checkpoint'; line: CheckpointAudit }
+  | { type: 'other' };
 
 /** One line of the log: a decision, a checkpoint restore or deletion, another kind (hook runs), or null (unreadable). */
 function parseLine(text: string): ParsedLine | null {

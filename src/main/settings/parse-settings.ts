@@ -15,7 +15,8 @@ export interface SettingsFileError {
 
 /** A parse that worked: the settings, and the unknown keys found (reported; they never loosen anything). */
 export type SettingsParseResult =
-  { ok: true; settings: FileSettings; keyProblems: SettingsKeyProblem[] } | { ok: false; error: SettingsFileError };
+  | { ok: true; settings: FileSettings; keyProblems: SettingsKeyProblem[] }
+  | { ok: false; error: SettingsFileError };
 
 function lineOfPath(
   doc: Document,

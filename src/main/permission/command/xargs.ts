@@ -29,8 +29,7 @@ function splitBlanks(text: string): string[] | null {
     const c = text[i] as string;
     if (quote !== null) {
       if (c === quote) quote = null;
-      else if (c === '\n')
-        return null; // xargs: unmatched quote
+      else if (c === '\n') return null; // xargs: unmatched quote
       else cur += c;
       continue;
     }

@@ -4,7 +4,8 @@ import { isToolName, ToolCallSchema, TOOLS, type ToolName } from '../../../share
 import { decision } from '../stage-types';
 
 export type SchemaOutcome =
-  { ok: true; tool: ToolName; input: Record<string, unknown> } | { ok: false; answer: Decision };
+  | { ok: true; tool: ToolName; input: Record<string, unknown> }
+  | { ok: false; answer: Decision };
 
 function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
   return issues.map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message)).join('; ');

@@ -2,7 +2,8 @@ import type { ChatItem } from './chat-store';
 
 /** The two streamed events that arrive many times a second. */
 export type ChatDelta =
-  { type: 'text_delta'; turn: number; text: string } | { type: 'tool_call_output'; id: string; chunk: string };
+  | { type: 'text_delta'; turn: number; text: string }
+  | { type: 'tool_call_output'; id: string; chunk: string };
 
 /**
  * Folds a batch of deltas into the transcript in order: text extends the last assistant item of its turn (or starts

@@ -42,7 +42,10 @@ export interface SubagentInfo {
 }
 
 export type ChatItem =
-  UserItem | { kind: 'assistant'; key: string; turn: number; text: string } | ToolItem | NoticeItem;
+  | UserItem
+  | { kind: 'assistant'; key: string; turn: number; text: string }
+  | ToolItem
+  | NoticeItem;
 
 /** A message the person sent; `runId`: the run it started, once known ("Rewind to here" needs it). */
 export interface UserItem {

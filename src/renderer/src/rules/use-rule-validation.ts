@@ -3,7 +3,10 @@ import type { RuleBehavior } from '../../../shared/permission';
 import { errorMessage, useApi } from '../api';
 
 export type RuleValidation =
-  { state: 'empty' } | { state: 'checking' } | { state: 'ok'; warnings: string[] } | { state: 'bad'; error: string };
+  | { state: 'empty' }
+  | { state: 'checking' }
+  | { state: 'ok'; warnings: string[] }
+  | { state: 'bad'; error: string };
 
 /** Live syntax validation of a rule as it is typed: main parses it with the engine's own rule parser. */
 export function useRuleValidation(rule: string, behavior: RuleBehavior = 'allow'): RuleValidation {

@@ -6,7 +6,9 @@ import { useShell } from '../app/store';
 import { Shown } from '../display';
 
 type BannerState =
-  { kind: 'idle' } | { kind: 'status'; status: SandboxStatusView } | { kind: 'error'; message: string };
+  | { kind: 'idle' }
+  | { kind: 'status'; status: SandboxStatusView }
+  | { kind: 'error'; message: string };
 
 /** The open project's sandbox as last checked (the banner keeps it current; the status bar shows it too). */
 export const useSandboxState = create<{ state: BannerState }>(() => ({ state: { kind: 'idle' } }));

@@ -2,7 +2,10 @@ import { Shown } from '../display';
 
 /** What a save is doing, said politely to screen readers: saving, saved, or why it failed. */
 export type SaveStatus =
-  { state: 'idle' } | { state: 'saving' } | { state: 'saved'; text: string } | { state: 'failed'; text: string };
+  | { state: 'idle' }
+  | { state: 'saving' }
+  | { state: 'saved'; text: string }
+  | { state: 'failed'; text: string };
 
 export function SettingStatus({ status, testId }: { status: SaveStatus; testId: string }) {
   if (status.state === 'idle') return <p className="settings-status" role="status" data-testid={testId} />;
