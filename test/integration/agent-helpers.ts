@@ -328,10 +328,11 @@ export function useAppChat(prefix: string, apiKey: string): AppChat {
   afterEach(async () => {
     const s = now();
     s.unsubscribe();
+    // As a shell quits: each core ends its chat session (its transcript closed) and finishes its background writes
+    // (the recent projects list, trust's last-opened: one still under way would re-create the config folder after its
+    // removal), then the worker stops.
+    for (const core of [s.core, ...s.others]) await core.close();
     await s.worker.stop();
-    // A core writes the recent projects list (and trust's last-opened) in the background when a project opens: one
-    // still under way would re-create the config folder after its removal.
-    for (const core of [s.core, ...s.others]) await core.settled();
     await removeAfterWrites(s.dirs.root);
     state = undefined;
   });

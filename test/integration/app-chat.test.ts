@@ -72,6 +72,23 @@ describe('the app chat', () => {
     expect(((await call('getChatState')) as { pending: unknown[] }).pending).toEqual([]);
   });
 
+  it('the app quitting while an approval waits: the run ends cancelled and its transcript is complete, nothing runs', async () => {
+    app.fake.enqueue(reply(toolUse('t9', 'run_command', { command: 'touch quit-nope' })));
+    const sent = (await call('sendMessage', { text: 'run it, then quit' })) as { runId: string };
+    await until('approvalRequest');
+    await app.core.close(); // what the desktop and browser shells do before they stop the worker
+    const sessions = path.join(app.configDir, 'sessions');
+    const [file, ...more] = fs.readdirSync(sessions).filter((f) => f.endsWith('.jsonl'));
+    expect(more).toEqual([]);
+    const entries = fs
+      .readFileSync(path.join(sessions, file!), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; runId?: string; status?: string });
+    expect(entries.at(-1)).toMatchObject({ type: 'result', runId: sent.runId, status: 'cancelled' });
+    expect(fs.existsSync(path.join(app.project, 'quit-nope'))).toBe(false);
+  });
+
   it('when the last listener goes, a waiting approval is denied; with nobody listening an ask is denied at once', async () => {
     app.fake.enqueue(reply(toolUse('t3', 'write_file', { path: 'b.txt', content: 'x' })), reply(text('gave up')));
     await call('sendMessage', { text: 'write b.txt' });

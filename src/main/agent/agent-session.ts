@@ -29,6 +29,9 @@ const DEFAULT_MAX_TURNS = 50;
 /** Thrown inside prompt() when a cancel came before the run reached the worker. */
 const CANCELLED_BEFORE_START = new GatehouseError('BAD_REQUEST', 'cancelled before the run started');
 /** Until the worker said otherwise, commands are treated as unconfined (fail safe). */
+/** How long closing waits for a cancelled prompt to record its end (a worker that does not answer is not waited for). */
+const CLOSE_WAIT_MS = 5_000;
+
 const NOT_CHECKED: SandboxStatus = { enabled: true, available: false, reason: 'not checked yet' };
 
 /**
@@ -40,6 +43,8 @@ export class AgentSession {
   private readonly listeners = new Set<(event: SessionEvent) => void>();
   private readonly offEvents: () => void;
   private closed = false;
+  /** The prompt under way (settled, never rejected), so that closing can let a cancelled one finish its record. */
+  private inFlight: Promise<unknown> | null = null;
   private readonly context: SessionContext;
   /** The MCP servers sent with the running prompt, and how the last run found them (tools, errors). */
   private mcpSent: { runId: string; servers: ActiveMcpServer[] } | null = null;
@@ -230,7 +235,20 @@ export class AgentSession {
     return () => this.listeners.delete(listener);
   }
 
-  async prompt(text: string, options: PromptOptions = {}): Promise<PromptResult> {
+  prompt(text: string, options: PromptOptions = {}): Promise<PromptResult> {
+    const result = this.runPrompt(text, options);
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inFlight = settled;
+    void settled.then(() => {
+      if (this.inFlight === settled) this.inFlight = null;
+    });
+    return result;
+  }
+
+  private async runPrompt(text: string, options: PromptOptions): Promise<PromptResult> {
     if (this.closed) throw new GatehouseError('BAD_REQUEST', 'the session is closed');
     if (this.active) throw new GatehouseError('BAD_REQUEST', 'a prompt is already running in this session');
     const agentMode: AgentMode = options.agentMode ?? this.options.agentMode ?? 'chat';
@@ -361,6 +379,13 @@ export class AgentSession {
   async close(options: { stopWorker?: boolean } = {}): Promise<void> {
     if (this.closed) return;
     await this.cancel();
+    // The cancelled prompt records its end (its result, checkpoint and decisions) before the transcript closes.
+    const inFlight = this.inFlight;
+    if (inFlight) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([inFlight, new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
     this.closed = true;
     this.offEvents();
     await this.writer.close().catch(() => undefined); // a write failure was reported by the run that made it

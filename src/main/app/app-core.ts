@@ -180,6 +180,16 @@ export class AppCore {
     while (this.background.size) await Promise.all([...this.background]);
   }
 
+  /**
+   * The shell is quitting: the chat session ends as "New session" ends it (a run in progress is cancelled, its
+   * transcript is written to the end and closed, its hooks stopped, the audit log flushed), then the background writes
+   * finish. Called before the worker stops, which the cancel still needs.
+   */
+  async close(): Promise<void> {
+    await this.chat.endSession().catch(() => undefined);
+    await this.settled();
+  }
+
   /** Records that `dir` was opened (recent list, trust's last-opened) in the background: opening never waits for it. */
   private noteOpened(dir: string): void {
     for (const write of [this.recent.add(dir), this.trust.touch(dir)]) {

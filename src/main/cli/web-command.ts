@@ -70,18 +70,21 @@ export const webCommand: CliCommand = {
       // The page still opens and says plainly that the worker is unavailable (and why).
       io.err(`gatehouse web: the worker did not start: ${err instanceof Error ? err.message : String(err)}`);
     }
+    let core: AppCore | undefined;
     try {
-      const core = new AppCore({ shell: 'browser', worker, configDir, project });
+      core = new AppCore({ shell: 'browser', worker, configDir, project });
+      const app = core;
       const server = await startWebServer({
         rendererDir: rendererDir(),
         port,
-        handlers: core.handlers,
-        onEvent: (l) => core.onEvent(l),
+        handlers: app.handlers,
+        onEvent: (l) => app.onEvent(l),
       });
       io.out(`Gatehouse is running at ${server.url}`);
       await stopped;
       await server.close();
     } finally {
+      await core?.close(); // a run in progress ends cancelled, its transcript and the audit log complete
       await worker.stop();
       await flushLastGoodWrites(); // a settings entry being recorded is finished, not left half made
       await flushLogs(); // main.log and worker.log are complete before the process exits

@@ -226,8 +226,10 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
     event.preventDefault();
     updates.stop();
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS).unref());
-    // The worker stops, and the settings' last-good entries being recorded are finished (not left half made).
-    void Promise.race([Promise.all([worker.stop(), flushLastGoodWrites()]), timeout])
+    // The chat session ends (a run in progress is cancelled, its transcript and the audit log complete), then the
+    // worker stops; the settings' last-good entries being recorded are finished (not left half made).
+    const stopCore = core.close().then(() => worker.stop());
+    void Promise.race([Promise.all([stopCore, flushLastGoodWrites()]), timeout])
       .catch(() => undefined)
       .finally(() => app.quit());
   });
