@@ -49,9 +49,8 @@ beforeEach(async () => {
   await worker.start();
 });
 afterEach(async () => {
-  await core?.chat.endSession();
+  for (const c of cores.splice(0)) await c.close(); // as the shell quits: the chat session ends, background writes finish
   await worker.stop();
-  for (const c of cores.splice(0)) await c.settled();
   await removeAfterWrites(root);
 });
 

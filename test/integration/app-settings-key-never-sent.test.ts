@@ -40,8 +40,8 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   off();
+  await core.close(); // as the shell quits: the chat session ends, the background writes (recent projects) finish
   await worker.stop();
-  await core.settled(); // the recent projects list, written in the background, would re-create the config folder
   await removeAfterWrites(root);
 });
 

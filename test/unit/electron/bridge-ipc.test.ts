@@ -51,8 +51,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await core.close(); // as the shell quits: the chat session ends, the background writes (recent projects) finish
   await worker.stop();
-  await core.settled(); // the recent projects list, written in the background on each open, would re-create config/
   await removeAfterWrites(base);
 });
 

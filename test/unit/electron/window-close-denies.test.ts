@@ -36,8 +36,10 @@ beforeEach(async () => {
   ({ worker, core } = await startAppCore('desktop', dirs, modelEnv(root, model)));
 });
 afterEach(async () => {
+  // As the shell quits: the chat session ends (its transcript closed) and the background writes finish (the recent
+  // projects list would re-create the config folder), then the worker stops.
+  await core.close();
   await worker.stop();
-  await core.settled(); // the recent projects list, written in the background, would re-create the config folder
   await removeAfterWrites(root);
 });
 
