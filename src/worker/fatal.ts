@@ -1,3 +1,5 @@
+import { settleWithin } from '../shared/settle-within';
+
 /** The worker's exit code after an uncaught exception or unhandled rejection (EX_SOFTWARE). */
 export const FATAL_EXIT_CODE = 70;
 
@@ -13,21 +15,6 @@ export interface FatalOptions {
 function describe(what: string, err: unknown): string {
   const detail = err instanceof Error ? (err.stack ?? `${err.name}: ${err.message}`) : String(err);
   return `gatehouse worker: ${what}: ${detail}\ngatehouse worker: exiting (code ${FATAL_EXIT_CODE}); the app starts a new worker\n`;
-}
-
-/**
- * Runs `cleanup` for at most `ms`, then resolves: a cleanup that fails or hangs never keeps an exiting worker alive.
- */
-export function cleanUpWithin(cleanup: () => Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    Promise.resolve()
-      .then(cleanup)
-      .catch(() => undefined),
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, ms);
-    }),
-  ]).then(() => clearTimeout(timer));
 }
 
 /**
@@ -49,7 +36,7 @@ export function exitOnFatalErrors(options: FatalOptions): void {
     }
     dying = true;
     const written = new Promise<void>((resolve) => write(describe(what, err), resolve));
-    void Promise.all([written, cleanUpWithin(options.cleanup, cleanupMs)]).finally(() => exit(FATAL_EXIT_CODE));
+    void Promise.all([written, settleWithin(options.cleanup, cleanupMs)]).finally(() => exit(FATAL_EXIT_CODE));
   };
 
   process.on('uncaughtException', (err) => die('uncaught exception', err));

@@ -4,7 +4,8 @@ import type { Decision } from '../shared/permission';
 import { GATEHOUSE_VERSION } from '../shared/version';
 import { AgentService } from './agent-service';
 import { measureToolRoundtrip } from './bench-service';
-import { cleanUpWithin, exitOnFatalErrors } from './fatal';
+import { settleWithin } from '../shared/settle-within';
+import { exitOnFatalErrors } from './fatal';
 import { connectToMain } from './port';
 import { WorkerRpc } from './rpc-server';
 import { measureSandboxOverhead } from '../shared/node/sandbox';
@@ -61,7 +62,7 @@ let stopping = false;
 const stop = (): void => {
   if (stopping) return;
   stopping = true;
-  void cleanUpWithin(() => agents.dispose(), 1_000).then(() => process.exit(0));
+  void settleWithin(() => agents.dispose(), 1_000).then(() => process.exit(0));
 };
 process.on('SIGTERM', stop);
 port.onGone(stop);

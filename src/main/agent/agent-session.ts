@@ -3,6 +3,7 @@ import type { AgentEvent, HookRunsEvent, ToolCallDecided } from '../../shared/ag
 import type { PromptStart } from '../../shared/chat-contract';
 import type { ConversationMessage } from '../../shared/conversation';
 import { GatehouseError, toRpcError } from '../../shared/errors';
+import { settleWithin } from '../../shared/settle-within';
 import type { AgentMode, RuleBehavior } from '../../shared/permission';
 import type { AgentRunResultWire, SandboxRunConfig, SandboxStatus } from '../../shared/worker-protocol';
 import type { ActiveMcpServer, McpServerRunStatus } from '../../shared/mcp-contract';
@@ -43,8 +44,8 @@ export class AgentSession {
   private readonly listeners = new Set<(event: SessionEvent) => void>();
   private readonly offEvents: () => void;
   private closed = false;
-  /** The prompt under way (settled, never rejected), so that closing can let a cancelled one finish its record. */
-  private inFlight: Promise<unknown> | null = null;
+  /** Settles when the last prompt has ended (never rejects): closing lets a cancelled one finish its record. */
+  private lastPrompt: Promise<void> = Promise.resolve();
   private readonly context: SessionContext;
   /** The MCP servers sent with the running prompt, and how the last run found them (tools, errors). */
   private mcpSent: { runId: string; servers: ActiveMcpServer[] } | null = null;
@@ -237,14 +238,10 @@ export class AgentSession {
 
   prompt(text: string, options: PromptOptions = {}): Promise<PromptResult> {
     const result = this.runPrompt(text, options);
-    const settled = result.then(
+    this.lastPrompt = result.then(
       () => undefined,
       () => undefined,
     );
-    this.inFlight = settled;
-    void settled.then(() => {
-      if (this.inFlight === settled) this.inFlight = null;
-    });
     return result;
   }
 
@@ -380,12 +377,7 @@ export class AgentSession {
     if (this.closed) return;
     await this.cancel();
     // The cancelled prompt records its end (its result, checkpoint and decisions) before the transcript closes.
-    const inFlight = this.inFlight;
-    if (inFlight) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([inFlight, new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
-      clearTimeout(timer);
-    }
+    await settleWithin(() => this.lastPrompt, CLOSE_WAIT_MS);
     this.closed = true;
     this.offEvents();
     await this.writer.close().catch(() => undefined); // a write failure was reported by the run that made it
