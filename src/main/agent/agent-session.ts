@@ -29,10 +29,9 @@ import type { AgentSessionOptions, PromptOptions, PromptResult, SessionEvent } f
 const DEFAULT_MAX_TURNS = 50;
 /** Thrown inside prompt() when a cancel came before the run reached the worker. */
 const CANCELLED_BEFORE_START = new GatehouseError('BAD_REQUEST', 'cancelled before the run started');
-/** Until the worker said otherwise, commands are treated as unconfined (fail safe). */
 /** How long closing waits for a cancelled prompt to record its end (a worker that does not answer is not waited for). */
 const CLOSE_WAIT_MS = 5_000;
-
+/** Until the worker said otherwise, commands are treated as unconfined (fail safe). */
 const NOT_CHECKED: SandboxStatus = { enabled: true, available: false, reason: 'not checked yet' };
 
 /**

@@ -72,8 +72,7 @@ export const webCommand: CliCommand = {
     }
     let core: AppCore | undefined;
     try {
-      core = new AppCore({ shell: 'browser', worker, configDir, project });
-      const app = core;
+      const app = (core = new AppCore({ shell: 'browser', worker, configDir, project }));
       const server = await startWebServer({
         rendererDir: rendererDir(),
         port,
