@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import tls from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GatehouseError } from '../../src/shared/errors';
 import type { WorkerStatus } from '../../src/shared/api';
@@ -97,6 +98,20 @@ describe('the supervised worker (a real child process of the built bundle)', () 
       expect(envNames).not.toContain(secret);
     expect(envNames).toContain('PATH');
     expect(envNames).toContain('GATEHOUSE_HOME');
+  });
+
+  it("passes on the user's extra root certificates (NODE_EXTRA_CA_CERTS), which the worker needs behind a TLS-inspecting proxy", async () => {
+    const certs = path.join(configDir, 'extra-roots.pem');
+    fs.writeFileSync(certs, `${tls.rootCertificates[0]}\n`);
+    const h = track(createNodeWorkerHost({ configDir, env: { ...process.env, NODE_EXTRA_CA_CERTS: certs } }));
+    await h.start();
+    expect((await h.request('info', {})).envNames).toContain('NODE_EXTRA_CA_CERTS');
+    const without = { ...process.env };
+    delete without.NODE_EXTRA_CA_CERTS;
+    await h.stop();
+    const bare = track(createNodeWorkerHost({ configDir, env: without }));
+    await bare.start();
+    expect((await bare.request('info', {})).envNames).not.toContain('NODE_EXTRA_CA_CERTS');
   });
 
   it('rejects malformed params before they reach the worker', async () => {
