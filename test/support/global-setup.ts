@@ -31,12 +31,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const cleanups: (() => Promise<void>)[] = [];
   const extraCaCerts = process.env.NODE_EXTRA_CA_CERTS;
   if (extraCaCerts !== undefined) {
-    // Set where a TLS-inspecting proxy stands between the machine and the internet (this one's and CI's). Node 20
-    // reads and parses that bundle, with its own roots, as every process starts, before any code runs: ~80 ms of CPU
-    // for `node -e 0` (0.12 s against 0.04 s here), paid by each of the run's ~1,000 `gatehouse` CLIs, workers,
-    // servers and fixtures. None of them makes a TLS connection (every server of the tests is plain HTTP on loopback),
-    // so the run's processes start without it. Users keep theirs: the product passes it on to its workers, which
-    // need it to reach the model through such a proxy.
+    // Set where a TLS-inspecting proxy stands between the machine and the internet, as on the machine these tests
+    // were written on (it names the system's own bundle there). Node 20 reads and parses that bundle, with its own
+    // roots, as every process starts, before any code runs: ~80 ms of CPU for `node -e 0` (0.12 s against 0.04 s),
+    // paid by each of the run's ~1,000 `gatehouse` CLIs, workers, servers and fixtures. None of them makes a TLS
+    // connection (every server of the tests is plain HTTP on loopback), so the run's processes start without it.
+    // Users keep theirs: the product passes it on to its workers, which need it to reach the model through such a
+    // proxy (worker-env.ts).
     delete process.env.NODE_EXTRA_CA_CERTS;
     cleanups.push(async () => {
       process.env.NODE_EXTRA_CA_CERTS = extraCaCerts;
