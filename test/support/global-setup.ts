@@ -34,8 +34,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // Set where a TLS-inspecting proxy stands between the machine and the internet, as on the machine these tests
     // were written on (it names the system's own bundle there). Node 20 reads and parses that bundle, with its own
     // roots, as every process starts, before any code runs: ~80 ms of CPU for `node -e 0` (0.12 s against 0.04 s),
-    // paid by each of the run's ~1,000 `gatehouse` CLIs, workers, servers and fixtures. None of them makes a TLS
-    // connection (every server of the tests is plain HTTP on loopback), so the run's processes start without it.
+    // paid by each Node process a test starts with this environment (CLIs, servers, fixtures, the permission corpus's
+    // ~250 CLIs). None of them makes a TLS connection (every server of the tests is plain HTTP on loopback), so the
+    // run's processes start without it.
     // Users keep theirs: the product passes it on to its workers, which need it to reach the model through such a
     // proxy (worker-env.ts).
     delete process.env.NODE_EXTRA_CA_CERTS;
