@@ -28,6 +28,8 @@ const BASIC_ENV = new Set([
   'npm_config_cache',
   'GATEHOUSE_SANDBOX',
   'NODE_USE_ENV_PROXY',
+  // Extra root certificates (a path): a server that reaches its API over TLS behind a TLS-inspecting proxy needs them.
+  'NODE_EXTRA_CA_CERTS',
 ]);
 const PROXY_ENV = /^(https?|all|no)_proxy$/i;
 
