@@ -83,6 +83,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   project.provide('chromiumWsEndpoint', server?.wsEndpoint() ?? '');
   return async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
+    // Every cleanup runs, whatever one before it threw (one that throws, a Chromium that will not close say, would
+    // otherwise leave the run's temp folders behind); the first failure is reported after all of them.
+    const failures: unknown[] = [];
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((err: unknown) => failures.push(err));
+    if (failures.length > 0) throw failures[0];
   };
 }
