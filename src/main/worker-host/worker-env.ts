@@ -1,23 +1,10 @@
+import { BASIC_ENV_NAMES } from '../../shared/basic-env';
+
 /**
  * The worker's environment, built from scratch: only what a process needs to run, never the parent's tokens or
  * secrets. The model key (later) travels over the port, not through here.
  */
-const PASS_THROUGH = [
-  'PATH',
-  'HOME',
-  'USER',
-  'LOGNAME',
-  'SHELL',
-  'LANG',
-  'LC_ALL',
-  'LC_CTYPE',
-  'TERM',
-  'TMPDIR',
-  'TZ',
-  // A file of extra root certificates (a path, no secret), set where a TLS-inspecting proxy stands between the user and
-  // the internet: without it, the worker could not reach the model's API there, nor could the commands it runs.
-  'NODE_EXTRA_CA_CERTS',
-];
+const PASS_THROUGH = [...BASIC_ENV_NAMES, 'LC_ALL', 'LC_CTYPE'];
 const WINDOWS_PASS_THROUGH = [
   'SystemRoot',
   'SYSTEMROOT',

@@ -10,26 +10,17 @@ import { isHttpEntry } from '../../shared/mcp-contract';
 import type { SandboxRunConfig } from '../../shared/worker-protocol';
 import { CommandConfinement } from '../command-confinement';
 import { CommandSandboxCache } from '../../shared/node/sandbox';
+import { BASIC_ENV_NAMES } from '../../shared/basic-env';
 import type { SpawnSpec } from './stdio-transport';
 
 /** Variables every server gets (when set): what a program needs to run, nothing that identifies a secret. */
 const BASIC_ENV = new Set([
-  'PATH',
-  'HOME',
-  'USER',
-  'LOGNAME',
-  'SHELL',
-  'LANG',
+  ...BASIC_ENV_NAMES,
   'LANGUAGE',
-  'TERM',
-  'TZ',
-  'TMPDIR',
   'XDG_CACHE_HOME',
   'npm_config_cache',
   'GATEHOUSE_SANDBOX',
   'NODE_USE_ENV_PROXY',
-  // Extra root certificates (a path): a server that reaches its API over TLS behind a TLS-inspecting proxy needs them.
-  'NODE_EXTRA_CA_CERTS',
 ]);
 const PROXY_ENV = /^(https?|all|no)_proxy$/i;
 
