@@ -36,9 +36,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // roots, as every process starts, before any code runs: ~80 ms of CPU for `node -e 0` (0.12 s against 0.04 s),
     // paid by each Node process a test starts with this environment (CLIs, servers, fixtures, the permission corpus's
     // ~250 CLIs). None of them makes a TLS connection (every server of the tests is plain HTTP on loopback), so the
-    // run's processes start without it.
-    // Users keep theirs: the product passes it on to its workers, which need it to reach the model through such a
-    // proxy (worker-env.ts).
+    // run's processes start without it. Users keep theirs: the product passes it on to its worker and stdio MCP
+    // servers (src/shared/basic-env.ts), which need it to reach their APIs through such a proxy.
     delete process.env.NODE_EXTRA_CA_CERTS;
     cleanups.push(async () => {
       process.env.NODE_EXTRA_CA_CERTS = extraCaCerts;
