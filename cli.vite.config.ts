@@ -9,7 +9,7 @@ import { tomlData } from './scripts/vite-toml-data.mjs';
  * main bundle so that they start fast: their npm dependencies are bundled in and tree-shaken (zod as a package loads
  * every locale: ~4x the CPU of what the CLI uses of it; the Anthropic and MCP SDKs are hundreds of files to find and
  * read), each subcommand (and each of the worker's lazily loaded parts) is a chunk loaded only when it runs, and
- * every chunk sits in out/main/cli-chunks where the V8 code cache (src/main/cli/code-cache.ts) finds it. Kept
+ * every chunk sits in out/main/cli-chunks where the V8 code cache (src/shared/node/code-cache.ts) finds it. Kept
  * external: web-tree-sitter (it finds its WebAssembly beside its own file), ws (optional native add-ons) and node-pty
  * (a native add-on). Runs after `electron-vite build`, which empties out/main. The desktop app's main, the SDK and the
  * bench keep electron-vite's bundle.

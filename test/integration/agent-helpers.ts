@@ -260,18 +260,30 @@ export function makeAppDirs(prefix: string, settings?: string): AppDirs {
   return { root, project, configDir };
 }
 
-/** The worker's and core's environment: PATH, HOME = `home`, and the loopback model's key and URL. */
+/**
+ * The worker's and core's environment: PATH, HOME = `home`, the loopback model's key and URL, and the run's shared
+ * code cache (codeCacheEnv).
+ */
 export function modelEnv(home: string, model: FakeAnthropic): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: home, ANTHROPIC_API_KEY: model.apiKey, ANTHROPIC_BASE_URL: model.baseURL };
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    ANTHROPIC_API_KEY: model.apiKey,
+    ANTHROPIC_BASE_URL: model.baseURL,
+    ...codeCacheEnv(),
+  };
 }
 
-/** Starts the real worker process (out/main/worker.js) and an AppCore of `shell` on it, both with `env`. */
+/**
+ * Starts the real worker process (out/main/worker.js) and an AppCore of `shell` on it, both with `env`; the worker also
+ * gets the run's shared code cache (codeCacheEnv), as a user's workers share theirs.
+ */
 export async function startAppCore(
   shell: 'browser' | 'desktop',
   dirs: AppDirs,
   env: NodeJS.ProcessEnv,
 ): Promise<{ worker: WorkerSupervisor; core: AppCore }> {
-  const worker = createNodeWorkerHost({ configDir: dirs.configDir, env });
+  const worker = createNodeWorkerHost({ configDir: dirs.configDir, env: { ...env, ...codeCacheEnv() } });
   await worker.start();
   return { worker, core: new AppCore({ shell, worker, configDir: dirs.configDir, project: dirs.project, env }) };
 }

@@ -11,6 +11,7 @@ import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthro
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { makeAppDirs, modelEnv } from './agent-helpers';
 import { removeAfterWrites } from '../support/remove-after-writes';
+import { codeCacheEnv } from '../support/code-cache-env';
 
 // The chat session's permission mode through AppCore's handlers (the socket's and IPC's entry), with the real
 // worker, the real engine and the loopback model server.
@@ -45,7 +46,7 @@ function start(userSettings: string): void {
 beforeEach(async () => {
   expect(fake.pending()).toBe(0);
   ({ root, project, configDir } = makeAppDirs('gatehouse-app-mode-'));
-  worker = createNodeWorkerHost({ configDir, env: { PATH: process.env.PATH, HOME: root } });
+  worker = createNodeWorkerHost({ configDir, env: { PATH: process.env.PATH, HOME: root, ...codeCacheEnv() } });
   await worker.start();
 });
 afterEach(async () => {

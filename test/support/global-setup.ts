@@ -18,10 +18,11 @@ declare module 'vitest' {
  * Runs once per project in Vitest's main process, before its workers start (and only when the project has tests to
  * run). Two things every file would otherwise pay for again, and one that would outlive the run:
  *
- * - The CLI's compiled-code cache (src/main/cli/code-cache.ts) lives in the user's cache folder. The tests give each
- *   `gatehouse` process a fresh HOME, so each one compiled its bundle from scratch and wrote a cache no one read. Here
- *   every process of the run shares one cache folder (XDG_CACHE_HOME, a fresh temp dir per run), as a user's processes
- *   do. A test that is about the cache (test/unit/cli/code-cache.test.ts) passes its own environment.
+ * - The compiled-code cache of the CLI and the worker (src/shared/node/code-cache.ts) lives in the user's cache
+ *   folder. The tests give each `gatehouse` process a fresh HOME, so each one (and its worker) compiled its bundle
+ *   from scratch and wrote a cache no one read. Here every process of the run shares one cache folder
+ *   (XDG_CACHE_HOME, a fresh temp dir per run), as a user's processes do. A test that is about the cache
+ *   (test/unit/cli/code-cache.test.ts) passes its own environment.
  * - The decision helpers `gatehouse permissions check` and `hook claude` start (a helper exits after minutes idle):
  *   see below.
  * - One Chromium for the whole integration project: `launchChromium()` connects to it, and each file gets its own

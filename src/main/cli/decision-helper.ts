@@ -3,9 +3,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { userCacheDir } from '../paths';
+import { userCacheDir } from '../../shared/node/user-cache-dir';
 import { initShellParser } from '../permission/command/parser';
-import { enableCodeCache } from './code-cache';
+import { enableCodeCache } from '../../shared/node/code-cache';
 import { findCommand } from './commands';
 import { runDecisionRequest } from './decision-request';
 import {

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { userCacheDir } from '../paths';
-import { enableCodeCache } from './code-cache';
+import { userCacheDir } from '../../shared/node/user-cache-dir';
+import { enableCodeCache } from '../../shared/node/code-cache';
 import { findCommand } from './commands';
 import { HELPER_COMMAND, HELPER_DEBUG_ENV, helperEnabled, servedByHelper } from './decision-helper-socket';
 

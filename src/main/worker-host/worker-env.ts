@@ -4,7 +4,15 @@ import { BASIC_ENV_NAMES } from '../../shared/basic-env';
  * The worker's environment, built from scratch: only what a process needs to run, never the parent's tokens or
  * secrets. The model key (later) travels over the port, not through here.
  */
-const PASS_THROUGH = [...BASIC_ENV_NAMES, 'LC_ALL', 'LC_CTYPE'];
+const PASS_THROUGH = [
+  ...BASIC_ENV_NAMES,
+  'LC_ALL',
+  'LC_CTYPE',
+  // Where the worker keeps its compiled code (shared/node/code-cache.ts: the user's cache folder, as the CLI's), and
+  // the switch that turns that cache off.
+  'XDG_CACHE_HOME',
+  'GATEHOUSE_CODE_CACHE',
+];
 const WINDOWS_PASS_THROUGH = [
   'SystemRoot',
   'SYSTEMROOT',

@@ -4,8 +4,15 @@ import path from 'node:path';
 import vm from 'node:vm';
 
 /**
- * Compiled code kept between runs of the CLI, so that a one-shot command (a hook calls `gatehouse` once per tool
- * call) does not parse and compile its bundle again each time.
+ * Compiled code kept between runs of the CLI and of the agent worker, so that a one-shot command (a hook calls
+ * `gatehouse` once per tool call) and each new worker (one per session or window, one per `gatehouse run`) do not
+ * parse and compile their bundle again each time. Measured on the worker (70 workers each way, each running an
+ * agent turn of the integration tests): 489 -> 377 ms of CPU per worker, most of it the functions a run compiles
+ * lazily, which the cache written at exit holds.
+ *
+ * This module is the module loader's own: it reads a chunk's cached code synchronously where `require` reads the
+ * chunk itself, and writes at exit, when nothing else runs. That is why the worker's rule against synchronous calls
+ * leaves it out (eslint.config.mjs).
  *
  * On Node 22+ this is Node's own compile cache (`module.enableCompileCache`). Node 20 has none, so the CLI's chunks
  * (out/main/cli-chunks, and nothing else) are compiled through `vm.Script` with V8's code cache. Such a script has no
