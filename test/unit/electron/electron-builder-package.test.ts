@@ -106,6 +106,17 @@ describe('packaging for Linux with electron-builder (offline)', () => {
     for (const dep of Object.keys(pkg.dependencies)) expect(shipped, dep).toContain(dep);
   });
 
+  it("leaves out the dependencies' type declarations, source maps and the Anthropic SDK's TypeScript sources, and keeps its code", () => {
+    const unused = asarFiles.filter(
+      (f) => /^\/node_modules\/.*\.(d\.[cm]?ts|map)$/.test(f) || f.startsWith('/node_modules/@anthropic-ai/sdk/src/'),
+    );
+    expect(unused).toEqual([]);
+    // What the app loads of it: the CommonJS entry (the worker bundles the SDK; main imports it for the auto-mode
+    // classifier) and the ES module one.
+    expect(asarFiles).toContain('/node_modules/@anthropic-ai/sdk/index.js');
+    expect(asarFiles).toContain('/node_modules/@anthropic-ai/sdk/index.mjs');
+  });
+
   it('ships no renderer-only package a second time (the renderer bundle has them) and no unused sandbox runtime', () => {
     const shipped = topLevelModules();
     const devOnly = Object.keys(pkg.devDependencies).filter((d) => shipped.has(d));
