@@ -14,16 +14,16 @@ import vm from 'node:vm';
  * chunk itself, and writes at exit, when nothing else runs. That is why the worker's rule against synchronous calls
  * leaves it out (eslint.config.mjs).
  *
- * On Node 22+ this is Node's own compile cache (`module.enableCompileCache`). Node 20 has none, so the chunks of
- * the CLI and the worker (out/main/cli-chunks, and nothing else) are compiled through `vm.Script` with V8's code
- * cache. Such a script has no dynamic-import callback (Node 20 drops it for code read from a cache), which is why
- * only the chunks qualify: the bundler turns every import() in them into require() (cli.vite.config.ts fails the
- * build otherwise). The cached data is read before compiling and, when there was none or V8 rejected it, written
- * when the process exits (by then it also holds the functions this run compiled lazily). A cache file is V8 bytecode
- * that this process will run, so it lives only in the user's own cache folder (owned by this user, writable by no one else, else no cache), is
- * written atomically (temp file + rename), and is keyed by what the code depends on: the chunk's name (which holds a
- * hash of its content), its length, the Node version and architecture, and the V8 flags and command of this run.
- * Any failure means compiling as usual, never an error.
+ * On Node 22+ this is Node's own compile cache (`module.enableCompileCache`). Node 20 has none, so the chunks of the
+ * CLI and the worker (out/main/cli-chunks, and nothing else) are compiled through `vm.Script` with V8's code cache.
+ * Such a script has no dynamic-import callback (Node 20 drops it for code read from a cache), which is why only the
+ * chunks qualify: the bundler turns every import() in them into require() (cli.vite.config.ts fails the build
+ * otherwise). The cached data is read before compiling and, when there was none or V8 rejected it, written when the
+ * process exits (by then it also holds the functions this run compiled lazily). A cache file is V8 bytecode that this
+ * process will run, so it lives only in the user's own cache folder (owned by this user, writable by no one else, else
+ * no cache), is written atomically (temp file + rename), and is keyed by what the code depends on: the chunk's name
+ * (which holds a hash of its content), its length, the Node version and architecture, and the V8 flags and command of
+ * this run. Any failure means compiling as usual, never an error.
  */
 
 export interface CodeCacheOptions {
