@@ -46,7 +46,7 @@ function cacheFiles(): Map<string, number> {
 
 /** Starts a worker with the test's HOME (and no XDG_CACHE_HOME), checks that it answers, and stops it. */
 async function runWorker(extraEnv: NodeJS.ProcessEnv = {}): Promise<void> {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, ...extraEnv };
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
   delete env.XDG_CACHE_HOME;
   delete env.GATEHOUSE_CODE_CACHE;
   Object.assign(env, extraEnv);
