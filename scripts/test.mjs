@@ -11,14 +11,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const color = process.stdout.isTTY ? { FORCE_COLOR: '1' } : {};
 
 function run(command, args, options) {
   const child = spawn(command, args, { cwd: root, ...options });
   const exited = new Promise((resolve) => {
     child.once('error', (err) => resolve({ code: 1, error: err }));
-    child.once('close', (code, signal) => resolve({ code: code ?? 1, signal }));
+    child.once('close', (code) => resolve({ code: code ?? 1 }));
   });
   return { child, exited };
 }
@@ -32,7 +31,9 @@ const check = run(npm[0], [...npm[1], 'run', '-s', 'check'], {
 check.child.stdout?.setEncoding('utf8').on('data', (chunk) => (checkOutput += chunk));
 check.child.stderr?.setEncoding('utf8').on('data', (chunk) => (checkOutput += chunk));
 
-const tests = run(bin('vitest'), ['run', ...process.argv.slice(2)], { stdio: 'inherit' });
+const tests = run(path.join(root, 'node_modules', '.bin', 'vitest'), ['run', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+});
 
 // Ctrl-C in a terminal reaches every process of the group; a signal sent to this process alone is passed on.
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -46,8 +47,10 @@ const [checked, tested] = await Promise.all([check.exited, tests.exited]);
 if (checkOutput.trim()) process.stdout.write(`\n${checkOutput.trimEnd()}\n`);
 if (checked.error) console.error(`npm test: could not run \`npm run check\`: ${checked.error.message}`);
 if (tested.error) console.error(`npm test: could not run vitest: ${tested.error.message}`);
-const failed = [checked.code !== 0 && 'the checks (npm run check)', tested.code !== 0 && 'the tests (vitest run)'];
-const names = failed.filter(Boolean);
+const names = [
+  checked.code !== 0 && 'the checks (npm run check)',
+  tested.code !== 0 && 'the tests (vitest run)',
+].filter(Boolean);
 if (names.length > 0) {
   console.error(`npm test: ${names.join(' and ')} failed`);
   process.exit(1);
