@@ -31,3 +31,26 @@ export function launchChromium(): Promise<Browser> {
   if (wsEndpoint) return chromium.connect(wsEndpoint);
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
+
+let processBrowser: Promise<Browser> | null = null;
+
+/**
+ * One connection (see launchChromium) for every file this Vitest worker runs, never closed by a file: the chat apps'
+ * contexts outlive a file (see ContextPool), and the worker's end closes it. A new one once it is lost.
+ */
+export function processChromium(): Promise<Browser> {
+  if (!processBrowser) {
+    const connecting = launchChromium();
+    processBrowser = connecting;
+    connecting.then(
+      (browser) =>
+        browser.on('disconnected', () => {
+          if (processBrowser === connecting) processBrowser = null;
+        }),
+      () => {
+        if (processBrowser === connecting) processBrowser = null;
+      },
+    );
+  }
+  return processBrowser;
+}

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { launchChromium } from './browser';
+import { processChromium } from './browser';
 import { ContextPool, keptOrNewPage } from './context-pool';
 import { makeTempDir, removeTempDir, REPO_ROOT, requireBuiltApp, startWeb } from './start-web';
 import type { RunningWeb } from './start-web';
@@ -22,13 +22,14 @@ export interface ModelServer {
 export interface ChatApp<M extends ModelServer> {
   model: M;
   web: RunningWeb;
+  /** This worker's connection to the run's Chromium (processChromium): not the app's to close. */
   browser: Browser;
   /** Fresh temp dirs: the open project and the server's home (GATEHOUSE_HOME and HOME). */
   project: string;
   home: string;
-  /** A new browser context, closed by `closeContexts` (after each test with `useChatApp`). */
+  /** A browser context made with `options`: a kept one when one is free (see ContextPool), else a new one. */
   newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
-  /** Closes every context `newContext` made so far. */
+  /** Closes every context of the pool, the ones kept from earlier tests and files too. */
   closeContexts(): Promise<void>;
   /**
    * After a test: each context `newContext` made is kept for the next test that asks for one with the same options,
@@ -36,7 +37,10 @@ export interface ChatApp<M extends ModelServer> {
    * does). A fresh context and page cost Chromium ~2.7 s of CPU; a kept page loading the app again ~1 s.
    */
   recycleContexts(): Promise<void>;
-  /** Closes the browser, the server and the model, removes the temp dirs and puts the environment back. */
+  /**
+   * Recycles the contexts still in use (they stay for the next file's app), stops the server and the model, removes
+   * the temp dirs and puts the environment back.
+   */
   stop(): Promise<void>;
 }
 
@@ -57,22 +61,23 @@ export interface ChatAppOptions<M extends ModelServer> {
   prepare?: (project: string, home: string) => unknown;
 }
 
+/**
+ * The contexts of every chat app of this Vitest worker: the files it runs one after the other take turns with them
+ * (each recycles the ones it took after each test, and when it stops).
+ */
+const contexts = new ContextPool(processChromium);
+
 /** The model, `gatehouse web` on a fresh project and home, and Chromium: what a chat e2e test starts from. */
 export async function startChatApp<M extends ModelServer>(options: ChatAppOptions<M>): Promise<ChatApp<M>> {
   requireBuiltApp();
   const env: Record<string, string | undefined> = { ...options.env };
   const saved = new Map<string, string | undefined>();
   const started: Partial<Started<M>> = {};
-  const contexts = new ContextPool(() => {
-    if (!started.browser) throw new Error('the chat app has no browser');
-    return started.browser;
-  });
   const closeContexts = (): Promise<void> => contexts.closeAll();
   const newContext = (contextOptions?: BrowserContextOptions): Promise<BrowserContext> => contexts.take(contextOptions);
   const recycleContexts = (): Promise<void> => contexts.recycle(started.web?.origin ?? null);
   const stop = async (): Promise<void> => {
-    await closeContexts();
-    await started.browser?.close();
+    await recycleContexts();
     await started.web?.stop();
     await started.model?.close();
     for (const dir of [started.project, started.home]) if (dir) removeTempDir(dir);
@@ -94,7 +99,7 @@ export async function startChatApp<M extends ModelServer>(options: ChatAppOption
       else process.env[name] = value;
     }
     started.web = await startWeb({ project: started.project, home: started.home });
-    started.browser = await launchChromium();
+    started.browser = await processChromium();
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
     return { ...(started as Started<M>), newContext, closeContexts, recycleContexts, stop };
   } catch (err) {

@@ -1,9 +1,11 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright';
 
-// Browser contexts and chat pages kept from one test to the next of a file. A new context and page cost Chromium
-// ~2.7 s of CPU (a renderer process starts, then another one for the app's site); loading the app again in a kept
-// page, in its warm renderer, ~1 s. What a test could leave behind is put back or, when it cannot be, the context is
-// not kept: nothing of one test reaches the next.
+// Browser contexts and chat pages kept from one test to the next, and from one file to the next of a Vitest worker. A
+// new context and page cost Chromium ~2.7 s of CPU (a renderer process starts, then another one for the app's site);
+// loading the app again in a kept page, in its warm renderer, ~1 s. Each file's app is served on a port of its own:
+// another origin of the same site (127.0.0.1), so a kept page keeps its renderer and finds none of the storage of the
+// last file's origin. What a test could leave behind is put back or, when it cannot be, the context is not kept:
+// nothing of one test reaches the next.
 
 /** The chat page `openChatPage` last opened in a context. */
 const chatPages = new WeakMap<BrowserContext, Page>();
@@ -28,6 +30,18 @@ const PAGE_EVENTS = [
   'framenavigated',
   'load',
   'domcontentloaded',
+] as const;
+
+/** The context events the tests listen to: a kept context starts the next test with none of these listeners. */
+const CONTEXT_EVENTS = [
+  'page',
+  'console',
+  'dialog',
+  'request',
+  'requestfailed',
+  'requestfinished',
+  'response',
+  'weberror',
 ] as const;
 
 /** Calls after which a context or page cannot be put back as it was: such a context is closed, not kept. */
@@ -100,21 +114,23 @@ interface Entry {
   tainted: boolean;
 }
 
-/** The contexts of one file's chat app: `take` gives a free one made with the same options, or a new one. */
+/** Contexts of a chat app: `take` gives a free one made with the same options, or a new one. */
 export class ContextPool {
   private readonly entries: Entry[] = [];
 
-  constructor(private readonly browser: () => Browser) {}
+  constructor(private readonly browser: () => Browser | Promise<Browser>) {}
 
   async take(given: BrowserContextOptions = {}): Promise<BrowserContext> {
     const options = { ...CONTEXT_DEFAULTS, ...given };
     const key = JSON.stringify(options);
-    const free = this.entries.find((e) => !e.inUse && e.key === key);
+    const browser = await this.browser();
+    // A context of a connection that was lost is gone (its entry too, once its close event came).
+    const free = this.entries.find((e) => !e.inUse && e.key === key && e.context.browser() === browser);
     if (free) {
       free.inUse = true;
       return free.context;
     }
-    const context = await this.browser().newContext(options);
+    const context = await browser.newContext(options);
     const entry: Entry = { context, key, options, inUse: true, tainted: false };
     markLastingChanges(context, () => (entry.tainted = true));
     context.on('close', () => {
@@ -126,13 +142,14 @@ export class ContextPool {
   }
 
   /**
-   * After a test: every context is either closed (something lasting was changed in it, its chat page was changed in
-   * such a way, or `origin` is unknown) or made ready for the next test: its other pages closed, permissions and
-   * routes cleared, and its chat page emptied (storage cleared, navigated to a page of `origin` that is not the app:
-   * the app's document and its socket go, as they would with the page), its media and viewport as the context had them.
+   * After a test: every context it took is either closed (something lasting was changed in it, its chat page was
+   * changed in such a way, or `origin` is unknown) or made ready for the next test: its other pages closed, its
+   * listeners, permissions, cookies and routes cleared, and its chat page emptied (storage cleared, navigated to a
+   * page of `origin` that is not the app: the app's document and its socket go, as they would with the page), its
+   * media and viewport as the context had them.
    */
   async recycle(origin: string | null): Promise<void> {
-    for (const entry of [...this.entries]) {
+    for (const entry of this.entries.filter((e) => e.inUse)) {
       const chat = chatPages.get(entry.context);
       if (entry.tainted || !origin || (chat && changedPages.has(chat))) {
         await entry.context.close();
@@ -140,6 +157,7 @@ export class ContextPool {
       }
       try {
         for (const page of entry.context.pages()) if (page !== chat) await page.close();
+        for (const event of CONTEXT_EVENTS) await entry.context.removeAllListeners(event, { behavior: 'ignoreErrors' });
         await entry.context.clearPermissions();
         await entry.context.clearCookies();
         await entry.context.unrouteAll({ behavior: 'ignoreErrors' });
