@@ -14,8 +14,8 @@ import {
   type ProjectCheckpointPaths,
 } from './checkpoint-index';
 import { readCheckpointSettings, type CheckpointSettings } from './checkpoint-settings';
-import { nulList, runGit, type ShadowGit } from './shadow-git';
-import { prepareRepo, snapshotTree } from './snapshot';
+import { nulList, runGit, writeCheckpointRef, type ShadowGit } from './shadow-git';
+import { forgetWrittenTrees, prepareRepo, snapshotTree } from './snapshot';
 
 /**
  * A project's checkpoints: before each prompt that may change files, the project's files as they are (honouring its
@@ -78,7 +78,7 @@ export class CheckpointStore {
         else {
           const message = `checkpoint ${entry.id} (session ${entry.sessionId}, run ${entry.runId})`;
           entry.commit = (await runGit(this.repo, ['commit-tree', snap.tree, '-m', message])).stdout.trim();
-          await runGit(this.repo, ['update-ref', `refs/checkpoints/${entry.id}`, entry.commit]);
+          await writeCheckpointRef(this.repo, entry.id, entry.commit);
           entry.skipped = snap.skipped;
         }
       } catch (err) {
@@ -134,7 +134,7 @@ export class CheckpointStore {
           skipped: snap.skipped,
           afterTree: snap.tree,
         };
-        await runGit(this.repo, ['update-ref', `refs/checkpoints/${undo.id}`, undoCommit]);
+        await writeCheckpointRef(this.repo, undo.id, undoCommit);
         index.entries.push(undo);
       }
       // Deletions first: a path that is now a symbolic link where the checkpoint had a folder goes before git writes
@@ -240,6 +240,7 @@ export class CheckpointStore {
       if (e.commit) await runGit(this.repo, ['update-ref', '-d', `refs/checkpoints/${e.id}`]).catch(() => undefined);
     await runGit(this.repo, ['reflog', 'expire', '--expire=now', '--all']).catch(() => undefined);
     await runGit(this.repo, ['gc', '-q', '--prune=now']).catch(() => undefined);
+    forgetWrittenTrees(this.repo);
   }
 
   /** Deletes every checkpoint of a session (when the session is deleted). */

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { writeFileAtomicAsync } from '../fs/atomic-write';
 
 /**
  * Git, run on a project's files with a repository of Gatehouse's own (the "shadow" repository under the user's config
@@ -112,4 +114,21 @@ export function runGit(repo: ShadowGit, args: readonly string[], options: GitRun
 /** NUL-separated git output as a list. */
 export function nulList(text: string): string[] {
   return text.split('\0').filter((s) => s.length > 0);
+}
+
+const CHECKPOINT_ID = /^[0-9a-f]{12}$/;
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * Points `refs/checkpoints/ID` at `commit`, as `git update-ref` does for a new ref: a loose ref file holding the
+ * object id, written whole (temp file, rename). Written here rather than by starting git: starting a process forks
+ * this one, on its thread, at a cost that grows with its memory (measured on Linux: 4 ms for a 50 MB process, 21 ms
+ * for a 1 GB one), and a prompt's checkpoint started nine. Only for a new ref of an id the store made (a deletion,
+ * which may find the ref packed, stays git's).
+ */
+export async function writeCheckpointRef(repo: ShadowGit, id: string, commit: string): Promise<void> {
+  if (!CHECKPOINT_ID.test(id)) throw new GitError(`not a checkpoint id: ${JSON.stringify(id)}`, 'GIT_FAILED');
+  if (!OBJECT_ID.test(commit))
+    throw new GitError(`git commit-tree gave no commit id: ${JSON.stringify(commit)}`, 'GIT_FAILED');
+  await writeFileAtomicAsync(path.join(repo.gitDir, 'refs', 'checkpoints', id), `${commit}\n`, 0o644);
 }

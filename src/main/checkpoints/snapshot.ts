@@ -79,6 +79,45 @@ export async function snapshotTree(repo: ShadowGit, limits: SnapshotLimits, inde
   const stage = update.filter((f) => !large.has(f));
   if (stage.length > 0)
     await runGit(repo, ['update-index', '--add', '--remove', '-z', '--stdin'], { env, input: stage.join('\0') });
-  const tree = (await runGit(repo, ['write-tree'], { env })).stdout.trim();
+  const tree = await writeTree(repo, env, indexFile === undefined ? path.join(repo.gitDir, 'index') : null);
   return { ok: true, tree, files: files - tooLarge.length, skipped };
+}
+
+/**
+ * The tree this process last wrote from a repository's own index, with the index file's identity then. Every change
+ * of that index (ours or another process's: git writes a new file and renames it over) changes the identity, and an
+ * index that did not change gives the same tree: a checkpoint with nothing changed since the last snapshot (the end of
+ * a run that changed no file, the next prompt) reuses it instead of starting `git write-tree` again. Every change of
+ * a shadow index happens while its checkpoint index's state lock is held, so nothing changes it between a write-tree
+ * and the look at its identity that follows.
+ */
+const writtenTrees = new Map<string, { identity: string; tree: string }>();
+
+async function indexIdentity(file: string): Promise<string | null> {
+  try {
+    const st = await fs.promises.stat(file, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch (err) {
+    if (isMissing(err)) return null;
+    throw err;
+  }
+}
+
+/** `git write-tree` of the index, or, when `ownIndex` (the repository's own index) is unchanged, its last tree. */
+async function writeTree(repo: ShadowGit, env: Record<string, string>, ownIndex: string | null): Promise<string> {
+  if (ownIndex) {
+    const known = writtenTrees.get(ownIndex);
+    if (known && known.identity === (await indexIdentity(ownIndex))) return known.tree;
+  }
+  const tree = (await runGit(repo, ['write-tree'], { env })).stdout.trim();
+  if (ownIndex) {
+    const identity = await indexIdentity(ownIndex);
+    if (identity) writtenTrees.set(ownIndex, { identity, tree });
+  }
+  return tree;
+}
+
+/** Forgets the trees written from `repo`'s index (after a prune, which may delete objects no checkpoint keeps). */
+export function forgetWrittenTrees(repo: ShadowGit): void {
+  writtenTrees.delete(path.join(repo.gitDir, 'index'));
 }
