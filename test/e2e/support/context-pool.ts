@@ -106,15 +106,57 @@ function markLastingChanges(target: BrowserContext | Page, tainted: () => void):
  */
 const CONTEXT_DEFAULTS: BrowserContextOptions = { reducedMotion: 'reduce' };
 
+/**
+ * The options a page can be given after its context was made (emulateMedia, setViewportSize), with Playwright's
+ * values when unset: they are not part of a context's key. A kept context asked for other ones gets them on its pages
+ * (the kept chat page, each page `newPage` opens), so tests that differ only in window size or colour scheme share
+ * contexts.
+ */
+interface PageLook {
+  viewport: { width: number; height: number };
+  colorScheme: 'light' | 'dark' | 'no-preference';
+  reducedMotion: 'reduce' | 'no-preference';
+  forcedColors: 'active' | 'none';
+}
+
+/** `options` as the key of the contexts that can serve them, and the look their pages are given. */
+function splitOptions(options: BrowserContextOptions): { key: string; look: PageLook | null } {
+  const { viewport, colorScheme, reducedMotion, forcedColors, ...fixed } = options;
+  // No viewport (the window's own size) cannot be given to a page later: such a context is kept for its own options.
+  if (viewport === null) return { key: JSON.stringify(options), look: null };
+  const look: PageLook = {
+    viewport: viewport ?? { width: 1280, height: 720 },
+    colorScheme: colorScheme ?? 'light',
+    reducedMotion: reducedMotion ?? 'no-preference',
+    forcedColors: forcedColors ?? 'none',
+  };
+  return { key: JSON.stringify(fixed), look };
+}
+
+async function applyLook(page: Page, look: PageLook): Promise<void> {
+  await page.emulateMedia({
+    media: null,
+    colorScheme: look.colorScheme,
+    reducedMotion: look.reducedMotion,
+    forcedColors: look.forcedColors,
+  });
+  const now = page.viewportSize();
+  if (now?.width !== look.viewport.width || now.height !== look.viewport.height)
+    await page.setViewportSize(look.viewport);
+}
+
 interface Entry {
   context: BrowserContext;
   key: string;
-  options: BrowserContextOptions;
+  /** The look the context was made with. */
+  made: PageLook | null;
+  /** The look its current test asked for: its new pages get it. */
+  look: PageLook | null;
   inUse: boolean;
   tainted: boolean;
 }
 
-/** Contexts of a chat app: `take` gives a free one made with the same options, or a new one. */
+/** Contexts of a chat app: `take` gives a free one that can serve the options (see PageLook), or a new one. */
 export class ContextPool {
   private readonly entries: Entry[] = [];
 
@@ -122,17 +164,27 @@ export class ContextPool {
 
   async take(given: BrowserContextOptions = {}): Promise<BrowserContext> {
     const options = { ...CONTEXT_DEFAULTS, ...given };
-    const key = JSON.stringify(options);
+    const { key, look } = splitOptions(options);
     const browser = await this.browser();
     // A context of a connection that was lost is gone (its entry too, once its close event came).
     const free = this.entries.find((e) => !e.inUse && e.key === key && e.context.browser() === browser);
     if (free) {
       free.inUse = true;
+      free.look = look;
+      const chat = chatPages.get(free.context);
+      if (look && chat && released.has(chat) && !chat.isClosed()) await applyLook(chat, look);
       return free.context;
     }
     const context = await browser.newContext(options);
-    const entry: Entry = { context, key, options, inUse: true, tainted: false };
+    const entry: Entry = { context, key, made: look, look, inUse: true, tainted: false };
     markLastingChanges(context, () => (entry.tainted = true));
+    // A page the test opens gets the look its test asked for (a popup the page opens has the context's own).
+    const newPage = context.newPage.bind(context);
+    context.newPage = async () => {
+      const page = await newPage();
+      if (entry.look && entry.look !== entry.made) await applyLook(page, entry.look);
+      return page;
+    };
     context.on('close', () => {
       const at = this.entries.indexOf(entry);
       if (at !== -1) this.entries.splice(at, 1);
@@ -145,8 +197,8 @@ export class ContextPool {
    * After a test: every context it took is either closed (something lasting was changed in it, its chat page was
    * changed in such a way, or `origin` is unknown) or made ready for the next test: its other pages closed, its
    * listeners, permissions, cookies and routes cleared, and its chat page emptied (storage cleared, navigated to a
-   * page of `origin` that is not the app: the app's document and its socket go, as they would with the page), its
-   * media and viewport as the context had them.
+   * page of `origin` that is not the app: the app's document and its socket go, as they would with the page); the next
+   * test that takes it gives the page the look it asks for.
    */
   async recycle(origin: string | null): Promise<void> {
     for (const entry of this.entries.filter((e) => e.inUse)) {
@@ -162,7 +214,7 @@ export class ContextPool {
         await entry.context.clearCookies();
         await entry.context.unrouteAll({ behavior: 'ignoreErrors' });
         if (chat && !chat.isClosed()) {
-          await resetPage(chat, entry.options, origin);
+          await resetPage(chat, origin);
           released.add(chat);
         }
         entry.inUse = false;
@@ -177,7 +229,7 @@ export class ContextPool {
   }
 }
 
-async function resetPage(page: Page, options: BrowserContextOptions, origin: string): Promise<void> {
+async function resetPage(page: Page, origin: string): Promise<void> {
   for (const event of PAGE_EVENTS) await page.removeAllListeners(event, { behavior: 'ignoreErrors' });
   await page.unrouteAll({ behavior: 'ignoreErrors' });
   // Storage can be cleared only from a page of its origin: a page the test took elsewhere is not kept.
@@ -194,14 +246,4 @@ async function resetPage(page: Page, options: BrowserContextOptions, origin: str
   );
   await page.goto(between);
   await page.unrouteAll();
-  await page.emulateMedia({
-    media: null,
-    colorScheme: options.colorScheme ?? 'light',
-    reducedMotion: options.reducedMotion ?? 'no-preference',
-    forcedColors: options.forcedColors ?? 'none',
-  });
-  const viewport = options.viewport === undefined ? { width: 1280, height: 720 } : options.viewport;
-  const now = page.viewportSize();
-  if (viewport && (now?.width !== viewport.width || now.height !== viewport.height))
-    await page.setViewportSize(viewport);
 }
