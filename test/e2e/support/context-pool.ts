@@ -113,24 +113,23 @@ const CONTEXT_DEFAULTS: BrowserContextOptions = { reducedMotion: 'reduce' };
  * contexts.
  */
 interface PageLook {
-  viewport: { width: number; height: number };
+  /** Null: the window's own size (a page cannot be given that later: such contexts serve only each other). */
+  viewport: { width: number; height: number } | null;
   colorScheme: 'light' | 'dark' | 'no-preference';
   reducedMotion: 'reduce' | 'no-preference';
   forcedColors: 'active' | 'none';
 }
 
 /** `options` as the key of the contexts that can serve them, and the look their pages are given. */
-function splitOptions(options: BrowserContextOptions): { key: string; look: PageLook | null } {
+function splitOptions(options: BrowserContextOptions): { key: string; look: PageLook } {
   const { viewport, colorScheme, reducedMotion, forcedColors, ...fixed } = options;
-  // No viewport (the window's own size) cannot be given to a page later: such a context is kept for its own options.
-  if (viewport === null) return { key: JSON.stringify(options), look: null };
   const look: PageLook = {
-    viewport: viewport ?? { width: 1280, height: 720 },
+    viewport: viewport === undefined ? { width: 1280, height: 720 } : viewport,
     colorScheme: colorScheme ?? 'light',
     reducedMotion: reducedMotion ?? 'no-preference',
     forcedColors: forcedColors ?? 'none',
   };
-  return { key: JSON.stringify(fixed), look };
+  return { key: JSON.stringify({ ...fixed, ownSize: viewport === null }), look };
 }
 
 async function applyLook(page: Page, look: PageLook): Promise<void> {
@@ -141,7 +140,7 @@ async function applyLook(page: Page, look: PageLook): Promise<void> {
     forcedColors: look.forcedColors,
   });
   const now = page.viewportSize();
-  if (now?.width !== look.viewport.width || now.height !== look.viewport.height)
+  if (look.viewport && (now?.width !== look.viewport.width || now.height !== look.viewport.height))
     await page.setViewportSize(look.viewport);
 }
 
@@ -149,9 +148,9 @@ interface Entry {
   context: BrowserContext;
   key: string;
   /** The look the context was made with. */
-  made: PageLook | null;
+  made: PageLook;
   /** The look its current test asked for: its new pages get it. */
-  look: PageLook | null;
+  look: PageLook;
   inUse: boolean;
   tainted: boolean;
 }
@@ -172,7 +171,7 @@ export class ContextPool {
       free.inUse = true;
       free.look = look;
       const chat = chatPages.get(free.context);
-      if (look && chat && released.has(chat) && !chat.isClosed()) await applyLook(chat, look);
+      if (chat && released.has(chat) && !chat.isClosed()) await applyLook(chat, look);
       return free.context;
     }
     const context = await browser.newContext(options);
@@ -182,7 +181,7 @@ export class ContextPool {
     const newPage = context.newPage.bind(context);
     context.newPage = async () => {
       const page = await newPage();
-      if (entry.look && entry.look !== entry.made) await applyLook(page, entry.look);
+      if (entry.look !== entry.made) await applyLook(page, entry.look);
       return page;
     };
     context.on('close', () => {
