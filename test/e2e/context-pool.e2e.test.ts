@@ -5,17 +5,18 @@ import { ContextPool, keptOrNewPage } from './support/context-pool';
 
 // The e2e tests share browser contexts and pages (test/e2e/support/context-pool.ts): a test that asks for another
 // window size, colour scheme or motion preference gets a kept context whose pages have exactly what it asked for, and
-// a context option a page cannot take later (permissions) never shares one. Real Chromium.
+// a context option a page cannot take later (permissions) never shares one; no test finds another's local storage.
+// Real Chromium.
 
 const skipReason = chromiumSkipReason();
 const ORIGIN = 'http://127.0.0.1:9';
 
-/** Opens `ORIGIN/page` in `page` (answered here: nothing listens on port 9) and reads what the page sees. */
-async function look(context: BrowserContext, page: Page): Promise<Record<string, unknown>> {
-  await context.route(`${ORIGIN}/**`, (route) =>
+/** Opens `origin/page` in `page` (answered here: nothing listens there) and reads what the page sees. */
+async function look(context: BrowserContext, page: Page, origin = ORIGIN): Promise<Record<string, unknown>> {
+  await context.route(`${origin}/**`, (route) =>
     route.fulfill({ contentType: 'text/html', body: '<!doctype html><link rel="icon" href="data:,"><p>page</p>' }),
   );
-  await page.goto(`${ORIGIN}/page`);
+  await page.goto(`${origin}/page`);
   return page.evaluate(() => ({
     width: innerWidth,
     height: innerHeight,
@@ -55,6 +56,30 @@ describe.skipIf(skipReason !== null)(
         dark: false,
         reduce: false,
       });
+      await pool.recycle(ORIGIN);
+    });
+
+    it("the app origin's local storage is emptied; another origin's, left by another page, makes its context go", async () => {
+      const context = await pool.take({});
+      const chat = await keptOrNewPage(context);
+      await look(context, chat);
+      await chat.evaluate(() => localStorage.setItem('left', 'by the chat page'));
+      await pool.recycle(ORIGIN);
+      expect(await pool.take({})).toBe(context);
+      const kept = await keptOrNewPage(context);
+      await look(context, kept);
+      expect(await kept.evaluate(() => localStorage.getItem('left'))).toBeNull();
+
+      const other = await context.newPage();
+      await look(context, other, 'http://127.0.0.1:10');
+      await other.evaluate(() => localStorage.setItem('left', 'by another page'));
+      await pool.recycle(ORIGIN);
+      expect(other.isClosed()).toBe(true);
+      const next = await pool.take({});
+      expect(next).not.toBe(context);
+      const fresh = await keptOrNewPage(next);
+      await look(next, fresh, 'http://127.0.0.1:10');
+      expect(await fresh.evaluate(() => localStorage.getItem('left'))).toBeNull();
       await pool.recycle(ORIGIN);
     });
 

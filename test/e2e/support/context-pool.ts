@@ -2,10 +2,10 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 
 // Browser contexts and chat pages kept from one test to the next, and from one file to the next of a Vitest worker. A
 // new context and page cost Chromium ~2.7 s of CPU (a renderer process starts, then another one for the app's site);
-// loading the app again in a kept page, in its warm renderer, ~1 s. Each file's app is served on a port of its own:
-// another origin of the same site (127.0.0.1), so a kept page keeps its renderer and finds none of the storage of the
-// last file's origin. What a test could leave behind is put back or, when it cannot be, the context is not kept:
-// nothing of one test reaches the next.
+// loading the app again in a kept page, in its warm renderer, ~1 s. The next file's app is served on the same port when
+// it is free (see startChatApp), else on another: the same site (127.0.0.1) either way, so a kept page keeps its
+// renderer. What a test could leave behind is put back or, when it cannot be, the context is not kept: nothing of one
+// test reaches the next (cookies, permissions and routes cleared; local storage emptied, or the context closed).
 
 /** The chat page `openChatPage` last opened in a context. */
 const chatPages = new WeakMap<BrowserContext, Page>();
@@ -212,10 +212,14 @@ export class ContextPool {
         await entry.context.clearPermissions();
         await entry.context.clearCookies();
         await entry.context.unrouteAll({ behavior: 'ignoreErrors' });
-        if (chat && !chat.isClosed()) {
-          await resetPage(chat, origin);
-          released.add(chat);
+        if (chat && !chat.isClosed()) await resetPage(chat, origin);
+        // Storage a page other than the chat page left (it is closed; its origin's local storage stays): not kept.
+        const { origins } = await entry.context.storageState();
+        if (origins.some((o) => o.localStorage.length > 0)) {
+          await entry.context.close();
+          continue;
         }
+        if (chat && !chat.isClosed()) released.add(chat);
         entry.inUse = false;
       } catch {
         await entry.context.close().catch(() => undefined);
