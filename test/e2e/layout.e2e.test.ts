@@ -52,6 +52,8 @@ describe.skipIf(skipReason !== null)(
       const box = page.getByRole('textbox', { name: 'Message' });
       await box.fill('Summarise the notes');
       await box.press('Enter');
+      // The run took every scripted answer, then ended (the indicator alone is also absent before the run starts).
+      await expect.poll(() => fake.pending(), POLL).toBe(0);
       await expect.poll(() => page.getByTestId('chat-working').count(), POLL).toBe(0);
       await expect.poll(() => page.getByTestId('assistant-message').count(), POLL).toBeGreaterThan(1);
     }
