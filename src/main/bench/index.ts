@@ -6,6 +6,7 @@ import { benchCheckpoints } from './checkpoint-bench';
 import { benchCli } from './cli-bench';
 import { benchDesktopStart } from './desktop/desktop-bench';
 import { benchIpc } from './ipc-bench';
+import { benchMachine } from './machine-bench';
 import { benchPermission } from './permission-bench';
 import { benchSandbox } from './sandbox-bench';
 import { benchToolRoundtrip } from './tool-bench';
@@ -15,7 +16,7 @@ const USAGE = `node out/main/bench.js [--json] [--quick] [--only NAME,...]
   --json      the last line is one JSON object with every measurement
   --quick     the UI bench as a smoke test: a 3 s stream instead of 30 s, each timing once instead of 3-5 times
               (the numbers are not comparable)
-  --only      run only these benches: ipc, permission, audit, cli, sandbox, tool, checkpoint, ui, desktop
+  --only      run only these benches: machine, ipc, permission, audit, cli, sandbox, tool, checkpoint, ui, desktop
   env GATEHOUSE_BENCH_UI_STREAM_MS   the UI bench's stream length in ms (default 30000)`;
 
 /** The UI bench's stream: 2,000 tokens/s for 30 s unless shortened. */
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-bench-'));
   const results: Record<string, number> = {};
   const benches: [string, () => Promise<Record<string, number>>][] = [
+    ['machine', async () => benchMachine()],
     ['ipc', () => benchIpc(configDir)],
     ['permission', () => benchPermission()],
     ['audit', async () => benchAudit(configDir)],
