@@ -83,7 +83,16 @@ export default defineConfig({
     rollupOptions: {
       external: (id) => id.startsWith('node:') || EXTERNAL.some((e) => id === e || id.startsWith(`${e}/`)),
       input: { cli: resolve(HERE, 'src/main/cli/index.ts'), worker: resolve(HERE, 'src/worker/index.ts') },
-      output: { format: 'cjs', entryFileNames: '[name].js', chunkFileNames: 'cli-chunks/[name]-[hash].js' },
+      output: {
+        format: 'cjs',
+        entryFileNames: '[name].js',
+        chunkFileNames: 'cli-chunks/[name]-[hash].js',
+        // ASCII only (non-ASCII escaped in code; JSDoc comments, which nobody reads in a bundle, left out; licences
+        // kept): V8 stores such a source one byte per character, half of a two-byte one, and every process reads,
+        // wraps (a copy) and keeps the source of each chunk it loads (test/unit/cli/cli-bundle-ascii.test.ts).
+        charset: 'ascii',
+        comments: { legal: true, annotation: false, jsdoc: false },
+      },
     },
   },
 });
