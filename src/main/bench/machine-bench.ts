@@ -59,8 +59,14 @@ function probe<T>(script: string, schema: z.ZodType<T>): T {
   const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { PATH: process.env.PATH } });
   if (r.status !== 0) throw new Error(`machine bench: the probe exited ${r.status}: ${r.stderr.trim()}`);
   const last = r.stdout.trim().split('\n').pop() ?? '';
-  const parsed = schema.safeParse(JSON.parse(last || 'null'));
-  if (!parsed.success) throw new Error(`machine bench: the probe printed ${JSON.stringify(last)}`);
+  let value: unknown;
+  try {
+    value = JSON.parse(last);
+  } catch {
+    value = undefined;
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Error(`machine bench: the probe printed ${JSON.stringify(last)}, not its result`);
   return parsed.data;
 }
 
