@@ -43,15 +43,20 @@ export interface CommandSpec {
  * tables hold some two hundred programs, and a one-shot `permissions check` looks at one or two of them.
  */
 export const spec = (opts: string, rest: Omit<CommandSpec, 'options'>, numeric = false): CommandSpec => {
-  let parsed: OptionSpec | null = null;
+  const parsed = lazyOptions(opts, numeric);
   return {
     get options(): OptionSpec {
-      parsed ??= options(opts, numeric);
-      return parsed;
+      return parsed();
     },
     ...rest,
   };
 };
+
+/** An option list (options.ts syntax) parsed when first asked for, once. */
+export function lazyOptions(opts: string, numeric = false): () => OptionSpec {
+  let parsed: OptionSpec | null = null;
+  return () => (parsed ??= options(opts, numeric));
+}
 export const NONE_OPTS = options('');
 /** Only `--help` and `--version`, every operand a path. */
 export const PATHS_ONLY = spec('--help --version', { operands: 'paths' });

@@ -1,5 +1,5 @@
-import { options, parseOptions, type OptionSpec } from './options';
-import type { TablePaths } from './command-spec';
+import { parseOptions, type OptionSpec } from './options';
+import { lazyOptions, type TablePaths } from './command-spec';
 import type { SimpleCommand } from './types';
 
 /**
@@ -41,36 +41,34 @@ const REVISION_OPTIONS = `-n= -i -E -F -P -g -L= --max-count= --skip= --since= -
   --full-diff -m -c --cc --dd --remerge-diff --diff-merges= --no-diff-merges --combined-all-paths -t
   --root --no-walk? --do-walk --in-commit-order --count`;
 
-/** Parses `opts` when first asked (a one-shot check looks at one subcommand, if any). */
-const lazy = (opts: string, numeric = false): (() => OptionSpec) => {
-  let parsed: OptionSpec | null = null;
-  return () => (parsed ??= options(opts, numeric));
-};
-
+/** Each list is parsed when first asked for (a one-shot check looks at one subcommand, if any). */
 const SUBCOMMANDS = new Map<string, () => OptionSpec>([
   [
     'status',
-    lazy(`-s -b -v -u? -z --short --branch --porcelain? --long --verbose --show-stash --ahead-behind --no-ahead-behind
+    lazyOptions(`-s -b -v -u? -z --short --branch --porcelain? --long --verbose --show-stash --ahead-behind --no-ahead-behind
       --untracked-files? --ignored? --ignore-submodules? --column? --no-column --renames --no-renames --find-renames?
       --no-optional-locks`),
   ],
-  ['diff', lazy(`${DIFF_OPTIONS} --cached --staged --merge-base --no-index -1 -2 -3 --base --ours --theirs -0`)],
-  ['log', lazy(`${DIFF_OPTIONS} ${REVISION_OPTIONS}`, true)],
-  ['show', lazy(`${DIFF_OPTIONS} ${REVISION_OPTIONS}`, true)],
+  ['diff', lazyOptions(`${DIFF_OPTIONS} --cached --staged --merge-base --no-index -1 -2 -3 --base --ours --theirs -0`)],
+  ['log', lazyOptions(`${DIFF_OPTIONS} ${REVISION_OPTIONS}`, true)],
+  ['show', lazyOptions(`${DIFF_OPTIONS} ${REVISION_OPTIONS}`, true)],
   [
     'shortlog',
-    lazy(`-n -s -e -c -w? --numbered --summary --email --committer --format= --group= ${REVISION_OPTIONS}`, true),
+    lazyOptions(
+      `-n -s -e -c -w? --numbered --summary --email --committer --format= --group= ${REVISION_OPTIONS}`,
+      true,
+    ),
   ],
   [
     'blame',
-    lazy(`-b -l -t -s -e -w -p -c -f -n -M? -C? -L= -S=file --root --show-stats --score-debug --show-name
+    lazyOptions(`-b -l -t -s -e -w -p -c -f -n -M? -C? -L= -S=file --root --show-stats --score-debug --show-name
       --show-number --show-email --porcelain --line-porcelain --incremental --encoding= --contents=file --date=
       --progress --no-progress --reverse= --first-parent --abbrev? --ignore-rev= --ignore-revs-file=file
       --color-lines --color-by-age --minimal`),
   ],
   [
     'rev-parse',
-    lazy(`-q --verify --quiet --short? --abbrev-ref? --symbolic --symbolic-full-name --all --branches? --tags?
+    lazyOptions(`-q --verify --quiet --short? --abbrev-ref? --symbolic --symbolic-full-name --all --branches? --tags?
       --remotes? --glob= --exclude= --disambiguate= --show-toplevel --show-prefix --show-cdup --show-superproject-working-tree
       --show-object-format? --show-ref-format --git-dir --absolute-git-dir --git-common-dir --git-path= --is-inside-git-dir
       --is-inside-work-tree --is-bare-repository --is-shallow-repository --shared-index-path --local-env-vars
@@ -79,42 +77,44 @@ const SUBCOMMANDS = new Map<string, () => OptionSpec>([
   ],
   [
     'ls-files',
-    lazy(`-c -d -m -o -i -s -u -k -z -t -v -f -x= -X=file --cached --deleted --modified --others --ignored --stage
+    lazyOptions(`-c -d -m -o -i -s -u -k -z -t -v -f -x= -X=file --cached --deleted --modified --others --ignored --stage
       --unmerged --killed --directory --no-empty-directory --eol --deduplicate --exclude= --exclude-from=file
       --exclude-per-directory= --exclude-standard --error-unmatch --with-tree= --full-name --recurse-submodules
       --abbrev? --debug --sparse --format= --resolve-undo`),
   ],
   [
     'ls-tree',
-    lazy('-d -r -t -l -z --long --name-only --name-status --object-only --full-name --full-tree --abbrev? --format='),
+    lazyOptions(
+      '-d -r -t -l -z --long --name-only --name-status --object-only --full-name --full-tree --abbrev? --format=',
+    ),
   ],
   [
     'describe',
-    lazy(`--dirty? --broken? --all --tags --contains --abbrev= --candidates= --exact-match --debug --long --match=
+    lazyOptions(`--dirty? --broken? --all --tags --contains --abbrev= --candidates= --exact-match --debug --long --match=
       --exclude= --always --first-parent`),
   ],
   // `cat-file --textconv` and `--filters` run programs from the configuration: not listed
   [
     'cat-file',
-    lazy(
+    lazyOptions(
       '-t -s -e -p --batch? --batch-check? --batch-command? --batch-all-objects --buffer --unordered --allow-unknown-type --follow-symlinks -Z --use-mailmap --no-use-mailmap',
     ),
   ],
   [
     'branch',
-    lazy(`-a -r -v -l --all --remotes --verbose --list --show-current --merged? --no-merged? --contains?
+    lazyOptions(`-a -r -v -l --all --remotes --verbose --list --show-current --merged? --no-merged? --contains?
       --no-contains? --sort= --format= --color? --no-color --column? --no-column --points-at= --ignore-case --abbrev=
       --no-abbrev`),
   ],
-  ['remote', lazy('-v --verbose')],
+  ['remote', lazyOptions('-v --verbose')],
   [
     'tag',
-    lazy(
+    lazyOptions(
       '-l -n? --list --sort= --contains? --no-contains? --points-at= --merged? --no-merged? --format= --color? --column? --no-column --ignore-case',
     ),
   ],
-  ['stash', lazy(`${DIFF_OPTIONS} ${REVISION_OPTIONS}`, true)],
-  ['version', lazy('--build-options')],
+  ['stash', lazyOptions(`${DIFF_OPTIONS} ${REVISION_OPTIONS}`, true)],
+  ['version', lazyOptions('--build-options')],
 ]);
 
 /** The subcommands' operands are only listed for these; branch/tag/remote/stash operands are names or patterns. */
