@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { ownedLockFs } from './lock-owner';
 import { properLockfile } from './proper-lockfile';
 import { GatehouseError } from '../../shared/errors';
 
@@ -15,9 +16,10 @@ const STALE_MS = 10_000;
 
 /**
  * Runs `fn` while holding the cross-process lock of the state file `file` (proper-lockfile: an atomic `mkdir` of
- * `<file>.lock`, its mtime refreshed while held, taken over when stale after a crash). Every read-modify-write of a
- * state file (settings and local approvals, last-good cache, trust store, recent projects) goes through here, so the
- * app and any number of CLI processes writing at once lose nothing. Waiting is asynchronous: nothing blocks the
+ * `<file>.lock`, its mtime refreshed while held, taken over when stale after a crash, at once when the process that
+ * held it is known to have died: see lock-owner.ts). Every read-modify-write of a state file (settings and local
+ * approvals, last-good cache, trust store, recent projects) goes through here, so the app and any number of CLI
+ * processes writing at once lose nothing. Waiting is asynchronous: nothing blocks the
  * thread. Inside one process the calls for one file are queued.
  */
 export function withStateLock<T>(file: string, fn: () => Promise<T>, options: StateLockOptions = {}): Promise<T> {
@@ -44,6 +46,8 @@ async function lockAndRun<T>(file: string, fn: () => Promise<T>, options: StateL
     release = await properLockfile().lock(file, {
       realpath: false,
       stale: STALE_MS,
+      // An owner record in each lock: one left by a process that died is taken over at once (see lock-owner.ts).
+      fs: ownedLockFs,
       // ~timeoutMs of retries, 5..200 ms apart with jitter.
       retries: {
         retries: Math.max(1, Math.ceil(timeoutMs / 150)),

@@ -1,0 +1,126 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * The file system proper-lockfile locks through (its `fs` option), with an owner record in each lock it takes: a lock
+ * left behind by a process that died (killed, crashed) is taken over at once, not after the 10 s in which its mtime
+ * goes stale. A lock is the folder `<file>.lock`; right after creating it, its taker writes `<file>.lock/owner.json`
+ * (its pid, host name and, on Linux, PID namespace). A process that finds the lock taken reads that record: when the
+ * owner ran on this machine, in this PID namespace, and no longer exists, the lock counts as stale. Anything else (no
+ * record yet, one that does not parse, another machine sharing the folder, a live owner or a pid now reused) leaves
+ * proper-lockfile's own rule, the mtime, to decide. A stale lock is removed only while its owner record is still the one
+ * judged: another process may have taken the lock over meanwhile.
+ */
+
+const OWNER_FILE = 'owner.json';
+
+interface Owner {
+  pid: number;
+  host: string;
+  /** `/proc/self/ns/pid`'s target (Linux), or null where there is none. */
+  ns: string | null;
+}
+
+type Callback<T = void> = (err: NodeJS.ErrnoException | null, value?: T) => void;
+
+let ownNs: Promise<string | null> | null = null;
+
+/** This process's PID namespace (Linux), read once. */
+function pidNamespace(): Promise<string | null> {
+  ownNs ??= fs.promises.readlink('/proc/self/ns/pid').catch(() => null);
+  return ownNs;
+}
+// Read as this module loads: a lock's record is then written right after its folder is made, with nothing to wait for
+// in between (a process killed in between leaves a lock without a record, which goes stale by its mtime).
+void pidNamespace();
+
+/** The owner record's text as read (null when there is none), and the owner it names (null when it names none). */
+async function readOwner(lockDir: string): Promise<{ text: string | null; owner: Owner | null }> {
+  let text: string;
+  try {
+    text = await fs.promises.readFile(path.join(lockDir, OWNER_FILE), 'utf8');
+  } catch {
+    return { text: null, owner: null };
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null) return { text, owner: null };
+    const { pid, host, ns } = value as Record<string, unknown>;
+    if (!Number.isSafeInteger(pid) || (pid as number) <= 0 || typeof host !== 'string') return { text, owner: null };
+    if (ns !== null && typeof ns !== 'string') return { text, owner: null };
+    return { text, owner: { pid: pid as number, host, ns } };
+  } catch {
+    return { text, owner: null };
+  }
+}
+
+function exists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH'; // EPERM: it exists, as another user's process
+  }
+}
+
+/** Whether `owner` is this process, or a process of this machine and PID namespace that no longer exists. */
+async function judge(owner: Owner | null): Promise<'self' | 'dead' | 'unknown'> {
+  if (!owner || owner.host !== os.hostname() || owner.ns !== (await pidNamespace())) return 'unknown';
+  if (owner.pid === process.pid) return 'self';
+  return exists(owner.pid) ? 'unknown' : 'dead';
+}
+
+/** Per lock folder, the owner record (text) this process last saw when it looked at whether the lock is stale. */
+const seen = new Map<string, string | null>();
+
+function errno(code: string, message: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(message), { code });
+}
+
+/** The `fs` option for proper-lockfile's `lock` (see the top of this file). */
+export const ownedLockFs = {
+  ...fs,
+  /** Creates the lock folder, then writes the owner record into it (a failed write leaves a lock without one). */
+  mkdir(dir: string, callback: Callback): void {
+    fs.mkdir(dir, (err) => {
+      if (err) return callback(err);
+      void pidNamespace()
+        .then((ns) => {
+          const owner: Owner = { pid: process.pid, host: os.hostname(), ns };
+          return fs.promises.writeFile(path.join(dir, OWNER_FILE), JSON.stringify(owner), { flag: 'wx' });
+        })
+        .catch(() => undefined)
+        .then(() => callback(null));
+    });
+  },
+  /** The lock folder's stat, its mtime set far in the past when its owner is known to have died (so it is stale). */
+  stat(file: string, callback: Callback<fs.Stats>): void {
+    fs.stat(file, (err, stats) => {
+      if (err) return callback(err);
+      if (!stats.isDirectory()) return callback(null, stats);
+      void readOwner(file).then(async ({ text, owner }) => {
+        seen.set(file, text);
+        if ((await judge(owner)) !== 'dead') return callback(null, stats);
+        const stale = Object.assign(Object.create(Object.getPrototypeOf(stats) as object) as fs.Stats, stats);
+        Object.defineProperty(stale, 'mtime', { value: new Date(0), enumerable: true, writable: true });
+        Object.defineProperty(stale, 'mtimeMs', { value: 0, enumerable: true, writable: true });
+        callback(null, stale);
+      });
+    });
+  },
+  /**
+   * Removes a lock folder with its owner record: this process's own lock (released), or one found stale, unless its
+   * owner record changed since: then another process took the lock between the staleness check and this removal,
+   * and it is left as it is (reported as already gone, so the taker tries again).
+   */
+  rmdir(dir: string, callback: Callback): void {
+    void readOwner(dir).then(async ({ text, owner }) => {
+      const expected = seen.get(dir);
+      seen.delete(dir);
+      if ((await judge(owner)) !== 'self' && expected !== text)
+        return callback(errno('ENOENT', `${dir} was taken by another process meanwhile`));
+      fs.unlink(path.join(dir, OWNER_FILE), () => fs.rmdir(dir, callback));
+    });
+  },
+};
