@@ -1,4 +1,4 @@
-import { memo, useMemo, useRef } from 'react';
+import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ComponentPropsWithoutRef, JSX } from 'react';
 import ReactMarkdown from 'react-markdown';
 import type { Components, ExtraProps, Options } from 'react-markdown';
@@ -136,10 +136,23 @@ export function Markdown({ text }: { text: string }) {
     split.current = extendMarkdownBlocks(split.current, text);
     return split.current.blocks;
   }, [text]);
+  const root = useRef<HTMLDivElement>(null);
+  // Long from the start (a stored message) or once it grows past MANY_BLOCKS (a streaming one): see below.
+  const [long, setLong] = useState(() => blocks.length > MANY_BLOCKS);
+  const growsLong = !long && blocks.length > MANY_BLOCKS;
+  useLayoutEffect(() => {
+    if (!growsLong || !root.current) return;
+    // A chunk skipped by `content-visibility: auto` before the browser has recorded its size takes the placeholder
+    // size (30em), however tall it was: a message growing long while the person reads above its end would shrink
+    // under them, and the view jump. So each chunk, still laid out in full here, keeps its height as that size.
+    for (const chunk of Array.from(root.current.children))
+      if (chunk instanceof HTMLElement) chunk.style.containIntrinsicSize = `auto ${chunk.offsetHeight}px`;
+    setLong(true);
+  }, [growsLong]);
   // Always in chunks (a message that grows past MANY_BLOCKS keeps its elements): only the class changes there.
   const starts = Array.from({ length: Math.ceil(blocks.length / CHUNK_BLOCKS) }, (_, c) => c * CHUNK_BLOCKS);
   return (
-    <div className={blocks.length > MANY_BLOCKS ? 'md md-long' : 'md'}>
+    <div ref={root} className={long ? 'md md-long' : 'md'}>
       {starts.map((from) => (
         <MarkdownChunk key={from} blocks={blocks} from={from} to={Math.min(from + CHUNK_BLOCKS, blocks.length)} />
       ))}
