@@ -86,12 +86,17 @@ export const ownedLockFs = {
     fs.mkdir(dir, (err) => {
       if (err) return callback(err);
       void pidNamespace()
-        .then((ns) => {
-          const owner: Owner = { pid: process.pid, host: os.hostname(), ns };
-          return fs.promises.writeFile(path.join(dir, OWNER_FILE), JSON.stringify(owner), { flag: 'wx' });
+        .then(async (ns) => {
+          const text = JSON.stringify({ pid: process.pid, host: os.hostname(), ns } satisfies Owner);
+          await fs.promises.writeFile(path.join(dir, OWNER_FILE), text, { flag: 'wx' });
+          return text;
         })
-        .catch(() => undefined)
-        .then(() => callback(null));
+        .catch(() => null)
+        // What this process wrote is what it expects to find when it releases the lock (see rmdir).
+        .then((text) => {
+          seen.set(dir, text);
+          callback(null);
+        });
     });
   },
   /** The lock folder's stat, its mtime set far in the past when its owner is known to have died (so it is stale). */
