@@ -155,6 +155,13 @@ describe.skipIf(skipReason !== null)(
       // Pinned: while the answer grows, the view follows it (looked at each time the content has grown).
       const growing = log.getByTestId('assistant-message').last();
       await expect.poll(async () => ((await growing.textContent()) ?? '').length, POLL).toBeGreaterThan(1500);
+      // The answer's height, each time it changes: it only grows, also when it becomes long (past 40 blocks its chunks
+      // out of view skip layout) and its chunks above the view keep the height they had.
+      await growing.locator('.md').evaluate((md) => {
+        const heights: number[] = [];
+        (window as unknown as { answerHeights: number[] }).answerHeights = heights;
+        new ResizeObserver(() => heights.push(md.getBoundingClientRect().height)).observe(md);
+      });
       await followsGrowth(log, 3);
 
       // The person scrolls up: the answer keeps growing below, and the view does not move.
@@ -173,6 +180,14 @@ describe.skipIf(skipReason !== null)(
       await log.press('End');
       await expect.poll(async () => (await scrollOf(log)).fromEnd, POLL).toBeLessThan(10);
       await followsGrowth(log, 2);
+      await growing.locator('.md.md-long').waitFor({ timeout: 30_000 });
+      await afterRender(log);
+      const heights = await page.evaluate(() => (window as unknown as { answerHeights: number[] }).answerHeights);
+      const shrinks = heights.slice(1).flatMap((h, i) => {
+        const before = heights[i] ?? 0;
+        return h < before - 1 ? [Math.round(before - h)] : [];
+      });
+      expect(shrinks, 'the answer got shorter while it streamed (px)').toEqual([]);
       // Stop the answer (it would stream for a minute): the run ends cancelled, without an error.
       await page.keyboard.press('Control+.');
       await page.getByTestId('chat-working').waitFor({ state: 'detached', timeout: 30_000 });
