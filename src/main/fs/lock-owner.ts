@@ -64,14 +64,13 @@ function exists(pid: number): boolean {
   }
 }
 
-/** Whether `owner` is this process, or a process of this machine and PID namespace that no longer exists. */
-async function judge(owner: Owner | null): Promise<'self' | 'dead' | 'unknown'> {
-  if (!owner || owner.host !== os.hostname() || owner.ns !== (await pidNamespace())) return 'unknown';
-  if (owner.pid === process.pid) return 'self';
-  return exists(owner.pid) ? 'unknown' : 'dead';
+/** Whether `owner` names another process of this machine and PID namespace, one that no longer exists. */
+async function ownerDied(owner: Owner | null): Promise<boolean> {
+  if (!owner || owner.host !== os.hostname() || owner.ns !== (await pidNamespace())) return false;
+  return owner.pid !== process.pid && !exists(owner.pid);
 }
 
-/** Per lock folder, the owner record (text) this process last saw when it looked at whether the lock is stale. */
+/** Per lock folder, the owner record (text) this process wrote when it took the lock, or last saw in its stat. */
 const seen = new Map<string, string | null>();
 
 function errno(code: string, message: string): NodeJS.ErrnoException {
@@ -106,7 +105,7 @@ export const ownedLockFs = {
       if (!stats.isDirectory()) return callback(null, stats);
       void readOwner(file).then(async ({ text, owner }) => {
         seen.set(file, text);
-        if ((await judge(owner)) !== 'dead') return callback(null, stats);
+        if (!(await ownerDied(owner))) return callback(null, stats);
         const stale = Object.assign(Object.create(Object.getPrototypeOf(stats) as object) as fs.Stats, stats);
         Object.defineProperty(stale, 'mtime', { value: new Date(0), enumerable: true, writable: true });
         Object.defineProperty(stale, 'mtimeMs', { value: 0, enumerable: true, writable: true });
@@ -115,16 +114,15 @@ export const ownedLockFs = {
     });
   },
   /**
-   * Removes a lock folder with its owner record: this process's own lock (released), or one found stale, unless its
-   * owner record changed since: then another process took the lock between the staleness check and this removal,
-   * and it is left as it is (reported as already gone, so the taker tries again).
+   * Removes a lock folder with its owner record while that record is the one this process wrote (its own lock,
+   * released) or judged (a stale one). A changed record means another process took the lock meanwhile: it is left as
+   * it is (reported as already gone, so the taker tries again).
    */
   rmdir(dir: string, callback: Callback): void {
-    void readOwner(dir).then(async ({ text, owner }) => {
+    void readOwner(dir).then(({ text }) => {
       const expected = seen.get(dir);
       seen.delete(dir);
-      if ((await judge(owner)) !== 'self' && expected !== text)
-        return callback(errno('ENOENT', `${dir} was taken by another process meanwhile`));
+      if (expected !== text) return callback(errno('ENOENT', `${dir} was taken by another process meanwhile`));
       fs.unlink(path.join(dir, OWNER_FILE), () => fs.rmdir(dir, callback));
     });
   },

@@ -19,8 +19,8 @@ const STALE_MS = 10_000;
  * `<file>.lock`, its mtime refreshed while held, taken over when stale after a crash, at once when the process that
  * held it is known to have died: see lock-owner.ts). Every read-modify-write of a state file (settings and local
  * approvals, last-good cache, trust store, recent projects) goes through here, so the app and any number of CLI
- * processes writing at once lose nothing. Waiting is asynchronous: nothing blocks the
- * thread. Inside one process the calls for one file are queued.
+ * processes writing at once lose nothing. Waiting is asynchronous: nothing blocks the thread. Inside one process the
+ * calls for one file are queued.
  */
 export function withStateLock<T>(file: string, fn: () => Promise<T>, options: StateLockOptions = {}): Promise<T> {
   const key = path.resolve(file);
