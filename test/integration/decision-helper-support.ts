@@ -134,11 +134,16 @@ export async function stopHelper(helper: Helper): Promise<void> {
   await helper.exited;
 }
 
-/** A socket server at `socketPath` that is not a helper: counts connections and answers with `reply`. */
+/**
+ * A socket server at `socketPath` that is not a helper: counts connections and answers with `reply`. It writes a
+ * secret beside its socket, as a helper does (a client talks to none without one), and sees what clients send.
+ */
 export function fakeHelper(
   socketPath: string,
   reply: (socket: net.Socket) => void = () => undefined,
 ): Promise<{ connections: () => number; close(): Promise<void> }> {
+  if (socketPath.endsWith('.sock'))
+    fs.writeFileSync(`${socketPath.slice(0, -'.sock'.length)}.secret`, 'f'.repeat(64), { mode: 0o600 });
   let count = 0;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {

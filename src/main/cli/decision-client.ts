@@ -6,13 +6,14 @@ import {
   type HelperOutput,
   type HelperRequest,
 } from './decision-helper-protocol';
-import { HELPER_COMMAND, helperSocket } from './decision-helper-socket';
+import { HELPER_COMMAND, helperSocket, readHelperSecret } from './decision-helper-socket';
 import { quietOnClosedPipe } from './stdio';
 import { readStdinText } from './stdin-text';
 
 /**
  * The thin client of the decision helper: sends one served command (its argv, working folder, environment and
- * stdin) to the user's helper and hands back what the helper printed. Any failure (no helper, an unsafe folder, a
+ * stdin, and the helper's per-start secret, which proves the request is the person's: decision-helper-secret.ts) to
+ * the user's helper and hands back what the helper printed. Any failure (no helper, an unsafe folder, a
  * helper that is busy for too long, dies, or answers something malformed) is a `fallback`: the caller then runs the
  * command in-process, so a failure never changes a decision, never loses output and never prints anything extra.
  * A client that found no helper starts one (detached) and does not wait for it.
@@ -132,8 +133,11 @@ async function askDecisionHelper(options: ClientOptions): Promise<ClientResult> 
   } catch (err) {
     return fallback(`no working folder: ${(err as Error).message}`);
   }
+  // No secret to read: no helper runs (it writes its secret before it listens), or none this process may use.
+  const secret = readHelperSecret(where.secret);
   const request: HelperRequest = {
     type: 'request',
+    secret: secret ?? '',
     argv: options.argv,
     cwd,
     env: stringEnv(options.env),
@@ -142,10 +146,11 @@ async function askDecisionHelper(options: ClientOptions): Promise<ClientResult> 
     umask: process.umask(),
     node: process.version,
   };
-  const result = await converse(where.socket, request);
+  const result = secret === null ? 'absent' : await converse(where.socket, request);
   if (result === 'absent') {
     const pid = startHelper(options.cliFile, options.env);
-    return fallback(`no helper was listening at ${where.socket}: started one (pid ${pid ?? 'none'})`);
+    const why = secret === null ? ` (there is no secret at ${where.secret})` : '';
+    return fallback(`no helper was listening at ${where.socket}${why}: started one (pid ${pid ?? 'none'})`);
   }
   return result.served ? result : fallback(result.reason);
 }

@@ -7,7 +7,8 @@ import { MAX_STDIN_BYTES } from './stdin-text';
  * mini build: the client loads it on every served call).
  *
  * The conversation, one connection per call:
- *   client -> helper  request {argv, cwd, env, stdin?, pid, umask, node}
+ *   client -> helper  request {secret, argv, cwd, env, stdin?, pid, umask, node}
+ *                     (secret: the helper's per-start secret, see decision-helper-secret.ts; without it, refused)
  *   helper -> client  start     (the helper is free and takes this request; until then it may be serving another)
  *   client -> helper  go        (only if the client still waits: a client that gave up closed the socket instead,
  *                                so a request never runs twice)
@@ -19,6 +20,7 @@ export const MAX_MESSAGE_BYTES = MAX_STDIN_BYTES + 4 * 1024 * 1024;
 
 export const HelperRequestSchema = z.object({
   type: z.literal('request'),
+  secret: z.string(),
   argv: z.array(z.string()),
   cwd: z.string(),
   env: z.record(z.string(), z.string()),

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { helperFolderName } from '../../shared/node/helper-folder';
 
 /**
  * Where the per-user decision helper listens and what it serves: loaded by the `gatehouse` entry for every command,
@@ -44,7 +45,7 @@ export function servedByHelper(argv: readonly string[]): { readsStdin: boolean }
 }
 
 /** The user's own runtime folder: $XDG_RUNTIME_DIR when it is an absolute folder this user owns, else the temp dir. */
-function runtimeDir(env: NodeJS.ProcessEnv, uid: number): string {
+function helperRuntimeDir(env: NodeJS.ProcessEnv, uid: number): string {
   const xdg = env.XDG_RUNTIME_DIR;
   if (xdg && path.isAbsolute(xdg)) {
     try {
@@ -55,6 +56,11 @@ function runtimeDir(env: NodeJS.ProcessEnv, uid: number): string {
     }
   }
   return os.tmpdir();
+}
+
+/** `<runtime dir>/gatehouse-<uid>`: the folder of this user's helpers (made by helperSocket, not here). */
+export function helperFolder(env: NodeJS.ProcessEnv, uid: number): string {
+  return path.join(helperRuntimeDir(env, uid), helperFolderName(uid));
 }
 
 /**
@@ -75,11 +81,20 @@ export function unsafeFolderReason(dir: string, uid: number): string | null {
   return null;
 }
 
-export type HelperSocket = { ok: true; dir: string; socket: string } | { ok: false; reason: string };
+export type HelperSocket =
+  | {
+      ok: true;
+      dir: string;
+      socket: string;
+      /** The helper's per-start secret (0600), which a client sends with its request: see decision-helper-secret.ts. */
+      secret: string;
+    }
+  | { ok: false; reason: string };
 
 /**
- * `<runtime dir>/gatehouse-<uid>/<build id>.sock`, the folder created (0700) when missing and checked every time
- * (a helper is neither reached nor started when it is unsafe). `uid` is injectable for tests.
+ * `<runtime dir>/gatehouse-<uid>/<build id>.sock` (runtime dir: see shared/node/helper-folder.ts), the folder created
+ * (0700) when missing and checked every time (a helper is neither reached nor started when it is unsafe). `uid` is
+ * injectable for tests.
  */
 export function helperSocket(
   env: NodeJS.ProcessEnv,
@@ -87,7 +102,7 @@ export function helperSocket(
   uid: number | undefined = process.getuid?.(),
 ): HelperSocket {
   if (uid === undefined) return { ok: false, reason: 'this platform has no user id' };
-  const dir = path.join(runtimeDir(env, uid), `gatehouse-${uid}`);
+  const dir = helperFolder(env, uid);
   try {
     fs.mkdirSync(dir, { mode: 0o700 });
   } catch (err) {
@@ -98,5 +113,14 @@ export function helperSocket(
   if (unsafe) return { ok: false, reason: unsafe };
   const socket = path.join(dir, `${buildId}.sock`);
   if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) return { ok: false, reason: `${socket} is too long for a socket` };
-  return { ok: true, dir, socket };
+  return { ok: true, dir, socket, secret: path.join(dir, `${buildId}.secret`) };
+}
+
+/** The helper's secret as its client sends it, or null when there is none to read (no helper runs). */
+export function readHelperSecret(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    return null;
+  }
 }

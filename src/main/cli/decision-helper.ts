@@ -16,14 +16,16 @@ import {
   type HelperMessage,
   type HelperRequest,
 } from './decision-helper-protocol';
+import { secretMatches, secretOf, writeHelperSecret } from './decision-helper-secret';
 import { DEFAULT_IDLE_MS, HELPER_IDLE_ENV, helperSocket, type HelperSocket } from './decision-helper-socket';
 
 /**
  * The per-user decision helper (`gatehouse __decision-helper`, started detached by a client that found none):
  * listens on `<runtime dir>/gatehouse-<uid>/<build id>.sock` and runs the requests of its clients one at a time
- * (see decision-request.ts for how each runs as a fresh process would). It exits when it has been idle for
- * GATEHOUSE_DECISION_HELPER_IDLE_MS (default 3 minutes), when its socket file is removed or replaced, and when its
- * own `gatehouse` files change (a rebuilt or upgraded CLI has another build id, and so another helper).
+ * (see decision-request.ts for how each runs as a fresh process would), and only those that carry the secret it wrote
+ * when it started (`<build id>.secret` beside the socket: decision-helper-secret.ts). It exits when it has been idle
+ * for GATEHOUSE_DECISION_HELPER_IDLE_MS (default 3 minutes), when its socket or secret file is removed or replaced,
+ * and when its own `gatehouse` files change (a rebuilt or upgraded CLI has another build id, and so another helper).
  */
 
 const WATCH_MS = 1000;
@@ -102,7 +104,15 @@ async function warmUp(ownEnv: Record<string, string | undefined>): Promise<void>
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-helper-warm-up-'));
   try {
     const env = { PATH: ownEnv.PATH ?? '/usr/bin:/bin', HOME: root, GATEHOUSE_HOME: path.join(root, 'config') };
-    const base = { type: 'request', cwd: root, env, pid: process.pid, umask: 0o077, node: process.version } as const;
+    const base = {
+      type: 'request',
+      secret: '',
+      cwd: root,
+      env,
+      pid: process.pid,
+      umask: 0o077,
+      node: process.version,
+    } as const;
     const call = JSON.stringify({ tool: 'run_command', input: { command: 'ls -la | grep x > out.txt && git status' } });
     await runDecisionRequest({ ...base, argv: ['permissions', 'check', '--no-hooks', '--call', call] }, ownEnv);
     const stdin = JSON.stringify({
@@ -140,10 +150,16 @@ export async function runDecisionHelper(options: HelperOptions): Promise<void> {
   let stopping = false;
   let idleTimer: NodeJS.Timeout | undefined;
   let socketKey = '';
+  let secret = '';
+  let secretKey: string | null = null;
 
   const server = net.createServer((socket) => accept(socket));
-  /** True when this helper should no longer answer: its socket is gone or replaced, or its code changed. */
-  const stale = (): boolean => fileKey(where.socket) !== socketKey || fileKey(options.cliFile) !== cliKey;
+  /**
+   * True when this helper should no longer answer: its socket or its secret is gone or replaced (two helpers started
+   * at once may each end with the other's file: both then exit, and the next client starts one), or its code changed.
+   */
+  const stale = (): boolean =>
+    fileKey(where.socket) !== socketKey || fileKey(where.secret) !== secretKey || fileKey(options.cliFile) !== cliKey;
   const watch = setInterval(() => {
     if (socketKey !== '' && stale()) stop();
   }, WATCH_MS);
@@ -158,8 +174,9 @@ export async function runDecisionHelper(options: HelperOptions): Promise<void> {
     if (!busy) exit();
   };
   const exit = (): void => {
-    // Its own socket file only: a newer helper may have replaced it.
+    // Its own files only: a newer helper may have replaced them.
     if (fileKey(where.socket) === socketKey) fs.rmSync(where.socket, { force: true });
+    if (secretKey !== null && fileKey(where.secret) === secretKey) fs.rmSync(where.secret, { force: true });
     process.exit(0);
   };
   const armIdle = (): void => {
@@ -184,6 +201,9 @@ export async function runDecisionHelper(options: HelperOptions): Promise<void> {
           json = null;
         }
         if (request === null) {
+          // Before anything else, and before it can wait in the queue: a peer without the secret gets nothing run.
+          if (!secretMatches(secret, secretOf(json)))
+            return send(socket, { type: 'refused', reason: "the request does not carry this helper's secret" }, true);
           const parsed = HelperRequestSchema.safeParse(json);
           if (!parsed.success) return send(socket, { type: 'refused', reason: 'malformed request' }, true);
           request = parsed.data;
@@ -223,8 +243,12 @@ export async function runDecisionHelper(options: HelperOptions): Promise<void> {
   }
 
   try {
+    // The secret first: once the socket is there, a client finds the secret that goes with it.
+    secret = writeHelperSecret(where.secret);
+    secretKey = fileKey(where.secret);
     socketKey = await listen(server, where);
   } catch {
+    if (secretKey !== null && fileKey(where.secret) === secretKey) fs.rmSync(where.secret, { force: true });
     process.exit(0); // the folder went away or cannot be written: nothing to serve
   }
   armIdle();

@@ -43,12 +43,13 @@ describe('which calls the decision helper serves', () => {
 });
 
 describe('the socket folder', () => {
-  it('is <XDG_RUNTIME_DIR>/gatehouse-<uid>, created 0700, named by the build', () => {
+  it('is <XDG_RUNTIME_DIR>/gatehouse-<uid>, created 0700, named by the build (the secret beside the socket)', () => {
     const where = helperSocket({ XDG_RUNTIME_DIR: root }, BUILD, uid);
     expect(where).toEqual({
       ok: true,
       dir: path.join(root, `gatehouse-${uid}`),
       socket: path.join(root, `gatehouse-${uid}`, `${BUILD}.sock`),
+      secret: path.join(root, `gatehouse-${uid}`, `${BUILD}.secret`),
     });
     expect(fs.statSync(path.join(root, `gatehouse-${uid}`)).mode & 0o777).toBe(0o700);
   });
