@@ -65,4 +65,37 @@ describe('bwrapArgs', () => {
   it('quotes for the shell', () => {
     expect(shQuote(`it's`)).toBe(`'it'\\''s'`);
   });
+
+  it('binds an opened socket back inside the masked folder that holds it, before that folder turns read-only', () => {
+    const args = bwrapArgs(
+      plan({
+        masks: [
+          { path: '/run/user/1000', isDirectory: true },
+          { path: '/run/user/1000/gnupg', isDirectory: true },
+          { path: '/run/docker.sock', isDirectory: false },
+        ],
+        openSockets: ['/run/user/1000/gnupg/S.gpg-agent.ssh', '/run/docker.sock', '/tmp/ssh-X/agent.1'],
+      }),
+      'git push',
+    );
+    const from = args.indexOf('/run/user/1000') - 1;
+    expect(args.slice(from, from + 10)).toEqual([
+      '--tmpfs',
+      '/run/user/1000',
+      '--remount-ro',
+      '/run/user/1000',
+      '--tmpfs',
+      '/run/user/1000/gnupg',
+      '--bind',
+      '/run/user/1000/gnupg/S.gpg-agent.ssh',
+      '/run/user/1000/gnupg/S.gpg-agent.ssh',
+      '--remount-ro',
+    ]);
+    // a socket masked as a file, or in the private /tmp: bound after every mask, over it
+    const lastMask = indexOfPair(args, '--ro-bind', '/dev/null');
+    expect(indexOfPair(args, '--bind', '/run/docker.sock')).toBeGreaterThan(lastMask);
+    expect(indexOfPair(args, '--bind', '/tmp/ssh-X/agent.1')).toBeGreaterThan(
+      indexOfPair(args, '--bind', '/tmp/gatehouse-sandbox-tmp-1'),
+    );
+  });
 });

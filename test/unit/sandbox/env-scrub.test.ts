@@ -76,6 +76,7 @@ describe('scrubEnv', () => {
       XDG_CACHE_HOME: '/tmp/.cache',
       npm_config_cache: '/tmp/.npm',
       GATEHOUSE_SANDBOX: '1',
+      GATEHOUSE_DECISION_HELPER: '0',
     });
     const withProxy = sandboxEnv(host, [], 3128);
     expect(withProxy.http_proxy).toBe('http://127.0.0.1:3128');

@@ -159,12 +159,35 @@ describe('the Seatbelt profile', () => {
   });
 
   it('no network at all without a proxy; with one, only its loopback port', () => {
-    const none = seatbeltProfile(plan());
-    expect(none).not.toMatch(/network/);
-    const forms = readSbpl(seatbeltProfile(plan({ proxyPort: 51234 })));
-    const network = forms.filter((f) => Array.isArray(f) && typeof f[1] === 'string' && f[1].startsWith('network'));
-    expect(network).toEqual([['allow', 'network-outbound', ['remote', 'ip', { str: 'localhost:51234' }]]]);
+    const networkOf = (p: string) =>
+      readSbpl(p).filter((f) => Array.isArray(f) && typeof f[1] === 'string' && f[1].startsWith('network'));
+    const noUnix = ['deny', 'network-outbound', ['remote', 'unix-socket']];
+    expect(networkOf(seatbeltProfile(plan()))).toEqual([noUnix]);
+    expect(networkOf(seatbeltProfile(plan({ proxyPort: 51234 })))).toEqual([
+      ['allow', 'network-outbound', ['remote', 'ip', { str: 'localhost:51234' }]],
+      noUnix,
+    ]);
     expect(() => seatbeltProfile(plan({ proxyPort: 70000 }))).toThrow(SeatbeltProfileError);
+  });
+
+  it('denies every unix socket but those the person opened, each by its exact path, quoted like any path', () => {
+    const attack = '/Users/u/a.sock")) (allow network-outbound (remote unix-socket)) (("';
+    const forms = readSbpl(
+      seatbeltProfile(plan({ openSockets: ['/private/tmp/com.apple.launchd.x/Listeners', attack] })),
+    );
+    const unix = forms.filter((f) => JSON.stringify(f).includes('unix-socket'));
+    expect(unix).toEqual([
+      ['deny', 'network-outbound', ['remote', 'unix-socket']],
+      [
+        'allow',
+        'network-outbound',
+        ['remote', 'unix-socket', ['path-literal', { str: '/private/tmp/com.apple.launchd.x/Listeners' }]],
+        ['remote', 'unix-socket', ['path-literal', { str: attack }]],
+      ],
+    ]);
+    // the deny comes after every allowance it narrows, the opened ones after it (the last matching rule wins)
+    const heads = forms.map((f) => JSON.stringify(f));
+    expect(heads.findIndex((h) => h.includes('"deny","network-outbound"'))).toBe(forms.length - 2);
   });
 
   it('a path cannot break out of its string: quotes, parentheses, semicolons, backslashes stay data', () => {

@@ -27,6 +27,8 @@ export interface BwrapPlan {
   /** Host directory that becomes the command's `/tmp`. */
   privateTmp: string;
   masks: MaskTarget[];
+  /** Sockets the person opened that a mask or the private /tmp would hide: bound back at their own path. */
+  openSockets?: string[];
   guards: BwrapGuards;
   network: SandboxNetwork;
 }
@@ -74,11 +76,22 @@ export function bwrapArgs(plan: BwrapPlan, command: string): string[] {
   for (const pin of plan.guards.pins) args.push('--bind', pin, pin);
   for (const ro of plan.guards.readOnly) args.push('--ro-bind', ro, ro);
   for (const p of plan.guards.placeholders) args.push('--tmpfs', p, '--remount-ro', p);
-  // Masks come after the writable binds: a secret folder inside the project stays hidden.
+  // Masks come after the writable binds: a secret folder inside the project stays hidden. An opened socket inside a
+  // masked folder is bound into its tmpfs before that is made read-only (the innermost folder holding it).
+  const open = plan.openSockets ?? [];
+  const folders = plan.masks.filter((m) => m.isDirectory).map((m) => m.path);
+  const holder = (s: string): string | undefined =>
+    folders.filter((f) => s.startsWith(`${f}/`)).sort((a, b) => b.length - a.length)[0];
   for (const m of plan.masks) {
-    if (m.isDirectory) args.push('--tmpfs', m.path, '--remount-ro', m.path);
-    else args.push('--ro-bind', '/dev/null', m.path); // a file or a socket: /dev/null in its place
+    if (!m.isDirectory) {
+      args.push('--ro-bind', '/dev/null', m.path); // a file or a socket: /dev/null in its place
+      continue;
+    }
+    args.push('--tmpfs', m.path);
+    for (const s of open) if (holder(s) === m.path) args.push('--bind', s, s);
+    args.push('--remount-ro', m.path);
   }
+  for (const s of open) if (holder(s) === undefined) args.push('--bind', s, s);
   if (plan.network.kind === 'proxy') args.push('--ro-bind', plan.network.hostSocketDir, SANDBOX_PROXY_DIR);
   args.push('--chdir', plan.projectRoot, '--');
   if (plan.network.kind === 'proxy')

@@ -17,6 +17,7 @@ import { sandboxHandle } from './sandbox-handle';
 import { probe, PROBE_COMMAND, unavailable, writableRootsOf } from './sandbox-probe';
 import { sandboxEnv } from './sandbox-env';
 import { createSeatbeltSandbox } from './seatbelt-sandbox';
+import { runtimeDirsOf, socketDoors } from './socket-doors';
 import type { CommandSandbox, CommandSandboxConfig, SandboxUnavailable, WrappedCommand } from './types';
 
 type Located = { ok: true; bwrap: string; socat: string | null } | { ok: false; reason: string };
@@ -75,6 +76,8 @@ export async function createCommandSandbox(config: CommandSandboxConfig): Promis
   const baseEnv = config.baseEnv ?? process.env;
   const allowList = config.envAllowList ?? [];
   const hidden = config.hiddenPaths ?? [];
+  const runtimeDirs = runtimeDirsOf(config);
+  const allowSockets = config.allowUnixSockets ?? [];
   let lastWrapAt = 0;
   let guarded: { paths: string[]; pins: string[] } = { paths: [], pins: [] };
   // The secrets' folders that existed at the last wrap (named in violation messages).
@@ -87,18 +90,32 @@ export async function createCommandSandbox(config: CommandSandboxConfig): Promis
     const guards = await holdGuards(writableRoots, config.home);
     try {
       const secrets = await existingMaskTargets(configuredProtected);
+      const masked = [...secrets, ...(await hiddenMaskTargets(hidden, writableRoots, secrets))];
+      // Sockets of services with more authority than the sandbox: masked (socket-doors.ts), as they are now.
+      const doors = await socketDoors({
+        home: config.home,
+        writableRoots,
+        runtimeDirs,
+        masked,
+        allowUnixSockets: allowSockets,
+        ownFolders: dirsToRemove,
+      });
       const plan: BwrapPlan = {
         bwrapPath: located.bwrap,
         projectRoot,
         writableRoots,
         privateTmp,
-        masks: [...secrets, ...(await hiddenMaskTargets(hidden, writableRoots, secrets))],
+        masks: [...masked, ...doors.masks],
+        openSockets: doors.open,
         guards,
         network,
       };
       guarded = { paths: guards.paths, pins: guards.pins };
-      maskedSecrets = secrets.map((m) => m.path);
-      const env = sandboxEnv(baseEnv, allowList, proxy === null ? null : SANDBOX_PROXY_PORT);
+      maskedSecrets = [...secrets, ...doors.masks.filter((m) => m.isDirectory)].map((m) => m.path);
+      const env = sandboxEnv(baseEnv, allowList, proxy === null ? null : SANDBOX_PROXY_PORT, '/tmp', {
+        opened: [...allowSockets, ...doors.opened],
+        ...(config.openSocketEnv ? { env: config.openSocketEnv } : {}),
+      });
       return { file: plan.bwrapPath, args: bwrapArgs(plan, command), env, cwd: projectRoot, cleanup: guards.release };
     } catch (err) {
       await guards.release();

@@ -18,7 +18,7 @@ export interface HiddenPath {
  * writable root (bound at its own path) contains it, or it contains one. Masking the others would only make stray
  * mount points in the private folder.
  */
-function visibleUnderBwrap(p: string, writableRoots: readonly string[]): boolean {
+export function visibleUnderBwrap(p: string, writableRoots: readonly string[]): boolean {
   if (!isInside(p, '/tmp') || p === '/tmp') return true;
   return writableRoots.some((r) => isInside(p, r) || isInside(r, p));
 }

@@ -21,6 +21,9 @@ function keyOf(config: CommandSandboxConfig): string {
     config.socatPath ?? null,
     config.sandboxExecPath ?? null,
     (config.hiddenPaths ?? []).map((h) => [h.path, h.rule]).sort(),
+    [...(config.allowUnixSockets ?? [])].sort(),
+    config.runtimeDir ?? null,
+    Object.entries(config.openSocketEnv ?? {}).sort(),
   ]);
 }
 

@@ -3,7 +3,9 @@
  * writable roots and the private temp dir; the secrets' folders unreadable (and unwritable) even inside a root;
  * the guarded paths of write-guards.ts (`.gatehouse/`, `.claude/`, git hooks and config) unwritable whether they
  * exist or not, under any spelling of their case (macOS volumes usually ignore case: `.CLAUDE/` would be read as
- * `.claude/`), and the folders leading to them impossible to rename or remove; no network except the local proxy port. In SBPL the last matching rule
+ * `.claude/`), and the folders leading to them impossible to rename or remove; no network except the local proxy port;
+ * no unix socket but those the person opened (a socket's service may act with more authority than the sandbox: the
+ * decision helper, agents, container engines; see socket-doors.ts for bubblewrap's masks). In SBPL the last matching rule
  * wins, so the denials come after the allowances they narrow. Paths become SBPL string literals: a backslash and a
  * double quote are escaped, and a control character (newline, NUL...) is refused outright rather than trusted to
  * an escape, so no path can end its string and add a rule of its own.
@@ -27,6 +29,8 @@ export interface SeatbeltPlan {
   readOnly: string[];
   /** The domain proxy's loopback port, or null for no network at all. */
   proxyPort: number | null;
+  /** `sandbox.allowUnixSockets` (as configured and as they really are): the only unix sockets a command may reach. */
+  openSockets?: readonly string[];
 }
 
 export class SeatbeltProfileError extends Error {}
@@ -127,5 +131,12 @@ export function seatbeltProfile(plan: SeatbeltPlan): string {
       throw new SeatbeltProfileError(`bad proxy port ${plan.proxyPort}`);
     lines.push(`(allow network-outbound (remote ip "localhost:${plan.proxyPort}"))`);
   }
+  // Denied by default already; said outright so that no later allowance can open one, then the opened ones.
+  lines.push('(deny network-outbound (remote unix-socket))');
+  const open = [...new Set(plan.openSockets ?? [])];
+  if (open.length > 0)
+    lines.push(
+      `(allow network-outbound ${open.map((p) => `(remote unix-socket (path-literal ${sbplString(p)}))`).join(' ')})`,
+    );
   return `${lines.join('\n')}\n`;
 }

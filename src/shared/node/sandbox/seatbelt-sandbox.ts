@@ -5,6 +5,7 @@
  * that keeps it from working is a `SandboxUnavailable` with the reason.
  */
 import * as fsp from 'node:fs/promises';
+import { helperFolderCandidates } from '../helper-folder';
 import { directCommand } from './direct-command';
 import { DomainProxy } from './domain-proxy';
 import { isExecutable } from './find-binary';
@@ -14,6 +15,7 @@ import { sandboxHandle } from './sandbox-handle';
 import { probe, PROBE_COMMAND, unavailable, writableRootsOf } from './sandbox-probe';
 import { sandboxEnv } from './sandbox-env';
 import { seatbeltProfile, type SeatbeltPlan } from './seatbelt-profile';
+import { runtimeDirsOf } from './socket-doors';
 import { writableRootGuards } from './write-guards';
 import type { CommandSandbox, CommandSandboxConfig, SandboxUnavailable, WrappedCommand } from './types';
 
@@ -53,16 +55,30 @@ export async function createSeatbeltSandbox(
       `the sandbox network proxy could not start: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
-  const configuredProtected = protectedReadPaths(config.home, config.userConfigDir);
+  const baseEnv = config.baseEnv ?? process.env;
+  const uid = process.getuid?.();
+  const runtimeDirs = runtimeDirsOf(config);
+  // The decision helper's folder too: its secret is never readable from a command (its socket is denied below).
+  const configuredProtected = [
+    ...protectedReadPaths(config.home, config.userConfigDir),
+    ...(uid === undefined ? [] : helperFolderCandidates(runtimeDirs, uid)),
+  ];
+  // The sockets the person opened, as configured and as they really are (macOS's /tmp is /private/tmp).
+  const allowSockets = config.allowUnixSockets ?? [];
+  const openSockets = [
+    ...new Set([...allowSockets, ...(await Promise.all(allowSockets.map((p) => fsp.realpath(p).catch(() => p))))]),
+  ];
   const protectedNow = async (): Promise<string[]> => [
     ...new Set([...configuredProtected, ...(await existingMaskTargets(configuredProtected)).map((m) => m.path)]),
   ];
   // What was protected at the last wrap (named in violation messages).
   let lastProtected = configuredProtected;
-  const baseEnv = config.baseEnv ?? process.env;
   const allowList = config.envAllowList ?? [];
   const hidden = config.hiddenPaths ?? [];
-  const env = sandboxEnv(baseEnv, allowList, proxy?.port ?? null, privateTmp);
+  const env = sandboxEnv(baseEnv, allowList, proxy?.port ?? null, privateTmp, {
+    opened: openSockets,
+    ...(config.openSocketEnv ? { env: config.openSocketEnv } : {}),
+  });
   let lastWrapAt = 0;
   let guarded: { paths: string[]; pins: string[] } = { paths: [], pins: [] };
   const wrap = async (command: string): Promise<WrappedCommand> => {
@@ -79,6 +95,7 @@ export async function createSeatbeltSandbox(
       pins: guards.pins,
       readOnly: guards.paths,
       proxyPort: proxy?.port ?? null,
+      openSockets,
     };
     return seatbeltCommand(sandboxExec, plan, command, env, projectRoot);
   };

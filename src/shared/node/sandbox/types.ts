@@ -24,6 +24,12 @@ export interface CommandSandboxConfig {
   hiddenPaths?: HiddenPath[];
   /** The environment commands inherit (scrubbed); defaults to `process.env`. */
   baseEnv?: NodeJS.ProcessEnv;
+  /** `sandbox.allowUnixSockets`: sockets the person opened into the sandbox (absolute paths; socket-doors.ts). */
+  allowUnixSockets?: string[];
+  /** The person's runtime folder ($XDG_RUNTIME_DIR as main knows it; the worker's environment does not carry it). */
+  runtimeDir?: string;
+  /** Variables of the person's environment that name an opened socket (SSH_AUTH_SOCK): set inside. */
+  openSocketEnv?: Record<string, string>;
 }
 
 /** The argv to spawn (with node-pty or child_process) instead of `bash -c command`. */
