@@ -53,6 +53,12 @@ export const SandboxRunConfigSchema = z.object({
   bwrapPath: z.string().min(1).optional(),
   /** What the `Read(...)` deny rules deny on disk now: hidden inside the sandbox (see src/main/sandbox/read-deny-mask.ts). */
   readDeny: ReadDenyMaskSchema.optional(),
+  /** `sandbox.allowUnixSockets`: sockets the person opened into the sandbox (absolute paths). */
+  allowUnixSockets: z.array(z.string().min(1).max(4096)).max(100).optional(),
+  /** The person's $XDG_RUNTIME_DIR (the worker's environment does not carry it): masked in the sandbox. */
+  runtimeDir: z.string().min(1).max(4096).optional(),
+  /** Variables of the person's environment that name an opened socket (SSH_AUTH_SOCK): set in the sandbox. */
+  openSocketEnv: z.record(z.string().min(1).max(200), z.string().max(4096)).optional(),
 });
 export type SandboxRunConfig = z.infer<typeof SandboxRunConfigSchema>;
 

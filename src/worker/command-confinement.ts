@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SandboxRunConfig, SandboxStatus } from '../shared/worker-protocol';
 import { CommandSandboxCache, unsandboxedWrapper } from '../shared/node/sandbox';
-import type { CommandSandbox, SandboxUnavailable } from '../shared/node/sandbox';
+import type { CommandSandbox, CommandSandboxConfig, SandboxUnavailable } from '../shared/node/sandbox';
 import type { CommandWrapper } from './tools/index';
 
 export interface Confinement {
@@ -27,6 +27,17 @@ export function defaultSandboxConfig(env: NodeJS.ProcessEnv = process.env): Sand
     ? path.resolve(env.GATEHOUSE_HOME)
     : path.join(home, '.config', 'gatehouse');
   return { enabled: true, allowedDomains: [], envAllowList: [], userConfigDir: configDir, home };
+}
+
+/** The sockets the person opened, and where their runtime folder is (socket-doors.ts). */
+function socketOptions(
+  config: SandboxRunConfig,
+): Pick<CommandSandboxConfig, 'allowUnixSockets' | 'runtimeDir' | 'openSocketEnv'> {
+  return {
+    ...(config.allowUnixSockets ? { allowUnixSockets: config.allowUnixSockets } : {}),
+    ...(config.runtimeDir ? { runtimeDir: config.runtimeDir } : {}),
+    ...(config.openSocketEnv ? { openSocketEnv: config.openSocketEnv } : {}),
+  };
 }
 
 /** The path and, when it exists under another name (symlinks), its real path. */
@@ -76,6 +87,7 @@ export class CommandConfinement {
         envAllowList: config.envAllowList,
         hiddenPaths: config.readDeny?.hidden ?? [],
         ...(config.bwrapPath !== undefined ? { bwrapPath: config.bwrapPath } : {}),
+        ...socketOptions(config),
       });
     } catch (err) {
       sandbox = {

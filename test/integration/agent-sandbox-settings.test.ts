@@ -25,7 +25,13 @@ const load = (projectTrusted: boolean) => loadSandboxSettings({ configDir, proje
 
 describe('sandbox settings', () => {
   it('no files: on, no network, nothing kept', async () => {
-    expect(await load(true)).toEqual({ enabled: true, allowedDomains: [], envAllowList: [], problems: [] });
+    expect(await load(true)).toEqual({
+      enabled: true,
+      allowedDomains: [],
+      envAllowList: [],
+      allowUnixSockets: [],
+      problems: [],
+    });
   });
 
   it('the user settings: enabled false, domains and env names count', async () => {
@@ -112,5 +118,102 @@ describe('sandbox settings', () => {
       })
     ).config;
     expect(plain.bwrapPath).toBeUndefined();
+  });
+});
+
+describe('sandbox.allowUnixSockets: a socket opened on purpose', () => {
+  const policy = () => path.join(root, 'policy.yaml');
+  const home = () => path.join(root, 'home');
+  const loadAll = (projectTrusted: boolean) =>
+    loadSandboxSettings({ configDir, projectRoot, projectTrusted, policyFile: policy(), home: home() });
+
+  it('comes from the user settings (either spelling, ~ is the home) and the managed policy', async () => {
+    user(
+      'sandbox:\n  allowUnixSockets: [/run/user/1000/ssh-agent.socket, "~/.1password/agent.sock"]\n  network:\n    allowUnixSockets: [/run/user/1000/../1000/bus]\n',
+    );
+    fs.writeFileSync(policy(), 'sandbox:\n  allowUnixSockets: [/run/pcscd/pcscd.comm]\n');
+    const s = await loadAll(false);
+    expect(s.allowUnixSockets).toEqual([
+      '/run/user/1000/ssh-agent.socket',
+      path.join(home(), '.1password/agent.sock'),
+      '/run/user/1000/bus',
+      '/run/pcscd/pcscd.comm',
+    ]);
+    expect(s.problems).toEqual([]);
+  });
+
+  it('a path that is not absolute is left out, with the file and the reason', async () => {
+    user('sandbox:\n  allowUnixSockets: [agent.sock, /ok.sock]\n');
+    const s = await loadAll(true);
+    expect(s.allowUnixSockets).toEqual(['/ok.sock']);
+    expect(s.problems).toEqual([
+      `${path.join(configDir, 'settings.yaml')}: sandbox.allowUnixSockets: "agent.sock" is not an absolute path (ignored)`,
+    ]);
+  });
+
+  it("is never taken from a project's files, trusted or not; each file naming one is reported with the reason", async () => {
+    project('sandbox:\n  allowUnixSockets: [/var/run/docker.sock]\n');
+    project('sandbox:\n  network:\n    allowUnixSockets: [/run/user/1000/bus]\n', 'settings.local.yaml');
+    fs.mkdirSync(path.join(projectRoot, '.claude'));
+    const claude = JSON.stringify({ sandbox: { network: { allowUnixSockets: ['/var/run/docker.sock'] } } });
+    fs.writeFileSync(path.join(projectRoot, '.claude', 'settings.json'), claude);
+    fs.writeFileSync(path.join(projectRoot, '.claude', 'settings.local.json'), claude);
+    for (const trusted of [true, false]) {
+      const s = await loadAll(trusted);
+      expect(s.allowUnixSockets, String(trusted)).toEqual([]);
+      const why =
+        'sandbox.allowUnixSockets is ignored: only your user settings and the managed policy can open a socket into the sandbox';
+      expect(s.problems, String(trusted)).toEqual(
+        expect.arrayContaining([
+          `${path.join(projectRoot, '.gatehouse', 'settings.yaml')}: ${why}`,
+          `${path.join(projectRoot, '.gatehouse', 'settings.local.yaml')}: ${why}`,
+          `${path.join(projectRoot, '.claude', 'settings.json')}: ${why}`,
+          `${path.join(projectRoot, '.claude', 'settings.local.json')}: ${why}`,
+        ]),
+      );
+    }
+  });
+
+  it("Claude Code's user file is not read for it: reported, so the person knows where to put it", async () => {
+    fs.mkdirSync(path.join(home(), '.claude'), { recursive: true });
+    fs.writeFileSync(
+      path.join(home(), '.claude', 'settings.json'),
+      JSON.stringify({ sandbox: { network: { allowUnixSockets: ['/run/user/1000/ssh-agent.socket'] } } }),
+    );
+    const s = await loadAll(true);
+    expect(s.allowUnixSockets).toEqual([]);
+    expect(s.problems).toEqual([
+      expect.stringMatching(
+        /\.claude\/settings\.json: sandbox\.network\.allowUnixSockets is not applied: Gatehouse reads sandbox settings from its own settings\.yaml/,
+      ),
+    ]);
+  });
+
+  it('the run config carries the sockets, the runtime folder, and the variables of the person naming an opened one', async () => {
+    const agentDir = path.join(root, 'run');
+    fs.mkdirSync(agentDir);
+    const agent = path.join(agentDir, 'ssh-agent.socket');
+    fs.writeFileSync(agent, ''); // a real path (compared as named and as it really is)
+    fs.symlinkSync(agent, path.join(root, 'agent-link'));
+    user(`sandbox:\n  allowUnixSockets: ['${agent}']\n`);
+    const { config } = await sandboxRunConfig({
+      configDir,
+      projectRoot,
+      projectTrusted: true,
+      env: {
+        HOME: root,
+        GATEHOUSE_POLICY: policy(),
+        XDG_RUNTIME_DIR: agentDir,
+        SSH_AUTH_SOCK: path.join(root, 'agent-link'),
+        SSH_AGENT_PID: '77',
+        DOCKER_HOST: `unix://${agentDir}/docker.sock`,
+        DBUS_SESSION_BUS_ADDRESS: `unix:path=${agentDir}/bus`,
+      },
+    });
+    expect(config).toMatchObject({
+      allowUnixSockets: [agent],
+      runtimeDir: agentDir,
+      openSocketEnv: { SSH_AUTH_SOCK: path.join(root, 'agent-link') },
+    });
   });
 });

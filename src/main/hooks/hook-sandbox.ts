@@ -38,6 +38,8 @@ export function hookSandbox(options: HookSandboxOptions): HookSandbox {
       allowedDomains: config.allowedDomains,
       envAllowList: config.envAllowList,
       ...(config.bwrapPath !== undefined ? { bwrapPath: config.bwrapPath } : {}),
+      ...(config.allowUnixSockets ? { allowUnixSockets: config.allowUnixSockets } : {}),
+      ...(config.runtimeDir ? { runtimeDir: config.runtimeDir } : {}),
       baseEnv: options.env,
     });
     if (!isSandboxAvailable(sandbox))
