@@ -11,6 +11,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./checkpoints-command')).checkpointsCommand,
   },
   {
+    name: 'doctor',
+    summary: 'what confines commands: the sandbox (or why none), the doors it keeps shut, the decision helper',
+    load: async () => (await import('./doctor-command')).doctorCommand,
+  },
+  {
     name: 'hook',
     summary: "be Claude Code's PreToolUse hook: decide its call (JSON on stdin) with Gatehouse's engine",
     parsesShell: true,
