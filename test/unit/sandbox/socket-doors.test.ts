@@ -140,6 +140,9 @@ describe('socketDoors', () => {
     );
     expect(folders(d)).toEqual([runtime]);
     expect(files(d)).toEqual([]);
+    // a runtime folder set to /tmp itself: the sandbox's /tmp is its own, never masked over
+    const tmp = await socketDoors(sources({ runtimeDirs: ['/tmp'] }));
+    expect(tmp.masks.map((m) => m.path)).not.toContain('/tmp');
   });
 
   it('resolves a relative bound name in the project and the home', async () => {

@@ -165,8 +165,9 @@ export async function socketDoors(src: SocketDoorSources): Promise<SocketDoors> 
     !isInside(p, '/dev') &&
     visibleUnderBwrap(p, src.writableRoots) &&
     !own.some((o) => isInside(p, o));
+  // The sandbox's /tmp is its own (a private folder bound there, the proxy's socket in it): never masked over.
   const holdsWhatStaysOpen = (dir: string): boolean =>
-    isInside(src.home, dir) || src.writableRoots.some((r) => isInside(r, dir));
+    isInside(src.home, dir) || isInside('/tmp', dir) || src.writableRoots.some((r) => isInside(r, dir));
 
   const helperFolders = uid === undefined ? [] : helperFolderCandidates(runtimeDirs, uid, src.tmpDir ?? os.tmpdir());
   await Promise.all(helperFolders.filter(visible).map(ensureHelperFolder));
