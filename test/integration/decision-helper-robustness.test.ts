@@ -165,6 +165,22 @@ describe('the decision helper process', { timeout: 120_000 }, () => {
     expect(fake.connections()).toBe(0);
   });
 
+  it('writes its secret again when it is replaced or removed while the socket is its own, and keeps answering', async () => {
+    const w = world();
+    const live = await startHelper(w.env);
+    helpers.push(live);
+    const secretFile = w.socket.replace(/\.sock$/, '.secret');
+    for (const spoil of [() => fs.writeFileSync(secretFile, 'a'.repeat(64)), () => fs.rmSync(secretFile)]) {
+      spoil();
+      await vi.waitFor(() => expect(fs.readFileSync(secretFile, 'utf8')).toMatch(/^(?!a{64})[0-9a-f]{64}\n$/), {
+        timeout: 10_000,
+        interval: 50,
+      });
+      expect(fs.statSync(secretFile).mode & 0o777).toBe(0o600);
+      expect(answeredBy(await gatehouse(w.env, args(w)))).toBe(live.pid);
+    }
+  });
+
   it('does not start when one already answers; replaces the socket of one that died', async () => {
     const w = world();
     const live = await startHelper(w.env);

@@ -23,9 +23,10 @@ import { DEFAULT_IDLE_MS, HELPER_IDLE_ENV, helperSocket, type HelperSocket } fro
  * The per-user decision helper (`gatehouse __decision-helper`, started detached by a client that found none):
  * listens on `<runtime dir>/gatehouse-<uid>/<build id>.sock` and runs the requests of its clients one at a time
  * (see decision-request.ts for how each runs as a fresh process would), and only those that carry the secret it wrote
- * when it started (`<build id>.secret` beside the socket: decision-helper-secret.ts). It exits when it has been idle
- * for GATEHOUSE_DECISION_HELPER_IDLE_MS (default 3 minutes), when its socket or secret file is removed or replaced,
- * and when its own `gatehouse` files change (a rebuilt or upgraded CLI has another build id, and so another helper).
+ * when it started (`<build id>.secret` beside the socket: decision-helper-secret.ts; written again if it goes while
+ * the socket is still this helper's). It exits when it has been idle for GATEHOUSE_DECISION_HELPER_IDLE_MS (default 3
+ * minutes), when its socket file is removed or replaced, and when its own `gatehouse` files change (a rebuilt or
+ * upgraded CLI has another build id, and so another helper).
  */
 
 const WATCH_MS = 1000;
@@ -154,14 +155,21 @@ export async function runDecisionHelper(options: HelperOptions): Promise<void> {
   let secretKey: string | null = null;
 
   const server = net.createServer((socket) => accept(socket));
-  /**
-   * True when this helper should no longer answer: its socket or its secret is gone or replaced (two helpers started
-   * at once may each end with the other's file: both then exit, and the next client starts one), or its code changed.
-   */
-  const stale = (): boolean =>
-    fileKey(where.socket) !== socketKey || fileKey(where.secret) !== secretKey || fileKey(options.cliFile) !== cliKey;
+  /** True when this helper should no longer answer: its socket is gone or replaced, or its code changed. */
+  const stale = (): boolean => fileKey(where.socket) !== socketKey || fileKey(options.cliFile) !== cliKey;
   const watch = setInterval(() => {
-    if (socketKey !== '' && stale()) stop();
+    if (socketKey === '') return;
+    if (stale()) stop();
+    // Its socket but another's secret (two helpers that started at once, the other now exiting) or none: the socket
+    // decides who answers, and the secret beside it must be this helper's, or no client could be served.
+    else if (fileKey(where.secret) !== secretKey) {
+      try {
+        secret = writeHelperSecret(where.secret);
+        secretKey = fileKey(where.secret);
+      } catch {
+        stop();
+      }
+    }
   }, WATCH_MS);
 
   const stop = (): void => {
@@ -242,6 +250,9 @@ export async function runDecisionHelper(options: HelperOptions): Promise<void> {
     else armIdle();
   }
 
+  // Another helper started meanwhile and answers already (its warm-up was shorter): this one is not needed, and
+  // taking its place would refuse the clients that read its secret a moment before.
+  if (await listening(where.socket)) process.exit(0);
   try {
     // The secret first: once the socket is there, a client finds the secret that goes with it.
     secret = writeHelperSecret(where.secret);
