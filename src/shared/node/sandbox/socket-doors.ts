@@ -63,7 +63,6 @@ const SYSTEM_DOOR_FILES: readonly string[] = [
 
 /** In the home (relative): container engines' machines and password managers' agents (the secret folders aside). */
 const HOME_DOORS: readonly string[] = [
-  '.docker/run',
   '.colima',
   '.lima',
   '.rd',
@@ -120,10 +119,27 @@ async function resolve(p: string): Promise<{ path: string; kind: Kind } | null> 
   }
 }
 
+/** The paths of `candidates` that exist now: one listing per parent folder rather than a lookup per path. */
+async function present(candidates: readonly string[]): Promise<string[]> {
+  const byParent = new Map<string, string[]>();
+  for (const p of candidates) byParent.set(path.dirname(p), [...(byParent.get(path.dirname(p)) ?? []), p]);
+  const found = await Promise.all(
+    [...byParent].map(async ([dir, paths]) => {
+      try {
+        const names = new Set(await fsp.readdir(dir));
+        return paths.filter((p) => names.has(path.basename(p)));
+      } catch {
+        return [];
+      }
+    }),
+  );
+  return found.flat();
+}
+
 /**
- * The sockets in each folder that holds a bound name, and the folders masked whole: those that hold nothing else (at
- * least two of them), and private ones (mode 0700: where services keep their sockets with their secrets, as the
- * decision helper, gpg and ssh-agent do). Listing with file types costs one call per folder, no stat per entry.
+ * The sockets (real paths) in each folder that holds a bound name, and the folders masked whole: those that hold
+ * nothing else (at least two of them), and private ones (mode 0700: where services keep their sockets with their
+ * secrets, as the decision helper, gpg and ssh-agent do). One listing (with file types) and one real path per folder.
  */
 async function socketsBeside(names: readonly string[]): Promise<{ sockets: string[]; wholeFolders: string[] }> {
   const folders = [...new Set(names.map((n) => path.dirname(n)))];
@@ -132,8 +148,12 @@ async function socketsBeside(names: readonly string[]): Promise<{ sockets: strin
   await Promise.all(
     folders.map(async (dir) => {
       try {
-        const [entries, st] = await Promise.all([fsp.readdir(dir, { withFileTypes: true }), fsp.lstat(dir)]);
-        const here = entries.filter((e) => e.isSocket()).map((e) => path.join(dir, e.name));
+        const [entries, st, real] = await Promise.all([
+          fsp.readdir(dir, { withFileTypes: true }),
+          fsp.lstat(dir),
+          fsp.realpath(dir),
+        ]);
+        const here = entries.filter((e) => e.isSocket()).map((e) => path.join(real, e.name));
         sockets.push(...here);
         const onlySockets = here.length >= 2 && here.length === entries.length;
         const private_ = st.isDirectory() && (st.mode & 0o077) === 0 && here.length > 0;
@@ -178,14 +198,28 @@ export async function socketDoors(src: SocketDoorSources): Promise<SocketDoors> 
   const named = bound.paths.flatMap((p) =>
     path.isAbsolute(p) ? [p] : [...src.writableRoots, src.home].map((base) => path.join(base, p)),
   );
-  const beside = await socketsBeside(named);
+  // Names the sandbox cannot see, or sees under a folder masked whole anyway, need no listing (lexically: a name
+  // spelt through a link is listed, which costs a little and masks the same).
+  const wholesale = [
+    ...src.masked.filter((m) => m.isDirectory).map((m) => m.path),
+    ...runtimeDirs,
+    ...SYSTEM_DOOR_FOLDERS,
+  ];
+  const beside = await socketsBeside(
+    named.filter((n) => visible(n) && !wholesale.some((f) => isInside(n, f) && !holdsWhatStaysOpen(f))),
+  );
 
-  const [tables, folders, sockets, allowed] = await Promise.all([
-    Promise.all([...SYSTEM_DOOR_FILES, ...HOME_DOORS.map((rel) => path.join(src.home, rel))].map((p) => resolve(p))),
-    Promise.all([...runtimeDirs, ...SYSTEM_DOOR_FOLDERS, ...helperFolders, ...beside.wholeFolders].map(resolve)),
-    Promise.all([...named, ...beside.sockets].map(resolve)),
+  const [tables, folders, allowed] = await Promise.all([
+    present([...SYSTEM_DOOR_FILES, ...HOME_DOORS.map((rel) => path.join(src.home, rel))]).then((ps) =>
+      Promise.all(ps.map(resolve)),
+    ),
+    present([...runtimeDirs, ...SYSTEM_DOOR_FOLDERS, ...helperFolders]).then((ps) =>
+      Promise.all([...ps, ...beside.wholeFolders].map(resolve)),
+    ),
     Promise.all(src.allowUnixSockets.map(resolve)),
   ]);
+  // Every bound name that is still a socket is among those beside it (its folder was listed).
+  const sockets = beside.sockets.map((p) => ({ path: p, kind: 'socket' as const }));
   const opened = new Set(allowed.filter((a) => a?.kind === 'socket').map((a) => a!.path));
 
   // Folders, outermost first: each is masked unless a mask already covers it or it holds what must stay open.
