@@ -31,10 +31,7 @@ export function bwrapOverride(env: NodeJS.ProcessEnv): string | undefined {
  * The variables of the person's environment that name a socket they opened (SSH_AUTH_SOCK for the agent): the
  * worker's environment is built without them, so they travel with the configuration.
  */
-async function openSocketEnv(
-  env: NodeJS.ProcessEnv,
-  opened: readonly string[],
-): Promise<Record<string, string>> {
+async function openSocketEnv(env: NodeJS.ProcessEnv, opened: readonly string[]): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   if (opened.length === 0) return out;
   // Compared as named and as they really are: a variable may name a link to the socket, or the socket a link.
