@@ -1,18 +1,22 @@
-import path from 'node:path';
+import { programSource, stdinSource } from './program-streams';
 import type { Stdin, WalkerApi } from './state';
 import type { SimpleCommand } from './types';
 
 /**
  * Interpreters other than bash (contract "Assurance: Shells fed from elsewhere"): their code is not analysed, but
- * where it comes from is. A script named in the command (`python3 tool.py`) or given inline (`python3 -c CODE`)
- * is visible; a script read from a pipe, a redirect, a process substitution or standard input in any spelling
- * (`-`, `/dev/stdin`, `/dev/./stdin`, `/proc/self/fd/0`) is not: the command is unreadable.
+ * where it comes from is (program-streams.ts). A script named in the command (`python3 tool.py`) or given inline
+ * (`python3 -c CODE`) is visible, and so is literal text fed on the descriptor it reads (`python3 - <<'PY'`,
+ * `python3 /dev/fd/3 3<<'EOF'`): that is inline code. A script read from a pipe, a redirect, a process
+ * substitution or a descriptor in any other spelling (`curl ... | python3 -`, `python3 <(curl ...)`,
+ * `python3 /proc/self/fd/0`) is not: the command is unreadable.
  */
 interface InterpreterSpec {
   /** Options whose value is inline code or names what runs (`-c`, `-e`, `--eval`, `python -m`). */
   code: string[];
   /** Other options that take a value (`-m module`, `-I dir`). */
   valued: string[];
+  /** Options whose value is the script file (`php -f FILE`, `R --file=FILE`). */
+  file?: string[];
 }
 
 const PYTHON: InterpreterSpec = { code: ['-c', '-m'], valued: ['-W', '-X', '-Q'] };
@@ -29,10 +33,11 @@ const SPECS = new Map<string, InterpreterSpec>([
   ['bun', NODE],
   ['perl', PERL],
   ['ruby', RUBY],
-  ['php', { code: ['-r'], valued: ['-c', '-d', '-z'] }],
+  ['php', { code: ['-r'], valued: ['-c', '-d', '-z'], file: ['-f'] }],
   ['lua', { code: ['-e'], valued: ['-l'] }],
   ['luajit', { code: ['-e'], valued: ['-l', '-j', '-O'] }],
   ['Rscript', { code: ['-e'], valued: [] }],
+  ['R', { code: ['-e'], valued: ['-g', '--gui', '-d', '--debugger'], file: ['-f', '--file'] }],
   ['tclsh', { code: [], valued: ['-encoding'] }],
   ['wish', { code: [], valued: [] }],
   ['osascript', { code: ['-e'], valued: ['-l', '-s'] }],
@@ -40,7 +45,8 @@ const SPECS = new Map<string, InterpreterSpec>([
     'pwsh',
     {
       code: ['-c', '-Command', '-command', '-EncodedCommand'],
-      valued: ['-File', '-f', '-WorkingDirectory', '-wd', '-ExecutionPolicy', '-OutputFormat', '-InputFormat'],
+      valued: ['-WorkingDirectory', '-wd', '-ExecutionPolicy', '-OutputFormat', '-InputFormat'],
+      file: ['-File', '-f', '-file'],
     },
   ],
   [
@@ -52,14 +58,6 @@ const SPECS = new Map<string, InterpreterSpec>([
 export function interpreterSpec(name: string): InterpreterSpec | undefined {
   if (/^python[0-9.]*$/.test(name) || name === 'pypy' || name === 'pypy3') return PYTHON;
   return SPECS.get(name);
-}
-
-/** `/dev/stdin`, `/dev/./stdin`, `/dev/fd/0`, `/proc/self/fd/0`, `/proc/123/fd/0`... */
-export function isStdinPath(p: string): boolean {
-  if (p === '-') return true;
-  if (!p.startsWith('/')) return false;
-  const n = path.posix.normalize(p);
-  return /^\/dev\/(stdin|fd\/0)$/.test(n) || /^\/proc\/(self|thread-self|\d+)\/(fd\/0|task\/\d+\/fd\/0)$/.test(n);
 }
 
 /** Judges where an interpreter's script comes from; marks the command unreadable when it is not visible. */
@@ -74,7 +72,7 @@ export function interpreterInvocation(cmd: SimpleCommand, dyn: boolean[], stdin:
       return;
     }
     if (a === '--') {
-      checkScript(cmd, argv[i + 1], dyn[i + 1] === true, stdin, w);
+      checkScript(cmd, i + 1, dyn, stdin, w);
       return;
     }
     const name = a.includes('=') ? (a.split('=')[0] as string) : a;
@@ -83,29 +81,38 @@ export function interpreterInvocation(cmd: SimpleCommand, dyn: boolean[], stdin:
       spec.code.some((c) => c.length === 2 && a.startsWith(c) && a.length > 2 && !a.startsWith('--'))
     )
       return; // inline code
+    if (spec.file?.includes(name) === true) {
+      if (a.includes('=')) checkFile(cmd, a.slice(a.indexOf('=') + 1), dyn[i] === true, stdin, w);
+      else checkScript(cmd, i + 1, dyn, stdin, w);
+      return;
+    }
     if (spec.valued.includes(name)) {
       if (!a.includes('=')) i++;
       continue;
     }
     if (a !== '-' && a.startsWith('-')) continue; // flags
-    checkScript(cmd, a, dyn[i] === true, stdin, w);
+    checkScript(cmd, i, dyn, stdin, w);
     return;
   }
-  checkScript(cmd, undefined, false, stdin, w);
+  checkScript(cmd, argv.length, dyn, stdin, w);
 }
 
-function checkScript(
-  cmd: SimpleCommand,
-  script: string | undefined,
-  dynamic: boolean,
-  stdin: Stdin,
-  w: WalkerApi,
-): void {
+/** The script at argv[index], or (past the end) the one read from standard input. */
+function checkScript(cmd: SimpleCommand, index: number, dyn: boolean[], stdin: Stdin, w: WalkerApi): void {
+  const script = cmd.argv[index];
   if (script === undefined) {
-    // no script: it reads one from standard input
-    if (stdin.kind !== 'none') w.unreadable(`${cmd.name} runs a script from its input`);
+    const source = stdinSource(stdin);
+    if (source.kind === 'unseen') w.unreadable(`${cmd.name} runs a script from its input`);
     return;
   }
-  if (dynamic) w.unreadable(`${cmd.name} runs a script whose path is computed`);
-  else if (isStdinPath(script)) w.unreadable(`${cmd.name} runs a script from its input (${script})`);
+  checkFile(cmd, script, dyn[index] === true, stdin, w);
+}
+
+function checkFile(cmd: SimpleCommand, script: string, dynamic: boolean, stdin: Stdin, w: WalkerApi): void {
+  if (dynamic) {
+    w.unreadable(`${cmd.name} runs a script whose path is computed`);
+    return;
+  }
+  const source = programSource(script, false, true, stdin, w);
+  if (source.kind === 'unseen') w.unreadable(`${cmd.name} runs a script from its input (${script}): ${source.why}`);
 }

@@ -20,13 +20,6 @@ function descriptor(r: Node): string {
   return r.childForFieldName('descriptor')?.text ?? '';
 }
 
-/** `< file` or `0< file`: the command's stdin is a file. */
-export function isStdinRedirect(r: Node): boolean {
-  const op = operator(r);
-  const fd = descriptor(r);
-  return (op === '<' || op === '<>') && (fd === '' || fd === '0');
-}
-
 /** The redirect sends stdout somewhere other than the pipe. */
 export function writesStdout(r: Node): boolean {
   const op = operator(r);

@@ -1,11 +1,19 @@
 import type { ReadTarget, SimpleCommand, WriteTarget } from './types';
 
-/** Where a command's standard input comes from, as far as the analyser can tell. */
-export type Stdin =
+/** What one descriptor of a command reads, as far as the analyser can tell. */
+export type Stream =
   | { kind: 'none' } // inherited from the tool: nothing the command line provides
-  | { kind: 'literal'; text: string } // a heredoc, here-string or `echo '...' |` whose text is known
+  // a heredoc, here-string or `echo '...' |` whose text is known; `piped`: another program's output (`echo ... |`),
+  // as the analyser emulates it: literal data, never a program's literal code (contract "Shells fed from elsewhere")
+  | { kind: 'literal'; text: string; piped?: true }
   | { kind: 'file' } // `< FILE`: a file's contents
   | { kind: 'unknown' }; // output of another program, or text with expansions
+
+/**
+ * A command's standard input, and the other descriptors its redirections bound (`3<<'EOF'`, `4< file`): what a
+ * program opening `/dev/fd/N` reads (descriptors.ts). A descriptor not in `fds` is unknown.
+ */
+export type Stdin = Stream & { fds?: ReadonlyMap<number, Stream> };
 
 export const NO_STDIN: Stdin = { kind: 'none' };
 export const UNKNOWN_STDIN: Stdin = { kind: 'unknown' };

@@ -1,5 +1,6 @@
 import { parseShell } from './parser';
-import { fileRedirect, heredocLiteral, isStdinRedirect, misreadHeredocBody, writesStdout } from './redirects';
+import { bindHeredoc, bindRedirect, sharedInput } from './descriptors';
+import { fileRedirect, heredocLiteral, misreadHeredocBody, writesStdout } from './redirects';
 import { lineJoinRepair, repairedSource } from './repair';
 import { NO_STDIN, UNKNOWN_STDIN, type AnalysisState, type Stdin, type WalkerApi } from './state';
 import { copyTree, TreeTooDeep, type SyntaxNode as Node } from './syntax-node';
@@ -200,7 +201,7 @@ export abstract class WalkBase implements WalkerApi {
    */
   protected walkList(node: Node, stdin: Stdin, last: (n: Node, stdin: Stdin) => string | null): string | null {
     const { items, ops } = this.flattenList(node);
-    const inner = stdin.kind === 'none' ? stdin : UNKNOWN_STDIN;
+    const inner = sharedInput(stdin, items.length);
     const walk = (n: Node, i: number): string | null =>
       i === items.length - 1 ? last(n, inner) : this.statement(n, inner);
     if (ops.every((op) => op === '&&')) {
@@ -256,7 +257,7 @@ export abstract class WalkBase implements WalkerApi {
     let out: string | null = null;
     for (const walk of elements) {
       out = this.scoped('subshell', false, () => walk(input));
-      input = out === null ? UNKNOWN_STDIN : { kind: 'literal', text: out };
+      input = out === null ? UNKNOWN_STDIN : { kind: 'literal', text: out, piped: true };
     }
     return out;
   }
@@ -272,9 +273,10 @@ export abstract class WalkBase implements WalkerApi {
     let bodyStdin = stdin;
     const nested: Node[] = [];
     for (const r of redirects) {
-      if (r.type === 'heredoc_redirect') bodyStdin = heredocLiteral(r, this.source, this.hooks(nested));
-      else if (r.type === 'herestring_redirect') bodyStdin = this.herestring(r);
-      else if (r.type === 'file_redirect' && isStdinRedirect(r)) bodyStdin = { kind: 'file' };
+      if (r.type === 'heredoc_redirect')
+        bodyStdin = bindHeredoc(bodyStdin, r, heredocLiteral(r, this.source, this.hooks(nested)));
+      else if (r.type === 'herestring_redirect') bodyStdin = bindRedirect(bodyStdin, r, this.herestring(r));
+      else bodyStdin = bindRedirect(bodyStdin, r);
     }
     let out = body === null ? null : this.statement(body, bodyStdin);
     for (const n of nested) this.substitution(n);
@@ -301,7 +303,7 @@ export abstract class WalkBase implements WalkerApi {
       else if (field === 'argument' && !misread) this.unreadable('arguments after a heredoc are not supported');
       else if (field === 'right') this.scoped('conditional', false, () => this.statement(child, NO_STDIN));
       else if (child.type === 'pipeline') {
-        const first: Stdin = out === null ? UNKNOWN_STDIN : { kind: 'literal', text: out };
+        const first: Stdin = out === null ? UNKNOWN_STDIN : { kind: 'literal', text: out, piped: true };
         this.walkPipeline(child.namedChildren, first, (n, input) => this.statement(n, input));
       } else if (child.type === 'ERROR') this.unreadable('syntax error');
     });

@@ -7,8 +7,8 @@ import { noteGlobReads } from './glob-reads';
 import { followInvocation, literalOutput } from './invocations';
 import { programName } from './names';
 import { parseShell } from './parser';
-import { isStdinRedirect } from './redirects';
-import { NO_STDIN, UNKNOWN_STDIN, type Stdin } from './state';
+import { bindRedirect, sharedInput } from './descriptors';
+import { NO_STDIN, type Stdin } from './state';
 import { copyTree, type SyntaxNode as Node } from './syntax-node';
 import type { SimpleCommand } from './types';
 import { assignedBelow, checkArithmetic, checkSubscript, noteAssignment } from './variables';
@@ -32,8 +32,9 @@ const LOOPS = new Set(['while_statement', 'for_statement', 'c_style_for_statemen
 export class ShellWalk extends WalkBase {
   /** Statements in order; one followed by `&` runs in the background, in a subshell. */
   private sequence(node: Node, stdin: Stdin): void {
-    const inner = stdin.kind === 'none' ? stdin : UNKNOWN_STDIN;
     const children = node.children;
+    const statements = children.filter((c) => c.isNamed && c.type !== 'comment').length;
+    const inner = sharedInput(stdin, statements);
     children.forEach((child, i) => {
       if (!child.isNamed) {
         if (CASE_SEPARATORS.has(child.type)) this.unreadable(`syntax error: ${child.type} outside a case`);
@@ -314,9 +315,9 @@ export class ShellWalk extends WalkBase {
       if (child.type === 'variable_assignment') assignmentNodes.push(child);
       else if (field === 'name' || field === 'argument') wordNodes.push(child);
       else if (field === 'redirect') {
-        if (child.type === 'herestring_redirect') input = this.herestring(child);
+        if (child.type === 'herestring_redirect') input = bindRedirect(input, child, this.herestring(child));
         else {
-          if (child.type === 'file_redirect' && isStdinRedirect(child)) input = { kind: 'file' };
+          input = bindRedirect(input, child);
           this.redirect(child);
         }
       } else if (child.isNamed) this.unreadable(`unsupported command syntax: ${child.type}`);
