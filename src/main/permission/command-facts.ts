@@ -3,7 +3,7 @@ import { analyzeCommand, readOnlyPathArgs, readPathArgs } from './command';
 import { expandGlobArg, isExpandableGlob } from './command/glob-expand';
 import { programFiles, type FileArg } from './command/program-files';
 import { READERS } from './command/readers-table';
-import type { CommandAnalysis, CommandContext, SimpleCommand, WriteTarget } from './command/types';
+import type { CommandAnalysis, CommandContext, Cwd, SimpleCommand, WriteTarget } from './command/types';
 import { judgePath, type JudgedPath } from './judged-path';
 import type { PathConfinement } from './path-confinement';
 
@@ -79,9 +79,11 @@ class CommandJudge {
    * The directory a `cd` left the command in. A glob (`cd secre*`) is expanded; it must name exactly one folder. A
    * folder that does not exist (yet) makes the place unknown: the `cd` may fail and the command run elsewhere.
    */
-  place(cwd: string | null | undefined): Place {
+  place(cwd: Cwd | undefined): Place {
     if (cwd === undefined) return { known: true, dir: '', ctx: this.root };
     if (cwd === null) return { known: false, guess: null };
+    // `find DIR -execdir`: some folder in or beside DIR, which is the best guess for the hard checks
+    if (typeof cwd === 'object') return { known: false, guess: cwd.under };
     const cached = this.places.get(cwd);
     if (cached !== undefined) return cached;
     let dir = cwd;
@@ -179,10 +181,15 @@ export function commandFacts(command: string, confinement: PathConfinement, opts
       cmd.name === 'git' && !opts.trusted && !(cmd.argv.length === 2 && cmd.argv[1] === '--version');
     const roArgs = repositoryConfigured ? null : (readOnlyPathArgs(cmd, ctx) ?? directoryChangeArgs(cmd));
     const roJudged = roArgs?.map(here) ?? null;
+    // a program moved to another folder (`cd`, `env -C`, `git -C`) works there: it must be in the project too
+    const placeJudged = cmd.cwd === undefined ? [] : [here('.')];
     return {
       cmd,
       readPaths,
-      readOnly: roJudged !== null && roJudged.every((j) => j.root !== null && !j.unknown) && files.writes.length === 0,
+      readOnly:
+        roJudged !== null &&
+        [...roJudged, ...placeJudged].every((j) => j.root !== null && !j.unknown) &&
+        files.writes.length === 0,
       linkTargets: files.links.flatMap((l) => judge.withMatches(l.value, place, argDynamic(cmd, l))),
     };
   });

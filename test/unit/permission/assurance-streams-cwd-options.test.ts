@@ -116,3 +116,180 @@ describe('a program reading its program from a stream is an interpreter of unkno
     ]);
   });
 });
+
+describe('working-directory options move the judged folder', () => {
+  it('reads after a move out of the project are not read-only', async () => {
+    await check([
+      ['env -C ../outside cat secret.txt', 'ask'],
+      ['env --chdir=../outside head secret.txt', 'ask'],
+      ['env -C.. cat outside/secret.txt', 'ask'],
+      ['env -iC link-out cat secret.txt', 'ask'],
+      ['env -u X -C ~ cat .ssh/id_rsa', 'ask'],
+      ['env -C "$HOME" cat x', 'ask'],
+      ['nice env -C .. cat outside/secret.txt', 'ask'],
+      ['env -C link-out/.. cat outside/secret.txt', 'ask'],
+      ['env -C ../outside ls', 'ask'], // the folder it lists is outside
+      ['git -C ../outside status', 'ask'],
+      ['(cd .. && cat outside/secret.txt)', 'ask'],
+      ['echo "$(cd .. && cat outside/secret.txt)"', 'ask'],
+      ['find .. -maxdepth 1 -execdir cat secret.txt \\;', 'ask'],
+      ['unshare -w .. cat outside/secret.txt', 'ask'],
+    ]);
+  });
+
+  it('writes after a move into a protected folder are denied by self-protection, even in bypass', async () => {
+    await check(
+      [
+        "env -C .gatehouse sh -c 'echo x > settings.local.yaml'",
+        'env -C .claude tee settings.json',
+        'env --chdir=.claude tee settings.json',
+        'env -C.claude cp /tmp/x settings.json',
+        'env -iC .gatehouse ln -s /tmp/x settings.yaml',
+        'timeout 5 env -C .claude tee settings.json',
+        'bash -c "env -C .claude tee settings.json"',
+        'echo x | xargs env -C .claude tee settings.json',
+        'echo "$(env -C .claude tee settings.json)"',
+        '(cd .gatehouse; echo x > settings.local.yaml)',
+        '(cd .claude && tee settings.json < /dev/null)',
+        "find .gatehouse -execdir sh -c 'echo x > settings.local.yaml' \\;",
+        'find .claude -execdir tee settings.json \\;',
+        'unshare -w .claude tee settings.json',
+        'env -C src/.. tee .gatehouse/settings.yaml',
+      ].map((c): Row => [c, 'deny', BYPASS]),
+    );
+  });
+
+  it('the deny list judges targets from the folder the program runs in', async () => {
+    await check(
+      [
+        'env -C / rm -rf usr',
+        'env --chdir=/ rm -rf usr',
+        'env -C /usr rm -rf .',
+        'env -C ~ rm -rf .',
+        'command env -C / rm -rf ./usr',
+        'env -C /usr/local rm -rf ..',
+        'systemd-run --working-directory=/ rm -rf usr',
+      ].map((c): Row => [c, 'deny', BYPASS]),
+    );
+  });
+
+  it('a folder only the run decides is unknown: a write there asks', async () => {
+    await check([["find . -execdir sh -c 'echo x > settings.local.yaml' \\;", 'ask', BYPASS]]);
+  });
+
+  it('Read rules apply to the path where it lands', async () => {
+    fx.settings('user', { deny: ['Read(./secrets/**)'] });
+    await check([
+      ['env -C secrets cat key.txt', 'deny'],
+      ['(cd secrets && cat key.txt)', 'deny'],
+      ['env -C src cat ../secrets/key.txt', 'deny'],
+    ]);
+  });
+
+  it('ordinary uses inside the project stay as they were', async () => {
+    fx.settings('user', { allow: ['Bash(make:*)', 'Bash(tar:*)'] });
+    await check([
+      ['git -C src status', 'allow'],
+      ['git -C src log -- index.ts', 'allow'],
+      ['env -C src cat index.ts', 'allow'],
+      ['env -C src cat ../README.md', 'allow'],
+      ['env -C src ls', 'allow'],
+      ['(cd src && cat index.ts)', 'allow'],
+      ['make -C build', 'allow'],
+      ['tar -C build -xf x.tar', 'allow'],
+    ]);
+  });
+});
+
+describe('options that take a command: the command is judged like any other', () => {
+  it('the deny list sees it', async () => {
+    await check(
+      [
+        "tar -xf x.tar --to-command='sudo reboot'",
+        'tar xf x.tar --to-command \'sh -c "sudo reboot"\'',
+        "tar -I 'sudo reboot' -xf x.tar",
+        "tar cIf 'sudo reboot' out.tar src",
+        "tar --checkpoint=1 --checkpoint-action=exec='sudo reboot' -cf a.tar src",
+        "rsync -e 'sudo reboot' a b",
+        'rsync -avze \'ssh -o ProxyCommand="sudo reboot"\' src host:dst',
+        "rsync --rsync-path='sudo reboot' a host:b",
+        "ssh -o ProxyCommand='sudo reboot' host",
+        "ssh -oproxycommand='sudo reboot' host",
+        "ssh -o 'ProxyCommand sudo reboot' host",
+        "ssh -o PermitLocalCommand=yes -o LocalCommand='rm -rf ~' host",
+        "ssh -F /dev/stdin host <<'EOF'\nProxyCommand sudo reboot\nEOF",
+        "scp -S 'sudo' a host:b",
+        "git rebase -x 'sudo reboot' HEAD~3",
+        "git rebase --exec='sudo reboot' main",
+        "git -c core.sshCommand='sudo reboot' fetch",
+        "git -c alias.x='!sudo reboot' x",
+        "git config alias.x '!sudo reboot'",
+        "git config --global core.editor 'sudo reboot'",
+        'git bisect run sudo reboot',
+        "git submodule foreach 'sudo reboot'",
+        "git filter-branch --tree-filter 'sudo reboot' HEAD",
+        "git clone -c core.sshCommand='sudo reboot' git@example.com:a/b",
+        "npx -c 'sudo reboot'",
+        "npm exec --call='sudo reboot'",
+        'pnpm exec sudo reboot',
+        "yarn exec 'sudo reboot'",
+        'flock /tmp/l sudo reboot',
+        "flock -n /tmp/l -c 'sudo reboot'",
+        "script -qc 'sudo reboot' /dev/null",
+        'taskset 1 sudo reboot',
+        'taskset -c 0 sudo reboot',
+        'chrt -f 10 sudo reboot',
+        'unshare -r sudo reboot',
+        'setpriv --no-new-privs sudo reboot',
+        'systemd-run --user sudo reboot',
+        'parallel sudo ::: reboot',
+        "parallel ::: 'sudo reboot'",
+        'parallel ::: sudo ::: reboot',
+        "echo 'sudo reboot' | parallel",
+        "env -S 'sudo reboot'",
+        'strace -f sudo reboot',
+        'nice --adjustment=5 timeout 3 taskset 1 sudo ls',
+        'bash -c "tar -xf x.tar --to-command=\'sudo reboot\'"',
+      ].map((c): Row => [c, 'deny', BYPASS]),
+    );
+  });
+
+  it('what they write and what they run is judged too', async () => {
+    await check([
+      ["flock -n /tmp/l -c 'echo x > .gatehouse/settings.local.yaml'", 'deny', BYPASS],
+      ['flock .gatehouse/lock true', 'deny', BYPASS],
+      ["script -c 'ls' .claude/log", 'deny', BYPASS],
+      ["parallel 'echo {}' ::: a 'b;sudo reboot'", 'allow', BYPASS], // parallel quotes the arguments
+      ['ssh -o proxycommand=none host', 'allow', BYPASS],
+      ['git config --get core.editor', 'allow', BYPASS],
+    ]);
+  });
+
+  it('a command that is not literal is unreadable', async () => {
+    await check(
+      [
+        'tar --use-compress-program="$X" -xf x.tar',
+        'git -c core.pager="$P" log',
+        'ssh -F /dev/stdin host < setup.sh',
+        "ls | parallel 'echo {}'",
+        "parallel '{= $_=1 =}' ::: a",
+        'rsync -e "$RSH" a b',
+        'flock /tmp/l -c "$CMD"',
+      ].map((c): Row => [c, 'ask', BYPASS]),
+    );
+  });
+
+  it('a wrapper outside the read-only set is never read-only; the rules see the program it runs', async () => {
+    fx.settings('user', { allow: ['Bash(make:*)', 'Bash(taskset:*)', 'Bash(git rebase:*)', 'Bash(npm test)'] });
+    await check([
+      ['taskset 1 cat README.md', 'ask'],
+      ['flock README.md cat README.md', 'ask'],
+      ['chrt -o 0 ls', 'ask'],
+      ['nice cat README.md', 'allow'],
+      ['taskset -c 0 make', 'allow'],
+      ['taskset 1 rm -rf src', 'ask'],
+      ["git rebase -x 'npm test' main", 'allow'],
+      [`git rebase -x 'curl ${URL}' main`, 'ask'],
+    ]);
+  });
+});

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Stdin, Stream } from './state';
 import type { SyntaxNode as Node } from './syntax-node';
+import type { Cwd } from './types';
 
 /**
  * The descriptors a command's redirections bind (`3<<'EOF'`, `4< file`, `0<&3`), and what a program reads when it
@@ -130,11 +131,11 @@ const MAYBE_DESCRIPTOR = /(^|\/)(stdin|fd\/\d+|self\/fd\/\d+)$/;
  * `/dev/fd/N`, are followed to the descriptor the command line binds (contract "Assurance: Programs reading their
  * program from a stream").
  */
-export function pathStream(p: string, stdin: Stdin, cwd: string | null | undefined): Stream | null {
+export function pathStream(p: string, stdin: Stdin, cwd: Cwd | undefined): Stream | null {
   let full = p;
   if (!p.startsWith('/')) {
     if (typeof cwd === 'string' && cwd.startsWith('/')) full = path.posix.join(cwd, p);
-    else if (cwd === null) return MAYBE_DESCRIPTOR.test(p) ? UNKNOWN : null;
+    else if (cwd === null || typeof cwd === 'object') return MAYBE_DESCRIPTOR.test(p) ? UNKNOWN : null;
     else return null;
   }
   const n = path.posix.normalize(full).replace(/^\/+/, '/');

@@ -1,9 +1,11 @@
+import { followCommandOptions } from './command-options';
 import { interpreterInvocation, interpreterSpec } from './interpreters';
 import { DIRECTORY_CHANGERS, FOREIGN_SHELLS, programName, SHELLS } from './names';
 import { printfOutput, unescapeEcho } from './printf';
 import { checkProgramFiles, programSource, runsProgramFile, stdinSource, type ProgramSource } from './program-streams';
 import { UNKNOWN_STDIN, type Stdin, type WalkerApi } from './state';
 import type { SimpleCommand } from './types';
+import { joinDirectory } from './working-directory';
 
 /**
  * Programs whose arguments or input are themselves code: shells (`-c STRING`, a script on stdin), `eval`,
@@ -133,9 +135,34 @@ function findExec(cmd: SimpleCommand, dyn: boolean[], stdin: Stdin, w: WalkerApi
     if (words.length > 0) {
       // the program inherits find's input
       const emit = (): void => w.emitArgv(words, wordDyn, words.join(' '), stdin);
-      emit();
+      if (/dir$/.test(argv[i] as string)) inFoundFolders(cmd, dyn, w, emit);
+      else emit();
     }
     i = end;
+  }
+}
+
+/**
+ * `find START -execdir CMD`: CMD runs in the folder of each file found, which only the run decides (contract
+ * "Assurance: Working-directory options"): its relative paths are unknown, with START as the best guess for the
+ * hard checks (`find .gatehouse -execdir sh -c 'echo x > settings.yaml' \;` writes into .gatehouse/).
+ */
+function inFoundFolders(cmd: SimpleCommand, dyn: boolean[], w: WalkerApi, emit: () => void): void {
+  const argv = cmd.argv;
+  let i = 1;
+  while (i < argv.length && /^-([HLP]|O\d*|D)$/.test(argv[i] as string)) i += argv[i] === '-D' ? 2 : 1;
+  const starts: number[] = [];
+  for (; i < argv.length && !/^[-(!]/.test(argv[i] as string); i++) starts.push(i);
+  const only = starts.length === 0 ? '.' : starts.length === 1 ? (argv[starts[0] as number] as string) : null;
+  const at =
+    only === null ? null : joinDirectory(w.state.cwd, only, starts.length === 1 && dyn[starts[0] as number] === true);
+  const outer = w.state.cwd;
+  w.state.cwd = at === null ? null : typeof at === 'string' ? { under: at } : at;
+  w.state.changesDirectory = true;
+  try {
+    emit();
+  } finally {
+    w.state.cwd = outer;
   }
 }
 
@@ -264,10 +291,8 @@ export function followInvocation(cmd: SimpleCommand, dyn: boolean[], stdin: Stdi
     case 'watch':
       watchInvocation(cmd, dyn, stdin, w);
       return;
-    case 'parallel':
-      w.unreadable('parallel runs its command line through a shell, with arguments from its input');
-      return;
     default:
+      followCommandOptions(cmd, dyn, stdin, w);
       return;
   }
 }

@@ -170,7 +170,7 @@ function tablePaths(cmd: SimpleCommand): TablePaths | null {
  * code already analysed as separate commands (`bash -c 'ls'`) is read-only with no paths of its own.
  */
 export function readOnlyPathArgs(cmd: SimpleCommand, ctx?: CommandContext): string[] | null {
-  if (cmd.environmentAltered === true || cmd.argsFromInput === true) return null;
+  if (cmd.environmentAltered === true || cmd.argsFromInput === true || cmd.runner !== undefined) return null;
   if (!isSystemProgram(cmd.argv[0] ?? '')) return null;
   if (cmd.runsAnalysedCode === true) return [];
   const table = tablePaths(cmd);

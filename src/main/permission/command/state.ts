@@ -1,4 +1,4 @@
-import type { ReadTarget, SimpleCommand, WriteTarget } from './types';
+import type { Cwd, ReadTarget, SimpleCommand, WriteTarget } from './types';
 
 /** What one descriptor of a command reads, as far as the analyser can tell. */
 export type Stream =
@@ -29,7 +29,7 @@ export interface AnalysisState {
   /** A PATH-like variable was changed or a file sourced: later commands may not be what their names say. */
   environmentAltered: boolean;
   /** The working directory after the `cd`s seen so far ('' = the project root, null = unknown). */
-  cwd: string | null;
+  cwd: Cwd;
   /** Variables known to hold a plain integer at this point (arithmetic on them runs no code). */
   integers: Set<string>;
   /** Variables assigned inside a function body: any later call may change them. */

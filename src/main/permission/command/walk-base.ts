@@ -15,7 +15,8 @@ import { evaluateRaw, isDynamic, rawText, walkExpression, type WordHooks } from 
  * Scopes model bash: a subshell (`( )`, `$( )`, a pipeline element, `&`, a child shell) cannot change the
  * working directory or variables of what follows it; what a conditional part (after `&&`/`||`, in `if`, loops,
  * functions) changes may or may not have happened. Contract "Assurance: Working directory": a `cd` is followed
- * only at top level, in a `&&` or `;` sequence; inside anything else the directory becomes unknown.
+ * only at top level or at the top of a `( )`/`$( )` subshell (its own directory, forgotten after it), in a `&&` or
+ * `;` sequence; inside anything else the directory becomes unknown.
  */
 const MAX_NESTING = 12;
 
@@ -151,9 +152,9 @@ export abstract class WalkBase implements WalkerApi {
     checkArithmetic(this, node.namedChildren, node.text);
   }
 
-  /** A `$(..)`, backtick or process substitution: its statements run in a subshell. */
+  /** A `$(..)`, backtick or process substitution: its statements run in a subshell, `cd`s followed inside it. */
   protected substitution(node: Node): void {
-    this.scoped('subshell', false, () => {
+    this.scoped('subshell', true, () => {
       for (const child of node.namedChildren) {
         if (child.type === 'file_redirect') fileRedirect(child, this.source, this.state, this.immediate);
         else this.statement(child, NO_STDIN);

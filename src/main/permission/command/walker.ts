@@ -15,7 +15,8 @@ import { assignedBelow, checkArithmetic, checkSubscript, noteAssignment } from '
 import { WalkBase } from './walk-base';
 import { evaluateRaw, groupAdjacent, isDynamic, rawText, walkExpression, type WordHooks } from './words';
 import { directoryAfter } from './working-directory';
-import { unwrap } from './wrappers';
+import { runWrapped } from './wrapper-effects';
+import { unwrap, type Unwrapped } from './wrappers';
 
 /**
  * The syntax-tree walk. Every node type is handled explicitly; anything else makes the command unreadable
@@ -65,7 +66,8 @@ export class ShellWalk extends WalkBase {
       case 'pipeline':
         return this.walkPipeline(node.namedChildren, stdin, (n, input) => this.statement(n, input));
       case 'subshell':
-        this.scoped('subshell', false, () => this.sequence(node, stdin));
+        // `(cd DIR; ...)`: its own directory, followed like the top level's, forgotten after it
+        this.scoped('subshell', true, () => this.sequence(node, stdin));
         return null;
       case 'negated_command':
       case 'do_group':
@@ -357,7 +359,13 @@ export class ShellWalk extends WalkBase {
       words,
       assignments,
       argvDynamic: u.dynamic,
+      ...(u.runner === null ? {} : { runner: u.runner }),
     };
+    return runWrapped(u, cmd, stdin, this, () => this.emitWrapped(cmd, u, stdin));
+  }
+
+  /** The program the wrappers run, in the directory they give it (wrapper-effects.ts). */
+  private emitWrapped(cmd: SimpleCommand, u: Unwrapped, stdin: Stdin): string | null {
     if (u.viaXargs) {
       cmd.argsFromInput = true;
       // `echo ~ | xargs rm -rf`: literal words piped into xargs are its arguments (for the deny list and paths)
