@@ -76,11 +76,12 @@ export function interpreterInvocation(cmd: SimpleCommand, dyn: boolean[], stdin:
       return;
     }
     const name = a.includes('=') ? (a.split('=')[0] as string) : a;
-    if (
-      spec.code.includes(name) ||
-      spec.code.some((c) => c.length === 2 && a.startsWith(c) && a.length > 2 && !a.startsWith('--'))
-    )
-      return; // inline code
+    if (spec.code.includes(name)) {
+      // inline code: visible when literal (`python3 -c "$(curl ...)"` runs code from a pipe)
+      if (!a.includes('=') && dyn[i + 1] === true) w.unreadable(`${cmd.name} ${a} runs code that is not literal`);
+      return;
+    }
+    if (spec.code.some((c) => c.length === 2 && a.startsWith(c) && a.length > 2 && !a.startsWith('--'))) return;
     if (spec.file?.includes(name) === true) {
       if (a.includes('=')) checkFile(cmd, a.slice(a.indexOf('=') + 1), dyn[i] === true, stdin, w);
       else checkScript(cmd, i + 1, dyn, stdin, w);

@@ -3,6 +3,7 @@ import { interpreterInvocation, interpreterSpec } from './interpreters';
 import { DIRECTORY_CHANGERS, FOREIGN_SHELLS, programName, SHELLS } from './names';
 import { printfOutput, unescapeEcho } from './printf';
 import { checkProgramFiles, programSource, runsProgramFile, stdinSource, type ProgramSource } from './program-streams';
+import { atInvocation, crontabInvocation } from './scheduled-commands';
 import { UNKNOWN_STDIN, type Stdin, type WalkerApi } from './state';
 import type { SimpleCommand } from './types';
 import { joinDirectory } from './working-directory';
@@ -290,6 +291,13 @@ export function followInvocation(cmd: SimpleCommand, dyn: boolean[], stdin: Stdi
       return;
     case 'watch':
       watchInvocation(cmd, dyn, stdin, w);
+      return;
+    case 'at':
+    case 'batch':
+      atInvocation(cmd, dyn, stdin, w);
+      return;
+    case 'crontab':
+      crontabInvocation(cmd, dyn, stdin, w);
       return;
     default:
       followCommandOptions(cmd, dyn, stdin, w);

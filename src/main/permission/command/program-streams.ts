@@ -178,6 +178,18 @@ function refsOf(cmd: SimpleCommand, spec: ProgramFileSpec): ProgramRef[] {
   return refs.length > 0 || inline ? refs : [{ stdin: true }];
 }
 
+/** Program text given inline that the shell computes (`awk "$(curl ...)" f`, `sed -e "$S"`): not literal. */
+function computedInline(cmd: SimpleCommand, dyn: boolean[], spec: ProgramFileSpec, w: WalkerApi): void {
+  const parsed = parseOptions(cmd.argv, spec.options());
+  const inline = (spec.inline ?? []).flatMap((k) => parsed.values.get(k) ?? []);
+  const byFile = spec.files.some((k) => (parsed.values.get(k) ?? []).length > 0);
+  const texts = [
+    ...inline,
+    ...(spec.otherwise === 'code' && !byFile && inline.length === 0 ? parsed.operands.slice(0, 1) : []),
+  ];
+  if (texts.some((t) => dyn[t.index] === true)) w.unreadable(`${cmd.name} runs a program that is not literal`);
+}
+
 /** True for the programs of the table (so followInvocation knows to call the check below). */
 export function runsProgramFile(name: string): boolean {
   return SPECS.has(name) || name === 'sqlite3';
@@ -189,6 +201,7 @@ export function runsProgramFile(name: string): boolean {
  */
 export function checkProgramFiles(cmd: SimpleCommand, dyn: boolean[], stdin: Stdin, w: WalkerApi): void {
   const spec = SPECS.get(cmd.name);
+  if (spec !== undefined) computedInline(cmd, dyn, spec, w);
   const refs = cmd.name === 'sqlite3' ? sqliteRefs(cmd.argv) : spec === undefined ? [] : refsOf(cmd, spec);
   for (const ref of refs) {
     const source =

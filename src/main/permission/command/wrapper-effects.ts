@@ -29,6 +29,20 @@ export function runWrapped<T>(u: Unwrapped, cmd: SimpleCommand, stdin: Stdin, w:
       ...(cwd === '' ? {} : { cwd }),
     });
   }
+  const own = programDirectories(cmd).map((m) => ({ dir: m.dir, dynamic: cmd.argvDynamic?.[m.index] === true }));
+  const moves = [...u.directories, ...own];
+  let out: T;
+  if (moves.length === 0) out = run();
+  else {
+    w.state.changesDirectory = true;
+    w.state.cwd = moved(outer, moves);
+    try {
+      out = run();
+    } finally {
+      w.state.cwd = outer;
+    }
+  }
+  // the code a wrapper runs itself (`flock FILE -c CODE`), after the wrapper in the list: outermost first
   for (const c of u.code) {
     if (c.dynamic) {
       w.unreadable(`${u.runner ?? 'a wrapper'} runs a string that is not literal`);
@@ -41,14 +55,5 @@ export function runWrapped<T>(u: Unwrapped, cmd: SimpleCommand, stdin: Stdin, w:
       w.state.cwd = outer;
     }
   }
-  const own = programDirectories(cmd).map((m) => ({ dir: m.dir, dynamic: cmd.argvDynamic?.[m.index] === true }));
-  const moves = [...u.directories, ...own];
-  if (moves.length === 0) return run();
-  w.state.changesDirectory = true;
-  w.state.cwd = moved(outer, moves);
-  try {
-    return run();
-  } finally {
-    w.state.cwd = outer;
-  }
+  return out;
 }

@@ -43,6 +43,12 @@ export interface WrapperSpec {
   shellWhenAlone?: boolean;
   /** `flock FILE -c CODE`: after the operands, this word introduces shell code instead of a command. */
   codeAfterOperands?: string[];
+  /** The words after the operands are shell code (`sg GROUP CMD...`), or only with one of these flags (`entr -s`). */
+  restIsCode?: true | string;
+  /** Only a wrapper when its first operand is this word (`direnv exec DIR CMD`). */
+  leadingWord?: string;
+  /** Any `--name` or `--name=value` option (valgrind's hundreds of them: values are always attached). */
+  anyLong?: true;
 }
 
 export const WRAPPERS: Record<string, WrapperSpec> = {
@@ -326,6 +332,55 @@ export const WRAPPERS: Record<string, WrapperSpec> = {
     notWrapperLong: ['--pid'],
   },
   caffeinate: { runner: true, short: 'dimsu', shortArg: 'tw' },
+  numactl: {
+    runner: true,
+    short: 'alb',
+    shortArg: 'ipmCNPw',
+    long: ['--all', '--localalloc', '--balancing', '--huge', '--touch', '--strict'],
+    longArg: [
+      '--interleave',
+      '--preferred',
+      '--preferred-many',
+      '--membind',
+      '--physcpubind',
+      '--cpunodebind',
+      '--weighted-interleave',
+    ],
+    notWrapper: 'sHV',
+    notWrapperLong: ['--show', '--hardware', '--version'],
+  },
+  cgexec: { runner: true, shortArg: 'g', long: ['--sticky'], notWrapper: 'h' },
+  torsocks: { runner: true, short: 'diq', shortArg: 'upaP', long: ['--isolate', '--quiet', '--debug'] },
+  proxychains: { runner: true, short: 'q', shortArg: 'f' },
+  proxychains4: { runner: true, short: 'q', shortArg: 'f' },
+  'ssh-agent': { runner: true, short: 'cdDs', shortArg: 'aEOPt', notWrapper: 'k' },
+  unbuffer: { runner: true, short: 'p' },
+  catchsegv: { runner: true },
+  'dbus-run-session': { runner: true, longArg: ['--config-file'], refuseLong: ['--dbus-daemon'] },
+  'xvfb-run': {
+    runner: true,
+    short: 'al',
+    shortArg: 'nspwef',
+    long: ['--auto-servernum', '--listen-tcp'],
+    longArg: ['--server-num', '--server-args', '--xauth-protocol', '--wait', '--error-file', '--auth-file'],
+    creates: ['e', 'f', '--error-file', '--auth-file'],
+  },
+  'flatpak-spawn': { runner: true, anyLong: true, directory: ['--directory'] },
+  valgrind: { runner: true, short: 'qvh', anyLong: true, creates: ['--log-file', '--xml-file'] },
+  ltrace: {
+    runner: true,
+    short: 'bcCfhiLrStTV',
+    shortArg: 'aAeDlnopsuwxEF',
+    longArg: ['--output', '--library', '--align', '--indent'],
+    long: ['--demangle', '--no-signals'],
+    creates: ['o', '--output'],
+  },
+  // `sg GROUP -c CMD` or `sg GROUP CMD...`: the command is a string run by /bin/sh -c
+  sg: { runner: true, operands: 1, codeAfterOperands: ['-c'], restIsCode: true },
+  // `entr -s 'CMD'` runs CMD with $SHELL -c; without -s the rest is a program and its arguments
+  entr: { runner: true, short: 'acdnprsz', restIsCode: 's' },
+  // `direnv exec DIR CMD...` loads DIR's .envrc, then runs CMD
+  direnv: { runner: true, leadingWord: 'exec', operands: 2 },
   strace: {
     runner: true,
     short: 'cCdDfFhiknqrtTvVwxyzZ',

@@ -84,7 +84,14 @@ interface OptionValue {
 }
 
 type Skipped =
-  | { kind: 'ok'; next: number; values: OptionValue[]; split?: { words: string[]; dynamic: boolean[] } }
+  | {
+      kind: 'ok';
+      next: number;
+      values: OptionValue[];
+      /** Short flags given, as letters. */
+      flags?: string;
+      split?: { words: string[]; dynamic: boolean[] };
+    }
   | { kind: 'not-wrapper' }
   | { kind: 'problem'; why: string };
 
@@ -146,6 +153,7 @@ function splitAt(argv: string[], dyn: boolean[], value: string, index: number, v
 /** Index after the options (and leading operands) of a wrapper, with the values of its options. */
 function skipOptions(argv: string[], start: number, spec: WrapperSpec): Skipped {
   const values: OptionValue[] = [];
+  let flags = '';
   let i = start;
   while (i < argv.length) {
     const a = argv[i] as string;
@@ -162,7 +170,7 @@ function skipOptions(argv: string[], start: number, spec: WrapperSpec): Skipped 
         const value = eq >= 0 ? a.slice(eq + 1) : argv[i + 1];
         if (value !== undefined) values.push({ key: name, value, index: eq >= 0 ? i : i + 1 });
         i += eq >= 0 ? 1 : 2;
-      } else if (spec.long?.includes(name)) {
+      } else if (spec.long?.includes(name) || spec.anyLong === true) {
         if (eq >= 0) values.push({ key: name, value: a.slice(eq + 1), index: i });
         i++;
       } else return { kind: 'problem', why: `option ${name} is not understood` };
@@ -190,10 +198,11 @@ function skipOptions(argv: string[], start: number, spec: WrapperSpec): Skipped 
         break;
       }
       if (!spec.short?.includes(ch)) return { kind: 'problem', why: `option -${ch} is not understood` };
+      flags += ch;
     }
     i += consumed;
   }
-  return { kind: 'ok', next: i, values };
+  return { kind: 'ok', next: i, values, flags };
 }
 
 /** What one wrapper's options do besides naming the program: directories, created files. */
@@ -236,6 +245,7 @@ export function unwrap(words: string[], dynamic: boolean[], stdin: Stdin = { kin
       out.problem = `${name}: ${skipped.why}`;
       break;
     }
+    if (spec.leadingWord !== undefined && argv[skipped.next] !== spec.leadingWord) break;
     const next = skipped.next + (spec.operands ?? 0);
     noteEffects(out, spec, skipped.values, dyn);
     if (spec.createsOperand === true && skipped.next < argv.length) {
@@ -258,6 +268,17 @@ export function unwrap(words: string[], dynamic: boolean[], stdin: Stdin = { kin
       if (text !== undefined) {
         out.code.push({ value: text, dynamic: dyn[next + 1] === true, depth: out.directories.length });
       }
+      break;
+    }
+    const rest = spec.restIsCode;
+    if (
+      rest !== undefined &&
+      next < argv.length &&
+      (rest === true || [...rest].some((f) => skipped.flags?.includes(f)))
+    ) {
+      // `sg GROUP CMD...`, `entr -s CMD`: the words are one shell line
+      const depthNow = out.directories.length;
+      out.code.push({ value: argv.slice(next).join(' '), dynamic: dyn.slice(next).some((d) => d), depth: depthNow });
       break;
     }
     if (next >= argv.length) {

@@ -205,6 +205,9 @@ describe('options that take a command', () => {
       ['systemd-run --user -p MemoryMax=1G ls', ['ls']],
       ['prlimit --nofile=1024 ls', ['ls']],
       ['fakeroot -- ls', ['ls']],
+      ['numactl -N 0 --membind=0 ls', ['ls']],
+      ['direnv exec . ls', ['ls']],
+      ['cgexec -g cpu:grp ls', ['ls']],
     ] as const) {
       const a = analyzeCommand(c);
       expect(a.commands[0]?.argv, c).toEqual(argv);
@@ -214,6 +217,16 @@ describe('options that take a command', () => {
     expect(argvs('taskset -p 123')).toEqual([['taskset', '-p', '123']]);
     expect(argvs('unshare -r')).toEqual([['sh']]); // with no command it starts a shell
     expect(readable('taskset --frobnicate 1 ls')).toBe(false);
+    // the rest is one shell line: `sg GROUP CMD...`, `entr -s CMD`
+    expect(argvs("sg staff 'ls -l' src")).toEqual([
+      ['sg', 'staff', 'ls -l', 'src'],
+      ['ls', '-l', 'src'],
+    ]);
+    expect(argvs("entr -s 'make test'")).toEqual([
+      ['entr', '-s', 'make test'],
+      ['make', 'test'],
+    ]);
+    expect(argvs('direnv allow')).toEqual([['direnv', 'allow']]);
   });
 
   it('parallel: one job per literal argument, the argument quoted', () => {
