@@ -197,6 +197,16 @@ describe('working-directory options move the judged folder', () => {
     ]);
   });
 
+  it('deny rules see through working-directory options, allow rules do not', async () => {
+    fx.settings('user', { deny: ['Bash(ninja install:*)', 'Bash(uv sync:*)', 'Bash(poetry install:*)'] });
+    await check([
+      ['ninja -C out install', 'deny', BYPASS],
+      ['uv --directory sub sync', 'deny', BYPASS],
+      ['poetry -C sub install', 'deny', BYPASS],
+      ['ninja -C out', 'allow', BYPASS],
+    ]);
+  });
+
   it('ordinary uses inside the project stay as they were', async () => {
     fx.settings('user', { allow: ['Bash(make:*)', 'Bash(tar:*)'] });
     await check([
