@@ -116,12 +116,18 @@ function sshCommands(cmd: SimpleCommand, dyn: boolean[], stdin: Stdin, w: Walker
 
 const NODE_PM = lazyOptions(
   `-c= -p= -w= -C= --call= --package= --workspace= --prefix= --dir= --cwd= --filter= --userconfig= --registry=
-   --cache= --loglevel=`,
+   --cache= --loglevel= --script-shell= --shell=`,
 );
 
-/** `npm exec -c CMD`, `npx -c CMD`, `pnpm exec [-c] CMD...`, `yarn exec CMD...`: commands run in a shell. */
+/**
+ * `npm exec -c CMD`, `npx -c CMD`, `pnpm exec [-c] CMD...`, `yarn exec CMD...`: commands run in a shell; and
+ * `--script-shell=PROG`/`--shell=PROG`, the program every script is run with.
+ */
 function packageManagerCommands(cmd: SimpleCommand, dyn: boolean[], w: WalkerApi): void {
   const parsed = parseOptions(cmd.argv, NODE_PM());
+  for (const v of valuesOf(cmd, dyn, NODE_PM(), ['--script-shell', '--shell'])) {
+    runsCommand(w, `${cmd.name} ${v.key}`, v.value, v.dynamic);
+  }
   const sub = cmd.name === 'npx' ? 'exec' : parsed.operands[0]?.value;
   if (sub !== 'exec' && sub !== 'x' && !(cmd.name === 'pnpm' && sub === 'dlx')) return;
   for (const v of valuesOf(cmd, dyn, NODE_PM(), ['c', '--call'])) {
@@ -193,6 +199,46 @@ function scriptInvocation(cmd: SimpleCommand, dyn: boolean[], stdin: Stdin, w: W
   for (const f of files) w.state.writes.push({ path: f.value, via: 'script', dynamic: f.dynamic, ...cwd });
 }
 
+/** `zip -TT CMD` / `--unzip-command=CMD`: the program that tests the archive. */
+function zipCommands(cmd: SimpleCommand, dyn: boolean[], w: WalkerApi): void {
+  cmd.argv.forEach((a, i) => {
+    if (a === '-TT' || a === '--unzip-command') runsCommand(w, `zip ${a}`, cmd.argv[i + 1] ?? '', dyn[i + 1] === true);
+    else if (a.startsWith('--unzip-command=')) runsCommand(w, 'zip --unzip-command', a.slice(16), dyn[i] === true);
+  });
+}
+
+/** An editor's or pager's own command that runs a shell line: `!CMD` (vim `-c '!CMD'`, `+!CMD`; less `+!CMD`). */
+function bangCommand(w: WalkerApi, what: string, text: string, dynamic: boolean): void {
+  const m = /^\s*:?\s*!(.*)$/s.exec(text);
+  if (dynamic) w.unreadable(`${what} runs an editor command that is not literal`);
+  else if (m !== null) runsCommand(w, what, m[1] as string, false);
+}
+
+/** vim/nvim/ex `-c CMD` and `+CMD`, less/more `+CMD`, `man -P PAGER`/`--pager=PAGER`. */
+function editorCommands(cmd: SimpleCommand, dyn: boolean[], w: WalkerApi): void {
+  const argv = cmd.argv;
+  const pager = cmd.name === 'man';
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (pager && (a === '-P' || a === '--pager')) runsCommand(w, `man ${a}`, argv[++i] ?? '', dyn[i] === true);
+    else if (pager && (a.startsWith('--pager=') || /^-P./.test(a))) {
+      runsCommand(w, 'man --pager', a.startsWith('-P') ? a.slice(2) : a.slice(8), dyn[i] === true);
+    } else if (!pager && (a === '-c' || a === '--cmd') && argv[i + 1] !== undefined) {
+      bangCommand(w, `${cmd.name} ${a}`, argv[i + 1] as string, dyn[i + 1] === true);
+      i++;
+    } else if (!pager && a.startsWith('+')) bangCommand(w, `${cmd.name} +`, a.slice(1), dyn[i] === true);
+  }
+}
+
+/** sqlite3's dot-commands that run a shell line (`.shell CMD`, `.system CMD`), given by `-cmd` or as SQL. */
+function sqliteCommands(cmd: SimpleCommand, dyn: boolean[], w: WalkerApi): void {
+  cmd.argv.forEach((a, i) => {
+    if (i === 0) return;
+    const m = /^\s*\.(shell|system)\s+([\s\S]*)$/.exec(a);
+    if (m !== null) runsCommand(w, `sqlite3 .${m[1] ?? ''}`, m[2] as string, dyn[i] === true);
+  });
+}
+
 /** Follows the options that take a command; true when the program is one of the table. */
 export function followCommandOptions(cmd: SimpleCommand, dyn: boolean[], stdin: Stdin, w: WalkerApi): boolean {
   switch (cmd.name) {
@@ -224,6 +270,22 @@ export function followCommandOptions(cmd: SimpleCommand, dyn: boolean[], stdin: 
       return true;
     case 'parallel':
       parallelInvocation(cmd, dyn, stdin, w);
+      return true;
+    case 'zip':
+      zipCommands(cmd, dyn, w);
+      return true;
+    case 'vim':
+    case 'vi':
+    case 'nvim':
+    case 'ex':
+    case 'view':
+    case 'less':
+    case 'more':
+    case 'man':
+      editorCommands(cmd, dyn, w);
+      return true;
+    case 'sqlite3':
+      sqliteCommands(cmd, dyn, w);
       return true;
     default:
       return false;

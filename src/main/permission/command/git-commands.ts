@@ -143,8 +143,19 @@ function settingWord(w: WalkerApi, text: string, dynamic: boolean): void {
   else if (dynamic) w.unreadable('git -c gets a setting that is not literal');
 }
 
+/** `ext::CMD ARGS` URLs run CMD (git-remote-ext): `% ` is a space, `%%` a percent sign. */
+function extTransports(argv: string[], dyn: boolean[], w: WalkerApi): void {
+  argv.forEach((a, i) => {
+    const m = /^(?:.*=)?ext::(.*)$/s.exec(a);
+    if (m === null) return;
+    const text = (m[1] as string).replace(/%(.)/g, (_x, c: string) => (c === ' ' ? ' ' : c === '%' ? '%' : `%${c}`));
+    runsCommand(w, 'git ext:: transport', text, dyn[i] === true, NO_STDIN);
+  });
+}
+
 export function gitCommandOptions(cmd: SimpleCommand, dyn: boolean[], w: WalkerApi): void {
   const argv = cmd.argv;
+  extTransports(argv, dyn, w);
   const global = parseOptions(argv, GLOBAL());
   for (const v of global.values.get('c') ?? []) settingWord(w, v.value, dyn[v.index] === true);
   for (const v of global.values.get('--config-env') ?? []) {

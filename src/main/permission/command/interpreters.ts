@@ -17,6 +17,10 @@ interface InterpreterSpec {
   valued: string[];
   /** Options whose value is the script file (`php -f FILE`, `R --file=FILE`). */
   file?: string[];
+  /** A code option given `-` reads the code from standard input (`pwsh -Command -`). */
+  codeDash?: true;
+  /** A subcommand before the options and the script (`deno run`, `bun run`). */
+  subcommand?: string;
 }
 
 const PYTHON: InterpreterSpec = { code: ['-c', '-m'], valued: ['-W', '-X', '-Q'] };
@@ -30,7 +34,15 @@ const RUBY: InterpreterSpec = { code: ['-e'], valued: ['-r', '-I', '-C', '-E', '
 const SPECS = new Map<string, InterpreterSpec>([
   ['node', NODE],
   ['nodejs', NODE],
-  ['bun', NODE],
+  ['bun', { ...NODE, subcommand: 'run' }],
+  [
+    'deno',
+    {
+      code: ['eval'],
+      valued: ['--config', '-c', '--import-map', '--lock', '--cert', '-L', '--location', '--seed', '--env-file'],
+      subcommand: 'run',
+    },
+  ],
   ['perl', PERL],
   ['ruby', RUBY],
   ['php', { code: ['-r'], valued: ['-c', '-d', '-z'], file: ['-f'] }],
@@ -47,6 +59,7 @@ const SPECS = new Map<string, InterpreterSpec>([
       code: ['-c', '-Command', '-command', '-EncodedCommand'],
       valued: ['-WorkingDirectory', '-wd', '-ExecutionPolicy', '-OutputFormat', '-InputFormat'],
       file: ['-File', '-f', '-file'],
+      codeDash: true,
     },
   ],
   [
@@ -65,7 +78,7 @@ export function interpreterInvocation(cmd: SimpleCommand, dyn: boolean[], stdin:
   const spec = interpreterSpec(cmd.name);
   if (spec === undefined) return;
   const argv = cmd.argv;
-  for (let i = 1; i < argv.length; i++) {
+  for (let i = spec.subcommand !== undefined && argv[1] === spec.subcommand ? 2 : 1; i < argv.length; i++) {
     const a = argv[i] as string;
     if (dyn[i] === true && a.startsWith('-')) {
       w.unreadable(`${cmd.name} gets a computed option`);
@@ -79,6 +92,7 @@ export function interpreterInvocation(cmd: SimpleCommand, dyn: boolean[], stdin:
     if (spec.code.includes(name)) {
       // inline code: visible when literal (`python3 -c "$(curl ...)"` runs code from a pipe)
       if (!a.includes('=') && dyn[i + 1] === true) w.unreadable(`${cmd.name} ${a} runs code that is not literal`);
+      if (spec.codeDash === true && argv[i + 1] === '-') checkScript(cmd, argv.length, dyn, stdin, w);
       return;
     }
     if (spec.code.some((c) => c.length === 2 && a.startsWith(c) && a.length > 2 && !a.startsWith('--'))) return;

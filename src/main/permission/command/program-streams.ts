@@ -112,6 +112,7 @@ const SPECS = new Map<string, ProgramFileSpec>([
          --what-if= --new-file= --assume-new= --eval= --jobs? --load-average? --output-sync? --debug?`,
       ),
       files: ['f', '--file', '--makefile'],
+      inline: ['E', '--eval'],
       otherwise: 'default',
     },
   ],

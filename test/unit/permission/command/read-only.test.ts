@@ -134,7 +134,7 @@ describe('readOnlyPathArgs: the read-only set', () => {
       'tree -o out .',
       'rg --pre ./x foo',
       'less -o log f',
-      "less '+!rm x' f",
+      "less '+/x' f",
       'date -s now',
       'file -C -m magic',
     ]) {
