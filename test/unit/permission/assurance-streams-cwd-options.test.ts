@@ -333,6 +333,8 @@ describe('options that take a command: the command is judged like any other', ()
       ['flock README.md cat README.md', 'ask'],
       ['chrt -o 0 ls', 'ask'],
       ['nice cat README.md', 'allow'],
+      ["env -S 'PATH=./bin ls'", 'ask'],
+      ["env -S 'ls src'", 'allow'],
       ['taskset -c 0 make', 'allow'],
       ['taskset 1 rm -rf src', 'ask'],
       ["git rebase -x 'npm test' main", 'allow'],

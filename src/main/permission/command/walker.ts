@@ -357,7 +357,7 @@ export class ShellWalk extends WalkBase {
       argv: u.argv,
       name: programName(u.argv[0] ?? ''),
       words,
-      assignments,
+      assignments: [...assignments, ...u.splitAssignments],
       argvDynamic: u.dynamic,
       ...(u.runner === null ? {} : { runner: u.runner }),
     };

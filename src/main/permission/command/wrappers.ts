@@ -42,6 +42,8 @@ export interface Unwrapped {
   creates: WrapperWord[];
   /** Shell code a wrapper runs instead of a program (`flock FILE -c CODE`). */
   code: WrapperWord[];
+  /** `NAME=value` words env takes from an `env -S` string: the command's environment, not among its words. */
+  splitAssignments: string[];
 }
 
 /** The options of one `xargs` (words between the name and the command it runs). */
@@ -230,6 +232,7 @@ export function unwrap(words: string[], dynamic: boolean[], stdin: Stdin = { kin
     runner: null,
     creates: [],
     code: [],
+    splitAssignments: [],
   };
   let argv = words;
   let dyn = dynamic;
@@ -256,8 +259,11 @@ export function unwrap(words: string[], dynamic: boolean[], stdin: Stdin = { kin
     if (out.directories.length > 0) out.changesDirectory = true;
     if (spec.runner === true) out.runner ??= name;
     if (skipped.split !== undefined) {
-      argv = [...skipped.split.words, ...argv.slice(next)];
-      dyn = [...skipped.split.dynamic, ...dyn.slice(next)];
+      // env goes on reading the split words as its own arguments: assignments, options, then the command
+      const split = skipped.split.words;
+      out.splitAssignments.push(...split.filter((word, k) => ASSIGNMENT.test(word) && !skipped.split?.dynamic[k]));
+      argv = ['env', ...split, ...argv.slice(next)];
+      dyn = [false, ...skipped.split.dynamic, ...dyn.slice(next)];
       start = 0;
       continue;
     }

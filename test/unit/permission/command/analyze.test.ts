@@ -138,6 +138,12 @@ describe('normalising a simple command', () => {
     expect(argvs('env -S "rm -rf /"')).toEqual([['rm', '-rf', '/']]);
     expect(argvs(`env -vS'sudo  "a b"' reboot`)).toEqual([['sudo', 'a b', 'reboot']]);
     expect(argvs('env --split-string="rm -r \\_x # comment" y')).toEqual([['rm', '-r', 'x', 'y']]);
+    // env reads the split words as its own arguments: assignments and options too
+    const a = analyzeCommand("env -S 'PATH=./bin -C src ls'");
+    expect(a.commands[0]?.argv).toEqual(['ls']);
+    expect(a.commands[0]?.assignments).toEqual(['PATH=./bin']);
+    expect(a.commands[0]?.environmentAltered).toBe(true);
+    expect(a.commands[0]?.cwd).toBe('src');
   });
 
   it('is unreadable where a word starts with a reserved word and a quote (bash runs `find`, the parser sees `fi`)', () => {
