@@ -31,6 +31,8 @@ export interface AuditEntry {
   source: Decision['source'];
   rule: string | null;
   reason: string;
+  /** An allowed run_command: the sandbox it ran in (read-only, workspace, off, unavailable, outside). */
+  sandbox?: Decision['sandbox'];
 }
 
 /** One hook run, as the audit log keeps it (`kind: 'hook'` tells it from a decision line). */
@@ -101,6 +103,7 @@ export class AuditLog {
       source: decision.source,
       rule: decision.rule,
       reason: redactText(decision.reason),
+      ...(decision.sandbox ? { sandbox: decision.sandbox } : {}),
     };
     this.append(JSON.stringify(entry) + '\n');
     return entry;
