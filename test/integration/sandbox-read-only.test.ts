@@ -13,6 +13,8 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCommandSandbox, type CommandSandbox, type WrappedCommand } from '../../src/shared/node/sandbox';
 import { shQuote } from '../../src/shared/node/sandbox/bwrap-args';
+import { readOnlyProbeCommand } from '../../src/shared/node/sandbox/read-only-profile';
+import { readOnlySeccompProgram } from '../../src/shared/node/sandbox/read-only-seccomp';
 import { runInPty } from '../../src/worker/tools/run-command';
 import {
   closeServer,
@@ -21,6 +23,7 @@ import {
   makeWorld,
   noBwrapReason,
   runWrapped,
+  socatPath,
   type SandboxWorld,
 } from '../unit/sandbox/support';
 
@@ -60,6 +63,10 @@ describe.skipIf(noBwrapReason !== null)(
     let listener: net.Server;
     let port = 0;
     let connections = 0;
+    /** A unix socket on the disk (a stand-in for a session bus, an agent, a helper): read-only mounts do not stop connect(). */
+    let unixListener: net.Server;
+    let unixPath = '';
+    let unixConnections = 0;
     /** The host folder the workspace profile mounts as /tmp (shared by its commands). */
     let workspaceTmp = '';
 
@@ -70,6 +77,12 @@ describe.skipIf(noBwrapReason !== null)(
         s.destroy();
       });
       port = await listenOnLoopback(listener);
+      unixPath = path.join(world.outside, 'service.sock');
+      unixListener = net.createServer((s) => {
+        unixConnections++;
+        s.destroy();
+      });
+      await new Promise<void>((resolve) => unixListener.listen(unixPath, resolve));
       const created = await createCommandSandbox(world.config());
       if (created.kind !== 'sandbox') throw new Error(`sandbox unavailable: ${created.reason}`);
       sandbox = created;
@@ -82,6 +95,7 @@ describe.skipIf(noBwrapReason !== null)(
     afterAll(async () => {
       await sandbox?.dispose();
       if (listener) await closeServer(listener);
+      if (unixListener) await closeServer(unixListener);
       world?.remove();
     });
 
@@ -113,6 +127,9 @@ describe.skipIf(noBwrapReason !== null)(
         'echo planted > /tmp/planted-by-read-only',
         `try tcp-host-loopback bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port}'`,
         'try dns getent hosts example.com',
+        socatPath
+          ? `try unix-socket ${socatPath} -u OPEN:/dev/null UNIX-CONNECT:${shQuote(unixPath)}`
+          : `try unix-socket python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1])' ${shQuote(unixPath)}`,
         curlPath ? `try http ${curlPath} -sS -m 5 -o /dev/null http://example.com/` : 'report "held http"',
         'try ssh-key cat ' + shQuote(path.join(world.home, '.ssh', 'id_rsa')),
         'report "$(grep -E "^(NoNewPrivs|CapEff):" /proc/self/status | tr -s "\\t" " " | paste -sd ";")"',
@@ -137,7 +154,7 @@ describe.skipIf(noBwrapReason !== null)(
       expect(output).not.toContain('ESCAPE');
       for (const what of ['project-write', 'project-delete', 'git-hook-write', 'home-write', 'outside-write'])
         expect(output).toContain(`held ${what}`);
-      for (const what of ['workspace-tmp-write', 'tcp-host-loopback', 'dns', 'http', 'ssh-key'])
+      for (const what of ['workspace-tmp-write', 'tcp-host-loopback', 'unix-socket', 'dns', 'http', 'ssh-key'])
         expect(output).toContain(`held ${what}`);
       expect(output).toMatch(/CapEff: 0{16};NoNewPrivs: 1/);
       expect(fs.existsSync(path.join(world.project, 'pwned.txt'))).toBe(false);
@@ -147,6 +164,7 @@ describe.skipIf(noBwrapReason !== null)(
       expect(fs.existsSync(path.join(world.outside, 'pwned.txt'))).toBe(false);
       expect(fs.existsSync(path.join(workspaceTmp, 'planted-by-read-only'))).toBe(false);
       expect(connections).toBe(0);
+      expect(unixConnections).toBe(0);
     }
 
     async function runReadOnly(command: string): Promise<{ exitCode: number | null; output: string }> {
@@ -162,6 +180,7 @@ describe.skipIf(noBwrapReason !== null)(
       // The same command in the workspace profile does write the project: the profiles really differ.
       const w = await runClosed(await sandbox.wrap('RIPGREP_CONFIG_PATH=.ripgreprc rg TODO'));
       expect(w.output).toContain('ESCAPE project-write');
+      unixConnections = 0; // (what the workspace profile may connect to is not this file's subject)
       // (it also left a file in its shared /tmp, which is what the later tests check the read-only runs never do)
       for (const f of [path.join(world.project, 'pwned.txt'), path.join(workspaceTmp, 'planted-by-read-only')])
         fs.rmSync(f);
@@ -224,10 +243,10 @@ describe.skipIf(noBwrapReason !== null)(
     });
 
     it('the probe tells the profiles apart: it fails where the project is writable', async () => {
-      const { READ_ONLY_PROBE_COMMAND } = await import('../../src/shared/node/sandbox/read-only-profile');
-      const ro = await runReadOnly(READ_ONLY_PROBE_COMMAND);
+      const probe = readOnlyProbeCommand(readOnlySeccompProgram() !== null);
+      const ro = await runReadOnly(probe);
       expect(ro).toEqual({ exitCode: 0, output: 'gatehouse-sandbox-ok\n' });
-      const ws = await runWrapped(await sandbox.wrap(READ_ONLY_PROBE_COMMAND));
+      const ws = await runWrapped(await sandbox.wrap(probe));
       expect(ws.exitCode).not.toBe(0);
       expect(ws.output).toContain('the read-only profile left the project writable');
     });

@@ -5,6 +5,7 @@ import {
   readOnlyEnv,
   type ReadOnlyBwrapPlan,
 } from '../../../src/shared/node/sandbox/read-only-profile';
+import { SECCOMP_FD } from '../../../src/shared/node/sandbox/read-only-seccomp';
 
 const plan = (extra: Partial<ReadOnlyBwrapPlan> = {}): ReadOnlyBwrapPlan => ({
   projectRoot: '/home/u/proj',
@@ -13,6 +14,7 @@ const plan = (extra: Partial<ReadOnlyBwrapPlan> = {}): ReadOnlyBwrapPlan => ({
     { path: '/home/u/.ssh', isDirectory: true },
     { path: '/home/u/proj/.env', isDirectory: false },
   ],
+  seccomp: false,
   ...extra,
 });
 
@@ -71,6 +73,15 @@ describe('the read-only profile (bubblewrap argv)', () => {
     const masksOf = (mm: string[][]) =>
       mm.filter((x) => x[1] === '/dev/null' || (x[0] === '--tmpfs' && x[1] !== '/tmp')).map((x) => x.join(' '));
     expect(masksOf(m)).toEqual(masksOf(mounts(bwrapArgs(workspace, 'ls'))));
+  });
+
+  it('loads the seccomp filter from its descriptor when there is one', () => {
+    const args = readOnlyBwrapArgs(plan({ seccomp: true }), 'ls');
+    const at = args.indexOf('--seccomp');
+    expect(args[at + 1]).toBe(String(SECCOMP_FD));
+    expect(at).toBeGreaterThan(-1);
+    expect(at).toBeLessThan(args.indexOf('--'));
+    expect(readOnlyBwrapArgs(plan(), 'ls')).not.toContain('--seccomp');
   });
 
   it('passes the command as one argument, never re-parsed by a host shell', () => {

@@ -15,7 +15,8 @@ import { makePrivateDir, removeOrphanedPrivateDirsOnce } from './private-dirs';
 import { existingMaskTargets, protectedReadPaths } from './protected-paths';
 import { sandboxHandle } from './sandbox-handle';
 import { probe, probeError, PROBE_COMMAND, unavailable, writableRootsOf } from './sandbox-probe';
-import { READ_ONLY_PROBE_COMMAND, readOnlyBwrapArgs, readOnlyEnv, type ReadOnlyBwrapPlan } from './read-only-profile';
+import { readOnlyBwrapArgs, readOnlyEnv, readOnlyProbeCommand, type ReadOnlyBwrapPlan } from './read-only-profile';
+import { readOnlySeccompProgram, withSeccompFd } from './read-only-seccomp';
 import { sandboxEnv } from './sandbox-env';
 import { createSeatbeltSandbox } from './seatbelt-sandbox';
 import type { CommandSandbox, CommandSandboxConfig, SandboxUnavailable, WrappedCommand } from './types';
@@ -108,6 +109,7 @@ export async function createCommandSandbox(config: CommandSandboxConfig): Promis
   };
 
   // The read-only profile: no writable root, so no guard to hold; the masks as the workspace profile has them.
+  const seccomp = readOnlySeccompProgram();
   const wrapReadOnly = async (command: string): Promise<WrappedCommand> => {
     const secrets = await existingMaskTargets(configuredProtected);
     maskedSecrets = secrets.map((m) => m.path);
@@ -115,19 +117,17 @@ export async function createCommandSandbox(config: CommandSandboxConfig): Promis
       projectRoot,
       roots: writableRoots,
       masks: [...secrets, ...(await hiddenMaskTargets(hidden, writableRoots, secrets))],
+      seccomp: seccomp !== null,
     };
-    return {
-      file: located.bwrap,
-      args: readOnlyBwrapArgs(plan, command),
-      env: readOnlyEnv(baseEnv, allowList),
-      cwd: projectRoot,
-    };
+    const args = readOnlyBwrapArgs(plan, command);
+    const argv = seccomp === null ? { file: located.bwrap, args } : withSeccompFd(located.bwrap, args, seccomp);
+    return { ...argv, env: readOnlyEnv(baseEnv, allowList), cwd: projectRoot };
   };
 
   // Both profiles are proved before either is used: never a read-only profile that silently is not.
   const probed = await Promise.all([
     wrap(PROBE_COMMAND).then(probe, probeError), // throws for a root that cannot be guarded
-    wrapReadOnly(READ_ONLY_PROBE_COMMAND).then(probe, probeError),
+    wrapReadOnly(readOnlyProbeCommand(seccomp !== null)).then(probe, probeError),
   ]);
   const failed = probed.find((r) => !r.ok);
   if (failed !== undefined) {

@@ -10,6 +10,7 @@
  * by widening the sandbox.
  */
 import type { MaskTarget } from './protected-paths';
+import { SECCOMP_FD } from './read-only-seccomp';
 import { sandboxEnv } from './sandbox-env';
 import type { SeatbeltPlan } from './seatbelt-profile';
 
@@ -20,6 +21,8 @@ export interface ReadOnlyBwrapPlan {
   /** The project root and the additional directories: shown at their own path (read-only), even under the host /tmp. */
   roots: string[];
   masks: MaskTarget[];
+  /** The seccomp filter of read-only-seccomp.ts is handed over on SECCOMP_FD. */
+  seccomp: boolean;
 }
 
 /** argv after the bwrap binary for one command in the read-only profile (pure: easy to read, easy to test). */
@@ -31,6 +34,7 @@ export function readOnlyBwrapArgs(plan: ReadOnlyBwrapPlan, command: string): str
     // bubblewrap run by root keeps root's capabilities (a command could unmount a mask or remount a bind): none here.
     '--cap-drop',
     'ALL',
+    ...(plan.seccomp ? ['--seccomp', String(SECCOMP_FD)] : []),
     '--ro-bind',
     '/',
     '/',
@@ -66,15 +70,23 @@ export function readOnlyEnv(
 
 /**
  * Proves the profile is what it says before any command relies on it: the working folder (the project) is not
- * writable and (Linux) the network namespace has no interface but the loopback. A problem goes to stderr (the probe's
- * reason), so the marker alone on stdout means both held.
+ * writable, (Linux) the network namespace has no interface but the loopback and, with `seccomp`, the filter is on.
+ * A problem goes to stderr (the probe's reason), so the marker alone on stdout means all held.
  */
-export const READ_ONLY_PROBE_COMMAND = [
-  '[ -w . ] && echo "the read-only profile left the project writable" >&2 && exit 1',
-  // Linux: its own network namespace (Seatbelt has no /proc: its profile text is what denies the network).
-  '[ -r /proc/net/dev ] && while IFS= read -r l; do case $l in *"|"*|*" lo:"*) ;; *) echo "the read-only profile has a network interface: ${l%%:*}" >&2; exit 1;; esac; done < /proc/net/dev',
-  'echo gatehouse-sandbox-ok',
-].join('\n');
+export function readOnlyProbeCommand(seccomp: boolean): string {
+  return [
+    '[ -w . ] && echo "the read-only profile left the project writable" >&2 && exit 1',
+    // Linux: its own network namespace (Seatbelt has no /proc: its profile text is what denies the network).
+    '[ -r /proc/net/dev ] && while IFS= read -r l; do case $l in *"|"*|*" lo:"*) ;; *) echo "the read-only profile has a network interface: ${l%%:*}" >&2; exit 1;; esac; done < /proc/net/dev',
+    ...(seccomp
+      ? [
+          'while IFS= read -r l; do case $l in Seccomp:*2) f=1;; esac; done < /proc/self/status',
+          '[ "$f" = 1 ] || { echo "the read-only profile has no seccomp filter" >&2; exit 1; }',
+        ]
+      : []),
+    'echo gatehouse-sandbox-ok',
+  ].join('\n');
+}
 
 /**
  * The Seatbelt plan of the read-only profile, from the workspace profile's plan of the same moment: no writable

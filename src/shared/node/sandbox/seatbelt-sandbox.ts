@@ -12,7 +12,7 @@ import { makePrivateDir } from './private-dirs';
 import { existingMaskTargets, protectedReadPaths } from './protected-paths';
 import { sandboxHandle } from './sandbox-handle';
 import { probe, probeError, PROBE_COMMAND, unavailable, writableRootsOf } from './sandbox-probe';
-import { READ_ONLY_PROBE_COMMAND, readOnlyEnv, readOnlySeatbeltPlan } from './read-only-profile';
+import { readOnlyEnv, readOnlyProbeCommand, readOnlySeatbeltPlan } from './read-only-profile';
 import { sandboxEnv } from './sandbox-env';
 import { seatbeltProfile, type SeatbeltPlan } from './seatbelt-profile';
 import { writableRootGuards } from './write-guards';
@@ -115,7 +115,7 @@ export async function createSeatbeltSandbox(
   // Both profiles are proved before either is used: never a read-only profile that silently is not.
   const probed = await Promise.all([
     wrap(PROBE_COMMAND).then(probe, probeError), // throws for a path the profile cannot hold
-    wrapReadOnly(READ_ONLY_PROBE_COMMAND).then(probe, probeError),
+    wrapReadOnly(readOnlyProbeCommand(false)).then(probe, probeError),
   ]);
   const failed = probed.find((r) => !r.ok);
   if (failed !== undefined) {
