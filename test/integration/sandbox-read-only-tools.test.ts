@@ -9,16 +9,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCommandSandbox, type CommandSandbox, type WrappedCommand } from '../../src/shared/node/sandbox';
+import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
 import { makeWorld, noBwrapReason, type SandboxWorld } from '../unit/sandbox/support';
 
-const rgMissing = (() => {
-  try {
-    execFileSync('rg', ['--version']);
-    return false;
-  } catch {
-    return true;
-  }
-})();
+const rgMissing = (await findOnPath('rg')) === null;
 
 function run(w: WrappedCommand): Promise<{ exitCode: number | null; output: string }> {
   return new Promise((resolve) => {
