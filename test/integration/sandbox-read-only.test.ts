@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCommandSandbox, type CommandSandbox, type WrappedCommand } from '../../src/shared/node/sandbox';
 import { shQuote } from '../../src/shared/node/sandbox/bwrap-args';
+import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
 import { readOnlyProbeCommand } from '../../src/shared/node/sandbox/read-only-profile';
 import { readOnlySeccompProgram } from '../../src/shared/node/sandbox/read-only-seccomp';
 import { runInPty } from '../../src/worker/tools/run-command';
@@ -47,6 +48,8 @@ function runClosed(w: WrappedCommand, timeoutMs = 20_000): Promise<{ exitCode: n
     });
   });
 }
+
+const zshPath = await findOnPath('zsh');
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', args, {
@@ -197,6 +200,21 @@ describe.skipIf(noBwrapReason !== null)(
       expect(r.output).toContain('notes.txt'); // and ls still lists
       fs.rmSync(path.join(world.project, '.bash_profile'));
     });
+
+    it.skipIf(zshPath === null)(
+      'ZDOTDIR=. zsh -c ls with a planted .zshenv (zsh reads it in every shell)',
+      async () => {
+        repoWithNotes();
+        plantAttack();
+        fs.writeFileSync(path.join(world.project, '.zshenv'), 'bash ./.attack.sh\n');
+        try {
+          const r = await runReadOnly('ZDOTDIR=. zsh -c ls');
+          expectContained(r.output);
+        } finally {
+          fs.rmSync(path.join(world.project, '.zshenv'));
+        }
+      },
+    );
 
     it('a repository whose .git/config runs a program (core.fsmonitor on git status)', async () => {
       repoWithNotes();
