@@ -9,7 +9,8 @@ import type { Sandbox } from './agent-helpers';
 
 // A checkpoint covers what its own ignore rules covered when it was taken. An agent that ignores the files it
 // changes (`src/` added to .gitignore, a line in .git/info/exclude) hides nothing from `gatehouse checkpoints
-// diff|restore`; files the checkpoint's rules ignored stay out of reach even when the agent un-ignores them. `gatehouse run` with the loopback model, real git,
+// diff|restore`; a person's own edit of the rules while the run goes is kept and listed; files the checkpoint's rules
+// ignored stay out of reach even when the agent un-ignores them. `gatehouse run` with the loopback model, real git,
 // real files.
 
 let fake: FakeAnthropic;
@@ -120,6 +121,41 @@ describe('a rewind judges files by the checkpoint\u2019s ignore rules', () => {
     expect(read('src/app.js')).toBe('hacked\n');
     expect(fs.existsSync(file('src/util.js'))).toBe(false);
     expect(read(EXCLUDE)).toContain('lib/');
+  });
+
+  it('a person\u2019s edit of the rules while the run goes is listed as theirs and kept', async () => {
+    seed();
+    const personsRules = 'node_modules/\n.env\nnotes/\n';
+    await agentRun(
+      'two edits',
+      reply(toolUse('t1', 'write_file', { path: 'src/app.js', content: 'agent v2\n' })),
+      // Between the two calls (the agent waits for its model), the person edits the rules in their editor.
+      {
+        ...reply(toolUse('t2', 'edit_file', { path: 'src/util.js', old_string: 'v1', new_string: 'v2' })),
+        onRequest: () => {
+          fs.writeFileSync(file('.gitignore'), personsRules);
+          fs.appendFileSync(file(EXCLUDE), 'scratch/\n');
+          fs.mkdirSync(file('notes'));
+          fs.writeFileSync(file('notes/todo.txt'), 'the person\u2019s notes\n');
+        },
+      },
+    );
+    const [id] = await checkpointIds();
+    expect(await previewLines(id!)).toEqual([
+      'D notes/todo.txt (changed outside the agent)',
+      `M ${EXCLUDE} (changed outside the agent)`,
+      'M .gitignore (changed outside the agent)',
+      'M src/app.js',
+      'M src/util.js',
+    ]);
+    const restored = await cli('checkpoints', 'restore', id!, '--yes', '--project', box.project);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout).toContain('kept 3 file(s) changed outside the agent');
+    expect(read('src/app.js')).toBe('app v1\n');
+    expect(read('src/util.js')).toBe('util v1\n');
+    expect(read('.gitignore')).toBe(personsRules);
+    expect(read(EXCLUDE)).toContain('scratch/');
+    expect(read('notes/todo.txt')).toBe('the person\u2019s notes\n');
   });
 
   it('files the checkpoint\u2019s rules ignored stay out of reach, even when the agent un-ignores them', async () => {
