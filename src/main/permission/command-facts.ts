@@ -117,10 +117,20 @@ class CommandJudge {
   }
 }
 
-function dynamicWords(cmd: SimpleCommand): Set<string> {
+/**
+ * The words whose text is not what the program gets. A glob that matches nothing is not one of them: bash passes
+ * it on as written (the matching here is a superset of bash's, so nothing here means nothing for bash), and a
+ * file of that name would have matched it, so it names no file (`grep -n x *.txt` where there is none).
+ */
+function dynamicWords(cmd: SimpleCommand, place: Place): Set<string> {
   const out = new Set<string>();
   cmd.argv.forEach((w, i) => {
-    if (cmd.argvDynamic?.[i] || looksDynamic(w)) out.add(w);
+    if (!cmd.argvDynamic?.[i] && !looksDynamic(w)) return;
+    if (place.known && isExpandableGlob(w) && !looksDynamic(w)) {
+      const matches = expandGlobArg(w, place.ctx);
+      if (matches !== null && matches.length === 1 && matches[0] === w) return;
+    }
+    out.add(w);
   });
   return out;
 }
@@ -160,7 +170,7 @@ export function commandFacts(command: string, confinement: PathConfinement, opts
 
   const parts: CommandPart[] = analysis.commands.map((cmd) => {
     const place = judge.place(cmd.cwd);
-    const dyn = dynamicWords(cmd);
+    const dyn = dynamicWords(cmd, place);
     const here = (a: string): JudgedPath => judge.judge(a, place, dyn.has(a));
     const files = programFiles(cmd);
     for (const w of files.writes) {

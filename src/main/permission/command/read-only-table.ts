@@ -61,6 +61,10 @@ const CHECKSUM = spec(
   '-b -t -z -w --binary --text --tag --zero --quiet --status --strict --warn --ignore-missing --help --version',
   { operands: 'paths' },
 );
+const BASENC = spec('-d -i -w= --decode --ignore-garbage --wrap= --help --version', {
+  operands: 'paths',
+  maxOperands: 1,
+});
 const VERSION_ONLY: CommandSpec = { options: NONE_OPTS, operands: 'none', onlyFlags: ['--version', '-v', '-V'] };
 
 /**
@@ -302,6 +306,17 @@ export const READ_ONLY = new Map<string, CommandSpec>([
     ),
   ],
   ['rev', spec('-0 --zero --help --version', { operands: 'paths' })],
+  // encode or decode one file (or the input) to the output; a second operand is an error, never a target
+  ['base64', BASENC],
+  ['base32', BASENC],
+  [
+    'numfmt',
+    spec(
+      `-d= -z --debug --delimiter= --field= --format= --from= --from-unit= --grouping --header? --invalid= --padding=
+       --round= --suffix= --to= --to-unit= --zero-terminated --help --version`,
+      { operands: 'none' },
+    ),
+  ],
   ['sleep', NONE],
   // `test`/`[`: every word that is not an operator may be a path (a value compared with = lands inside, harmlessly)
   ['test', { options: NONE_OPTS, operands: 'paths', expression: true }],

@@ -1,3 +1,4 @@
+import { respellHeredocDelimiters, respelledHeredocsHold } from './heredoc-delimiter';
 import { parseShell } from './parser';
 import { fileRedirect, heredocLiteral, isStdinRedirect, misreadHeredocBody, writesStdout } from './redirects';
 import { lineJoinRepair, repairedSource } from './repair';
@@ -68,6 +69,16 @@ export abstract class WalkBase implements WalkerApi {
     let tree = parseShell(text);
     let source = text;
     try {
+      // `<<E"O"F`: bash's reading, respelled so the grammar shares it (not a repair: the command stays readable)
+      const respelled = respellHeredocDelimiters(text);
+      if (respelled !== null) {
+        const retry = parseShell(respelled.text);
+        if (!retry.rootNode.hasError && respelledHeredocsHold(copyTree(retry, respelled.text), respelled.starts)) {
+          tree.delete();
+          tree = retry;
+          source = respelled.text;
+        } else retry.delete();
+      }
       if (tree.rootNode.hasError) {
         // Syntax bash accepts but the grammar does not (`{sudo,reboot}`, `1<>file`): analysed in a respelling the
         // grammar reads, so the deny list and rules still see it; never readable.

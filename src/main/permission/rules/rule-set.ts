@@ -43,6 +43,11 @@ function lastSegmentMayMatch(specifier: string, name: string): boolean {
   return picomatch(last, { dot: true, nocase: process.platform === 'darwin' || process.platform === 'win32' })(name);
 }
 
+/** A rule written with a Gatehouse tool's own name (`read_file`, `write_file(...)`): it applies to that tool only. */
+export function namesOneTool(rule: LoadedRule): boolean {
+  return rule.tools.length === 1 && rule.toolName === rule.tools[0];
+}
+
 function bestOf(a: CompiledRule | null, b: CompiledRule): CompiledRule {
   return a === null || b.rank < a.rank ? b : a;
 }
@@ -167,12 +172,37 @@ export class RuleSet {
   }
 
   /**
+   * The winning rule of `behavior` among those that judge the files a command reads (`read`: `Read(...)`) or writes
+   * (`write`: `Edit(...)`, `Write(...)`). A rule written with one tool's own name (`read_file(README.md)`,
+   * `write_file(src/**)`) applies to that one tool only (contract, "Rules"), never to a command's files.
+   */
+  matchCommandPath(
+    access: 'read' | 'write',
+    behavior: RuleBehavior,
+    paths: readonly string[],
+    filter: AllowFilter = NO_FILTER,
+  ): CompiledRule | null {
+    const index = this.pathIndex.get(`${access === 'read' ? 'read_file' : 'write_file'}:${behavior}`);
+    if (!index) return null;
+    return index.best(
+      paths.map((p) => this.views(p)),
+      (r) => filter.excludeSources.has(r.source) || namesOneTool(r),
+    );
+  }
+
+  /**
    * The winning rule of `behavior` for `tool` that may cover a file named `name` in a folder that is not known
    * (null: the name is not known either). A pattern whose last segment matches the name (or any name) may.
    */
-  matchUnknownPath(tool: ToolName, behavior: RuleBehavior, name: string | null): CompiledRule | null {
+  matchUnknownPath(
+    tool: ToolName,
+    behavior: RuleBehavior,
+    name: string | null,
+    opts: { commandFiles?: boolean } = {},
+  ): CompiledRule | null {
     let best: CompiledRule | null = null;
     for (const r of this.byToolBehavior.get(`${tool}:${behavior}`) ?? []) {
+      if (opts.commandFiles === true && namesOneTool(r)) continue;
       if (r.kind !== 'any' && (r.kind !== 'path' || r.specifier === null)) continue;
       if (r.kind === 'path' && name !== null && !lastSegmentMayMatch(r.specifier ?? '', name)) continue;
       best = bestOf(best, r);

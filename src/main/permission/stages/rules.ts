@@ -108,8 +108,8 @@ function commandRules(ctx: CallContext, facts: CommandFacts, filter: AllowFilter
     const hit = best([
       ctx.rules.matchCommand(behavior, []),
       ...facts.parts.map((p) => ctx.rules.matchCommand(behavior, restrictVariants(p.cmd))),
-      ...readPaths.map((p) => ctx.rules.matchPath('read_file', behavior, bothForms(p))),
-      ...writes.map((w) => ctx.rules.matchPath('write_file', behavior, bothForms(w.path))),
+      ...readPaths.map((p) => ctx.rules.matchCommandPath('read', behavior, bothForms(p))),
+      ...writes.map((w) => ctx.rules.matchCommandPath('write', behavior, bothForms(w.path))),
     ]);
     if (hit) return ruleDecision(behavior, hit, what);
   }
@@ -117,7 +117,9 @@ function commandRules(ctx: CallContext, facts: CommandFacts, filter: AllowFilter
   for (const p of readPaths) {
     if (!p.unknown) continue;
     const rule = best(
-      (['deny', 'ask'] as const).map((b) => ctx.rules.matchUnknownPath('read_file', b, unknownName(p.given))),
+      (['deny', 'ask'] as const).map((b) =>
+        ctx.rules.matchUnknownPath('read_file', b, unknownName(p.given), { commandFiles: true }),
+      ),
     );
     if (rule) {
       const why = `this command reads ${p.given}, whose location is only known when it runs, and the ${rule.source} rule ${rule.text} may cover it`;
@@ -134,9 +136,9 @@ function commandRules(ctx: CallContext, facts: CommandFacts, filter: AllowFilter
   }
   // Explicit allows for paths override the defaults (sensitive reads, writes outside the project).
   for (const p of readPaths)
-    if (!p.unknown && ctx.rules.matchPath('read_file', 'allow', [p.real], filter)) ctx.explicitlyAllowed.add(p);
+    if (!p.unknown && ctx.rules.matchCommandPath('read', 'allow', [p.real], filter)) ctx.explicitlyAllowed.add(p);
   for (const w of writes)
-    if (!w.path.unknown && ctx.rules.matchPath('write_file', 'allow', [w.path.real], filter))
+    if (!w.path.unknown && ctx.rules.matchCommandPath('write', 'allow', [w.path.real], filter))
       ctx.explicitlyAllowed.add(w.path);
 
   const matched: CompiledRule[] = [];
