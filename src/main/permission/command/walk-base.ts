@@ -2,6 +2,7 @@ import { respellHeredocDelimiters, respelledHeredocsHold } from './heredoc-delim
 import { parseShell } from './parser';
 import { fileRedirect, heredocLiteral, isStdinRedirect, misreadHeredocBody, writesStdout } from './redirects';
 import { lineJoinRepair, repairedSource } from './repair';
+import { readReservedWords } from './reserved-words';
 import { NO_STDIN, UNKNOWN_STDIN, type AnalysisState, type Stdin, type WalkerApi } from './state';
 import { copyTree, TreeTooDeep, type SyntaxNode as Node } from './syntax-node';
 import { checkArithmetic, checkExpansion, noteAssignment } from './variables';
@@ -26,6 +27,8 @@ export abstract class WalkBase implements WalkerApi {
   protected source = '';
   /** False inside a construct where a `cd` is not followed. */
   protected follow = true;
+  /** The compound bodies of `coproc` in the source being walked: they run in the background, in a subshell. */
+  protected coprocBodies = new Set<Node>();
 
   constructor(readonly state: AnalysisState) {}
 
@@ -65,6 +68,7 @@ export abstract class WalkBase implements WalkerApi {
 
   private parseAndWalk(text: string, stdin: Stdin): void {
     const outer = this.source;
+    const outerBodies = this.coprocBodies;
     this.depth++;
     let tree = parseShell(text);
     let source = text;
@@ -79,7 +83,16 @@ export abstract class WalkBase implements WalkerApi {
           source = respelled.text;
         } else retry.delete();
       }
+      let root: Node | null = null;
+      let bodies = new Set<Node>();
       if (tree.rootNode.hasError) {
+        // a reserved word before a compound command may be all the grammar misread (`coproc NAME ( … )`)
+        const read = readReservedWords({ tree, source, root: copyTree(tree, source) }, (r) => this.unreadable(r));
+        ({ tree, source, root, coprocBodies: bodies } = read);
+      }
+      if (tree.rootNode.hasError) {
+        root = null;
+        bodies = new Set();
         // Syntax bash accepts but the grammar does not (`{sudo,reboot}`, `1<>file`): analysed in a respelling the
         // grammar reads, so the deny list and rules still see it; never readable.
         const repaired = repairedSource(text);
@@ -94,7 +107,7 @@ export abstract class WalkBase implements WalkerApi {
           this.unreadable('syntax error');
         }
       }
-      let root = copyTree(tree, source);
+      root ??= copyTree(tree, source);
       const split = lineJoinRepair(root, source);
       if (split !== null) {
         // A line the grammar joined to the command before it (`a | b | c` NEWLINE `rm x < f`): read as bash does.
@@ -108,14 +121,18 @@ export abstract class WalkBase implements WalkerApi {
         }
         this.unreadable('a line the parser joined to the command before it');
       }
-      this.source = source;
-      this.statement(root, stdin);
+      const read = readReservedWords({ tree, source, root }, (r) => this.unreadable(r), bodies);
+      tree = read.tree;
+      this.source = read.source;
+      this.coprocBodies = read.coprocBodies;
+      this.statement(read.root, stdin);
     } catch (err) {
       if (!(err instanceof TreeTooDeep)) throw err;
       this.unreadable(err.message);
     } finally {
       tree.delete();
       this.source = outer;
+      this.coprocBodies = outerBodies;
       this.depth--;
     }
   }

@@ -46,6 +46,15 @@ export class ShellWalk extends WalkBase {
   }
 
   override statement(node: Node, stdin: Stdin): string | null {
+    // `coproc { …; }`: the body runs in the background, in a subshell reading from a pipe
+    if (this.coprocBodies.has(node)) {
+      this.scoped('subshell', false, () => this.syntax(node, UNKNOWN_STDIN));
+      return null;
+    }
+    return this.syntax(node, stdin);
+  }
+
+  private syntax(node: Node, stdin: Stdin): string | null {
     if (node.type === 'ERROR' || node.isMissing) {
       this.unreadable('syntax error');
       this.scoped('conditional', false, () => this.sequence(node, stdin));
@@ -364,7 +373,8 @@ export class ShellWalk extends WalkBase {
     }
     this.push(cmd);
     if (cmd.name === 'set' && cmd.argv.length > 1) this.state.positionalSet = true;
-    const input = u.viaXargs ? NO_STDIN : stdin;
+    // `coproc CMD`: CMD reads what the shell writes to it later, not the command's input
+    const input = u.viaXargs ? NO_STDIN : words[0] === 'coproc' && dynamic[0] !== true ? UNKNOWN_STDIN : stdin;
     builtinAssignments(cmd, this);
     followInvocation(cmd, u.dynamic, input, this);
     return literalOutput(cmd, u.dynamic, input);
