@@ -101,11 +101,14 @@ function checkScript(
   stdin: Stdin,
   w: WalkerApi,
 ): void {
+  // a here-document is the script written out in the command, like `-c CODE`: its code is known (contract "Shells
+  // fed from elsewhere"), so a rule for the interpreter decides (`Bash(python:*)` allows `python - <<'PY'`)
+  const written = stdin.kind === 'literal' && stdin.written === 'heredoc';
   if (script === undefined) {
     // no script: it reads one from standard input
-    if (stdin.kind !== 'none') w.unreadable(`${cmd.name} runs a script from its input`);
+    if (stdin.kind !== 'none' && !written) w.unreadable(`${cmd.name} runs a script from its input`);
     return;
   }
   if (dynamic) w.unreadable(`${cmd.name} runs a script whose path is computed`);
-  else if (isStdinPath(script)) w.unreadable(`${cmd.name} runs a script from its input (${script})`);
+  else if (isStdinPath(script) && !written) w.unreadable(`${cmd.name} runs a script from its input (${script})`);
 }

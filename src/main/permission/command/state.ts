@@ -3,7 +3,8 @@ import type { ReadTarget, SimpleCommand, WriteTarget } from './types';
 /** Where a command's standard input comes from, as far as the analyser can tell. */
 export type Stdin =
   | { kind: 'none' } // inherited from the tool: nothing the command line provides
-  | { kind: 'literal'; text: string } // a heredoc, here-string or `echo '...' |` whose text is known
+  // a heredoc, here-string or `echo '...' |` whose text is known; `written`: the text is written in the command
+  | { kind: 'literal'; text: string; written?: 'heredoc' | 'herestring' }
   | { kind: 'file' } // `< FILE`: a file's contents
   | { kind: 'unknown' }; // output of another program, or text with expansions
 
@@ -20,6 +21,12 @@ export interface AnalysisState {
   changesDirectory: boolean;
   /** A PATH-like variable was changed or a file sourced: later commands may not be what their names say. */
   environmentAltered: boolean;
+  /** A variable outside the inert table was exported: later commands are not read-only. */
+  environmentSet: boolean;
+  /** `set -a`: every later assignment is exported. */
+  allexport: boolean;
+  /** `hash -p PATH NAME`: NAME runs PATH from here on. */
+  hashed: Map<string, string>;
   /** The working directory after the `cd`s seen so far ('' = the project root, null = unknown). */
   cwd: string | null;
   /** Variables known to hold a plain integer at this point (arithmetic on them runs no code). */
@@ -47,6 +54,9 @@ export function newState(): AnalysisState {
     forkBomb: null,
     changesDirectory: false,
     environmentAltered: false,
+    environmentSet: false,
+    allexport: false,
+    hashed: new Map(),
     cwd: '',
     integers: new Set(),
     volatile: new Set(),

@@ -152,6 +152,7 @@ export abstract class WalkBase implements WalkerApi {
   protected hooks(nested: Node[]): WordHooks {
     return {
       code: (n) => nested.push(n),
+      codeText: (t) => this.nestedSource(t, NO_STDIN, 'child'),
       unreadable: (r) => this.unreadable(r),
       expansion: (n) => this.expansion(n, (c) => nested.push(c)),
       arithmetic: (n) => this.arithmetic(n, (c) => nested.push(c)),
@@ -162,6 +163,7 @@ export abstract class WalkBase implements WalkerApi {
   /** Hooks that analyse substitutions at once. */
   protected readonly immediate: WordHooks = {
     code: (n) => this.substitution(n),
+    codeText: (t) => this.nestedSource(t, NO_STDIN, 'child'),
     unreadable: (r) => this.unreadable(r),
     expansion: (n) => this.expansion(n, (c) => this.substitution(c)),
     arithmetic: (n) => this.arithmetic(n, (c) => this.substitution(c)),
@@ -317,7 +319,7 @@ export abstract class WalkBase implements WalkerApi {
   protected herestring(r: Node): Stdin {
     const words = r.namedChildren;
     const raw = evaluateRaw(words, this.immediate);
-    return isDynamic(raw) ? UNKNOWN_STDIN : { kind: 'literal', text: rawText(raw) + '\n' };
+    return isDynamic(raw) ? UNKNOWN_STDIN : { kind: 'literal', text: rawText(raw) + '\n', written: 'herestring' };
   }
 
   /** The parts of a heredoc redirect after its start: more redirects, the rest of a pipeline or a list. */

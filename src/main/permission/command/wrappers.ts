@@ -87,6 +87,10 @@ export interface Unwrapped {
   xargsInput: string[] | null;
   /** `xargs -I R`: the string each item replaces. */
   xargsReplace: string | null;
+  /** The `NAME=value` words `env` puts in the environment (any text before `=` is a name to env). */
+  envAssignments: string[];
+  /** The names `env -u` removes. */
+  envUnset: string[];
 }
 
 /** The options of one `xargs` (words between the name and the command it runs). */
@@ -119,15 +123,18 @@ function xargsOptions(words: string[]): XargsOptions & { fromFile: boolean } {
   return o;
 }
 
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-
 /** Index after the options of `env`, or a problem. */
 function skipEnv(argv: string[], start: number, out: Unwrapped): number | string {
   let i = start;
   while (i < argv.length) {
     const a = argv[i] as string;
-    if (a === '--') return i + 1;
-    if (ASSIGNMENT.test(a)) {
+    if (a === '--') {
+      // the options end; assignments may still follow
+      for (i++; i < argv.length && (argv[i] as string).includes('='); i++) out.envAssignments.push(argv[i] as string);
+      return i;
+    }
+    if (a.includes('=') && !a.startsWith('-')) {
+      out.envAssignments.push(a);
       i++;
       continue;
     }
@@ -137,10 +144,12 @@ function skipEnv(argv: string[], start: number, out: Unwrapped): number | string
     }
     if (a === '-u' || a === '--unset' || a === '-C' || a === '--chdir') {
       if (a === '-C' || a === '--chdir') out.changesDirectory = true;
+      else out.envUnset.push(argv[i + 1] ?? '');
       i += 2;
       continue;
     }
     if (/^-u./.test(a) || a.startsWith('--unset=')) {
+      out.envUnset.push(a.startsWith('--') ? a.slice(8) : a.slice(2));
       i++;
       continue;
     }
@@ -207,6 +216,8 @@ export function unwrap(words: string[], dynamic: boolean[], stdin: Stdin = { kin
     changesDirectory: false,
     xargsInput: null,
     xargsReplace: null,
+    envAssignments: [],
+    envUnset: [],
   };
   let start = 0;
   for (let depth = 0; depth < 32 && start < words.length; depth++) {

@@ -1,5 +1,6 @@
 import type { Decision, RuleBehavior } from '../../../shared/permission';
 import type { CommandFacts, FileFacts } from '../call-facts';
+import { assignedName, variableKind } from '../command/environment';
 import { withoutGlobalOptions } from '../command/global-options';
 import type { SimpleCommand } from '../command/types';
 import { bothForms, type JudgedPath } from '../judged-path';
@@ -60,10 +61,6 @@ function fileRules(ctx: CallContext, facts: FileFacts, filter: AllowFilter): Sta
   );
 }
 
-/** Names whose value changes what a program loads or runs: an allow rule is not widened to commands setting them. */
-const RISKY_ASSIGNMENT =
-  /^(LD_\w*|DYLD_\w*|PATH|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG_\w*)=/;
-
 /**
  * Deny and ask rules match the words as written, the program that really runs, its base name, and the command
  * with its global options removed (`git -C . push` for `Bash(git push:*)`).
@@ -77,16 +74,17 @@ function restrictVariants(cmd: SimpleCommand): string[][] {
 }
 
 /**
- * Allow rules match the program that really runs (wrappers such as `timeout 5` and leading assignments set
- * aside), so `Bash(timeout:*)` does not allow whatever `timeout` wraps; an assignment of a variable that changes
- * what runs (LD_PRELOAD, PATH, NODE_OPTIONS...) is never allowed by a rule, nor a program fed extra arguments
+ * Allow rules match the program that really runs (wrappers such as `timeout 5` set aside), so `Bash(timeout:*)`
+ * does not allow whatever `timeout` wraps. Leading assignments outside the inert table (locale, time zone, colour,
+ * CI) are part of what a rule must name (`Bash(DEBUG=1 npm test)`); a variable that changes what runs (LD_PRELOAD,
+ * PATH, NODE_OPTIONS...) is never allowed by a rule (the command is unreadable), nor a program fed extra arguments
  * from its input (`xargs`).
  */
 function allowVariants(cmd: SimpleCommand): string[][] {
   // Arguments read from input at run time (`... | xargs rm`) are not in the text a rule was written for.
   if (cmd.environmentAltered === true || cmd.argsFromInput === true) return [];
-  if ([...cmd.assignments, ...cmd.words].some((w) => RISKY_ASSIGNMENT.test(w))) return [];
-  return [cmd.argv];
+  const own = cmd.assignments.filter((a) => variableKind(assignedName(a, true) ?? '') !== 'inert');
+  return [own.length === 0 ? cmd.argv : [...own, ...cmd.argv]];
 }
 
 /** `tee FILE...`: its targets are judged as writes below, so the part itself needs no rule of its own. */
