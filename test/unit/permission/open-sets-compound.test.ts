@@ -75,6 +75,8 @@ describe('a reserved word before a compound command: the body is judged', () => 
       ['coproc { sudo reboot; } 2>/dev/null', 'deny', 'bypassPermissions'],
       ['coproc time { sudo reboot; }', 'deny', 'bypassPermissions'],
       ['coproc { coproc { sudo reboot; }; }', 'deny', 'bypassPermissions'],
+      ['! ! { sudo reboot; }', 'deny', 'bypassPermissions'],
+      ['! ! sudo reboot', 'deny', 'bypassPermissions'],
     );
     await check(rows);
   });

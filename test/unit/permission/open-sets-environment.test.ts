@@ -111,6 +111,8 @@ describe('names that make programs load code or configuration: unreadable in eve
     await check([
       ['env NODE_OPTIONS=--require=./x.js npm test', 'ask'],
       ['NODE_OPTIONS=--require=./x.js npm test', 'ask'],
+      ["NODE_OPTIONS+=' --require ./x.js' npm test", 'ask'],
+      ["env 'NODE_OPTIONS+=--require=./x.js' npm test", 'ask'],
       ["NODE_OPTIONS='--require ./x.js' node --version", 'ask'],
       ['export NODE_OPTIONS=--require=./x.js; npm test', 'ask'],
       ['RIPGREP_CONFIG_PATH=rg.conf rg TODO', 'ask'],
@@ -156,6 +158,7 @@ describe('prompts are expanded: their substitutions run', () => {
         [`export ${ps}='x $(sudo reboot) y'; bash -x -c ls`, 'deny', 'bypassPermissions'],
         [`declare ${ps}="\\$(sudo reboot)"; set -o xtrace; ls`, 'deny', 'bypassPermissions'],
         [`${ps}='\\u@\\h \\$(sudo reboot)'; bash -i`, 'deny', 'bypassPermissions'],
+        [`printf -v ${ps} '%s' '$(sudo reboot)'; set -x; ls`, 'deny', 'bypassPermissions'],
         [`${ps}='+ '; set -x; ls`, 'ask', 'bypassPermissions'],
         [`${ps}="$X"; set -x; ls`, 'ask', 'bypassPermissions'],
       );
@@ -176,6 +179,8 @@ describe('inert names and plain variables stay read-only', () => {
       ['NO_COLOR=1 git log', 'allow'],
       ['TERM=dumb COLUMNS=80 git status', 'allow'],
       ['FORCE_COLOR=0 ls', 'allow'],
+      ["LS_COLORS='di=34' ls --color=always", 'allow'],
+      ["GREP_COLORS='mt=01;31' grep --color=always x README.md", 'allow'],
       ['CI=true ls src', 'allow'],
       ['env LANG=C ls', 'allow'],
       ['export LC_ALL=C; grep x README.md', 'allow'],

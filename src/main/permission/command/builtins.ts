@@ -1,4 +1,6 @@
 import { builtinAssignments } from './builtin-assignments';
+import { analyseAssignedValue } from './environment-assignments';
+import { printfOutput } from './printf';
 import { NO_STDIN, type WalkerApi } from './state';
 import type { SimpleCommand } from './types';
 
@@ -21,6 +23,7 @@ import type { SimpleCommand } from './types';
  * | set                  | -k          | every later `NAME=value` argument goes to the environment |
  * | set                  | -a          | every later assignment is exported                        |
  * | fc                   | -s, -e      | runs commands from the history list                       |
+ * | printf               | -v NAME     | a prompt, PROMPT_COMMAND or pager given code as its value |
  */
 
 /** Options of each builtin that take a value (bash's own getopt: clustered flags, value attached or next). */
@@ -143,9 +146,27 @@ function setOptions(cmd: SimpleCommand, w: WalkerApi): void {
   }
 }
 
+/** `printf -v NAME FORMAT ARGS`: a literal value given to a variable whose value is code is analysed as such. */
+function printfAssignment(cmd: SimpleCommand, w: WalkerApi): void {
+  const argv = cmd.argv;
+  const first = argv[1] ?? '';
+  const attached = /^-v./.test(first);
+  if (first !== '-v' && !attached) return;
+  const name = attached ? first.slice(2) : argv[2];
+  let i = attached ? 2 : 3;
+  if (argv[i] === '--') i++;
+  const format = argv[i];
+  if (name === undefined || format === undefined || argv.some((_, k) => k > 0 && cmd.argvDynamic?.[k] === true)) return;
+  const value = printfOutput(format, argv.slice(i + 1));
+  if (value !== null) analyseAssignedValue(w, name, value);
+}
+
 export function followBuiltin(cmd: SimpleCommand, w: WalkerApi): void {
   builtinAssignments(cmd, w);
   switch (cmd.name) {
+    case 'printf':
+      printfAssignment(cmd, w);
+      return;
     case 'mapfile':
     case 'readarray':
       mapfileCallback(cmd, w);

@@ -3,8 +3,8 @@
  * reads its environment, and many read code or configuration through it: `RIPGREP_CONFIG_PATH=rg.conf rg` takes
  * `--pre=./x` from the project, `HOME=. bash -l` runs the project's `.bash_profile`, `NODE_OPTIONS=--require=./x`
  * runs `./x` in any node. So a variable given to a command is one of:
- * - `inert`: a short table of names that only choose a language, a time zone, colours or a terminal size, or say
- *   "this is CI". None of them names a file of code or configuration (a locale or time-zone name with a slash names
+ * - `inert`: a short table of names that only choose a language, a time zone, colours (on or off, or the colour
+ *   strings of ls and grep) or a terminal size, or say "this is CI". None of them names a file of code or configuration (a locale or time-zone name with a slash names
  *   data the C library parses, never code). Such an assignment changes nothing the engine judges.
  * - `loads-code`: names that make a program (or the shell) load code or configuration, or decide which program a
  *   name runs. An assignment to one makes the command unreadable (ask in every mode; a deny rule still denies).
@@ -14,7 +14,7 @@
 export type VariableKind = 'inert' | 'other' | 'loads-code';
 
 const INERT =
-  /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|COLORTERM|TERM|COLUMNS|LINES|CI)$/;
+  /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|COLORTERM|LS_COLORS|LSCOLORS|GREP_COLORS?|TERM|COLUMNS|LINES|CI)$/;
 
 /**
  * The names the contract lists, and the prefixes of whole families: the shell's own (its startup files, prompts,
@@ -55,8 +55,14 @@ export function isListedVariable(name: string): boolean {
 /** The name assigned by `NAME=value` (or `NAME+=`, `NAME[i]=`), or null. `env` takes any text before `=` as a name. */
 export function assignedName(word: string, anyName = false): string | null {
   if (anyName) {
+    // `NAME+=x` and `NAME[i]=x` assign NAME (to env they are odd names; judged as NAME, which is stricter)
     const eq = word.indexOf('=');
-    return eq > 0 ? word.slice(0, eq) : null;
+    return eq > 0
+      ? word
+          .slice(0, eq)
+          .replace(/\+$/, '')
+          .replace(/\[[^\]]*\]$/, '') || null
+      : null;
   }
   const m = /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=/.exec(word);
   return m === null ? null : (m[1] as string);

@@ -30,8 +30,8 @@ const COMPOUND = String.raw`(?:\{(?=\s)|\(|\[\[${END}|!${END}|${KEYWORDS})`;
 const AFTER_TIME = new RegExp(String.raw`^(?:[ \t]+(?:-p|--)${END})*[ \t]+(?=${COMPOUND})`);
 /** `coproc [NAME] COMPOUND`: NAME is any name but a reserved word (`coproc for ((…))` has none). */
 const AFTER_COPROC = new RegExp(String.raw`^[ \t]+(?:(?!${KEYWORDS})[A-Za-z_][A-Za-z0-9_]*[ \t]+)?(?=${COMPOUND})`);
-/** A compound keyword read as a command name after `!`. */
-const COMPOUND_NAME = /^(?:\{|if|while|until|for|case|select)$/;
+/** A compound keyword (or a second `!`) read as a command name after `!`. */
+const COMPOUND_NAME = /^(?:\{|if|while|until|for|case|select|!)$/;
 
 interface Blank {
   from: number;
