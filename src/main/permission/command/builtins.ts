@@ -158,7 +158,7 @@ function printfAssignment(cmd: SimpleCommand, w: WalkerApi): void {
   const format = argv[i];
   if (name === undefined || format === undefined || argv.some((_, k) => k > 0 && cmd.argvDynamic?.[k] === true)) return;
   const value = printfOutput(format, argv.slice(i + 1));
-  if (value !== null) analyseAssignedValue(w, name, value);
+  if (value !== null) analyseAssignedValue(w, name, value, 'shell');
 }
 
 export function followBuiltin(cmd: SimpleCommand, w: WalkerApi): void {

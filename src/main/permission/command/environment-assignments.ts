@@ -88,11 +88,13 @@ function decodePromptEscapes(value: string): string {
  * (`BASH_FUNC_ls%%=() { …; }`) is bash code; a pager, editor or `*_COMMAND` is a command line. The value is
  * analysed so the deny list and rules see what it runs (the assignment itself is unreadable already).
  */
-export function analyseAssignedValue(w: WalkerApi, name: string, value: string): void {
+export function analyseAssignedValue(w: WalkerApi, name: string, value: string, scope: AssignmentScope): void {
+  // a program only runs a pager or `*_COMMAND` it finds in its environment; the shell reads its prompts itself
+  const reachesPrograms = scope !== 'shell' || w.state.allexport;
   if (/^PS[0-4]$/.test(name)) {
     // after decoding, the only backslashes left are `\\` pairs: the text reads the same inside double quotes
     w.nestedSource(`: "${decodePromptEscapes(value).replace(/"/g, '\\"')}"`, NO_STDIN, 'child');
-  } else if (name === 'PROMPT_COMMAND' || COMMAND_VALUED.test(name)) {
+  } else if (name === 'PROMPT_COMMAND' || (reachesPrograms && COMMAND_VALUED.test(name))) {
     if (value.trim() !== '') w.nestedSource(value, NO_STDIN, 'child');
   } else if (name.startsWith('BASH_FUNC_') && /^\s*\(\s*\)/.test(value)) {
     w.nestedSource(`gatehouse_imported_function ${value}`, NO_STDIN, 'child');

@@ -1,6 +1,11 @@
 import { followBuiltin } from './builtins';
 import { commandWords } from './command-words';
-import { analyseAssignedValue, judgeCommandEnvironment, judgeDeclaration } from './environment-assignments';
+import {
+  analyseAssignedValue,
+  judgeCommandEnvironment,
+  judgeDeclaration,
+  type AssignmentScope,
+} from './environment-assignments';
 import { findSelfCall } from './fork-bomb';
 import { noteGlobReads } from './glob-reads';
 import { followInvocation, literalOutput } from './invocations';
@@ -180,6 +185,7 @@ export class ShellWalk extends ExpressionWalk {
     hooks: WordHooks,
     record: boolean,
     later?: [string, 'integer' | 'data'][],
+    scope: AssignmentScope = record ? 'shell' : 'command',
   ): string[] {
     const texts: string[] = [];
     for (const a of nodes) {
@@ -202,7 +208,7 @@ export class ShellWalk extends ExpressionWalk {
         ((!isDynamic(raw) && /^-?\d+$/.test(valueText)) ||
           (value?.type === 'arithmetic_expansion' && valueNodes.length === 1));
       const target = name?.type === 'subscript' ? `${base}[0]` : base;
-      analyseAssignedValue(this, base, valueText);
+      analyseAssignedValue(this, base, valueText, scope);
       if (record) noteAssignment(this, target, integer ? 'integer' : 'data');
       later?.push([target, integer ? 'integer' : 'data']);
       texts.push(`${name?.text ?? ''}${op}${valueText}`);
@@ -220,7 +226,8 @@ export class ShellWalk extends ExpressionWalk {
     const assigned: [string, 'integer' | 'data'][] = [];
     for (const child of node.namedChildren) {
       if (child.type === 'variable_assignment') {
-        words.push(...this.assignments([child], hooks, false, keyword === 'unset' ? undefined : assigned));
+        const scope = keyword === 'export' || /x/.test(flags) ? 'exported' : 'shell';
+        words.push(...this.assignments([child], hooks, false, keyword === 'unset' ? undefined : assigned, scope));
         dynamic.push(false);
         continue;
       }
@@ -332,7 +339,7 @@ export class ShellWalk extends ExpressionWalk {
     };
     judgeCommandEnvironment(cmd, u.envUnset, this);
     for (const a of u.envAssignments)
-      analyseAssignedValue(this, a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1));
+      analyseAssignedValue(this, a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1), 'command');
     if (u.viaXargs) {
       cmd.argsFromInput = true;
       // `echo ~ | xargs rm -rf`: literal words piped into xargs are its arguments (for the deny list and paths)
