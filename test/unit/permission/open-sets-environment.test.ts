@@ -216,6 +216,7 @@ describe('inert names and plain variables stay read-only', () => {
     await check([
       ['npm test', 'allow'],
       ['CI=true npm test', 'allow'],
+      ['NODE_ENV=test RUST_LOG=debug npm test', 'allow'],
       ['LANG=C NO_COLOR=1 npm test', 'allow'],
       ['DEBUG=1 npm test', 'ask'],
       ['env CC=./evil npm test', 'ask'],
@@ -227,7 +228,19 @@ describe('inert names and plain variables stay read-only', () => {
 
 describe('the table', () => {
   it('sorts names into inert, loads-code and other', () => {
-    for (const n of ['LANG', 'LC_ALL', 'LC_MESSAGES', 'TZ', 'NO_COLOR', 'FORCE_COLOR', 'TERM', 'COLUMNS', 'CI'])
+    for (const n of [
+      'LANG',
+      'LC_ALL',
+      'LC_MESSAGES',
+      'TZ',
+      'NO_COLOR',
+      'FORCE_COLOR',
+      'TERM',
+      'COLUMNS',
+      'CI',
+      'NODE_ENV',
+      'GOOS',
+    ])
       expect(variableKind(n), n).toBe('inert');
     for (const n of [
       'PATH',
@@ -259,7 +272,7 @@ describe('the table', () => {
       'npm_config_script_shell',
     ])
       expect(variableKind(n), n).toBe('loads-code');
-    for (const n of ['FOO', 'DEBUG', 'NODE_ENV', 'SRC', 'SRC_DIR', 'TMPDIR', 'CDPATH', 'path', 'home', 'x'])
+    for (const n of ['FOO', 'DEBUG', 'SRC', 'SRC_DIR', 'TMPDIR', 'CDPATH', 'path', 'home', 'x'])
       expect(variableKind(n), n).toBe('other');
   });
 });

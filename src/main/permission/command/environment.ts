@@ -4,7 +4,9 @@
  * `--pre=./x` from the project, `HOME=. bash -l` runs the project's `.bash_profile`, `NODE_OPTIONS=--require=./x`
  * runs `./x` in any node. So a variable given to a command is one of:
  * - `inert`: a short table of names that only choose a language, a time zone, colours (on or off, or the colour
- *   strings of ls and grep) or a terminal size, or say "this is CI". None of them names a file of code or configuration (a locale or time-zone name with a slash names
+ *   strings of ls and grep), a size or time format or a terminal size, say "this is CI", or pick a build's flavour
+ *   or target (`NODE_ENV`, Rust's log and backtrace switches, Go's target OS and architecture, cgo on or off: the
+ *   names peers set aside for rule matching too). None of them names a file of code or configuration (a locale or time-zone name with a slash names
  *   data the C library parses, never code). Such an assignment changes nothing the engine judges.
  * - `loads-code`: names that make a program (or the shell) load code or configuration, or decide which program a
  *   name runs. An assignment to one makes the command unreadable (ask in every mode; a deny rule still denies).
@@ -14,7 +16,7 @@
 export type VariableKind = 'inert' | 'other' | 'loads-code';
 
 const INERT =
-  /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|COLORTERM|LS_COLORS|LSCOLORS|GREP_COLORS?|TERM|COLUMNS|LINES|CI)$/;
+  /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|COLORTERM|LS_COLORS|LSCOLORS|GREP_COLORS?|GCC_COLORS|TIME_STYLE|BLOCK_SIZE|BLOCKSIZE|TERM|COLUMNS|LINES|CI|NODE_ENV|RUST_BACKTRACE|RUST_LOG|GOOS|GOARCH|CGO_ENABLED)$/;
 
 /**
  * The names the contract lists, and the prefixes of whole families: the shell's own (its startup files, prompts,
