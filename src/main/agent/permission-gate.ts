@@ -180,7 +180,12 @@ async function gateEvaluation(
   const sandboxAsk = first !== engineDecision;
   // A write whose content the person cannot see is allowed once or not at all: never remembered as a rule.
   // Likewise when an ask rule asked: no session or local allow could ever override it (ask beats allow).
-  const blind = request.preview?.kind === 'unpreviewable' || askingRule(first) !== null || first.source === 'hook';
+  // A hard ask (a run-time write reaching a protected folder) is allowed once or not at all: no rule could allow it.
+  const blind =
+    request.preview?.kind === 'unpreviewable' ||
+    askingRule(first) !== null ||
+    first.source === 'hook' ||
+    first.source === 'hard';
   run.notify?.(`Gatehouse needs your permission to use ${request.tool}`);
   let answer: ApprovalAnswer;
   let given: ApprovalAnswer;
@@ -274,7 +279,8 @@ function approvalRequest(
     ...(isUnsandboxedCall(request.tool, request.input) ||
     request.preview?.kind === 'unpreviewable' ||
     rule !== null ||
-    asked.source === 'hook'
+    asked.source === 'hook' ||
+    asked.source === 'hard'
       ? { onceOnly: true }
       : {}),
   };

@@ -71,6 +71,14 @@ export async function applyApprovalAnswer(
     engine.record(call, result);
     return { decision: result, rulesAdded };
   }
+  if (current.source === 'hard' && answer.kind !== 'deny') {
+    // A hard ask (a run-time write reaching a protected folder) is "allow once" or nothing: no rule could allow it.
+    const note =
+      answer.kind === 'once' ? '' : ` (your "${answer.kind}" answer counts once: no rule can allow this call)`;
+    result = decision('allow', 'approval', `allowed once by you${note}`);
+    engine.record(call, result);
+    return { decision: result, rulesAdded };
+  }
   switch (answer.kind) {
     case 'once':
       result = decision('allow', 'approval', 'allowed once by you');

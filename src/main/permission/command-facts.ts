@@ -3,6 +3,7 @@ import { analyzeCommand, readOnlyPathArgs, readPathArgs } from './command';
 import { expandGlobArg, isExpandableGlob } from './command/glob-expand';
 import { programFiles, type FileArg } from './command/program-files';
 import { READERS } from './command/readers-table';
+import { judgeReaches, type CommandReach } from './command-reaches';
 import type { CommandAnalysis, CommandContext, SimpleCommand, WriteTarget } from './command/types';
 import { judgePath, type JudgedPath } from './judged-path';
 import type { PathConfinement } from './path-confinement';
@@ -20,6 +21,8 @@ export interface CommandPart {
   readOnly: boolean;
   /** Targets of links this part creates (`ln -s TARGET NAME`): a link into a protected folder is a way to write it. */
   linkTargets: JudgedPath[];
+  /** Folders this part writes files into that only the run decides (`tar -x`, `git checkout`): see command-reaches.ts. */
+  reaches: CommandReach[];
 }
 
 export interface CommandWrite {
@@ -57,7 +60,7 @@ function looksDynamic(word: string): boolean {
  * Where a part runs: a directory (relative to the project root, or absolute) or unknown. An unknown place keeps
  * the directory as written, when there is one, as a best guess for the hard checks (`cd .gatehouse && curl -O`).
  */
-type Place = { known: true; dir: string; ctx: CommandContext } | { known: false; guess: string | null };
+export type Place = { known: true; dir: string; ctx: CommandContext } | { known: false; guess: string | null };
 
 /** `cd DIR` / `pushd DIR` read and write nothing: read-only when DIR stays in the project (`cd` alone goes home). */
 function directoryChangeArgs(cmd: SimpleCommand): string[] | null {
@@ -67,7 +70,7 @@ function directoryChangeArgs(cmd: SimpleCommand): string[] | null {
   return args;
 }
 
-class CommandJudge {
+export class CommandJudge {
   private readonly places = new Map<string, Place>();
   private readonly root: CommandContext;
 
@@ -194,6 +197,7 @@ export function commandFacts(command: string, confinement: PathConfinement, opts
       readPaths,
       readOnly: roJudged !== null && roJudged.every((j) => j.root !== null && !j.unknown) && files.writes.length === 0,
       linkTargets: files.links.flatMap((l) => judge.withMatches(l.value, place, argDynamic(cmd, l))),
+      reaches: judgeReaches(cmd, analysis, place, judge, confinement),
     };
   });
   const inputReads = (analysis.reads ?? []).flatMap((r) =>
