@@ -62,14 +62,15 @@ function resolve(
   place: Place,
   judge: CommandJudge,
   c: PathConfinement,
-): JudgedPath {
+): JudgedPath | null {
   const at = judge.judge(r.value, place, argDynamic(cmd, r.index));
   if (at.unknown) return at;
   switch (r.scope) {
     case 'below':
       return at;
     case 'into': {
-      if (!c.isDirectory(at.real) || r.name === undefined) return at;
+      // not a folder: the copy is DEST itself, a write the command shows (judged with the other writes)
+      if (!c.isDirectory(at.real) || r.name === undefined) return null;
       return judge.judge(`${r.value.replace(/\/+$/, '')}/${r.name}`, place, argDynamic(cmd, r.index));
     }
     case 'work-tree':
@@ -106,9 +107,10 @@ export function judgeReaches(
   if (reaches.length === 0) return [];
   if (environmentChanged(cmd, analysis))
     return [unknownWhy(`${cmd.name} runs with variables set that can change where it writes`)];
-  return reaches.map((r) => ({
-    path: resolve(r, cmd, place, judge, confinement),
-    why: r.why,
-    followsLinks: (r.scope === 'below' || r.scope === 'into') && cmd.name !== 'git' && r.followsLinks !== false,
-  }));
+  return reaches.flatMap((r) => {
+    const at = resolve(r, cmd, place, judge, confinement);
+    if (at === null) return [];
+    const followsLinks = (r.scope === 'below' || r.scope === 'into') && cmd.name !== 'git' && r.followsLinks !== false;
+    return [{ path: at, why: r.why, followsLinks }];
+  });
 }

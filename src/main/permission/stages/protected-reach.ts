@@ -45,6 +45,7 @@ function where(p: JudgedPath): string {
 function linkIntoProtected(ctx: CallContext, real: string): string | null {
   const fs = ctx.confinement.fs;
   if (fs.lstat(real)?.isDirectory() !== true) return null;
+  fs.prefetchTree?.(real, MAX_ENTRIES);
   let level = [real];
   let seen = 0;
   for (let depth = 0; level.length > 0; depth++) {
