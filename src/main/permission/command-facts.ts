@@ -4,6 +4,8 @@ import { expandGlobArg, isExpandableGlob } from './command/glob-expand';
 import { programFiles, type FileArg } from './command/program-files';
 import { READERS } from './command/readers-table';
 import { judgeReaches, type CommandReach } from './command-reaches';
+import { treeReads } from './command/tree-reads';
+import { walkTreeRead } from './tree-walk';
 import type { CommandAnalysis, CommandContext, SimpleCommand, WriteTarget } from './command/types';
 import { judgePath, type JudgedPath } from './judged-path';
 import type { PathConfinement } from './path-confinement';
@@ -149,6 +151,11 @@ function readsNamesFromInput(cmd: SimpleCommand): boolean {
 
 export interface CommandFactsOptions {
   trusted: boolean;
+  /**
+   * Which files under a folder a tree reader reads matter to the decision (secrets, files a Read deny or ask rule
+   * covers): only those are kept as read paths, so a search of a big tree costs one walk. Absent: every file.
+   */
+  treeFileMatters?: (absolutePath: string) => boolean;
   /** Analyses already made in this decision (an asynchronous decision evaluates a call more than once). */
   analyses?: Map<string, CommandAnalysis>;
 }
@@ -185,6 +192,11 @@ export function commandFacts(command: string, confinement: PathConfinement, opts
       ...readPathArgs(cmd).flatMap((a) => judge.withMatches(a, place, dyn.has(a))),
       ...files.reads.flatMap((r) => judge.withMatches(r.value, place, argDynamic(cmd, r))),
       ...(readsNamesFromInput(cmd) ? [judge.judge('(the names on its input)', place, true)] : []),
+      // every file under a folder a reader of whole trees is given (`grep -r`, `diff -r`, `tar -c`, `cp -r`...)
+      ...treeReads(cmd).flatMap((t) => {
+        const dir = judge.judge(t.value, place, argDynamic(cmd, t));
+        return dir.unknown ? [dir] : walkTreeRead(t, dir, confinement, opts.treeFileMatters);
+      }),
     ];
     const ctx = place.known ? place.ctx : undefined;
     // In a project that is not trusted git is not read-only: its .git/config can run programs.

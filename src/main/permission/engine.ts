@@ -23,6 +23,7 @@ import { trustStage } from './stages/trust';
 import { capUnknownSettings } from './stages/unknown-settings';
 import { capUnsandboxed } from './stages/unsandboxed';
 import { capProtectedReach } from './stages/protected-reach';
+import { isSensitiveFile } from './sensitive-files';
 import { markClassifiable } from './stages/auto';
 import { mcpEvaluation, type McpCall } from './stages/mcp';
 import { systemEvaluation } from './stages/system';
@@ -157,6 +158,10 @@ export class PermissionEngine {
         schema.tool === 'run_command'
           ? commandFacts(String(schema.input.command), state.confinement, {
               trusted: state.trusted,
+              treeFileMatters: (abs) =>
+                isSensitiveFile(abs) ||
+                state.rules.matchPath('read_file', 'deny', [abs]) !== null ||
+                state.rules.matchPath('read_file', 'ask', [abs]) !== null,
               ...(analyses ? { analyses } : {}),
             })
           : fileFacts(schema.tool, schema.input, state.confinement);

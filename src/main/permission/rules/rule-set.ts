@@ -9,6 +9,7 @@ import {
   type PathPatternBase,
   type PathViews,
 } from './path-pattern';
+import { matchesOnlyCodeFolders, matchesOnlySecrets } from './narrow-pattern';
 import { PathRuleIndex } from './path-rule-index';
 import { SOURCE_ORDER, type LoadedRule, type RuleSourceName } from './rule-types';
 
@@ -17,11 +18,18 @@ export interface CompiledRule extends LoadedRule {
   rank: number;
   command: CommandMatcher | null;
   path: CompiledPathPattern | null;
+  /** Which kinds of protected files this path rule's pattern matches exclusively (see narrow-pattern.ts). */
+  only: { secrets: boolean; codeFolders: boolean };
 }
 
 /** Which allow rules count: in an untrusted project, project and local allow rules are not loaded. */
 export interface AllowFilter {
   excludeSources: ReadonlySet<RuleSourceName>;
+  /**
+   * The path is a secret (`secrets`) or lies under a code-running folder (`codeFolders`): only a rule whose pattern
+   * matches nothing but such files counts (contract "Defaults": a broad rule never unlocks them).
+   */
+  only?: 'secrets' | 'codeFolders';
 }
 
 const NO_FILTER: AllowFilter = { excludeSources: new Set() };
@@ -115,7 +123,12 @@ export class RuleSet {
     const command = rule.kind === 'command' && rule.specifier !== null ? compileCommandPattern(rule.specifier) : null;
     const pathMatcher =
       rule.kind === 'path' && rule.specifier !== null ? compilePathPatternParts(rule.specifier) : null;
-    return { ...rule, rank, command, path: pathMatcher };
+    const narrow = rule.kind === 'path' && rule.specifier !== null ? rule.specifier : null;
+    const only = {
+      secrets: narrow !== null && matchesOnlySecrets(narrow),
+      codeFolders: narrow !== null && matchesOnlyCodeFolders(narrow),
+    };
+    return { ...rule, rank, command, path: pathMatcher, only };
   }
 
   private bare(tool: ToolName, behavior: RuleBehavior, filter: AllowFilter): CompiledRule | null {
@@ -165,9 +178,10 @@ export class RuleSet {
   ): CompiledRule | null {
     const index = this.pathIndex.get(`${tool}:${behavior}`);
     if (!index) return null;
+    const only = filter.only;
     return index.best(
       paths.map((p) => this.views(p)),
-      (r) => filter.excludeSources.has(r.source),
+      (r) => filter.excludeSources.has(r.source) || (only !== undefined && !r.only[only]),
     );
   }
 
@@ -184,9 +198,10 @@ export class RuleSet {
   ): CompiledRule | null {
     const index = this.pathIndex.get(`${access === 'read' ? 'read_file' : 'write_file'}:${behavior}`);
     if (!index) return null;
+    const only = filter.only;
     return index.best(
       paths.map((p) => this.views(p)),
-      (r) => filter.excludeSources.has(r.source) || namesOneTool(r),
+      (r) => filter.excludeSources.has(r.source) || namesOneTool(r) || (only !== undefined && !r.only[only]),
     );
   }
 
