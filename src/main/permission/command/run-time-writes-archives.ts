@@ -38,6 +38,8 @@ function tarReaches(cmd: SimpleCommand): RunTimeReach[] {
   let extract = false;
   let toStdout = false;
   let absolute = false;
+  /** `--one-top-level=DIR`: everything goes into DIR, taken from the extraction folder. */
+  const oneTop: string[] = [];
   const dirs: { value: string; index: number }[] = [];
   let dir = '.';
   const enter = (value: string, at: number): void => {
@@ -52,6 +54,7 @@ function tarReaches(cmd: SimpleCommand): RunTimeReach[] {
       if (longPrefix(a, '--extract', 2) || longPrefix(a, '--get', 1)) extract = true;
       else if (a === '--to-stdout') toStdout = true;
       else if (longPrefix(a, '--absolute-names', 2)) absolute = true;
+      else if (longPrefix(a, '--one-top-level', 3) && a.includes('=')) oneTop.push(a.slice(a.indexOf('=') + 1));
       else if (longPrefix(a, '--directory', 2)) {
         const v = optionValue(argv, i, false);
         if (v !== null) {
@@ -78,7 +81,11 @@ function tarReaches(cmd: SimpleCommand): RunTimeReach[] {
   if (!extract || toStdout) return [];
   const why = `${cmd.name} -x writes the archive's files`;
   if (absolute) return [ANYWHERE(`${why} where the archive says (-P keeps absolute names and ..)`)];
-  return dirs.length === 0 ? [below('.', -1, why)] : dirs.map((d) => below(d.value, d.index, why));
+  const folders = dirs.length === 0 ? [below('.', -1, why)] : dirs.map((d) => below(d.value, d.index, why));
+  const tops = oneTop.flatMap((t) =>
+    folders.map((f) => below(t.startsWith('/') || f.value === '.' ? t : `${f.value}/${t}`, -1, why)),
+  );
+  return [...folders, ...tops];
 }
 
 /** unzip: `-d DIR` or the working directory; `-:` lets `../` through; listing options write nothing. */

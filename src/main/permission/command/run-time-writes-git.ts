@@ -24,14 +24,14 @@ const VALUED_GLOBALS = new Set([
 
 /** Subcommands that never write the work tree, the git dir's config or its hooks. */
 const NO_REACH = new Set(
-  `status log diff show fetch push commit add branch tag blame annotate grep ls-files ls-remote ls-tree rev-parse
+  `status fetch push commit add branch tag blame annotate grep ls-files ls-remote ls-tree rev-parse
    rev-list describe shortlog reflog remote cat-file for-each-ref show-ref symbolic-ref update-ref update-index
    hash-object write-tree commit-tree mktree mktag merge-base name-rev notes count-objects fsck gc prune repack
    pack-refs verify-commit verify-tag verify-pack help version var check-ignore check-attr check-mailmap
    check-ref-format diff-tree diff-files diff-index range-diff whatchanged cherry column credential
    credential-cache credential-store show-branch maintenance hook interpret-trailers stripspace patch-id
    get-tar-commit-id send-pack fetch-pack index-pack unpack-objects pack-objects prune-packed multi-pack-index
-   commit-graph replace fast-export request-pull send-email archive bundle difftool`
+   commit-graph replace fast-export request-pull send-email difftool`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -137,6 +137,10 @@ const VALUED = new Map<string, Set<string>>([
   ],
   ['config', new Set(['-f', '--file', '--blob', '--type', '--default', '--comment', '--value', '--url'])],
   ['format-patch', new Set(['-o', '--output-directory'])],
+  ['archive', new Set(['-o', '--output', '--format', '--prefix', '--remote', '--exec'])],
+  ['diff', new Set(['--output'])],
+  ['log', new Set(['--output'])],
+  ['show', new Set(['--output'])],
 ]);
 
 interface SubArgs {
@@ -203,8 +207,9 @@ export function gitReaches(cmd: SimpleCommand): RunTimeReach[] {
   const config = (why: string): RunTimeReach => ({ value: g.dir, index: -1, scope: 'git-config', why });
   const hooks = (why: string): RunTimeReach => ({ value: g.dir, index: -1, scope: 'git-hooks', why });
   const s = splitArgs(sub, g.args);
+  // `-c core.worktree=...` or `--git-dir` can put the work tree anywhere: then a pathspec's place is not known
   const paths = (specs: { value: string; index: number }[], why: string): RunTimeReach[] =>
-    g.workTree !== null ? [tree(why)] : specs.map((p) => pathspecReach(p, g.dir, why));
+    g.workTree !== null || g.reconfigured ? [tree(why)] : specs.map((p) => pathspecReach(p, g.dir, why));
   const w = `git ${sub}`;
   switch (sub) {
     case 'checkout': {
@@ -317,18 +322,28 @@ export function gitReaches(cmd: SimpleCommand): RunTimeReach[] {
     case 'config':
       return configWrites(s) ? [config(`${w} changes the repository's git configuration`)] : [];
     case 'init': {
-      const why = `${w} copies hook templates into the repository`;
-      const given = s.values.has('--template') || s.values.has('--separate-git-dir') || g.reconfigured;
-      if (!given) return [];
-      const dir = s.operands[0]?.value;
+      const dir = s.operands[0];
+      const top = dir === undefined ? g.dir : joinDir(g.dir, dir.value);
+      const index = dir?.index ?? -1;
+      // hook templates of the caller's choosing land in the new repository's hooks
+      if (s.values.has('--template') || s.values.has('--separate-git-dir') || g.reconfigured)
+        return [{ value: top, index, scope: 'below', why: `${w} copies hook templates into the repository` }];
+      // otherwise git's own files: only where the new .git lands matters (inside .claude/, say)
       return [
-        {
-          value: dir === undefined ? g.dir : joinDir(g.dir, dir),
-          index: s.operands[0]?.index ?? -1,
-          scope: 'below',
-          why,
-        },
+        { value: joinDir(top, '.git/(new repository)'), index, scope: 'below', why: `${w} creates a repository` },
       ];
+    }
+    case 'archive':
+    case 'diff':
+    case 'log':
+    case 'show':
+    case 'bundle': {
+      const out = s.values.get('-o') ?? s.values.get('--output');
+      const file = sub === 'bundle' && s.operands[0]?.value === 'create' ? s.operands[1] : undefined;
+      const target = file?.value ?? (sub === 'archive' || sub !== 'bundle' ? out : undefined);
+      return target === undefined
+        ? []
+        : [{ value: joinDir(g.dir, target), index: -1, scope: 'below', why: `${w} writes ${target}` }];
     }
     case 'lfs': {
       const action = s.operands[0]?.value;

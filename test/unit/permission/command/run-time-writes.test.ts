@@ -71,6 +71,12 @@ describe('git', () => {
     expect(reach('git clone url .')).toEqual(['below:.']);
     expect(reach('git worktree add ../wt feature')).toEqual(['below:../wt']);
     expect(reach('git init --template=./t')).toEqual(['below:.']);
+    expect(reach('git init')).toEqual(['below:.git/(new repository)']);
+    expect(reach('git -C .claude init')).toEqual(['below:.claude/.git/(new repository)']);
+    expect(reach('git archive -o .claude/x.tar HEAD')).toEqual(['below:.claude/x.tar']);
+    expect(reach('git bundle create .gatehouse/b HEAD')).toEqual(['below:.gatehouse/b']);
+    expect(reach('git diff --output=.claude/d')).toEqual(['below:.claude/d']);
+    expect(reach('git -c core.worktree=.claude checkout x -- a')).toEqual(['work-tree:.']);
     expect(reach('git config core.hooksPath .evil')).toEqual(['git-config:.']);
     expect(reach('git config set core.fsmonitor x')).toEqual(['git-config:.']);
     expect(reach('git config --unset core.pager')).toEqual(['git-config:.']);
@@ -105,8 +111,9 @@ describe('git', () => {
       'git fetch',
       'git push -u origin main',
       'git branch -D x',
-      'git init',
       'git --version',
+      'git diff --stat',
+      'git archive HEAD',
     ])
       expect(reach(c), c).toEqual([]);
   });
@@ -136,6 +143,10 @@ describe('archives', () => {
     expect(reach('tar -xf x.tar -Cbuild')).toEqual(['below:build']);
     expect(reach('tar -xf x.tar -C build -C ../.claude')).toEqual(['below:build', 'below:build/../.claude']);
     expect(reach('tar -xPf x.tar')).toEqual(['below:/']);
+    expect(reach('tar -xf x.tar -C build --one-top-level=../.claude')).toEqual([
+      'below:build',
+      'below:build/../.claude',
+    ]);
     expect(reach('tar -xf x.tar --absolute-names')).toEqual(['below:/']);
   });
   it('listing, creating and extracting to stdout reach nothing', () => {
