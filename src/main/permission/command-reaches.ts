@@ -19,28 +19,52 @@ export interface CommandReach {
   followsLinks: boolean;
 }
 
-/** Variables that change only how a program talks, never where it writes. */
-const INERT_VARIABLE =
-  /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|TERM|COLORTERM|NO_COLOR|FORCE_COLOR|CLICOLOR(_FORCE)?|COLUMNS|LINES|CI)$/;
+/** Variables that change which program runs or which configuration any program reads (so where it writes). */
+const GENERAL_VARIABLE =
+  /^(PATH|HOME|XDG_[A-Z_]+|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|IFS|CDPATH|PWD|OLDPWD|BASH_FUNC_.*)$/;
+
+/** The variables each program reads its options or its target folders from (`TAR_OPTIONS=-C.claude tar -x`). */
+const PROGRAM_VARIABLES: Record<string, RegExp> = {
+  git: /^GIT_/,
+  tar: /^TAR_/,
+  bsdtar: /^TAR_/,
+  gtar: /^TAR_/,
+  unzip: /^UNZIP/,
+  npm: /^npm_config_/i,
+  pnpm: /^(npm_config_|PNPM_)/i,
+  yarn: /^(npm_config_|YARN_)/i,
+  bun: /^(npm_config_|BUN_)/i,
+  pip: /^PIP_/,
+  pip3: /^PIP_/,
+  rsync: /^RSYNC_/,
+  patch: /^(PATCH_|SIMPLE_BACKUP_SUFFIX|VERSION_CONTROL|POSIXLY_CORRECT)/,
+  cp: /^(SIMPLE_BACKUP_SUFFIX|VERSION_CONTROL)$/,
+  mv: /^(SIMPLE_BACKUP_SUFFIX|VERSION_CONTROL)$/,
+  svn: /^SVN_/,
+  hg: /^HG/,
+  wget: /^WGETRC$/,
+};
 
 function assignedName(word: string): string | null {
   return /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=/.exec(word)?.[1] ?? null;
 }
 
-/** An assignment on the command, through a wrapper (`env X=1`) or exported earlier in the script, not known inert. */
+/**
+ * A variable that can move where `cmd` writes is set for it: on the command, through a wrapper (`env X=1`), or
+ * exported earlier in the script. Other assignments (`NODE_ENV=production npm ci`) leave its reach as written.
+ */
 function environmentChanged(cmd: SimpleCommand, analysis: CommandAnalysis): boolean {
-  if (cmd.environmentAltered === true) return true;
+  const own = PROGRAM_VARIABLES[cmd.name] ?? /^$/;
+  const moves = (name: string | null): boolean => name !== null && (GENERAL_VARIABLE.test(name) || own.test(name));
   const wrapperWords = cmd.words.slice(0, Math.max(0, cmd.words.length - cmd.argv.length));
-  const own = [...cmd.assignments, ...wrapperWords].map(assignedName).filter((n): n is string => n !== null);
-  if (own.some((n) => !INERT_VARIABLE.test(n))) return true;
-  // `export TAR_OPTIONS=...; tar -x`: an exported name reaches every later command of the script
+  if ([...cmd.assignments, ...wrapperWords].some((w) => moves(assignedName(w)))) return true;
+  // `export TAR_OPTIONS=...; tar -x`, `source env.sh`: the environment of every later command of the script
   return analysis.commands.some(
     (c) =>
-      ['export', 'declare', 'typeset', 'readonly', 'local'].includes(c.name) &&
-      c.argv.slice(1).some((w) => {
-        const n = assignedName(w);
-        return n !== null && !INERT_VARIABLE.test(n);
-      }),
+      c.name === 'source' ||
+      c.name === '.' ||
+      (['export', 'declare', 'typeset', 'readonly', 'local'].includes(c.name) &&
+        c.argv.slice(1).some((w) => moves(assignedName(w)))),
   );
 }
 

@@ -183,8 +183,16 @@ describe('where a reach really is', () => {
       'TAR_OPTIONS=-C.claude tar -xf x.tar -C build',
       'export TAR_OPTIONS=-C.claude; tar -xf x.tar -C build',
       'env GIT_WORK_TREE=.claude git checkout -- a',
+      'GIT_DIR=x git checkout -- a',
+      'npm_config_prefix=.claude npm ci',
+      'HOME=. npm install',
+      'source env.sh; tar -xf x.tar -C build',
     ]) {
       expect(e.decide(cmd(c)), c).toMatchObject({ decision: 'ask' });
     }
+    // a variable that cannot move where it writes leaves the reach as written
+    fs.mkdirSync(path.join(fx.project, 'build'));
+    for (const c of ['NODE_ENV=production npm ci', 'LANG=C tar -xf x.tar -C build', 'env CI=1 git checkout -- src'])
+      expect(e.decide(cmd(c)), c).toMatchObject({ decision: 'allow' });
   });
 });
