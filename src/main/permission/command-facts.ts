@@ -193,10 +193,12 @@ export function commandFacts(command: string, confinement: PathConfinement, opts
       ...files.reads.flatMap((r) => judge.withMatches(r.value, place, argDynamic(cmd, r))),
       ...(readsNamesFromInput(cmd) ? [judge.judge('(the names on its input)', place, true)] : []),
       // every file under a folder a reader of whole trees is given (`grep -r`, `diff -r`, `tar -c`, `cp -r`...)
-      ...treeReads(cmd).flatMap((t) => {
-        const dir = judge.judge(t.value, place, argDynamic(cmd, t));
-        return dir.unknown ? [dir] : walkTreeRead(t, dir, confinement, opts.treeFileMatters);
-      }),
+      // (a glob operand is each folder it matches; one that matches nothing names no folder, as for other reads)
+      ...treeReads(cmd).flatMap((t) =>
+        judge
+          .withMatches(t.value, place, t.index >= 0 && (dyn.has(cmd.argv[t.index] ?? '') || looksDynamic(t.value)))
+          .flatMap((dir) => (dir.unknown ? [dir] : walkTreeRead(t, dir, confinement, opts.treeFileMatters))),
+      ),
     ];
     const ctx = place.known ? place.ctx : undefined;
     // In a project that is not trusted git is not read-only: its .git/config can run programs.

@@ -171,6 +171,10 @@ describe('readers of whole trees read every file under their folders', () => {
     });
     for (const c of ['grep -r k .', 'diff -r secrets other', 'rg k', 'tar -cf out.tar secrets', 'cp -a . ../backup'])
       expect(denied.decide(cmd(c)), c).toMatchObject({ decision: 'deny', source: 'cli' });
+    // a glob operand is every folder it matches; one matching nothing names no folder
+    for (const c of ['grep -r k secr*', 'grep -r k s?crets', 'diff -r se[c]rets other'])
+      expect(denied.decide(cmd(c)), c).toMatchObject({ decision: 'deny', source: 'cli' });
+    expect(denied.decide(cmd('grep -rn k *.nomatch docs'))).toMatchObject({ decision: 'allow' });
   });
   it('what the program provably skips stays allowed: rg hidden files, --include, --exclude, other folders', async () => {
     const e = await fx.engine({ mode: 'default' });
