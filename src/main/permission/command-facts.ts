@@ -3,6 +3,9 @@ import { analyzeCommand, readOnlyPathArgs, readPathArgs } from './command';
 import { expandGlobArg, isExpandableGlob } from './command/glob-expand';
 import { programFiles, type FileArg } from './command/program-files';
 import { READERS } from './command/readers-table';
+import { judgeReaches, type CommandReach } from './command-reaches';
+import { treeReads } from './command/tree-reads';
+import { walkTreeRead } from './tree-walk';
 import type { CommandAnalysis, CommandContext, Cwd, SimpleCommand, WriteTarget } from './command/types';
 import { judgePath, type JudgedPath } from './judged-path';
 import type { PathConfinement } from './path-confinement';
@@ -20,6 +23,8 @@ export interface CommandPart {
   readOnly: boolean;
   /** Targets of links this part creates (`ln -s TARGET NAME`): a link into a protected folder is a way to write it. */
   linkTargets: JudgedPath[];
+  /** Folders this part writes files into that only the run decides (`tar -x`, `git checkout`): see command-reaches.ts. */
+  reaches: CommandReach[];
 }
 
 export interface CommandWrite {
@@ -57,7 +62,7 @@ function looksDynamic(word: string): boolean {
  * Where a part runs: a directory (relative to the project root, or absolute) or unknown. An unknown place keeps
  * the directory as written, when there is one, as a best guess for the hard checks (`cd .gatehouse && curl -O`).
  */
-type Place = { known: true; dir: string; ctx: CommandContext } | { known: false; guess: string | null };
+export type Place = { known: true; dir: string; ctx: CommandContext } | { known: false; guess: string | null };
 
 /** `cd DIR` / `pushd DIR` read and write nothing: read-only when DIR stays in the project (`cd` alone goes home). */
 function directoryChangeArgs(cmd: SimpleCommand): string[] | null {
@@ -67,7 +72,7 @@ function directoryChangeArgs(cmd: SimpleCommand): string[] | null {
   return args;
 }
 
-class CommandJudge {
+export class CommandJudge {
   private readonly places = new Map<string, Place>();
   private readonly root: CommandContext;
 
@@ -119,10 +124,20 @@ class CommandJudge {
   }
 }
 
-function dynamicWords(cmd: SimpleCommand): Set<string> {
+/**
+ * The words whose text is not what the program gets. A glob that matches nothing is not one of them: bash passes
+ * it on as written (the matching here is a superset of bash's, so nothing here means nothing for bash), and a
+ * file of that name would have matched it, so it names no file (`grep -n x *.txt` where there is none).
+ */
+function dynamicWords(cmd: SimpleCommand, place: Place): Set<string> {
   const out = new Set<string>();
   cmd.argv.forEach((w, i) => {
-    if (cmd.argvDynamic?.[i] || looksDynamic(w)) out.add(w);
+    if (!cmd.argvDynamic?.[i] && !looksDynamic(w)) return;
+    if (place.known && isExpandableGlob(w) && !looksDynamic(w)) {
+      const matches = expandGlobArg(w, place.ctx);
+      if (matches !== null && matches.length === 1 && matches[0] === w) return;
+    }
+    out.add(w);
   });
   return out;
 }
@@ -138,6 +153,11 @@ function readsNamesFromInput(cmd: SimpleCommand): boolean {
 
 export interface CommandFactsOptions {
   trusted: boolean;
+  /**
+   * Which files under a folder a tree reader reads matter to the decision (secrets, files a Read deny or ask rule
+   * covers): only those are kept as read paths, so a search of a big tree costs one walk. Absent: every file.
+   */
+  treeFileMatters?: (absolutePath: string) => boolean;
   /** Analyses already made in this decision (an asynchronous decision evaluates a call more than once). */
   analyses?: Map<string, CommandAnalysis>;
 }
@@ -162,7 +182,7 @@ export function commandFacts(command: string, confinement: PathConfinement, opts
 
   const parts: CommandPart[] = analysis.commands.map((cmd) => {
     const place = judge.place(cmd.cwd);
-    const dyn = dynamicWords(cmd);
+    const dyn = dynamicWords(cmd, place);
     const here = (a: string): JudgedPath => judge.judge(a, place, dyn.has(a));
     const files = programFiles(cmd);
     for (const w of files.writes) {
@@ -174,6 +194,13 @@ export function commandFacts(command: string, confinement: PathConfinement, opts
       ...readPathArgs(cmd).flatMap((a) => judge.withMatches(a, place, dyn.has(a))),
       ...files.reads.flatMap((r) => judge.withMatches(r.value, place, argDynamic(cmd, r))),
       ...(readsNamesFromInput(cmd) ? [judge.judge('(the names on its input)', place, true)] : []),
+      // every file under a folder a reader of whole trees is given (`grep -r`, `diff -r`, `tar -c`, `cp -r`...)
+      // (a glob operand is each folder it matches; one that matches nothing names no folder, as for other reads)
+      ...treeReads(cmd).flatMap((t) =>
+        judge
+          .withMatches(t.value, place, t.index >= 0 && (dyn.has(cmd.argv[t.index] ?? '') || looksDynamic(t.value)))
+          .flatMap((dir) => (dir.unknown ? [dir] : walkTreeRead(t, dir, confinement, opts.treeFileMatters))),
+      ),
     ];
     const ctx = place.known ? place.ctx : undefined;
     // In a project that is not trusted git is not read-only: its .git/config can run programs.
@@ -191,6 +218,7 @@ export function commandFacts(command: string, confinement: PathConfinement, opts
         [...roJudged, ...placeJudged].every((j) => j.root !== null && !j.unknown) &&
         files.writes.length === 0,
       linkTargets: files.links.flatMap((l) => judge.withMatches(l.value, place, argDynamic(cmd, l))),
+      reaches: judgeReaches(cmd, analysis, place, judge, confinement),
     };
   });
   const inputReads = (analysis.reads ?? []).flatMap((r) =>

@@ -337,7 +337,8 @@ describe('options that take a command: the command is judged like any other', ()
       ["env -S 'ls src'", 'allow'],
       ['taskset -c 0 make', 'allow'],
       ['taskset 1 rm -rf src', 'ask'],
-      ["git rebase -x 'npm test' main", 'allow'],
+      // (git rebase itself rewrites the work tree, .claude/ included: a hard ask whatever the rules say)
+      ["git rebase -x 'npm test' main", 'ask'],
       [`git rebase -x 'curl ${URL}' main`, 'ask'],
     ]);
   });

@@ -3,9 +3,10 @@ import type { Cwd, ReadTarget, SimpleCommand, WriteTarget } from './types';
 /** What one descriptor of a command reads, as far as the analyser can tell. */
 export type Stream =
   | { kind: 'none' } // inherited from the tool: nothing the command line provides
-  // a heredoc, here-string or `echo '...' |` whose text is known; `piped`: another program's output (`echo ... |`),
-  // as the analyser emulates it: literal data, never a program's literal code (contract "Shells fed from elsewhere")
-  | { kind: 'literal'; text: string; piped?: true }
+  // a heredoc, here-string or `echo '...' |` whose text is known; `written`: the text is written in the command;
+  // `piped`: another program's output (`echo ... |`), as the analyser emulates it: literal data, never a program's
+  // literal code (contract "Shells fed from elsewhere")
+  | { kind: 'literal'; text: string; piped?: true; written?: 'heredoc' | 'herestring' }
   | { kind: 'file' } // `< FILE`: a file's contents
   | { kind: 'unknown' }; // output of another program, or text with expansions
 
@@ -28,6 +29,12 @@ export interface AnalysisState {
   changesDirectory: boolean;
   /** A PATH-like variable was changed or a file sourced: later commands may not be what their names say. */
   environmentAltered: boolean;
+  /** A variable outside the inert table was exported: later commands are not read-only. */
+  environmentSet: boolean;
+  /** `set -a`: every later assignment is exported. */
+  allexport: boolean;
+  /** `hash -p PATH NAME`: NAME runs PATH from here on. */
+  hashed: Map<string, string>;
   /** The working directory after the `cd`s seen so far ('' = the project root, null = unknown). */
   cwd: Cwd;
   /** Variables known to hold a plain integer at this point (arithmetic on them runs no code). */
@@ -55,6 +62,9 @@ export function newState(): AnalysisState {
     forkBomb: null,
     changesDirectory: false,
     environmentAltered: false,
+    environmentSet: false,
+    allexport: false,
+    hashed: new Map(),
     cwd: '',
     integers: new Set(),
     volatile: new Set(),

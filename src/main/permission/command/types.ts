@@ -25,7 +25,7 @@ export interface SimpleCommand {
   name: string;
   /** The words as written (quotes removed) before wrappers were stripped: what rules match against. */
   words: string[];
-  /** Leading `NAME=value` assignments, set aside for matching. */
+  /** Assignments for this command's environment (leading `NAME=value` words, and those `env` takes), set aside for matching. */
   assignments: string[];
   /**
    * Parallel to `argv`: true where the shell would expand the word at run time (a `$VAR`, `${..}`, `$(..)`,
@@ -39,6 +39,11 @@ export interface SimpleCommand {
    * loads, may not be what `name` says. Such a command is never in the read-only set.
    */
   environmentAltered?: boolean;
+  /**
+   * True when a variable outside the inert table (locale, time zone, colour, CI) was given to this command or
+   * exported before it: what it does may depend on it, so it is never in the read-only set.
+   */
+  environmentSet?: boolean;
   /**
    * True when the program gets more arguments from its input at run time (`... | xargs cat`): its argument list,
    * and so the files it touches, are not all in the text. Such a command is never in the read-only set.

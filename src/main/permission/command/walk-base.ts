@@ -1,7 +1,9 @@
+import { respellHeredocDelimiters, respelledHeredocsHold } from './heredoc-delimiter';
 import { parseShell } from './parser';
 import { bindHeredoc, bindRedirect, sharedInput } from './descriptors';
 import { fileRedirect, heredocLiteral, misreadHeredocBody, writesStdout } from './redirects';
 import { lineJoinRepair, repairedSource } from './repair';
+import { readReservedWords } from './reserved-words';
 import { NO_STDIN, UNKNOWN_STDIN, type AnalysisState, type Stdin, type WalkerApi } from './state';
 import { copyTree, TreeTooDeep, type SyntaxNode as Node } from './syntax-node';
 import { checkArithmetic, checkExpansion, noteAssignment } from './variables';
@@ -27,6 +29,8 @@ export abstract class WalkBase implements WalkerApi {
   protected source = '';
   /** False inside a construct where a `cd` is not followed. */
   protected follow = true;
+  /** The compound bodies of `coproc` in the source being walked: they run in the background, in a subshell. */
+  protected coprocBodies = new Set<Node>();
 
   constructor(readonly state: AnalysisState) {}
 
@@ -66,11 +70,31 @@ export abstract class WalkBase implements WalkerApi {
 
   private parseAndWalk(text: string, stdin: Stdin): void {
     const outer = this.source;
+    const outerBodies = this.coprocBodies;
     this.depth++;
     let tree = parseShell(text);
     let source = text;
     try {
+      // `<<E"O"F`: bash's reading, respelled so the grammar shares it (not a repair: the command stays readable)
+      const respelled = respellHeredocDelimiters(text);
+      if (respelled !== null) {
+        const retry = parseShell(respelled.text);
+        if (!retry.rootNode.hasError && respelledHeredocsHold(copyTree(retry, respelled.text), respelled.starts)) {
+          tree.delete();
+          tree = retry;
+          source = respelled.text;
+        } else retry.delete();
+      }
+      let root: Node | null = null;
+      let bodies = new Set<Node>();
       if (tree.rootNode.hasError) {
+        // a reserved word before a compound command may be all the grammar misread (`coproc NAME ( … )`)
+        const read = readReservedWords({ tree, source, root: copyTree(tree, source) }, (r) => this.unreadable(r));
+        ({ tree, source, root, coprocBodies: bodies } = read);
+      }
+      if (tree.rootNode.hasError) {
+        root = null;
+        bodies = new Set();
         // Syntax bash accepts but the grammar does not (`{sudo,reboot}`, `1<>file`): analysed in a respelling the
         // grammar reads, so the deny list and rules still see it; never readable.
         const repaired = repairedSource(text);
@@ -85,7 +109,7 @@ export abstract class WalkBase implements WalkerApi {
           this.unreadable('syntax error');
         }
       }
-      let root = copyTree(tree, source);
+      root ??= copyTree(tree, source);
       const split = lineJoinRepair(root, source);
       if (split !== null) {
         // A line the grammar joined to the command before it (`a | b | c` NEWLINE `rm x < f`): read as bash does.
@@ -99,14 +123,18 @@ export abstract class WalkBase implements WalkerApi {
         }
         this.unreadable('a line the parser joined to the command before it');
       }
-      this.source = source;
-      this.statement(root, stdin);
+      const read = readReservedWords({ tree, source, root }, (r) => this.unreadable(r), bodies);
+      tree = read.tree;
+      this.source = read.source;
+      this.coprocBodies = read.coprocBodies;
+      this.statement(read.root, stdin);
     } catch (err) {
       if (!(err instanceof TreeTooDeep)) throw err;
       this.unreadable(err.message);
     } finally {
       tree.delete();
       this.source = outer;
+      this.coprocBodies = outerBodies;
       this.depth--;
     }
   }
@@ -126,6 +154,7 @@ export abstract class WalkBase implements WalkerApi {
   protected hooks(nested: Node[]): WordHooks {
     return {
       code: (n) => nested.push(n),
+      codeText: (t) => this.nestedSource(t, NO_STDIN, 'child'),
       unreadable: (r) => this.unreadable(r),
       expansion: (n) => this.expansion(n, (c) => nested.push(c)),
       arithmetic: (n) => this.arithmetic(n, (c) => nested.push(c)),
@@ -136,6 +165,7 @@ export abstract class WalkBase implements WalkerApi {
   /** Hooks that analyse substitutions at once. */
   protected readonly immediate: WordHooks = {
     code: (n) => this.substitution(n),
+    codeText: (t) => this.nestedSource(t, NO_STDIN, 'child'),
     unreadable: (r) => this.unreadable(r),
     expansion: (n) => this.expansion(n, (c) => this.substitution(c)),
     arithmetic: (n) => this.arithmetic(n, (c) => this.substitution(c)),
@@ -292,7 +322,7 @@ export abstract class WalkBase implements WalkerApi {
   protected herestring(r: Node): Stdin {
     const words = r.namedChildren;
     const raw = evaluateRaw(words, this.immediate);
-    return isDynamic(raw) ? UNKNOWN_STDIN : { kind: 'literal', text: rawText(raw) + '\n' };
+    return isDynamic(raw) ? UNKNOWN_STDIN : { kind: 'literal', text: rawText(raw) + '\n', written: 'herestring' };
   }
 
   /** The parts of a heredoc redirect after its start: more redirects, the rest of a pipeline or a list. */

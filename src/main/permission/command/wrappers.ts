@@ -42,8 +42,13 @@ export interface Unwrapped {
   creates: WrapperWord[];
   /** Shell code a wrapper runs instead of a program (`flock FILE -c CODE`). */
   code: WrapperWord[];
-  /** `NAME=value` words env takes from an `env -S` string: the command's environment, not among its words. */
-  splitAssignments: string[];
+  /**
+   * The `NAME=value` words `env` puts in the environment (any text before `=` is a name to env), those of an
+   * `env -S` string included: the command's environment, not its words.
+   */
+  envAssignments: string[];
+  /** The names `env -u` removes. */
+  envUnset: string[];
 }
 
 /** The options of one `xargs` (words between the name and the command it runs). */
@@ -76,8 +81,6 @@ function xargsOptions(words: string[]): XargsOptions & { fromFile: boolean } {
   return o;
 }
 
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-
 /** An option's value as the program received it (attached or the next word). */
 interface OptionValue {
   key: string;
@@ -97,14 +100,26 @@ type Skipped =
   | { kind: 'not-wrapper' }
   | { kind: 'problem'; why: string };
 
-/** `env`: assignments, `-i`, `-u NAME`, `-C DIR`, `-S STRING` (the string split into the command's words). */
-function skipEnv(argv: string[], dyn: boolean[], start: number): Skipped {
+/**
+ * `env`: assignments (any text before `=` is a name to env, also after `--`), `-i`, `-u NAME`, `-C DIR`, `-S STRING`
+ * (the string split into the command's words). Assignments and unset names are recorded in `out`.
+ */
+function skipEnv(argv: string[], dyn: boolean[], start: number, out: Unwrapped): Skipped {
   const values: OptionValue[] = [];
   let i = start;
   while (i < argv.length) {
     const a = argv[i] as string;
-    if (a === '--') return { kind: 'ok', next: i + 1, values };
-    if (ASSIGNMENT.test(a) || a === '-') {
+    if (a === '--') {
+      // the options end; assignments may still follow
+      for (i++; i < argv.length && (argv[i] as string).includes('='); i++) out.envAssignments.push(argv[i] as string);
+      return { kind: 'ok', next: i, values };
+    }
+    if (a.includes('=') && !a.startsWith('-')) {
+      out.envAssignments.push(a);
+      i++;
+      continue;
+    }
+    if (a === '-') {
       i++;
       continue;
     }
@@ -119,6 +134,7 @@ function skipEnv(argv: string[], dyn: boolean[], start: number): Skipped {
       const index = attached !== undefined || !takes ? i : i + 1;
       if (takes && value === undefined) return { kind: 'problem', why: `env option ${a} needs a value` };
       if (name === 'chdir') values.push({ key: 'C', value: value as string, index });
+      if (name === 'unset') out.envUnset.push(value as string);
       if (name === 'split-string') return splitAt(argv, dyn, value as string, index, values);
       i = index + 1;
       continue;
@@ -136,6 +152,7 @@ function skipEnv(argv: string[], dyn: boolean[], start: number): Skipped {
       if (value === undefined) return { kind: 'problem', why: `env option -${ch} needs a value` };
       if (attached.length === 0) consumed = 2;
       if (ch === 'C') values.push({ key: 'C', value, index });
+      if (ch === 'u') out.envUnset.push(value);
       if (ch === 'S') return splitAt(argv, dyn, value, index, values);
       break;
     }
@@ -232,7 +249,8 @@ export function unwrap(words: string[], dynamic: boolean[], stdin: Stdin = { kin
     runner: null,
     creates: [],
     code: [],
-    splitAssignments: [],
+    envAssignments: [],
+    envUnset: [],
   };
   let argv = words;
   let dyn = dynamic;
@@ -242,7 +260,7 @@ export function unwrap(words: string[], dynamic: boolean[], stdin: Stdin = { kin
     const name = programName(argv[start] as string);
     const spec = name === 'env' ? ENV : WRAPPERS[name];
     if (spec === undefined) break;
-    const skipped = name === 'env' ? skipEnv(argv, dyn, start + 1) : skipOptions(argv, start + 1, spec);
+    const skipped = name === 'env' ? skipEnv(argv, dyn, start + 1, out) : skipOptions(argv, start + 1, spec);
     if (skipped.kind === 'not-wrapper') break;
     if (skipped.kind === 'problem') {
       out.problem = `${name}: ${skipped.why}`;
@@ -260,8 +278,8 @@ export function unwrap(words: string[], dynamic: boolean[], stdin: Stdin = { kin
     if (spec.runner === true) out.runner ??= name;
     if (skipped.split !== undefined) {
       // env goes on reading the split words as its own arguments: assignments, options, then the command
+      // (its assignments are recorded when the loop reads them)
       const split = skipped.split.words;
-      out.splitAssignments.push(...split.filter((word, k) => ASSIGNMENT.test(word) && !skipped.split?.dynamic[k]));
       argv = ['env', ...split, ...argv.slice(next)];
       dyn = [false, ...skipped.split.dynamic, ...dyn.slice(next)];
       start = 0;
