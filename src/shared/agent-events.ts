@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ErrorCodeSchema } from './errors';
 import { StopReasonSchema, TokenUsageSchema } from './conversation';
-import { ApprovalChoiceSchema, DecisionSourceSchema } from './permission';
+import { ApprovalChoiceSchema, DecisionSourceSchema, SandboxKindSchema } from './permission';
 import { ToolSafetySchema } from './tools';
 
 /**
@@ -111,6 +111,8 @@ export const ToolCallDecidedSchema = z.object({
   source: z.string().min(1),
   reason: z.string(),
   rule: z.string().nullable(),
+  /** An allowed run_command: which sandbox it runs in (main's word, see SandboxKindSchema). */
+  sandbox: SandboxKindSchema.optional(),
   /** The engine's (or the sandbox gate's) first verdict when it was `ask`. Absent: it decided by itself. */
   asked: z.object({ source: DecisionSourceSchema, reason: z.string(), rule: z.string().nullable() }).optional(),
   /** The person's answer to that ask. Absent: nobody answered (no person, a cancel): `reason` says why it was denied. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CallPositionSchema, ToolPreviewSchema } from './agent-events';
-import { DecisionSourceSchema } from './permission';
+import { DecisionSourceSchema, SandboxKindSchema } from './permission';
 
 /**
  * A person's answer to a call the engine asks about, in every shell: the approval dialog (desktop and browser),
@@ -31,6 +31,8 @@ export const ApprovalRequestSchema = z.object({
   source: DecisionSourceSchema,
   /** The rules "Allow for session" / "Always allow" would add. */
   suggestedRules: z.array(z.string()),
+  /** A command: the sandbox it runs in if the person allows it (a person's allow gets the project-writable one). */
+  sandbox: SandboxKindSchema.optional(),
   /**
    * Only "Allow once" and "Deny" are offered: a command to run outside the OS sandbox, a write whose content
    * cannot be previewed (`preview.kind` is `unpreviewable`), or a call an ask rule asks about (no allow rule could

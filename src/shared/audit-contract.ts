@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DecisionKindSchema } from './permission';
+import { DecisionKindSchema, SandboxKindSchema } from './permission';
 
 /**
  * The audit log as the renderer's "Audit log" view reads it: the open project's decisions, newest first. Every
@@ -22,6 +22,8 @@ export const AuditRecordSchema = z.object({
   source: z.string(),
   rule: z.string().nullable(),
   reason: z.string(),
+  /** An allowed run_command: the sandbox it ran in. Absent in older lines and for every other decision. */
+  sandbox: SandboxKindSchema.optional(),
 });
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 

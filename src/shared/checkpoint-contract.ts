@@ -8,6 +8,8 @@ export const SkippedFileSchema = z.object({ path: z.string(), reason: z.string()
 export type SkippedFile = z.infer<typeof SkippedFileSchema>;
 
 const sha = z.string().regex(/^[0-9a-f]{40,64}$/);
+/** A text in the checkpoint folder's `rules/` (a view, or a `.git/info/exclude`), named by its SHA-256. */
+const rulesHash = z.string().regex(/^[0-9a-f]{64}$/);
 
 export const CheckpointEntrySchema = z.object({
   /** Short id shown to people (`gatehouse checkpoints restore ID`). */
@@ -27,10 +29,25 @@ export const CheckpointEntrySchema = z.object({
   error: z.string().optional(),
   /** The project's files when the run ended (a git tree): changes after it were made by someone else. */
   afterTree: sha.optional(),
+  /**
+   * The ignore rules when it was taken (every `.gitignore`, `.git/info/exclude`, the global excludes file, as one
+   * exclude file): what it covers, whatever the rules say later. Absent in checkpoints taken before views were kept
+   * (today's rules judge those).
+   */
+  view: rulesHash.optional(),
+  /** `.git/info/exclude`'s text when it was taken (null: there was none); absent: not noted. */
+  exclude: rulesHash.nullable().optional(),
+  /** `.git/info/exclude`'s text when the run ended. */
+  afterExclude: rulesHash.nullable().optional(),
+  /** Files changed outside the agent while its run ran (between its tool calls): by the person or another program. */
+  outside: z.array(z.string()).optional(),
+  /** A moment of the run could not be noted: every change of the run counts as someone else's (fail safe). */
+  outsideUnknown: z.boolean().optional(),
 });
 export type CheckpointEntry = z.infer<typeof CheckpointEntrySchema>;
 
 export const ChangedFileSchema = z.object({
+  /** Relative to the project; `.git/info/exclude` names the repository's own ignore rules (restored like a file). */
   path: z.string(),
   /** What a restore does to it: `restore` its content, `recreate` it (deleted since), `delete` it (new since). */
   action: z.enum(['restore', 'recreate', 'delete']),

@@ -32,6 +32,26 @@ export const DecisionSourceSchema = z.enum([
 ]);
 export type DecisionSource = z.infer<typeof DecisionSourceSchema>;
 
+/**
+ * Where an allowed `run_command` runs, as main decided it from the reason it was allowed (contract, "Defence in
+ * depth": the sandbox matches the reason). `read-only`: nothing but the engine's read-only verdict let it through
+ * (the mode's read column): the read-only sandbox (no writes but its own temp folder, no network). `workspace`: a
+ * rule, the mode's exec column, a hook, the classifier or a person allowed it: the sandbox with the project
+ * writable and the network allow-list. `off`: the person turned the sandbox off. `unavailable`: no sandbox works
+ * here and a person allowed the command. `outside`: a person allowed this one command outside the sandbox.
+ */
+export const SandboxKindSchema = z.enum(['read-only', 'workspace', 'off', 'unavailable', 'outside']);
+export type SandboxKind = z.infer<typeof SandboxKindSchema>;
+
+/** How every surface (approval, tool card, audit view, CLI) names where a command ran. */
+export const SANDBOX_KIND_LABELS: Record<SandboxKind, string> = {
+  'read-only': 'read-only sandbox',
+  workspace: 'sandbox: project writable',
+  off: 'no sandbox (turned off)',
+  unavailable: 'no sandbox (unavailable)',
+  outside: 'outside the sandbox (allowed once)',
+};
+
 /** What the engine answers for every tool call: the decision, who made it, the rule (if any) and why. */
 export const DecisionSchema = z.object({
   decision: DecisionKindSchema,
@@ -44,6 +64,11 @@ export const DecisionSchema = z.object({
    * a command outside the sandbox, trust) and every deny goes to the person as before.
    */
   classifiable: z.boolean().optional(),
+  /**
+   * Set by main only, on the final `allow` of a `run_command` (see SandboxKindSchema). The worker runs a command
+   * whose allow lacks it in the read-only sandbox: a missing field never widens what runs.
+   */
+  sandbox: SandboxKindSchema.optional(),
 });
 export type Decision = z.infer<typeof DecisionSchema>;
 

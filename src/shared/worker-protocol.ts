@@ -152,7 +152,7 @@ export const WorkerMethods = {
   /** Benchmark: p50 of a trivial command sandboxed vs direct (an error when there is no sandbox here). */
   'bench.sandboxOverhead': {
     params: z.object({ runs: z.number().int().min(1).max(1000).optional() }),
-    result: z.object({ sandboxed_p50_ms: z.number(), direct_p50_ms: z.number() }),
+    result: z.object({ sandboxed_p50_ms: z.number(), read_only_p50_ms: z.number(), direct_p50_ms: z.number() }),
   },
   /** Benchmark: p50 of `count` read_file calls, each asking main `permission.request` then running the tool. */
   'bench.toolRoundtrip': {

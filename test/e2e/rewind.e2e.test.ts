@@ -152,6 +152,43 @@ describe.skipIf(skipReason !== null)(
       expect(problems).toEqual([]);
     });
 
+    it('lists and puts back a file the agent hid by ignoring its folder', async () => {
+      const context = await app.newContext({ viewport: { width: 1000, height: 800 } });
+      const { page, problems } = await openChatPage(context, app.web.url);
+      const log = page.getByRole('log', { name: 'Conversation' });
+      await page.getByRole('button', { name: 'New session' }).click();
+      await expect.poll(() => log.getByTestId('user-message').count(), POLL).toBe(0);
+      await page.getByRole('combobox', { name: 'Permission mode' }).selectOption('acceptEdits');
+      await page.getByRole('combobox', { name: 'Agent mode' }).selectOption('do');
+      fs.mkdirSync(file('src'), { recursive: true });
+      fs.writeFileSync(file('src/app.js'), 'app v1\n');
+      fake.enqueue(
+        reply(toolUse('toolu_h1', 'write_file', { path: '.gitignore', content: 'src/\n' })),
+        reply(toolUse('toolu_h2', 'write_file', { path: 'src/app.js', content: 'hidden change\n' })),
+        reply(text('Hidden.')),
+      );
+      await send(page, 'Hide a change', 'Hidden.');
+      await log
+        .getByTestId('user-message')
+        .filter({ hasText: 'Hide a change' })
+        .getByRole('button', { name: 'Rewind to here' })
+        .click();
+      const dialog = page.getByRole('dialog', { name: 'Rewind to before this message' });
+      const rows = dialog.getByTestId('rewind-file');
+      await expect.poll(() => rows.count(), POLL).toBe(2);
+      expect(await rows.allTextContents()).toEqual([
+        expect.stringMatching(/^\.gitignore\s+deleted \(new since\)$/),
+        expect.stringMatching(/^src\/app\.js\s+put back$/),
+      ]);
+      await dialog.getByRole('button', { name: 'src/app.js' }).click();
+      expect(await dialog.locator('.diff-del').allTextContents()).toEqual(['-hidden change']);
+      await dialog.getByRole('button', { name: 'Files only' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(read('src/app.js')).toBe('app v1\n');
+      expect(fs.existsSync(file('.gitignore'))).toBe(false);
+      expect(problems).toEqual([]);
+    });
+
     it('a message without a checkpoint (plan mode) can rewind its conversation only', async () => {
       const context = await app.newContext({ viewport: { width: 1000, height: 800 } });
       const { page, problems } = await openChatPage(context, app.web.url);

@@ -8,8 +8,9 @@ import type { Sandbox } from './agent-helpers';
 import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
 
 // The whole path (`gatehouse run` -> main computes what the Read deny rules deny -> worker -> bubblewrap): in
-// bypassPermissions mode the engine lets `grep -rn key .` through (a read-only command), only the sandbox hides
-// the denied files from it.
+// bypassPermissions mode the engine lets a script of the project through (code it cannot see into; a `grep -r` it
+// can see is itself denied, as it reads every file below its folder), and only the sandbox hides the denied files
+// from what the script runs.
 
 const bwrap = process.platform === 'linux' ? await findOnPath('bwrap') : null;
 
@@ -21,19 +22,16 @@ withTrustedProject('gatehouse-agent-read-deny-', (f, b) => {
 });
 
 describe.skipIf(bwrap === null)('run_command under Read deny rules (through gatehouse run)', () => {
-  it('a recursive grep does not see files a Read deny rule denies; the rest it does', async () => {
+  it('a recursive grep in a script does not see files a Read deny rule denies; the rest it does', async () => {
     fs.mkdirSync(path.join(box.project, 'secrets'));
     fs.writeFileSync(path.join(box.project, 'secrets', 'key.txt'), 'key = AGENT-SECRET-1\n');
     fs.writeFileSync(path.join(box.project, '.env'), 'key=AGENT-SECRET-2\n');
     fs.writeFileSync(path.join(box.project, 'notes.txt'), 'key: public\n');
-    fake.enqueue(
-      reply(
-        toolUse('toolu_g', 'run_command', {
-          command: 'grep -rn key . ; python3 -c "print(open(\'secrets/key.txt\').read())"',
-        }),
-      ),
-      reply(text('Done.')),
+    fs.writeFileSync(
+      path.join(box.project, 'scan.sh'),
+      'grep -rn key . ; python3 -c "print(open(\'secrets/key.txt\').read())"\n',
     );
+    fake.enqueue(reply(toolUse('toolu_g', 'run_command', { command: 'bash scan.sh' })), reply(text('Done.')));
     const args = [
       'run',
       '--project',

@@ -30,6 +30,7 @@ describe.skipIf(noBwrapReason !== null)(
     it('measures the overhead of a trivial command', async () => {
       const m = await measureSandboxOverhead(5);
       expect(m.sandboxed_p50_ms).toBeGreaterThan(0);
+      expect(m.read_only_p50_ms).toBeGreaterThan(0);
       expect(m.direct_p50_ms).toBeGreaterThan(0);
     });
   },

@@ -154,6 +154,29 @@ describe.skipIf(noBwrapReason !== null)(
       }
     });
 
+    it('a read-only command reaches none, and its doors are masked, not only refused by its seccomp filter', async () => {
+      const { config } = await sandboxRunConfig({
+        configDir: world.userConfigDir,
+        projectRoot: world.project,
+        projectTrusted: true,
+        env: hostEnv,
+      });
+      const confinement = new CommandConfinement();
+      try {
+        const { wrapper } = await confinement.resolve(world.project, [], config);
+        const w = await wrapper.wrapReadOnly!(probeCommand());
+        expect(reached(await run(w.file, w.args, w.env, w.cwd))).toEqual([]); // not even a proxy
+        // where there is no filter (another architecture), the masks alone hold: none of them is a socket in there
+        const files = Object.values(doors).filter((d) => !d.startsWith('\0'));
+        const check = `for f in ${files.map((f) => `'${f}'`).join(' ')}; do [ -S "$f" ] && echo "socket: $f"; done; echo checked`;
+        const seen = await run(w.file, [...w.args.slice(0, -1), check], w.env, w.cwd);
+        expect(seen).toContain('checked');
+        expect(seen).not.toContain('socket:');
+      } finally {
+        await confinement.dispose();
+      }
+    });
+
     it('a project hook (main’s hook sandbox) reaches none either', async () => {
       const hooks = hookSandbox({ projectRoot: world.project, configDir: world.userConfigDir, env: hostEnv });
       try {

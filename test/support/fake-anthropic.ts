@@ -24,6 +24,11 @@ export type FakeResponse =
       chunkSize?: number;
       /** End the response cleanly after this many SSE events (a cut-off stream, no message_stop). */
       cutAfterEvents?: number;
+      /**
+       * Runs when the request this answers arrives, before anything is sent: the agent is waiting for its model, so
+       * a test can act as a person at that moment of the run (edit a file between two tool calls).
+       */
+      onRequest?: () => void;
     }
   | { kind: 'http-error'; status: number; errorType: string; message?: string; headers?: Record<string, string> }
   /** HTTP 200, an SSE stream that carries an `error` event (e.g. overloaded_error) after `before` blocks. */
@@ -109,6 +114,7 @@ export async function startFakeAnthropic(options: { apiKey?: string } = {}): Pro
       } else if (!next) {
         sendError(res, 500, 'api_error', 'fake server: no scripted response left', { 'x-should-retry': 'false' });
       } else {
+        if (next.kind === 'message') next.onRequest?.();
         void respond(res, next, body, `msg_fake_${++messageSeq}`);
       }
     });

@@ -92,14 +92,18 @@ export class AgentSession {
       sessionMode: options.sessionMode,
       record: this.record,
       writer,
+      tools: this.checkpoints,
     });
     host.handle('permission.request', (request, signal) => handlers.permission(request, signal));
     host.handle('permission.readable', async (request) => handlers.readable(request));
-    host.handle('hooks.event', async (request) =>
-      this.active?.runId === request.runId
-        ? this.hooks.onLoopEvent(request, this.record.hookReporter(this.active))
-        : { blocked: false, feedback: '' },
-    );
+    host.handle('hooks.event', async (request) => {
+      if (this.active?.runId !== request.runId) return { blocked: false, feedback: '' };
+      const result = await this.hooks.onLoopEvent(request, this.record.hookReporter(this.active));
+      // After a tool and its PostToolUse hooks, before the worker asks its model again: the files as the agent left
+      // them (what changes from here until its next call is not the agent's).
+      if (request.event === 'PostToolUse') await this.checkpoints.toolEnded(request.callId);
+      return result;
+    });
     host.handle('mcp.servers', async (report) => {
       if (this.mcpSent?.runId !== report.runId) return {};
       this.mcpFound = report.servers;

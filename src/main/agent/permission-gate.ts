@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ClassifierVerdictWire, DecisionAnswer, HookRunWire, ToolCallDecided } from '../../shared/agent-events';
-import type { AgentMode, Decision, PermissionMode } from '../../shared/permission';
+import type { AgentMode, Decision, PermissionMode, SandboxKind } from '../../shared/permission';
 import { isUnsandboxedCall } from '../../shared/tools';
 import type { PermissionRequest, SandboxStatus } from '../../shared/worker-protocol';
 import type { DecideOptions, Evaluation, PermissionEngine } from '../permission';
@@ -8,6 +8,7 @@ import type { ApprovalAnswer } from '../permission/approvals';
 import { applyApprovalAnswer, proposeRules, withoutPerson } from '../permission/approvals';
 import { evaluateWithHooks, type HookRuntime } from '../hooks';
 import { gateOnSandbox, SANDBOXED_TOOL, statusForCommand } from '../sandbox/sandbox-gate';
+import { withSandboxKind } from '../sandbox/sandbox-kind';
 import type { AutoModeState } from '../auto/auto-mode';
 import { autoGate } from './auto-gate';
 import { NoApproverError, type ApprovalRequest, type Approver } from './types';
@@ -58,6 +59,7 @@ export function decisionEvent(callId: string, outcome: GateOutcome, agent?: stri
     source: final.source,
     reason: final.decision === 'ask' ? `approval required: ${final.reason}` : final.reason,
     rule: final.rule,
+    ...(final.sandbox ? { sandbox: final.sandbox } : {}),
     ...(engine.decision === 'ask'
       ? { asked: { source: engine.source, reason: engine.reason, rule: engine.rule } }
       : {}),
@@ -117,14 +119,25 @@ async function gateEvaluation(
   // The audit log records which agent made the call (`agent`: a sub-agent's id; the engine ignores the field).
   const call = { tool: request.tool, input: request.input, ...(request.agent ? { agent: request.agent.id } : {}) };
   const engineDecision = evaluation.decision;
-  engine.record(call, engineDecision);
+  // An allow is recorded once its sandbox is known (below); anything else as the engine said it.
+  if (engineDecision.decision !== 'allow') engine.record(call, engineDecision);
   const rules = evaluation.context?.rules ?? (await engine.state.currentAsync(options)).rules;
   const sandbox =
     request.tool === SANDBOXED_TOOL
       ? statusForCommand(run.sandbox ?? null, run.readDenyRules, rules)
       : (run.sandbox ?? null);
   const first = gateOnSandbox(request.tool, engineDecision, sandbox);
-  if (first.decision !== 'ask') return { engine: first, final: first };
+  // Every final allow of a command says which sandbox it runs in: the worker runs it there, the log and event say so.
+  const facts = {
+    tool: request.tool,
+    input: request.input,
+    category: evaluation.context?.category ?? null,
+    status: sandbox,
+  };
+  const label = (d: Decision): Decision => withSandboxKind(d, facts);
+  if (engineDecision.decision === 'allow')
+    engine.record(call, first === engineDecision ? label(first) : engineDecision);
+  if (first.decision !== 'ask') return { engine: first, final: label(first) };
   if (first.source === 'unknown') {
     // The engine asks about an unknown tool (the contract), but the registry would never run it: no person is
     // asked to approve what cannot happen. It returns to the model as denied, and the denial is audited.
@@ -136,8 +149,9 @@ async function gateEvaluation(
   // Auto mode: the classifier answers an ask the engine marked classifiable (never a sandbox-gate ask) first.
   const auto = first === engineDecision ? await autoGate(run.auto ?? null, call, first, signal) : null;
   if (auto?.final) {
-    engine.record(call, auto.final);
-    return { engine: first, final: auto.final, classifier: auto.verdict };
+    const final = label(auto.final);
+    engine.record(call, final);
+    return { engine: first, final, classifier: auto.verdict };
   }
   const classified = auto?.verdict ? { classifier: auto.verdict } : {};
   const asked = auto?.asked ?? first;
@@ -150,13 +164,14 @@ async function gateEvaluation(
     });
     // A command run without a person runs only inside the sandbox: without one, the continued call is denied.
     const guarded = gateOnSandbox(request.tool, continued, sandbox);
-    const final =
-      guarded.decision === 'ask' ? unattendedDecision(guarded, 'deny', { engineAsked: false, trusted }) : guarded;
+    const final = label(
+      guarded.decision === 'ask' ? unattendedDecision(guarded, 'deny', { engineAsked: false, trusted }) : guarded,
+    );
     engine.record(call, final);
     return { engine: first, ...classified, final };
   }
   if (!approve) {
-    const final = auto?.headless ?? withoutPerson(asked);
+    const final = label(auto?.headless ?? withoutPerson(asked));
     engine.record(call, final);
     return { engine: first, ...classified, final };
   }
@@ -165,14 +180,25 @@ async function gateEvaluation(
   const sandboxAsk = first !== engineDecision;
   // A write whose content the person cannot see is allowed once or not at all: never remembered as a rule.
   // Likewise when an ask rule asked: no session or local allow could ever override it (ask beats allow).
-  const blind = request.preview?.kind === 'unpreviewable' || askingRule(first) !== null || first.source === 'hook';
+  // A hard ask (a run-time write reaching a protected folder) is allowed once or not at all: no rule could allow it.
+  const blind =
+    request.preview?.kind === 'unpreviewable' ||
+    askingRule(first) !== null ||
+    first.source === 'hook' ||
+    first.source === 'hard';
   run.notify?.(`Gatehouse needs your permission to use ${request.tool}`);
   let answer: ApprovalAnswer;
   let given: ApprovalAnswer;
   try {
     given = answer = await untilAborted(
       approve(
-        approvalRequest(run, request, asked, sandboxAsk || blind ? [] : await proposeRules(engine, call, options)),
+        approvalRequest(
+          run,
+          request,
+          asked,
+          sandboxAsk || blind ? [] : await proposeRules(engine, call, options),
+          label({ decision: 'allow', source: 'approval', rule: null, reason: '' }).sandbox,
+        ),
         signal,
       ),
       signal,
@@ -195,13 +221,18 @@ async function gateEvaluation(
     return { engine: first, ...classified, final };
   }
   if (sandboxAsk) {
-    const final = answerWithoutSandbox(answer);
+    const final = label(answerWithoutSandbox(answer));
     engine.record(call, final);
     return { engine: first, ...classified, final, answer: answered(given) };
   }
   try {
-    const applied = await applyApprovalAnswer(engine, call, answer, options);
-    return { engine: first, ...classified, final: applied.decision, answer: answered(given, applied.rulesAdded) };
+    const applied = await applyApprovalAnswer(engine, call, answer, options, label);
+    return {
+      engine: first,
+      ...classified,
+      final: label(applied.decision),
+      answer: answered(given, applied.rulesAdded),
+    };
   } catch (err) {
     const final: Decision = {
       decision: 'deny',
@@ -226,6 +257,7 @@ function approvalRequest(
   request: PermissionRequest,
   asked: Decision,
   suggestedRules: string[],
+  sandbox: SandboxKind | undefined,
 ): ApprovalRequest {
   const rule = askingRule(asked);
   return {
@@ -243,10 +275,12 @@ function approvalRequest(
         : `${asked.reason}. An allow rule can never override an ask rule, so only this call can be allowed: to stop being asked, remove or edit ${rule} (${asked.source} rules)`,
     source: asked.source,
     suggestedRules,
+    ...(sandbox ? { sandbox } : {}),
     ...(isUnsandboxedCall(request.tool, request.input) ||
     request.preview?.kind === 'unpreviewable' ||
     rule !== null ||
-    asked.source === 'hook'
+    asked.source === 'hook' ||
+    asked.source === 'hard'
       ? { onceOnly: true }
       : {}),
   };

@@ -46,6 +46,8 @@ export class RunHandlers {
       sessionMode?: (() => Promise<PermissionMode | undefined>) | undefined;
       record: SessionRecord;
       writer: TranscriptWriter;
+      /** The run's checkpoint notes the files around each tool call that may change them (src/main/checkpoints). */
+      tools?: { toolStarting(key: string, tool: string): Promise<void>; toolFinished(key: string): Promise<void> };
     },
   ) {}
 
@@ -73,6 +75,8 @@ export class RunHandlers {
       // The call's one decision event, into the run's stream before the worker hears the answer (so before the
       // tool's output): the transcript, the shells and the page see it in order.
       if (callId) this.deps.record.record(run, decisionEvent(callId, outcome, request.agent?.id));
+      // Before the tool runs: the files as they are now (changes until here were not the agent's).
+      if (callId && judged.allow) await this.deps.tools?.toolStarting(callKey(request.agent?.id, callId), request.tool);
       return outcome.final;
     } finally {
       run.deciding.delete(deciding);
@@ -94,6 +98,8 @@ export class RunHandlers {
       const parsed = AgentEventDataSchema.safeParse(data);
       if (!parsed.success || parsed.data.runId !== run.runId) return;
       const event = parsed.data.event;
+      // A call that ended without its PostToolUse step (refused after the allow, cancelled) ends here.
+      if (event.type === 'tool_call_finished') void this.deps.tools?.toolFinished(callKey(event.agent, event.id));
       // A background sub-agent's start says what its asks become (the setting is main's).
       if (event.type === 'subagent_started' && event.background)
         this.deps.record.record(run, { ...event, backgroundAsk: run.backgroundAsk ?? 'deny' });
@@ -104,4 +110,9 @@ export class RunHandlers {
         this.deps.writer.recordConversation(run.runId, parsed.data.conversation);
     }
   }
+}
+
+/** A call's key in its run: the model's call id, per agent (a sub-agent's ids are its own model's). */
+function callKey(agent: string | undefined, callId: string): string {
+  return `${agent ?? ''}\0${callId}`;
 }

@@ -44,6 +44,7 @@ export function toApprovalEvent(request: ApprovalRequest): ApprovalRequestEvent 
     ...(request.preview ? { preview: request.preview } : {}),
     suggestedRules: request.suggestedRules,
     ...(request.onceOnly ? { onceOnly: true } : {}),
+    ...(request.sandbox ? { sandbox: request.sandbox } : {}),
     ...(request.position ? { position: request.position } : {}),
     ...(request.agent ? { agent: request.agent } : {}),
   };

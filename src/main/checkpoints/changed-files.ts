@@ -23,18 +23,23 @@ export interface Changes {
 export const NESTED_REPOSITORY_REASON =
   'a git repository of its own (the folder has its own .git): its files are not in checkpoints and a rewind leaves it as it is';
 
-export async function listChanges(repo: ShadowGit, env: Record<string, string>): Promise<Changes> {
+/**
+ * `viewFile`: the ignore rules to walk by (one exclude file, see gitignore-translate.ts); no `.gitignore` of the work
+ * tree is read.
+ */
+export async function listChanges(repo: ShadowGit, env: Record<string, string>, viewFile: string): Promise<Changes> {
+  const rules = `--exclude-from=${viewFile}`;
   // -s: index entries as `TAG MODE OBJECT STAGE<TAB>PATH` (the mode tells a repository's entry); new files as `? PATH`.
-  const args = ['ls-files', '-z', '-t', '-s', '--cached', '--modified', '--deleted', '--others', '--exclude-standard'];
+  const args = ['ls-files', '-z', '-t', '-s', '--cached', '--modified', '--deleted', '--others', rules];
   const cached = new Set<string>();
   const changed = new Set<string>();
   const others = new Set<string>();
   const nested = new Set<string>();
-  // The index's files that the ignore rules now keep out (a folder added to .gitignore since): they leave the index,
-  // as if the checkpoint were taken from nothing.
+  // The index's files that the view keeps out (another view's snapshot staged them): they leave the index, as if the
+  // snapshot were taken from nothing.
   const [listing, ignoredNow] = await Promise.all([
     runGit(repo, args, { env }),
-    runGit(repo, ['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], { env }),
+    runGit(repo, ['ls-files', '-z', '--cached', '--ignored', rules], { env }),
   ]);
   const gone = new Set<string>(nulList(ignoredNow.stdout));
   for (const line of nulList(listing.stdout)) {

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { ChangedFile, CheckpointDiff, RestoreResult } from '../../shared/checkpoint-contract';
 import { GatehouseError } from '../../shared/errors';
@@ -13,25 +12,36 @@ import {
   type CheckpointIndex,
   type ProjectCheckpointPaths,
 } from './checkpoint-index';
+import { diffCheckpoint, observe, viewOf, type CheckpointContext, type Observed } from './checkpoint-diff';
 import { readCheckpointSettings, type CheckpointSettings } from './checkpoint-settings';
+import { currentView } from './ignore-rules';
+import { INFO_EXCLUDE, writeInfoExclude } from './info-exclude';
+import { RulesStore } from './rules-store';
 import { nulList, runGit, writeCheckpointRef, type ShadowGit } from './shadow-git';
-import { forgetWrittenTrees, prepareRepo, snapshotTree } from './snapshot';
+import { forgetWrittenTrees, prepareRepo } from './snapshot';
 
 /**
- * A project's checkpoints: before each prompt that may change files, the project's files as they are (honouring its
- * .gitignore files, without files over the size limit) are kept in a shadow git repository under the user's config
- * folder; when the run ends, the state it left is noted, so that later changes by someone else can be told apart.
- * Restoring one puts the files back as they were, after taking a checkpoint of the present, so a restore can be
- * undone too. Every operation on a project's checkpoints holds its cross-process lock (the app and the CLI at once).
+ * A project's checkpoints: before each prompt that may change files, the project's files as they are (by its ignore
+ * rules then, its view, kept with it; without files over the size limit) are kept in a shadow git repository under
+ * the user's config folder. While the run goes, the files are noted around each tool call that may change them, and
+ * when it ends, so that changes by someone else (between the calls, after the run) can be told apart. Restoring one
+ * puts the files back as they were, by its view, after taking a checkpoint of the present, so a restore can be undone
+ * too. Every operation on a project's checkpoints holds its cross-process lock (the app and the CLI at once).
  */
 export type { ChangedFile, CheckpointDiff, RestoreResult };
 
-const MAX_PATCH_BYTES = 512 * 1024;
+/** The files and `.git/info/exclude` at one noted moment. */
+export type NotedState = Pick<Observed, 'tree' | 'exclude'>;
+
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Most paths a run notes as changed outside the agent; past it, the whole run counts as outside (fail safe). */
+const MAX_OUTSIDE_PATHS = 20_000;
 
 export class CheckpointStore {
   readonly paths: ProjectCheckpointPaths;
   private readonly repo: ShadowGit;
+  private readonly rules: RulesStore;
+  private readonly ctx: CheckpointContext;
 
   constructor(
     private readonly configDir: string,
@@ -39,6 +49,13 @@ export class CheckpointStore {
   ) {
     this.paths = checkpointPaths(configDir, projectRoot);
     this.repo = { gitDir: this.paths.gitDir, workTree: projectRoot };
+    this.rules = new RulesStore(path.join(this.paths.dir, 'rules'));
+    this.ctx = {
+      repo: this.repo,
+      rules: this.rules,
+      emptyDir: path.join(this.paths.dir, 'empty'),
+      settings: () => this.settings(),
+    };
   }
 
   settings(): Promise<CheckpointSettings> {
@@ -73,13 +90,16 @@ export class CheckpointStore {
       };
       try {
         await prepareRepo(this.repo);
-        const snap = await snapshotTree(this.repo, settings);
-        if (!snap.ok) entry.error = snap.reason;
+        const view = await currentView(this.repo, this.rules);
+        const snap = await observe(this.ctx, view.file);
+        if ('error' in snap) entry.error = snap.error;
         else {
           const message = `checkpoint ${entry.id} (session ${entry.sessionId}, run ${entry.runId})`;
           entry.commit = (await runGit(this.repo, ['commit-tree', snap.tree, '-m', message])).stdout.trim();
           await writeCheckpointRef(this.repo, entry.id, entry.commit);
           entry.skipped = snap.skipped;
+          entry.view = view.hash;
+          entry.exclude = snap.exclude;
         }
       } catch (err) {
         entry.error = (err as Error).message;
@@ -90,37 +110,75 @@ export class CheckpointStore {
     });
   }
 
-  /** Notes the files as the run of `id` left them (after the run ends, whatever its outcome). */
-  recordAfter(id: string): Promise<void> {
+  /**
+   * Notes the files as the run of `id` left them (after the run ends, whatever its outcome), through the checkpoint's
+   * view. `since`: the files when the agent last stopped working (its last tool call's end): what changed from there
+   * is noted as changed outside the agent. `unknown`: a moment of the run could not be noted.
+   */
+  recordAfter(id: string, options: { since?: NotedState | null; unknown?: boolean } = {}): Promise<void> {
     return this.locked(async (index) => {
       const entry = index.entries.find((e) => e.id === id);
       if (!entry?.commit) return;
-      const snap = await snapshotTree(this.repo, await this.settings());
-      if (snap.ok) entry.afterTree = snap.tree;
+      const now = await observe(this.ctx, (await viewOf(this.ctx, entry)).file);
+      if ('error' in now) return;
+      if (options.since) await this.noteOutside(entry, options.since, now);
+      if (options.unknown) entry.outsideUnknown = true;
+      await writeCheckpointRef(this.repo, entry.id, now.tree, 'checkpoint-after');
+      entry.afterTree = now.tree;
+      entry.afterExclude = now.exclude;
     });
+  }
+
+  /**
+   * Notes the files at a moment of the run of `id` (a tool call starts or ends), through the checkpoint's view.
+   * `since`: the files when the agent last stopped working: what changed from there to now was changed outside the
+   * agent, and is noted so.
+   */
+  noteMoment(id: string, since: NotedState | null): Promise<NotedState> {
+    return this.locked(async (index) => {
+      const entry = index.entries.find((e) => e.id === id);
+      if (!entry?.commit) throw new Error(`checkpoint ${id} holds no files`);
+      const now = await observe(this.ctx, (await viewOf(this.ctx, entry)).file);
+      if ('error' in now) throw new Error(now.error);
+      if (since) await this.noteOutside(entry, since, now);
+      return { tree: now.tree, exclude: now.exclude };
+    }, 'changed');
+  }
+
+  private async noteOutside(entry: CheckpointEntry, from: NotedState, to: NotedState): Promise<void> {
+    const changed = new Set(entry.outside ?? []);
+    if (from.tree !== to.tree) {
+      const out = await runGit(this.repo, ['diff-tree', '-r', '-z', '--no-renames', '--name-only', from.tree, to.tree]);
+      for (const f of nulList(out.stdout)) changed.add(f);
+    }
+    if (from.exclude !== to.exclude) changed.add(INFO_EXCLUDE);
+    if (changed.size > MAX_OUTSIDE_PATHS) {
+      entry.outsideUnknown = true;
+      delete entry.outside;
+    } else if (changed.size > 0) entry.outside = [...changed].sort();
   }
 
   /** What restoring `id` would change, file by file, and which of those changes were not the agent's. */
   diff(id: string): Promise<CheckpointDiff> {
-    return this.locked(async (index) => this.diffIn(index, id), false);
+    return this.locked(async (index) => (await this.diffIn(index, id)).diff, false);
   }
 
   /**
-   * Puts the files back as they were at checkpoint `id`: contents restored, files deleted since recreated, files new
-   * since deleted. A file changed outside the agent since its last run is kept unless `overwriteExternal`. A
-   * checkpoint of the present is taken first (`undo`), so the restore itself can be undone.
+   * Puts the files back as they were at checkpoint `id`, by its view: contents restored, files deleted since
+   * recreated, files new since deleted, `.git/info/exclude` put back. A file changed outside the agent since is kept
+   * unless `overwriteExternal`. A checkpoint of the present is taken first (`undo`, by the same view, so it covers
+   * every file the restore changes), so the restore itself can be undone.
    */
   restore(id: string, options: { overwriteExternal: boolean; sessionId: string }): Promise<RestoreResult> {
     return this.locked(async (index) => {
-      const diff = await this.diffIn(index, id);
+      const { diff, view } = await this.diffIn(index, id);
       const commit = diff.entry.commit!;
       const restored = diff.files.filter((f) => options.overwriteExternal || !f.external);
       const kept = diff.files.filter((f) => !restored.includes(f));
       let undo: CheckpointEntry | null = null;
       if (restored.length > 0) {
-        const settings = await this.settings();
-        const snap = await snapshotTree(this.repo, settings);
-        if (!snap.ok) throw new Error(`no checkpoint of the present could be taken first: ${snap.reason}`);
+        const snap = await observe(this.ctx, view.file);
+        if ('error' in snap) throw new Error(`no checkpoint of the present could be taken first: ${snap.error}`);
         const message = `before restoring ${diff.entry.id}`;
         const undoCommit = (await runGit(this.repo, ['commit-tree', snap.tree, '-m', message])).stdout.trim();
         undo = {
@@ -132,16 +190,24 @@ export class CheckpointStore {
           createdAt: new Date().toISOString(),
           kind: 'before-restore',
           skipped: snap.skipped,
-          afterTree: snap.tree,
+          view: view.hash,
+          exclude: snap.exclude,
         };
         await writeCheckpointRef(this.repo, undo.id, undoCommit);
         index.entries.push(undo);
       }
+      // The repository's exclude file first: one that cannot be written (`.git/info` a link) stops the restore before
+      // any file changed.
+      if (restored.some((f) => f.path === INFO_EXCLUDE)) {
+        const then = diff.entry.exclude;
+        await writeInfoExclude(this.projectRoot, then ? await this.rules.read(then) : null);
+      }
+      const files = restored.filter((f) => f.path !== INFO_EXCLUDE);
       // Deletions first: a path that is now a symbolic link where the checkpoint had a folder goes before git writes
       // the folder's files (git lists links as links and never a path through one, so nothing outside is touched).
-      for (const f of restored.filter((r) => r.action === 'delete'))
+      for (const f of files.filter((r) => r.action === 'delete'))
         await fs.promises.rm(path.join(this.projectRoot, f.path), { force: true });
-      const write = restored.filter((f) => f.action !== 'delete').map((f) => f.path);
+      const write = files.filter((f) => f.action !== 'delete').map((f) => f.path);
       if (write.length > 0)
         await runGit(this.repo, ['checkout', commit, '--pathspec-from-file=-', '--pathspec-file-nul'], {
           env: { GIT_LITERAL_PATHSPECS: '1' },
@@ -149,14 +215,18 @@ export class CheckpointStore {
         });
       // The restored state is what the agent's files are now: later changes are someone else's again.
       if (undo) {
-        const after = await snapshotTree(this.repo, await this.settings());
-        if (after.ok) undo.afterTree = after.tree;
+        const after = await observe(this.ctx, view.file);
+        if (!('error' in after)) {
+          await writeCheckpointRef(this.repo, undo.id, after.tree, 'checkpoint-after');
+          undo.afterTree = after.tree;
+          undo.afterExclude = after.exclude;
+        }
       }
       return { restored, kept, undo };
     });
   }
 
-  private async diffIn(index: CheckpointIndex, id: string): Promise<CheckpointDiff> {
+  private async diffIn(index: CheckpointIndex, id: string): ReturnType<typeof diffCheckpoint> {
     const matches = index.entries.filter((e) => e.id.startsWith(id));
     if (id.length < 4 || matches.length !== 1)
       throw matches.length > 1
@@ -169,65 +239,7 @@ export class CheckpointStore {
     if (!entry.commit)
       throw new GatehouseError('BAD_REQUEST', `checkpoint ${entry.id} holds no files: ${entry.error ?? 'not taken'}`);
     await prepareRepo(this.repo);
-    // The present, in a scratch index (the repository's own index is the stat cache of the last checkpoint).
-    const scratch = path.join(os.tmpdir(), `gatehouse-ckpt-${process.pid}-${randomBytes(4).toString('hex')}`);
-    try {
-      await fs.promises.copyFile(path.join(this.paths.gitDir, 'index'), scratch).catch(() => undefined);
-      const now = await snapshotTree(this.repo, await this.settings(), scratch);
-      if (!now.ok) throw new Error(`the project's files cannot be compared: ${now.reason}`);
-      const status = nulList(
-        (await runGit(this.repo, ['diff-tree', '-r', '-z', '--no-renames', '--name-status', now.tree, entry.commit]))
-          .stdout,
-      );
-      const external = await this.externalChanges(index, entry, now.tree);
-      const files: ChangedFile[] = [];
-      for (let i = 0; i + 1 < status.length; i += 2) {
-        const code = status[i]!;
-        const file = status[i + 1]!;
-        const action = code === 'A' ? 'recreate' : code === 'D' ? 'delete' : 'restore';
-        // Without a record of how the agent left the files, every change counts as someone else's (fail safe).
-        files.push({ path: file, action, external: external.has(file) });
-      }
-      // A file the checkpoint holds that the project ignores now (a folder added to .gitignore since) is out of the
-      // checkpoints' reach, like node_modules: a restore leaves it as it is.
-      const ignored = await ignoredNow(
-        this.repo,
-        files.filter((f) => f.action === 'recreate').map((f) => f.path),
-      );
-      const patchText = withoutSections(
-        (await runGit(this.repo, ['diff', '--no-color', '--no-ext-diff', now.tree, entry.commit])).stdout,
-        ignored,
-      );
-      const patchTruncated = Buffer.byteLength(patchText) > MAX_PATCH_BYTES;
-      return {
-        entry,
-        files: files.filter((f) => !ignored.has(f.path)),
-        patch: patchTruncated ? patchText.slice(0, MAX_PATCH_BYTES) : patchText,
-        patchTruncated,
-      };
-    } finally {
-      await fs.promises.rm(scratch, { force: true });
-    }
-  }
-
-  /**
-   * The files changed since `from` by someone other than the agent: between the end of each run (its `afterTree`) and
-   * the next checkpoint, and since the last run ended. Where a run's end was not recorded (it crashed), every change
-   * of that stretch counts as someone else's: fail safe, a person confirms more rather than losing work.
-   */
-  private async externalChanges(index: CheckpointIndex, from: CheckpointEntry, nowTree: string): Promise<Set<string>> {
-    const chain = index.entries.slice(index.entries.indexOf(from)).filter((e) => e.commit);
-    const changed = new Set<string>();
-    const add = async (a: string, b: string): Promise<void> => {
-      const out = await runGit(this.repo, ['diff-tree', '-r', '-z', '--no-renames', '--name-only', a, b]);
-      for (const f of nulList(out.stdout)) changed.add(f);
-    };
-    for (let i = 0; i < chain.length; i++) {
-      const e = chain[i]!;
-      const next = chain[i + 1]?.commit ?? nowTree;
-      await add(e.afterTree ?? e.commit!, next);
-    }
-    return changed;
+    return diffCheckpoint(this.ctx, index, entry);
   }
 
   /** Checkpoints older than the retention period go, with the files only they kept. */
@@ -236,11 +248,20 @@ export class CheckpointStore {
     const old = index.entries.filter((e) => Date.parse(e.createdAt) < cutoff);
     if (old.length === 0) return;
     index.entries = index.entries.filter((e) => !old.includes(e));
-    for (const e of old)
+    for (const e of old) {
       if (e.commit) await runGit(this.repo, ['update-ref', '-d', `refs/checkpoints/${e.id}`]).catch(() => undefined);
+      if (e.afterTree)
+        await runGit(this.repo, ['update-ref', '-d', `refs/checkpoint-after/${e.id}`]).catch(() => undefined);
+    }
     await runGit(this.repo, ['reflog', 'expire', '--expire=now', '--all']).catch(() => undefined);
     await runGit(this.repo, ['gc', '-q', '--prune=now']).catch(() => undefined);
     forgetWrittenTrees(this.repo);
+    // The views and exclude texts only the deleted checkpoints named (written before being named: never the ones
+    // of a checkpoint being taken, which holds this lock).
+    const named = new Set<string>();
+    for (const e of index.entries)
+      for (const h of [e.view, e.exclude, e.afterExclude]) if (typeof h === 'string') named.add(h);
+    await this.rules.prune(named).catch(() => undefined);
   }
 
   /** Deletes every checkpoint of a session (when the session is deleted). */
@@ -254,48 +275,17 @@ export class CheckpointStore {
     });
   }
 
-  private locked<T>(fn: (index: CheckpointIndex) => Promise<T>, write = true): Promise<T> {
+  /** `write`: whether the index is written afterwards; 'changed': only when `fn` changed it (a run's moments). */
+  private locked<T>(fn: (index: CheckpointIndex) => Promise<T>, write: boolean | 'changed' = true): Promise<T> {
     return withStateLock(this.paths.indexFile, async () => {
       const index = await readIndex(this.paths.indexFile, this.projectRoot);
+      const before = write === 'changed' ? JSON.stringify(index) : '';
       const result = await fn(index);
-      if (write) await writeIndex(this.paths.indexFile, index);
+      if (write === true || (write === 'changed' && JSON.stringify(index) !== before))
+        await writeIndex(this.paths.indexFile, index);
       return result;
     });
   }
-}
-
-/** Which of `paths` (relative) the project's ignore rules keep out now. */
-async function ignoredNow(repo: ShadowGit, paths: readonly string[]): Promise<Set<string>> {
-  // git refuses a path behind a symbolic link (a folder swapped for one): such a path is the restore's to write.
-  const plain: string[] = [];
-  for (const p of paths) if (!(await behindLink(repo.workTree, path.dirname(p)))) plain.push(p);
-  if (plain.length === 0) return new Set();
-  const out = await runGit(repo, ['check-ignore', '-z', '--no-index', '--stdin'], {
-    input: plain.join('\0'),
-    okCodes: [1], // none of them is ignored
-  });
-  return new Set(nulList(out.stdout));
-}
-
-/** Whether a folder of the project (relative) is, or is inside, something that exists and is not a folder. */
-async function behindLink(root: string, dir: string): Promise<boolean> {
-  for (let d = dir; d !== '.' && d !== ''; d = path.dirname(d)) {
-    const st = await fs.promises.lstat(path.join(root, d)).catch(() => null);
-    if (st && !st.isDirectory()) return true;
-  }
-  return false;
-}
-
-/** A `git diff` without the sections of `paths`. */
-function withoutSections(patch: string, paths: ReadonlySet<string>): string {
-  if (paths.size === 0) return patch;
-  return patch
-    .split(/^(?=diff --git )/m)
-    .filter((section) => {
-      const header = section.slice(0, section.indexOf('\n'));
-      return ![...paths].some((p) => header === `diff --git a/${p} b/${p}`);
-    })
-    .join('');
 }
 
 /** Deletes a deleted session's checkpoints in every project (each project's index names the project). */

@@ -50,9 +50,9 @@ export async function checkpointUsage(configDir: string, projectRoot: string): P
 }
 
 /**
- * Deletes every checkpoint of the project: its shadow repository and its index, under the index's lock (a checkpoint
- * being taken finishes first). A broken index goes too: the person asked for all of it to go. Returns how many
- * checkpoints the index listed (null: it could not be read). The project's own files are never touched.
+ * Deletes every checkpoint of the project: its shadow repository, its rules and its index, under the index's lock (a
+ * checkpoint being taken finishes first). A broken index goes too: the person asked for all of it to go. Returns how
+ * many checkpoints the index listed (null: it could not be read). The project's own files are never touched.
  */
 export async function deleteProjectCheckpoints(configDir: string, projectRoot: string): Promise<number | null> {
   const paths = checkpointPaths(configDir, projectRoot);
@@ -62,6 +62,9 @@ export async function deleteProjectCheckpoints(configDir: string, projectRoot: s
       () => null,
     );
     await fs.promises.rm(paths.gitDir, { recursive: true, force: true });
+    // The views and exclude texts the checkpoints named, and the empty folder views are judged in.
+    for (const dir of ['rules', 'empty'])
+      await fs.promises.rm(path.join(paths.dir, dir), { recursive: true, force: true });
     await fs.promises.rm(paths.indexFile, { force: true });
     return count;
   });

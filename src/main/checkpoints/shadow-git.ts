@@ -127,9 +127,22 @@ const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
  * a prompt's checkpoint started nine. Only for a new ref of an id the store made (a deletion,
  * which may find the ref packed, stays git's).
  */
-export async function writeCheckpointRef(repo: ShadowGit, id: string, commit: string): Promise<void> {
+export async function writeCheckpointRef(
+  repo: ShadowGit,
+  id: string,
+  commit: string,
+  namespace: CheckpointRefs = 'checkpoints',
+): Promise<void> {
   if (!CHECKPOINT_ID.test(id)) throw new GitError(`not a checkpoint id: ${JSON.stringify(id)}`, 'GIT_FAILED');
-  if (!OBJECT_ID.test(commit))
-    throw new GitError(`git commit-tree gave no commit id: ${JSON.stringify(commit)}`, 'GIT_FAILED');
-  await writeFileAtomicAsync(path.join(repo.gitDir, 'refs', 'checkpoints', id), `${commit}\n`, 0o644);
+  if (!OBJECT_ID.test(commit)) {
+    const made = namespace === 'checkpoints' ? 'commit-tree gave no commit' : 'write-tree gave no tree';
+    throw new GitError(`git ${made} id: ${JSON.stringify(commit)}`, 'GIT_FAILED');
+  }
+  await writeFileAtomicAsync(path.join(repo.gitDir, 'refs', namespace, id), `${commit}\n`, 0o644);
 }
+
+/**
+ * `checkpoints/ID`: a checkpoint's commit; `checkpoint-after/ID`: the tree its run left, kept by a ref of its own so
+ * that git's pruning of old checkpoints never removes it (an unreferenced tree would go with the next prune).
+ */
+export type CheckpointRefs = 'checkpoints' | 'checkpoint-after';

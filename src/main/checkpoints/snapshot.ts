@@ -3,6 +3,7 @@ import path from 'node:path';
 import { isMissing } from '../fs/read-regular-file';
 import { largeFiles, listChanges, NESTED_REPOSITORY_REASON } from './changed-files';
 import type { SkippedFile } from './checkpoint-index';
+import { BASE_EXCLUDES } from './ignore-rules';
 import { runGit, type ShadowGit } from './shadow-git';
 
 export interface SnapshotLimits {
@@ -14,30 +15,23 @@ export type Snapshot =
   | { ok: true; tree: string; files: number; skipped: SkippedFile[] }
   | { ok: false; reason: string };
 
-/** Left out of every checkpoint besides what the project's .gitignore files say. */
-const BASE_EXCLUDES = ['.git', '.DS_Store'];
-
 /**
- * Creates the shadow repository when missing, and writes its exclude file: the base excludes and the project's own
- * `.git/info/exclude` (so what the project keeps out of git stays out of checkpoints too).
+ * Creates the shadow repository when missing, and writes its exclude file: the base excludes only. Every walk of the
+ * project names its rules (a checkpoint's view) itself; `git check-ignore`, which always reads this file, then sees
+ * the base excludes that every view holds anyway.
  */
 export async function prepareRepo(repo: ShadowGit): Promise<void> {
   if (!(await exists(path.join(repo.gitDir, 'HEAD')))) {
     await fs.promises.mkdir(repo.gitDir, { recursive: true, mode: 0o700 });
     await runGit(repo, ['init', '-q']);
   }
-  let projectExclude = '';
-  try {
-    const text = await fs.promises.readFile(path.join(repo.workTree, '.git', 'info', 'exclude'), 'utf8');
-    projectExclude = text.slice(0, 256 * 1024);
-  } catch {
-    // no repository, or no exclude file
+  const file = path.join(repo.gitDir, 'info', 'exclude');
+  const text = BASE_EXCLUDES.join('\n') + '\n';
+  const now = await fs.promises.readFile(file, 'utf8').catch(() => null);
+  if (now !== text) {
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    await fs.promises.writeFile(file, text);
   }
-  await fs.promises.mkdir(path.join(repo.gitDir, 'info'), { recursive: true });
-  await fs.promises.writeFile(
-    path.join(repo.gitDir, 'info', 'exclude'),
-    [...BASE_EXCLUDES, "# the project's .git/info/exclude:", projectExclude].join('\n') + '\n',
-  );
 }
 
 async function exists(file: string): Promise<boolean> {
@@ -52,15 +46,20 @@ async function exists(file: string): Promise<boolean> {
 
 /**
  * Stages the project's files as they are now into `indexFile` (the repository's own index when undefined) and returns
- * their tree: every file git would track under the project's ignore rules, except files larger than the limit and
- * folders that are repositories of their own (both listed as skipped). More files than `maxFiles`: no snapshot, with the count. Only what differs from the index is looked at
+ * their tree: every file the view in `viewFile` does not ignore (a checkpoint's rules, not necessarily today's), except
+ * files larger than the limit and folders that are repositories of their own (both listed as skipped). More files than `maxFiles`: no snapshot, with the count. Only what differs from the index is looked at
  * and staged: the index keeps the last snapshot's files (never a large one: those are new, and checked, every time).
  * `git update-index` takes the paths one by one, exactly as named (no pattern matching, no ignore rules: the list
  * is already git's), storing a symbolic link as a link.
  */
-export async function snapshotTree(repo: ShadowGit, limits: SnapshotLimits, indexFile?: string): Promise<Snapshot> {
+export async function snapshotTree(
+  repo: ShadowGit,
+  limits: SnapshotLimits,
+  viewFile: string,
+  indexFile?: string,
+): Promise<Snapshot> {
   const env: Record<string, string> = indexFile ? { GIT_INDEX_FILE: indexFile } : {};
-  const { files, update, remove, nested } = await listChanges(repo, env);
+  const { files, update, remove, nested } = await listChanges(repo, env, viewFile);
   if (files > limits.maxFiles)
     return {
       ok: false,

@@ -1,4 +1,5 @@
 import type { AutoRunStats, HookRunWire, ToolCallDecided } from '../../shared/agent-events';
+import { SANDBOX_KIND_LABELS } from '../../shared/permission';
 import { callTarget } from '../../shared/tools';
 import { describeMarks, summariseMarks, visibleText } from '../../shared/visible-text';
 import type { SessionEvent } from '../agent/types';
@@ -9,7 +10,8 @@ const MAX_LINE_CHARS = 160;
 /**
  * `gatehouse run --output text`: the assistant's text, and one line per tool call with its decision, e.g.
  * `[tool] run_command npm test -> deny (hard): ...` or, when you were asked,
- * `[tool] write_file a.txt -> allow (approval): allowed once by you [asked (trust): ...; you answered once]`. Everything from the model or the project is shown with its
+ * `[tool] write_file a.txt -> allow (approval): allowed once by you [asked (trust): ...; you answered once]`; an
+ * allowed command ends with the sandbox it runs in (`[read-only sandbox]`, `[sandbox: project writable]`, ...). Everything from the model or the project is shown with its
  * hidden characters as markers (a terminal must not act on an escape sequence the model wrote).
  */
 export class TextRenderer {
@@ -34,8 +36,9 @@ export class TextRenderer {
         const verdict = e.allow ? 'allow' : 'deny';
         const rule = e.rule ? ` ${shownLine(e.rule)}` : '';
         const who = e.agent ? `[${shownLine(e.agent)}] ` : '';
+        const sandbox = e.sandbox ? ` [${SANDBOX_KIND_LABELS[e.sandbox]}]` : '';
         this.out(
-          `${who}[tool] ${describeCall(call?.name ?? '?', call?.input)} -> ${verdict} (${e.source}${rule}): ${shownLine(e.reason)}${askedNote(e)}`,
+          `${who}[tool] ${describeCall(call?.name ?? '?', call?.input)} -> ${verdict} (${e.source}${rule}): ${shownLine(e.reason)}${askedNote(e)}${sandbox}`,
         );
         for (const run of e.hooks ?? []) this.out(hookLine(run));
         return;

@@ -1,5 +1,6 @@
 import readline from 'node:readline';
 import { unpreviewableSummary } from '../../shared/agent-events';
+import { SANDBOX_KIND_LABELS } from '../../shared/permission';
 import { summariseMarks, visibleText } from '../../shared/visible-text';
 import type { ApprovalAnswer } from '../permission/approvals';
 import { callSubject, markWarning, numberedLines, shownLine } from './text-renderer';
@@ -65,6 +66,7 @@ export function describeRequest(request: ApprovalRequest): string {
   if (warning) lines.push(warning);
   if (multiLine) lines.push(`  ${subject.split('\n').length} lines:`, numberedLines(subject, '    '));
   lines.push(`  ${request.source}: ${shownLine(request.reason)}`);
+  if (request.sandbox) lines.push(`  if you allow it, it runs in: ${SANDBOX_KIND_LABELS[request.sandbox]}`);
   if (request.preview?.kind === 'unpreviewable')
     lines.push(`! ${shownLine(request.preview.path)}: ${unpreviewableSummary(request.preview)}`);
   return lines.join('\n') + '\n';

@@ -56,6 +56,8 @@ export async function applyApprovalAnswer(
   call: unknown,
   answer: ApprovalAnswer,
   options: DecideOptions = {},
+  /** Completes the decision before it is recorded (the gate adds the sandbox a command runs in). */
+  complete: (d: Decision) => Decision = (d) => d,
 ): Promise<{ decision: Decision; rulesAdded: string[] }> {
   const { decision: current, context, mcp } = await engine.evaluateAsync(call, options);
   if (current.decision !== 'ask' || (context === null && !mcp)) return { decision: current, rulesAdded: [] };
@@ -65,7 +67,15 @@ export async function applyApprovalAnswer(
     // Outside the sandbox is "allow once" or nothing: a session/always answer is downgraded, no rule is stored.
     const note =
       answer.kind === 'once' ? '' : ` (your "${answer.kind}" answer counts once: such approvals are never remembered)`;
-    result = decision('allow', 'approval', `allowed once by you, outside the OS sandbox${note}`);
+    result = complete(decision('allow', 'approval', `allowed once by you, outside the OS sandbox${note}`));
+    engine.record(call, result);
+    return { decision: result, rulesAdded };
+  }
+  if (current.source === 'hard' && answer.kind !== 'deny') {
+    // A hard ask (a run-time write reaching a protected folder) is "allow once" or nothing: no rule could allow it.
+    const note =
+      answer.kind === 'once' ? '' : ` (your "${answer.kind}" answer counts once: no rule can allow this call)`;
+    result = decision('allow', 'approval', `allowed once by you${note}`);
     engine.record(call, result);
     return { decision: result, rulesAdded };
   }
@@ -98,6 +108,7 @@ export async function applyApprovalAnswer(
       result = decision('deny', 'approval', answer.note ? `denied by you: ${answer.note}` : 'denied by you');
       break;
   }
+  result = complete(result);
   engine.record(call, result);
   return { decision: result, rulesAdded };
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { CheckpointAudit } from '../../shared/audit-contract';
 import { parseMcpToolName } from '../../shared/mcp-contract';
 import type { Decision } from '../../shared/permission';
-import { redactText, summarizeInput } from './redact';
+import { callSecrets, redactKnownSecrets, redactText, summarizeInput } from './redact';
 
 export interface AuditLogOptions {
   /** The user config directory; the log is `audit.jsonl` in it (or `fileName`). */
@@ -31,6 +31,8 @@ export interface AuditEntry {
   source: Decision['source'];
   rule: string | null;
   reason: string;
+  /** An allowed run_command: the sandbox it ran in (read-only, workspace, off, unavailable, outside). */
+  sandbox?: Decision['sandbox'];
 }
 
 /** One hook run, as the audit log keeps it (`kind: 'hook'` tells it from a decision line). */
@@ -90,17 +92,20 @@ export class AuditLog {
     const c = typeof call === 'object' && call !== null ? (call as Record<string, unknown>) : {};
     const tool = typeof c.tool === 'string' ? c.tool : '(malformed call)';
     const mcp = parseMcpToolName(tool);
+    // a command's secret arguments (`vault login TOKEN`) may be quoted in the reason or the rule too
+    const secrets = callSecrets(tool, c.input);
     const entry: AuditEntry = {
       time: now.toISOString(),
       ...(typeof who === 'string' ? { session: who } : who),
       tool,
       ...(typeof c.agent === 'string' ? { agent: c.agent.slice(0, 100) } : {}),
       ...(mcp ? { mcp } : {}),
-      input: summarizeInput(tool, c.input),
+      input: summarizeInput(tool, c.input, secrets),
       decision: decision.decision,
       source: decision.source,
-      rule: decision.rule,
-      reason: redactText(decision.reason),
+      rule: decision.rule === null ? null : redactText(redactKnownSecrets(decision.rule, secrets)),
+      reason: redactText(redactKnownSecrets(decision.reason, secrets)),
+      ...(decision.sandbox ? { sandbox: decision.sandbox } : {}),
     };
     this.append(JSON.stringify(entry) + '\n');
     return entry;

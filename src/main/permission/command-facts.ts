@@ -3,7 +3,10 @@ import { analyzeCommand, readOnlyPathArgs, readPathArgs } from './command';
 import { expandGlobArg, isExpandableGlob } from './command/glob-expand';
 import { programFiles, type FileArg } from './command/program-files';
 import { READERS } from './command/readers-table';
-import type { CommandAnalysis, CommandContext, SimpleCommand, WriteTarget } from './command/types';
+import { judgeReaches, type CommandReach } from './command-reaches';
+import { treeReads } from './command/tree-reads';
+import { walkTreeRead } from './tree-walk';
+import type { CommandAnalysis, CommandContext, Cwd, SimpleCommand, WriteTarget } from './command/types';
 import { judgePath, type JudgedPath } from './judged-path';
 import type { PathConfinement } from './path-confinement';
 
@@ -20,6 +23,8 @@ export interface CommandPart {
   readOnly: boolean;
   /** Targets of links this part creates (`ln -s TARGET NAME`): a link into a protected folder is a way to write it. */
   linkTargets: JudgedPath[];
+  /** Folders this part writes files into that only the run decides (`tar -x`, `git checkout`): see command-reaches.ts. */
+  reaches: CommandReach[];
 }
 
 export interface CommandWrite {
@@ -57,7 +62,7 @@ function looksDynamic(word: string): boolean {
  * Where a part runs: a directory (relative to the project root, or absolute) or unknown. An unknown place keeps
  * the directory as written, when there is one, as a best guess for the hard checks (`cd .gatehouse && curl -O`).
  */
-type Place = { known: true; dir: string; ctx: CommandContext } | { known: false; guess: string | null };
+export type Place = { known: true; dir: string; ctx: CommandContext } | { known: false; guess: string | null };
 
 /** `cd DIR` / `pushd DIR` read and write nothing: read-only when DIR stays in the project (`cd` alone goes home). */
 function directoryChangeArgs(cmd: SimpleCommand): string[] | null {
@@ -67,7 +72,7 @@ function directoryChangeArgs(cmd: SimpleCommand): string[] | null {
   return args;
 }
 
-class CommandJudge {
+export class CommandJudge {
   private readonly places = new Map<string, Place>();
   private readonly root: CommandContext;
 
@@ -79,9 +84,11 @@ class CommandJudge {
    * The directory a `cd` left the command in. A glob (`cd secre*`) is expanded; it must name exactly one folder. A
    * folder that does not exist (yet) makes the place unknown: the `cd` may fail and the command run elsewhere.
    */
-  place(cwd: string | null | undefined): Place {
+  place(cwd: Cwd | undefined): Place {
     if (cwd === undefined) return { known: true, dir: '', ctx: this.root };
     if (cwd === null) return { known: false, guess: null };
+    // `find DIR -execdir`: some folder in or beside DIR, which is the best guess for the hard checks
+    if (typeof cwd === 'object') return { known: false, guess: cwd.under };
     const cached = this.places.get(cwd);
     if (cached !== undefined) return cached;
     let dir = cwd;
@@ -117,10 +124,20 @@ class CommandJudge {
   }
 }
 
-function dynamicWords(cmd: SimpleCommand): Set<string> {
+/**
+ * The words whose text is not what the program gets. A glob that matches nothing is not one of them: bash passes
+ * it on as written (the matching here is a superset of bash's, so nothing here means nothing for bash), and a
+ * file of that name would have matched it, so it names no file (`grep -n x *.txt` where there is none).
+ */
+function dynamicWords(cmd: SimpleCommand, place: Place): Set<string> {
   const out = new Set<string>();
   cmd.argv.forEach((w, i) => {
-    if (cmd.argvDynamic?.[i] || looksDynamic(w)) out.add(w);
+    if (!cmd.argvDynamic?.[i] && !looksDynamic(w)) return;
+    if (place.known && isExpandableGlob(w) && !looksDynamic(w)) {
+      const matches = expandGlobArg(w, place.ctx);
+      if (matches !== null && matches.length === 1 && matches[0] === w) return;
+    }
+    out.add(w);
   });
   return out;
 }
@@ -136,6 +153,11 @@ function readsNamesFromInput(cmd: SimpleCommand): boolean {
 
 export interface CommandFactsOptions {
   trusted: boolean;
+  /**
+   * Which files under a folder a tree reader reads matter to the decision (secrets, files a Read deny or ask rule
+   * covers): only those are kept as read paths, so a search of a big tree costs one walk. Absent: every file.
+   */
+  treeFileMatters?: (absolutePath: string) => boolean;
   /** Analyses already made in this decision (an asynchronous decision evaluates a call more than once). */
   analyses?: Map<string, CommandAnalysis>;
 }
@@ -160,7 +182,7 @@ export function commandFacts(command: string, confinement: PathConfinement, opts
 
   const parts: CommandPart[] = analysis.commands.map((cmd) => {
     const place = judge.place(cmd.cwd);
-    const dyn = dynamicWords(cmd);
+    const dyn = dynamicWords(cmd, place);
     const here = (a: string): JudgedPath => judge.judge(a, place, dyn.has(a));
     const files = programFiles(cmd);
     for (const w of files.writes) {
@@ -172,6 +194,13 @@ export function commandFacts(command: string, confinement: PathConfinement, opts
       ...readPathArgs(cmd).flatMap((a) => judge.withMatches(a, place, dyn.has(a))),
       ...files.reads.flatMap((r) => judge.withMatches(r.value, place, argDynamic(cmd, r))),
       ...(readsNamesFromInput(cmd) ? [judge.judge('(the names on its input)', place, true)] : []),
+      // every file under a folder a reader of whole trees is given (`grep -r`, `diff -r`, `tar -c`, `cp -r`...)
+      // (a glob operand is each folder it matches; one that matches nothing names no folder, as for other reads)
+      ...treeReads(cmd).flatMap((t) =>
+        judge
+          .withMatches(t.value, place, t.index >= 0 && (dyn.has(cmd.argv[t.index] ?? '') || looksDynamic(t.value)))
+          .flatMap((dir) => (dir.unknown ? [dir] : walkTreeRead(t, dir, confinement, opts.treeFileMatters))),
+      ),
     ];
     const ctx = place.known ? place.ctx : undefined;
     // In a project that is not trusted git is not read-only: its .git/config can run programs.
@@ -179,11 +208,17 @@ export function commandFacts(command: string, confinement: PathConfinement, opts
       cmd.name === 'git' && !opts.trusted && !(cmd.argv.length === 2 && cmd.argv[1] === '--version');
     const roArgs = repositoryConfigured ? null : (readOnlyPathArgs(cmd, ctx) ?? directoryChangeArgs(cmd));
     const roJudged = roArgs?.map(here) ?? null;
+    // a program moved to another folder (`cd`, `env -C`, `git -C`) works there: it must be in the project too
+    const placeJudged = cmd.cwd === undefined ? [] : [here('.')];
     return {
       cmd,
       readPaths,
-      readOnly: roJudged !== null && roJudged.every((j) => j.root !== null && !j.unknown) && files.writes.length === 0,
+      readOnly:
+        roJudged !== null &&
+        [...roJudged, ...placeJudged].every((j) => j.root !== null && !j.unknown) &&
+        files.writes.length === 0,
       linkTargets: files.links.flatMap((l) => judge.withMatches(l.value, place, argDynamic(cmd, l))),
+      reaches: judgeReaches(cmd, analysis, place, judge, confinement),
     };
   });
   const inputReads = (analysis.reads ?? []).flatMap((r) =>

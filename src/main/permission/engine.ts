@@ -22,6 +22,8 @@ import { parseCallShape, schemaStage } from './stages/schema';
 import { trustStage } from './stages/trust';
 import { capUnknownSettings } from './stages/unknown-settings';
 import { capUnsandboxed } from './stages/unsandboxed';
+import { capProtectedReach } from './stages/protected-reach';
+import { isSensitiveFile } from './sensitive-files';
 import { markClassifiable } from './stages/auto';
 import { mcpEvaluation, type McpCall } from './stages/mcp';
 import { systemEvaluation } from './stages/system';
@@ -156,6 +158,10 @@ export class PermissionEngine {
         schema.tool === 'run_command'
           ? commandFacts(String(schema.input.command), state.confinement, {
               trusted: state.trusted,
+              treeFileMatters: (abs) =>
+                isSensitiveFile(abs) ||
+                state.rules.matchPath('read_file', 'deny', [abs]) !== null ||
+                state.rules.matchPath('read_file', 'ask', [abs]) !== null,
               ...(analyses ? { analyses } : {}),
             })
           : fileFacts(schema.tool, schema.input, state.confinement);
@@ -182,15 +188,22 @@ export class PermissionEngine {
       answer = stage(context);
       if (answer !== PASSTHROUGH) break;
     }
-    // A command asked to run outside the OS sandbox is only ever allowed by a person, once.
-    // A broken settings file whose rules were never known lets nothing through without a person.
+    // A command asked to run outside the OS sandbox is only ever allowed by a person, once; so is one whose run-time
+    // writes reach a self-protected folder. A broken settings file whose rules were never known lets nothing through
+    // without a person.
+    const uncapped = capUnsandboxed(answer === PASSTHROUGH ? modeStage(context) : answer, context);
+    const reach = capProtectedReach(uncapped, context);
+    const reachCapped = reach !== uncapped;
     const capped = markClassifiable(
-      capUnknownSettings(capUnsandboxed(answer === PASSTHROUGH ? modeStage(context) : answer, context), context),
+      capUnknownSettings(reach, context),
       context,
-      isUnsandboxedCall(context.tool, context.input) || (facts.kind === 'command' && !facts.analysis.readable),
+      isUnsandboxedCall(context.tool, context.input) ||
+        (facts.kind === 'command' && !facts.analysis.readable) ||
+        reachCapped,
     );
-    // A hook's ask asks even where rules or the mode allow; only a deny beats it.
-    if (hook?.decision === 'ask' && capped.decision !== 'deny')
+    // A hook's ask asks even where rules or the mode allow; only a deny beats it (and the protected-reach ask, which
+    // already asks a person and says why).
+    if (hook?.decision === 'ask' && capped.decision !== 'deny' && !reachCapped)
       return { decision: decision('ask', 'hook', hook.reason, hook.hooks), context };
     return { decision: capped, context };
   }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import nodePath from 'node:path';
 
 /**
  * How the engine looks at the disk while it judges paths: `lstat`, `readlink`, `readdir`. The rules are synchronous
@@ -16,6 +17,11 @@ export interface FsView {
   readlink(p: string): string;
   /** The entries of a folder, or null when it cannot be read. */
   readdir(p: string): fs.Dirent[] | null;
+  /**
+   * A hint that every folder below `p` is about to be listed (a reader of a whole tree): a prefetching view fetches
+   * them all in one round (up to `maxEntries` entries) instead of one level per round. Others ignore it.
+   */
+  prefetchTree?(p: string, maxEntries: number): void;
 }
 
 export const liveFs: FsView = {
@@ -58,7 +64,7 @@ export function cachingFs(base: FsView = liveFs): FsView {
   };
 }
 
-type Miss = { op: 'lstat' | 'readlink' | 'readdir'; path: string };
+type Miss = { op: 'lstat' | 'readlink' | 'readdir'; path: string } | { op: 'tree'; path: string; max: number };
 
 /**
  * Answers from what was fetched; a question it cannot answer yet is noted and answered "nothing there" for now
@@ -89,6 +95,32 @@ export class PrefetchedFs implements FsView {
     return null;
   }
 
+  prefetchTree(p: string, maxEntries: number): void {
+    if (this.dirs.has(p)) return;
+    this.misses.push({ op: 'tree', path: p, max: maxEntries });
+  }
+
+  /** Lists `root` and the folders below it (not through links), breadth first, up to `max` entries in all. */
+  private async fetchTree(root: string, max: number): Promise<void> {
+    let level = [root];
+    let seen = 0;
+    while (level.length > 0 && seen <= max) {
+      const listed = await Promise.all(
+        level.map(async (dir) => {
+          if (!this.dirs.has(dir))
+            this.dirs.set(dir, await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => null));
+          return { dir, entries: this.dirs.get(dir) ?? [] };
+        }),
+      );
+      const next: string[] = [];
+      for (const { dir, entries } of listed) {
+        seen += entries.length;
+        for (const e of entries) if (e.isDirectory()) next.push(nodePath.join(dir, e.name));
+      }
+      level = next;
+    }
+  }
+
   /** True when the last evaluation asked for something not fetched yet. */
   get missed(): boolean {
     return this.misses.length > 0;
@@ -99,8 +131,10 @@ export class PrefetchedFs implements FsView {
     const misses = this.misses;
     this.misses = [];
     await Promise.all(
-      misses.map(async ({ op, path }) => {
-        if (op === 'lstat' && !this.lstats.has(path))
+      misses.map(async (miss) => {
+        const { op, path } = miss;
+        if (miss.op === 'tree') await this.fetchTree(path, miss.max);
+        else if (op === 'lstat' && !this.lstats.has(path))
           this.lstats.set(path, await fs.promises.lstat(path).catch(() => null));
         else if (op === 'readlink' && !this.links.has(path))
           this.links.set(path, await fs.promises.readlink(path).catch(() => null));

@@ -11,6 +11,8 @@ import { comparable, resolveRealPath } from './path-confinement';
 export class ProtectedPaths {
   private readonly folders: { path: string; claude: boolean }[];
   private readonly files: string[];
+  /** Everything a run-time writer may not reach (see `reachReason`), each with what it is for the person. */
+  private readonly reachable: { path: string; what: string }[];
 
   constructor(opts: { projectRoot: string; configDir: string; home: string; policyFile: string }) {
     const both = (p: string): string[] => [
@@ -24,6 +26,32 @@ export class ProtectedPaths {
       ...both(opts.configDir).map((p) => ({ path: p, claude: false })),
     ];
     this.files = [path.join(opts.home, '.claude', 'settings.json'), opts.policyFile].flatMap(both).map(comparable);
+    const git = path.join(opts.projectRoot, '.git');
+    const named: [string, string][] = [
+      [path.join(opts.projectRoot, '.gatehouse'), '.gatehouse/'],
+      [path.join(opts.projectRoot, '.claude'), '.claude/'],
+      [path.join(git, 'hooks'), '.git/hooks/'],
+      [path.join(git, 'config'), '.git/config'],
+      [path.join(git, 'config.worktree'), '.git/config.worktree'],
+      [opts.configDir, `Gatehouse's user config directory ${opts.configDir}`],
+      [path.join(opts.home, '.claude', 'settings.json'), '~/.claude/settings.json'],
+      [opts.policyFile, `the managed policy file ${opts.policyFile}`],
+    ];
+    this.reachable = named.flatMap(([p, what]) => both(p).map((form) => ({ path: form, what })));
+  }
+
+  /**
+   * The protected places a write reaching `absolutePath` and everything below it would touch, named for the person
+   * (`.claude/`, `.git/config`...): those inside it (`tar -x` in the project root reaches .claude/) and the one it
+   * lies in (`git checkout -- .claude/settings.json`); empty when none. Self-protection for writes whose files are
+   * only known at run time (contract "Run-time write targets"): the project's .git/hooks/ and .git/config count
+   * here, because a write of git's or an archive's choosing there plants code that runs later.
+   */
+  reachedBy(absolutePath: string): string[] {
+    const hits = this.reachable.filter(
+      (r) => isInside(absolutePath, r.path, FS_CASE) || isInside(r.path, absolutePath, FS_CASE),
+    );
+    return [...new Set(hits.map((h) => h.what))];
   }
 
   /** Why writing `absolutePath` is forbidden, or null. Give it the real path and the path as written (absolute). */

@@ -1,4 +1,5 @@
 import { isSensitiveFile } from './sensitive-files';
+import { commandSecretValues } from './secrets/command-secret-args';
 import { findCommandSecrets, type Span } from './secrets/command-secrets';
 import { findSecrets } from './secrets/secret-rules';
 
@@ -37,6 +38,46 @@ export function redactText(text: string): string {
   return replaceSpans(text, [...findSecrets(text), ...findCommandSecrets(text)]);
 }
 
+/** How a shell word may be spelled in the command's text: as is, in double quotes, in single quotes. */
+function spellings(secret: string): string[] {
+  return [
+    secret,
+    secret.replace(/(["\\$`])/g, '\\$1'),
+    secret.replace(/'/g, "'\\''"),
+    secret.replace(/([^A-Za-z0-9_@%+=:,./-])/g, '\\$1'),
+  ];
+}
+
+/**
+ * `text` with every occurrence of the given secret values replaced (see secrets/command-secret-args.ts), in any of
+ * the spellings a shell word can have. `strict`: when a value cannot be found in `text` (an unusual quoting), all of
+ * `text` after its first word is redacted rather than leave the secret readable.
+ */
+export function redactKnownSecrets(text: string, secrets: readonly string[], strict = false): string {
+  let out = text;
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    const forms = [...new Set(spellings(secret))].filter((f) => text.includes(f));
+    if (forms.length === 0) {
+      if (strict) return `${/^\S*/.exec(text)?.[0] ?? ''} ${REDACTED}`;
+      continue;
+    }
+    for (const f of forms.sort((a, b) => b.length - a.length)) out = out.split(f).join(REDACTED);
+  }
+  return out;
+}
+
+/** A command line redacted: the secrets the tools of the table take, then the shape-based patterns. */
+export function redactCommand(command: string, secrets: readonly string[] = commandSecretValues(command)): string {
+  return redactText(redactKnownSecrets(command, secrets, true));
+}
+
+/** The secrets a tool call's command passes to the tools that take them (none for other tools). */
+export function callSecrets(tool: string, input: unknown): string[] {
+  if (tool !== 'run_command' || typeof input !== 'object' || input === null) return [];
+  const command = (input as Record<string, unknown>).command;
+  return typeof command === 'string' ? commandSecretValues(command.slice(0, 100_000)) : [];
+}
+
 /** `.env`, `.env.*`, `*.env`, `.envrc`: files of `KEY=value` lines, usually secrets. */
 function isEnvFile(p: string): boolean {
   const base = p.split(/[\\/]/).pop() ?? '';
@@ -67,8 +108,15 @@ function safeJson(value: unknown): string {
 
 const CONTENT_KEYS = new Set(['content', 'old_string', 'new_string']);
 
-/** A short, redacted summary of a tool call's input: paths and commands kept, file contents reduced to sizes. */
-export function summarizeInput(tool: string, input: unknown): Record<string, unknown> {
+/**
+ * A short, redacted summary of a tool call's input: paths and commands kept, file contents reduced to sizes. A
+ * command's secret arguments (`secrets`, from `callSecrets`) are redacted wherever they appear.
+ */
+export function summarizeInput(
+  tool: string,
+  input: unknown,
+  secrets: readonly string[] = callSecrets(tool, input),
+): Record<string, unknown> {
   if (typeof input !== 'object' || input === null || Array.isArray(input))
     return { input: clip(redactText(safeJson(input).slice(0, REDACT_SPAN))) };
   const out: Record<string, unknown> = {};
@@ -79,8 +127,10 @@ export function summarizeInput(tool: string, input: unknown): Record<string, unk
       out[key] = secretFile
         ? `[${value.length} chars of secret-file content redacted]`
         : clip(redactText(value.slice(0, REDACT_SPAN)));
+    } else if (typeof value === 'string' && key === 'command' && tool === 'run_command') {
+      out[key] = clip(redactCommand(value, secrets).slice(0, REDACT_SPAN));
     } else if (typeof value === 'string') {
-      out[key] = clip(redactText(value.slice(0, REDACT_SPAN)));
+      out[key] = clip(redactText(redactKnownSecrets(value, secrets).slice(0, REDACT_SPAN)));
     } else if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
       out[key] = value;
     } else {

@@ -5,7 +5,7 @@ import picomatch from 'picomatch';
  * Files whose reading asks by default (permission-model.md, "Defaults"): secrets and credentials. Names match in
  * any folder; `.ssh/` and `.aws/credentials` anywhere in the path.
  */
-const NAME_PATTERNS = [
+export const NAME_PATTERNS: readonly string[] = [
   '.env',
   '.env.*',
   '*.pem',
@@ -21,7 +21,7 @@ const NAME_PATTERNS = [
 const PATH_PATTERNS = ['**/.ssh/**', '**/.aws/credentials'];
 
 const nocase = process.platform === 'darwin' || process.platform === 'win32';
-const nameMatch = picomatch(NAME_PATTERNS, { dot: true, nocase });
+const nameMatch = picomatch([...NAME_PATTERNS], { dot: true, nocase });
 const pathMatch = picomatch(PATH_PATTERNS, { dot: true, nocase });
 
 export function isSensitiveFile(absolutePath: string): boolean {
@@ -32,7 +32,7 @@ export function isSensitiveFile(absolutePath: string): boolean {
 }
 
 /** Folders whose files run code or configure tools: writing under them asks by default. */
-const CONFIG_FOLDERS: readonly string[] = ['.git', '.vscode', '.idea', '.husky', '.claude'];
+export const CONFIG_FOLDERS: readonly string[] = ['.git', '.vscode', '.idea', '.husky', '.claude'];
 
 /** The config folder `relativePath` (relative to an allowed root) lies under, or null. */
 export function configFolderOf(relativePath: string): string | null {

@@ -1,7 +1,8 @@
 /**
  * The files and folders the `Read(...)` deny rules deny, found on disk so the OS sandbox can hide them: the engine
  * sees only the paths a command names, not what `grep -r .` or a script opens. Matching is the engine's own
- * (`RuleSet.matchPath('read_file', 'deny', ...)`, every source, an untrusted project's deny rules included).
+ * (`RuleSet.matchCommandPath('read', 'deny', ...)`, every source, an untrusted project's deny rules included;
+ * a `read_file(...)` rule names that one tool, so it hides nothing from commands).
  *
  * - A pattern with a literal base (`./secrets/**`, `//abs/dir/**`, `~/x/**`) is looked up at that base: hidden
  *   whole when the rule covers everything below it, else walked.
@@ -21,7 +22,7 @@ import type { ReadDenyMaskWire } from '../../shared/worker-protocol';
 import type { PermissionEngine } from '../permission';
 import { compilePathPatternParts } from '../permission/rules/path-pattern';
 import { literalSegments } from '../permission/rules/path-rule-index';
-import type { RuleSet } from '../permission/rules/rule-set';
+import { namesOneTool, type RuleSet } from '../permission/rules/rule-set';
 import { isInside } from '../../shared/node/path-containment';
 
 export const TOO_MANY_FILES = 'too many files to check Read deny rules';
@@ -67,7 +68,7 @@ async function realOrNull(p: string): Promise<string | null> {
 function startPoints(sources: ReadDenyMaskSources): { starts: string[]; problem: string | null } {
   const starts: string[] = [];
   for (const rule of sources.rules.rules) {
-    if (rule.behavior !== 'deny' || !rule.tools.includes('read_file')) continue;
+    if (rule.behavior !== 'deny' || !rule.tools.includes('read_file') || namesOneTool(rule)) continue;
     if (rule.kind === 'any')
       return {
         starts: [],
@@ -112,7 +113,7 @@ class Walk {
   }
 
   private denyRule(paths: string[]): string | null {
-    return this.rules.matchPath('read_file', 'deny', paths)?.text ?? null;
+    return this.rules.matchCommandPath('read', 'deny', paths)?.text ?? null;
   }
 
   private hide(real: string, rule: string): void {

@@ -5,7 +5,7 @@
  */
 import type { Decision } from '../../shared/permission';
 import type { SandboxStatus } from '../../shared/worker-protocol';
-import type { RuleSet } from '../permission/rules/rule-set';
+import { namesOneTool, type RuleSet } from '../permission/rules/rule-set';
 
 export const SANDBOXED_TOOL = 'run_command';
 
@@ -29,7 +29,7 @@ export function gateOnSandbox(tool: string, decision: Decision, status: SandboxS
 export function readDenyRules(rules: RuleSet): Set<string> {
   return new Set(
     rules.rules
-      .filter((r) => r.behavior === 'deny' && r.tools.includes('read_file'))
+      .filter((r) => r.behavior === 'deny' && r.tools.includes('read_file') && !namesOneTool(r))
       .map((r) => `${r.source}:${r.text}`),
   );
 }

@@ -1,4 +1,6 @@
-import { redactText, secretFileContent } from '../permission/redact';
+import { redactCommand, redactKnownSecrets, redactText, secretFileContent } from '../permission/redact';
+import { initShellParser } from '../permission/command/parser';
+import { commandSecretValues } from '../permission/secrets/command-secret-args';
 import { MAX_TRANSCRIPT_BYTES, readRegularFile } from '../fs/read-regular-file';
 
 /**
@@ -9,19 +11,24 @@ import { MAX_TRANSCRIPT_BYTES, readRegularFile } from '../fs/read-regular-file';
 const CONTENT_KEYS = new Set(['content', 'old_string', 'new_string']);
 const MAX_DEPTH = 200;
 
-function redactValue(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return redactText(value);
+/** `secrets`: values a command in an enclosing object passes to tools that take secrets (`vault login TOKEN`). */
+function redactValue(value: unknown, depth: number, secrets: readonly string[] = []): unknown {
+  if (typeof value === 'string') return redactText(redactKnownSecrets(value, secrets));
   if (typeof value !== 'object' || value === null) return value;
   if (depth > MAX_DEPTH) return '[nested too deep]';
-  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1, secrets));
   const record = value as Record<string, unknown>;
   const secretFile = secretFileContent(record.path);
+  const command = typeof record.command === 'string' ? record.command : null;
+  const own = command === null ? secrets : [...secrets, ...commandSecretValues(command.slice(0, 100_000))];
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(record)) {
     out[key] =
       secretFile && CONTENT_KEYS.has(key) && typeof v === 'string'
         ? `[${v.length} chars of secret-file content redacted]`
-        : redactValue(v, depth + 1);
+        : key === 'command' && command !== null
+          ? redactCommand(command, own)
+          : redactValue(v, depth + 1, own);
   }
   return out;
 }
@@ -29,6 +36,8 @@ function redactValue(value: unknown, depth: number): unknown {
 /** One redacted line per line of the transcript; a line that is not JSON is exported as redacted text. */
 export async function exportTranscriptLines(file: string): Promise<string[]> {
   const text = await readRegularFile(file, { maxBytes: MAX_TRANSCRIPT_BYTES, what: 'session transcripts' });
+  // commands are parsed to find the secrets they pass to tools that take them
+  await initShellParser();
   const out: string[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;

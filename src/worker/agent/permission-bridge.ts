@@ -28,7 +28,15 @@ export function permissionBridge(requestPermission: (request: PermissionRequest)
       };
     }
     if (decision.decision === 'allow')
-      return { allow: true, source: decision.source, reason: decision.reason, rule: decision.rule, announced: true };
+      return {
+        allow: true,
+        source: decision.source,
+        reason: decision.reason,
+        rule: decision.rule,
+        announced: true,
+        // main names the sandbox of every command it allows; without that word the narrower one (fail safe).
+        ...(call.name === 'run_command' ? { sandbox: decision.sandbox ?? 'read-only' } : {}),
+      };
     const reason = decision.decision === 'ask' ? `approval required: ${decision.reason}` : decision.reason;
     return { allow: false, source: decision.source, reason, rule: decision.rule, announced: true };
   };

@@ -1,6 +1,6 @@
 import type { AgentEvent, CallPosition } from '../../shared/agent-events';
 import type { ToolResultBlock, ToolUseBlock } from '../../shared/conversation';
-import type { AgentMode } from '../../shared/permission';
+import type { AgentMode, SandboxKind } from '../../shared/permission';
 import { isSystemTool } from '../../shared/skills-contract';
 import type { ToolSafety } from '../../shared/tools';
 import { CancelledError } from '../providers/errors';
@@ -134,7 +134,7 @@ async function runOneCall(
   if (refusal !== null) return finish(refusal, true, false);
   if (c.signal.aborted) return finish('cancelled: the run was cancelled before the tool ran', true, false);
 
-  const result = isSystemTool(call.name) ? await safeSystem(call, c) : await safeExecute(call, c);
+  const result = isSystemTool(call.name) ? await safeSystem(call, c) : await safeExecute(call, c, verdict.sandbox);
   const feedback = await safeAfter(call, result, c);
   // The hooks' feedback is part of the result: the person sees what the model gets.
   const content = feedback ? `${result.content}\n\n<hook-feedback>\n${feedback}\n</hook-feedback>` : result.content;
@@ -181,10 +181,11 @@ async function safePreview(call: ToolUseBlock, c: ToolCallsContext): Promise<Too
   }
 }
 
-async function safeExecute(call: ToolUseBlock, c: ToolCallsContext): Promise<ToolResult> {
+async function safeExecute(call: ToolUseBlock, c: ToolCallsContext, sandbox?: SandboxKind): Promise<ToolResult> {
   const signal = c.ctx.signal === c.signal ? c.signal : AbortSignal.any([c.ctx.signal, c.signal]);
   const ctx: ToolContext = {
     ...c.ctx,
+    ...(sandbox ? { sandbox } : {}),
     signal,
     onOutput: (chunk) => {
       c.emit({ type: 'tool_call_output', id: call.id, chunk });

@@ -1,7 +1,7 @@
 import type { AgentEvent, AgentRunStatus, CallPosition } from '../../shared/agent-events';
 import type { ConversationMessage, TokenUsage } from '../../shared/conversation';
 import type { RpcError } from '../../shared/errors';
-import type { AgentMode } from '../../shared/permission';
+import type { AgentMode, SandboxKind } from '../../shared/permission';
 import type { AgentLabel, SkillWire, SubagentWire } from '../../shared/skills-contract';
 import type { ModelProvider } from '../providers/types';
 import type { ToolContext, ToolPreview, ToolRegistry } from '../tools/types';
@@ -24,7 +24,15 @@ export interface ToolCallRequest {
  * runner does not; otherwise the runner emits it.
  */
 export type ToolCallVerdict =
-  | { allow: true; source?: string; reason?: string; rule?: string | null; announced?: boolean }
+  | {
+      allow: true;
+      source?: string;
+      reason?: string;
+      rule?: string | null;
+      announced?: boolean;
+      /** run_command: where main said it runs (absent: the runner's caller decided nothing, the tool's default). */
+      sandbox?: SandboxKind;
+    }
   | { allow: false; reason: string; source: string; rule?: string | null; alternative?: string; announced?: boolean };
 
 export type BeforeToolCall = (call: ToolCallRequest) => Promise<ToolCallVerdict>;

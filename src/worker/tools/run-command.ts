@@ -11,27 +11,30 @@ import type { ToolResult } from './types';
  * Runs each command inside something else (the OS sandbox of src/shared/node/sandbox: its CommandSandbox fits this
  * shape): `wrap` gives the argv, environment and folder to spawn instead of `bash -c COMMAND`.
  */
+/** What to spawn for one command: argv, environment and folder, and what to release once it ended. */
+interface WrappedSpawn {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  cleanup?(): Promise<void>;
+}
+
 export interface CommandWrapper {
-  wrap(command: string): Promise<{
-    file: string;
-    args: string[];
-    env: Record<string, string>;
-    cwd: string;
-    cleanup?(): Promise<void>;
-  }>;
+  wrap(command: string): Promise<WrappedSpawn>;
   /**
    * The same command outside the sandbox (environment still scrubbed), for a call main allowed with
    * `unsandboxed: true` (a person's "allow once"). Absent: the wrapper confines nothing anyway, `wrap` is used.
    */
-  wrapUnsandboxed?(command: string): {
-    file: string;
-    args: string[];
-    env: Record<string, string>;
-    cwd: string;
-    cleanup?(): Promise<void>;
-  };
-  /** A message for the model when the output shows the wrapper blocked something, else null. */
-  describeViolation?(output: string, exitCode: number | null): string | null;
+  wrapUnsandboxed?(command: string): WrappedSpawn;
+  /**
+   * The same command in the sandbox's read-only profile, for a call main allowed only as read-only (`sandbox:
+   * 'read-only'`). Absent: the wrapper confines nothing (the sandbox is turned off or unavailable, which main knows
+   * and names), `wrap` is used.
+   */
+  wrapReadOnly?(command: string): Promise<WrappedSpawn>;
+  /** A message for the model when the output shows the wrapper (in that profile) blocked something, else null. */
+  describeViolation?(output: string, exitCode: number | null, profile?: 'read-only' | 'workspace'): string | null;
 }
 
 export interface RunCommandOptions {
@@ -88,12 +91,15 @@ export async function runInPty(
   const marker = newEndMarker();
   const filter = new EndMarkerFilter(marker);
   const wrapper = opts.wrapper;
+  const profile = ctx.sandbox === 'read-only' ? 'read-only' : 'workspace';
   const wrapped =
     wrapper === undefined
       ? undefined
       : unsandboxed && wrapper.wrapUnsandboxed
         ? wrapper.wrapUnsandboxed(command)
-        : await wrapper.wrap(command);
+        : profile === 'read-only' && wrapper.wrapReadOnly
+          ? await wrapper.wrapReadOnly(command)
+          : await wrapper.wrap(command);
   const spawnSpec = wrapped ?? { file: 'bash', args: ['-c', command], env: workerEnv(), cwd: ctx.projectRoot };
   let term: pty.IPty;
   try {
@@ -153,7 +159,7 @@ export async function runInPty(
           Math.max(200, ctx.maxOutputChars - footer.length - 1),
         );
         const code = ending.kind === 'exit' && ending.signal === 0 ? ending.exitCode : null;
-        const violation = unsandboxed ? null : (opts.wrapper?.describeViolation?.(output, code) ?? null);
+        const violation = unsandboxed ? null : (opts.wrapper?.describeViolation?.(output, code, profile) ?? null);
         const note = violation === null ? '' : `\n${violation}\n${UNSANDBOXED_HINT}`;
         resolve({ content: `${body}\n${footer}${note}`, isError: code === null || violation !== null, exitCode: code });
       };

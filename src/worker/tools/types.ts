@@ -1,5 +1,5 @@
 import type { ToolPreview } from '../../shared/agent-events';
-import type { AgentMode } from '../../shared/permission';
+import type { AgentMode, SandboxKind } from '../../shared/permission';
 import type { ToolSafety } from '../../shared/tools';
 import type { ReadableCheck } from './read-filter';
 
@@ -8,6 +8,11 @@ export interface ToolContext {
   projectRoot: string;
   additionalDirectories: string[];
   signal: AbortSignal;
+  /**
+   * run_command: where main said this call runs (`read-only`: the sandbox's read-only profile). Absent: the
+   * workspace profile (a caller that judged nothing, such as a test or the benchmark, gets today's sandbox).
+   */
+  sandbox?: SandboxKind;
   /** Streams command output to the UI as it comes (run_command). */
   onOutput?: (chunk: string) => void;
   /**

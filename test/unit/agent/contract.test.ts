@@ -78,6 +78,14 @@ describe('permissionBridge', () => {
     expect(seen).toEqual([{ tool: 'write_file', input: { path: 'a' }, preview }]);
   });
 
+  it("carries main's sandbox for a command; an allow without one runs read-only (a missing word never widens)", async () => {
+    const call = { id: '1', name: 'run_command', input: { command: 'ls' } };
+    const allow: Decision = { decision: 'allow', source: 'user', rule: 'Bash(ls)', reason: 'r' };
+    expect(await bridge({ ...allow, sandbox: 'workspace' })(call)).toMatchObject({ allow: true, sandbox: 'workspace' });
+    expect(await bridge(allow)(call)).toMatchObject({ allow: true, sandbox: 'read-only' });
+    expect(await bridge(allow)({ id: '2', name: 'read_file', input: { path: 'a' } })).not.toHaveProperty('sandbox');
+  });
+
   it('maps deny with its source and rule, and an unanswered ask to a denial', async () => {
     expect(
       await bridge({ decision: 'deny', source: 'user', rule: 'Bash(git push:*)', reason: 'no pushing' })({

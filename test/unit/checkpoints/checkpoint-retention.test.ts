@@ -72,4 +72,26 @@ describe('checkpoint retention', () => {
     expect(settings.retentionDays).toBe(30);
     expect(settings.problem).toContain('checkpoints.retentionDays');
   });
+
+  it('a prune keeps what the remaining checkpoints need: the trees their runs left, their views', async () => {
+    const store = new CheckpointStore(configDir, project);
+    await store.create({ sessionId: 'gone', runId: 'r0', prompt: 'old' });
+    fs.writeFileSync(path.join(project, '.gitignore'), 'tmp/\n');
+    const kept = await store.create({ sessionId: 's', runId: 'r1', prompt: 'kept' });
+    fs.writeFileSync(path.join(project, 'a.txt'), 'agent\n');
+    await store.recordAfter(kept.id);
+    // Later checkpoints: the tree the run left is no longer the last one written.
+    fs.writeFileSync(path.join(project, 'a.txt'), 'person\n');
+    const later = await store.create({ sessionId: 's', runId: 'r2', prompt: 'later' });
+    fs.writeFileSync(path.join(project, 'b.txt'), 'b\n');
+    await store.recordAfter(later.id);
+    expect(await store.deleteSession('gone')).toBe(1); // git gc --prune=now
+    const diff = await store.diff(kept.id);
+    expect(diff.files.map((f) => `${f.path}${f.external ? ' (outside)' : ''}`).sort()).toEqual([
+      'a.txt (outside)',
+      'b.txt',
+    ]);
+    const rules = fs.readdirSync(path.join(store.paths.dir, 'rules'));
+    expect(rules).toContain(kept.view);
+  });
 });

@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { currentView } from '../../../src/main/checkpoints/ignore-rules';
+import { RulesStore } from '../../../src/main/checkpoints/rules-store';
 import { runGit, type ShadowGit } from '../../../src/main/checkpoints/shadow-git';
 import { prepareRepo, snapshotTree, type Snapshot } from '../../../src/main/checkpoints/snapshot';
 
@@ -28,10 +30,10 @@ beforeEach(async () => {
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 /** A checkpoint taken from an empty index: every file looked at (what the first checkpoint does). */
-async function fromNothing(): Promise<Snapshot> {
+async function fromNothing(viewFile: string): Promise<Snapshot> {
   const scratch = path.join(root, `scratch-${Math.random().toString(16).slice(2)}`);
   try {
-    return await snapshotTree(repo, LIMITS, scratch);
+    return await snapshotTree(repo, LIMITS, viewFile, scratch);
   } finally {
     fs.rmSync(scratch, { force: true });
   }
@@ -44,8 +46,10 @@ async function treeEntries(tree: string): Promise<string[]> {
 
 /** The next checkpoint, checked against one taken from nothing. */
 async function snapshotMatches(label: string): Promise<Snapshot & { ok: true }> {
-  const next = await snapshotTree(repo, LIMITS);
-  const fresh = await fromNothing();
+  // Today's rules, as each checkpoint takes them.
+  const view = await currentView(repo, new RulesStore(path.join(root, 'config', 'rules')));
+  const next = await snapshotTree(repo, LIMITS, view.file);
+  const fresh = await fromNothing(view.file);
   if (!next.ok || !fresh.ok) throw new Error(`${label}: ${JSON.stringify({ next, fresh })}`);
   expect(await treeEntries(next.tree), label).toEqual(await treeEntries(fresh.tree));
   expect(next.skipped, label).toEqual(fresh.skipped);

@@ -67,6 +67,37 @@ describe('the terminal approval', () => {
   });
 });
 
+describe('which sandbox a command runs in, on the terminal', () => {
+  it('the approval says where an allowed command will run; the tool line where it ran', async () => {
+    const req: ApprovalRequest = {
+      ...base,
+      tool: 'run_command',
+      input: { command: 'make' },
+      suggestedRules: ['Bash(make)'],
+      sandbox: 'workspace',
+    };
+    expect((await answer(req, ['n\n'])).shown).toContain('  if you allow it, it runs in: sandbox: project writable\n');
+    expect((await answer({ ...req, sandbox: undefined }, ['n\n'])).shown).not.toContain('runs in');
+    const lines: string[] = [];
+    const renderer = new TextRenderer((l) => lines.push(l));
+    renderer.handle({
+      type: 'agent',
+      runId: 'r',
+      event: {
+        type: 'tool_call_started',
+        turn: 1,
+        id: 'c',
+        name: 'run_command',
+        input: { command: 'ls' },
+        safety: 'exec',
+      },
+    });
+    const decided = { type: 'tool_call_decided', id: 'c', allow: true, source: 'mode', rule: null } as const;
+    renderer.handle({ type: 'agent', runId: 'r', event: { ...decided, reason: 'read-only', sandbox: 'read-only' } });
+    expect(lines).toEqual(['[tool] run_command ls -> allow (mode): read-only [read-only sandbox]']);
+  });
+});
+
 describe('gatehouse run --output text', () => {
   it('shows a long command cut with the rest counted, a line break as ⏎, and the model text with markers', () => {
     expect(describeCall('run_command', { command: `echo ${'a'.repeat(300)}` })).toMatch(

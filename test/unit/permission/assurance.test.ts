@@ -156,11 +156,13 @@ describe('code from data: values bash evaluates as code make the command unreada
   });
 });
 
-describe('working directory: a cd is followed only at top level in a && or ; sequence', () => {
+describe("working directory: a cd is followed only at top level (or a subshell's) in a && or ; sequence", () => {
   it('inside subshells, functions, ||, loops and conditionals the directory is not guessed', async () => {
     await check([
       ['(cd src); cat ../README.md', 'ask'], // after the subshell bash is back in the project root
-      ['(cd src && cat ../README.md)', 'ask'],
+      ['(cd src && cat ../README.md)', 'allow'], // inside the subshell its own cd is followed
+      ['(cd .. && cat outside/secret.txt)', 'ask'],
+      ['(cd src; cd ..; cat ../outside/secret.txt)', 'ask'],
       ['false && cd src; cat ../README.md', 'ask'],
       ['cd src || exit; cat ../README.md', 'ask'],
       ['go() { cd src; }; go; cat lib/util.ts', 'ask'],

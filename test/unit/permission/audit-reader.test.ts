@@ -59,3 +59,24 @@ describe('readAudit', () => {
     expect(page.skipped).toBe(2);
   });
 });
+
+describe('readAudit and the sandbox a command ran in', () => {
+  it('keeps the sandbox of an allowed command; older lines without it still read', async () => {
+    const log = new AuditLog({ configDir: dir });
+    const call = { tool: 'run_command', input: { command: 'rg TODO' } };
+    log.record({ session: 's1', project: '/p' }, call, { ...allow, sandbox: 'read-only' });
+    log.record({ session: 's1', project: '/p' }, call, { ...allow, source: 'user', rule: 'Bash(rg:*)' });
+    await log.flush();
+    const lines = fs.readFileSync(path.join(dir, 'audit.jsonl'), 'utf8').trim().split('\n');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ decision: 'allow', sandbox: 'read-only' });
+    expect(JSON.parse(lines[1]!)).not.toHaveProperty('sandbox');
+    const page = await readAudit({
+      file: path.join(dir, 'audit.jsonl'),
+      project: '/p',
+      sessions: new Set(),
+      limit: 10,
+    });
+    expect(page.skipped).toBe(0);
+    expect(page.entries.map((e) => e.sandbox)).toEqual([undefined, 'read-only']);
+  });
+});

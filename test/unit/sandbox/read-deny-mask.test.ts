@@ -95,6 +95,15 @@ describe('readDenyMask', () => {
     expect((await hidden(rules([]))).hidden).toEqual([]);
   });
 
+  it("a rule naming the read_file tool itself applies to that tool only: commands' files are not hidden", async () => {
+    write('home/project/README.md');
+    write('home/project/secrets/a.key');
+    expect((await hidden(rules(['read_file(README.md)', 'read_file(./secrets/**)', 'read_file']))).hidden).toEqual([]);
+    expect((await hidden(rules(['read_file']))).incomplete).toBeUndefined();
+    const available = { enabled: true, available: true, mechanism: 'bubblewrap' };
+    expect(statusForCommand(available, new Set(), rules(['read_file(README.md)']))).toBe(available);
+  });
+
   it('a symlink whose name or target is denied hides the target (not followed further)', async () => {
     write('outside/plain.txt');
     fs.symlinkSync(path.join(root, 'outside', 'plain.txt'), path.join(project, '.env'));

@@ -8,7 +8,8 @@ import {
   SeatbeltProfileError,
   type SeatbeltPlan,
 } from '../../../src/shared/node/sandbox/seatbelt-profile';
-import { makeWorld, runWrapped, type SandboxWorld } from './support';
+import { readOnlySeatbeltPlan } from '../../../src/shared/node/sandbox/read-only-profile';
+import { bwrapPath, makeWorld, runWrapped, type SandboxWorld } from './support';
 
 // The macOS Seatbelt profile, read back with an S-expression reader that follows SBPL's (TinyScheme's) string
 // rules: whatever a path contains, it stays one string inside the rule it was put in.
@@ -98,6 +99,35 @@ const plan = (extra: Partial<SeatbeltPlan> = {}): SeatbeltPlan => ({
   proxyPort: null,
   ...extra,
 });
+
+/**
+ * A stand-in for sandbox-exec: records the profile, then runs the command unconfined, except under a profile that
+ * lets the command write only one folder (the read-only profile), which runs for real with nothing else writable
+ * (bubblewrap on Linux, the real sandbox-exec on macOS), so that profile's probe, which checks it, can pass.
+ */
+function fakeSandboxExec(dir: string): string {
+  const fake = path.join(dir, 'fake-sandbox-exec');
+  fs.writeFileSync(
+    fake,
+    [
+      '#!/bin/bash',
+      '[ "$1" = -p ] || exit 64',
+      'profile=$2',
+      'printf %s "$profile" > "$(dirname "$0")/last-profile.sb"',
+      'shift 2',
+      'writes=$(grep "^(allow file-write" <<<"$profile" | grep -o "(subpath" | wc -l)',
+      '[ "$writes" -eq 1 ] || exec "$@"',
+      '[ -x /usr/bin/sandbox-exec ] && exec /usr/bin/sandbox-exec -p "$profile" "$@"',
+      `exec ${bwrapPath ?? 'bwrap'} --unshare-net --ro-bind / / --dev /dev --proc /proc --bind "$TMPDIR" "$TMPDIR" -- "$@"`,
+      '',
+    ].join('\n'),
+    { mode: 0o755 },
+  );
+  return fake;
+}
+/** Why the wiring tests cannot run here: the read-only profile's probe needs something that really confines. */
+const noConfinement =
+  bwrapPath === null && !fs.existsSync('/usr/bin/sandbox-exec') ? 'neither bwrap nor sandbox-exec is here' : null;
 
 describe('the Seatbelt profile', () => {
   it('denies by default; writes only in the roots, the private temp dir and devices; secrets denied last', () => {
@@ -273,14 +303,11 @@ describe('the Seatbelt set-up (wiring only, off macOS: a stand-in sandbox-exec t
     });
   });
 
-  it('probes, hands over the profile, a private TMPDIR and the proxy port; a project path with a newline is unavailable', async () => {
+  const probes =
+    'probes, hands over the profile, a private TMPDIR and the proxy port; a project path with a newline is unavailable';
+  it.skipIf(noConfinement !== null)(probes, async () => {
     world = makeWorld();
-    const fake = path.join(world.root, 'fake-sandbox-exec');
-    fs.writeFileSync(
-      fake,
-      '#!/bin/bash\n[ "$1" = -p ] || exit 64\nprintf %s "$2" > "$(dirname "$0")/last-profile.sb"\nshift 2\nexec "$@"\n',
-      { mode: 0o755 },
-    );
+    const fake = fakeSandboxExec(world.root);
     const s = await createSeatbeltSandbox(world.config({ sandboxExecPath: fake, allowedDomains: ['example.com'] }));
     if (s.kind !== 'sandbox') throw new Error(s.reason);
     try {
@@ -305,5 +332,71 @@ describe('the Seatbelt set-up (wiring only, off macOS: a stand-in sandbox-exec t
     const refused = await createSeatbeltSandbox(world.config({ sandboxExecPath: fake, projectRoot: odd }));
     expect(refused.kind).toBe('unavailable');
     expect(refused.kind === 'unavailable' ? refused.reason : '').toContain('control character');
+  });
+});
+
+describe('the Seatbelt read-only profile', () => {
+  const tmp = '/private/var/folders/x/T/gatehouse-sandbox-tmp-2-abcdef';
+
+  it('writes nowhere but its own temp folder and the devices: no root, not the workspace temp dir, no network', () => {
+    const workspace = plan({ proxyPort: 51234 });
+    const text = seatbeltProfile(readOnlySeatbeltPlan(workspace, tmp));
+    const forms = readSbpl(text);
+    expect(forms[1]).toEqual(['deny', 'default']);
+    expect(filterStrings(forms, 'allow', 'file-write*', 'subpath')).toEqual([tmp]);
+    expect(filterStrings(forms, 'allow', 'file-write*', 'regex')).toEqual([]);
+    const writable = filterStrings(forms, 'allow', 'file-write*', 'literal');
+    expect(writable.every((p) => p.startsWith('/dev/'))).toBe(true);
+    expect(text).not.toContain(workspace.privateTmp);
+    expect(text).not.toMatch(/\(allow network/);
+    // The secrets stay unreadable, exactly as in the workspace profile.
+    expect(filterStrings(forms, 'deny', 'file-read*', 'subpath')).toEqual(workspace.protectedPaths);
+  });
+
+  it("keeps the workspace profile's Read-deny masks", () => {
+    const hiddenPaths = [
+      { path: '/Users/u/project/secrets', isDirectory: true },
+      { path: '/Users/u/project/.env', isDirectory: false },
+    ];
+    const forms = readSbpl(seatbeltProfile(readOnlySeatbeltPlan(plan({ hiddenPaths }), tmp)));
+    expect(filterStrings(forms, 'deny', 'file-read*', 'subpath')).toContain('/Users/u/project/secrets');
+    expect(filterStrings(forms, 'deny', 'file-read*', 'literal')).toContain('/Users/u/project/.env');
+  });
+});
+
+describe.skipIf(noConfinement !== null)('the Seatbelt read-only wiring (a stand-in sandbox-exec)', () => {
+  let world: SandboxWorld | null = null;
+  afterEach(() => {
+    world?.remove();
+    world = null;
+  });
+
+  it('gives each command a temp folder of its own, removed after it, and the read-only profile', async () => {
+    world = makeWorld();
+    const fake = fakeSandboxExec(world.root);
+    const s = await createSeatbeltSandbox(world.config({ sandboxExecPath: fake, allowedDomains: ['example.com'] }));
+    if (s.kind !== 'sandbox') throw new Error(s.reason);
+    try {
+      const workspaceTmp = /tmp=(\S+)/.exec((await runWrapped(await s.wrap('echo "tmp=$TMPDIR"'))).output)?.[1];
+      const first = await runWrapped(
+        await s.wrapReadOnly('echo "tmp=$TMPDIR proxy=${ALL_PROXY-none} git=$GIT_OPTIONAL_LOCKS"'),
+      );
+      const profile = fs.readFileSync(path.join(world.root, 'last-profile.sb'), 'utf8');
+      const tmp = /tmp=(\S+)/.exec(first.output)?.[1] ?? '';
+      expect(first.output).toContain('proxy=none git=0');
+      expect(tmp).not.toBe(workspaceTmp);
+      expect(fs.existsSync(tmp)).toBe(false); // removed once the command ended
+      const forms = readSbpl(profile);
+      expect(filterStrings(forms, 'allow', 'file-write*', 'subpath')).toEqual([tmp]);
+      expect(profile).not.toContain(fs.realpathSync(world.project) + '"');
+      expect(profile).not.toMatch(/\(allow network/);
+      const second = await runWrapped(await s.wrapReadOnly('echo "tmp=$TMPDIR"'));
+      expect(/tmp=(\S+)/.exec(second.output)?.[1]).not.toBe(tmp);
+      expect(s.describeViolation(`touch: ${world.project}/x: Operation not permitted`, 1, 'read-only')).toMatch(
+        /^blocked by sandbox: write to .*\/x: the command ran in the read-only sandbox/,
+      );
+    } finally {
+      await s.dispose();
+    }
   });
 });

@@ -56,15 +56,16 @@ describe.runIf(process.platform === 'linux')('process groups', { timeout: 30_000
   });
 
   it('waits for a process that handles SIGTERM and still runs, and stops it with SIGKILL after the grace period', async () => {
-    const child = spawn('sh', ['-c', 'trap "" TERM HUP; while :; do sleep 0.05; done'], {
+    // It says so once its trap is set: on a loaded machine the signals could otherwise come before the trap.
+    const child = spawn('sh', ['-c', 'trap "" TERM HUP; echo ready; while :; do sleep 0.05; done'], {
       detached: true,
-      stdio: 'ignore',
+      stdio: ['ignore', 'pipe', 'ignore'],
     });
     parents.push(child);
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>
       child.once('exit', (_code, signal) => resolve(signal)),
     );
-    await expect.poll(() => state(child.pid!), { timeout: 15_000, interval: 20 }).toMatch(/^[RS]$/);
+    await new Promise((resolve) => child.stdout.once('data', resolve));
     expect(await groupRunning(child.pid!)).toBe(true);
     await terminateGroup(child.pid!, 300);
     expect(await exited).toBe('SIGKILL');

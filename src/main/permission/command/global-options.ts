@@ -47,6 +47,12 @@ const GLOBALS = new Map<string, GlobalSpec>([
   ['go', spec('-C')],
   ['make', spec('-C --directory -f --file --makefile -I --include-dir -o --old-file -W --what-if --assume-new')],
   ['terraform', spec('')],
+  ['tofu', spec('')],
+  ['ninja', spec('-C -f -j -k -l -d -t -w')],
+  ['uv', spec('--directory --project --cache-dir --config-file')],
+  ['poetry', spec('-C --directory -P --project')],
+  ['just', spec('-d --working-directory -f --justfile')],
+  ['hg', spec('--cwd -R --repository --config')],
 ]);
 
 /** The words with the leading global options removed, or null when there are none to remove. */

@@ -9,7 +9,7 @@
  *   free); input redirects are in `CommandAnalysis.reads`.
  * - `readOnlyPathArgs(cmd, ctx?)` / `readPathArgs(cmd, ctx?)`: pass the context to have glob arguments expanded.
  */
-export type { CommandAnalysis, CommandContext, ReadTarget, SimpleCommand, WriteTarget } from './types';
+export type { CommandAnalysis, CommandContext, Cwd, ReadTarget, SimpleCommand, WriteTarget } from './types';
 export { initShellParser } from './parser';
 export { analyzeCommand, findForkBomb, analysisSummary } from './analyze';
 export { hardDenyReason, hardDenyWriteReason } from './deny-list';

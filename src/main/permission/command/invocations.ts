@@ -1,8 +1,12 @@
-import { interpreterInvocation, interpreterSpec, isStdinPath } from './interpreters';
+import { followCommandOptions } from './command-options';
+import { interpreterInvocation, interpreterSpec } from './interpreters';
 import { DIRECTORY_CHANGERS, FOREIGN_SHELLS, programName, SHELLS } from './names';
 import { printfOutput, unescapeEcho } from './printf';
-import type { Stdin, WalkerApi } from './state';
+import { checkProgramFiles, programSource, runsProgramFile, stdinSource, type ProgramSource } from './program-streams';
+import { atInvocation, crontabInvocation } from './scheduled-commands';
+import { UNKNOWN_STDIN, type Stdin, type WalkerApi } from './state';
 import type { SimpleCommand } from './types';
+import { joinDirectory } from './working-directory';
 
 /**
  * Programs whose arguments or input are themselves code: shells (`-c STRING`, a script on stdin), `eval`,
@@ -11,19 +15,33 @@ import type { SimpleCommand } from './types';
  */
 
 /**
- * A shell reading its script from its input (a pipe, a heredoc, a redirect): unreadable (contract "Assurance:
- * Shells fed from elsewhere"), but literal text is still analysed so the deny list and rules see what it runs.
+ * A shell's script read from a descriptor (its input, `/dev/stdin`, `/dev/fd/3`; contract "Assurance: Shells fed
+ * from elsewhere"). Literal text written in the command is the script written out, exactly like `-c`: it is
+ * analysed as a script and the shell is as read-only as that script. Anything else (a pipe, a file on a
+ * redirect, a process substitution) is unreadable. A script read from standard input shares it with the commands
+ * it runs: they read the rest of the script, which is not what they would read from the command's own input.
  */
-function shellReadsStdin(stdin: Stdin, w: WalkerApi, shell: string): void {
-  if (stdin.kind === 'none') return;
-  if (stdin.kind === 'literal') w.nestedSource(stdin.text, { kind: 'none' }, 'child');
-  w.unreadable(
-    stdin.kind === 'literal'
-      ? `${shell} runs a script from its input`
-      : stdin.kind === 'file'
-        ? `${shell} runs a script from a file given on its input`
-        : `${shell} runs a script from input that is not literal`,
-  );
+function shellScriptStream(
+  cmd: SimpleCommand,
+  source: ProgramSource,
+  stdin: Stdin,
+  w: WalkerApi,
+  where: 'child' | 'here',
+): boolean {
+  if (source.kind === 'file') return false;
+  if (source.kind === 'unseen') {
+    w.unreadable(`${cmd.name} runs a script nobody can read: ${source.why}`);
+    if (source.text !== undefined) w.nestedSource(source.text, UNKNOWN_STDIN, where); // for the deny list
+    return false;
+  }
+  const inner: Stdin =
+    source.fd === 0
+      ? UNKNOWN_STDIN
+      : stdin.kind === 'literal'
+        ? { kind: 'literal', text: stdin.text }
+        : { kind: stdin.kind };
+  w.nestedSource(source.text, inner, where);
+  return true;
 }
 
 /** Shell options that change nothing but tracing and error handling: a shell with only these runs just its script. */
@@ -71,19 +89,17 @@ function shellInvocation(cmd: SimpleCommand, dyn: boolean[], stdin: Stdin, w: Wa
     if (script === undefined) w.unreadable(`${cmd.name} -c without a command string`);
     else if (dyn[i] === true) w.unreadable(`${cmd.name} -c runs a string that is not literal`);
     else {
-      w.nestedSource(script, { kind: 'none' }, 'child');
+      w.nestedSource(script, stdin, 'child'); // its commands read the shell's input and descriptors
       // the shell only runs the script just analysed: its verdict is the script's (contract "Friction")
       if (plain && !cmd.argsFromInput) cmd.runsAnalysedCode = true;
     }
     return;
   }
   const file = argv[i];
-  if (file !== undefined && !dashS) {
-    if (dyn[i] === true) w.unreadable(`${cmd.name} runs a script whose path is computed`);
-    else if (isStdinPath(file)) shellReadsStdin(stdin, w, cmd.name);
-    return; // a script file: what it does is the file's business, the command itself is readable
-  }
-  shellReadsStdin(stdin, w, cmd.name);
+  // a script file: what it does is the file's business, the command itself is readable
+  const source =
+    file !== undefined && !dashS ? programSource(file, dyn[i] === true, false, stdin, w) : stdinSource(stdin);
+  if (shellScriptStream(cmd, source, stdin, w, 'child') && plain && !cmd.argsFromInput) cmd.runsAnalysedCode = true;
 }
 
 /** Operands after an optional `--` (`eval -- CODE`, `trap -- CODE SIG`, `source -- FILE`). */
@@ -105,7 +121,7 @@ function runsInterpreter(words: string[]): boolean {
   );
 }
 
-function findExec(cmd: SimpleCommand, dyn: boolean[], w: WalkerApi): void {
+function findExec(cmd: SimpleCommand, dyn: boolean[], stdin: Stdin, w: WalkerApi): void {
   const argv = cmd.argv;
   for (let i = 1; i < argv.length; i++) {
     if (!/^-(exec|execdir|ok|okdir)$/.test(argv[i] as string)) continue;
@@ -117,8 +133,37 @@ function findExec(cmd: SimpleCommand, dyn: boolean[], w: WalkerApi): void {
     if (words.some((word) => word.includes('{}')) && runsInterpreter(words)) {
       w.unreadable(`find ${argv[i]} runs ${programName(words[0] ?? '')} on the files it finds`);
     }
-    if (words.length > 0) w.emitArgv(words, wordDyn, words.join(' '), { kind: 'none' });
+    if (words.length > 0) {
+      // the program inherits find's input
+      const emit = (): void => w.emitArgv(words, wordDyn, words.join(' '), stdin);
+      if (/dir$/.test(argv[i] as string)) inFoundFolders(cmd, dyn, w, emit);
+      else emit();
+    }
     i = end;
+  }
+}
+
+/**
+ * `find START -execdir CMD`: CMD runs in the folder of each file found, which only the run decides (contract
+ * "Assurance: Working-directory options"): its relative paths are unknown, with START as the best guess for the
+ * hard checks (`find .gatehouse -execdir sh -c 'echo x > settings.yaml' \;` writes into .gatehouse/).
+ */
+function inFoundFolders(cmd: SimpleCommand, dyn: boolean[], w: WalkerApi, emit: () => void): void {
+  const argv = cmd.argv;
+  let i = 1;
+  while (i < argv.length && /^-([HLP]|O\d*|D)$/.test(argv[i] as string)) i += argv[i] === '-D' ? 2 : 1;
+  const starts: number[] = [];
+  for (; i < argv.length && !/^[-(!]/.test(argv[i] as string); i++) starts.push(i);
+  const only = starts.length === 0 ? '.' : starts.length === 1 ? (argv[starts[0] as number] as string) : null;
+  const at =
+    only === null ? null : joinDirectory(w.state.cwd, only, starts.length === 1 && dyn[starts[0] as number] === true);
+  const outer = w.state.cwd;
+  w.state.cwd = at === null ? null : typeof at === 'string' ? { under: at } : at;
+  w.state.changesDirectory = true;
+  try {
+    emit();
+  } finally {
+    w.state.cwd = outer;
   }
 }
 
@@ -144,7 +189,7 @@ function teeWrites(cmd: SimpleCommand, dyn: boolean[], w: WalkerApi): void {
 }
 
 /** `watch [options] CMD...` runs `sh -c "CMD..."` every few seconds (`-x`: runs CMD directly). */
-function watchInvocation(cmd: SimpleCommand, dyn: boolean[], w: WalkerApi): void {
+function watchInvocation(cmd: SimpleCommand, dyn: boolean[], stdin: Stdin, w: WalkerApi): void {
   const argv = cmd.argv;
   let i = 1;
   let direct = false;
@@ -163,11 +208,11 @@ function watchInvocation(cmd: SimpleCommand, dyn: boolean[], w: WalkerApi): void
   const words = argv.slice(i);
   if (words.length === 0) return;
   if (direct) {
-    w.emitArgv(words, dyn.slice(i), words.join(' '), { kind: 'none' });
+    w.emitArgv(words, dyn.slice(i), words.join(' '), stdin);
     return;
   }
   if (dyn.slice(i).some((d) => d)) w.unreadable('watch runs a string that is not literal');
-  else w.nestedSource(words.join(' '), { kind: 'none' }, 'child');
+  else w.nestedSource(words.join(' '), stdin, 'child');
 }
 
 function evalInvocation(cmd: SimpleCommand, dyn: boolean[], stdin: Stdin, w: WalkerApi): void {
@@ -194,8 +239,7 @@ function sourceInvocation(cmd: SimpleCommand, dyn: boolean[], stdin: Stdin, w: W
   const { args, dyn: argDyn } = afterDashDash(cmd.argv, dyn);
   const file = args[0];
   if (file === undefined) return;
-  if (argDyn[0] === true) w.unreadable(`${cmd.name} runs a script whose path is computed`);
-  else if (isStdinPath(file)) shellReadsStdin(stdin, w, cmd.name);
+  shellScriptStream(cmd, programSource(file, argDyn[0] === true, false, stdin, w), stdin, w, 'here');
   // the sourced file may set any variable: nothing is known to be an integer any more
   w.state.integers.clear();
 }
@@ -219,6 +263,7 @@ export function followInvocation(cmd: SimpleCommand, dyn: boolean[], stdin: Stdi
     interpreterInvocation(cmd, dyn, stdin, w);
     return;
   }
+  if (runsProgramFile(name)) checkProgramFiles(cmd, dyn, stdin, w);
   switch (name) {
     case 'eval':
       evalInvocation(cmd, dyn, stdin, w);
@@ -239,18 +284,23 @@ export function followInvocation(cmd: SimpleCommand, dyn: boolean[], stdin: Stdi
       });
       return;
     case 'find':
-      findExec(cmd, dyn, w);
+      findExec(cmd, dyn, stdin, w);
       return;
     case 'tee':
       teeWrites(cmd, dyn, w);
       return;
     case 'watch':
-      watchInvocation(cmd, dyn, w);
+      watchInvocation(cmd, dyn, stdin, w);
       return;
-    case 'parallel':
-      w.unreadable('parallel runs its command line through a shell, with arguments from its input');
+    case 'at':
+    case 'batch':
+      atInvocation(cmd, dyn, stdin, w);
+      return;
+    case 'crontab':
+      crontabInvocation(cmd, dyn, stdin, w);
       return;
     default:
+      followCommandOptions(cmd, dyn, stdin, w);
       return;
   }
 }

@@ -41,7 +41,12 @@ function tarFiles(cmd: SimpleCommand): ProgramFiles {
   const value = (short: string, long: string): FileArg[] =>
     [...(parsed.values.get(short) ?? []), ...(parsed.values.get(long) ?? [])].filter((f) => f.value !== '-').map(at);
   const archive = value('f', '--file');
-  const directory = value('C', '--directory');
+  // each relative -C is taken from the one before it (`-C build -C ../dist` is dist)
+  let current = '';
+  const directory = value('C', '--directory').map((d) => {
+    current = d.value.startsWith('/') || d.value.startsWith('~') || current === '' ? d.value : `${current}/${d.value}`;
+    return { value: current, index: d.index };
+  });
   const dir = directory[directory.length - 1];
   const inDirectory = (o: FileArg): FileArg =>
     dir === undefined || o.value.startsWith('/') ? o : { value: `${dir.value}/${o.value}`, index: o.index };

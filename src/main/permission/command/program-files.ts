@@ -48,6 +48,29 @@ function copyLike(cmd: SimpleCommand, kind: 'copy' | 'move' | 'link'): ProgramFi
   return files({ reads: sources, writes: dest });
 }
 
+/**
+ * Where cp, mv, install and ln put things: the sources, the destination, and whether the destination is a folder
+ * the sources go into (`-t`, several sources: true; `-T`: false; otherwise it depends on the disk: null).
+ */
+export function copyPlan(
+  cmd: SimpleCommand,
+): { sources: FileArg[]; dest: FileArg | null; intoDirectory: boolean | null } | null {
+  const parsed = parseOptions(cmd.argv, COPY);
+  if (cmd.name === 'install' && parsed.flags.some((f) => /^-[a-zA-Z]*d/.test(f) || f === '--directory')) return null;
+  const noTarget = parsed.flags.some((f) => /^-[a-zA-Z]*T/.test(f) || f === '--no-target-directory');
+  if (parsed.writes.length > 0)
+    return { sources: parsed.operands, dest: parsed.writes[parsed.writes.length - 1] ?? null, intoDirectory: true };
+  if (parsed.operands.length === 1 && (cmd.name === 'ln' || cmd.name === 'link'))
+    return { sources: parsed.operands, dest: { value: '.', index: -1 }, intoDirectory: true };
+  if (parsed.operands.length < 2) return null;
+  const intoDirectory = noTarget ? false : parsed.operands.length > 2 ? true : null;
+  return {
+    sources: parsed.operands.slice(0, -1),
+    dest: parsed.operands[parsed.operands.length - 1] ?? null,
+    intoDirectory,
+  };
+}
+
 function ddFiles(cmd: SimpleCommand): ProgramFiles {
   const reads: FileArg[] = [];
   const writes: FileArg[] = [];

@@ -128,9 +128,8 @@ function globalOptions(argv: string[]): { sub: number; paths: { value: string; i
     const a = argv[i] as string;
     if (!a.startsWith('-')) break;
     if (a === '-C') {
-      const dir = argv[i + 1];
-      if (dir === undefined) return null;
-      paths.push({ value: dir, index: i + 1 });
+      // the walker makes DIR the command's working directory (directory-options.ts): judged as its place
+      if (argv[i + 1] === undefined) return null;
       i += 2;
       continue;
     }

@@ -61,6 +61,10 @@ const CHECKSUM = spec(
   '-b -t -z -w --binary --text --tag --zero --quiet --status --strict --warn --ignore-missing --help --version',
   { operands: 'paths' },
 );
+const BASENC = spec('-d -i -w= --decode --ignore-garbage --wrap= --help --version', {
+  operands: 'paths',
+  maxOperands: 1,
+});
 const VERSION_ONLY: CommandSpec = { options: NONE_OPTS, operands: 'none', onlyFlags: ['--version', '-v', '-V'] };
 
 /**
@@ -302,6 +306,56 @@ export const READ_ONLY = new Map<string, CommandSpec>([
     ),
   ],
   ['rev', spec('-0 --zero --help --version', { operands: 'paths' })],
+  // encode or decode one file (or the input) to the output; a second operand is an error, never a target
+  ['base64', BASENC],
+  ['base32', BASENC],
+  [
+    'basenc',
+    spec(
+      `-d -i -w= --decode --ignore-garbage --wrap= --base64 --base64url --base32 --base32hex --base16 --base2msbf
+       --base2lsbf --z85 --help --version`,
+      { operands: 'paths', maxOperands: 1 },
+    ),
+  ],
+  // text filters that print what they read: a second operand of xxd is an output file, never allowed
+  ['xxd', spec('-a -b -C -d -e -E -i -p -u -r -v -c= -g= -l= -o= -s= -n= -R=', { operands: 'paths', maxOperands: 1 })],
+  ['fold', spec('-b -s -w= --bytes --spaces --width= --help --version', { operands: 'paths' }, true)],
+  [
+    'fmt',
+    spec(
+      `-c -p= -s -t -u -w= -g= --crown-margin --prefix= --split-only --tagged-paragraph --uniform-spacing --width=
+       --goal= --help --version`,
+      { operands: 'paths' },
+      true,
+    ),
+  ],
+  ['expand', spec('-i -t= --initial --tabs= --help --version', { operands: 'paths' })],
+  ['unexpand', spec('-a -t= --all --first-only --tabs= --help --version', { operands: 'paths' })],
+  ['paste', spec('-d= -s -z --delimiters= --serial --zero-terminated --help --version', { operands: 'paths' })],
+  [
+    'comm',
+    spec('-1 -2 -3 -z --check-order --nocheck-order --output-delimiter= --total --zero-terminated --help --version', {
+      operands: 'paths',
+      maxOperands: 2,
+    }),
+  ],
+  [
+    'join',
+    spec(
+      `-a= -e= -i -j= -o= -t= -v= -z -1= -2= --check-order --nocheck-order --header --ignore-case --zero-terminated
+       --help --version`,
+      { operands: 'paths', maxOperands: 2 },
+    ),
+  ],
+  ['tsort', spec('--help --version', { operands: 'paths', maxOperands: 1 })],
+  [
+    'numfmt',
+    spec(
+      `-d= -z --debug --delimiter= --field= --format= --from= --from-unit= --grouping --header? --invalid= --padding=
+       --round= --suffix= --to= --to-unit= --zero-terminated --help --version`,
+      { operands: 'none' },
+    ),
+  ],
   ['sleep', NONE],
   // `test`/`[`: every word that is not an operator may be a path (a value compared with = lands inside, harmlessly)
   ['test', { options: NONE_OPTS, operands: 'paths', expression: true }],

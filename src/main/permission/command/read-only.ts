@@ -1,3 +1,4 @@
+import { builtinReadOnlyPaths } from './read-only-builtins';
 import { findReadOnlyPaths } from './read-only-find';
 import { gitReadOnlyPaths } from './read-only-git';
 import { parseOptions, type ParsedOptions } from './options';
@@ -140,6 +141,8 @@ function testOperands(cmd: SimpleCommand): Operand[] {
 function tablePaths(cmd: SimpleCommand): TablePaths | null {
   if (cmd.name === 'find') return findReadOnlyPaths(cmd);
   if (cmd.name === 'git') return gitReadOnlyPaths(cmd);
+  const builtin = builtinReadOnlyPaths(cmd);
+  if (builtin !== undefined) return builtin;
   const spec = READ_ONLY.get(cmd.name);
   if (spec === undefined) return null;
   const args = cmd.argv.slice(1);
@@ -170,7 +173,13 @@ function tablePaths(cmd: SimpleCommand): TablePaths | null {
  * code already analysed as separate commands (`bash -c 'ls'`) is read-only with no paths of its own.
  */
 export function readOnlyPathArgs(cmd: SimpleCommand, ctx?: CommandContext): string[] | null {
-  if (cmd.environmentAltered === true || cmd.argsFromInput === true) return null;
+  if (
+    cmd.environmentAltered === true ||
+    cmd.environmentSet === true ||
+    cmd.argsFromInput === true ||
+    cmd.runner !== undefined
+  )
+    return null;
   if (!isSystemProgram(cmd.argv[0] ?? '')) return null;
   if (cmd.runsAnalysedCode === true) return [];
   const table = tablePaths(cmd);

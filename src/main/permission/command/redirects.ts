@@ -20,13 +20,6 @@ function descriptor(r: Node): string {
   return r.childForFieldName('descriptor')?.text ?? '';
 }
 
-/** `< file` or `0< file`: the command's stdin is a file. */
-export function isStdinRedirect(r: Node): boolean {
-  const op = operator(r);
-  const fd = descriptor(r);
-  return (op === '<' || op === '<>') && (fd === '' || fd === '0');
-}
-
 /** The redirect sends stdout somewhere other than the pipe. */
 export function writesStdout(r: Node): boolean {
   const op = operator(r);
@@ -91,6 +84,44 @@ export function misreadHeredocBody(r: Node, source: string): string | null {
 }
 
 /**
+ * The commands in backquotes in an unquoted here-document body (`` `cmd` ``): they run, like `$(cmd)`, but the
+ * grammar leaves them as text. Inside backquotes `\$`, `` \` `` and `\\` stand for the character. `$(…)` parts
+ * are the grammar's own (skipped); null when a backquote is not closed.
+ */
+function backquotedCommands(body: Node): string[] | null {
+  const text = body.text;
+  const parsed = body.namedChildren
+    .filter((c) => c.type === 'command_substitution')
+    .map((c) => [c.startIndex - body.startIndex, c.endIndex - body.startIndex] as const);
+  const out: string[] = [];
+  let inside = false;
+  let content = '';
+  for (let i = 0; i < text.length; i++) {
+    const skip = parsed.find(([from, to]) => i >= from && i < to);
+    if (skip !== undefined) {
+      if (inside) content += text.slice(i, skip[1]);
+      i = skip[1] - 1;
+      continue;
+    }
+    const c = text[i] as string;
+    if (c === '\\' && i + 1 < text.length) {
+      const next = text[i + 1] as string;
+      if (inside) content += '$`\\'.includes(next) ? next : c + next;
+      i++;
+      continue;
+    }
+    if (c === '`') {
+      if (inside) out.push(content);
+      inside = !inside;
+      content = '';
+      continue;
+    }
+    if (inside) content += c;
+  }
+  return inside ? null : out;
+}
+
+/**
  * The text a heredoc feeds to its command's stdin, when known. Substitutions in an unquoted heredoc run: they
  * are handed to `hooks.code`, and such a body is not literal.
  */
@@ -110,11 +141,21 @@ export function heredocLiteral(r: Node, source: string, hooks: WordHooks): Stdin
       return { kind: 'unknown' };
     }
     const plain = quoted ? misread : unescapeHeredoc(misread);
-    return { kind: 'literal', text: stripTabs ? stripLeadingTabs(plain) : plain };
+    return { kind: 'literal', text: stripTabs ? stripLeadingTabs(plain) : plain, written: 'heredoc' };
   }
   const text = body?.text ?? '';
-  if (quoted) return { kind: 'literal', text: stripTabs ? stripLeadingTabs(text) : text };
+  if (quoted) return { kind: 'literal', text: stripTabs ? stripLeadingTabs(text) : text, written: 'heredoc' };
   let expands = false;
+  const backquoted = body === undefined ? [] : backquotedCommands(body);
+  if (backquoted === null) {
+    hooks.unreadable('a here-document with an unterminated backquote');
+    return { kind: 'unknown' };
+  }
+  for (const code of backquoted) {
+    expands = true;
+    if (hooks.codeText === undefined) hooks.unreadable('a backquoted command in a here-document');
+    else hooks.codeText(code);
+  }
   for (const child of body?.namedChildren ?? []) {
     if (child.type === 'heredoc_content') continue;
     expands = true;
@@ -122,5 +163,5 @@ export function heredocLiteral(r: Node, source: string, hooks: WordHooks): Stdin
   }
   if (expands) return { kind: 'unknown' };
   const plain = unescapeHeredoc(text);
-  return { kind: 'literal', text: stripTabs ? stripLeadingTabs(plain) : plain };
+  return { kind: 'literal', text: stripTabs ? stripLeadingTabs(plain) : plain, written: 'heredoc' };
 }

@@ -1,11 +1,20 @@
-import type { ReadTarget, SimpleCommand, WriteTarget } from './types';
+import type { Cwd, ReadTarget, SimpleCommand, WriteTarget } from './types';
 
-/** Where a command's standard input comes from, as far as the analyser can tell. */
-export type Stdin =
+/** What one descriptor of a command reads, as far as the analyser can tell. */
+export type Stream =
   | { kind: 'none' } // inherited from the tool: nothing the command line provides
-  | { kind: 'literal'; text: string } // a heredoc, here-string or `echo '...' |` whose text is known
+  // a heredoc, here-string or `echo '...' |` whose text is known; `written`: the text is written in the command;
+  // `piped`: another program's output (`echo ... |`), as the analyser emulates it: literal data, never a program's
+  // literal code (contract "Shells fed from elsewhere")
+  | { kind: 'literal'; text: string; piped?: true; written?: 'heredoc' | 'herestring' }
   | { kind: 'file' } // `< FILE`: a file's contents
   | { kind: 'unknown' }; // output of another program, or text with expansions
+
+/**
+ * A command's standard input, and the other descriptors its redirections bound (`3<<'EOF'`, `4< file`): what a
+ * program opening `/dev/fd/N` reads (descriptors.ts). A descriptor not in `fds` is unknown.
+ */
+export type Stdin = Stream & { fds?: ReadonlyMap<number, Stream> };
 
 export const NO_STDIN: Stdin = { kind: 'none' };
 export const UNKNOWN_STDIN: Stdin = { kind: 'unknown' };
@@ -20,8 +29,14 @@ export interface AnalysisState {
   changesDirectory: boolean;
   /** A PATH-like variable was changed or a file sourced: later commands may not be what their names say. */
   environmentAltered: boolean;
+  /** A variable outside the inert table was exported: later commands are not read-only. */
+  environmentSet: boolean;
+  /** `set -a`: every later assignment is exported. */
+  allexport: boolean;
+  /** `hash -p PATH NAME`: NAME runs PATH from here on. */
+  hashed: Map<string, string>;
   /** The working directory after the `cd`s seen so far ('' = the project root, null = unknown). */
-  cwd: string | null;
+  cwd: Cwd;
   /** Variables known to hold a plain integer at this point (arithmetic on them runs no code). */
   integers: Set<string>;
   /** Variables assigned inside a function body: any later call may change them. */
@@ -47,6 +62,9 @@ export function newState(): AnalysisState {
     forkBomb: null,
     changesDirectory: false,
     environmentAltered: false,
+    environmentSet: false,
+    allexport: false,
+    hashed: new Map(),
     cwd: '',
     integers: new Set(),
     volatile: new Set(),

@@ -1,6 +1,13 @@
 import type { FsView } from '../fs-view';
 
 /**
+ * Where a command runs, as written: '' (or absent) the project root, a path relative to it, an absolute or `~/...`
+ * path; null when it cannot be known (`cd "$X"`, `popd`); `{ under: DIR }` when it is some folder in or beside DIR
+ * that only the run decides (`find DIR -execdir CMD`): unknown, with DIR as the best guess for the hard checks.
+ */
+export type Cwd = string | null | { under: string };
+
+/**
  * What the shell analyser tells the permission engine about one `run_command` string. Produced from a real bash
  * grammar (web-tree-sitter + tree-sitter-bash); the engine never matches raw command strings.
  */
@@ -18,7 +25,7 @@ export interface SimpleCommand {
   name: string;
   /** The words as written (quotes removed) before wrappers were stripped: what rules match against. */
   words: string[];
-  /** Leading `NAME=value` assignments, set aside for matching. */
+  /** Assignments for this command's environment (leading `NAME=value` words, and those `env` takes), set aside for matching. */
   assignments: string[];
   /**
    * Parallel to `argv`: true where the shell would expand the word at run time (a `$VAR`, `${..}`, `$(..)`,
@@ -32,6 +39,11 @@ export interface SimpleCommand {
    * loads, may not be what `name` says. Such a command is never in the read-only set.
    */
   environmentAltered?: boolean;
+  /**
+   * True when a variable outside the inert table (locale, time zone, colour, CI) was given to this command or
+   * exported before it: what it does may depend on it, so it is never in the read-only set.
+   */
+  environmentSet?: boolean;
   /**
    * True when the program gets more arguments from its input at run time (`... | xargs cat`): its argument list,
    * and so the files it touches, are not all in the text. Such a command is never in the read-only set.
@@ -47,9 +59,15 @@ export interface SimpleCommand {
   /**
    * Where the command runs when a `cd`/`pushd` came before it: the directory as written (relative to the project
    * root, or absolute, or `~/...`), or null when it went somewhere that cannot be known (`cd "$X"`, `cd -`,
-   * `popd`). Absent: the project root. Relative paths of this command are relative to it.
+   * `popd`). Absent: the project root. Relative paths of this command are relative to it. A working-directory
+   * option moves it too (`env -C DIR`, `git -C DIR`, `make -C DIR`: contract "Assurance: Working-directory options").
    */
-  cwd?: string | null;
+  cwd?: Cwd;
+  /**
+   * A program outside the read-only set that runs this one (`taskset 1 ls`, `flock f ls`, `chrt 5 ls`): the rules
+   * and the deny list see the program that runs, but the command is never read-only.
+   */
+  runner?: string;
 }
 
 /**
@@ -64,7 +82,7 @@ export interface WriteTarget {
   /** True when the path contains an expansion, substitution or glob: where it lands cannot be known statically. */
   dynamic?: boolean;
   /** As `SimpleCommand.cwd`: where a relative path is relative to, when a `cd` came before. */
-  cwd?: string | null;
+  cwd?: Cwd;
 }
 
 /** A file the command reads through an input redirection (`< FILE`, `<> FILE`, `<& FILE`). */
@@ -76,7 +94,7 @@ export interface ReadTarget {
   /** True when the path contains an expansion, substitution or glob. */
   dynamic?: boolean;
   /** As `SimpleCommand.cwd`. */
-  cwd?: string | null;
+  cwd?: Cwd;
 }
 
 export interface CommandAnalysis {

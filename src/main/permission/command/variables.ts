@@ -1,5 +1,5 @@
 import { arithmeticFacts, INTEGER_SPECIALS, subscriptText } from './arithmetic';
-import { isProgramVariable } from './environment';
+import { judgeAssignment } from './environment-assignments';
 import type { AnalysisState } from './state';
 import type { SyntaxNode as Node } from './syntax-node';
 
@@ -21,7 +21,7 @@ function knownInteger(state: AnalysisState, name: string): boolean {
 export function noteAssignment(r: Reporter, target: string, value: 'integer' | 'data'): void {
   const sub = subscriptText(target);
   const name = sub === null ? target : target.slice(0, target.indexOf('['));
-  if (isProgramVariable(`${name}=`)) r.state.environmentAltered = true;
+  judgeAssignment(r, name, 'shell');
   if (name === 'CDPATH') r.state.cdpathSet = true;
   if (name === 'PWD') r.state.pwdAssigned = true;
   if (value === 'data') r.state.dataVariables.add(name);

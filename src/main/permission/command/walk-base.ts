@@ -1,6 +1,9 @@
+import { respellHeredocDelimiters, respelledHeredocsHold } from './heredoc-delimiter';
 import { parseShell } from './parser';
-import { fileRedirect, heredocLiteral, isStdinRedirect, misreadHeredocBody, writesStdout } from './redirects';
+import { bindHeredoc, bindRedirect, sharedInput } from './descriptors';
+import { fileRedirect, heredocLiteral, misreadHeredocBody, writesStdout } from './redirects';
 import { lineJoinRepair, repairedSource } from './repair';
+import { readReservedWords } from './reserved-words';
 import { NO_STDIN, UNKNOWN_STDIN, type AnalysisState, type Stdin, type WalkerApi } from './state';
 import { copyTree, TreeTooDeep, type SyntaxNode as Node } from './syntax-node';
 import { checkArithmetic, checkExpansion, noteAssignment } from './variables';
@@ -14,7 +17,8 @@ import { evaluateRaw, isDynamic, rawText, walkExpression, type WordHooks } from 
  * Scopes model bash: a subshell (`( )`, `$( )`, a pipeline element, `&`, a child shell) cannot change the
  * working directory or variables of what follows it; what a conditional part (after `&&`/`||`, in `if`, loops,
  * functions) changes may or may not have happened. Contract "Assurance: Working directory": a `cd` is followed
- * only at top level, in a `&&` or `;` sequence; inside anything else the directory becomes unknown.
+ * only at top level or at the top of a `( )`/`$( )` subshell (its own directory, forgotten after it), in a `&&` or
+ * `;` sequence; inside anything else the directory becomes unknown.
  */
 const MAX_NESTING = 12;
 
@@ -25,6 +29,8 @@ export abstract class WalkBase implements WalkerApi {
   protected source = '';
   /** False inside a construct where a `cd` is not followed. */
   protected follow = true;
+  /** The compound bodies of `coproc` in the source being walked: they run in the background, in a subshell. */
+  protected coprocBodies = new Set<Node>();
 
   constructor(readonly state: AnalysisState) {}
 
@@ -64,11 +70,31 @@ export abstract class WalkBase implements WalkerApi {
 
   private parseAndWalk(text: string, stdin: Stdin): void {
     const outer = this.source;
+    const outerBodies = this.coprocBodies;
     this.depth++;
     let tree = parseShell(text);
     let source = text;
     try {
+      // `<<E"O"F`: bash's reading, respelled so the grammar shares it (not a repair: the command stays readable)
+      const respelled = respellHeredocDelimiters(text);
+      if (respelled !== null) {
+        const retry = parseShell(respelled.text);
+        if (!retry.rootNode.hasError && respelledHeredocsHold(copyTree(retry, respelled.text), respelled.starts)) {
+          tree.delete();
+          tree = retry;
+          source = respelled.text;
+        } else retry.delete();
+      }
+      let root: Node | null = null;
+      let bodies = new Set<Node>();
       if (tree.rootNode.hasError) {
+        // a reserved word before a compound command may be all the grammar misread (`coproc NAME ( … )`)
+        const read = readReservedWords({ tree, source, root: copyTree(tree, source) }, (r) => this.unreadable(r));
+        ({ tree, source, root, coprocBodies: bodies } = read);
+      }
+      if (tree.rootNode.hasError) {
+        root = null;
+        bodies = new Set();
         // Syntax bash accepts but the grammar does not (`{sudo,reboot}`, `1<>file`): analysed in a respelling the
         // grammar reads, so the deny list and rules still see it; never readable.
         const repaired = repairedSource(text);
@@ -83,7 +109,7 @@ export abstract class WalkBase implements WalkerApi {
           this.unreadable('syntax error');
         }
       }
-      let root = copyTree(tree, source);
+      root ??= copyTree(tree, source);
       const split = lineJoinRepair(root, source);
       if (split !== null) {
         // A line the grammar joined to the command before it (`a | b | c` NEWLINE `rm x < f`): read as bash does.
@@ -97,14 +123,18 @@ export abstract class WalkBase implements WalkerApi {
         }
         this.unreadable('a line the parser joined to the command before it');
       }
-      this.source = source;
-      this.statement(root, stdin);
+      const read = readReservedWords({ tree, source, root }, (r) => this.unreadable(r), bodies);
+      tree = read.tree;
+      this.source = read.source;
+      this.coprocBodies = read.coprocBodies;
+      this.statement(read.root, stdin);
     } catch (err) {
       if (!(err instanceof TreeTooDeep)) throw err;
       this.unreadable(err.message);
     } finally {
       tree.delete();
       this.source = outer;
+      this.coprocBodies = outerBodies;
       this.depth--;
     }
   }
@@ -124,6 +154,7 @@ export abstract class WalkBase implements WalkerApi {
   protected hooks(nested: Node[]): WordHooks {
     return {
       code: (n) => nested.push(n),
+      codeText: (t) => this.nestedSource(t, NO_STDIN, 'child'),
       unreadable: (r) => this.unreadable(r),
       expansion: (n) => this.expansion(n, (c) => nested.push(c)),
       arithmetic: (n) => this.arithmetic(n, (c) => nested.push(c)),
@@ -134,6 +165,7 @@ export abstract class WalkBase implements WalkerApi {
   /** Hooks that analyse substitutions at once. */
   protected readonly immediate: WordHooks = {
     code: (n) => this.substitution(n),
+    codeText: (t) => this.nestedSource(t, NO_STDIN, 'child'),
     unreadable: (r) => this.unreadable(r),
     expansion: (n) => this.expansion(n, (c) => this.substitution(c)),
     arithmetic: (n) => this.arithmetic(n, (c) => this.substitution(c)),
@@ -150,9 +182,9 @@ export abstract class WalkBase implements WalkerApi {
     checkArithmetic(this, node.namedChildren, node.text);
   }
 
-  /** A `$(..)`, backtick or process substitution: its statements run in a subshell. */
+  /** A `$(..)`, backtick or process substitution: its statements run in a subshell, `cd`s followed inside it. */
   protected substitution(node: Node): void {
-    this.scoped('subshell', false, () => {
+    this.scoped('subshell', true, () => {
       for (const child of node.namedChildren) {
         if (child.type === 'file_redirect') fileRedirect(child, this.source, this.state, this.immediate);
         else this.statement(child, NO_STDIN);
@@ -200,7 +232,7 @@ export abstract class WalkBase implements WalkerApi {
    */
   protected walkList(node: Node, stdin: Stdin, last: (n: Node, stdin: Stdin) => string | null): string | null {
     const { items, ops } = this.flattenList(node);
-    const inner = stdin.kind === 'none' ? stdin : UNKNOWN_STDIN;
+    const inner = sharedInput(stdin, items.length);
     const walk = (n: Node, i: number): string | null =>
       i === items.length - 1 ? last(n, inner) : this.statement(n, inner);
     if (ops.every((op) => op === '&&')) {
@@ -256,7 +288,7 @@ export abstract class WalkBase implements WalkerApi {
     let out: string | null = null;
     for (const walk of elements) {
       out = this.scoped('subshell', false, () => walk(input));
-      input = out === null ? UNKNOWN_STDIN : { kind: 'literal', text: out };
+      input = out === null ? UNKNOWN_STDIN : { kind: 'literal', text: out, piped: true };
     }
     return out;
   }
@@ -272,9 +304,10 @@ export abstract class WalkBase implements WalkerApi {
     let bodyStdin = stdin;
     const nested: Node[] = [];
     for (const r of redirects) {
-      if (r.type === 'heredoc_redirect') bodyStdin = heredocLiteral(r, this.source, this.hooks(nested));
-      else if (r.type === 'herestring_redirect') bodyStdin = this.herestring(r);
-      else if (r.type === 'file_redirect' && isStdinRedirect(r)) bodyStdin = { kind: 'file' };
+      if (r.type === 'heredoc_redirect')
+        bodyStdin = bindHeredoc(bodyStdin, r, heredocLiteral(r, this.source, this.hooks(nested)));
+      else if (r.type === 'herestring_redirect') bodyStdin = bindRedirect(bodyStdin, r, this.herestring(r));
+      else bodyStdin = bindRedirect(bodyStdin, r);
     }
     let out = body === null ? null : this.statement(body, bodyStdin);
     for (const n of nested) this.substitution(n);
@@ -289,7 +322,7 @@ export abstract class WalkBase implements WalkerApi {
   protected herestring(r: Node): Stdin {
     const words = r.namedChildren;
     const raw = evaluateRaw(words, this.immediate);
-    return isDynamic(raw) ? UNKNOWN_STDIN : { kind: 'literal', text: rawText(raw) + '\n' };
+    return isDynamic(raw) ? UNKNOWN_STDIN : { kind: 'literal', text: rawText(raw) + '\n', written: 'herestring' };
   }
 
   /** The parts of a heredoc redirect after its start: more redirects, the rest of a pipeline or a list. */
@@ -301,7 +334,7 @@ export abstract class WalkBase implements WalkerApi {
       else if (field === 'argument' && !misread) this.unreadable('arguments after a heredoc are not supported');
       else if (field === 'right') this.scoped('conditional', false, () => this.statement(child, NO_STDIN));
       else if (child.type === 'pipeline') {
-        const first: Stdin = out === null ? UNKNOWN_STDIN : { kind: 'literal', text: out };
+        const first: Stdin = out === null ? UNKNOWN_STDIN : { kind: 'literal', text: out, piped: true };
         this.walkPipeline(child.namedChildren, first, (n, input) => this.statement(n, input));
       } else if (child.type === 'ERROR') this.unreadable('syntax error');
     });

@@ -1,21 +1,25 @@
-import { isLiteralIndex, subscriptText } from './arithmetic';
-import { builtinAssignments } from './builtin-assignments';
+import { followBuiltin } from './builtins';
 import { commandWords } from './command-words';
-import { altersLaterEnvironment, altersOwnEnvironment } from './environment';
+import {
+  analyseAssignedValue,
+  judgeCommandEnvironment,
+  judgeDeclaration,
+  type AssignmentScope,
+} from './environment-assignments';
 import { findSelfCall } from './fork-bomb';
 import { noteGlobReads } from './glob-reads';
 import { followInvocation, literalOutput } from './invocations';
 import { programName } from './names';
-import { parseShell } from './parser';
-import { isStdinRedirect } from './redirects';
+import { bindRedirect, sharedInput } from './descriptors';
 import { NO_STDIN, UNKNOWN_STDIN, type Stdin } from './state';
-import { copyTree, type SyntaxNode as Node } from './syntax-node';
+import type { SyntaxNode as Node } from './syntax-node';
 import type { SimpleCommand } from './types';
 import { assignedBelow, checkArithmetic, checkSubscript, noteAssignment } from './variables';
-import { WalkBase } from './walk-base';
+import { ExpressionWalk } from './walk-expressions';
 import { evaluateRaw, groupAdjacent, isDynamic, rawText, walkExpression, type WordHooks } from './words';
 import { directoryAfter } from './working-directory';
-import { unwrap } from './wrappers';
+import { runWrapped } from './wrapper-effects';
+import { unwrap, type Unwrapped } from './wrappers';
 
 /**
  * The syntax-tree walk. Every node type is handled explicitly; anything else makes the command unreadable
@@ -25,15 +29,14 @@ import { unwrap } from './wrappers';
 
 /** Separators bash rejects outside a `case` item (`ls ;; pwd`). */
 const CASE_SEPARATORS = new Set([';;', ';&', ';;&']);
-/** Comparison operators of `[[ ]]` whose operands bash evaluates as arithmetic. */
-const ARITHMETIC_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
 const LOOPS = new Set(['while_statement', 'for_statement', 'c_style_for_statement']);
 
-export class ShellWalk extends WalkBase {
+export class ShellWalk extends ExpressionWalk {
   /** Statements in order; one followed by `&` runs in the background, in a subshell. */
   private sequence(node: Node, stdin: Stdin): void {
-    const inner = stdin.kind === 'none' ? stdin : UNKNOWN_STDIN;
     const children = node.children;
+    const statements = children.filter((c) => c.isNamed && c.type !== 'comment').length;
+    const inner = sharedInput(stdin, statements);
     children.forEach((child, i) => {
       if (!child.isNamed) {
         if (CASE_SEPARATORS.has(child.type)) this.unreadable(`syntax error: ${child.type} outside a case`);
@@ -46,6 +49,15 @@ export class ShellWalk extends WalkBase {
   }
 
   override statement(node: Node, stdin: Stdin): string | null {
+    // `coproc { …; }`: the body runs in the background, in a subshell reading from a pipe
+    if (this.coprocBodies.has(node)) {
+      this.scoped('subshell', false, () => this.syntax(node, UNKNOWN_STDIN));
+      return null;
+    }
+    return this.syntax(node, stdin);
+  }
+
+  private syntax(node: Node, stdin: Stdin): string | null {
     if (node.type === 'ERROR' || node.isMissing) {
       this.unreadable('syntax error');
       this.scoped('conditional', false, () => this.sequence(node, stdin));
@@ -64,7 +76,8 @@ export class ShellWalk extends WalkBase {
       case 'pipeline':
         return this.walkPipeline(node.namedChildren, stdin, (n, input) => this.statement(n, input));
       case 'subshell':
-        this.scoped('subshell', false, () => this.sequence(node, stdin));
+        // `(cd DIR; ...)`: its own directory, followed like the top level's, forgotten after it
+        this.scoped('subshell', true, () => this.sequence(node, stdin));
         return null;
       case 'negated_command':
       case 'do_group':
@@ -170,62 +183,12 @@ export class ShellWalk extends WalkBase {
     });
   }
 
-  /** `[[ ]]` and `[ ]`: substitutions run; `-eq`-style operands are arithmetic; `-v a[i]` evaluates its subscript. */
-  private testCommand(node: Node): void {
-    walkExpression(node, this.immediate);
-    const double = node.child(0)?.type === '[[';
-    const visit = (n: Node): void => {
-      if (n.type === 'binary_expression' && double) {
-        const op = n.childForFieldName('operator');
-        if (op !== null && ARITHMETIC_TESTS.has(op.text)) {
-          const operands = n.namedChildren.filter((c) => c !== op);
-          checkArithmetic(this, operands, n.text);
-        }
-      }
-      if (n.type === 'unary_expression' && n.children.some((c) => c.text === '-v')) {
-        const operand = n.namedChildren.filter((c) => c.type !== 'test_operator');
-        const raw = evaluateRaw(operand, this.immediate);
-        if (isDynamic(raw)) this.unreadable(`${n.text}: -v of a computed name evaluates it as code`);
-        else this.subscriptName(rawText(raw), n.text);
-      }
-      for (const c of n.namedChildren) visit(c);
-    };
-    visit(node);
-  }
-
-  /** A variable name given as data (`printf -v NAME`, `read NAME`, `test -v NAME`): its subscript is arithmetic. */
-  private subscriptName(name: string, what: string): void {
-    const sub = subscriptText(name);
-    const base = sub === null ? name : name.slice(0, name.indexOf('['));
-    if (sub === null || isLiteralIndex(sub) || this.state.associative.has(base)) return;
-    this.arithmeticText(sub, what);
-  }
-
-  override arithmeticText(text: string, what: string): void {
-    const tree = parseShell(`(( ${text} ))`);
-    try {
-      const root = copyTree(tree, `(( ${text} ))`);
-      const only = root.namedChildren;
-      if (
-        tree.rootNode.hasError ||
-        only.length !== 1 ||
-        only[0]?.type !== 'compound_statement' ||
-        only[0].child(0)?.type !== '(('
-      ) {
-        this.unreadable(`${what}: ${text} is not an arithmetic expression bash would read safely`);
-        return;
-      }
-      checkArithmetic(this, only[0].namedChildren, what);
-    } finally {
-      tree.delete();
-    }
-  }
-
   private assignments(
     nodes: Node[],
     hooks: WordHooks,
     record: boolean,
     later?: [string, 'integer' | 'data'][],
+    scope: AssignmentScope = record ? 'shell' : 'command',
   ): string[] {
     const texts: string[] = [];
     for (const a of nodes) {
@@ -248,6 +211,7 @@ export class ShellWalk extends WalkBase {
         ((!isDynamic(raw) && /^-?\d+$/.test(valueText)) ||
           (value?.type === 'arithmetic_expansion' && valueNodes.length === 1));
       const target = name?.type === 'subscript' ? `${base}[0]` : base;
+      analyseAssignedValue(this, base, valueText, scope);
       if (record) noteAssignment(this, target, integer ? 'integer' : 'data');
       later?.push([target, integer ? 'integer' : 'data']);
       texts.push(`${name?.text ?? ''}${op}${valueText}`);
@@ -265,7 +229,8 @@ export class ShellWalk extends WalkBase {
     const assigned: [string, 'integer' | 'data'][] = [];
     for (const child of node.namedChildren) {
       if (child.type === 'variable_assignment') {
-        words.push(...this.assignments([child], hooks, false, keyword === 'unset' ? undefined : assigned));
+        const scope = keyword === 'export' || /x/.test(flags) ? 'exported' : 'shell';
+        words.push(...this.assignments([child], hooks, false, keyword === 'unset' ? undefined : assigned, scope));
         dynamic.push(false);
         continue;
       }
@@ -273,16 +238,31 @@ export class ShellWalk extends WalkBase {
       const text = rawText(raw);
       words.push(text);
       dynamic.push(isDynamic(raw));
+      const element = /^[A-Za-z_]\w*\[[^\]]*\]/.exec(text);
+      // `declare 'a[$i]=1'`: bash reads the operand as an assignment, its subscript as arithmetic
+      if (element !== null && keyword !== 'unset' && !isDynamic(raw))
+        this.subscriptName(element[0], `${keyword} ${text}`);
       if (/^[-+][a-zA-Z]+$/.test(text)) flags += text.slice(1);
-      else if (keyword === 'unset') this.state.integers.delete(text);
-      else if (/^[A-Za-z_]\w*$/.test(text) && flags.includes('A')) this.state.associative.add(text);
+      else if (keyword === 'unset') {
+        this.state.integers.delete(text);
+        if (!isDynamic(raw)) this.subscriptName(text, `unset ${text}`); // `unset 'a[$i]'` evaluates $i
+      } else if (/^[A-Za-z_]\w*$/.test(text) && flags.includes('A')) this.state.associative.add(text);
       else if (/^[A-Za-z_]\w*$/.test(text) && keyword === 'local') noteAssignment(this, text, 'data');
     }
     // integer and reference attributes make later assignments arithmetic, or names of other variables
     if (/[in]/.test(flags) && keyword !== 'unset' && keyword !== 'export') {
       this.unreadable(`${keyword} -${flags.replace(/[^in]/g, '')} makes a variable's value evaluate as code`);
     }
-    this.push({ text: node.text, argv: words, name: keyword, words, assignments: [], argvDynamic: dynamic });
+    const cmd: SimpleCommand = {
+      text: node.text,
+      argv: words,
+      name: keyword,
+      words,
+      assignments: [],
+      argvDynamic: dynamic,
+    };
+    this.push(cmd);
+    judgeDeclaration(cmd, this);
     for (const [target, kind] of assigned) noteAssignment(this, target, kind);
     for (const n of nested) this.substitution(n);
   }
@@ -314,9 +294,9 @@ export class ShellWalk extends WalkBase {
       if (child.type === 'variable_assignment') assignmentNodes.push(child);
       else if (field === 'name' || field === 'argument') wordNodes.push(child);
       else if (field === 'redirect') {
-        if (child.type === 'herestring_redirect') input = this.herestring(child);
+        if (child.type === 'herestring_redirect') input = bindRedirect(input, child, this.herestring(child));
         else {
-          if (child.type === 'file_redirect' && isStdinRedirect(child)) input = { kind: 'file' };
+          input = bindRedirect(input, child);
           this.redirect(child);
         }
       } else if (child.isNamed) this.unreadable(`unsupported command syntax: ${child.type}`);
@@ -349,14 +329,26 @@ export class ShellWalk extends WalkBase {
       this.unreadable(`the command name is computed: ${u.argv[0] ?? ''}`);
       return null;
     }
+    // `hash -p PATH NAME` earlier: NAME runs PATH (argv[0] stays NAME)
+    const hashed = u.argv[0]?.includes('/') === false ? this.state.hashed.get(u.argv[0]) : undefined;
+    const argv = hashed === undefined ? u.argv : [hashed, ...u.argv.slice(1)];
     const cmd: SimpleCommand = {
       text,
-      argv: u.argv,
-      name: programName(u.argv[0] ?? ''),
+      argv,
+      name: programName(argv[0] ?? ''),
       words,
-      assignments,
+      assignments: [...assignments, ...u.envAssignments],
       argvDynamic: u.dynamic,
+      ...(u.runner === null ? {} : { runner: u.runner }),
     };
+    judgeCommandEnvironment(cmd, u.envUnset, this);
+    for (const a of u.envAssignments)
+      analyseAssignedValue(this, a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1), 'command');
+    return runWrapped(u, cmd, stdin, this, () => this.emitWrapped(cmd, u, stdin));
+  }
+
+  /** The program the wrappers run, in the directory they give it (wrapper-effects.ts). */
+  private emitWrapped(cmd: SimpleCommand, u: Unwrapped, stdin: Stdin): string | null {
     if (u.viaXargs) {
       cmd.argsFromInput = true;
       // `echo ~ | xargs rm -rf`: literal words piped into xargs are its arguments (for the deny list and paths)
@@ -364,8 +356,9 @@ export class ShellWalk extends WalkBase {
     }
     this.push(cmd);
     if (cmd.name === 'set' && cmd.argv.length > 1) this.state.positionalSet = true;
-    const input = u.viaXargs ? NO_STDIN : stdin;
-    builtinAssignments(cmd, this);
+    // `coproc CMD`: CMD reads what the shell writes to it later, not the command's input
+    const input = u.viaXargs ? NO_STDIN : cmd.words[0] === 'coproc' ? UNKNOWN_STDIN : stdin;
+    followBuiltin(cmd, this);
     followInvocation(cmd, u.dynamic, input, this);
     return literalOutput(cmd, u.dynamic, input);
   }
@@ -390,8 +383,8 @@ export class ShellWalk extends WalkBase {
   }
 
   private push(cmd: SimpleCommand): void {
-    if (this.state.environmentAltered || altersOwnEnvironment(cmd)) cmd.environmentAltered = true;
-    if (altersLaterEnvironment(cmd)) this.state.environmentAltered = true;
+    if (this.state.environmentAltered) cmd.environmentAltered = true;
+    if (this.state.environmentSet || cmd.environmentAltered === true) cmd.environmentSet = true;
     if (this.state.cwd !== '') cmd.cwd = this.state.cwd;
     const cdpath = this.state.cdpathSet || cmd.assignments.some((a) => /^CDPATH\+?=/.test(a));
     this.state.cwd = directoryAfter(this.state.cwd, cmd, { follow: this.follow, cdpath });

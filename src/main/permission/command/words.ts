@@ -31,6 +31,8 @@ export interface RawWord {
 export interface WordHooks {
   /** A `$(..)`, backtick or `<(..)`/`>(..)` node: its statements run. */
   code(node: Node): void;
+  /** Bash code found as text the grammar did not parse (a backquoted command in a here-document): it runs. */
+  codeText?(text: string): void;
   /** Something this evaluator does not understand: the command becomes unreadable. */
   unreadable(reason: string): void;
   /** A `${..}` expansion: checked for code from data (indirection, `@P`, offsets, subscripts). */

@@ -9,6 +9,7 @@ import {
   type PathPatternBase,
   type PathViews,
 } from './path-pattern';
+import { matchesOnlyCodeFolders, matchesOnlySecrets } from './narrow-pattern';
 import { PathRuleIndex } from './path-rule-index';
 import { SOURCE_ORDER, type LoadedRule, type RuleSourceName } from './rule-types';
 
@@ -17,11 +18,18 @@ export interface CompiledRule extends LoadedRule {
   rank: number;
   command: CommandMatcher | null;
   path: CompiledPathPattern | null;
+  /** Which kinds of protected files this path rule's pattern matches exclusively (see narrow-pattern.ts). */
+  only: { secrets: boolean; codeFolders: boolean };
 }
 
 /** Which allow rules count: in an untrusted project, project and local allow rules are not loaded. */
 export interface AllowFilter {
   excludeSources: ReadonlySet<RuleSourceName>;
+  /**
+   * The path is a secret (`secrets`) or lies under a code-running folder (`codeFolders`): only a rule whose pattern
+   * matches nothing but such files counts (contract "Defaults": a broad rule never unlocks them).
+   */
+  only?: 'secrets' | 'codeFolders';
 }
 
 const NO_FILTER: AllowFilter = { excludeSources: new Set() };
@@ -41,6 +49,11 @@ function lastSegmentMayMatch(specifier: string, name: string): boolean {
   // a pattern with no slash also matches everything below a folder of that name
   if (last === '' || last.includes('**') || !spec.includes('/')) return true;
   return picomatch(last, { dot: true, nocase: process.platform === 'darwin' || process.platform === 'win32' })(name);
+}
+
+/** A rule written with a Gatehouse tool's own name (`read_file`, `write_file(...)`): it applies to that tool only. */
+export function namesOneTool(rule: LoadedRule): boolean {
+  return rule.tools.length === 1 && rule.toolName === rule.tools[0];
 }
 
 function bestOf(a: CompiledRule | null, b: CompiledRule): CompiledRule {
@@ -110,7 +123,12 @@ export class RuleSet {
     const command = rule.kind === 'command' && rule.specifier !== null ? compileCommandPattern(rule.specifier) : null;
     const pathMatcher =
       rule.kind === 'path' && rule.specifier !== null ? compilePathPatternParts(rule.specifier) : null;
-    return { ...rule, rank, command, path: pathMatcher };
+    const narrow = rule.kind === 'path' && rule.specifier !== null ? rule.specifier : null;
+    const only = {
+      secrets: narrow !== null && matchesOnlySecrets(narrow),
+      codeFolders: narrow !== null && matchesOnlyCodeFolders(narrow),
+    };
+    return { ...rule, rank, command, path: pathMatcher, only };
   }
 
   private bare(tool: ToolName, behavior: RuleBehavior, filter: AllowFilter): CompiledRule | null {
@@ -160,9 +178,30 @@ export class RuleSet {
   ): CompiledRule | null {
     const index = this.pathIndex.get(`${tool}:${behavior}`);
     if (!index) return null;
+    const only = filter.only;
     return index.best(
       paths.map((p) => this.views(p)),
-      (r) => filter.excludeSources.has(r.source),
+      (r) => filter.excludeSources.has(r.source) || (only !== undefined && !r.only[only]),
+    );
+  }
+
+  /**
+   * The winning rule of `behavior` among those that judge the files a command reads (`read`: `Read(...)`) or writes
+   * (`write`: `Edit(...)`, `Write(...)`). A rule written with one tool's own name (`read_file(README.md)`,
+   * `write_file(src/**)`) applies to that one tool only (contract, "Rules"), never to a command's files.
+   */
+  matchCommandPath(
+    access: 'read' | 'write',
+    behavior: RuleBehavior,
+    paths: readonly string[],
+    filter: AllowFilter = NO_FILTER,
+  ): CompiledRule | null {
+    const index = this.pathIndex.get(`${access === 'read' ? 'read_file' : 'write_file'}:${behavior}`);
+    if (!index) return null;
+    const only = filter.only;
+    return index.best(
+      paths.map((p) => this.views(p)),
+      (r) => filter.excludeSources.has(r.source) || namesOneTool(r) || (only !== undefined && !r.only[only]),
     );
   }
 
@@ -170,9 +209,15 @@ export class RuleSet {
    * The winning rule of `behavior` for `tool` that may cover a file named `name` in a folder that is not known
    * (null: the name is not known either). A pattern whose last segment matches the name (or any name) may.
    */
-  matchUnknownPath(tool: ToolName, behavior: RuleBehavior, name: string | null): CompiledRule | null {
+  matchUnknownPath(
+    tool: ToolName,
+    behavior: RuleBehavior,
+    name: string | null,
+    opts: { commandFiles?: boolean } = {},
+  ): CompiledRule | null {
     let best: CompiledRule | null = null;
     for (const r of this.byToolBehavior.get(`${tool}:${behavior}`) ?? []) {
+      if (opts.commandFiles === true && namesOneTool(r)) continue;
       if (r.kind !== 'any' && (r.kind !== 'path' || r.specifier === null)) continue;
       if (r.kind === 'path' && name !== null && !lastSegmentMayMatch(r.specifier ?? '', name)) continue;
       best = bestOf(best, r);

@@ -1,9 +1,8 @@
-import path from 'node:path';
 import type { CommandFacts, FileFacts } from '../call-facts';
+import { codeFolderOf, isSecretPath } from '../default-paths';
 import type { JudgedPath } from '../judged-path';
-import { configFolderOf, globTargetsSensitiveFiles, isSensitiveFile } from '../sensitive-files';
+import { globTargetsSensitiveFiles } from '../sensitive-files';
 import { decision, PASSTHROUGH, type CallContext, type StageAnswer } from '../stage-types';
-import { relativeEscapes } from '../../../shared/node/path-containment';
 
 /**
  * Stage 5, only where no rule decided: reading a sensitive file asks; writing under a folder whose files run code
@@ -14,19 +13,8 @@ export function defaultsStage(ctx: CallContext): StageAnswer {
   return ctx.facts.kind === 'file' ? fileDefaults(ctx, ctx.facts) : commandDefaults(ctx, ctx.facts);
 }
 
-function sensitive(p: JudgedPath): boolean {
-  return isSensitiveFile(p.real) || isSensitiveFile(p.lexical) || (p.physical !== null && isSensitiveFile(p.physical));
-}
-
-function configFolder(ctx: CallContext, p: JudgedPath): string | null {
-  const candidates = [p.root ? path.relative(p.root, p.real) : null, path.relative(ctx.projectRoot, p.lexical)];
-  for (const rel of candidates) {
-    if (rel === null || relativeEscapes(rel)) continue;
-    const hit = configFolderOf(rel);
-    if (hit) return hit;
-  }
-  return null;
-}
+const sensitive = isSecretPath;
+const configFolder = (ctx: CallContext, p: JudgedPath): string | null => codeFolderOf(ctx.projectRoot, p);
 
 const askSensitive = (p: JudgedPath): StageAnswer =>
   decision(

@@ -1,13 +1,13 @@
 import type { Decision, RuleBehavior } from '../../../shared/permission';
 import type { CommandFacts, FileFacts } from '../call-facts';
+import { assignedName, variableKind } from '../command/environment';
 import { withoutGlobalOptions } from '../command/global-options';
 import type { SimpleCommand } from '../command/types';
+import { codeFolderOf, isSecretPath, mayBeSecret, unknownName } from '../default-paths';
 import { bothForms, type JudgedPath } from '../judged-path';
 import type { AllowFilter, CompiledRule } from '../rules/rule-set';
-import { configFolderOf } from '../sensitive-files';
 import { decision, PASSTHROUGH, type CallContext, type HookVerdict, type StageAnswer } from '../stage-types';
 import { capRuleAllow, UNTRUSTED_ALLOW_EXCLUDED } from './trust';
-import path from 'node:path';
 
 /**
  * Stage 4: rules from every source. Any matching deny wins, else any ask, else allow (for a command: only when
@@ -44,8 +44,11 @@ function fileRules(ctx: CallContext, facts: FileFacts, filter: AllowFilter): Sta
     const hit = ctx.rules.matchPath(ctx.tool, behavior, forms);
     if (hit) return ruleDecision(behavior, hit, what);
   }
-  // Allow rules judge where the path really lands (a symlink named like an allowed folder does not count).
-  const allows = targets.map((t) => ctx.rules.matchPath(ctx.tool, 'allow', [t.real], filter));
+  // Allow rules judge where the path really lands (a symlink named like an allowed folder does not count); a secret
+  // or a file under a code-running folder only by a rule whose pattern matches nothing else.
+  const allows = targets.map((t) =>
+    ctx.rules.matchPath(ctx.tool, 'allow', [t.real], narrowed(ctx, filter, t, facts.access)),
+  );
   if (allows.some((a) => a === null)) {
     if (!ctx.hookAllow) return PASSTHROUGH;
     targets.forEach((t) => ctx.explicitlyAllowed.add(t));
@@ -60,9 +63,20 @@ function fileRules(ctx: CallContext, facts: FileFacts, filter: AllowFilter): Sta
   );
 }
 
-/** Names whose value changes what a program loads or runs: an allow rule is not widened to commands setting them. */
-const RISKY_ASSIGNMENT =
-  /^(LD_\w*|DYLD_\w*|PATH|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG_\w*)=/;
+/** The filter for allow rules of a path: a secret or a code-folder file needs a rule matching only such files. */
+function narrowed(ctx: CallContext, filter: AllowFilter, p: JudgedPath, access: 'read' | 'write'): AllowFilter {
+  if (access === 'read') return isSecretPath(p) ? { ...filter, only: 'secrets' } : filter;
+  return codeFolderOf(ctx.projectRoot, p) !== null ? { ...filter, only: 'codeFolders' } : filter;
+}
+
+/**
+ * A command rule that spells the path out as one of its literal words (`Bash(cat .env)`, `Bash(cp x
+ * .git/hooks/pre-commit)`) chose that file; `Bash(cat:*)` or `Bash(*)` did not.
+ */
+function spellsOut(rule: CompiledRule, given: string): boolean {
+  const words = (rule.specifier ?? '').replace(/:\*$/, '').split(/\s+/);
+  return words.some((w) => w === given && !w.includes('*'));
+}
 
 /**
  * Deny and ask rules match the words as written, the program that really runs, its base name, and the command
@@ -77,27 +91,22 @@ function restrictVariants(cmd: SimpleCommand): string[][] {
 }
 
 /**
- * Allow rules match the program that really runs (wrappers such as `timeout 5` and leading assignments set
- * aside), so `Bash(timeout:*)` does not allow whatever `timeout` wraps; an assignment of a variable that changes
- * what runs (LD_PRELOAD, PATH, NODE_OPTIONS...) is never allowed by a rule, nor a program fed extra arguments
+ * Allow rules match the program that really runs (wrappers such as `timeout 5` set aside), so `Bash(timeout:*)`
+ * does not allow whatever `timeout` wraps. Leading assignments outside the inert table (locale, time zone, colour,
+ * CI) are part of what a rule must name (`Bash(DEBUG=1 npm test)`); a variable that changes what runs (LD_PRELOAD,
+ * PATH, NODE_OPTIONS...) is never allowed by a rule (the command is unreadable), nor a program fed extra arguments
  * from its input (`xargs`).
  */
 function allowVariants(cmd: SimpleCommand): string[][] {
   // Arguments read from input at run time (`... | xargs rm`) are not in the text a rule was written for.
   if (cmd.environmentAltered === true || cmd.argsFromInput === true) return [];
-  if ([...cmd.assignments, ...cmd.words].some((w) => RISKY_ASSIGNMENT.test(w))) return [];
-  return [cmd.argv];
+  const own = cmd.assignments.filter((a) => variableKind(assignedName(a, true) ?? '') !== 'inert');
+  return [own.length === 0 ? cmd.argv : [...own, ...cmd.argv]];
 }
 
 /** `tee FILE...`: its targets are judged as writes below, so the part itself needs no rule of its own. */
 function isPlainTee(cmd: SimpleCommand): boolean {
   return cmd.name === 'tee' && cmd.argv.slice(1).every((a) => !a.startsWith('-') || a === '-a' || a === '--append');
-}
-
-/** The file name of a path read from an unknown place, or null when the name itself is computed. */
-function unknownName(given: string): string | null {
-  const name = path.posix.basename(given);
-  return /[$`*?[{]/.test(name) || name === '' || name.startsWith('(') ? null : name;
 }
 
 function commandRules(ctx: CallContext, facts: CommandFacts, filter: AllowFilter): StageAnswer {
@@ -108,8 +117,8 @@ function commandRules(ctx: CallContext, facts: CommandFacts, filter: AllowFilter
     const hit = best([
       ctx.rules.matchCommand(behavior, []),
       ...facts.parts.map((p) => ctx.rules.matchCommand(behavior, restrictVariants(p.cmd))),
-      ...readPaths.map((p) => ctx.rules.matchPath('read_file', behavior, bothForms(p))),
-      ...writes.map((w) => ctx.rules.matchPath('write_file', behavior, bothForms(w.path))),
+      ...readPaths.map((p) => ctx.rules.matchCommandPath('read', behavior, bothForms(p))),
+      ...writes.map((w) => ctx.rules.matchCommandPath('write', behavior, bothForms(w.path))),
     ]);
     if (hit) return ruleDecision(behavior, hit, what);
   }
@@ -117,7 +126,9 @@ function commandRules(ctx: CallContext, facts: CommandFacts, filter: AllowFilter
   for (const p of readPaths) {
     if (!p.unknown) continue;
     const rule = best(
-      (['deny', 'ask'] as const).map((b) => ctx.rules.matchUnknownPath('read_file', b, unknownName(p.given))),
+      (['deny', 'ask'] as const).map((b) =>
+        ctx.rules.matchUnknownPath('read_file', b, unknownName(p.given), { commandFiles: true }),
+      ),
     );
     if (rule) {
       const why = `this command reads ${p.given}, whose location is only known when it runs, and the ${rule.source} rule ${rule.text} may cover it`;
@@ -132,11 +143,21 @@ function commandRules(ctx: CallContext, facts: CommandFacts, filter: AllowFilter
       `unreadable command (${why}): Gatehouse cannot know what runs, so it asks in every mode`,
     );
   }
-  // Explicit allows for paths override the defaults (sensitive reads, writes outside the project).
+  // Explicit allows for paths override the defaults (sensitive reads, writes outside the project); a secret or a
+  // code-folder file only by a rule whose pattern matches nothing else.
+  // (Only secrets need it: the defaults judge nothing else a command reads, and a tree read holds many files.)
   for (const p of readPaths)
-    if (!p.unknown && ctx.rules.matchPath('read_file', 'allow', [p.real], filter)) ctx.explicitlyAllowed.add(p);
+    if (
+      !p.unknown &&
+      isSecretPath(p) &&
+      ctx.rules.matchCommandPath('read', 'allow', [p.real], narrowed(ctx, filter, p, 'read'))
+    )
+      ctx.explicitlyAllowed.add(p);
   for (const w of writes)
-    if (!w.path.unknown && ctx.rules.matchPath('write_file', 'allow', [w.path.real], filter))
+    if (
+      !w.path.unknown &&
+      ctx.rules.matchCommandPath('write', 'allow', [w.path.real], narrowed(ctx, filter, w.path, 'write'))
+    )
       ctx.explicitlyAllowed.add(w.path);
 
   const matched: CompiledRule[] = [];
@@ -151,11 +172,18 @@ function commandRules(ctx: CallContext, facts: CommandFacts, filter: AllowFilter
   }
   if (ctx.hookAllow && matched.length === 0) byHook = true;
   if (matched.length === 0 && !byHook) return PASSTHROUGH;
+  const spelled = (given: string): boolean => !byHook && matched.some((r) => spellsOut(r, given));
+  // A broad command rule (`Bash(cat:*)`, `Bash(*)`) reads no secret, not even one only the run names (`cat $F`):
+  // only a Read rule for it or a command rule spelling it out does (the defaults ask otherwise).
+  for (const p of readPaths) {
+    if (byHook || ctx.explicitlyAllowed.has(p)) continue;
+    if (mayBeSecret(p) && !spelled(p.given)) return PASSTHROUGH;
+  }
   // An allowed command may write into the project (not into its config folders) or where an Edit rule allows.
   for (const w of writes) {
     if (ctx.explicitlyAllowed.has(w.path)) continue;
     if (w.path.unknown || w.path.root === null) return PASSTHROUGH;
-    if (configFolderOf(path.relative(w.path.root, w.path.real)) !== null) return PASSTHROUGH;
+    if (codeFolderOf(ctx.projectRoot, w.path) !== null && !spelled(w.target.path)) return PASSTHROUGH;
   }
   if (byHook && ctx.hookAllow) return hookAllowed(ctx, ctx.hookAllow);
   const texts = [...new Set(matched.map((r) => r.text))];

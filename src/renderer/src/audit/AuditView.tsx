@@ -1,5 +1,6 @@
 import { useCallback, useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
 import type { AuditRecord, CheckpointAudit } from '../../../shared/audit-contract';
+import { SANDBOX_KIND_LABELS } from '../../../shared/permission';
 import { callTarget } from '../../../shared/tools';
 import { errorMessage, useApi, useApiEvent } from '../api';
 import { useShell } from '../app/store';
@@ -84,6 +85,14 @@ function AuditRow({ r }: { r: AuditRecord }) {
       </td>
       <td>
         <Shown className={`audit-decision audit-decision-${r.decision}`} text={r.decision} lines="inline" />
+        {r.sandbox ? (
+          <Shown
+            className="muted audit-sandbox"
+            text={` · ${SANDBOX_KIND_LABELS[r.sandbox]}`}
+            lines="inline"
+            data-testid="audit-sandbox"
+          />
+        ) : null}
       </td>
       <td>
         <Shown text={r.source} lines="inline" />

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { SANDBOX_KIND_LABELS, type SandboxKind } from '../../../shared/permission';
 import { callTarget } from '../../../shared/tools';
 import { Shown } from '../display';
 import { HookRuns } from '../hooks';
@@ -30,6 +31,12 @@ export function decisionLabel(item: ToolItem): { text: string; tone: 'ok' | 'war
   if (d.rule) return { text: `allowed by rule ${d.rule} from ${d.source}`, tone: 'ok' };
   // `local`, `project`, `user`, `session`: the scope the rule lives in (local: .gatehouse/settings.local.yaml).
   return { text: `allowed: ${d.reason}`, tone: 'ok' };
+}
+
+/** Where an allowed command ran: plain for the two sandboxes, a warning where nothing confined it. */
+export function sandboxLabel(kind: SandboxKind): { text: string; tone: 'muted' | 'warn' } {
+  const tone = kind === 'read-only' || kind === 'workspace' ? 'muted' : 'warn';
+  return { text: SANDBOX_KIND_LABELS[kind], tone };
 }
 
 /**
@@ -86,6 +93,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
   const asked = item.decision?.asked ?? null;
   const outcome = asked && item.decision && !badge.text.startsWith(item.decision.reason) ? item.decision.reason : null;
   const output = outputOf(item);
+  const sandbox = item.decision?.allow && item.decision.sandbox ? sandboxLabel(item.decision.sandbox) : null;
   const [open, setOpen] = useState(() => openOutputs.has(item.callId));
   const toggle = (isOpen: boolean): void => {
     if (isOpen) openOutputs.add(item.callId);
@@ -120,6 +128,11 @@ export function ToolCard({ item }: { item: ToolItem }) {
         <span className={`badge badge-${badge.tone}`} data-testid="decision-badge">
           <Shown text={badge.text} lines="inline" />
         </span>
+        {sandbox ? (
+          <span className={`badge badge-${sandbox.tone}`} data-testid="sandbox-badge">
+            <Shown text={sandbox.text} lines="inline" />
+          </span>
+        ) : null}
         <span className={`tool-status tool-status-${status.tone}`} data-testid="tool-status">
           <Shown text={status.text} lines="inline" />
         </span>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { unpreviewableSummary } from '../../../shared/agent-events';
 import type { ApprovalRequestEvent } from '../../../shared/chat-contract';
 import { parseMcpToolName } from '../../../shared/mcp-contract';
+import { SANDBOX_KIND_LABELS } from '../../../shared/permission';
 import { LongText, MarkWarning, Shown } from '../display';
 import type { MarkedText } from '../display';
 import { DiffView } from './DiffView';
@@ -104,6 +105,14 @@ export function ApprovalFacts({ request }: { request: ApprovalRequestEvent }) {
       <dd data-testid="approval-reason">
         <Shown text={request.reason} /> <Shown className="muted" text={`(${request.source})`} />
       </dd>
+      {request.sandbox ? (
+        <>
+          <dt>If you allow it</dt>
+          <dd data-testid="approval-sandbox">
+            <Shown text={`runs in: ${SANDBOX_KIND_LABELS[request.sandbox]}`} lines="inline" />
+          </dd>
+        </>
+      ) : null}
     </dl>
   );
 }

@@ -61,6 +61,9 @@ export function bwrapArgs(plan: BwrapPlan, command: string): string[] {
     // user (when possible), pid, ipc, uts, cgroup and net namespaces: no network but the proxy bridge, and no view
     // of host processes (a host /proc/<pid>/root would be a way out of the mount namespace).
     '--unshare-all',
+    // bubblewrap run by root keeps root's capabilities inside: a command could unmount a mask or a guard.
+    '--cap-drop',
+    'ALL',
     '--ro-bind',
     '/',
     '/',

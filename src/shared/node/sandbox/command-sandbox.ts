@@ -14,7 +14,9 @@ import { holdGuards } from './placeholders';
 import { makePrivateDir, removeOrphanedPrivateDirsOnce } from './private-dirs';
 import { existingMaskTargets, protectedReadPaths } from './protected-paths';
 import { sandboxHandle } from './sandbox-handle';
-import { probe, PROBE_COMMAND, unavailable, writableRootsOf } from './sandbox-probe';
+import { probe, probeError, PROBE_COMMAND, unavailable, writableRootsOf } from './sandbox-probe';
+import { readOnlyBwrapArgs, readOnlyEnv, readOnlyProbeCommand, type ReadOnlyBwrapPlan } from './read-only-profile';
+import { readOnlySeccompProgram, withSeccompFd } from './read-only-seccomp';
 import { sandboxEnv } from './sandbox-env';
 import { createSeatbeltSandbox } from './seatbelt-sandbox';
 import { runtimeDirsOf, socketDoors } from './socket-doors';
@@ -123,32 +125,68 @@ export async function createCommandSandbox(config: CommandSandboxConfig): Promis
     }
   };
 
-  let result: { ok: boolean; detail: string };
-  try {
-    result = await probe(await wrap(PROBE_COMMAND));
-  } catch (err) {
-    result = { ok: false, detail: err instanceof Error ? err.message : String(err) }; // a root that cannot be guarded
-  }
-  if (!result.ok) {
+  // The read-only profile: no writable root, so no guard to hold; the masks as the workspace profile has them, and
+  // every door masked with none opened (its seccomp filter refuses unix sockets where there is one; the masks hold
+  // where there is none).
+  const seccomp = readOnlySeccompProgram();
+  const wrapReadOnly = async (command: string): Promise<WrappedCommand> => {
+    const secrets = await existingMaskTargets(configuredProtected);
+    const masked = [...secrets, ...(await hiddenMaskTargets(hidden, writableRoots, secrets))];
+    const doors = await socketDoors({
+      home: config.home,
+      writableRoots,
+      runtimeDirs,
+      masked,
+      allowUnixSockets: [],
+      ownFolders: dirsToRemove,
+    });
+    maskedSecrets = [...secrets, ...doors.masks.filter((m) => m.isDirectory)].map((m) => m.path);
+    const plan: ReadOnlyBwrapPlan = {
+      projectRoot,
+      roots: writableRoots,
+      masks: [...masked, ...doors.masks],
+      seccomp: seccomp !== null,
+    };
+    const args = readOnlyBwrapArgs(plan, command);
+    const argv = seccomp === null ? { file: located.bwrap, args } : withSeccompFd(located.bwrap, args, seccomp);
+    return { ...argv, env: readOnlyEnv(baseEnv, allowList), cwd: projectRoot };
+  };
+
+  // Both profiles are proved before either is used: never a read-only profile that silently is not.
+  const probed = await Promise.all([
+    wrap(PROBE_COMMAND).then(probe, probeError), // throws for a root that cannot be guarded
+    wrapReadOnly(readOnlyProbeCommand(seccomp !== null)).then(probe, probeError),
+  ]);
+  const failed = probed.find((r) => !r.ok);
+  if (failed !== undefined) {
     await teardown();
-    return unavailable(`bubblewrap does not work here: ${result.detail}`);
+    const which = failed === probed[1] ? ' (read-only profile)' : '';
+    return unavailable(`bubblewrap does not work here${which}: ${failed.detail}`);
   }
 
   return sandboxHandle({
     mechanism: 'bubblewrap',
     wrap,
+    wrapReadOnly,
     wrapUnsandboxed: (command) => directCommand(command, projectRoot, allowList, baseEnv),
-    violationContext: () => ({
-      projectRoot,
-      writableRoots,
-      protectedPaths: [...configuredProtected, ...maskedSecrets],
-      home: config.home,
-      allowedDomains: config.allowedDomains,
-      denials: proxy?.recentDenials(lastWrapAt - 1_000) ?? [],
-      hidden,
-      guarded: guarded.paths,
-      pinned: guarded.pins,
-    }),
+    violationContext: (profile) => {
+      const common = {
+        projectRoot,
+        protectedPaths: [...configuredProtected, ...maskedSecrets],
+        home: config.home,
+        hidden,
+      };
+      if (profile === 'read-only')
+        return { ...common, writableRoots: [], allowedDomains: [], denials: [], readOnly: true };
+      return {
+        ...common,
+        writableRoots,
+        allowedDomains: config.allowedDomains,
+        denials: proxy?.recentDenials(lastWrapAt - 1_000) ?? [],
+        guarded: guarded.paths,
+        pinned: guarded.pins,
+      };
+    },
     teardown,
   });
 }

@@ -4,9 +4,13 @@ import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createCommandSandbox } from './command-sandbox';
+import type { WrappedCommand } from './types';
 
 export interface SandboxOverhead {
+  /** The workspace profile (project writable). */
   sandboxed_p50_ms: number;
+  /** The read-only profile (read-only-profile.ts). */
+  read_only_p50_ms: number;
   direct_p50_ms: number;
 }
 
@@ -27,7 +31,10 @@ function p50(samples: number[]): number {
   return Math.round((sorted[Math.floor(sorted.length / 2)] ?? NaN) * 100) / 100;
 }
 
-/** Runs `true` `runs` times sandboxed (bwrap) and directly (`bash -c true`). Throws when there is no sandbox. */
+/**
+ * Runs `true` `runs` times in each profile and directly (`bash -c true`), interleaved so that a busy moment of the
+ * machine weighs on all three alike. Throws when there is no sandbox.
+ */
 export async function measureSandboxOverhead(runs = 30): Promise<SandboxOverhead> {
   const home = await fsp.realpath(await fsp.mkdtemp(path.join(os.tmpdir(), 'gatehouse-bench-home-')));
   const project = path.join(home, 'project');
@@ -43,16 +50,24 @@ export async function measureSandboxOverhead(runs = 30): Promise<SandboxOverhead
     if (sandbox.kind === 'unavailable') throw new Error(`no sandbox to measure: ${sandbox.reason}`);
     const direct: number[] = [];
     const sandboxed: number[] = [];
-    for (let i = 0; i < runs; i++) {
+    const readOnly: number[] = [];
+    let env: Record<string, string> = {};
+    const timed = async (wrap: () => Promise<WrappedCommand>): Promise<number> => {
       // wrap() is part of the cost: it is paid before every command.
       const wrapStart = performance.now();
-      const w = await sandbox.wrap('true');
+      const w = await wrap();
       const wrapMs = performance.now() - wrapStart;
-      sandboxed.push(wrapMs + (await runOnce(w.file, w.args, w.env, w.cwd)));
+      env = w.env;
+      const ms = wrapMs + (await runOnce(w.file, w.args, w.env, w.cwd));
       await w.cleanup?.();
-      direct.push(await runOnce('bash', ['-c', 'true'], w.env, project));
+      return ms;
+    };
+    for (let i = 0; i < runs; i++) {
+      sandboxed.push(await timed(() => sandbox.wrap('true')));
+      readOnly.push(await timed(() => sandbox.wrapReadOnly('true')));
+      direct.push(await runOnce('bash', ['-c', 'true'], env, project));
     }
-    return { sandboxed_p50_ms: p50(sandboxed), direct_p50_ms: p50(direct) };
+    return { sandboxed_p50_ms: p50(sandboxed), read_only_p50_ms: p50(readOnly), direct_p50_ms: p50(direct) };
   } finally {
     if (sandbox.kind === 'sandbox') await sandbox.dispose();
     await fsp.rm(home, { recursive: true, force: true });

@@ -1,13 +1,15 @@
 /** Shared by the bubblewrap and Seatbelt set-ups: the `CommandSandbox` handed out once its probe passed. */
+import type { SandboxProfile } from './read-only-profile';
 import type { CommandSandbox, WrappedCommand } from './types';
 import { describeViolation, type ViolationContext } from './violation';
 
 export interface SandboxParts {
   mechanism: CommandSandbox['mechanism'];
   wrap(command: string): Promise<WrappedCommand>;
+  wrapReadOnly(command: string): Promise<WrappedCommand>;
   wrapUnsandboxed(command: string): WrappedCommand;
-  /** What describeViolation needs, as of the call (the proxy's denials since the last wrap). */
-  violationContext(): ViolationContext;
+  /** What describeViolation needs, as of the call (the proxy's denials since the last wrap), for that profile. */
+  violationContext(profile: SandboxProfile): ViolationContext;
   /** Stops the proxy and removes the sandbox's temp dirs. */
   teardown(): Promise<void>;
 }
@@ -22,8 +24,13 @@ export function sandboxHandle(parts: SandboxParts): CommandSandbox {
       if (disposed) throw new Error('the command sandbox was disposed');
       return parts.wrap(command);
     },
+    wrapReadOnly: async (command) => {
+      if (disposed) throw new Error('the command sandbox was disposed');
+      return parts.wrapReadOnly(command);
+    },
     wrapUnsandboxed: (command) => parts.wrapUnsandboxed(command),
-    describeViolation: (output, exitCode) => describeViolation(output, exitCode, parts.violationContext()),
+    describeViolation: (output, exitCode, profile = 'workspace') =>
+      describeViolation(output, exitCode, parts.violationContext(profile)),
     dispose: async () => {
       if (disposed) return;
       disposed = true;

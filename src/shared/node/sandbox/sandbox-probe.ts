@@ -30,6 +30,11 @@ export async function writableRootsOf(
   return { projectRoot, writableRoots: [...new Set([projectRoot, ...extra])] };
 }
 
+/** A probe that could not even be wrapped (a root that cannot be guarded, a path a profile cannot hold). */
+export function probeError(err: unknown): { ok: false; detail: string } {
+  return { ok: false, detail: err instanceof Error ? err.message : String(err) };
+}
+
 /** Runs `PROBE_COMMAND` wrapped: ok only when it printed the marker and exited 0. */
 export function probe(w: WrappedCommand): Promise<{ ok: boolean; detail: string }> {
   return new Promise((resolve) => {

@@ -12,7 +12,8 @@ import { isExecutable } from './find-binary';
 import { makePrivateDir } from './private-dirs';
 import { existingMaskTargets, protectedReadPaths } from './protected-paths';
 import { sandboxHandle } from './sandbox-handle';
-import { probe, PROBE_COMMAND, unavailable, writableRootsOf } from './sandbox-probe';
+import { probe, probeError, PROBE_COMMAND, unavailable, writableRootsOf } from './sandbox-probe';
+import { readOnlyEnv, readOnlyProbeCommand, readOnlySeatbeltPlan } from './read-only-profile';
 import { sandboxEnv } from './sandbox-env';
 import { seatbeltProfile, type SeatbeltPlan } from './seatbelt-profile';
 import { runtimeDirsOf } from './socket-doors';
@@ -100,33 +101,77 @@ export async function createSeatbeltSandbox(
     return seatbeltCommand(sandboxExec, plan, command, env, projectRoot);
   };
 
-  let result: { ok: boolean; detail: string };
-  try {
-    result = await probe(await wrap(PROBE_COMMAND));
-  } catch (err) {
-    result = { ok: false, detail: err instanceof Error ? err.message : String(err) }; // a path the profile cannot hold
-  }
-  if (!result.ok) {
+  let lastReadOnlyTmp = privateTmp;
+  // The read-only profile: a temp folder made for this one command (removed after it) is all it may write.
+  const wrapReadOnly = async (command: string): Promise<WrappedCommand> => {
+    lastProtected = await protectedNow();
+    const tmpDir = await fsp.realpath(await makePrivateDir('tmp'));
+    lastReadOnlyTmp = tmpDir;
+    const workspace: SeatbeltPlan = {
+      writableRoots,
+      privateTmp,
+      protectedPaths: lastProtected,
+      hiddenPaths: await existingMaskTargets(hidden.map((h) => h.path)),
+      pins: [],
+      readOnly: [],
+      proxyPort: null,
+    };
+    const cleanup = (): Promise<void> => fsp.rm(tmpDir, { recursive: true, force: true });
+    try {
+      const env = readOnlyEnv(baseEnv, allowList, tmpDir);
+      return {
+        ...seatbeltCommand(sandboxExec, readOnlySeatbeltPlan(workspace, tmpDir), command, env, projectRoot),
+        cleanup,
+      };
+    } catch (err) {
+      await cleanup();
+      throw err;
+    }
+  };
+
+  // Both profiles are proved before either is used: never a read-only profile that silently is not.
+  const probed = await Promise.all([
+    wrap(PROBE_COMMAND).then(probe, probeError), // throws for a path the profile cannot hold
+    wrapReadOnly(readOnlyProbeCommand(false)).then(probe, probeError),
+  ]);
+  const failed = probed.find((r) => !r.ok);
+  if (failed !== undefined) {
     await teardown();
-    return unavailable(`sandbox-exec does not work here: ${result.detail}`);
+    const which = failed === probed[1] ? ' (read-only profile)' : '';
+    return unavailable(`sandbox-exec does not work here${which}: ${failed.detail}`);
   }
   return sandboxHandle({
     mechanism: 'seatbelt',
     wrap,
+    wrapReadOnly,
     wrapUnsandboxed: (command) => directCommand(command, projectRoot, allowList, baseEnv),
-    violationContext: () => ({
-      projectRoot,
-      writableRoots,
-      protectedPaths: lastProtected,
-      home: config.home,
-      allowedDomains: config.allowedDomains,
-      denials: proxy?.recentDenials(lastWrapAt - 1_000) ?? [],
-      tmpDir: privateTmp,
-      mechanism: 'seatbelt',
-      hidden,
-      guarded: guarded.paths,
-      pinned: guarded.pins,
-    }),
+    violationContext: (profile) => {
+      const common = {
+        projectRoot,
+        protectedPaths: lastProtected,
+        home: config.home,
+        mechanism: 'seatbelt',
+        hidden,
+      } as const;
+      if (profile === 'read-only')
+        return {
+          ...common,
+          writableRoots: [],
+          allowedDomains: [],
+          denials: [],
+          tmpDir: lastReadOnlyTmp,
+          readOnly: true,
+        };
+      return {
+        ...common,
+        writableRoots,
+        allowedDomains: config.allowedDomains,
+        denials: proxy?.recentDenials(lastWrapAt - 1_000) ?? [],
+        tmpDir: privateTmp,
+        guarded: guarded.paths,
+        pinned: guarded.pins,
+      };
+    },
     teardown,
   });
 }

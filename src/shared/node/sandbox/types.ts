@@ -1,5 +1,6 @@
 /** The OS sandbox for `run_command`: what the worker asks for and what it gets back. */
 import type { HiddenPath } from './hidden-paths';
+import type { SandboxProfile } from './read-only-profile';
 
 export interface CommandSandboxConfig {
   /** Absolute, real path of the project: writable, and the command's working directory. */
@@ -48,12 +49,20 @@ export interface CommandSandbox {
   readonly kind: 'sandbox';
   /** bubblewrap on Linux, Seatbelt (`sandbox-exec`) on macOS. */
   readonly mechanism: 'bubblewrap' | 'seatbelt';
-  /** The argv for one command: the masks and guards are computed from the folders as they are now. */
+  /**
+   * The argv for one command in the workspace profile (the project writable, network by the allow-list): the masks
+   * and guards are computed from the folders as they are now.
+   */
   wrap(command: string): Promise<WrappedCommand>;
+  /**
+   * The argv for one command in the read-only profile (read-only-profile.ts): nothing writable but a temp folder of
+   * its own, no network. For a command that runs only because the engine judged it read-only.
+   */
+  wrapReadOnly(command: string): Promise<WrappedCommand>;
   /** The command outside the sandbox (environment still scrubbed): only for a call a person allowed once. */
   wrapUnsandboxed(command: string): WrappedCommand;
-  /** A clear tool error when the output shows the sandbox blocked something, else null. */
-  describeViolation(output: string, exitCode: number | null): string | null;
+  /** A clear tool error when the output shows the sandbox (of that profile) blocked something, else null. */
+  describeViolation(output: string, exitCode: number | null, profile?: SandboxProfile): string | null;
   dispose(): Promise<void>;
 }
 

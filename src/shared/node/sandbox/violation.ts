@@ -22,7 +22,14 @@ export interface ViolationContext {
   guarded?: readonly string[];
   /** Folders on the way to them, which cannot be renamed or removed (EBUSY). */
   pinned?: readonly string[];
+  /** The command ran in the read-only profile (read-only-profile.ts): every write and all network are refused. */
+  readOnly?: boolean;
 }
+
+/** Why a command of the read-only profile could not write or connect. */
+const READ_ONLY_WHY =
+  'the command ran in the read-only sandbox (it was allowed without asking because it looks read-only), which ' +
+  'lets it write only its own temporary folder and reach no network';
 
 /** Hidden paths looked for by name in an error line (relative mentions such as `cat: secrets/key.txt: ...`). */
 const MAX_HIDDEN_SCANNED = 2_000;
@@ -123,7 +130,7 @@ function fileViolations(output: string, ctx: ViolationContext): string[] {
         const what = ctx.mechanism === 'seatbelt' ? 'access to' : writeDenied ? 'write to' : 'read of'; // EPERM says neither
         found.push(`${what} a protected path: ${displayPath(p, ctx.home)}`);
       } else if (writeDenied && !isInside(p, ctx.tmpDir ?? '/tmp') && !ctx.writableRoots.some((r) => isInside(p, r))) {
-        found.push(`write outside the project: ${p}`);
+        found.push(ctx.readOnly ? `write to ${p}: ${READ_ONLY_WHY}` : `write outside the project: ${p}`);
       }
     }
   }
@@ -131,6 +138,7 @@ function fileViolations(output: string, ctx: ViolationContext): string[] {
 }
 
 function networkViolations(output: string, exitCode: number | null, ctx: ViolationContext): string[] {
+  if (ctx.readOnly) return exitCode !== 0 && NO_NETWORK.test(output) ? [`network access: ${READ_ONLY_WHY}`] : [];
   const allowed = ctx.allowedDomains.length === 0 ? 'none' : ctx.allowedDomains.join(', ');
   const last = ctx.denials[ctx.denials.length - 1];
   if (last !== undefined && (PROXY_REFUSED.test(output) || exitCode !== 0)) {
@@ -149,7 +157,15 @@ export function describeViolation(output: string, exitCode: number | null, ctx: 
   const bwrapFailure = /^bwrap: (.+)$/m.exec(output);
   if (bwrapFailure?.[1] !== undefined && exitCode !== 0)
     return `blocked by sandbox: the sandbox could not start the command: ${bwrapFailure[1]}`;
-  const all = [...new Set([...fileViolations(output, ctx), ...networkViolations(output, exitCode, ctx)])];
+  const files = fileViolations(output, ctx);
+  // A write the lines name by a bare relative path (`touch: cannot touch 'x'`) still deserves the reason.
+  if (
+    ctx.readOnly &&
+    files.length === 0 &&
+    (ctx.mechanism === 'seatbelt' ? SEATBELT_DENIED : WRITE_DENIED).test(output)
+  )
+    files.push(`a write: ${READ_ONLY_WHY}`);
+  const all = [...new Set([...files, ...networkViolations(output, exitCode, ctx)])];
   if (all.length === 0) return null;
   const shown = all.slice(0, 3).map((v) => `blocked by sandbox: ${v}`);
   if (all.length > 3) shown.push(`(and ${all.length - 3} more)`);

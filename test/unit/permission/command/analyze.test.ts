@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCommand, analysisSummary, initShellParser } from '../../../../src/main/permission/command';
+import type { Cwd } from '../../../../src/main/permission/command';
 import { argvs, names } from './helpers';
 
 beforeAll(async () => {
@@ -127,8 +128,22 @@ describe('normalising a simple command', () => {
   });
 
   it('makes a wrapper with an option it does not know unreadable', () => {
-    expect(analyzeCommand('env -S "rm -rf /"').readable).toBe(false);
+    expect(analyzeCommand('env -S "$X"').readable).toBe(false);
+    expect(analyzeCommand('env -S "rm \\q /"').readable).toBe(false);
+    expect(analyzeCommand('env -Z rm').readable).toBe(false);
     expect(analyzeCommand('nice --frobnicate rm').readable).toBe(false);
+  });
+
+  it('splits `env -S STRING` into the words of the command it runs, as env does', () => {
+    expect(argvs('env -S "rm -rf /"')).toEqual([['rm', '-rf', '/']]);
+    expect(argvs(`env -vS'sudo  "a b"' reboot`)).toEqual([['sudo', 'a b', 'reboot']]);
+    expect(argvs('env --split-string="rm -r \\_x # comment" y')).toEqual([['rm', '-r', 'x', 'y']]);
+    // env reads the split words as its own arguments: assignments and options too
+    const a = analyzeCommand("env -S 'PATH=./bin -C src ls'");
+    expect(a.commands[0]?.argv).toEqual(['ls']);
+    expect(a.commands[0]?.assignments).toEqual(['PATH=./bin']);
+    expect(a.commands[0]?.environmentAltered).toBe(true);
+    expect(a.commands[0]?.cwd).toBe('src');
   });
 
   it('is unreadable where a word starts with a reserved word and a quote (bash runs `find`, the parser sees `fi`)', () => {
@@ -332,7 +347,7 @@ describe('writes and reads by redirection', () => {
   });
 
   it('records where each command runs after a cd', () => {
-    const cwds = (c: string): (string | null | undefined)[] => analyzeCommand(c).commands.map((x) => x.cwd);
+    const cwds = (c: string): (Cwd | undefined)[] => analyzeCommand(c).commands.map((x) => x.cwd);
     expect(cwds('cd src && ls && cd ../lib && ls')).toEqual([undefined, 'src', 'src', 'lib']);
     expect(cwds('cd /etc; cat passwd; cd; ls')).toEqual([undefined, '/etc', '/etc', '~']);
     expect(cwds('cd "$X"; ls; cd /tmp; ls')).toEqual([undefined, null, null, '/tmp']);

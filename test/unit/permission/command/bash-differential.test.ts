@@ -9,7 +9,7 @@ import { analyzeCommand, initShellParser } from '../../../../src/main/permission
 /**
  * Differential test against the real bash: the words the analyser says a command receives must be the words
  * bash really passes (`printf '%s\0' WORDS...` prints them), for random quoting, escaping, ANSI-C strings,
- * line continuations and brace expansion.
+ * line continuations and brace expansion; and the words GNU env passes for `env -S STRING`.
  */
 /** Reproduce a run: GATEHOUSE_DIFF_SEED=<seed printed below> DIFF_RUNS=<n>. */
 const SEED = Number(process.env.GATEHOUSE_DIFF_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -84,5 +84,48 @@ describe('the analyser agrees with bash on the words a command receives', () => 
       { seed: SEED, numRuns: RUNS },
     );
     expect(unreadable / runs).toBeLessThan(0.1);
+  });
+});
+
+/** The words GNU env passes after splitting `env -S STRING` (printf prints each ending in NUL); null if env refuses. */
+function envSplitWords(text: string): string[] | null {
+  // a first word of our own: printf with no argument at all would still print its format once
+  const r = spawnSync('env', ['-S', `printf '%s\\000' START ${text}`], { cwd: empty, encoding: 'utf8', env: {} });
+  if (r.status !== 0) return null;
+  const parts = r.stdout.split('\0');
+  parts.pop();
+  return parts;
+}
+
+/** Pieces of an `env -S` string: bare text, quotes of both kinds, env's own escapes, blanks, comments. */
+const envPiece = fc.oneof(
+  fc.stringMatching(/^[a-z./=,-]{1,5}$/),
+  fc.constantFrom(' ', '  ', '\t', ' \t '),
+  fc.string({ unit: fc.constantFrom(...'ab #"$\\_t'), maxLength: 5 }).map((t) => `'${t.replace(/'/g, '')}'`),
+  fc
+    .string({ unit: fc.constantFrom('a', ' ', '#', "'", '\\"', '\\\\', '\\t', '\\_', '\\n'), maxLength: 5 })
+    .map((t) => `"${t}"`),
+  fc.constantFrom('\\_', '\\t', '\\\\', '\\"', "\\'", '\\#', '\\$', ' #c', '\\c', '\\q'),
+);
+
+describe('the analyser splits `env -S STRING` as GNU env does', () => {
+  const real = envSplitWords("a 'b c'");
+  it.skipIf(real === null || real.join('|') !== 'START|a|b c')('for random quoting, escapes and comments', () => {
+    const runs = Math.ceil(RUNS / 2);
+    console.log(
+      `bash-differential (env -S): seed ${SEED}, ${runs} runs (reproduce: GATEHOUSE_DIFF_SEED=${SEED} DIFF_RUNS=${RUNS})`,
+    );
+    fc.assert(
+      fc.property(fc.array(envPiece, { minLength: 1, maxLength: 6 }), (pieces) => {
+        const text = pieces.join('');
+        const expected = envSplitWords(text);
+        const a = analyzeCommand(`env -S '${`printf '%s\\000' START ${text}`.replace(/'/g, `'\\''`)}'`);
+        // env refuses what the analyser must not read either (or reads as nothing that runs differently)
+        if (expected === null) return void expect(a.readable, text).toBe(false);
+        if (!a.readable) return;
+        expect(a.commands[0]?.argv.slice(2), text).toEqual(expected);
+      }),
+      { seed: SEED, numRuns: runs },
+    );
   });
 });

@@ -8,6 +8,7 @@
  * (see AVOIDED below): the lead re-enables them with the fix.
  */
 import fc from 'fast-check';
+import { openSets } from './readonly-script-gen-open-sets';
 
 export interface FixturePaths {
   project: string;
@@ -430,5 +431,6 @@ export function scripts(ctx: GenContext): fc.Arbitrary<string> {
     { weight: 1, arbitrary: fc.tuple(paths(f), list).map(([p, l]) => `if test -e ${p}; then ${l}; fi`) },
     { weight: 1, arbitrary: fc.tuple(list, list).map(([a, b]) => `${a} $(${b})`) },
     { weight: 3, arbitrary: attacks(list) },
+    { weight: 3, arbitrary: openSets(f, list) },
   );
 }

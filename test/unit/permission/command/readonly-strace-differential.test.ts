@@ -51,6 +51,12 @@ const BUILTINS = new Set([
   'pushd',
 ]);
 const SYSTEM_BIN = ['/usr/bin', '/bin', '/usr/local/bin'];
+/**
+ * Programs that run only what the engine already judged: a shell given literal code (`bash -c 'ls'`, a quoted
+ * here-document fed to `sh`) and the wrappers that change nothing the read-only verdict depends on (`nice`,
+ * `timeout`, `env -C DIR`). Not in the read-only table, but in the read-only set through the code they run.
+ */
+const RUNNERS = ['bash', 'sh', 'dash', 'env', 'nice', 'timeout', 'stdbuf', 'setsid', 'ionice', 'nohup'];
 
 /**
  * Files outside the project that the dynamic loader, libc and the listed programs open on their own, whatever the
@@ -86,6 +92,7 @@ const SYSTEM_READS: { re: RegExp; why: string }[] = [
   { re: /^\/proc\/sys\/kernel\/ngroups_max$/, why: 'the group limit (id)' },
   { re: /^\/(usr\/share|lib|usr\/lib|etc)\/terminfo\//, why: 'the terminal description (less)' },
   { re: /^\/dev\/(null|tty|zero|urandom)$/, why: 'devices' },
+  { re: /^\/usr\/(libexec|lib)\/coreutils\/libstdbuf\.so$/, why: 'the library stdbuf preloads' },
 ];
 /** Local sockets libc itself asks (user names through the name service cache daemon). */
 const SYSTEM_SOCKETS = /sun_path="\/(var\/)?run\/nscd\/socket"/;
@@ -105,6 +112,12 @@ function programConfig(home: string): { re: RegExp; why: string }[] {
         `^(${h}/(\\.less|\\.lesskey|\\.lesshst|\\.config/lesskey)|/etc/sysless(key)?|/usr/bin/\\.sysless)$`,
       ),
       why: 'less: key bindings and history',
+    },
+    {
+      re: new RegExp(
+        `^(/etc/profile|/etc/profile\\.d(/[\\w.-]+)?|/etc/bash\\.bashrc|${h}/\\.(bash_profile|bash_login|profile|bashrc))$`,
+      ),
+      why: "a login shell (`bash -lc`): the system's and the user's profile",
     },
   ];
 }
@@ -197,6 +210,12 @@ beforeAll(async () => {
     mode: 'default',
     audit: null,
   });
+  // the open sets' pieces (readonly-script-gen-open-sets.ts): files that make a program run code if it reads them
+  write('project/rg.conf', '--pre=./pre.sh\n');
+  write('project/pre.sh', '#!/bin/sh\n/bin/cat ../outside/secret.txt\n');
+  fs.chmodSync(path.join(root, 'project/pre.sh'), 0o755);
+  write('project/.bash_profile', 'cat ../outside/secret.txt\n');
+  write('project/.profile', 'cat ../outside/secret.txt\n');
   installed = PROGRAMS.filter((p) => BUILTINS.has(p) || SYSTEM_BIN.some((d) => fs.existsSync(path.join(d, p))));
   gen = {
     fixture,
@@ -280,7 +299,7 @@ const inside = (p: string, dir: string): boolean => p === dir || p.startsWith(`$
 /** What the trace shows that a read-only command must not do (empty: nothing). */
 function misdeeds(events: TraceEvent[]): string[] {
   const out: string[] = [];
-  const programs = new Set(installed);
+  const programs = new Set([...installed, ...RUNNERS]);
   let first = true;
   for (const e of events) {
     if (e.kind === 'exec') {
@@ -305,6 +324,8 @@ function misdeeds(events: TraceEvent[]): string[] {
         continue;
       }
       if (e.handleOnly) continue;
+      // a descriptor of the command itself reopened (`sh /dev/stdin <<< 'ls'`): a pipe or here-document, not a file
+      if (e.real !== null && /^pipe:\[\d+\]$|^\/tmp\/sh-thd[.\w-]* \(deleted\)$/.test(e.real)) continue;
       if (inside(where, fixture.project)) continue;
       // a program that is a script, read by its interpreter (`which`)
       const bin = [e.requested, where].some(
@@ -376,7 +397,7 @@ describe.skipIf(SKIP !== null)(
       'every generated script the engine calls read-only runs only read-only programs, writes nothing and reads only the project',
       () => {
         console.log(
-          `readonly-strace-differential: seed ${SEED}, ${RUNS} runs (reproduce: GATEHOUSE_DIFF_SEED=${SEED} DIFF_RUNS=${RUNS}); constructs avoided for open findings: ${AVOIDED_SUMMARY.length === 0 ? 'none' : AVOIDED_SUMMARY.join(', ')}`,
+          `readonly-strace-differential: seed ${SEED}, ${RUNS} runs (reproduce: GATEHOUSE_DIFF_SEED=${SEED} DIFF_RUNS=${RUNS}); constructs avoided for open findings: ${AVOIDED_SUMMARY.join(', ') || 'none'}`,
         );
         let generated = 0;
         let executed = 0;

@@ -1,0 +1,95 @@
+import { CONFIG_FOLDERS, isSensitiveFile, NAME_PATTERNS } from '../sensitive-files';
+
+/**
+ * Which allow rules may unlock a secret or a code-running folder (contract "Defaults"): only a rule whose pattern
+ * matches nothing but such files. `Read`, `Read(**)`, `Read(src/**)` or a bare `Edit` reach `.env` and `.git/hooks/`
+ * among everything else, so they never unlock them; `Read(.env)`, `Read(**\/*.pem)`, `Read(~/.ssh/**)` and
+ * `Edit(.vscode/settings.json)` do. Decided on the pattern alone, conservatively: a pattern this cannot prove narrow
+ * counts as broad (the defaults then ask, and the person can add a narrow rule).
+ */
+
+const nocase = process.platform === 'darwin' || process.platform === 'win32';
+const fold = (s: string): string => (nocase ? s.toLowerCase() : s);
+
+/** Glob characters of a segment; braces and extglobs are handled (or refused) before this is asked. */
+const GLOB = /[*?[\]]/;
+const COMPLEX = /[()!+@\\]/;
+
+/** The secret-name classes of the defaults' name list: exact names, literal prefixes (`id_rsa*`), suffixes (`*.pem`). */
+const EXACT = NAME_PATTERNS.filter((p) => !GLOB.test(p)).map(fold);
+const PREFIXES = NAME_PATTERNS.filter((p) => /^[^*?[\]]+\*$/.test(p)).map((p) => fold(p.slice(0, -1)));
+const SUFFIXES = NAME_PATTERNS.filter((p) => /^\*[^*?[\]]+$/.test(p)).map((p) => fold(p.slice(1)));
+
+/** `a{b,c}d` as `abd`, `acd` (one level; null when nested or unbalanced). */
+function expandBraces(segment: string): string[] | null {
+  const open = segment.indexOf('{');
+  if (open < 0) return segment.includes('}') ? null : [segment];
+  const close = segment.indexOf('}', open);
+  if (close < 0) return null;
+  const inner = segment.slice(open + 1, close);
+  if (inner.includes('{')) return null;
+  const rest = expandBraces(segment.slice(close + 1));
+  if (rest === null) return null;
+  return inner.split(',').flatMap((alt) => rest.map((r) => `${segment.slice(0, open)}${alt}${r}`));
+}
+
+/** Every name this one segment matches is a secret's name (by the defaults' list). */
+function segmentOnlySecretNames(segment: string): boolean {
+  const alternatives = expandBraces(segment);
+  if (alternatives === null) return false;
+  return alternatives.every((alt) => {
+    if (alt === '' || COMPLEX.test(alt)) return false;
+    const name = fold(alt);
+    if (!GLOB.test(name)) return EXACT.includes(name) || isSensitiveFile(name);
+    const first = name.search(GLOB);
+    let last = -1;
+    for (let i = 0; i < name.length; i++) if (GLOB.test(name[i] as string)) last = i;
+    const prefix = name.slice(0, first);
+    const suffix = name.slice(last + 1);
+    return PREFIXES.some((p) => prefix.startsWith(p)) || SUFFIXES.some((s) => suffix.endsWith(s));
+  });
+}
+
+/** The pattern's segments, its anchor (`//`, `~/`, `/`, `./`) removed; a trailing `/` means everything below. */
+function segments(specifier: string): { parts: string[]; anywhere: boolean } {
+  let spec = specifier.trim();
+  if (spec.endsWith('/')) spec += '**';
+  const anywhere = !spec.includes('/');
+  for (const anchor of ['//', '~/', './', '/']) {
+    if (spec.startsWith(anchor)) {
+      spec = spec.slice(anchor.length);
+      break;
+    }
+  }
+  return { parts: spec.split('/').filter((s) => s !== '' && s !== '.'), anywhere };
+}
+
+/**
+ * A Read pattern that matches nothing but secret files: its last segment only matches secret names (`.env`,
+ * `*.pem`, `id_rsa*`, `.env.*`; `.env*` also matches `.envrc`, so it does not), or it lies under a `.ssh` folder,
+ * or it is `.aws/credentials`. A name pattern without a slash (`.ssh`) also covers everything below such a folder.
+ */
+export function matchesOnlySecrets(specifier: string): boolean {
+  const { parts, anywhere } = segments(specifier);
+  const last = parts[parts.length - 1];
+  if (last === undefined) return false;
+  if (anywhere) return segmentOnlySecretNames(last) || fold(last) === '.ssh';
+  const folders = parts.slice(0, -1).map(fold);
+  if (folders.includes('.ssh')) return true;
+  if (fold(last) === 'credentials' && folders[folders.length - 1] === '.aws') return true;
+  return last !== '**' && segmentOnlySecretNames(last);
+}
+
+/**
+ * An Edit pattern that matches nothing but files under a code-running folder (`.git/`, `.vscode/`, `.idea/`,
+ * `.husky/`, `.claude/`): one of its folders is literally such a name (`.vscode/settings.json`, `**\/.git/hooks/*`),
+ * or it is such a name without a slash (`.vscode`: everything below any `.vscode/`).
+ */
+export function matchesOnlyCodeFolders(specifier: string): boolean {
+  const { parts, anywhere } = segments(specifier);
+  const last = parts[parts.length - 1];
+  if (last === undefined) return false;
+  const names = CONFIG_FOLDERS.map(fold);
+  if (anywhere) return names.includes(fold(last));
+  return parts.slice(0, -1).some((p) => names.includes(fold(p)));
+}
