@@ -22,9 +22,11 @@ const THROUGH_HELPER = { mode: 'through the decision helper', env: { GATEHOUSE_D
 const corpora = [
   { file: 'permission-cases.jsonl', modes: [THROUGH_HELPER] },
   { file: 'assurance-cases.jsonl', modes: [THROUGH_HELPER, IN_PROCESS] },
+  { file: 'assurance-cases-v3.jsonl', modes: [THROUGH_HELPER] },
 ];
 
-// The public cases, and one public instance of each class of the contract's "Assurance" section.
+// The public cases, one public instance of each class of the contract's "Assurance" section, and one or two of each
+// class of the third red-team round (the closed sets at the end of "Assurance").
 describe.each(corpora)('permission corpus $file through the real CLI', ({ file, modes }) => {
   const cases = path.join(shared, 'corpus', file);
   const haveCorpus = fs.existsSync(runner) && fs.existsSync(cases);
