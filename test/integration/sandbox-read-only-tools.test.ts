@@ -72,7 +72,8 @@ describe.skipIf(noBwrapReason !== null)(
       'git diff --stat',
       'git log --oneline',
       'git log -p -1',
-      ...(rgMissing ? [] : ['rg TODO', 'rg --files']),
+      // (ripgrep searches files in parallel: sorted, its output is the same from run to run)
+      ...(rgMissing ? [] : ['rg --sort path TODO', 'rg --sort path --files']),
       'ls -R',
       'ls -la src',
       'grep -R TODO .',
