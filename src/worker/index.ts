@@ -1,7 +1,7 @@
 import path from 'node:path';
 import v8 from 'node:v8';
 import { enableCodeCache } from '../shared/node/code-cache';
-import { userCacheDir } from '../shared/node/user-cache-dir';
+import { userCacheDir } from '../shared/node/user-folders';
 
 // The worker's entry (out/main/worker.js), kept small: the worker's code is compiled once per build and kept in the
 // user's cache folder (code-cache.ts), as the CLI's is, before any of it loads; then the worker proper starts

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createNodeWorkerHost, workerEntryPath } from '../../src/main/worker-host';
 import type { WorkerSupervisor } from '../../src/main/worker-host';
-import { userCacheDir } from '../../src/shared/node/user-cache-dir';
+import { userCacheDir } from '../../src/shared/node/user-folders';
 
 // The worker (out/main/worker.js) keeps its compiled code in the user's cache folder, as the CLI does
 // (test/unit/cli/code-cache.test.ts covers the mechanism: damaged files, foreign folders). A cache is only ever a

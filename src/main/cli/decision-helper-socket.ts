@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { helperFolderName } from '../../shared/node/helper-folder';
+import { helperFolderName } from '../../shared/node/user-folders';
 
 /**
  * Where the per-user decision helper listens and what it serves: loaded by the `gatehouse` entry for every command,
@@ -92,7 +92,7 @@ export type HelperSocket =
   | { ok: false; reason: string };
 
 /**
- * `<runtime dir>/gatehouse-<uid>/<build id>.sock` (runtime dir: see shared/node/helper-folder.ts), the folder created
+ * `<runtime dir>/gatehouse-<uid>/<build id>.sock` (runtime dir: see shared/node/user-folders.ts), the folder created
  * (0700) when missing and checked every time (a helper is neither reached nor started when it is unsafe). `uid` is
  * injectable for tests.
  */

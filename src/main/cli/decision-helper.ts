@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { userCacheDir } from '../../shared/node/user-cache-dir';
+import { userCacheDir } from '../../shared/node/user-folders';
 import { initShellParser } from '../permission/command/parser';
 import { enableCodeCache } from '../../shared/node/code-cache';
 import { findCommand } from './commands';

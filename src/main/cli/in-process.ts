@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { properLockfile } from '../fs/proper-lockfile';
-import { userCacheDir } from '../../shared/node/user-cache-dir';
+import { userCacheDir } from '../../shared/node/user-folders';
 import { initShellParser, shellParserWasmFiles } from '../permission/command/parser';
 import { enableCodeCache } from '../../shared/node/code-cache';
 import type { CommandEntry } from './command';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { userCacheDir } from '../../shared/node/user-cache-dir';
+import { userCacheDir } from '../../shared/node/user-folders';
 import { enableCodeCache } from '../../shared/node/code-cache';
 import { findCommand } from './commands';
 import { HELPER_COMMAND, HELPER_DEBUG_ENV, helperEnabled, servedByHelper } from './decision-helper-socket';

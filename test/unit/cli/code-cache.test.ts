@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { userCacheDir } from '../../../src/shared/node/user-cache-dir';
+import { userCacheDir } from '../../../src/shared/node/user-folders';
 import { privateCli, tempDir } from '../trust/helpers';
 
 // The built `gatehouse` binary keeps its compiled code in the user's cache folder between runs (a hook runs it once

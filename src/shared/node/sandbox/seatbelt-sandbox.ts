@@ -5,7 +5,7 @@
  * that keeps it from working is a `SandboxUnavailable` with the reason.
  */
 import * as fsp from 'node:fs/promises';
-import { helperFolderCandidates } from '../helper-folder';
+import { helperFolderCandidates } from '../user-folders';
 import { directCommand } from './direct-command';
 import { DomainProxy } from './domain-proxy';
 import { isExecutable } from './find-binary';

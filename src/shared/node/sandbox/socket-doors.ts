@@ -22,7 +22,7 @@
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { helperFolderCandidates } from '../helper-folder';
+import { helperFolderCandidates } from '../user-folders';
 import { isInside } from '../path-containment';
 import { visibleUnderBwrap } from './hidden-paths';
 import { boundSocketNames, type BoundSocketNames } from './proc-net-unix';
