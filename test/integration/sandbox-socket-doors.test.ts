@@ -19,7 +19,7 @@ import { buildIdOf, cli, removeCli, startHelper, stopHelper, type Helper } from 
 // confinement, a project hook through main's hook sandbox, a stdio MCP server through the worker's MCP spawn) and
 // tries to connect() to every socket it can find; only the network proxy's own socket may answer.
 
-const PROBE = path.join(__dirname, '..', 'support', 'socket-probe.mjs');
+const PROBE_SOURCE = path.join(__dirname, '..', 'support', 'socket-probe.mjs');
 const PROXY_SOCKET = '/tmp/.gatehouse-net/proxy.sock';
 
 interface ProbeLine {
@@ -57,6 +57,7 @@ describe.skipIf(noBwrapReason !== null)(
     let helperSocket: string;
     let hostEnv: Record<string, string>;
     let targetsFile: string;
+    let probe: string;
     const doors: Record<string, string> = {};
     const servers: net.Server[] = [];
     const abstract = `\0gatehouse-door-test-${process.pid}`;
@@ -104,6 +105,9 @@ describe.skipIf(noBwrapReason !== null)(
       helper = await startHelper(hostEnv);
       helperSocket = path.join(runtime, `gatehouse-${process.getuid!()}`, `${buildIdOf(cli())}.sock`);
       doors.helper = helperSocket;
+      // The probe runs from the world's folder: a clone under /tmp is out of sight in the sandbox (its /tmp is its own).
+      probe = path.join(world.outside, 'socket-probe.mjs');
+      fs.copyFileSync(PROBE_SOURCE, probe);
       targetsFile = path.join(world.outside, 'targets.json');
       fs.writeFileSync(targetsFile, JSON.stringify(Object.values(doors)));
       // A network to reach: the proxy's own socket is the one socket the sandbox may use.
@@ -119,7 +123,7 @@ describe.skipIf(noBwrapReason !== null)(
       removeCli();
     });
 
-    const probeArgs = (): string[] => [PROBE, '--targets', targetsFile, world.root, '/run', '/var/run'];
+    const probeArgs = (): string[] => [probe, '--targets', targetsFile, world.root, '/run', '/var/run'];
     const probeCommand = (): string => ['node', ...probeArgs()].map((a) => `'${a}'`).join(' ');
     const allowed = (): string[] => (socatPath ? [PROXY_SOCKET] : []);
 
