@@ -7,6 +7,7 @@ import { HooksChannels } from './hooks-contract';
 import { McpChannels } from './mcp-view-contract';
 import { RpcErrorSchema } from './errors';
 import { ModesChannels, ModesEventSchemas } from './modes-contract';
+import { RuleBuilderChannels } from './rule-builder-contract';
 import { RulesChannels } from './rules-contract';
 import { SandboxChannels } from './sandbox-contract';
 import { SettingsChannels, SettingsEventSchemas } from './settings-contract';
@@ -62,6 +63,7 @@ export const ApiChannels = {
   ...ChatChannels,
   ...RewindChannels,
   ...RulesChannels,
+  ...RuleBuilderChannels,
   ...SandboxChannels,
   ...ModesChannels,
   ...SettingsChannels,

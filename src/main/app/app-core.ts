@@ -17,6 +17,7 @@ import { ChatService } from './chat-service';
 import { RecentProjects } from './recent-projects';
 import { startupProject } from './startup-project';
 import { createRulesHandlers } from './rules-handlers';
+import { createRuleBuilderHandlers } from './rule-builder/rule-builder-handlers';
 import { createSandboxHandlers } from './sandbox-handlers';
 import { SettingsFileKeyStore } from './secret-store';
 import type { SecretStore } from './secret-store';
@@ -129,6 +130,13 @@ export class AppCore {
       ...createRewindHandlers(this.chat, options.configDir),
       ...createModesHandlers(this.chat.modes),
       ...createRulesHandlers({
+        currentProject: () => this.project,
+        configDir: options.configDir,
+        env: options.env ?? process.env,
+        trust: storeOracle(this.trust),
+        session: this.chat.sessionRules,
+      }),
+      ...createRuleBuilderHandlers({
         currentProject: () => this.project,
         configDir: options.configDir,
         env: options.env ?? process.env,

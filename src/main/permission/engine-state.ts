@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { AgentMode, PermissionMode, RuleBehavior } from '../../shared/permission';
 import { policyFile } from '../settings/settings-locations';
 import { SettingsStore, type RuleText, type SettingsSnapshot } from '../settings/settings-store';
+import type { LoadedRule } from './rules/rule-types';
 import { liveFs, PrefetchedFs, type FsView } from './fs-view';
 import { expandHome, PathConfinement, realDir, realDirAsync } from './path-confinement';
 import { ProtectedPaths } from './protected-paths';
@@ -21,6 +22,11 @@ export interface EngineStateOptions {
   /** This run's `--mode`: beats the settings files. */
   mode?: PermissionMode;
   agentMode?: AgentMode;
+  /**
+   * Rules judged as if they were in their settings file already (the rule builder's replay asks what a rule it has
+   * not written yet would decide): their source's trust cap and rank apply as for a written one.
+   */
+  pendingRules?: readonly LoadedRule[];
 }
 
 /** A trusted project whose trust enables its rules: its allow rules, mode and directories are loaded. */
@@ -160,7 +166,8 @@ export class EngineStateSource {
 
   private build(snapshot: SettingsSnapshot, trusted: boolean, dirs: string[]): NonNullable<typeof this.built> {
     const { projectRoot, home } = this.options;
-    const rules = new RuleSet(snapshot.rules, { projectRoot, home });
+    const pending = this.options.pendingRules ?? [];
+    const rules = new RuleSet(pending.length ? [...snapshot.rules, ...pending] : snapshot.rules, { projectRoot, home });
     return {
       version: snapshot.version,
       trusted,

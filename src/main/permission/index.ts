@@ -8,6 +8,7 @@ import { initShellParser } from './command';
 import { PermissionEngine } from './engine';
 import { EngineStateSource } from './engine-state';
 import type { TrustOracle } from './trust-oracle';
+import type { LoadedRule } from './rules/rule-types';
 
 export { PermissionEngine } from './engine';
 export type { DecideOptions, Evaluation } from './engine';
@@ -33,6 +34,8 @@ export interface CreatePermissionEngineOptions {
   audit?: AuditLog | null;
   /** Names this session in the audit log. */
   sessionId?: string;
+  /** Rules judged as if already written to their file (see EngineStateOptions.pendingRules). */
+  pendingRules?: readonly LoadedRule[];
 }
 
 async function realHome(home: string): Promise<string> {
@@ -59,6 +62,7 @@ export async function createPermissionEngine(options: CreatePermissionEngineOpti
       cliRules: options.cliRules,
       mode: options.mode,
       agentMode: options.agentMode,
+      ...(options.pendingRules ? { pendingRules: options.pendingRules } : {}),
     }),
     audit === null ? null : { log: audit, session: options.sessionId ?? `pid-${process.pid}`, project: projectRoot },
   );
