@@ -11,13 +11,13 @@ import { EditableScopeSchema } from './rules-contract';
 const text = z.string().max(4096);
 
 /** A folder the file tree may show: the project, or one of its additional directories (real paths). */
-export const FolderRootSchema = z.object({
+const FolderRootSchema = z.object({
   path: z.string(),
   kind: z.enum(['project', 'additional']),
 });
 export type FolderRoot = z.infer<typeof FolderRootSchema>;
 
-export const FolderEntrySchema = z.object({
+const FolderEntrySchema = z.object({
   name: z.string(),
   /** `link`: a symbolic link, listed but never opened (where it lands is not where a rule written for it points). */
   kind: z.enum(['dir', 'file', 'link', 'other']),
@@ -27,7 +27,7 @@ export type FolderEntry = z.infer<typeof FolderEntrySchema>;
 /** The most entries one folder listing returns (the rest: `truncated`). */
 export const MAX_FOLDER_ENTRIES = 2000;
 
-export const CommandWordSchema = z.object({
+const CommandWordSchema = z.object({
   text: z.string(),
   /** The word holds `*`: in a rule it matches any run of characters, not only itself. */
   glob: z.boolean(),
@@ -38,7 +38,7 @@ export const CommandWordSchema = z.object({
 });
 export type CommandWord = z.infer<typeof CommandWordSchema>;
 
-export const CommandPartSchema = z.object({
+const CommandPartSchema = z.object({
   /** The simple command as written. */
   text: z.string(),
   /** The words an allow rule is matched against: assignments that matter, then the program that runs and its arguments. */
@@ -48,7 +48,7 @@ export const CommandPartSchema = z.object({
 });
 export type CommandPart = z.infer<typeof CommandPartSchema>;
 
-export const CommandWordsSchema = z.object({
+const CommandWordsSchema = z.object({
   /** False when Gatehouse cannot know what runs: it asks for this command whatever the rules say. */
   readable: z.boolean(),
   reasons: z.array(z.string()),
@@ -56,7 +56,7 @@ export const CommandWordsSchema = z.object({
 });
 export type CommandWords = z.infer<typeof CommandWordsSchema>;
 
-export const ReplayDecisionSchema = z.object({
+const ReplayDecisionSchema = z.object({
   decision: DecisionKindSchema,
   source: z.string(),
   rule: z.string().nullable(),
@@ -64,7 +64,7 @@ export const ReplayDecisionSchema = z.object({
 });
 export type ReplayDecision = z.infer<typeof ReplayDecisionSchema>;
 
-export const ReplayFlipSchema = z.object({
+const ReplayFlipSchema = z.object({
   /** The newest time the call was made. */
   time: z.string(),
   tool: z.string(),

@@ -13,7 +13,7 @@ export interface FolderListing {
  * The segments of a folder path relative to a root, as the file tree sends it (`src/lib`, `''` for the root). Refused:
  * an absolute path, `..`, a NUL byte: the tree only ever goes down from a root.
  */
-export function folderSegments(dir: string): string[] {
+function folderSegments(dir: string): string[] {
   if (dir.includes('\0')) throw new GatehouseError('BAD_REQUEST', 'a folder path must not contain NUL');
   if (path.isAbsolute(dir) || /^[\\/]/.test(dir) || /^[A-Za-z]:/.test(dir))
     throw new GatehouseError('BAD_REQUEST', `"${dir}" must be a path relative to its root, not an absolute path`);

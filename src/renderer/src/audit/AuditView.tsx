@@ -4,7 +4,8 @@ import { SANDBOX_KIND_LABELS } from '../../../shared/permission';
 import { callTarget } from '../../../shared/tools';
 import { errorMessage, useApi, useApiEvent } from '../api';
 import { useShell } from '../app/store';
-import { Shown } from '../display';
+import { Shown, shownText } from '../display';
+import { canMakeRule, makeRuleFrom } from '../rules';
 import { answeredBy, filterAudit, NO_FILTER } from './audit-filter';
 import type { AuditFilter } from './audit-filter';
 import { CheckpointHistory } from './CheckpointHistory';
@@ -103,6 +104,18 @@ function AuditRow({ r }: { r: AuditRecord }) {
       </td>
       <td>
         <Shown text={answeredBy(r)} lines="inline" />
+      </td>
+      <td>
+        {canMakeRule(r.tool) ? (
+          <button
+            type="button"
+            className="secondary audit-make-rule"
+            aria-label={shownText(`Make a rule from ${r.tool} ${callTarget(r.input)}`, { strict: true })}
+            onClick={() => makeRuleFrom(r.tool, r.input)}
+          >
+            Make a rule
+          </button>
+        ) : null}
       </td>
     </tr>
   );
@@ -217,6 +230,7 @@ export function AuditView() {
                 <th scope="col">Rule</th>
                 <th scope="col">Reason</th>
                 <th scope="col">Answered by</th>
+                <th scope="col">Rule builder</th>
               </tr>
             </thead>
             <tbody>

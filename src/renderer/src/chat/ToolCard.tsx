@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { SANDBOX_KIND_LABELS, type SandboxKind } from '../../../shared/permission';
 import { callTarget } from '../../../shared/tools';
-import { Shown } from '../display';
+import { Shown, shownText } from '../display';
 import { HookRuns } from '../hooks';
+import { canMakeRule, makeRuleFrom } from '../rules';
 import type { SubagentInfo, ToolItem } from './chat-store';
 import { CommandOutput } from './CommandOutput';
 
@@ -151,6 +152,16 @@ export function ToolCard({ item }: { item: ToolItem }) {
             {'→ '}
             <Shown text={outcome} lines="inline" />
           </span>
+        ) : null}
+        {item.decision && canMakeRule(item.name) ? (
+          <button
+            type="button"
+            className="link tool-make-rule"
+            aria-label={shownText(`Make a rule from ${item.name} ${callTarget(item.input)}`, { strict: true })}
+            onClick={() => makeRuleFrom(item.name, item.input)}
+          >
+            Make a rule
+          </button>
         ) : null}
       </header>
       {item.subagent ? <SubagentLine info={item.subagent} /> : null}

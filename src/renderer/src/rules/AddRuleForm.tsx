@@ -20,7 +20,8 @@ export function AddRuleForm({
   const api = useApi();
   const [rule, setRule] = useState('');
   const [behavior, setBehavior] = useState<RuleBehavior>('allow');
-  const [scope, setScope] = useState<EditableScope>('project');
+  // This machine by default: a rule reaches everyone who clones the project only when the person says so.
+  const [scope, setScope] = useState<EditableScope>('local');
   const validation = useRuleValidation(rule, behavior);
   const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null);
   const hintId = useId();

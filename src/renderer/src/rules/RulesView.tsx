@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../app/ConfirmDialog';
 import { AddRuleForm } from './AddRuleForm';
 import { AdditionalDirectories } from './AdditionalDirectories';
 import { CallSimulator } from './CallSimulator';
+import { RuleBuilder } from './builder/RuleBuilder';
 import { RuleGroups } from './RuleGroups';
 import { ScopeModes } from './ScopeModes';
 import './rules.css';
@@ -15,7 +16,10 @@ function isEditableScope(scope: string): scope is EditableScope {
   return scope === 'user' || scope === 'project' || scope === 'local';
 }
 
-/** The "Rules" view: every rule by scope, settings files that failed to load, add/delete, and the simulator. */
+/**
+ * The "Rules" view: every rule by scope, settings files that failed to load, the rule builder (pointing) and the text
+ * form (typing), delete, and the simulator.
+ */
 export function RulesView() {
   const api = useApi();
   const [list, setList] = useState<RulesList | null>(null);
@@ -103,7 +107,9 @@ export function RulesView() {
             </div>
           ) : null}
           <RuleGroups rules={list.rules} scopeFiles={list.scopeFiles} onDelete={setDeleting} onChanged={changed} />
+          <RuleBuilder key={list.project} scopeFiles={list.scopeFiles} onChanged={changed} />
           <h3>Add a rule</h3>
+          <p className="muted">For those who know the syntax: type the rule (the builder above writes it for you).</p>
           <AddRuleForm onChanged={changed} scopeFiles={list.scopeFiles} />
           <ScopeModes list={list} onChanged={changed} />
           <AdditionalDirectories list={list} onChanged={changed} />
