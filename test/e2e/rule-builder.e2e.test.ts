@@ -149,7 +149,7 @@ describe.skipIf(skipReason !== null)(
       expect(problems).toEqual([]);
     });
 
-    it('a file chosen in the tree by keyboard -> Edit(src/**) matching 2 files, saved locally; the CLI’s next decision changes; axe clean', async () => {
+    it('a file chosen in the tree by keyboard -> Edit(src/**) matching 2 files, saved locally; the CLI’s next decision changes; axe clean; fits 720 px', async () => {
       fake.enqueue(
         reply(toolUse('toolu_w1', 'write_file', { path: 'src/new.js', content: 'export {};\n' })),
         reply(text('Denied.')),
@@ -198,6 +198,17 @@ describe.skipIf(skipReason !== null)(
         expect(await seriousViolations(page), theme).toEqual([]);
       }
       await b.screenshot({ path: path.join(SCREENSHOTS, 'rule-builder-tree.png') });
+      // A narrow window: the builder reflows, nothing in it scrolls sideways.
+      await page.setViewportSize({ width: 720, height: 800 });
+      const overflow = await b.evaluate((el) => {
+        const wide = [el, ...el.querySelectorAll('*:not(.visually-hidden)')].filter(
+          (e) => e.scrollWidth > e.clientWidth + 1,
+        );
+        return wide.filter((e) => getComputedStyle(e).overflowX !== 'visible').map((e) => e.className);
+      });
+      expect(overflow).toEqual([]);
+      expect(await b.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+      await page.setViewportSize(SIZES[0]);
 
       await b.getByRole('button', { name: 'Save rule' }).click();
       await expect
