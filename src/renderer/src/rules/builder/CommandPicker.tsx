@@ -154,6 +154,13 @@ export function CommandPicker({ seed, onRule }: { seed: string | null; onRule(ru
           ))}
         </ChoiceRadios>
       ) : null}
+      {words && words.parts.length === 0 ? (
+        <p className="rule-warning">
+          <Shown
+            text={`No program in this command that a rule could name${words.reasons.length ? ` (${words.reasons.join('; ')})` : ''}.`}
+          />
+        </p>
+      ) : null}
       {chosen ? (
         <>
           <div className="builder-chips" role="group" aria-labelledby={ids.chips} aria-describedby={ids.notes}>
