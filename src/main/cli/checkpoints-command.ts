@@ -3,19 +3,48 @@ import { CheckpointStore, type ChangedFile } from '../checkpoints/checkpoint-sto
 import { restoreAudited } from '../checkpoints/turn-checkpoints';
 import { userConfigDir } from '../paths';
 import { parseCommandArgs, unknownChoice } from './args';
-import type { CliCommand, CliIO } from './command';
+import { JSON_OUTPUT, PROJECT } from './cli-options';
+import type { CliCommand, CliIO, CommandHelp, OptionSpecs } from './command';
 import { UsageError } from './command';
 import { projectDir } from './project';
 
-const USAGE = [
-  'gatehouse checkpoints <action> ...',
-  '  list [--project DIR] [--session ID] [--json]   checkpoints of the project, newest first',
-  '  diff ID [--project DIR] [--json]               what restoring ID would change (files, then the diff)',
-  '  restore ID --yes [--overwrite-external] [--project DIR] [--json]',
-  '                                                 put the files back as they were at ID (a checkpoint of the',
-  '                                                 present is taken first, so it can be undone); files changed',
-  '                                                 outside the agent are kept unless --overwrite-external',
-].join('\n');
+const OPTIONS = {
+  project: PROJECT,
+  session: { type: 'string', value: 'ID', help: 'list: only the checkpoints of this session' },
+  yes: { type: 'boolean', help: 'restore: really restore (without it, restore only says what it would change)' },
+  'overwrite-external': {
+    type: 'boolean',
+    help: 'restore: also put back files changed outside the agent (by you, an editor, another terminal)',
+  },
+  json: JSON_OUTPUT,
+} as const satisfies OptionSpecs;
+
+const HELP: CommandHelp = {
+  description:
+    "Before each prompt that may change files, Gatehouse keeps a checkpoint of the project's files in a git " +
+    "repository of its own (the project's .git is never touched). Restoring one first takes a checkpoint of the " +
+    'present, so a restore can be undone.',
+  forms: [
+    { usage: 'list [--project DIR] [--session ID] [--json]', does: 'the checkpoints of the project, newest first' },
+    { usage: 'diff ID [--project DIR] [--json]', does: 'what restoring ID would change (files, then the diff)' },
+    {
+      usage: 'restore ID --yes [--overwrite-external] [--project DIR] [--json]',
+      does: 'put the files back as they were at ID; files changed outside the agent are kept unless --overwrite-external',
+    },
+  ],
+  options: OPTIONS,
+  examples: [
+    { command: 'gatehouse checkpoints list --project ~/code/app', does: "the app's checkpoints, newest first" },
+    {
+      command: 'gatehouse checkpoints diff 3f2a9c1b7d04 --project ~/code/app',
+      does: 'what restoring 3f2a9c1b7d04 would change',
+    },
+    {
+      command: 'gatehouse checkpoints restore 3f2a9c1b7d04 --yes --project ~/code/app',
+      does: 'restore it (the output says how to undo)',
+    },
+  ],
+};
 
 const MARK: Record<ChangedFile['action'], string> = { restore: 'M', recreate: 'A', delete: 'D' };
 
@@ -40,16 +69,10 @@ async function failing<T>(io: CliIO, fn: () => Promise<T>): Promise<T | null> {
 
 export const checkpointsCommand: CliCommand = {
   name: 'checkpoints',
-  usage: USAGE,
+  help: HELP,
   async run(args, io) {
     const [action, ...rest] = args;
-    const { values, positionals } = parseCommandArgs(rest, {
-      json: { type: 'boolean' },
-      project: { type: 'string' },
-      session: { type: 'string' },
-      yes: { type: 'boolean' },
-      'overwrite-external': { type: 'boolean' },
-    });
+    const { values, positionals } = parseCommandArgs(rest, OPTIONS);
     const configDir = userConfigDir(io.env);
     const store = new CheckpointStore(configDir, projectDir(values.project, io.cwd));
     if (action === 'list') {

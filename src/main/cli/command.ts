@@ -1,7 +1,38 @@
+/**
+ * One option of a subcommand: what the parser accepts (`type`, `multiple`, `choices`) and what `--help` says about
+ * it (`value`, `help`), in one table, so the help can never list an option the parser refuses or miss one it takes.
+ */
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  multiple?: boolean;
+  /** The value's name in the help (`DIR`, `N`, `RULE`); default: the choices, or VALUE. */
+  value?: string;
+  /** The only values it takes: any other is a usage error that suggests the nearest. */
+  choices?: readonly string[];
+  /** With `choices`: one value may list several, comma-separated (`--without rules,hooks`). */
+  commaList?: boolean;
+  /** One line for `--help`. */
+  help: string;
+}
+
+export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
+
+/** What `gatehouse <command> --help` prints (src/main/cli/help-text.ts), next to the options the parser takes. */
+export interface CommandHelp {
+  /** What the command is for, in a sentence or three. */
+  description: string;
+  /** Each form of the command: the words after `gatehouse <name>` and what that form does. */
+  forms: readonly { usage: string; does: string }[];
+  /** Every option any form takes. */
+  options: OptionSpecs;
+  /** At least two whole command lines a person can copy, each with what it does. */
+  examples: readonly { command: string; does: string }[];
+}
+
 /** A CLI subcommand. `run` returns the exit code: 0 ok, 1 failure, 2 bad arguments. */
 export interface CliCommand {
   name: string;
-  usage: string;
+  help: CommandHelp;
   run(args: string[], io: CliIO): Promise<number>;
 }
 

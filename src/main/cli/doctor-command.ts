@@ -2,7 +2,8 @@ import { userConfigDir } from '../paths';
 import { sandboxDoctor, type SandboxDoctorReport } from '../sandbox/sandbox-doctor';
 import { TrustStore } from '../trust/trust-store';
 import { parseCommandArgs } from './args';
-import type { CliCommand, CliIO } from './command';
+import { JSON_OUTPUT, PROJECT } from './cli-options';
+import type { CliCommand, CliIO, CommandHelp, OptionSpecs } from './command';
 import { UsageError } from './command';
 import { checkDecisionHelper, type HelperCheck } from './decision-helper-check';
 import { projectDir } from './project';
@@ -61,11 +62,26 @@ function helperLines(h: HelperCheck): string[] {
   return lines;
 }
 
+const OPTIONS = { project: PROJECT, json: JSON_OUTPUT } as const satisfies OptionSpecs;
+
+const HELP: CommandHelp = {
+  description:
+    "What confines the project's commands: the OS sandbox (bubblewrap, Seatbelt) or why there is none, the sockets " +
+    'it keeps out of reach, the ones your settings opened on purpose, and whether the decision helper authenticates ' +
+    'its clients. Exits 1 when the sandbox is on but does not work, or a helper does not authenticate.',
+  forms: [{ usage: '[--project DIR] [--json]', does: 'check the sandbox and the decision helper for the project' }],
+  options: OPTIONS,
+  examples: [
+    { command: 'gatehouse doctor', does: 'for the current folder' },
+    { command: 'gatehouse doctor --project ~/code/app --json', does: 'every masked folder and socket, as JSON' },
+  ],
+};
+
 export const doctorCommand: CliCommand = {
   name: 'doctor',
-  usage: 'gatehouse doctor [--project DIR] [--json]',
+  help: HELP,
   async run(args: string[], io: CliIO) {
-    const { values, positionals } = parseCommandArgs(args, { project: { type: 'string' }, json: { type: 'boolean' } });
+    const { values, positionals } = parseCommandArgs(args, OPTIONS);
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const projectRoot = projectDir(values.project, io.cwd);
     const configDir = userConfigDir(io.env);

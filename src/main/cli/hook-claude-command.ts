@@ -6,7 +6,7 @@ import { fromClaudeCall } from '../hooks/claude-tools';
 import { userConfigDir } from '../paths';
 import { createPermissionEngine } from '../permission';
 import { unknownChoice } from './args';
-import type { CliCommand, CliIO } from './command';
+import type { CliCommand, CliIO, CommandHelp } from './command';
 import { UsageError } from './command';
 import { trustOracle } from './project';
 import { readStdinText } from './stdin-text';
@@ -133,11 +133,32 @@ async function hookClaude(io: CliIO, input: string): Promise<number> {
   return 0;
 }
 
+const HELP: CommandHelp = {
+  description:
+    "Gatehouse as Claude Code's PreToolUse hook: Claude Code runs it before each tool call with the call as JSON on " +
+    "stdin; it decides Bash, Read, Write, Edit, MultiEdit, Glob and Grep calls with Gatehouse's engine for the " +
+    "call's folder and prints allow, deny or ask with the reason (hookSpecificOutput). Other tools pass through. " +
+    'Add it to ~/.claude/settings.json: "hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", ' +
+    '"command": "gatehouse hook claude"}]}]}',
+  forms: [{ usage: 'claude', does: "decide the Claude Code call on stdin (Claude Code's hook JSON)" }],
+  options: {},
+  examples: [
+    {
+      command:
+        'echo \'{"hook_event_name":"PreToolUse","cwd":"/tmp","tool_name":"Bash","tool_input":{"command":"ls"}}\' | gatehouse hook claude',
+      does: 'what Gatehouse answers Claude Code for `ls` in /tmp',
+    },
+    {
+      command:
+        'echo \'{"hook_event_name":"PreToolUse","cwd":"/tmp","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}\' | gatehouse hook claude',
+      does: 'a call the built-in deny list refuses',
+    },
+  ],
+};
+
 export const hookCommand: CliCommand = {
   name: 'hook',
-  usage:
-    'gatehouse hook claude   Claude Code PreToolUse hook: its JSON on stdin, hookSpecificOutput on stdout ' +
-    '(in ~/.claude/settings.json: "hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "gatehouse hook claude"}]}]})',
+  help: HELP,
   async run(args, io) {
     const [sub, ...rest] = args;
     if (sub !== 'claude') throw unknownChoice('hook', sub, ['claude']);

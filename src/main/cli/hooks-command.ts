@@ -5,7 +5,8 @@ import { settingsWarnings } from '../settings/settings-problems';
 import { SettingsStore } from '../settings/settings-store';
 import { TrustStore } from '../trust/trust-store';
 import { parseCommandArgs, unknownChoice } from './args';
-import type { CliCommand, CliIO } from './command';
+import { JSON_OUTPUT, PROJECT } from './cli-options';
+import type { CliCommand, CliIO, CommandHelp, OptionSpecs } from './command';
 import { UsageError } from './command';
 import { projectDir } from './project';
 
@@ -41,16 +42,28 @@ function printText(io: CliIO, entries: readonly HookEntry[], projectRoot: string
   }
 }
 
+const OPTIONS = { project: PROJECT, json: JSON_OUTPUT } as const satisfies OptionSpecs;
+
+const HELP: CommandHelp = {
+  description:
+    "Claude Code-compatible hooks (the `hooks` key) from every settings file Gatehouse reads: yours, the project's, " +
+    "Claude Code's and the policy, with whether each runs (an untrusted project's never do) and whether it runs in " +
+    "the OS sandbox. The app's Hooks page adds, edits and deletes them.",
+  forms: [{ usage: 'list [--project DIR] [--json]', does: 'every hook, its source and file, and whether it runs' }],
+  options: OPTIONS,
+  examples: [
+    { command: 'gatehouse hooks list', does: 'the hooks for the current folder' },
+    { command: 'gatehouse hooks list --project ~/code/app --json', does: 'the same as JSON' },
+  ],
+};
+
 export const hooksCommand: CliCommand = {
   name: 'hooks',
-  usage: 'gatehouse hooks list [--project DIR] [--json]',
+  help: HELP,
   async run(args, io) {
     const [sub, ...rest] = args;
     if (sub !== 'list') throw unknownChoice('subcommand', sub, ['list']);
-    const { values, positionals } = parseCommandArgs(rest, {
-      project: { type: 'string' },
-      json: { type: 'boolean' },
-    });
+    const { values, positionals } = parseCommandArgs(rest, OPTIONS);
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const projectRoot = projectDir(values.project, io.cwd);
     const configDir = userConfigDir(io.env);

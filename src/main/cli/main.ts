@@ -1,9 +1,9 @@
-import { closest } from '../../shared/closest';
 import { GATEHOUSE_VERSION } from '../../shared/version';
-import { beforeTerminator } from './args';
-import type { CliIO } from './command';
+import { beforeTerminator, closestChoice } from './args';
+import type { CliIO, CommandEntry } from './command';
 import { UsageError } from './command';
 import { COMMANDS, findCommand } from './commands';
+import { helpText, usageText } from './help-text';
 
 function help(): string {
   const lines = [
@@ -15,12 +15,21 @@ function help(): string {
     ...COMMANDS.map((c) => `  ${c.name.padEnd(14)} ${c.summary}`),
     '',
     'Options:',
-    '  --help, -h     show this help (or `gatehouse <command> --help`)',
+    "  --help, -h     show this help; `gatehouse <command> --help` shows a command's options and examples",
     '  --version, -v  print the version',
     '  --             ends the options: what follows is an argument even if it starts with "-"',
     '',
     'Environment:',
-    '  GATEHOUSE_HOME  user config directory (default: the OS config folder, e.g. ~/.config/gatehouse)',
+    '  ANTHROPIC_API_KEY   the model key (else the Settings page, or model.apiKey in your settings.yaml)',
+    '  ANTHROPIC_BASE_URL  a server that speaks the Anthropic Messages API (else model.baseURL)',
+    '  ANTHROPIC_MODEL     the model (else model.name, else the default)',
+    '  GATEHOUSE_HOME      user config directory (default: the OS config folder, e.g. ~/.config/gatehouse)',
+    '',
+    'Examples:',
+    '  gatehouse web --project ~/code/app --port 0   the app in your browser, on that folder',
+    '  gatehouse run --project . "Explain the build"  the agent once, headless',
+    '',
+    'Reference: docs/cli.md in the Gatehouse repository.',
   ];
   return lines.join('\n');
 }
@@ -28,8 +37,8 @@ function help(): string {
 function unknownCommand(first: string): string {
   const isFlag = first.startsWith('-');
   const near = isFlag
-    ? closest(first.replace(/^-+/, ''), ['help', 'version'])
-    : closest(
+    ? closestChoice(first.replace(/^-+/, ''), ['help', 'version'])
+    : closestChoice(
         first,
         COMMANDS.map((c) => c.name),
       );
@@ -38,10 +47,22 @@ function unknownCommand(first: string): string {
   return `gatehouse: unknown command "${first}"${near ? ` (did you mean "${near}"?)` : ''}. Run \`gatehouse --help\` for the list.`;
 }
 
+async function commandHelp(entry: CommandEntry, io: CliIO): Promise<number> {
+  io.out(helpText(await entry.load(), entry.summary));
+  return 0;
+}
+
 /** Runs the CLI and returns its exit code. */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    // `gatehouse help trust` is `gatehouse trust --help`
+    const named = first === 'help' && rest[0] !== undefined ? findCommand(rest[0]) : undefined;
+    if (named) return commandHelp(named, io);
+    if (first === 'help' && rest[0] !== undefined) {
+      io.err(unknownCommand(rest[0]));
+      return 2;
+    }
     io.out(help());
     return first === undefined ? 2 : 0;
   }
@@ -54,18 +75,15 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.err(unknownCommand(first));
     return 2;
   }
-  const command = await entry.load();
   const options = beforeTerminator(rest);
-  if (options.includes('--help') || options.includes('-h')) {
-    io.out(`Usage: ${command.usage}`);
-    return 0;
-  }
+  if (options.includes('--help') || options.includes('-h')) return commandHelp(entry, io);
+  const command = await entry.load();
   try {
     return await command.run(rest, io);
   } catch (err) {
     if (err instanceof UsageError) {
       io.err(`gatehouse ${command.name}: ${err.message}`);
-      io.err(`Usage: ${command.usage}`);
+      io.err(usageText(command));
       return 2;
     }
     io.err(`gatehouse ${command.name}: ${err instanceof Error ? err.message : String(err)}`);

@@ -8,22 +8,56 @@ import { scopeFile } from '../settings/settings-locations';
 import { SettingsStore } from '../settings/settings-store';
 import { storeOracle } from '../trust/trust-extensions';
 import { TrustStore } from '../trust/trust-store';
-import { parseCommandArgs, unknownChoice } from './args';
-import type { CliCommand, CliIO } from './command';
+import { parseCommandArgs, pick, unknownChoice } from './args';
+import { SCOPES } from './cli-options';
+import type { CliCommand, CliIO, CommandHelp } from './command';
+import { MCP_OPTIONS } from './mcp-options';
 import { UsageError } from './command';
 import { projectDir } from './project';
 import { mcpTest } from './mcp-test-command';
 
-const USAGE = [
-  'gatehouse mcp list [--project DIR] [--json]',
-  '  approve NAME [--project DIR]      start this project server from now on (as it is configured now)',
-  '  revoke NAME [--project DIR]       forget that approval',
-  '  disable|enable NAME [--project DIR]  switch a server off (any source, your own too) or back on in this project',
-  '  add NAME [--scope user|project|local] [--project DIR] (-- COMMAND [ARG]... | --url URL)',
-  '        [--env K=V]... [--env-allow NAME]... [--allow-domain HOST]... [--header K=V]...',
-  '  remove NAME [--scope user|project|local] [--project DIR]',
-  '  test NAME [--project DIR] [--json]  start it as a run would (sandboxed), list its tools and their category',
-].join('\n');
+const HELP: CommandHelp = {
+  description:
+    "MCP servers from your settings and the project's (mcpServers in settings.yaml, .mcp.json): where each comes " +
+    "from, and whether it loads and why not. A project's server starts only in a trusted folder and after you " +
+    'approve it; stdio servers run in the OS sandbox. Every call of their tools goes through the permission engine.',
+  forms: [
+    {
+      usage: 'list [--project DIR] [--json]',
+      does: 'every server, its source, command line or URL, and whether it loads',
+    },
+    { usage: 'approve NAME [--project DIR]', does: 'start this project server from now on (as it is configured now)' },
+    { usage: 'revoke NAME [--project DIR]', does: 'forget that approval' },
+    {
+      usage: 'disable|enable NAME [--project DIR]',
+      does: 'switch a server off (any source, your own too) or back on in this project',
+    },
+    {
+      usage:
+        'add NAME [--scope SCOPE] [--project DIR] (-- COMMAND [ARG]... | --url URL) [--env K=V]... ' +
+        '[--env-allow NAME]... [--allow-domain HOST]... [--header K=V]...',
+      does: 'add a stdio server (the command after --) or an HTTP one (--url) to a settings file',
+    },
+    { usage: 'remove NAME [--scope SCOPE] [--project DIR]', does: 'remove it from that settings file' },
+    {
+      usage: 'test NAME [--project DIR] [--json]',
+      does: 'start it as a run would (sandboxed), list its tools and their category (read or exec)',
+    },
+  ],
+  options: MCP_OPTIONS,
+  examples: [
+    { command: 'gatehouse mcp list', does: 'the servers of the current folder' },
+    {
+      command: 'gatehouse mcp add files -- npx -y @modelcontextprotocol/server-filesystem .',
+      does: 'add a stdio server to your own settings',
+    },
+    {
+      command: 'gatehouse mcp add docs --scope local --url https://mcp.example.com/mcp',
+      does: 'add an HTTP server for this project, on this machine only',
+    },
+    { command: 'gatehouse mcp test files', does: 'start it and list its tools' },
+  ],
+};
 
 async function servers(
   io: CliIO,
@@ -64,11 +98,9 @@ function keyValues(list: readonly string[] | undefined, flag: string): Record<st
   return out;
 }
 
-function scopeOf(value: string | undefined): 'user' | 'project' | 'local' {
-  const scope = value ?? 'user';
-  if (scope !== 'user' && scope !== 'project' && scope !== 'local')
-    throw unknownChoice('scope', scope, ['user', 'project', 'local']);
-  return scope;
+/** The scope of --scope (the parser checked it is one of SCOPES), default user. */
+function scopeOf(value: string | undefined): (typeof SCOPES)[number] {
+  return (value ?? 'user') as (typeof SCOPES)[number];
 }
 
 function oneName(positionals: string[]): string {
@@ -79,15 +111,11 @@ function oneName(positionals: string[]): string {
 async function add(rest: string[], io: CliIO): Promise<number> {
   const dash = rest.indexOf('--');
   const command = dash === -1 ? [] : rest.slice(dash + 1);
-  const { values, positionals } = parseCommandArgs(dash === -1 ? rest : rest.slice(0, dash), {
-    scope: { type: 'string' },
-    project: { type: 'string' },
-    url: { type: 'string' },
-    env: { type: 'string', multiple: true },
-    'env-allow': { type: 'string', multiple: true },
-    'allow-domain': { type: 'string', multiple: true },
-    header: { type: 'string', multiple: true },
-  });
+  const { values, positionals } = parseCommandArgs(
+    dash === -1 ? rest : rest.slice(0, dash),
+    pick(MCP_OPTIONS, 'scope', 'project', 'url', 'env', 'env-allow', 'allow-domain', 'header'),
+  );
+  const projectRoot = projectDir(values.project, io.cwd);
   const name = oneName(positionals);
   const bad = serverNameProblem(name);
   if (bad) throw new UsageError(bad);
@@ -109,7 +137,7 @@ async function add(rest: string[], io: CliIO): Promise<number> {
     throw new UsageError(`${issue.path.map(String).join('.') || 'entry'}: ${issue.message}`);
   }
   const scope = scopeOf(values.scope);
-  const file = scopeFile(scope, projectDir(values.project, io.cwd), userConfigDir(io.env));
+  const file = scopeFile(scope, projectRoot, userConfigDir(io.env));
   if (!(await addMcpServerToFile(file, name, raw))) {
     io.err(`gatehouse mcp: ${file} already has a server "${name}" (remove it first)`);
     return 1;
@@ -120,15 +148,12 @@ async function add(rest: string[], io: CliIO): Promise<number> {
 
 export const mcpCommand: CliCommand = {
   name: 'mcp',
-  usage: USAGE,
+  help: HELP,
   async run(args, io) {
     const [sub, ...rest] = args;
     switch (sub) {
       case 'list': {
-        const { values, positionals } = parseCommandArgs(rest, {
-          project: { type: 'string' },
-          json: { type: 'boolean' },
-        });
+        const { values, positionals } = parseCommandArgs(rest, pick(MCP_OPTIONS, 'project', 'json'));
         if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
         const r = await servers(io, values.project);
         if (values.json)
@@ -153,7 +178,7 @@ export const mcpCommand: CliCommand = {
       }
       case 'approve':
       case 'revoke': {
-        const { values, positionals } = parseCommandArgs(rest, { project: { type: 'string' } });
+        const { values, positionals } = parseCommandArgs(rest, pick(MCP_OPTIONS, 'project'));
         const name = oneName(positionals);
         const r = await servers(io, values.project);
         const approvals = new McpApprovals(userConfigDir(io.env));
@@ -182,7 +207,7 @@ export const mcpCommand: CliCommand = {
       }
       case 'disable':
       case 'enable': {
-        const { values, positionals } = parseCommandArgs(rest, { project: { type: 'string' } });
+        const { values, positionals } = parseCommandArgs(rest, pick(MCP_OPTIONS, 'project'));
         const name = oneName(positionals);
         const r = await servers(io, values.project);
         if (!r.list.some((s) => s.name === name)) {
@@ -202,12 +227,10 @@ export const mcpCommand: CliCommand = {
       case 'test':
         return mcpTest(rest, io);
       case 'remove': {
-        const { values, positionals } = parseCommandArgs(rest, {
-          scope: { type: 'string' },
-          project: { type: 'string' },
-        });
+        const { values, positionals } = parseCommandArgs(rest, pick(MCP_OPTIONS, 'scope', 'project'));
+        const projectRoot = projectDir(values.project, io.cwd);
         const name = oneName(positionals);
-        const file = scopeFile(scopeOf(values.scope), projectDir(values.project, io.cwd), userConfigDir(io.env));
+        const file = scopeFile(scopeOf(values.scope), projectRoot, userConfigDir(io.env));
         if (!(await removeMcpServerFromFile(file, name))) {
           io.err(`gatehouse mcp: ${file} has no server "${name}"`);
           return 1;

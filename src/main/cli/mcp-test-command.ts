@@ -5,7 +5,8 @@ import { homeDir, userConfigDir } from '../paths';
 import { storeOracle } from '../trust/trust-extensions';
 import { TrustStore } from '../trust/trust-store';
 import { createNodeWorkerHost } from '../worker-host';
-import { parseCommandArgs } from './args';
+import { parseCommandArgs, pick } from './args';
+import { MCP_OPTIONS } from './mcp-options';
 import type { CliIO } from './command';
 import { UsageError } from './command';
 import { projectDir } from './project';
@@ -21,7 +22,9 @@ function print(io: CliIO, r: McpTestResult): void {
 }
 
 export async function mcpTest(rest: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs(rest, { project: { type: 'string' }, json: { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs(rest, pick(MCP_OPTIONS, 'project', 'json'));
+  // The project folder is checked first, before a worker starts.
+  const projectRoot = projectDir(values.project, io.cwd);
   if (positionals.length !== 1 || !positionals[0]) throw new UsageError('expected exactly one server NAME');
   const configDir = userConfigDir(io.env);
   const host = createNodeWorkerHost({ configDir, env: io.env });
@@ -29,7 +32,7 @@ export async function mcpTest(rest: string[], io: CliIO): Promise<number> {
     await host.start();
     const result = await testMcpServer({
       name: positionals[0],
-      projectRoot: projectDir(values.project, io.cwd),
+      projectRoot,
       configDir,
       home: homeDir(io.env),
       env: io.env,

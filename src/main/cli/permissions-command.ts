@@ -6,7 +6,8 @@ import { parseRule } from '../permission/rules/parse-rule';
 import { settingsWarnings } from '../settings/settings-problems';
 import type { RuleText } from '../settings/settings-store';
 import { parseCommandArgs, unknownChoice } from './args';
-import type { CliCommand } from './command';
+import { AGENT_MODE, MODE, PROJECT, RULE_OPTIONS } from './cli-options';
+import type { CliCommand, CommandHelp, OptionSpecs } from './command';
 import { UsageError } from './command';
 import { projectDir, trustOracle } from './project';
 
@@ -21,25 +22,54 @@ function cliRules(flags: Partial<Record<RuleBehavior, string[]>>): RuleText[] {
   return rules;
 }
 
+const OPTIONS = {
+  call: {
+    type: 'string',
+    value: 'JSON',
+    help: 'the tool call: {"tool":"run_command","input":{"command":"ls"}} (tools: run_command, read_file, write_file, edit_file, ...)',
+  },
+  project: PROJECT,
+  mode: MODE,
+  'agent-mode': AGENT_MODE,
+  ...RULE_OPTIONS,
+  'no-hooks': { type: 'boolean', help: 'leave the PreToolUse hooks out (they run by default, as for the agent)' },
+} as const satisfies OptionSpecs;
+
+const HELP: CommandHelp = {
+  description:
+    'The permission engine, exactly as the app calls it: prints the decision for one tool call as JSON (decision, ' +
+    'source, rule, reason). The check is recorded in audit-simulations.jsonl, apart from the real decisions. Other ' +
+    'agents can use it as a hook; a resident helper answers repeated calls quickly (see `gatehouse doctor`).',
+  forms: [
+    {
+      usage:
+        'check --call JSON [--project DIR] [--mode MODE] [--agent-mode M] [--allow RULE]... [--ask RULE]... [--deny RULE]... [--no-hooks]',
+      does: 'what the engine decides for the call, and why',
+    },
+  ],
+  options: OPTIONS,
+  examples: [
+    {
+      command: 'gatehouse permissions check --call \'{"tool":"run_command","input":{"command":"ls"}}\'',
+      does: 'a read-only command: allowed without asking',
+    },
+    {
+      command:
+        'gatehouse permissions check --mode acceptEdits --deny \'Edit(src/**)\' --call \'{"tool":"write_file","input":{"path":"src/a.ts","content":"x"}}\'',
+      does: 'a write under a deny rule given on the command line',
+    },
+  ],
+};
+
 export const permissionsCommand: CliCommand = {
   name: 'permissions',
-  usage:
-    'gatehouse permissions check --call JSON [--project DIR] [--mode strict|default|acceptEdits|auto|bypassPermissions] ' +
-    '[--agent-mode chat|plan|do] [--allow RULE]... [--ask RULE]... [--deny RULE]... [--no-hooks]',
+  help: HELP,
   async run(args, io) {
     const [sub, ...rest] = args;
     if (sub !== 'check') throw unknownChoice('subcommand', sub, ['check']);
-    const { values: flags, positionals } = parseCommandArgs(rest, {
-      project: { type: 'string' },
-      mode: { type: 'string' },
-      'agent-mode': { type: 'string' },
-      allow: { type: 'string', multiple: true },
-      ask: { type: 'string', multiple: true },
-      deny: { type: 'string', multiple: true },
-      call: { type: 'string' },
-      'no-hooks': { type: 'boolean' },
-    });
+    const { values: flags, positionals } = parseCommandArgs(rest, OPTIONS);
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    const projectRoot = projectDir(flags.project, io.cwd);
     const callText = flags.call;
     if (callText === undefined) throw new UsageError('missing --call JSON');
     let call: unknown;
@@ -54,7 +84,6 @@ export const permissionsCommand: CliCommand = {
     const agentText = flags['agent-mode'];
     const agentMode = agentText === undefined ? undefined : AgentModeSchema.safeParse(agentText);
     if (agentMode && !agentMode.success) throw unknownChoice('agent mode', agentText, AgentModeSchema.options);
-    const projectRoot = projectDir(flags.project, io.cwd);
     const configDir = userConfigDir(io.env);
     const audit = AuditLog.simulations(configDir);
     const engine = await createPermissionEngine({

@@ -4,21 +4,46 @@ import { flushLogs } from '../log';
 import { RpcShell } from './rpc-shell';
 import { sandboxWarnings } from './sandbox-warnings';
 import { settingsWarnings } from '../settings/settings-problems';
-import type { CliCommand } from './command';
+import type { CliCommand, CommandHelp } from './command';
 import { UsageError } from './command';
 import { parseCommandArgs } from './args';
 import { readyEvent } from './run-command';
 import { readSessionFlags, SESSION_OPTIONS } from './session-flags';
 
+const HELP: CommandHelp = {
+  description:
+    'A session driven over stdio, for editors and scripts: one JSON command per line on stdin (prompt, approve, ' +
+    "cancel, checkpoints), one JSON event per line on stdout (ready first, then each prompt's events and result). " +
+    'Every command is answered; once stdin ends, every ask is denied "approval required" and the process exits ' +
+    'when the run ends.',
+  forms: [
+    {
+      usage:
+        '[--project DIR] [--mode MODE] [--agent-mode M] [--model NAME] [--allow RULE]... [--ask RULE]... ' +
+        '[--deny RULE]... [--max-turns N] [--resume ID]',
+      does: 'open a session and read commands from stdin',
+    },
+  ],
+  options: SESSION_OPTIONS,
+  examples: [
+    {
+      command: 'echo \'{"type":"prompt","id":"1","text":"List the files"}\' | gatehouse rpc --project ~/code/app',
+      does: 'one prompt; its events and result on stdout',
+    },
+    {
+      command: 'gatehouse rpc --resume 0b6a8c3e-5f2d-4e91-9a7b-1c2d3e4f5a6b < commands.jsonl',
+      does: 'continue a saved session with the commands of a file',
+    },
+  ],
+};
+
 export const rpcCommand: CliCommand = {
   name: 'rpc',
-  usage:
-    'gatehouse rpc [--project DIR] [--mode M] [--agent-mode chat|plan|do] [--model M] [--allow RULE]... [--ask RULE]... ' +
-    '[--deny RULE]... [--max-turns N] [--resume ID]   (stdin: {"type":"prompt","id":"1","text":"..."} per line)',
+  help: HELP,
   async run(args, io) {
     const { values: flags, positionals } = parseCommandArgs(args, SESSION_OPTIONS);
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" (prompts come on stdin)`);
     const values = readSessionFlags(flags, io.cwd);
+    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" (prompts come on stdin)`);
     const shell = new RpcShell((event) => io.out(JSON.stringify(event)));
     // Read stdin from the start, so nothing sent before the session opens is lost.
     process.stdin.setEncoding('utf8');

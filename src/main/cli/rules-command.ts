@@ -8,19 +8,55 @@ import { ensureGitExcluded } from '../settings/git-exclude';
 import { localSettingsFile, scopeFile } from '../settings/settings-locations';
 import { problemLine, settingsProblems } from '../settings/settings-problems';
 import { SettingsStore } from '../settings/settings-store';
-import type { CliCommand, CliIO } from './command';
+import type { CliCommand, CliIO, CommandHelp, OptionSpecs } from './command';
 import { UsageError } from './command';
-import { parseCommandArgs, unknownChoice } from './args';
+import { orList, parseCommandArgs, pick, unknownChoice } from './args';
+import { JSON_OUTPUT, PROJECT, SCOPE_HELP, SCOPES } from './cli-options';
 import { projectDir, trustOracle } from './project';
 
-const SCOPES = ['user', 'project', 'local'] as const;
 type Scope = (typeof SCOPES)[number];
 
+const OPTIONS = {
+  project: PROJECT,
+  json: { ...JSON_OUTPUT, help: "list: print JSON instead of text (with each rule's file, warnings and problems)" },
+  scope: { type: 'string', value: 'SCOPE', choices: SCOPES, help: `add, remove: the file. ${SCOPE_HELP}` },
+  behavior: {
+    type: 'string',
+    value: 'B',
+    choices: RuleBehaviorSchema.options,
+    help: 'add, remove: what the rule does to a call it matches',
+  },
+} as const satisfies OptionSpecs;
+
+const HELP: CommandHelp = {
+  description:
+    "Permission rules in Claude Code's syntax (Bash(npm run lint:*), Read(src/**), Edit(.env), WebFetch(domain:x.org), " +
+    'mcp__server__tool) from every settings file Gatehouse reads, with the file each comes from. Deny beats ask beats ' +
+    "allow. A project's own allow rules apply only while it is trusted.",
+  forms: [
+    { usage: 'list [--project DIR] [--json]', does: 'the effective rules, files that failed to load, and problems' },
+    {
+      usage: 'add --scope SCOPE --behavior B RULE [--project DIR]',
+      does: "add RULE to the scope's settings file (local is also added to .git/info/exclude)",
+    },
+    { usage: 'remove --scope SCOPE --behavior B RULE [--project DIR]', does: 'remove RULE from that file' },
+  ],
+  options: OPTIONS,
+  examples: [
+    { command: 'gatehouse rules list', does: 'the rules for the current folder' },
+    {
+      command: "gatehouse rules add --scope local --behavior allow 'Bash(npm run lint:*)'",
+      does: 'allow npm run lint and anything after it, on this machine only',
+    },
+    {
+      command: "gatehouse rules add --scope user --behavior deny 'Read(**/.env)'",
+      does: 'never read a .env file, in any project',
+    },
+  ],
+};
+
 async function list(args: string[], io: CliIO): Promise<number> {
-  const { values: flags, positionals } = parseCommandArgs(args, {
-    project: { type: 'string' },
-    json: { type: 'boolean' },
-  });
+  const { values: flags, positionals } = parseCommandArgs(args, pick(OPTIONS, 'project', 'json'));
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const projectRoot = projectDir(flags.project, io.cwd);
   const configDir = userConfigDir(io.env);
@@ -73,21 +109,18 @@ async function list(args: string[], io: CliIO): Promise<number> {
 }
 
 async function edit(action: 'add' | 'remove', args: string[], io: CliIO): Promise<number> {
-  const { values: flags, positionals } = parseCommandArgs(args, {
-    project: { type: 'string' },
-    scope: { type: 'string' },
-    behavior: { type: 'string' },
-  });
+  const { values: flags, positionals } = parseCommandArgs(args, pick(OPTIONS, 'project', 'scope', 'behavior'));
+  // A missing project folder is named first, before the other arguments are judged.
+  const projectRoot =
+    flags.project !== undefined || flags.scope !== 'user' ? projectDir(flags.project, io.cwd) : io.cwd;
   const scopeText = flags.scope;
-  if (!scopeText || !(SCOPES as readonly string[]).includes(scopeText))
-    throw new UsageError('--scope must be user, project or local');
+  if (!scopeText) throw new UsageError(`missing --scope (${orList(SCOPES)})`);
   const behavior = RuleBehaviorSchema.safeParse(flags.behavior);
-  if (!behavior.success) throw new UsageError('--behavior must be allow, ask or deny');
+  if (!behavior.success) throw new UsageError(`missing --behavior (${orList(RuleBehaviorSchema.options)})`);
   if (positionals.length !== 1) throw new UsageError('give exactly one RULE (quote it)');
   const rule = positionals[0]!;
   const configDir = userConfigDir(io.env);
   const scope = scopeText as Scope;
-  const projectRoot = scope === 'user' ? io.cwd : projectDir(flags.project, io.cwd);
   const file = scopeFile(scope, projectRoot, configDir);
   if (action === 'add') {
     // Said before writing: the rule is still added (it may be meant for later), but not silently.
@@ -109,9 +142,7 @@ async function edit(action: 'add' | 'remove', args: string[], io: CliIO): Promis
 
 export const rulesCommand: CliCommand = {
   name: 'rules',
-  usage:
-    'gatehouse rules list [--project DIR] [--json]\n' +
-    '       gatehouse rules add|remove --scope user|project|local --behavior allow|ask|deny RULE [--project DIR]',
+  help: HELP,
   async run(args, io) {
     const [sub, ...rest] = args;
     if (sub === 'list') return list(rest, io);

@@ -7,25 +7,60 @@ import { settingsWarnings } from '../settings/settings-problems';
 import { ttyApprover } from './tty-approver';
 import type { RpcEvent } from '../../shared/rpc-protocol';
 import { GATEHOUSE_VERSION } from '../../shared/version';
-import type { CliCommand } from './command';
+import type { CliCommand, CommandHelp, OptionSpecs } from './command';
 import { UsageError } from './command';
 import { parseCommandArgs } from './args';
 import { readSessionFlags, SESSION_OPTIONS } from './session-flags';
 
 const PROMPT_ID = 'run';
 
+const OPTIONS = {
+  ...SESSION_OPTIONS,
+  output: {
+    type: 'string',
+    value: 'FORMAT',
+    choices: ['text', 'json'],
+    help: 'text: the answer and one line per tool call; json: one JSON event per line (as gatehouse rpc)',
+  },
+} as const satisfies OptionSpecs;
+
+const HELP: CommandHelp = {
+  description:
+    'The agent once on a prompt, without a window, through the same permission engine as the app. The model key ' +
+    'comes from ANTHROPIC_API_KEY or your settings (ANTHROPIC_BASE_URL points it at a compatible server). On a ' +
+    'terminal a call that asks gets a y/N question (default N); with no terminal it is denied "approval required". ' +
+    'Ctrl-C cancels the run (exit 130; the session can be resumed).',
+  forms: [
+    {
+      usage:
+        '[--project DIR] [--mode MODE] [--agent-mode M] [--output FORMAT] [--model NAME] [--allow RULE]... ' +
+        '[--ask RULE]... [--deny RULE]... [--max-turns N] [--resume ID] [--] "PROMPT"',
+      does: 'run the prompt to its end and print the answer',
+    },
+  ],
+  options: OPTIONS,
+  examples: [
+    { command: 'gatehouse run --project ~/code/app "Why does npm test fail?"', does: 'ask about a project' },
+    {
+      command: 'gatehouse run --mode acceptEdits --allow \'Bash(npm test:*)\' "Fix the failing test"',
+      does: 'let it edit files and run npm test without asking',
+    },
+    {
+      command: 'gatehouse run --agent-mode plan --output json "Plan the upgrade to React 20" > plan.jsonl',
+      does: 'a read-only plan, as JSON events',
+    },
+  ],
+};
+
 export const runCommand: CliCommand = {
   name: 'run',
-  usage:
-    'gatehouse run [--project DIR] [--mode strict|default|acceptEdits|auto|bypassPermissions] [--agent-mode chat|plan|do] ' +
-    '[--output text|json] [--model M] [--allow RULE]... [--ask RULE]... [--deny RULE]... [--max-turns N] [--resume ID] [--] "PROMPT"',
+  help: HELP,
   async run(args, io) {
-    const { values: flags, positionals } = parseCommandArgs(args, { ...SESSION_OPTIONS, output: { type: 'string' } });
+    const { values: flags, positionals } = parseCommandArgs(args, OPTIONS);
+    const values = readSessionFlags(flags, io.cwd);
     const output = flags.output ?? 'text';
-    if (output !== 'text' && output !== 'json') throw new UsageError('--output must be text or json');
     const prompt = positionals.join(' ').trim();
     if (!prompt) throw new UsageError('missing the prompt');
-    const values = readSessionFlags(flags, io.cwd);
     // With nobody at a terminal, an ask is denied "approval required"; on a TTY, a y/N prompt (default N).
     const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
     const session = await openCliSession(values, io, interactive ? ttyApprover(process.stdin, process.stderr) : null);

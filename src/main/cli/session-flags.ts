@@ -1,21 +1,25 @@
-import path from 'node:path';
 import { AgentModeSchema, PermissionModeSchema } from '../../shared/permission';
 import type { RuleBehavior } from '../../shared/permission';
 import type { SessionFlagValues } from '../agent/session-flags';
+import { AGENT_MODE, MODE, PROJECT, RULE_OPTIONS } from './cli-options';
+import type { OptionSpecs } from './command';
 import { UsageError } from './command';
+import { projectDir } from './project';
 
-/** The flags `gatehouse run` and `gatehouse rpc` share, as `parseCommandArgs` options. */
+/** The flags `gatehouse run` and `gatehouse rpc` share, as `parseCommandArgs` options (and their help). */
 export const SESSION_OPTIONS = {
-  project: { type: 'string' },
-  mode: { type: 'string' },
-  'agent-mode': { type: 'string' },
-  model: { type: 'string' },
-  allow: { type: 'string', multiple: true },
-  ask: { type: 'string', multiple: true },
-  deny: { type: 'string', multiple: true },
-  'max-turns': { type: 'string' },
-  resume: { type: 'string' },
-} as const;
+  project: PROJECT,
+  mode: MODE,
+  'agent-mode': AGENT_MODE,
+  model: {
+    type: 'string',
+    value: 'NAME',
+    help: 'the model (default: ANTHROPIC_MODEL, else model.name in your settings.yaml, else the default)',
+  },
+  ...RULE_OPTIONS,
+  'max-turns': { type: 'string', value: 'N', help: 'stop after N model turns (1 to 1000)' },
+  resume: { type: 'string', value: 'ID', help: 'continue a saved session (`gatehouse sessions list`)' },
+} as const satisfies OptionSpecs;
 
 export type SessionFlags = Partial<
   Record<'project' | 'mode' | 'agent-mode' | 'model' | 'max-turns' | 'resume', string>
@@ -24,7 +28,8 @@ export type SessionFlags = Partial<
 
 export function readSessionFlags(flags: SessionFlags, cwd: string): SessionFlagValues {
   const out: SessionFlagValues = { cliRules: [] };
-  if (flags.project !== undefined) out.project = path.resolve(cwd, flags.project);
+  // First: a missing project folder is named before the key, the model or anything else is looked at.
+  if (flags.project !== undefined) out.project = projectDir(flags.project, cwd);
   if (flags.mode !== undefined) {
     const m = PermissionModeSchema.safeParse(flags.mode);
     if (!m.success) throw new UsageError(`--mode must be one of ${PermissionModeSchema.options.join(', ')}`);

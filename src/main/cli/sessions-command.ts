@@ -1,25 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { isMissing } from '../fs/read-regular-file';
 import { userConfigDir } from '../paths';
 import { SessionStore } from '../session/session-store';
 import { exportTranscriptLines } from '../session/transcript-export';
 import { parseCommandArgs, unknownChoice } from './args';
-import type { CliCommand } from './command';
+import { JSON_OUTPUT } from './cli-options';
+import type { CliCommand, CommandHelp, OptionSpecs } from './command';
 import { UsageError } from './command';
 
-const USAGE = [
-  'gatehouse sessions <action> ...',
-  '  list [--project DIR] [--json]   saved sessions, newest first (resume one with `gatehouse run --resume ID`)',
-  '  export ID                       print a session transcript (JSONL) with secrets redacted, to share it',
-  '  delete ID                       delete a session transcript',
-].join('\n');
+const OPTIONS = {
+  project: { type: 'string', value: 'DIR', help: 'list: only the sessions of this project folder' },
+  json: { ...JSON_OUTPUT, help: 'list: print JSON instead of text' },
+} as const satisfies OptionSpecs;
+
+const HELP: CommandHelp = {
+  description:
+    "Every agent session (the app's, `gatehouse run`'s and `gatehouse rpc`'s) is saved as a transcript in your " +
+    'config folder. Resume one with `gatehouse run --resume ID`; export one to share it (secrets redacted).',
+  forms: [
+    { usage: 'list [--project DIR] [--json]', does: 'saved sessions, newest first' },
+    { usage: 'export ID', does: 'print a session transcript (JSONL) with secrets redacted, to share it' },
+    { usage: 'delete ID', does: 'delete a session transcript (and its checkpoints)' },
+  ],
+  options: OPTIONS,
+  examples: [
+    { command: 'gatehouse sessions list --project .', does: "the current folder's sessions" },
+    {
+      command: 'gatehouse sessions export 0b6a8c3e-5f2d-4e91-9a7b-1c2d3e4f5a6b > session.jsonl',
+      does: 'a redacted copy to attach to a bug report',
+    },
+  ],
+};
+
+/** The folder as sessions record it (its real path), also for a folder that is gone. */
+function projectFilter(project: string | undefined, cwd: string): string | undefined {
+  if (project === undefined) return undefined;
+  const dir = path.resolve(cwd, project);
+  try {
+    return fs.realpathSync.native(dir);
+  } catch {
+    return dir;
+  }
+}
 
 function parseSessionArgs(args: string[]) {
-  return parseCommandArgs(args, { json: { type: 'boolean' }, project: { type: 'string' } });
+  return parseCommandArgs(args, OPTIONS);
 }
 
 export const sessionsCommand: CliCommand = {
   name: 'sessions',
-  usage: USAGE,
+  help: HELP,
   async run(args, io) {
     const [action, ...rest] = args;
     const parsed = parseSessionArgs(rest);
@@ -27,7 +58,7 @@ export const sessionsCommand: CliCommand = {
     if (action === 'list') {
       if (parsed.positionals.length)
         throw new UsageError(`list takes no arguments, got "${parsed.positionals.join(' ')}"`);
-      const project = parsed.values.project;
+      const project = projectFilter(parsed.values.project, io.cwd);
       const sessions = (await store.list()).filter((s) => !project || s.projectRoot === project);
       if (parsed.values.json) {
         io.out(JSON.stringify(sessions));

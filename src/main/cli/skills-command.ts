@@ -4,7 +4,8 @@ import { userConfigDir } from '../paths';
 import { discoverSkills } from '../skills/skills';
 import { TrustStore } from '../trust/trust-store';
 import { parseCommandArgs, unknownChoice } from './args';
-import type { CliCommand } from './command';
+import { JSON_OUTPUT, PROJECT } from './cli-options';
+import type { CliCommand, CommandHelp, OptionSpecs } from './command';
 import { UsageError } from './command';
 import { projectDir } from './project';
 
@@ -13,16 +14,30 @@ import { projectDir } from './project';
  * project's only while it is trusted with its instructions), the files that are not offered and why, and what a
  * background sub-agent's asks become.
  */
+const OPTIONS = { project: PROJECT, json: JSON_OUTPUT } as const satisfies OptionSpecs;
+
+const HELP: CommandHelp = {
+  description:
+    "Skills (SKILL.md folders) and sub-agents in Claude Code's formats, from your config folder and, while the " +
+    'project is trusted with its instructions, from its .gatehouse/ and .claude/ folders. Exits 1 when a ' +
+    "definition is not offered because of an error (a CI check of a project's skills).",
+  forms: [
+    { usage: 'list [--project DIR] [--json]', does: 'what a run is offered, and the files that are not and why' },
+  ],
+  options: OPTIONS,
+  examples: [
+    { command: 'gatehouse skills list', does: 'for the current folder' },
+    { command: 'gatehouse skills list --project ~/code/app --json', does: "as JSON, with each skill's allowed tools" },
+  ],
+};
+
 export const skillsCommand: CliCommand = {
   name: 'skills',
-  usage: 'gatehouse skills list [--project DIR] [--json]',
+  help: HELP,
   async run(args, io) {
     const [sub, ...rest] = args;
     if (sub !== 'list') throw unknownChoice('subcommand', sub, ['list']);
-    const { values, positionals } = parseCommandArgs(rest, {
-      project: { type: 'string' },
-      json: { type: 'boolean' },
-    });
+    const { values, positionals } = parseCommandArgs(rest, OPTIONS);
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const projectRoot = projectDir(values.project, io.cwd);
     const configDir = userConfigDir(io.env);

@@ -4,29 +4,80 @@ import type { TrustEntry, TrustStatus } from '../../shared/trust-contract';
 import { userConfigDir } from '../paths';
 import { describeExtensions } from '../trust/trust-extensions';
 import { TrustStore } from '../trust/trust-store';
-import { parseCommandArgs, unknownChoice } from './args';
-import type { CliCommand, CliIO } from './command';
+import { parseCommandArgs, pick, unknownChoice } from './args';
+import { JSON_OUTPUT } from './cli-options';
+import type { CliCommand, CliIO, CommandHelp, OptionSpecs } from './command';
 import { UsageError } from './command';
 
-const USAGE = [
-  'gatehouse trust <action> ...',
-  '  set DIR --scope directory|parent|never [--without rules|hooks|instructions|mcp]...',
-  "                                           record a decision (parent: DIR's parent and everything below it)",
-  '  extensions DIR [--enable X]... [--disable X]...',
-  "                                           which of the project's rules, hooks, instructions, MCP servers its trust enables",
-  '  status DIR [--json]                      trusted or not, the decision that applies, where it is stored',
-  '  revoke DIR                               make DIR undecided again (removes the decisions that trust it)',
-  '  list [--json]                            every stored decision',
-  '  default trust|ask|never                  the global default where nothing is stored (user settings)',
-  '  repair                                   replace a corrupt store by its still-valid entries (a copy is kept)',
-].join('\n');
+const EXTENSIONS = ['rules', 'hooks', 'instructions', 'mcp'] as const;
+const extensions = (on: boolean) => ({ rules: on, hooks: on, instructions: on, mcp: on });
+type Extension = (typeof EXTENSIONS)[number];
+const STORED_SCOPES = TrustScopeSchema.options.filter((s) => s !== 'session');
 
-function parse(args: string[], withScope: boolean, withJson: boolean) {
-  return parseCommandArgs(args, {
-    ...(withScope ? { scope: { type: 'string' as const }, without: { type: 'string' as const, multiple: true } } : {}),
-    ...(withJson ? { json: { type: 'boolean' as const } } : {}),
-  });
-}
+const OPTIONS = {
+  scope: {
+    type: 'string',
+    value: 'SCOPE',
+    choices: STORED_SCOPES,
+    help: "set: directory trusts DIR, parent trusts DIR's parent and everything below it, never refuses DIR",
+  },
+  without: {
+    type: 'string',
+    multiple: true,
+    value: 'X',
+    choices: EXTENSIONS,
+    commaList: true,
+    help: 'set: trust, but leave these of the project off',
+  },
+  enable: {
+    type: 'string',
+    multiple: true,
+    value: 'X',
+    choices: EXTENSIONS,
+    commaList: true,
+    help: "extensions: switch these of a trusted project's extensions on",
+  },
+  disable: {
+    type: 'string',
+    multiple: true,
+    value: 'X',
+    choices: EXTENSIONS,
+    commaList: true,
+    help: "extensions: switch these of a trusted project's extensions off",
+  },
+  json: { ...JSON_OUTPUT, help: 'status, list: print JSON instead of text' },
+} as const satisfies OptionSpecs;
+
+const HELP: CommandHelp = {
+  description:
+    "A project's own settings can allow commands, run hooks, add instructions and start MCP servers, so none of " +
+    'them load until you trust the folder. Decisions are stored in trust.json in your config folder; with none ' +
+    'stored, trust.default (ask) applies. The app asks the same question in its trust dialog.',
+  forms: [
+    {
+      usage: 'set DIR --scope directory|parent|never [--without X]...',
+      does: "record a decision (parent: DIR's parent and everything below it)",
+    },
+    {
+      usage: 'extensions DIR [--enable X]... [--disable X]...',
+      does: "which of the project's rules, hooks, instructions and MCP servers its trust enables",
+    },
+    { usage: 'status DIR [--json]', does: 'trusted or not, the decision that applies, where it is stored' },
+    { usage: 'revoke DIR', does: 'make DIR undecided again (removes the decisions that trust it)' },
+    { usage: 'list [--json]', does: 'every stored decision' },
+    { usage: 'default trust|ask|never', does: 'the global default where nothing is stored (your user settings)' },
+    { usage: 'repair', does: 'replace a corrupt store by its still-valid entries (a copy is kept)' },
+  ],
+  options: OPTIONS,
+  examples: [
+    { command: 'gatehouse trust set . --scope directory', does: 'trust the current folder' },
+    {
+      command: 'gatehouse trust set ~/code/app --scope directory --without hooks,mcp',
+      does: 'trust it, but run none of its hooks and start none of its MCP servers',
+    },
+    { command: 'gatehouse trust status . --json', does: 'whether the current folder is trusted, and why' },
+  ],
+};
 
 function onePositional(positionals: string[], what: string): string {
   if (positionals.length !== 1 || !positionals[0])
@@ -34,15 +85,9 @@ function onePositional(positionals: string[], what: string): string {
   return positionals[0];
 }
 
-const EXTENSIONS = ['rules', 'hooks', 'instructions', 'mcp'] as const;
-const extensions = (on: boolean) => ({ rules: on, hooks: on, instructions: on, mcp: on });
-type Extension = (typeof EXTENSIONS)[number];
-
-function extensionNames(list: readonly string[] | undefined, flag: string): Extension[] {
-  const names = (list ?? []).flatMap((v) => v.split(',')).map((v) => v.trim());
-  for (const n of names)
-    if (!(EXTENSIONS as readonly string[]).includes(n)) throw unknownChoice(`${flag} extension`, n, EXTENSIONS);
-  return names as Extension[];
+/** The names of a `--without/--enable/--disable` list (the parser checked each against EXTENSIONS). */
+function extensionNames(list: readonly string[] | undefined): Extension[] {
+  return (list ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()) as Extension[];
 }
 
 function printStatus(io: CliIO, s: TrustStatus): void {
@@ -67,14 +112,14 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const resolveDir = (dir: string) => path.resolve(io.cwd, dir);
   switch (action) {
     case 'set': {
-      const { values, positionals } = parse(rest, true, false);
+      const { values, positionals } = parseCommandArgs(rest, pick(OPTIONS, 'scope', 'without'));
       const dir = onePositional(positionals, 'folder');
       const scope = TrustScopeSchema.exclude(['session']).safeParse(values.scope);
       if (!scope.success)
         throw new UsageError(
           '--scope must be directory, parent or never (session trust lives in one process: use the app)',
         );
-      const without = extensionNames(values.without as string[] | undefined, '--without');
+      const without = extensionNames(values.without);
       const extensions = { rules: true, hooks: true, instructions: true, mcp: true };
       for (const n of without) extensions[n] = false;
       const status = await store.set(resolveDir(dir), scope.data, without.length ? extensions : undefined);
@@ -83,14 +128,11 @@ async function run(args: string[], io: CliIO): Promise<number> {
       return 0;
     }
     case 'extensions': {
-      const { values, positionals } = parseCommandArgs(rest, {
-        enable: { type: 'string', multiple: true },
-        disable: { type: 'string', multiple: true },
-      });
+      const { values, positionals } = parseCommandArgs(rest, pick(OPTIONS, 'enable', 'disable'));
       const dir = resolveDir(onePositional(positionals, 'folder'));
       const change: Partial<Record<Extension, boolean>> = {};
-      for (const n of extensionNames(values.enable, '--enable')) change[n] = true;
-      for (const n of extensionNames(values.disable, '--disable')) change[n] = false;
+      for (const n of extensionNames(values.enable)) change[n] = true;
+      for (const n of extensionNames(values.disable)) change[n] = false;
       const status = Object.keys(change).length ? await store.setExtensions(dir, change) : store.check(dir);
       if (!status.trusted) {
         io.out(`${status.path}: untrusted, so none of its rules, hooks, instruction files or MCP servers are loaded`);
@@ -100,14 +142,14 @@ async function run(args: string[], io: CliIO): Promise<number> {
       return 0;
     }
     case 'status': {
-      const { values, positionals } = parse(rest, false, true);
+      const { values, positionals } = parseCommandArgs(rest, pick(OPTIONS, 'json'));
       const status = await store.checkAsync(resolveDir(onePositional(positionals, 'folder')));
       if (values.json) io.out(JSON.stringify(status));
       else printStatus(io, status);
       return status.decision === 'error' ? 1 : 0;
     }
     case 'revoke': {
-      const { positionals } = parse(rest, false, false);
+      const { positionals } = parseCommandArgs(rest, {});
       const dir = resolveDir(onePositional(positionals, 'folder'));
       const removed = await store.revoke(dir);
       if (removed.length === 0) io.out(`nothing to revoke: no decision trusts ${await store.resolve(dir)}`);
@@ -117,7 +159,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       return 0;
     }
     case 'list': {
-      const { values, positionals } = parse(rest, false, true);
+      const { values, positionals } = parseCommandArgs(rest, pick(OPTIONS, 'json'));
       if (positionals.length) throw new UsageError('list takes no folder');
       const entries = await store.list();
       const error = await store.lastError();
@@ -134,15 +176,16 @@ async function run(args: string[], io: CliIO): Promise<number> {
       return error ? 1 : 0;
     }
     case 'default': {
-      const { positionals } = parse(rest, false, false);
-      const value = TrustDefaultSchema.safeParse(onePositional(positionals, 'value (trust, ask or never)'));
-      if (!value.success) throw new UsageError('the default must be trust, ask or never');
+      const { positionals } = parseCommandArgs(rest, {});
+      const word = onePositional(positionals, 'value (trust, ask or never)');
+      const value = TrustDefaultSchema.safeParse(word);
+      if (!value.success) throw unknownChoice('default', word, TrustDefaultSchema.options);
       await store.setDefault(value.data);
       io.out(`trust.default: ${value.data}`);
       return 0;
     }
     case 'repair': {
-      const { positionals } = parse(rest, false, false);
+      const { positionals } = parseCommandArgs(rest, {});
       if (positionals.length) throw new UsageError('repair takes no arguments');
       const result = await store.repair();
       if (!result.copy) io.out(`the trust store is fine (${result.kept} decisions)`);
@@ -159,6 +202,6 @@ async function run(args: string[], io: CliIO): Promise<number> {
 
 export const trustCommand: CliCommand = {
   name: 'trust',
-  usage: USAGE,
+  help: HELP,
   run,
 };

@@ -7,10 +7,40 @@ import { flushLastGoodWrites } from '../settings/last-good-cache';
 import { startWebServer } from '../web/web-server';
 import { createNodeWorkerHost } from '../worker-host/index';
 import { parseCommandArgs } from './args';
-import type { CliCommand } from './command';
+import type { CliCommand, CommandHelp, OptionSpecs } from './command';
 import { UsageError } from './command';
+import { projectDir } from './project';
 
 export const DEFAULT_WEB_PORT = 4317;
+
+const OPTIONS = {
+  project: {
+    type: 'string',
+    value: 'DIR',
+    help: 'open this project folder (default: none; the page offers your recent projects)',
+  },
+  port: {
+    type: 'string',
+    value: 'N',
+    help: `the port on 127.0.0.1 (default ${DEFAULT_WEB_PORT}; 0 picks a free one)`,
+  },
+} as const satisfies OptionSpecs;
+
+const HELP: CommandHelp = {
+  description:
+    'The app in your browser: the same page, engine, rules and approvals as the desktop app, served on 127.0.0.1 ' +
+    'only. It prints one address with a random token in its fragment (#token=...): open it, and keep it to ' +
+    'yourself. The model key comes from ANTHROPIC_API_KEY or the Settings page. Ctrl-C stops it.',
+  forms: [{ usage: '[--project DIR] [--port N]', does: 'serve the app until Ctrl-C' }],
+  options: OPTIONS,
+  examples: [
+    { command: 'gatehouse web --project ~/code/app --port 0', does: 'the app on a free port' },
+    {
+      command: 'ANTHROPIC_BASE_URL=http://127.0.0.1:8080 gatehouse web --project .',
+      does: 'the current folder, with a compatible model server',
+    },
+  ],
+};
 
 interface WebArgs {
   project: string | null;
@@ -18,11 +48,14 @@ interface WebArgs {
 }
 
 export function parseWebArgs(args: string[], cwd: string): WebArgs {
-  const { values, positionals } = parseCommandArgs(args, { project: { type: 'string' }, port: { type: 'string' } });
-  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  const out: WebArgs = { project: null, port: DEFAULT_WEB_PORT };
+  const { values, positionals } = parseCommandArgs(args, OPTIONS);
   if (values.project === '') throw new UsageError('--project needs a value');
-  if (values.project !== undefined) out.project = path.resolve(cwd, values.project);
+  // A missing folder is named first, before the other arguments and before anything starts.
+  const out: WebArgs = {
+    project: values.project === undefined ? null : projectDir(values.project, cwd),
+    port: DEFAULT_WEB_PORT,
+  };
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const raw = values.port;
   if (raw === '') throw new UsageError('--port needs a value');
   if (raw !== undefined) {
@@ -43,24 +76,23 @@ function rendererDir(): string {
   return candidates.find((dir) => fs.existsSync(path.join(dir, 'index.html'))) ?? candidates[0]!;
 }
 
+/**
+ * Resolves on the first SIGINT or SIGTERM. Later ones are taken and ignored while the server shuts down: a Ctrl-C
+ * in a terminal reaches this process and also, passed on, through `npm start` and its launcher, and a second
+ * delivery of the same Ctrl-C must not kill the process before the transcript and the logs are complete.
+ */
 function waitForStopSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolve(signal);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', resolve);
+    process.on('SIGTERM', resolve);
   });
 }
 
 export const webCommand: CliCommand = {
   name: 'web',
-  usage: 'gatehouse web [--project DIR] [--port N]   (--port 0 picks a free port; default 4317)',
+  help: HELP,
   async run(args, io) {
     const { project, port } = parseWebArgs(args, io.cwd);
-    if (project && !fs.existsSync(project)) throw new UsageError(`--project: no such folder: ${project}`);
     const configDir = userConfigDir(io.env);
     const stopped = waitForStopSignal();
     const worker = createNodeWorkerHost({ configDir, env: io.env });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/main/cli/command';
+import { usageText } from '../../../src/main/cli/help-text';
 import { trustCommand } from '../../../src/main/cli/trust-command';
 import { TrustStatusSchema } from '../../../src/shared/trust-contract';
 import { mkdirs, privateCli, tempDir, write } from './helpers';
@@ -30,7 +31,7 @@ async function gatehouse(...args: string[]): Promise<{ code: number; out: string
   } catch (e) {
     code = e instanceof UsageError ? 2 : 1;
     err.push(e instanceof Error ? e.message : String(e));
-    if (e instanceof UsageError) err.push(`Usage: ${trustCommand.usage}`);
+    if (e instanceof UsageError) err.push(usageText(trustCommand));
   }
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
