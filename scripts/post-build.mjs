@@ -1,11 +1,13 @@
 // Finishes the built CLI (out/main/cli.js):
 // - writes its build id: a hash of the CLI's code (the entry, every chunk, and the external parser packages it loads),
 //   which names the decision helper's socket, so a rebuilt or upgraded CLI never talks to a helper of older code;
-// - makes it an executable script: a shebang and the execute bit.
+// - makes it an executable script: a shebang and the execute bit;
+// - records what out/ was built from, so `npm start` knows it is current (build-inputs.mjs).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { writeBuildStamp } from './build-inputs.mjs';
 
 const cli = 'out/main/cli.js';
 const PLACEHOLDER = '@@GATEHOUSE_CLI_BUILD_ID@@';
@@ -29,3 +31,6 @@ text = text.split(PLACEHOLDER).join(buildId);
 if (!text.startsWith('#!')) text = '#!/usr/bin/env node\n' + text;
 fs.writeFileSync(cli, text);
 fs.chmodSync(cli, 0o755);
+
+// Last: out/ is complete, so `npm start` need not build it again until an input changes (build-inputs.mjs).
+writeBuildStamp(process.cwd());

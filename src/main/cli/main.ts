@@ -26,7 +26,7 @@ function help(): string {
     '  GATEHOUSE_HOME      user config directory (default: the OS config folder, e.g. ~/.config/gatehouse)',
     '',
     'Examples:',
-    '  gatehouse web --project ~/code/app --port 0   the app in your browser, on that folder',
+    '  gatehouse web --project ~/code/app --open     the app in your browser, on that folder',
     '  gatehouse run --project . "Explain the build"  the agent once, headless',
     '',
     'Reference: docs/cli.md in the Gatehouse repository.',

@@ -9,6 +9,7 @@ import { createNodeWorkerHost } from '../worker-host/index';
 import { parseCommandArgs } from './args';
 import type { CliCommand, CommandHelp, OptionSpecs } from './command';
 import { UsageError } from './command';
+import { openInBrowser } from './open-browser';
 import { projectDir } from './project';
 
 export const DEFAULT_WEB_PORT = 4317;
@@ -24,6 +25,10 @@ const OPTIONS = {
     value: 'N',
     help: `the port on 127.0.0.1 (default ${DEFAULT_WEB_PORT}; 0 picks a free one)`,
   },
+  open: {
+    type: 'boolean',
+    help: 'also open the page in your browser (not where GATEHOUSE_NO_OPEN=1, BROWSER=none, CI, or no display)',
+  },
 } as const satisfies OptionSpecs;
 
 const HELP: CommandHelp = {
@@ -31,10 +36,10 @@ const HELP: CommandHelp = {
     'The app in your browser: the same page, engine, rules and approvals as the desktop app, served on 127.0.0.1 ' +
     'only. It prints one address with a random token in its fragment (#token=...): open it, and keep it to ' +
     'yourself. The model key comes from ANTHROPIC_API_KEY or the Settings page. Ctrl-C stops it.',
-  forms: [{ usage: '[--project DIR] [--port N]', does: 'serve the app until Ctrl-C' }],
+  forms: [{ usage: '[--project DIR] [--port N] [--open]', does: 'serve the app until Ctrl-C' }],
   options: OPTIONS,
   examples: [
-    { command: 'gatehouse web --project ~/code/app --port 0', does: 'the app on a free port' },
+    { command: 'gatehouse web --project ~/code/app --port 0 --open', does: 'a free port, opened in your browser' },
     {
       command: 'ANTHROPIC_BASE_URL=http://127.0.0.1:8080 gatehouse web --project .',
       does: 'the current folder, with a compatible model server',
@@ -45,6 +50,7 @@ const HELP: CommandHelp = {
 interface WebArgs {
   project: string | null;
   port: number;
+  open: boolean;
 }
 
 export function parseWebArgs(args: string[], cwd: string): WebArgs {
@@ -54,6 +60,7 @@ export function parseWebArgs(args: string[], cwd: string): WebArgs {
   const out: WebArgs = {
     project: values.project === undefined ? null : projectDir(values.project, cwd),
     port: DEFAULT_WEB_PORT,
+    open: values.open === true,
   };
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const raw = values.port;
@@ -92,7 +99,7 @@ export const webCommand: CliCommand = {
   name: 'web',
   help: HELP,
   async run(args, io) {
-    const { project, port } = parseWebArgs(args, io.cwd);
+    const { project, port, open } = parseWebArgs(args, io.cwd);
     const configDir = userConfigDir(io.env);
     const stopped = waitForStopSignal();
     const worker = createNodeWorkerHost({ configDir, env: io.env });
@@ -112,6 +119,11 @@ export const webCommand: CliCommand = {
         onEvent: (l) => app.onEvent(l),
       });
       io.out(`Gatehouse is running at ${server.url}`);
+      // Without --open stdout is that one line (scripts read it); with it, a person reads what the opener did below.
+      if (open) {
+        openInBrowser(server.launchUrl(), io.env, process.platform, io.out);
+        io.out('Ctrl-C stops it.');
+      }
       await stopped;
       await server.close();
     } finally {

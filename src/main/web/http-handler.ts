@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { allowedHosts } from './auth';
+import type { LaunchCodes } from './launch-codes';
 import { mimeType, resolveStaticFile } from './static-files';
 
 export interface HttpHandlerOptions {
@@ -10,6 +11,29 @@ export interface HttpHandlerOptions {
   port: () => number;
   /** The Content-Security-Policy for a server on this port. */
   csp: (port: number) => string;
+  /** The one-time links of `gatehouse web --open` (launch-codes.ts) and the token they lead to. */
+  launch?: { codes: LaunchCodes; token: string };
+}
+
+const LAUNCH_PATH = '/launch/';
+const LAUNCH_USED =
+  'This link opens Gatehouse once, and it was used already or has expired: open the address that ' +
+  '`gatehouse web` (or `npm start`) printed in its terminal.';
+
+/** `/launch/CODE`: once, a redirect to the page with its token in the fragment; never again. */
+function answerLaunch(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  launch: NonNullable<HttpHandlerOptions['launch']>,
+  headers: Record<string, string>,
+): void {
+  // Only a GET spends the code: a HEAD (a link checker) neither redirects nor uses it up.
+  if (req.method !== 'GET') return sendText(res, 405, 'Method not allowed', { ...headers, Allow: 'GET' });
+  if (!launch.codes.redeem(url.pathname.slice(LAUNCH_PATH.length))) return sendText(res, 410, LAUNCH_USED, headers);
+  // The Host was checked against this server's names: the page keeps the origin the browser asked for.
+  res.writeHead(303, { ...headers, Location: `http://${req.headers.host ?? ''}/#token=${launch.token}` });
+  res.end();
 }
 
 function securityHeaders(csp: string): Record<string, string> {
@@ -65,6 +89,8 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: IncomingMe
       return sendText(res, 403, 'Forbidden: unexpected Host header', headers);
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return sendText(res, 405, 'Method not allowed', { ...headers, Allow: 'GET, HEAD' });
+    if (options.launch && url.pathname.startsWith(LAUNCH_PATH))
+      return answerLaunch(req, res, url, options.launch, headers);
 
     void resolveStaticFile(options.rendererDir, url.pathname).then((found) => {
       if (found.kind === 'bad-request') return sendText(res, 400, 'Bad request', headers);

@@ -6,6 +6,7 @@ import type { ApiEvent } from '../../shared/api';
 import type { ApiHandlers } from '../app/api-dispatch';
 import { newSessionToken, pageUrl } from './auth';
 import { createHttpHandler } from './http-handler';
+import { LaunchCodes } from './launch-codes';
 import { createSocketApi } from './socket-api';
 import { FALLBACK_PAGE_CSP, readPageCsp, serverCsp } from './static-files';
 
@@ -26,6 +27,11 @@ export interface WebServer {
   readonly token: string;
   /** The one URL a person opens: `http://127.0.0.1:PORT/#token=TOKEN` (the token in the fragment, see pageUrl). */
   readonly url: string;
+  /**
+   * A link for the system browser's command line: `http://127.0.0.1:PORT/launch/CODE`, which leads to `url` once,
+   * within a couple of minutes (see launch-codes.ts), so the token itself is never on a command line.
+   */
+  launchUrl(): string;
   close(): Promise<void>;
 }
 
@@ -44,8 +50,14 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   let port = options.port;
   const currentPort = (): number => port;
 
+  const launchCodes = new LaunchCodes();
   const server = http.createServer(
-    createHttpHandler({ rendererDir, port: currentPort, csp: (p) => serverCsp(pageCsp, p) }),
+    createHttpHandler({
+      rendererDir,
+      port: currentPort,
+      csp: (p) => serverCsp(pageCsp, p),
+      launch: { codes: launchCodes, token },
+    }),
   );
   const sockets = createSocketApi({
     token,
@@ -77,6 +89,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     port,
     token,
     url: pageUrl(port, token),
+    launchUrl: () => `http://127.0.0.1:${port}/launch/${launchCodes.issue()}`,
     close: () =>
       new Promise<void>((resolve) => {
         sockets.close();
