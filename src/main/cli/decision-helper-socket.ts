@@ -11,7 +11,7 @@ import { helperFolderName } from '../../shared/node/user-folders';
  * (`permissions check`, `hook claude`) for thin clients, so that such a call costs a small process and a socket
  * round trip instead of loading the engine each time. It keeps nothing between calls that a fresh process would not
  * have: each request runs with the client's environment, working folder and umask, and reads the settings, the trust
- * store and the policy again. See the README ("Decision helper") and docs/architecture.md.
+ * store and the policy again. See "The decision helper" in docs/cli.md, and docs/architecture.md.
  */
 
 /** The hidden command that runs the helper (`gatehouse __decision-helper`): not in `--help`. */
