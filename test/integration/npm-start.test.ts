@@ -4,6 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { staleBuildReason } from '../../scripts/build-inputs.mjs';
 import { AppInfoSchema } from '../../src/shared/api';
 import { chromiumSkipReason, launchChromium } from '../e2e/support/browser';
 import { openApiSocket } from '../e2e/support/api-socket';
@@ -45,6 +46,9 @@ describe('npm start without an Electron runtime', { timeout: 120_000 }, () => {
 
   beforeAll(() => {
     requireBuiltApp();
+    // Building here would rewrite out/ under every other test of the run: a build that is not current is a failure.
+    const stale = staleBuildReason(REPO_ROOT);
+    if (stale) throw new Error(`out/ is not current (${stale}): run \`npm run build\` first`);
     root = makeTempDir('gh-npm-start-');
     project = path.join(root, 'my-app');
     const home = path.join(root, 'home');
