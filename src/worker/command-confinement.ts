@@ -9,12 +9,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SandboxRunConfig, SandboxStatus } from '../shared/worker-protocol';
 import { CommandSandboxCache, unsandboxedWrapper } from '../shared/node/sandbox';
-import type { CommandSandbox, CommandSandboxConfig, SandboxUnavailable } from '../shared/node/sandbox';
+import type { CommandSandbox, CommandSandboxConfig, SandboxUnavailable, WrappedCommand } from '../shared/node/sandbox';
 import type { CommandWrapper } from './tools/index';
 
+/** run_command's wrapper, which can also start a program and its arguments without a shell (an MCP server). */
+type ConfinedWrapper = CommandWrapper & { wrapArgv(argv: readonly string[]): Promise<WrappedCommand> };
+
 export interface Confinement {
-  /** What run_command spawns through. */
-  wrapper: CommandWrapper;
+  /** What run_command spawns through (and an MCP server, with `wrapArgv`). */
+  wrapper: ConfinedWrapper;
   status: SandboxStatus;
   /** Real paths the file tools never write (the user config dir: settings, trust store). */
   protectedPaths: string[];
@@ -53,7 +56,7 @@ async function withRealPath(p: string): Promise<string[]> {
 
 export class CommandConfinement {
   private readonly sandboxes: CommandSandboxCache;
-  private readonly direct = new Map<string, CommandWrapper>();
+  private readonly direct = new Map<string, ConfinedWrapper>();
 
   constructor(sandboxes: CommandSandboxCache = new CommandSandboxCache()) {
     this.sandboxes = sandboxes;
@@ -127,7 +130,7 @@ export class CommandConfinement {
     await this.sandboxes.disposeAll();
   }
 
-  private directWrapper(projectRoot: string, envAllowList: readonly string[]): CommandWrapper {
+  private directWrapper(projectRoot: string, envAllowList: readonly string[]): ConfinedWrapper {
     const key = JSON.stringify([projectRoot, [...envAllowList].sort()]);
     let wrapper = this.direct.get(key);
     if (wrapper === undefined) {

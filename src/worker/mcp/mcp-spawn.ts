@@ -24,10 +24,6 @@ const BASIC_ENV = new Set([
 ]);
 const PROXY_ENV = /^(https?|all|no)_proxy$/i;
 
-function shQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
 export function serverEnv(wrapped: Record<string, string>, server: ActiveMcpServer): Record<string, string> {
   if (isHttpEntry(server.entry)) return {};
   const named = new Set((server.entry.envAllowList ?? []).map((n) => n.toUpperCase()));
@@ -60,8 +56,9 @@ export class McpSandboxes {
       throw new Error(
         `the OS sandbox is not available (${confined.status.reason ?? 'unknown reason'}): a stdio MCP server runs only inside it (or with sandbox.enabled: false in your user settings)`,
       );
-    const command = `exec ${[server.entry.command, ...(server.entry.args ?? [])].map(shQuote).join(' ')}`;
-    const wrapped = await confined.wrapper.wrap(command);
+    // The program itself, no shell: a shell's start-up files (a ~/.bashrc read because stdin is a socket) would
+    // print their noise into the server's error output, and the entry gives the program and its arguments anyway.
+    const wrapped = await confined.wrapper.wrapArgv([server.entry.command, ...(server.entry.args ?? [])]);
     return {
       file: wrapped.file,
       args: wrapped.args,

@@ -51,6 +51,19 @@ describe('bwrapArgs', () => {
     expect(args.slice(-4)).toEqual(['--', 'bash', '-c', 'make test']);
   });
 
+  it('runs a program and its arguments itself, no shell: a bridge shell (network) reads no start-up file', () => {
+    const argv = ['node', 'server.js', '$HOME', '`id`'];
+    expect(bwrapArgs(plan(), { argv }).slice(-5)).toEqual(['--', ...argv]);
+    const proxied = bwrapArgs(
+      plan({ network: { kind: 'proxy', hostSocketDir: '/tmp/net', socatPath: '/usr/bin/socat' } }),
+      { argv },
+    );
+    const dash = proxied.lastIndexOf('--');
+    expect(proxied.slice(dash + 1, dash + 5)).toEqual(['bash', '--noprofile', '--norc', '-c']);
+    expect(proxied[dash + 5]!.endsWith('exec "$@"')).toBe(true);
+    expect(proxied.slice(dash + 6)).toEqual(['gatehouse-sandbox', ...argv]);
+  });
+
   it('passes the command as one argument, never re-parsed by a host shell', () => {
     const evil = `"; rm -rf / #' $(id) \`id\``;
     const args = bwrapArgs(

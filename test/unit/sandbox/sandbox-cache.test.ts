@@ -7,6 +7,7 @@ function fakeSandbox(log: string[], name: string): CommandSandbox {
     kind: 'sandbox',
     mechanism: 'bubblewrap',
     wrap: async (command) => ({ file: 'bwrap', args: [command], env: {}, cwd: '/' }),
+    wrapArgv: async (argv) => ({ file: 'bwrap', args: [...argv], env: {}, cwd: '/' }),
     wrapReadOnly: async (command) => ({ file: 'bwrap', args: ['--read-only', command], env: {}, cwd: '/' }),
     wrapUnsandboxed: (command) => ({ file: 'bash', args: ['-c', command], env: {}, cwd: '/' }),
     describeViolation: () => null,

@@ -17,6 +17,12 @@ interface BwrapGuards {
   placeholders: string[];
 }
 
+/**
+ * What runs inside: a command line (`bash -c`, as run_command gives it), or a program and its arguments, started
+ * without any shell (an MCP server's `command` and `args`): no shell start-up file can print into its output.
+ */
+export type SandboxCommand = string | { argv: readonly string[] };
+
 export type SandboxNetwork = { kind: 'none' } | { kind: 'proxy'; hostSocketDir: string; socatPath: string };
 
 export interface BwrapPlan {
@@ -37,7 +43,7 @@ export interface BwrapPlan {
  * Waits (builtins only, no fork per try) until socat listens on the bridge port, then runs the command. socat
  * forwards each loopback connection to the worker's proxy through the unix socket bound into the sandbox.
  */
-function proxyBridgeScript(socatPath: string): string {
+function proxyBridgeScript(socatPath: string, argv: boolean): string {
   const hexPort = SANDBOX_PROXY_PORT.toString(16).toUpperCase().padStart(4, '0');
   return [
     `${shQuote(socatPath)} TCP-LISTEN:${SANDBOX_PROXY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${SANDBOX_PROXY_DIR}/${PROXY_SOCKET_NAME} </dev/null >/dev/null 2>&1 &`,
@@ -46,7 +52,7 @@ function proxyBridgeScript(socatPath: string): string {
     '  sleep 0.005',
     'done',
     'unset l',
-    'exec bash -c "$1"',
+    argv ? 'exec "$@"' : 'exec bash -c "$1"',
   ].join('\n');
 }
 
@@ -55,7 +61,7 @@ export function shQuote(s: string): string {
 }
 
 /** argv after the bwrap binary. */
-export function bwrapArgs(plan: BwrapPlan, command: string): string[] {
+export function bwrapArgs(plan: BwrapPlan, command: SandboxCommand): string[] {
   const args = [
     '--die-with-parent',
     // user (when possible), pid, ipc, uts, cgroup and net namespaces: no network but the proxy bridge, and no view
@@ -97,8 +103,23 @@ export function bwrapArgs(plan: BwrapPlan, command: string): string[] {
   for (const s of open) if (holder(s) === undefined) args.push('--bind', s, s);
   if (plan.network.kind === 'proxy') args.push('--ro-bind', plan.network.hostSocketDir, SANDBOX_PROXY_DIR);
   args.push('--chdir', plan.projectRoot, '--');
+  if (typeof command !== 'string') {
+    // The bridge's shell reads no start-up file (its stdin may be a socket, which makes bash read ~/.bashrc).
+    if (plan.network.kind === 'proxy')
+      args.push(
+        'bash',
+        '--noprofile',
+        '--norc',
+        '-c',
+        proxyBridgeScript(plan.network.socatPath, true),
+        'gatehouse-sandbox',
+        ...command.argv,
+      );
+    else args.push(...command.argv);
+    return args;
+  }
   if (plan.network.kind === 'proxy')
-    args.push('bash', '-c', proxyBridgeScript(plan.network.socatPath), 'gatehouse-sandbox', command);
+    args.push('bash', '-c', proxyBridgeScript(plan.network.socatPath, false), 'gatehouse-sandbox', command);
   else args.push('bash', '-c', command);
   return args;
 }

@@ -5,7 +5,14 @@
  */
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import { bwrapArgs, PROXY_SOCKET_NAME, SANDBOX_PROXY_PORT, type BwrapPlan, type SandboxNetwork } from './bwrap-args';
+import {
+  bwrapArgs,
+  PROXY_SOCKET_NAME,
+  SANDBOX_PROXY_PORT,
+  type BwrapPlan,
+  type SandboxCommand,
+  type SandboxNetwork,
+} from './bwrap-args';
 import { directCommand } from './direct-command';
 import { DomainProxy } from './domain-proxy';
 import { findOnPath, isExecutable } from './find-binary';
@@ -86,7 +93,7 @@ export async function createCommandSandbox(config: CommandSandboxConfig): Promis
   let maskedSecrets: string[] = [];
 
   // Recomputed for every command: masks and guards follow the folders as they are now.
-  const wrap = async (command: string): Promise<WrappedCommand> => {
+  const wrap = async (command: SandboxCommand): Promise<WrappedCommand> => {
     lastWrapAt = Date.now();
     // Throws when a root cannot be guarded: the command does not run.
     const guards = await holdGuards(writableRoots, config.home);

@@ -21,6 +21,13 @@ export function unsandboxedWrapper(
   baseEnv: NodeJS.ProcessEnv = process.env,
 ): {
   wrap(command: string): Promise<WrappedCommand>;
+  wrapArgv(argv: readonly string[]): Promise<WrappedCommand>;
 } {
-  return { wrap: async (command) => directCommand(command, projectRoot, envAllowList, baseEnv) };
+  return {
+    wrap: async (command) => directCommand(command, projectRoot, envAllowList, baseEnv),
+    wrapArgv: async (argv) => {
+      if (argv.length === 0) throw new Error('no program to run');
+      return { file: argv[0]!, args: argv.slice(1), env: scrubEnv(baseEnv, envAllowList), cwd: projectRoot };
+    },
+  };
 }

@@ -18,6 +18,7 @@ import { sandboxEnv } from './sandbox-env';
 import { seatbeltProfile, type SeatbeltPlan } from './seatbelt-profile';
 import { runtimeDirsOf } from './socket-doors';
 import { writableRootGuards } from './write-guards';
+import type { SandboxCommand } from './bwrap-args';
 import type { CommandSandbox, CommandSandboxConfig, SandboxUnavailable, WrappedCommand } from './types';
 
 const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
@@ -26,11 +27,12 @@ const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 export function seatbeltCommand(
   sandboxExec: string,
   plan: SeatbeltPlan,
-  command: string,
+  command: SandboxCommand,
   env: Record<string, string>,
   cwd: string,
 ): WrappedCommand {
-  return { file: sandboxExec, args: ['-p', seatbeltProfile(plan), 'bash', '-c', command], env, cwd };
+  const inside = typeof command === 'string' ? ['bash', '-c', command] : [...command.argv];
+  return { file: sandboxExec, args: ['-p', seatbeltProfile(plan), ...inside], env, cwd };
 }
 
 export async function createSeatbeltSandbox(
@@ -82,7 +84,7 @@ export async function createSeatbeltSandbox(
   });
   let lastWrapAt = 0;
   let guarded: { paths: string[]; pins: string[] } = { paths: [], pins: [] };
-  const wrap = async (command: string): Promise<WrappedCommand> => {
+  const wrap = async (command: SandboxCommand): Promise<WrappedCommand> => {
     lastWrapAt = Date.now();
     // Seatbelt denies by path: missing names and symbolic links need no mount point, so every root can be guarded.
     const guards = await writableRootGuards(writableRoots, config.home);

@@ -54,6 +54,8 @@ export interface CommandSandbox {
    * and guards are computed from the folders as they are now.
    */
   wrap(command: string): Promise<WrappedCommand>;
+  /** `wrap` for a program and its arguments, started without a shell (an MCP server): the same profile. */
+  wrapArgv(argv: readonly string[]): Promise<WrappedCommand>;
   /**
    * The argv for one command in the read-only profile (read-only-profile.ts): nothing writable but a temp folder of
    * its own, no network. For a command that runs only because the engine judged it read-only.
