@@ -146,7 +146,7 @@ describe('hostile settings files never hang, never exhaust memory, never loosen'
     expect(d.reason).toMatch(/deny and ask rules are unknown/);
     expect(d.stderr).toContain(`settings error: ${settingsFile()}: is a FIFO`);
     const list = await gatehouse(['rules', 'list', '--project', project]);
-    expect(list.code).toBe(0);
+    expect(list.code).toBe(1);
     expect(list.stdout).toContain(`error: ${settingsFile()}: is a FIFO (named pipe), not a regular file`);
     // A hard deny is still a deny; a read in default mode asks too (nothing is allowed on unknown rules).
     expect(await check({ tool: 'run_command', input: { command: 'sudo ls' } })).toMatchObject({

@@ -26,6 +26,7 @@ export interface HooksHandlersOptions {
 function readOnlyReason(h: HookEntry): string | null {
   if (h.format === 'claude') return "Claude Code's settings file: edit it in Claude Code (or the file itself)";
   if (h.source === 'policy') return 'managed policy: only your organisation changes it';
+  if (h.file.endsWith('.json')) return `${h.file}: edit that file (the page writes the scope's settings.yaml)`;
   if (h.type !== 'command' || h.command === null) return `a "${h.type}" hook: only command hooks are edited here`;
   return null;
 }

@@ -93,7 +93,11 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
           scope: r.source,
           file: r.file,
           claudeImport,
-          editable: !claudeImport && (r.source === 'user' || r.source === 'project' || r.source === 'local'),
+          // Only a scope's settings.yaml is written here: a rule of its settings.json twin is edited in that file.
+          editable:
+            !claudeImport &&
+            (r.source === 'user' || r.source === 'project' || r.source === 'local') &&
+            r.file === scopeFile(r.source, project, opts.configDir),
           appliesToTools: r.tools.length > 0,
           ...ruleWarnings(r.text, r.behavior),
         };

@@ -86,9 +86,12 @@ async function list(args: string[], io: CliIO): Promise<number> {
     problems: settingsProblems(snapshot),
     additionalDirectories: snapshot.additionalDirectories,
   };
+  // A settings file that failed to load (or a rule that was skipped) fails the command after the listing, as
+  // `skills list` does: the rules it shows are not all the rules its files say, and a CI check should notice.
+  const code = result.problems.some((p) => p.kind === 'file') || snapshot.ruleErrors.length > 0 ? 1 : 0;
   if (flags.json) {
     io.out(JSON.stringify(result, null, 2));
-    return 0;
+    return code;
   }
   // Rules, files and reasons come from files anyone may have written: hidden characters show as markers.
   const s = (text: string): string => shownLine(text);
@@ -105,7 +108,7 @@ async function list(args: string[], io: CliIO): Promise<number> {
   for (const p of result.problems) io.out(`${p.kind === 'file' ? 'error' : 'warning'}: ${s(problemLine(p))}`);
   for (const e of snapshot.ruleErrors)
     io.out(`error: ${s(e.file ?? e.source)}: ${e.behavior} rule "${s(e.rule)}" skipped: ${s(e.reason)}`);
-  return 0;
+  return code;
 }
 
 async function edit(action: 'add' | 'remove', args: string[], io: CliIO): Promise<number> {

@@ -2,6 +2,8 @@ import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { EMPTY_SETTINGS, flattenHooks, SettingsFileSchema, type FileSettings } from './settings-schema';
 import { parseMcpServers } from '../mcp/mcp-config';
 import { findUnknownKeys, type SettingsFormat, type SettingsKeyProblem } from './unknown-keys';
+import { jsonSyntaxError, yamlOnlyKeyProblems } from './json-settings';
+import { isJsonSettingsFile } from './settings-locations';
 
 export type { SettingsKeyProblem } from './unknown-keys';
 
@@ -11,6 +13,10 @@ export interface SettingsFileError {
   line: number | null;
   column: number | null;
   reason: string;
+  /** What it means for the rules, when it is not the usual (the last good version, or unknown rules). */
+  effect?: string;
+  /** The file Gatehouse reads instead (a misplaced file: `~/.gatehouse/settings.json`). */
+  suggestion?: string;
 }
 
 /** A parse that worked: the settings, and the unknown keys found (reported; they never loosen anything). */
@@ -34,12 +40,20 @@ function lineOfPath(
   return null;
 }
 
-/** Parses one settings file's text (YAML; JSON is YAML). Never throws. */
+/**
+ * Parses one settings file's text: YAML, or JSON for a file named `*.json` (checked as strict JSON first, so its
+ * errors are JSON errors; then read like YAML, of which JSON is a subset). Never throws.
+ */
 export function parseSettingsText(
   file: string,
   text: string,
   format: SettingsFormat = 'gatehouse',
 ): SettingsParseResult {
+  const json = isJsonSettingsFile(file);
+  if (json) {
+    const bad = jsonSyntaxError(text);
+    if (bad) return { ok: false, error: { file, ...bad } };
+  }
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
   const yamlError = doc.errors[0];
@@ -69,6 +83,7 @@ export function parseSettingsText(
   }
   const p = parsed.data.permissions ?? {};
   const { problems, recovered } = findUnknownKeys(file, doc, counter, format);
+  if (json && format === 'gatehouse') problems.push(...yamlOnlyKeyProblems(file, doc, counter));
   // Claude Code keeps MCP servers in .mcp.json and ~/.claude.json, never in its settings files.
   const mcp = format === 'gatehouse' ? parseMcpServers(parsed.data.mcpServers) : { servers: [], problems: [] };
   for (const p of mcp.problems) {

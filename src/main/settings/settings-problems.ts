@@ -26,8 +26,8 @@ export function settingsProblems(snapshot: SettingsSnapshot): SettingsProblem[] 
       column: e.column,
       reason: e.reason,
       kind: 'file' as const,
-      suggestion: null,
-      effect: unknown.has(e.file) ? UNKNOWN_RULES_EFFECT : LAST_GOOD_EFFECT,
+      suggestion: e.suggestion ?? null,
+      effect: unknown.has(e.file) ? UNKNOWN_RULES_EFFECT : (e.effect ?? LAST_GOOD_EFFECT),
     })),
     ...snapshot.keyProblems.map((k) => ({
       file: k.file,

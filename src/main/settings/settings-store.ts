@@ -84,7 +84,7 @@ export class SettingsStore {
     this.persisted = persisted;
     this.files = settingsLocations(opts).map((location) => ({
       location,
-      watched: new WatchedSettingsFile(location.file, persisted, location.format),
+      watched: new WatchedSettingsFile(location.file, persisted, location.format, location.misplaced ?? null),
     }));
     this.cliRules = [...(opts.cliRules ?? [])];
   }
@@ -168,13 +168,23 @@ export class SettingsStore {
       for (const m of s.mcpServers ?? []) mcpServers.push({ ...m, source: location.source, file: location.file });
     }
     for (const source of MODE_PRECEDENCE) {
-      const hit = this.files.find(
+      const setting = this.files.filter(
         (f) => f.location.source === source && f.location.format === 'gatehouse' && f.watched.current().mode,
       );
-      if (hit) {
-        mode = { mode: hit.watched.current().mode!, source, file: hit.location.file };
-        break;
-      }
+      const [hit, ...others] = setting;
+      // settings.yaml and its settings.json twin are both read; one mode applies per scope: the YAML file's.
+      for (const other of others)
+        if (other.watched.current().mode !== hit!.watched.current().mode)
+          keyProblems.push({
+            file: other.location.file,
+            line: null,
+            column: null,
+            key: 'permissions.mode',
+            suggestion: null,
+            reason: `permissions.mode "${other.watched.current().mode!}" differs from "${hit!.watched.current().mode!}" in ${hit!.location.file}`,
+            effect: `ignored: the mode of ${hit!.location.file} applies to this scope`,
+          });
+      if (hit && !mode) mode = { mode: hit.watched.current().mode!, source, file: hit.location.file };
     }
     return {
       version: this.version,

@@ -69,6 +69,8 @@ export class WatchedSettingsFile {
     readonly file: string,
     private readonly persisted: LastGoodCache | null = null,
     private readonly format: SettingsFormat = 'gatehouse',
+    /** A file in a place Gatehouse does not read settings from (see SettingsLocation.misplaced). */
+    private readonly misplaced: { expected: string } | null = null,
   ) {}
 
   /**
@@ -128,12 +130,13 @@ export class WatchedSettingsFile {
     this.present = true;
     const result = parseSettingsText(this.file, text, this.format);
     if (result.ok) {
-      this.problem = null;
+      const settings = this.misplaced ? restrictiveOnly(result.settings) : result.settings;
+      this.problem = this.misplaced ? misplacedError(this.file, this.misplaced.expected) : null;
       this.unknown = false;
-      this.keys = result.keyProblems;
-      this.settings = result.settings;
-      lastGoodByFile.set(this.file, result.settings);
-      this.persisted?.set(this.file, result.settings, ctimeNs);
+      this.keys = this.misplaced ? [] : result.keyProblems;
+      this.settings = settings;
+      lastGoodByFile.set(this.file, settings);
+      this.persisted?.set(this.file, settings, ctimeNs);
     } else {
       this.fail(result.error);
     }
@@ -141,7 +144,9 @@ export class WatchedSettingsFile {
   }
 
   private fail(error: SettingsFileError): void {
-    this.problem = error;
+    this.problem = this.misplaced
+      ? { ...error, reason: `${error.reason}; ${misplacedError(this.file, this.misplaced.expected).reason}` }
+      : error;
     this.keys = [];
     const lastGood = lastGoodByFile.get(this.file) ?? this.persisted?.get(this.file) ?? null;
     this.unknown = lastGood === null;
@@ -170,4 +175,21 @@ export class WatchedSettingsFile {
   exists(): boolean {
     return this.present;
   }
+}
+
+/** A misplaced file's settings as they apply: its deny and ask rules only (never an allow, a mode, a hook...). */
+function restrictiveOnly(settings: FileSettings): FileSettings {
+  return { ...EMPTY_SETTINGS, deny: settings.deny, ask: settings.ask };
+}
+
+function misplacedError(file: string, expected: string): SettingsFileError {
+  return {
+    file,
+    line: null,
+    column: null,
+    reason: `not a settings file Gatehouse reads: did you mean ${expected}?`,
+    effect:
+      'only its deny and ask rules are applied until you move it (never loosens); its allow rules and other settings are not',
+    suggestion: expected,
+  };
 }

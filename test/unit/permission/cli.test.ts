@@ -96,7 +96,8 @@ describe('gatehouse rules', () => {
     fx.settings('claudeProject', { allow: ['WebFetch(domain:x.com)', 'Bash('] });
     fx.write(fx.policy, 'permissions:\n  deny: [\n');
     const r = await cli(['rules', 'list', '--project', fx.project, '--json']);
-    expect(r.code).toBe(0);
+    // A broken file and a skipped rule: listed, and the command fails.
+    expect(r.code).toBe(1);
     const list = JSON.parse(r.out.join('\n'));
     const rules = list.rules.map(
       (x: { behavior: string; rule: string; source: string }) => `${x.source} ${x.behavior} ${x.rule}`,

@@ -122,11 +122,29 @@ describe('settings locations', () => {
     expect(locs.map((l) => [l.source, l.file])).toEqual([
       ['policy', '/pol.yaml'],
       ['local', '/p/.gatehouse/settings.local.yaml'],
+      ['local', '/p/.gatehouse/settings.local.json'],
       ['local', '/p/.claude/settings.local.json'],
       ['project', '/p/.gatehouse/settings.yaml'],
+      ['project', '/p/.gatehouse/settings.json'],
       ['project', '/p/.claude/settings.json'],
       ['user', '/c/settings.yaml'],
+      ['user', '/c/settings.json'],
       ['user', '/h/.claude/settings.json'],
+      // Misplaced: reported, only their deny and ask rules apply.
+      ['local', '/p/.gatehouse/settings.local.yml'],
+      ['project', '/p/.gatehouse/settings.yml'],
+      ['user', '/c/settings.yml'],
+      ['user', '/h/.gatehouse/settings.yaml'],
+      ['user', '/h/.gatehouse/settings.yml'],
+      ['user', '/h/.gatehouse/settings.json'],
+    ]);
+    expect(locs.filter((l) => l.misplaced).map((l) => l.misplaced!.expected)).toEqual([
+      '/p/.gatehouse/settings.local.yaml',
+      '/p/.gatehouse/settings.yaml',
+      '/c/settings.yaml',
+      '/c/settings.yaml',
+      '/c/settings.yaml',
+      '/c/settings.json',
     ]);
   });
 });
