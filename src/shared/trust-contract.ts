@@ -95,6 +95,13 @@ export const TrustPreviewSchema = z.object({
   agents: z
     .array(fileItem({ name: z.string(), description: z.string(), warnings: z.array(z.string()).optional() }))
     .optional(),
+  /**
+   * The project's MCP servers (its settings' `mcpServers` and `.mcp.json`): the command line or URL each would start
+   * with (each also needs the person's approval once).
+   */
+  mcpServers: z
+    .array(fileItem({ name: z.string(), transport: z.enum(['stdio', 'http']), shown: z.string() }))
+    .optional(),
   /** Files that exist but could not be read or parsed, or point outside the project. */
   errors: z.array(fileItem({ reason: z.string() })),
   /** Keys of the project's settings files that Gatehouse does not know (`Deny:`), with line and suggestion. */

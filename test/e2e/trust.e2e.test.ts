@@ -7,6 +7,7 @@ import { chromiumSkipReason, launchChromium } from './support/browser';
 import { ContextPool, pooledPage } from './support/context-pool';
 import { CLI_PATH, makeTempDir, REPO_ROOT, removeTempDir, requireBuiltApp, startWeb } from './support/start-web';
 import type { RunningWeb } from './support/start-web';
+import { seriousViolations } from './support/ui';
 
 const skipReason = chromiumSkipReason();
 const SCREENSHOTS = path.join(REPO_ROOT, 'test-results/e2e');
@@ -54,6 +55,15 @@ describe.skipIf(skipReason !== null)(
       fs.writeFileSync(
         path.join(project, '.claude/agents/helper.md'),
         '---\nname: helper\ndescription: Helps out\n---\nHelp.\n',
+      );
+      // Claude Code's project file of MCP servers, and a settings.json: trust would load both.
+      fs.writeFileSync(
+        path.join(project, '.mcp.json'),
+        JSON.stringify({ mcpServers: { github: { command: 'npx', args: ['-y', 'gh-mcp'] } } }),
+      );
+      fs.writeFileSync(
+        path.join(project, '.gatehouse/settings.json'),
+        JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo done' }] }] } }),
       );
       web = await startWeb({ project });
       browser = await launchChromium();
@@ -103,11 +113,36 @@ describe.skipIf(skipReason !== null)(
       expect(await agents.getByTestId('trust-agents').textContent()).toBe(
         `helper: Helps out from ${path.join(project, '.claude/agents/helper.md')}`,
       );
+      // Every switch counts what its list shows, from one count: "Instructions" is the instruction file, the skill
+      // and the sub-agent; the .mcp.json server is listed under "MCP servers".
+      const expected = {
+        rules: '1 allow-rule',
+        hooks: '1 hook',
+        instructions: '1 instruction file, 1 skill and 1 sub-agent',
+        mcp: '1 MCP server',
+      };
+      for (const [key, words] of Object.entries(expected)) {
+        expect(await dialog.getByTestId(`trust-extension-${key}`).textContent()).toContain(
+          `(${words} in this project)`,
+        );
+        expect(
+          await dialog.getByTestId(`trust-preview-${key}`).getByRole('heading', { level: 4 }).textContent(),
+        ).toMatch(new RegExp(`: ${words.replace(/[()]/g, '\\$&')}$`));
+      }
+      expect(await dialog.getByTestId('trust-mcp-server').textContent()).toBe(
+        `github: npx -y gh-mcp from ${path.join(project, '.mcp.json')}`,
+      );
+      expect(dialogText).toContain('echo done');
+      expect(await seriousViolations(page, 'dialog')).toEqual([]);
       for (const name of ['Trust this session', 'Trust this folder', 'Not now', 'Never trust this folder']) {
         expect(await dialog.getByRole('button', { name, exact: true }).count()).toBe(1);
       }
-      const parentButton = dialog.getByRole('button', { name: 'Trust parent folder', exact: true });
+      const parentButton = dialog.getByRole('button', { name: `Trust parent folder ${path.dirname(project)}` });
       expect(await parentButton.textContent()).toContain(path.dirname(project));
+      // Visibly secondary: a link-styled answer apart from the row of the usual ones, after them in the tab order.
+      expect(
+        await parentButton.evaluate((b) => b.classList.contains('link') && !b.closest('.trust-dialog-actions')),
+      ).toBe(true);
       // Until answered the project is untrusted.
       expect(await page.getByRole('button', { name: 'Project trust: untrusted' }).count()).toBe(1);
       expect(cliStatus(web, project)).toMatchObject({ trusted: false, decision: 'default' });

@@ -5,7 +5,9 @@ import { isInside } from '../../shared/node/path-containment';
 /** The project settings files whose allow-rules and hooks only load in a trusted project. */
 export const PROJECT_SETTINGS_FILES = [
   '.gatehouse/settings.yaml',
+  '.gatehouse/settings.json',
   '.gatehouse/settings.local.yaml',
+  '.gatehouse/settings.local.json',
   '.claude/settings.json',
   '.claude/settings.local.json',
 ] as const;

@@ -2,6 +2,7 @@ import { parseDocument } from 'yaml';
 import { lintRule } from '../permission/rules/lint-rule';
 import type { TrustPreview } from '../../shared/trust-contract';
 import { parseSettingsText } from '../settings/parse-settings';
+import { describeEntry, parseMcpServers } from '../mcp/mcp-config';
 import { INSTRUCTION_FILES, PROJECT_SETTINGS_FILES, readProjectFile } from './project-files';
 
 import { projectAgents, projectSkills, type Discovered } from '../skills/project-definitions';
@@ -55,7 +56,7 @@ function hookCommands(hooks: unknown, file: string): Item<'hooks'>[] {
   return out;
 }
 
-/** Claude Code's `.json` files are strict JSON (a trailing comma is an error there); ours are YAML. */
+/** `.json` files are strict JSON (a trailing comma is an error there, as in Claude Code); the others are YAML. */
 function parseSettings(name: string, text: string): { ok: true; body: unknown } | { ok: false; reason: string } {
   if (name.endsWith('.json')) {
     try {
@@ -76,8 +77,8 @@ function parseSettings(name: string, text: string): { ok: true; body: unknown } 
 /**
  * What the project would load if trusted, read without running anything: allow-rules (with their text) and hooks
  * from the project and local settings (Gatehouse's and Claude Code's), additional directories and allowed network
- * domains they would add, and the instruction files that would join the model's prompt. Files that cannot be
- * parsed are reported, not hidden.
+ * domains they would add, its MCP servers (settings and `.mcp.json`), the instruction files that would join the
+ * model's prompt, and its skills and sub-agents. Files that cannot be parsed are reported, not hidden.
  */
 export async function trustPreview(projectRoot: string): Promise<TrustPreview> {
   const preview: TrustPreview = {
@@ -87,6 +88,7 @@ export async function trustPreview(projectRoot: string): Promise<TrustPreview> {
     instructionFiles: [],
     allowedDomains: [],
     additionalDirectories: [],
+    mcpServers: [],
     errors: [],
   };
   const settingsReads = await Promise.all(PROJECT_SETTINGS_FILES.map((name) => readProjectFile(projectRoot, name)));
@@ -104,7 +106,8 @@ export async function trustPreview(projectRoot: string): Promise<TrustPreview> {
     }
     const body = parsed.body;
     if (body === null || body === undefined) continue;
-    const checked = parseSettingsText(read.path, read.content, name.endsWith('.json') ? 'claude' : 'gatehouse');
+    const claude = name.startsWith('.claude/');
+    const checked = parseSettingsText(read.path, read.content, claude ? 'claude' : 'gatehouse');
     if (checked.ok) {
       for (const k of checked.keyProblems)
         (preview.keyProblems ??= []).push({
@@ -131,6 +134,16 @@ export async function trustPreview(projectRoot: string): Promise<TrustPreview> {
     const sandbox = isRecord(body.sandbox) ? body.sandbox : {};
     const network = isRecord(sandbox.network) ? sandbox.network : {};
     for (const domain of strings(network.allowedDomains)) preview.allowedDomains.push({ file: read.path, domain });
+    // Claude Code keeps MCP servers in .mcp.json, never in its settings files (as the settings loader reads them).
+    if (!claude) addMcpServers(preview, read.path, body.mcpServers);
+  }
+  const mcpJson = await readProjectFile(projectRoot, '.mcp.json');
+  if (mcpJson.kind === 'refused') preview.errors.push({ file: mcpJson.path, reason: mcpJson.reason });
+  else if (mcpJson.kind === 'ok') {
+    const parsed = parseSettings('.mcp.json', mcpJson.content);
+    if (!parsed.ok) preview.errors.push({ file: mcpJson.path, reason: parsed.reason });
+    else if (isRecord(parsed.body)) addMcpServers(preview, mcpJson.path, parsed.body.mcpServers);
+    else preview.errors.push({ file: mcpJson.path, reason: 'expected { "mcpServers": { ... } }' });
   }
   for (const read of await Promise.all(INSTRUCTION_FILES.map((name) => readProjectFile(projectRoot, name)))) {
     if (read.kind === 'ok') preview.instructionFiles.push({ path: read.path, bytes: read.bytes });
@@ -140,6 +153,19 @@ export async function trustPreview(projectRoot: string): Promise<TrustPreview> {
   preview.skills = listed(skills, preview);
   preview.agents = listed(agents, preview);
   return preview;
+}
+
+/** A file's `mcpServers` block for the preview: each server's command line or URL; a malformed entry is a problem. */
+function addMcpServers(preview: TrustPreview, file: string, block: unknown): void {
+  const parsed = parseMcpServers(block);
+  for (const s of parsed.servers)
+    (preview.mcpServers ??= []).push({
+      file,
+      name: s.name,
+      transport: s.entry.type === 'http' ? 'http' : 'stdio',
+      shown: describeEntry(s.entry),
+    });
+  for (const p of parsed.problems) preview.errors.push({ file, reason: `${p.key}: ${p.reason} (not loaded)` });
 }
 
 /** Skills or agents for the preview: each with its warnings; definitions that are not offered go to `errors`. */

@@ -160,3 +160,47 @@ describe('unknown keys in the trust dialog data', () => {
     );
   });
 });
+
+describe('trustPreview: settings.json and MCP servers', () => {
+  it(".gatehouse/settings.json's allow rules and hooks, and every MCP server trust would load (settings and .mcp.json)", async () => {
+    write(
+      p('.gatehouse/settings.json'),
+      JSON.stringify({
+        permissions: { allow: ['Bash(npm test)'] },
+        mcpServers: { docs: { type: 'http', url: 'https://mcp.example.com/mcp' } },
+      }),
+    );
+    write(p('.gatehouse/settings.local.yaml'), 'mcpServers:\n  local-db: { command: ./bin/db-mcp, args: [--ro] }\n');
+    write(
+      p('.mcp.json'),
+      JSON.stringify({
+        mcpServers: { github: { command: 'npx', args: ['-y', 'gh-mcp'] }, 'bad name!': { command: 'x' } },
+      }),
+    );
+    // Claude Code's settings never hold MCP servers (it keeps them in .mcp.json): not listed from there.
+    write(p('.claude/settings.json'), JSON.stringify({ mcpServers: { ignored: { command: 'x' } } }));
+    const preview = await trustPreview(project);
+    expect(TrustPreviewSchema.safeParse(preview).success).toBe(true);
+    expect(preview.allowRules.map((r) => [path.relative(project, r.file), r.rule])).toEqual([
+      ['.gatehouse/settings.json', 'Bash(npm test)'],
+    ]);
+    expect(preview.mcpServers?.map((m) => [path.relative(project, m.file), m.name, m.transport, m.shown])).toEqual([
+      ['.gatehouse/settings.json', 'docs', 'http', 'https://mcp.example.com/mcp'],
+      ['.gatehouse/settings.local.yaml', 'local-db', 'stdio', './bin/db-mcp --ro'],
+      ['.mcp.json', 'github', 'stdio', 'npx -y gh-mcp'],
+    ]);
+    expect(preview.errors).toEqual([
+      { file: p('.mcp.json'), reason: expect.stringMatching(/^mcpServers\.bad name!: .*\(not loaded\)$/) },
+    ]);
+  });
+
+  it('a broken settings.json or .mcp.json is a problem with its reason, never hidden', async () => {
+    write(p('.gatehouse/settings.json'), '{"permissions": {"allow": ["Bash"],}}');
+    write(p('.mcp.json'), '{"mcpServers": ');
+    const preview = await trustPreview(project);
+    expect(preview.errors.map((e) => [path.relative(project, e.file), e.reason.startsWith('not valid JSON')])).toEqual([
+      ['.gatehouse/settings.json', true],
+      ['.mcp.json', true],
+    ]);
+  });
+});

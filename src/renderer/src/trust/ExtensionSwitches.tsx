@@ -1,39 +1,20 @@
 import { useId } from 'react';
 import type { TrustExtensions, TrustPreview } from '../../../shared/trust-contract';
 import { Shown } from '../display';
-
-const EXTENSION_KEYS = ['rules', 'hooks', 'instructions', 'mcp'] as const satisfies readonly (keyof TrustExtensions)[];
-
-const EXTENSION_LABELS: Record<keyof TrustExtensions, string> = {
-  rules: 'Rules',
-  hooks: 'Hooks',
-  instructions: 'Instructions',
-  mcp: 'MCP servers',
-};
+import { EXTENSION_KEYS, EXTENSION_LABELS, extensionContents, summary } from './extension-contents';
 
 const EXTENSION_HELP: Record<keyof TrustExtensions, string> = {
   rules: 'its allow rules, mode, extra folders and network domains (its deny and ask rules always apply)',
   hooks: 'its hook commands (also Claude Code’s), run inside the OS sandbox',
-  instructions: "its instruction files (AGENTS.md, CLAUDE.md, .gatehouse/instructions.md), added to the model's prompt",
+  instructions:
+    "its instruction files (AGENTS.md, CLAUDE.md, .gatehouse/instructions.md), added to the model's prompt, and its skills and sub-agents",
   mcp: 'its MCP servers (.mcp.json, mcpServers), each started only after you approve it once',
 };
 
-function plural(n: number, one: string): string {
-  return `${n} ${one}${n === 1 ? '' : 's'}`;
-}
-
-/** What the project has of each extension, from the trust preview: "2 allow rules", "no hooks". */
+/** What the project has for one switch, counted as the preview list counts it: "1 instruction file and 2 skills here". */
 function presentCount(key: keyof TrustExtensions, preview: TrustPreview): string {
-  if (key === 'mcp') return 'each server asks you first';
-  const n =
-    key === 'rules'
-      ? preview.allowRules.length + preview.additionalDirectories.length + preview.allowedDomains.length
-      : key === 'hooks'
-        ? preview.hooks.length
-        : preview.instructionFiles.length + (preview.skills?.length ?? 0) + (preview.agents?.length ?? 0);
-  if (n === 0) return key === 'rules' ? 'none in this project' : `no ${key === 'hooks' ? 'hooks' : 'files'} here`;
-  if (key === 'rules') return `${plural(n, 'setting')} in this project`;
-  return key === 'hooks' ? `${plural(n, 'hook')} in this project` : `${plural(n, 'file')} in this project`;
+  const parts = extensionContents(preview)[key];
+  return parts.length === 0 ? 'none in this project' : `${summary(parts)} in this project`;
 }
 
 /** One switch; in a table row its name says the folder ("Hooks for /home/me/app"). */
@@ -103,7 +84,7 @@ export function ExtensionSwitches({
             />
           </span>
         ) : (
-          <div key={key} className="trust-extension">
+          <div key={key} className="trust-extension" data-testid={`trust-extension-${key}`}>
             <ExtensionBox id={`${id}-${key}`} extension={key} folder={null} checked={value[key]} onChange={onChange} />
             <Shown
               id={`${id}-${key}-help`}

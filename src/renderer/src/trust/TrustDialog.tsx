@@ -23,8 +23,10 @@ export interface TrustDialogProps {
 /**
  * The trust prompt: a modal dialog naming the folder and what it would load if trusted. Focus starts on "Not now"
  * (the safe answer: untrusted, nothing stored) and stays inside; Escape answers "Not now". "Never trust this
- * folder" stores `never`: nothing is stored permanently without an explicit choice. Three switches say what a
- * trusting answer enables (the project's rules, hooks, instructions): all on, or as the current decision has them.
+ * folder" stores `never`: nothing is stored permanently without an explicit choice. Four switches say what a
+ * trusting answer enables (the project's rules, hooks, instructions with its skills and sub-agents, MCP servers): all
+ * on, or as the current decision has them; the list above them counts what each would load, as the switches do.
+ * "Trust parent folder" trusts more than was asked about: a link-styled answer apart from the others.
  */
 export function TrustDialog({ path, parent, preview, status, busy = false, onAnswer, onNotNow }: TrustDialogProps) {
   const notNowRef = useRef<HTMLButtonElement>(null);
@@ -60,7 +62,7 @@ export function TrustDialog({ path, parent, preview, status, busy = false, onAns
       </p>
       <p id={descId}>
         Until you trust it, this project is untrusted: only read-only tools run without asking, and its allow-rules,
-        hooks and instruction files are not loaded. Its deny and ask rules always apply.
+        hooks, instructions, skills, sub-agents and MCP servers are not loaded. Its deny and ask rules always apply.
       </p>
       {status && !status.needsDecision ? (
         <p className="muted">
@@ -76,38 +78,33 @@ export function TrustDialog({ path, parent, preview, status, busy = false, onAns
         onChange={(change) => setExtensions((e) => ({ ...e, ...change }))}
       />
       <div className="trust-dialog-actions">
-        <button type="button" disabled={busy} onClick={() => answer('session')}>
-          Trust this session
-        </button>
-        <button type="button" disabled={busy} onClick={() => answer('directory')}>
-          Trust this folder
-        </button>
-        {parent ? (
-          <button
-            type="button"
-            disabled={busy}
-            onClick={() => answer('parent')}
-            aria-label="Trust parent folder"
-            aria-describedby={`${titleId}-parent`}
-          >
-            Trust parent folder{' '}
-            <Shown
-              id={`${titleId}-parent`}
-              className="trust-parent-path"
-              text={parent}
-              strict
-              lines="inline"
-              as="code"
-            />
-          </button>
-        ) : null}
         <button type="button" ref={notNowRef} className="primary" disabled={busy} onClick={onNotNow}>
           Not now
         </button>
-        <button type="button" disabled={busy} onClick={() => answer('never')}>
+        <button type="button" className="secondary" disabled={busy} onClick={() => answer('session')}>
+          Trust this session
+        </button>
+        <button type="button" className="secondary" disabled={busy} onClick={() => answer('directory')}>
+          Trust this folder
+        </button>
+        <button type="button" className="secondary" disabled={busy} onClick={() => answer('never')}>
           Never trust this folder
         </button>
       </div>
+      {parent ? (
+        <p className="trust-dialog-more muted">
+          {'Or, for every folder inside it: '}
+          <button
+            type="button"
+            className="link"
+            disabled={busy}
+            onClick={() => answer('parent')}
+            data-testid="trust-parent"
+          >
+            Trust parent folder <Shown className="trust-parent-path" text={parent} strict lines="inline" as="code" />
+          </button>
+        </p>
+      ) : null}
     </ModalDialog>
   );
 }
