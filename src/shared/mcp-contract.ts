@@ -146,3 +146,41 @@ export const McpServerRunStatusSchema = z.object({
   errors: z.array(z.string().max(5000)).max(20),
 });
 export type McpServerRunStatus = z.infer<typeof McpServerRunStatusSchema>;
+
+// C0 controls and DEL: never part of a program name, an argument a person typed, or a header.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+// eslint-disable-next-line no-control-regex
+const NUL = /\u0000/;
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * What the checks of the entry's shape let through but a person writing a server (the MCP page, `gatehouse mcp add`)
+ * surely did not mean, each in one line, or []: a command line typed whole into `command` ("npx -y server": the
+ * program is started without a shell, so it would look for a program of that name), control characters, a header
+ * that would split into two. A path to a program (`/…`, `./…`, `~/…`, `C:\…`) may hold spaces (`/opt/My Tools/server`).
+ */
+export function mcpEntryProblems(entry: McpServerEntry): string[] {
+  const problems: string[] = [];
+  if (isHttpEntry(entry)) {
+    for (const [name, value] of Object.entries(entry.headers ?? {})) {
+      if (!HEADER_NAME.test(name)) problems.push(`headers: "${name}" is not an HTTP header name`);
+      if (/[\r\n]/.test(value) || NUL.test(value)) problems.push(`headers.${name}: a header value must be one line`);
+    }
+    return problems;
+  }
+  const command = entry.command;
+  if (CONTROL.test(command)) problems.push('command: must not hold control characters (a line break, a tab…)');
+  else if (command.trim() !== command) problems.push('command: must not start or end with a space');
+  else if (/\s/.test(command) && !/^(?:\.{0,2}\/|~\/|[A-Za-z]:[\\/])/.test(command))
+    problems.push(
+      `command: "${command}" holds spaces: give the program alone in command and each of its arguments in args (it is started without a shell)`,
+    );
+  (entry.args ?? []).forEach((arg, i) => {
+    if (NUL.test(arg)) problems.push(`args.${i}: must not hold a NUL character`);
+  });
+  for (const [name, value] of Object.entries(entry.env ?? {}))
+    if (NUL.test(value)) problems.push(`env.${name}: must not hold a NUL character`);
+  return problems;
+}

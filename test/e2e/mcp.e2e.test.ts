@@ -141,5 +141,89 @@ describe.skipIf(skipReason !== null)(
         .toBe('last prompt: 7 tools');
       expect(problems).toEqual([]);
     });
+
+    it('adds, edits and removes a server from the page: each lands in its settings file; the badge follows its test', async () => {
+      const { page, problems } = await openChatPage(await app.newContext({ viewport: SIZES[0] }), app.web.url);
+      await openView(page, 'MCP servers');
+      await row(page, 'tst').waitFor();
+      const local = path.join(app.project, '.gatehouse', 'settings.local.yaml');
+      const user = path.join(app.home, 'settings.yaml');
+
+      // Add: a command and its arguments, one per line; the scope chooser explains each scope in one line.
+      await page.getByRole('button', { name: 'Add server', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add an MCP server' });
+      await dialog.waitFor();
+      expect(await dialog.getByRole('radio', { name: 'Local' }).isChecked()).toBe(true);
+      expect(await dialog.getByRole('group', { name: 'Where it is written' }).textContent()).toContain(local);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'mcp-add-dialog.png') });
+      const found: string[] = [];
+      for (const theme of ['light', 'dark'] as const) {
+        await setTheme(page, theme);
+        for (const v of await seriousViolations(page)) found.push(`dialog ${theme}: ${v}`);
+      }
+      await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('added');
+      // A command line typed whole is refused by main with the reason, nothing written.
+      await dialog.getByRole('textbox', { name: 'Command', exact: true }).fill('node server.js');
+      await dialog.getByRole('button', { name: 'Add server' }).click();
+      await expect.poll(() => dialog.getByTestId('mcp-form-error').textContent(), POLL).toContain('holds spaces');
+      expect(fs.existsSync(local)).toBe(false);
+      await dialog.getByRole('textbox', { name: 'Command', exact: true }).fill(process.execPath);
+      await dialog.getByRole('textbox', { name: 'Arguments, one per line' }).fill(TEST_SERVER);
+      await dialog.getByRole('button', { name: 'Add server' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await row(page, 'added').waitFor();
+      expect(fs.readFileSync(local, 'utf8')).toContain('added:');
+      // Written by the person on the page: approved as written, so it loads in this trusted project.
+      await expect.poll(() => row(page, 'added').getAttribute('data-active'), POLL).toBe('true');
+      expect(cliActive(app.home, app.project)).toMatchObject({ added: true });
+      expect(await row(page, 'added').getByTestId('mcp-state').textContent()).toBe('loads');
+
+      // Test: connected, and the badge says so.
+      await row(page, 'added').getByRole('button', { name: 'Test MCP server added' }).click();
+      await expect.poll(() => row(page, 'added').getByTestId('mcp-state').textContent(), POLL).toBe('connected');
+
+      // Edit it into a server that fails at once: the test says "did not start", and so does the badge, with the
+      // server's own error first.
+      await row(page, 'added').getByRole('button', { name: 'Edit MCP server added' }).click();
+      const edit = page.getByRole('dialog', { name: 'Edit MCP server' });
+      await edit
+        .getByRole('textbox', { name: 'Arguments, one per line' })
+        .fill('-e\nprocess.stderr.write("no database configured\\n"); process.exit(3)');
+      await edit.getByRole('button', { name: 'Save server' }).click();
+      await edit.waitFor({ state: 'detached' });
+      await expect.poll(() => row(page, 'added').getByTestId('mcp-state').textContent(), POLL).toBe('loads');
+      await row(page, 'added').getByRole('button', { name: 'Test MCP server added' }).click();
+      await expect
+        .poll(() => page.getByTestId('mcp-test').getByRole('heading').textContent(), POLL)
+        .toBe('Test of added: did not start');
+      await expect.poll(() => row(page, 'added').getByTestId('mcp-state').textContent(), POLL).toBe('did not start');
+      expect(await row(page, 'added').getByTestId('mcp-state-error').textContent()).toMatch(
+        /its last error output: no database configured/,
+      );
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'mcp-failed-test.png') });
+      for (const v of await seriousViolations(page)) found.push(`after a failed test: ${v}`);
+
+      // Move it to your own settings: written there first, then taken out of the local file.
+      await row(page, 'added').getByRole('button', { name: 'Edit MCP server added' }).click();
+      await edit.getByRole('radio', { name: 'User' }).check();
+      await edit.getByRole('button', { name: 'Save server' }).click();
+      await edit.waitFor({ state: 'detached' });
+      await expect.poll(() => row(page, 'added').locator('td').nth(1).textContent(), POLL).toContain('your settings');
+      expect(fs.readFileSync(user, 'utf8')).toContain('added:');
+      expect(fs.readFileSync(local, 'utf8')).not.toContain('added:');
+
+      // Remove, after a confirmation.
+      await row(page, 'added').getByRole('button', { name: 'Remove MCP server added' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Remove the MCP server added?' });
+      await confirm.getByRole('button', { name: 'Remove', exact: true }).click();
+      await expect.poll(() => row(page, 'added').count(), POLL).toBe(0);
+      expect(fs.readFileSync(user, 'utf8')).not.toContain('added:');
+      expect(cliActive(app.home, app.project)).not.toHaveProperty('added');
+      // The .mcp.json server is not the page's to edit: it says where to.
+      expect(await row(page, 'proj').getByRole('button', { name: 'Edit MCP server proj' }).count()).toBe(0);
+      expect(await row(page, 'proj').textContent()).toContain(".mcp.json (Claude Code's file)");
+      expect(found).toEqual([]);
+      expect(problems).toEqual([]);
+    });
   },
 );

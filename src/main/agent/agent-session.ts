@@ -49,6 +49,7 @@ export class AgentSession {
   /** The MCP servers sent with the running prompt, and how the last run found them (tools, errors). */
   private mcpSent: { runId: string; servers: ActiveMcpServer[] } | null = null;
   private mcpFound: McpServerRunStatus[] = [];
+  private mcpFoundAt: string | null = null;
   /** The person's own messages (what auto mode's classifier is shown, with the call). */
   private readonly personMessages: string[];
   private readonly auto: AutoModeState;
@@ -107,6 +108,7 @@ export class AgentSession {
     host.handle('mcp.servers', async (report) => {
       if (this.mcpSent?.runId !== report.runId) return {};
       this.mcpFound = report.servers;
+      this.mcpFoundAt = new Date().toISOString();
       this.engine.state.setMcpReadTools(readOnlyTools(this.mcpSent.servers, report.servers));
       return {};
     });
@@ -116,6 +118,11 @@ export class AgentSession {
   /** The MCP servers of the last prompt as the worker found them: state, tools, tools left out, errors. */
   get mcpServers(): McpServerRunStatus[] {
     return this.mcpFound;
+  }
+
+  /** When the last prompt reported its MCP servers (ISO time), or null. */
+  get mcpServersAt(): string | null {
+    return this.mcpFoundAt;
   }
 
   static async open(options: AgentSessionOptions): Promise<AgentSession> {

@@ -59,9 +59,11 @@ export class ChatService {
       this.session?.projectRoot === project && this.session.removeSessionRule(behavior, rule),
   };
 
-  /** The open session's MCP servers as its last prompt found them (none when no session is open there). */
-  mcpFound(project: string): McpServerRunStatus[] {
-    return this.session?.projectRoot === project ? this.session.mcpServers : [];
+  /** The open session's MCP servers as its last prompt found them, and when (none when no session is open there). */
+  mcpFound(project: string): { servers: McpServerRunStatus[]; at: string | null } {
+    return this.session?.projectRoot === project
+      ? { servers: this.session.mcpServers, at: this.session.mcpServersAt }
+      : { servers: [], at: null };
   }
 
   constructor(private readonly options: ChatServiceOptions) {

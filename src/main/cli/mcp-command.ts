@@ -1,10 +1,9 @@
-import { McpServerEntrySchema, serverNameProblem } from '../../shared/mcp-contract';
+import { serverNameProblem, type McpServerEntry } from '../../shared/mcp-contract';
 import { McpApprovals } from '../mcp/mcp-approvals';
 import { resolveMcpServers, type McpServerStatus } from '../mcp/mcp-servers';
 import { homeDir, userConfigDir } from '../paths';
 import { trustAnswerAsync } from '../permission/trust-oracle';
-import { addMcpServerToFile, removeMcpServerFromFile } from '../settings/edit-settings-file';
-import { scopeFile } from '../settings/settings-locations';
+import { addMcpServer, checkedServer, removeMcpServer } from '../mcp/mcp-writer';
 import { SettingsStore } from '../settings/settings-store';
 import { storeOracle } from '../trust/trust-extensions';
 import { TrustStore } from '../trust/trust-store';
@@ -131,19 +130,21 @@ async function add(rest: string[], io: CliIO): Promise<number> {
           ...(values['env-allow'] ? { envAllowList: values['env-allow'] } : {}),
           ...(values['allow-domain'] ? { allowedDomains: values['allow-domain'] } : {}),
         };
-  const parsed = McpServerEntrySchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new UsageError(`${issue.path.map(String).join('.') || 'entry'}: ${issue.message}`);
+  let entry: McpServerEntry;
+  try {
+    entry = checkedServer(name, raw);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
   }
   const scope = scopeOf(values.scope);
-  const file = scopeFile(scope, projectRoot, userConfigDir(io.env));
-  if (!(await addMcpServerToFile(file, name, raw))) {
-    io.err(`gatehouse mcp: ${file} already has a server "${name}" (remove it first)`);
+  try {
+    const { file } = await addMcpServer({ projectRoot, configDir: userConfigDir(io.env) }, { name, scope, entry });
+    io.out(`added MCP server "${name}" to ${file}`);
+    return 0;
+  } catch (err) {
+    io.err(`gatehouse mcp: ${(err as Error).message}`);
     return 1;
   }
-  io.out(`added MCP server "${name}" to ${file}`);
-  return 0;
 }
 
 export const mcpCommand: CliCommand = {
@@ -230,13 +231,17 @@ export const mcpCommand: CliCommand = {
         const { values, positionals } = parseCommandArgs(rest, pick(MCP_OPTIONS, 'scope', 'project'));
         const projectRoot = projectDir(values.project, io.cwd);
         const name = oneName(positionals);
-        const file = scopeFile(scopeOf(values.scope), projectRoot, userConfigDir(io.env));
-        if (!(await removeMcpServerFromFile(file, name))) {
-          io.err(`gatehouse mcp: ${file} has no server "${name}"`);
+        try {
+          const { file } = await removeMcpServer(
+            { projectRoot, configDir: userConfigDir(io.env) },
+            { name, scope: scopeOf(values.scope) },
+          );
+          io.out(`removed MCP server "${name}" from ${file}`);
+          return 0;
+        } catch (err) {
+          io.err(`gatehouse mcp: ${(err as Error).message}`);
           return 1;
         }
-        io.out(`removed MCP server "${name}" from ${file}`);
-        return 0;
       }
       default:
         throw unknownChoice('subcommand', sub, [

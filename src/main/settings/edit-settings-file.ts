@@ -63,3 +63,20 @@ export async function addMcpServerToFile(file: string, name: string, entry: Reco
 export async function removeMcpServerFromFile(file: string, name: string): Promise<boolean> {
   return editSettingsDocument(file, (doc) => doc.deleteIn(['mcpServers', name]), { skipMissing: true });
 }
+
+/** Replaces the entry of `mcpServers.<name>` (kept in its place, comments around it kept); false when there is none. */
+export async function replaceMcpServerInFile(
+  file: string,
+  name: string,
+  entry: Record<string, unknown>,
+): Promise<boolean> {
+  return editSettingsDocument(
+    file,
+    (doc) => {
+      if (!doc.hasIn(['mcpServers', name])) return false;
+      doc.setIn(['mcpServers', name], doc.createNode(entry));
+      return true;
+    },
+    { skipMissing: true },
+  );
+}

@@ -9,20 +9,68 @@ const SOURCE_LABELS: Record<McpServerView['source'], string> = {
   'mcp.json': '.mcp.json',
 };
 
-/** How the last prompt found a server: its tools, or its state and last error. */
-function LastRun({ server }: { server: McpServerView }) {
+type Tone = 'ok' | 'warn' | 'bad' | 'muted';
+
+/**
+ * The state badge: whether the server loads and, when it does, how it last went: its last test or the last prompt,
+ * whichever came later. "loads" never sits beside a test that "did not start".
+ */
+export function serverState(server: McpServerView): {
+  text: string;
+  tone: Tone;
+  detail: string | null;
+  error: string | null;
+} {
+  if (!server.active) return { text: 'does not load', tone: 'muted', detail: server.inactiveReason, error: null };
+  const test = server.lastTest;
+  const testIsLater =
+    test !== null && (server.lastRun === null || server.lastRunAt === null || test.at >= server.lastRunAt);
+  if (test && testIsLater) {
+    if (test.state === 'ready')
+      return {
+        text: 'connected',
+        tone: 'ok',
+        detail: `last test: ${test.tools} tool${test.tools === 1 ? '' : 's'}`,
+        error: null,
+      };
+    return { text: 'did not start', tone: 'bad', detail: 'last test', error: test.error };
+  }
   const run = server.lastRun;
-  if (!run) return null;
-  const last = run.errors.filter((e) => !run.skipped.some((s) => s.reason === e)).at(-1);
-  const what =
-    run.state === 'ready'
-      ? `last prompt: ${run.tools.length} tool${run.tools.length === 1 ? '' : 's'}`
-      : `last prompt: ${run.state}`;
+  if (run) {
+    const last = run.errors.filter((e) => !run.skipped.some((s) => s.reason === e)).at(-1) ?? null;
+    if (run.state === 'ready')
+      return {
+        text: 'connected',
+        tone: 'ok',
+        detail: `last prompt: ${run.tools.length} tool${run.tools.length === 1 ? '' : 's'}`,
+        error: last,
+      };
+    return {
+      text: run.state === 'failed' ? 'did not start' : run.state,
+      tone: run.state === 'failed' ? 'bad' : 'warn',
+      detail: `last prompt: ${run.state}`,
+      error: last,
+    };
+  }
+  return { text: 'loads', tone: 'ok', detail: 'not tested yet', error: null };
+}
+
+function StateCell({ server }: { server: McpServerView }) {
+  const state = serverState(server);
   return (
-    <span className="mcp-last-run" data-testid="mcp-last-run">
-      <Shown className="muted" text={what} lines="inline" />
-      {last ? <Shown className="error" text={last} /> : null}
-    </span>
+    <>
+      <span className={`badge badge-${state.tone}`} data-testid="mcp-state" data-tone={state.tone}>
+        <Shown text={state.text} lines="inline" />
+      </span>{' '}
+      {state.detail ? (
+        <Shown
+          className="mcp-detail muted"
+          text={state.detail}
+          data-testid={server.active ? 'mcp-last-run' : undefined}
+        />
+      ) : null}
+      {state.error ? <Shown className="mcp-detail error" text={state.error} data-testid="mcp-state-error" /> : null}
+    </>
   );
 }
 
@@ -35,13 +83,24 @@ export interface McpServersTableProps {
   /** Switches the server on (true) or off (false) in this project. */
   onSetEnabled(server: McpServerView, enabled: boolean): void;
   onTest(server: McpServerView): void;
+  onEdit(server: McpServerView): void;
+  onRemove(server: McpServerView): void;
 }
 
 /**
  * Every MCP server of the open project: name, source (and file), command line or URL, whether it loads (and why
  * not), and the actions: Test (a loading server), Approve (a project server waiting for you), Revoke approval.
  */
-export function McpServersTable({ servers, testing, onApprove, onRevoke, onSetEnabled, onTest }: McpServersTableProps) {
+export function McpServersTable({
+  servers,
+  testing,
+  onApprove,
+  onRevoke,
+  onSetEnabled,
+  onTest,
+  onEdit,
+  onRemove,
+}: McpServersTableProps) {
   return (
     <div className="mcp-table-wrap">
       <table className="mcp-table">
@@ -64,21 +123,13 @@ export function McpServersTable({ servers, testing, onApprove, onRevoke, onSetEn
               </td>
               <td title={shownText(s.file, { strict: true })}>
                 <Shown text={SOURCE_LABELS[s.source]} lines="inline" />
+                {s.readOnlyReason ? <Shown className="mcp-detail muted" text={s.readOnlyReason} strict /> : null}
               </td>
               <td className="mcp-shown">
                 <Shown text={s.shown} strict as="code" />
               </td>
               <td>
-                {s.active ? (
-                  <>
-                    <span className="badge badge-ok">loads</span> <LastRun server={s} />
-                  </>
-                ) : (
-                  <>
-                    <span className="badge badge-muted">does not load</span>{' '}
-                    <Shown className="muted" text={s.inactiveReason ?? ''} />
-                  </>
-                )}
+                <StateCell server={s} />
               </td>
               <td className="mcp-actions">
                 {s.active ? (
@@ -112,6 +163,26 @@ export function McpServersTable({ servers, testing, onApprove, onRevoke, onSetEn
                 >
                   {s.disabled ? 'Enable' : 'Disable'}
                 </button>
+                {s.editableScope ? (
+                  <>
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-label={shownText(`Edit MCP server ${s.name}`, { strict: true })}
+                      onClick={() => onEdit(s)}
+                    >
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className="danger"
+                      aria-label={shownText(`Remove MCP server ${s.name}`, { strict: true })}
+                      onClick={() => onRemove(s)}
+                    >
+                      Remove
+                    </button>
+                  </>
+                ) : null}
                 {s.approved ? (
                   <button
                     type="button"

@@ -5,6 +5,7 @@ import { errorMessage, useApi, useApiEvent, useConnection } from '../api';
 import { ConfirmDialog } from '../app/ConfirmDialog';
 import { showView } from '../app/view-store';
 import { Shown } from '../display';
+import { McpServerDialog } from './McpServerDialog';
 import { McpServersTable } from './McpServersTable';
 import { McpTestResult } from './McpTestResult';
 
@@ -24,7 +25,8 @@ function projectNote(list: McpList): string | null {
  * The MCP page: every MCP server configured for the open project (yours and the project's), where it comes from,
  * its command line or URL, whether it loads and why not. A project server starts only once you approve it (as it
  * is configured now); Revoke approval stops it from the next prompt on. Test starts a server as a run would and
- * lists its tools with the category the permission engine gives them.
+ * lists its tools with the category the permission engine gives them; its badge then says how that test went. Add
+ * server, Edit and Remove write your own settings (the writer of `gatehouse mcp add|remove`, checked in main).
  */
 export function McpView() {
   const api = useApi();
@@ -35,6 +37,9 @@ export function McpView() {
   const [approving, setApproving] = useState<McpServerView | null>(null);
   const [testing, setTesting] = useState<string | null>(null);
   const [tested, setTested] = useState<McpTestView | null>(null);
+  /** The add/edit dialog: a new server (`'new'`) or the one being edited. */
+  const [editing, setEditing] = useState<McpServerView | 'new' | null>(null);
+  const [removing, setRemoving] = useState<McpServerView | null>(null);
 
   const load = useCallback(() => {
     api.listMcpServers({}).then(
@@ -98,7 +103,30 @@ export function McpView() {
         },
         (err: unknown) => setError(`Could not test ${s.name}: ${errorMessage(err)}`),
       )
-      .finally(() => setTesting(null));
+      .finally(() => {
+        setTesting(null);
+        // Its badge follows the test.
+        load();
+      });
+  };
+  const remove = (s: McpServerView) => {
+    setRemoving(null);
+    if (!s.editableScope) return;
+    api.removeMcpServer({ name: s.name, scope: s.editableScope }).then(
+      (r) => {
+        setStatus(`Removed ${s.name} from ${r.file}.`);
+        if (tested?.name === s.name) setTested(null);
+        load();
+      },
+      (err: unknown) => setError(`Could not remove ${s.name}: ${errorMessage(err)}`),
+    );
+  };
+  const saved = (done: { name: string; file: string } | null) => {
+    setEditing(null);
+    if (done === null) return;
+    setError(null);
+    setStatus(`Saved ${done.name} in ${done.file}.`);
+    load();
   };
 
   const note = list ? projectNote(list) : null;
@@ -107,6 +135,11 @@ export function McpView() {
       <div className="panel-head">
         <h2 id="mcp-title">MCP servers</h2>
         <span className="panel-head-actions">
+          {list?.scopeFiles ? (
+            <button type="button" className="primary" onClick={() => setEditing('new')}>
+              Add server
+            </button>
+          ) : null}
           <button type="button" className="secondary" onClick={load}>
             Refresh
           </button>
@@ -142,8 +175,8 @@ export function McpView() {
       {list && list.project && list.servers.length === 0 ? (
         <div className="hooks-empty">
           <p>
-            No MCP servers are configured for this project. Add one with gatehouse mcp add, or put a block like this in
-            your user settings.yaml (every project), or a project&apos;s .mcp.json:
+            No MCP servers are configured for this project. Add one with Add server (or gatehouse mcp add), or put a
+            block like this in your user settings.yaml (every project), or a project&apos;s .mcp.json:
           </p>
           <pre>
             <code>
@@ -162,10 +195,32 @@ export function McpView() {
           onRevoke={revoke}
           onSetEnabled={setEnabled}
           onTest={test}
+          onEdit={setEditing}
+          onRemove={setRemoving}
         />
       ) : null}
       {tested ? <McpTestResult result={tested} /> : null}
       {!list && !error ? <p className="muted">Reading the MCP servers…</p> : null}
+      {editing !== null && list?.scopeFiles ? (
+        <McpServerDialog
+          {...(editing !== 'new' && editing.editableScope && editing.entry
+            ? { editing: { name: editing.name, scope: editing.editableScope, entry: editing.entry } }
+            : {})}
+          scopeFiles={list.scopeFiles}
+          onDone={saved}
+        />
+      ) : null}
+      {removing ? (
+        <ConfirmDialog
+          heading={`Remove the MCP server ${removing.name}?`}
+          actions={[{ label: 'Remove', danger: true, onClick: () => remove(removing) }]}
+          onCancel={() => setRemoving(null)}
+        >
+          <p>
+            <Shown text={`It is taken out of ${removing.file}; it no longer starts from the next prompt.`} strict />
+          </p>
+        </ConfirmDialog>
+      ) : null}
       {approving ? (
         <ConfirmDialog
           heading={`Approve the MCP server ${approving.name}?`}
