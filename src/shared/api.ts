@@ -11,6 +11,7 @@ import { RuleBuilderChannels } from './rule-builder-contract';
 import { RulesChannels } from './rules-contract';
 import { SandboxChannels } from './sandbox-contract';
 import { SettingsChannels, SettingsEventSchemas } from './settings-contract';
+import { SkillsChannels } from './skills-view-contract';
 import { TrustChannels } from './trust-contract';
 import { UpdatesChannels, UpdatesEventSchemas } from './updates-contract';
 import { WorkerInfoSchema } from './worker-protocol';
@@ -60,6 +61,7 @@ export const ApiChannels = {
   ...TrustChannels,
   ...HooksChannels,
   ...McpChannels,
+  ...SkillsChannels,
   ...ChatChannels,
   ...RewindChannels,
   ...RulesChannels,
@@ -87,7 +89,10 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   /** A trust decision changed (set or revoked) for this folder: re-read getTrust. */
   z.object({ type: z.literal('trustChanged'), path: z.string() }),
   /** The desktop menu asks the page to show one of its views. */
-  z.object({ type: z.literal('showView'), view: z.enum(['chat', 'rules', 'hooks', 'mcp', 'settings', 'about']) }),
+  z.object({
+    type: z.literal('showView'),
+    view: z.enum(['chat', 'rules', 'hooks', 'mcp', 'skills', 'settings', 'about']),
+  }),
   ...ChatEventSchemas,
   ...ModesEventSchemas,
   ...SettingsEventSchemas,

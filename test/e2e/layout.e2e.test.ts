@@ -112,7 +112,16 @@ describe.skipIf(skipReason !== null)(
           const axe = async (page: Page, label: string): Promise<void> => {
             if (index === 0) for (const v of await seriousViolations(page)) found.push(`${label}: ${v}`);
           };
-          const views = ['Chat', 'Rules', 'Hooks', 'MCP servers', 'Trusted folders', 'Audit log', 'Settings'];
+          const views = [
+            'Chat',
+            'Rules',
+            'Hooks',
+            'MCP servers',
+            'Skills & sub-agents',
+            'Trusted folders',
+            'Audit log',
+            'Settings',
+          ];
           {
             const { page, problems } = await openChatPage(await app.newContext({ viewport: size }), app.web.url);
             for (const theme of ['light', 'dark'] as const) {

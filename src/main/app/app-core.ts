@@ -10,6 +10,7 @@ import { createChatHandlers } from './chat-handlers';
 import { createRewindHandlers } from './rewind-handlers';
 import { createHooksHandlers } from './hooks-handlers';
 import { createMcpHandlers } from './mcp-handlers';
+import { createSkillsHandlers } from './skills-handlers';
 import { completeFolder } from './path-completion';
 import { homeDir } from '../paths';
 import { createModesHandlers } from './modes-handlers';
@@ -126,6 +127,11 @@ export class AppCore {
         host: options.worker,
         lastRun: (project) => this.chat.mcpFound(project),
       }),
+      ...createSkillsHandlers({
+        currentProject: () => this.project,
+        configDir: options.configDir,
+        trust: storeOracle(this.trust),
+      }),
       ...createChatHandlers(this.chat, options.configDir),
       ...createRewindHandlers(this.chat, options.configDir),
       ...createModesHandlers(this.chat.modes),
@@ -223,7 +229,7 @@ export class AppCore {
   }
 
   /** The desktop menu's View items: the page shows that view. */
-  showView(view: 'chat' | 'rules' | 'hooks' | 'mcp' | 'settings' | 'about'): void {
+  showView(view: 'chat' | 'rules' | 'hooks' | 'mcp' | 'skills' | 'settings' | 'about'): void {
     this.emit({ type: 'showView', view });
   }
 

@@ -9,15 +9,15 @@ export interface AppMenuOptions {
   recentProjects: readonly string[];
   openFolder: () => void;
   openRecent: (dir: string) => void;
-  /** View > Chat / Rules / Hooks / MCP Servers / Settings…, Help > About: the page shows that view (About: the worker's diagnostics). */
-  showView: (view: 'chat' | 'rules' | 'hooks' | 'mcp' | 'settings' | 'about') => void;
+  /** View > Chat / Rules / Hooks / MCP Servers / Skills & Sub-agents / Settings…, Help > About: the page shows that view (About: the worker's diagnostics). */
+  showView: (view: 'chat' | 'rules' | 'hooks' | 'mcp' | 'skills' | 'settings' | 'about') => void;
 }
 
 const MAX_RECENT_IN_MENU = 10;
 
 /**
  * The application menu: standard roles (so the OS shortcuts work: copy/paste, quit, minimize...) plus File >
- * Open Folder... (Ctrl/Cmd+O), Open Recent, and View > Chat / Rules / Hooks / MCP Servers / Settings… (Ctrl/Cmd+1, 2, 3, 4, comma). Pure: only
+ * Open Folder... (Ctrl/Cmd+O), Open Recent, and View > Chat / Rules / Hooks / MCP Servers / Skills & Sub-agents / Settings… (Ctrl/Cmd+1, 2, 3, 4, 5, comma). Pure: only
  * Electron's types are imported.
  */
 export function buildAppMenuTemplate(o: AppMenuOptions): MenuItemConstructorOptions[] {
@@ -65,6 +65,8 @@ export function buildAppMenuTemplate(o: AppMenuOptions): MenuItemConstructorOpti
       { label: '&Rules', accelerator: 'CmdOrCtrl+2', click: () => o.showView('rules') },
       { label: '&Hooks', accelerator: 'CmdOrCtrl+3', click: () => o.showView('hooks') },
       { label: '&MCP Servers', accelerator: 'CmdOrCtrl+4', click: () => o.showView('mcp') },
+      // `&&` is a literal ampersand in a menu label (a single `&` marks the access key).
+      { label: 'S&kills && Sub-agents', accelerator: 'CmdOrCtrl+5', click: () => o.showView('skills') },
       { label: '&Settings…', accelerator: 'CmdOrCtrl+,', click: () => o.showView('settings') },
       { type: 'separator' },
       ...developer,

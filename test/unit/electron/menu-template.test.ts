@@ -39,10 +39,10 @@ describe('buildAppMenuTemplate', () => {
     expect(all.find((i) => i.label === 'Open Folder…')?.accelerator).toBe('CmdOrCtrl+O');
   });
 
-  it('View > Chat / Rules / Hooks / MCP Servers / Settings… show that view in the page, with Ctrl/Cmd+1, 2, 3, 4 and comma', () => {
+  it('View > Chat / Rules / Hooks / MCP Servers / Skills & Sub-agents / Settings… show that view, with Ctrl/Cmd+1-5 and comma', () => {
     const shown: string[] = [];
     const all = flatten(buildAppMenuTemplate({ ...base, showView: (v) => shown.push(v) }));
-    const items = ['&Chat', '&Rules', '&Hooks', '&MCP Servers', '&Settings…'].map((label) =>
+    const items = ['&Chat', '&Rules', '&Hooks', '&MCP Servers', 'S&kills && Sub-agents', '&Settings…'].map((label) =>
       all.find((i) => i.label === label),
     );
     expect(items.map((i) => i?.accelerator)).toEqual([
@@ -50,10 +50,11 @@ describe('buildAppMenuTemplate', () => {
       'CmdOrCtrl+2',
       'CmdOrCtrl+3',
       'CmdOrCtrl+4',
+      'CmdOrCtrl+5',
       'CmdOrCtrl+,',
     ]);
     for (const i of items) (i?.click as (() => void) | undefined)?.();
-    expect(shown).toEqual(['chat', 'rules', 'hooks', 'mcp', 'settings']);
+    expect(shown).toEqual(['chat', 'rules', 'hooks', 'mcp', 'skills', 'settings']);
   });
 
   it('offers reload and devtools only in development builds', () => {

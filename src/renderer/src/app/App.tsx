@@ -7,6 +7,7 @@ import { McpView } from '../mcp';
 import { LinkConfirmHost, Shown } from '../display';
 import { RulesView } from '../rules';
 import { SandboxBanner } from '../sandbox';
+import { SkillsView } from '../skills';
 import { focusSettingsHeading, SettingsView, useSettingsShortcut, useSettingsSync } from '../settings';
 import { ProjectTrustedFolders, TrustFeature } from '../trust';
 import { AboutDialog } from './AboutDialog';
@@ -84,6 +85,11 @@ export function App() {
           {view === 'mcp' ? (
             <div className="view-page">
               <McpView />
+            </div>
+          ) : null}
+          {view === 'skills' ? (
+            <div className="view-page">
+              <SkillsView />
             </div>
           ) : null}
           {view === 'trust' ? (

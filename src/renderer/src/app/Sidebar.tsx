@@ -3,7 +3,7 @@ import { ProjectSwitcher } from './ProjectSwitcher';
 import { setAboutOpen, showView, useView, VIEW_LABELS } from './view-store';
 import type { View } from './view-store';
 
-const VIEWS: readonly View[] = ['chat', 'rules', 'hooks', 'mcp', 'trust', 'audit', 'settings'];
+const VIEWS: readonly View[] = ['chat', 'rules', 'hooks', 'mcp', 'skills', 'trust', 'audit', 'settings'];
 
 /** The views of the main area; the current one is marked (aria-current). */
 function ViewLinks() {

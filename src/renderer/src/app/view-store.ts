@@ -1,13 +1,14 @@
 import { create } from 'zustand';
 
 /** The main area's views, in the sidebar's order. */
-export type View = 'chat' | 'rules' | 'hooks' | 'mcp' | 'trust' | 'audit' | 'settings';
+export type View = 'chat' | 'rules' | 'hooks' | 'mcp' | 'skills' | 'trust' | 'audit' | 'settings';
 
 export const VIEW_LABELS: Record<View, string> = {
   chat: 'Chat',
   rules: 'Rules',
   hooks: 'Hooks',
   mcp: 'MCP servers',
+  skills: 'Skills & sub-agents',
   trust: 'Trusted folders',
   audit: 'Audit log',
   settings: 'Settings',

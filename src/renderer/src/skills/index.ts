@@ -1,0 +1,3 @@
+// The Skills & sub-agents page: import from here.
+export { SkillsView } from './SkillsView';
+import './skills.css';
