@@ -42,6 +42,9 @@ describe.skipIf(skipReason !== null)(
               '      hooks:',
               '        - type: command',
               `          command: sh ${postScript}`,
+              // A hook that says nothing: no decision, shown neutral (not as a warning).
+              '        - type: command',
+              '          command: cat >/dev/null',
               '  UserPromptSubmit:',
               '    - hooks:',
               '        - type: command',
@@ -77,6 +80,12 @@ describe.skipIf(skipReason !== null)(
         expect(line).toContain('told the model');
         expect(line).toContain('style check: notes use tabs');
         expect(line).toMatch(/\d+ ms/);
+        const quiet = runs.getByRole('listitem').filter({ hasText: 'cat >/dev/null' });
+        const badge = quiet.locator('.badge');
+        expect(await badge.textContent()).toBe('no decision');
+        expect(await badge.evaluate((el) => el.classList.contains('badge-muted'))).toBe(true);
+        // Neutral: no warning colour behind it (the warning badge's is set; this one's is transparent).
+        expect(await badge.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgba(0, 0, 0, 0)');
         // The prompt's hook: a line of its own (not on a card), after the prompt.
         const prompt = page.getByRole('list', { name: 'Hook runs' }).filter({ hasText: 'UserPromptSubmit hook' });
         await prompt.waitFor();

@@ -19,7 +19,9 @@ function wordsFor(run: HookRunWire): Words {
   if (run.outcome === 'failed' && run.event !== 'PreToolUse') return { text: 'failed', tone: 'warn' };
   switch (run.event) {
     case 'PostToolUse':
-      return said ? { text: 'told the model', tone: 'warn' } : OUTCOME_WORDS.none;
+      // Only a block is news the model must act on; context, or no decision at all, is neutral.
+      if (run.outcome === 'block') return { text: 'told the model', tone: 'warn' };
+      return said ? { text: 'added context', tone: 'muted' } : OUTCOME_WORDS.none;
     case 'UserPromptSubmit':
       if (run.outcome === 'block') return { text: 'blocked the prompt', tone: 'bad' };
       return said ? { text: 'added context', tone: 'muted' } : OUTCOME_WORDS.none;
