@@ -62,7 +62,7 @@ export const McpScopeSchema = z.enum(['user', 'project', 'local']);
 export type McpScope = z.infer<typeof McpScopeSchema>;
 
 /** A server as the MCP page writes it: checked again in main (name, entry, what a person surely did not mean). */
-export const McpServerWriteSchema = z
+const McpServerWriteSchema = z
   .object({ name: z.string().min(1).max(64), scope: McpScopeSchema, entry: McpServerEntrySchema })
   .strict();
 const serverAt = z.object({ name: z.string().min(1).max(64), scope: McpScopeSchema }).strict();

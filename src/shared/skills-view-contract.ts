@@ -8,7 +8,7 @@ import { BackgroundAskSchema, DefinitionSourceSchema } from './skills-contract';
  * project's only while it is trusted with its instructions). Spread into `ApiChannels` (api.ts).
  */
 
-export const DefinitionViewSchema = z.object({
+const DefinitionViewSchema = z.object({
   name: z.string(),
   description: z.string(),
   /** The SKILL.md or the agent's .md file. */

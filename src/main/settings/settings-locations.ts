@@ -46,7 +46,7 @@ export function scopeFile(scope: 'user' | 'project' | 'local', projectRoot: stri
  * (JSON, its errors reported as JSON errors), so a Claude Code user's `.gatehouse/settings.json` applies. Only the
  * YAML file is ever written by Gatehouse.
  */
-export function jsonTwin(yamlFile: string): string {
+function jsonTwin(yamlFile: string): string {
   return yamlFile.replace(/\.yaml$/, '.json');
 }
 

@@ -21,7 +21,7 @@ export interface SkillsOverview {
 }
 
 /** Whether a run in this project is offered the project's skills and sub-agents: trusted, with its instructions. */
-export function projectDefinitionsLoad(trust: TrustAnswer): boolean {
+function projectDefinitionsLoad(trust: TrustAnswer): boolean {
   return trust.trusted && trust.extensions.instructions;
 }
 
