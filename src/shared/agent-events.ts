@@ -177,6 +177,11 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     isError: z.boolean(),
     content: z.string(),
     exitCode: z.number().int().nullable().optional(),
+    /**
+     * run_command: the rows of `content` (the output as a terminal shows it when the command ended) with their
+     * colours, as ANSI text for the card's terminal view. Never sent to the model, not kept in the transcript.
+     */
+    terminal: z.string().optional(),
     durationMs: z.number().nonnegative(),
   }),
   /** load_skill loaded a skill (`id`: its call): from now on in this run only its allowed tools (absent: all) run. */

@@ -1,8 +1,10 @@
 /**
- * Terminal output as text. `cleanTerminalOutput` is the model's copy of a command's output (the worker builds the
- * tool result with it); the renderer shows the person that same text, and `terminalTricks` says when the raw stream
- * used sequences that would make a terminal show something else (concealed text, cursor moves, erasing, carriage-
- * return overwrites, links under other text). Pure TypeScript: no DOM, no Node.
+ * Terminal output as text. A command's output reaches the model and the person as the worker's headless terminal
+ * rendered it (src/worker/tools/terminal-render.ts); this file holds what both sides share: the markers of text the
+ * terminal drew but nobody could see, and what the card's terminal view may interpret (`terminalSafeText`).
+ * `cleanTerminalOutput` is the plain-text fallback (a running command's live text view, MCP results), and
+ * `terminalTricks` counts the sequences of a raw stream (the live view warns of concealed text with it). Pure
+ * TypeScript: no DOM, no Node.
  */
 
 /* eslint-disable no-control-regex -- matching terminal control bytes is the point of this file */
@@ -12,8 +14,8 @@ const ANSI_PATTERN = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][\s\S]*?(?:\x07|\x1b\\)|\x1b
 const CONTROL_PATTERN = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
 
 /**
- * The model's copy of terminal output: escape sequences and control characters removed, CRLF made LF, and a line
- * redrawn with `\r` (progress bars) reduced to what was last drawn.
+ * Terminal output as plain text, without a terminal: escape sequences and control characters removed, CRLF made LF,
+ * and a line redrawn with `\r` (progress bars) reduced to what was last drawn.
  */
 export function cleanTerminalOutput(raw: string): string {
   const noAnsi = raw.replace(ANSI_PATTERN, '');
@@ -123,11 +125,50 @@ const UNFINISHED = /(?:\x1b\]|\x9d|\x1b[P_^X]|[\x90\x9e\x9f\x98])(?:(?!\x07|\x1b
 
 /**
  * The part of a raw stream a terminal view may interpret: OSC / DCS / APC / PM / SOS strings (hyperlinks, window
- * titles, palette changes) and C1 controls removed. An unfinished escape at the end is held back (`pending` is its
- * length) until more output completes it, so a link split across chunks is never half-written to the terminal.
+ * titles, palette changes) and C1 controls removed, and concealed text (SGR 8) shown. An unfinished escape at the end
+ * is held back (`pending` is its length) until more output completes it, so a link split across chunks is never
+ * half-written to the terminal.
  */
 export function terminalSafeText(raw: string): { text: string; pending: number } {
   const tail = UNFINISHED.exec(raw);
   const complete = tail ? raw.slice(0, tail.index) : raw;
-  return { text: complete.replace(STRINGS_AND_C1, ''), pending: tail ? raw.length - tail.index : 0 };
+  return {
+    text: revealConcealed(complete.replace(STRINGS_AND_C1, '')),
+    pending: tail ? raw.length - tail.index : 0,
+  };
+}
+
+/** Around text the terminal drew that a person could not see (concealed, or in its background colour). */
+export const HIDDEN_OPEN = '\u27E6hidden\u27E7';
+export const HIDDEN_CLOSE = '\u27E6/hidden\u27E7';
+
+/** How many runs of hidden text a rendered output marks. */
+export function countHiddenMarks(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf(HIDDEN_OPEN); at !== -1; at = text.indexOf(HIDDEN_OPEN, at + HIDDEN_OPEN.length)) count++;
+  return count;
+}
+
+/** An SGR parameter list without "conceal" (8), the arguments of extended colours kept; '' when nothing is left. */
+function withoutConceal(params: string): string {
+  const list = params.split(';');
+  const kept: string[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const p = list[i] ?? '';
+    if (p === '38' || p === '48' || p === '58') {
+      const skip = list[i + 1] === '5' ? 2 : list[i + 1] === '2' ? 4 : 0;
+      kept.push(...list.slice(i, i + 1 + skip));
+      i += skip;
+      continue;
+    }
+    if (p !== '8') kept.push(p);
+  }
+  return kept.length === 0 ? '' : `\x1b[${kept.join(';')}m`;
+}
+
+/** SGR sequences with "conceal" removed: concealed text is drawn like the text around it. */
+function revealConcealed(text: string): string {
+  return text.replace(/\x1b\[([0-9;:]*)m/g, (whole, params: string) =>
+    params.split(';').includes('8') ? withoutConceal(params) : whole,
+  );
 }

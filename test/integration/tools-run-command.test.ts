@@ -56,9 +56,10 @@ async function waitUntil(cond: () => boolean, ms: number): Promise<boolean> {
 describe('run_command', () => {
   it('returns the output and the exit code, in the project root', async () => {
     const ok = await run('pwd; echo out; echo err >&2');
-    expect(ok).toEqual({ content: `${sb.root}\nout\nerr\n[exit code 0]`, isError: false, exitCode: 0 });
+    expect(ok).toMatchObject({ content: `${sb.root}\nout\nerr\n[exit code 0]`, isError: false, exitCode: 0 });
     const failed = await run('echo nope; exit 3');
-    expect(failed).toEqual({ content: 'nope\n[exit code 3]', isError: false, exitCode: 3 });
+    expect(failed).toMatchObject({ content: 'nope\n[exit code 3]', isError: false, exitCode: 3 });
+    // Nothing printed: nothing for the terminal view either.
     expect(await run('true')).toEqual({ content: '(no output)\n[exit code 0]', isError: false, exitCode: 0 });
   });
 
@@ -86,6 +87,19 @@ describe('run_command', () => {
     expect(streamed).not.toContain('__gatehouse_done_');
     expect(streamed.indexOf('green')).toBeLessThan(streamed.indexOf('second'));
     expect(res.content).toBe('green\nsecond\n[exit code 0]');
+    // The card's terminal view gets the same rows with their colour.
+    expect(res.terminal).toContain('\x1b[32mgreen');
+    // eslint-disable-next-line no-control-regex -- the colour sequences are what is stripped
+    expect(res.terminal?.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '')).toBe('green\r\nsecond');
+  });
+
+  it('an npm-style spinner reaches the model as its final line, in a few bytes', async () => {
+    const frames = 'for i in $(seq 1 400); do printf "\\033[1G\\033[0K%s reify: timing" "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"; done';
+    const res = await run(
+      `printf '\\033[?25l'; ${frames}; printf '\\033[1G\\033[0Kadded 3 packages in 2s\\n\\033[?25h'`,
+    );
+    expect(res.content).toBe('added 3 packages in 2s\n[exit code 0]');
+    expect(Buffer.byteLength(res.content)).toBeLessThan(2048);
   });
 
   it('survives a UI stream that throws', async () => {
@@ -104,7 +118,7 @@ describe('run_command', () => {
       `echo started; sleep 600 & sleep 600; : ${marker}`.replace('sleep 600 &', `bash -c 'sleep 600; : ${marker}' &`),
       { timeout_ms: 400 },
     );
-    expect(res).toEqual({ content: 'started\n[killed after timeout 400 ms]', isError: true, exitCode: null });
+    expect(res).toMatchObject({ content: 'started\n[killed after timeout 400 ms]', isError: true, exitCode: null });
     expect(await waitUntil(() => liveProcessesWith(marker).length === 0, 2_000)).toBe(true);
   });
 
@@ -146,8 +160,19 @@ describe('run_command', () => {
     expect(res.exitCode).toBe(4);
     expect(res.content.length).toBeLessThanOrEqual(30_000);
     expect(res.content.startsWith('1\n2\n3\n')).toBe(true);
-    expect(res.content).toMatch(/\[\.\.\. [\d,]+ characters omitted \.\.\.\]/);
+    expect(res.content).toMatch(/\[\.\.\. [\d,]+ lines omitted \.\.\.\]/);
     expect(res.content.endsWith('99999\n100000\n[exit code 4]')).toBe(true);
+  });
+
+  it('binary junk and output without end stay within the cap, head and tail kept', async () => {
+    const junk = await run('head -c 3000000 /dev/urandom; echo; echo THE-END');
+    expect(junk.content.length).toBeLessThanOrEqual(30_000);
+    expect(junk.content.endsWith('THE-END\n[exit code 0]')).toBe(true);
+    const endless = await run('echo FIRST; yes', { timeout_ms: 1_500 });
+    expect(endless.content.length).toBeLessThanOrEqual(30_000);
+    expect(endless.content.startsWith('FIRST\ny\ny\n')).toBe(true);
+    expect(endless.content).toMatch(/\n\[\.\.\. [\d,]+ lines omitted \.\.\.\]\ny\n/);
+    expect(endless.content.endsWith('[killed after timeout 1500 ms]')).toBe(true);
   });
 
   it('reports a command killed by a signal', async () => {
@@ -188,14 +213,14 @@ describe('run_command', () => {
       },
     });
     const ok = await wrapped.execute('run_command', { command: 'echo "$WRAPPED $HOME"; pwd' }, sb.ctx(), DO);
-    expect(ok).toEqual({ content: `[wrapped]\nyes \n${sb.outside}\n[exit code 0]`, isError: false, exitCode: 0 });
+    expect(ok).toMatchObject({ content: `[wrapped]\nyes\n${sb.outside}\n[exit code 0]`, isError: false, exitCode: 0 });
     const blocked = await wrapped.execute(
       'run_command',
       { command: 'echo "x: Permission denied" >&2; exit 1' },
       sb.ctx(),
       DO,
     );
-    expect(blocked).toEqual({
+    expect(blocked).toMatchObject({
       content: `[wrapped]\nx: Permission denied\n[exit code 1]\nsandbox_violation: blocked (exit 1)\n${UNSANDBOXED_HINT}`,
       isError: true,
       exitCode: 1,
@@ -224,7 +249,7 @@ describe('run_command', () => {
       },
     });
     const outside = await registry.execute('run_command', { command: 'echo hi', unsandboxed: true }, sb.ctx(), DO);
-    expect(outside).toEqual({ content: '[outside]\nhi\n[exit code 0]', isError: false, exitCode: 0 });
+    expect(outside).toMatchObject({ content: '[outside]\nhi\n[exit code 0]', isError: false, exitCode: 0 });
     const inside = await registry.execute('run_command', { command: 'echo hi', unsandboxed: false }, sb.ctx(), DO);
     expect(inside.content).toMatch(/^\[sandboxed\]\nhi\n\[exit code 0\]\nsandbox_violation/);
   });

@@ -61,7 +61,13 @@ async function runOneCall(
 ): Promise<ToolResultBlock> {
   const started = Date.now();
   const safety = safetyOf(call.name, c.registry);
-  const finish = (content: string, isError: boolean, ran: boolean, exitCode?: number | null): ToolResultBlock => {
+  const finish = (
+    content: string,
+    isError: boolean,
+    ran: boolean,
+    exitCode?: number | null,
+    terminal?: string,
+  ): ToolResultBlock => {
     c.emit({
       type: 'tool_call_finished',
       id: call.id,
@@ -69,6 +75,7 @@ async function runOneCall(
       isError,
       content,
       ...(exitCode !== undefined ? { exitCode } : {}),
+      ...(terminal !== undefined ? { terminal } : {}),
       durationMs: Date.now() - started,
     });
     return { type: 'tool_result', tool_use_id: call.id, content, is_error: isError };
@@ -138,7 +145,7 @@ async function runOneCall(
   const feedback = await safeAfter(call, result, c);
   // The hooks' feedback is part of the result: the person sees what the model gets.
   const content = feedback ? `${result.content}\n\n<hook-feedback>\n${feedback}\n</hook-feedback>` : result.content;
-  return finish(content, result.isError, true, result.exitCode);
+  return finish(content, result.isError, true, result.exitCode, result.terminal);
 }
 
 /** PostToolUse hooks (main's): their feedback for the model, or '' (a failure to ask is not the tool's failure). */

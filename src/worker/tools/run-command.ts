@@ -2,7 +2,7 @@ import { RunCommandInput } from '../../shared/tools';
 import * as pty from 'node-pty';
 import { terminateGroup, groupAlive } from './process-group';
 import { EndMarkerFilter, newEndMarker, WRAPPER_SCRIPT } from './pty-sentinel';
-import { cleanTerminalOutput, HeadTailCollector } from './terminal-output';
+import { LiveOutput } from './terminal-output';
 import { defineTool, ToolError, type RegisteredTool, type ToolRunContext } from './tool';
 import { truncateHeadTail } from './truncate';
 import type { ToolResult } from './types';
@@ -54,8 +54,11 @@ export const UNSANDBOXED_HINT =
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
 export const DEFAULT_KILL_GRACE_MS = 2_000;
-/** Raw output kept in memory at each end of a long stream. */
-const KEEP_EACH_END_CHARS = 512 * 1024;
+/** The terminal a command runs in (and its output is rendered in). */
+const COLS = 160;
+const ROWS = 50;
+/** Room in the model's copy for the exit line and a sandbox note. */
+const FOOTER_ROOM = 600;
 
 type Ending = { kind: 'exit'; exitCode: number; signal: number } | { kind: 'timeout' } | { kind: 'cancel' };
 
@@ -78,7 +81,9 @@ function footerFor(ending: Ending, timeoutMs: number): string {
 
 /**
  * Runs `bash -c COMMAND` (stdin from /dev/null) in a pty in the project root, under the end-marker wrapper of
- * pty-sentinel.ts; the whole process group dies on timeout or cancel.
+ * pty-sentinel.ts; the whole process group dies on timeout or cancel. The output streams to the card as it comes
+ * and is rendered in a headless terminal of the pty's size (terminal-render.ts): the model and the card get that
+ * rendering once the command ended.
  */
 export async function runInPty(
   command: string,
@@ -101,12 +106,14 @@ export async function runInPty(
           ? await wrapper.wrapReadOnly(command)
           : await wrapper.wrap(command);
   const spawnSpec = wrapped ?? { file: 'bash', args: ['-c', command], env: workerEnv(), cwd: ctx.projectRoot };
+  // The emulator loads with the first command, not at the worker's start.
+  const { TerminalRenderer } = await import('./terminal-render');
   let term: pty.IPty;
   try {
     term = pty.spawn('bash', ['-c', WRAPPER_SCRIPT, 'gatehouse', marker, spawnSpec.file, ...spawnSpec.args], {
       name: 'xterm-256color',
-      cols: 160,
-      rows: 50,
+      cols: COLS,
+      rows: ROWS,
       cwd: spawnSpec.cwd,
       env: spawnSpec.env,
     });
@@ -115,7 +122,15 @@ export async function runInPty(
     throw new ToolError(`could not start the command: ${err instanceof Error ? err.message : String(err)}`);
   }
   const pgid = term.pid; // the pty's child is a session leader: its pid is the group id
-  const collector = new HeadTailCollector(KEEP_EACH_END_CHARS);
+  const started = term;
+  // While the terminal is behind, the pty is not read: the command waits on its writes instead of filling memory.
+  const renderer = new TerminalRenderer({
+    cols: COLS,
+    rows: ROWS,
+    maxChars: Math.max(1_000, ctx.maxOutputChars - FOOTER_ROOM),
+    onPressure: (pause) => (pause ? started.pause() : started.resume()),
+  });
+  const live = new LiveOutput((chunk) => ctx.onOutput?.(chunk));
   return new Promise((resolve) => {
     let killing: { kind: 'timeout' | 'cancel'; done: Promise<void> } | null = null;
     const kill = (kind: 'timeout' | 'cancel'): void => {
@@ -127,12 +142,8 @@ export async function runInPty(
     else ctx.signal.addEventListener('abort', onAbort, { once: true });
     const emit = (output: string): void => {
       if (output === '') return;
-      collector.push(output);
-      try {
-        ctx.onOutput?.(output);
-      } catch {
-        // a failing UI stream must not break the command
-      }
+      renderer.write(output);
+      live.push(output);
     };
     term.onData((chunk) => {
       const hadCode = filter.exitCode !== null;
@@ -151,9 +162,14 @@ export async function runInPty(
       const released = spawnSpec.cleanup?.().catch(() => undefined) ?? Promise.resolve();
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);
-      const finish = (ending: Ending): void => {
+      const finish = async (ending: Ending): Promise<void> => {
         const footer = footerFor(ending, timeoutMs);
-        const output = cleanTerminalOutput(collector.text()).replace(/\n+$/, '');
+        const rendered = await renderer.finish().catch((err: unknown) => ({
+          text: `(the output could not be rendered: ${err instanceof Error ? err.message : String(err)})`,
+          terminal: '',
+        }));
+        renderer.dispose();
+        const output = rendered.text.replace(/\n+$/, '');
         const body = truncateHeadTail(
           output === '' ? '(no output)' : output,
           Math.max(200, ctx.maxOutputChars - footer.length - 1),
@@ -161,7 +177,12 @@ export async function runInPty(
         const code = ending.kind === 'exit' && ending.signal === 0 ? ending.exitCode : null;
         const violation = unsandboxed ? null : (opts.wrapper?.describeViolation?.(output, code, profile) ?? null);
         const note = violation === null ? '' : `\n${violation}\n${UNSANDBOXED_HINT}`;
-        resolve({ content: `${body}\n${footer}${note}`, isError: code === null || violation !== null, exitCode: code });
+        resolve({
+          content: `${body}\n${footer}${note}`,
+          isError: code === null || violation !== null,
+          exitCode: code,
+          ...(rendered.terminal === '' ? {} : { terminal: rendered.terminal }),
+        });
       };
       if (killing !== null) {
         const { kind, done } = killing;

@@ -33,6 +33,8 @@ export interface ToolResult {
   isError: boolean;
   /** run_command: the process's exit code (null when killed). */
   exitCode?: number | null;
+  /** run_command: the rows of `content` with their colours (ANSI), for the card's terminal view; never sent to the model. */
+  terminal?: string;
 }
 
 /** A read-only preview for the approval UI: the unified diff a write/edit would make, or why none can be shown. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { IgnoreStack } from '../../../src/worker/tools/gitignore';
 import { truncateHeadTail } from '../../../src/worker/tools/truncate';
-import { cleanTerminalOutput, HeadTailCollector } from '../../../src/worker/tools/terminal-output';
+import { cleanTerminalOutput } from '../../../src/shared/terminal-text';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -179,11 +179,5 @@ describe('output helpers', () => {
     expect(cleanTerminalOutput('\x1b[31mred\x1b[0m\r\nok\r\n')).toBe('red\nok\n');
     expect(cleanTerminalOutput('10%\r50%\r100%\r\ndone')).toBe('100%\ndone');
     expect(cleanTerminalOutput('\x1b]0;title\x07x\x07\x08y')).toBe('xy');
-  });
-
-  it('collects the two ends of a long stream', () => {
-    const c = new HeadTailCollector(10);
-    for (let i = 0; i < 100; i++) c.push(String(i % 10));
-    expect(c.text()).toBe('0123456789\n[... 80 characters omitted ...]\n0123456789');
   });
 });
