@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   cleanTerminalOutput,
+  countHiddenMarks,
   describeTricks,
+  HIDDEN_CLOSE,
+  HIDDEN_OPEN,
   terminalSafeText,
   terminalTricks,
 } from '../../../src/shared/terminal-text';
@@ -65,6 +68,14 @@ describe('terminalSafeText (what the terminal view may interpret)', () => {
     expect(terminalSafeText('done \x1b]0;t\x07 after')).toEqual({ text: 'done  after', pending: 0 });
   });
 
+  it('draws concealed text (SGR 8) like the text around it, keeping every other style and extended colours', () => {
+    expect(terminalSafeText('a\x1b[8msecret\x1b[28m b').text).toBe('asecret\x1b[28m b');
+    expect(terminalSafeText('\x1b[1;8;31mx\x1b[0m').text).toBe('\x1b[1;31mx\x1b[0m');
+    // The 8 of a 256-colour or RGB argument is a colour, not "conceal".
+    expect(terminalSafeText('\x1b[38;5;8;48;2;8;8;8mgrey\x1b[m').text).toBe('\x1b[38;5;8;48;2;8;8;8mgrey\x1b[m');
+    expect(terminalSafeText('\x1b[38;5;8;8mx').text).toBe('\x1b[38;5;8mx');
+  });
+
   it('fed in chunks, writes the same as fed whole', () => {
     const raw = 'a\x1b]8;;https://evil.example\x07link\x1b]8;;\x07 \x1b[32mgreen\x1b[0m\x1b]0;x\x07 end';
     for (let size = 1; size <= raw.length; size++) {
@@ -78,5 +89,12 @@ describe('terminalSafeText (what the terminal view may interpret)', () => {
       }
       expect(written, `chunks of ${size}`).toBe(terminalSafeText(raw).text);
     }
+  });
+});
+
+describe('countHiddenMarks', () => {
+  it('counts the runs a rendered output marks as drawn invisibly', () => {
+    expect(countHiddenMarks('plain')).toBe(0);
+    expect(countHiddenMarks(`a ${HIDDEN_OPEN}x${HIDDEN_CLOSE} b ${HIDDEN_OPEN}y${HIDDEN_CLOSE}`)).toBe(2);
   });
 });

@@ -18,7 +18,14 @@ export interface ToolItem {
   /** The call's one decision event (with what the engine asked and your answer, if it asked): the card's badge. */
   decision: ToolCallDecided | null;
   output: string;
-  result: { ran: boolean; isError: boolean; content: string; exitCode: number | null } | null;
+  result: {
+    ran: boolean;
+    isError: boolean;
+    content: string;
+    exitCode: number | null;
+    /** run_command: the output's rendered rows with their colours, for the terminal view (not in stored sessions). */
+    terminal?: string;
+  } | null;
   /** From a stored session (its decision, when the transcript has one, comes from there). */
   earlier?: boolean;
   /** The PostToolUse hooks that ran after the call (what they told the model). */
@@ -178,7 +185,13 @@ function applyAgentEvent(event: AgentEvent): void {
     case 'tool_call_finished':
       updateTool(event.id, (it) => ({
         ...it,
-        result: { ran: event.ran, isError: event.isError, content: event.content, exitCode: event.exitCode ?? null },
+        result: {
+          ran: event.ran,
+          isError: event.isError,
+          content: event.content,
+          exitCode: event.exitCode ?? null,
+          ...(event.terminal !== undefined ? { terminal: event.terminal } : {}),
+        },
       }));
       return;
     case 'turn_usage':
