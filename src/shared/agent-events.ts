@@ -19,7 +19,13 @@ const agent = z.string().min(1).max(100).optional();
  * replaces a binary file, or the file or the new content is over the preview limit), that fact and the sizes.
  */
 export const ToolPreviewSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('diff'), path: z.string(), unifiedDiff: z.string() }),
+  z.object({
+    kind: z.literal('diff'),
+    path: z.string(),
+    unifiedDiff: z.string(),
+    /** A stored preview over its size keeps its first hunks: the diff lines it left out. Absent: none. */
+    omittedLines: z.number().int().positive().optional(),
+  }),
   z.object({
     kind: z.literal('unpreviewable'),
     path: z.string(),
@@ -121,6 +127,11 @@ export const ToolCallDecidedSchema = z.object({
   hooks: z.array(HookRunSchema).optional(),
   /** Auto mode: what the classifier answered about this call. Absent: it was not asked. */
   classifier: ClassifierVerdictSchema.optional(),
+  /**
+   * A write's preview as the call was decided (asked or not): the card keeps it after the run and in the stored
+   * session, cut to a bounded size (src/main/session/stored-preview.ts). Absent: not a write, or no preview.
+   */
+  preview: ToolPreviewSchema.optional(),
 });
 export type ToolCallDecided = z.infer<typeof ToolCallDecidedSchema>;
 

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { ClassifierVerdictWire, DecisionAnswer, HookRunWire, ToolCallDecided } from '../../shared/agent-events';
+import type {
+  ClassifierVerdictWire,
+  DecisionAnswer,
+  HookRunWire,
+  ToolCallDecided,
+  ToolPreview,
+} from '../../shared/agent-events';
 import type { AgentMode, Decision, PermissionMode, SandboxKind } from '../../shared/permission';
 import { isUnsandboxedCall } from '../../shared/tools';
 import type { PermissionRequest, SandboxStatus } from '../../shared/worker-protocol';
@@ -48,8 +54,16 @@ export interface GateOutcome {
   classifier?: ClassifierVerdictWire;
 }
 
-/** The call's one decision event (`tool_call_decided`), as main emits it before answering the worker. */
-export function decisionEvent(callId: string, outcome: GateOutcome, agent?: string): ToolCallDecided {
+/**
+ * The call's one decision event (`tool_call_decided`), as main emits it before answering the worker; `preview`: the
+ * write's preview as the decision keeps it (storedPreview).
+ */
+export function decisionEvent(
+  callId: string,
+  outcome: GateOutcome,
+  agent?: string,
+  preview?: ToolPreview,
+): ToolCallDecided {
   const { engine, final, answer, hooks, classifier } = outcome;
   return {
     type: 'tool_call_decided',
@@ -66,6 +80,7 @@ export function decisionEvent(callId: string, outcome: GateOutcome, agent?: stri
     ...(answer ? { answer } : {}),
     ...(hooks?.length ? { hooks } : {}),
     ...(classifier ? { classifier } : {}),
+    ...(preview ? { preview } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import {
 import { withVerdict } from '../auto/auto-mode';
 import type { PermissionEngine } from '../permission';
 import type { TranscriptWriter } from '../session/transcript-writer';
+import { storedPreview } from '../session/stored-preview';
 import { decideCall, decisionEvent } from './permission-gate';
 import type { GateRun } from './permission-gate';
 import { hideAll, judgeReadable } from './readable-files';
@@ -74,7 +75,9 @@ export class RunHandlers {
       if (outcome.classifier) run.autoStats = withVerdict(run.autoStats, outcome.classifier);
       // The call's one decision event, into the run's stream before the worker hears the answer (so before the
       // tool's output): the transcript, the shells and the page see it in order.
-      if (callId) this.deps.record.record(run, decisionEvent(callId, outcome, request.agent?.id));
+      // A write keeps the preview it was decided with (asked or not): the card shows it after the run and on reload.
+      const preview = request.preview ? storedPreview(request.preview) : undefined;
+      if (callId) this.deps.record.record(run, decisionEvent(callId, outcome, request.agent?.id, preview));
       // Before the tool runs: the files as they are now (changes until here were not the agent's).
       if (callId && judged.allow) await this.deps.tools?.toolStarting(callKey(request.agent?.id, callId), request.tool);
       return outcome.final;

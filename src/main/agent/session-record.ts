@@ -9,6 +9,23 @@ import type { SessionEvent } from './types';
 /** Events too fine-grained for the transcript (the final text and tool results are in the conversation). */
 const NOT_RECORDED = new Set(['text_delta', 'tool_call_output']);
 
+/**
+ * An event as the session keeps it: a write's preview only once, bounded, on its decision (the started event's is
+ * the whole diff), and a command's coloured output only for the page that watched it run (the conversation holds its
+ * text).
+ */
+function kept(event: AgentEvent): AgentEvent {
+  if (event.type === 'tool_call_started' && event.preview) {
+    const { preview: _preview, ...rest } = event;
+    return rest;
+  }
+  if (event.type === 'tool_call_finished' && event.terminal !== undefined) {
+    const { terminal: _terminal, ...rest } = event;
+    return rest;
+  }
+  return event;
+}
+
 /** What a resumed session brings from its transcript. */
 export type StoredRuns = Pick<LoadedTranscript, 'entries' | 'decisions' | 'hookRuns' | 'subagentEvents' | 'prompts'>;
 
@@ -73,10 +90,11 @@ export class SessionRecord {
 
   /** One event of a run: the transcript (unless too fine-grained), the session's lists, the listeners. */
   record(run: RecordingRun, event: AgentEvent): void {
-    if (!NOT_RECORDED.has(event.type)) this.writer.append({ type: 'event', runId: run.runId, event });
-    if (event.type === 'tool_call_decided') this.decided.set(event.id, event);
-    if (event.type === 'hook_runs') this.hookRunEvents.push(event);
-    if (isSubagentEvent(event)) this.subagentEventList.push(event);
+    const stored = kept(event);
+    if (!NOT_RECORDED.has(event.type)) this.writer.append({ type: 'event', runId: run.runId, event: stored });
+    if (stored.type === 'tool_call_decided') this.decided.set(stored.id, stored);
+    if (stored.type === 'hook_runs') this.hookRunEvents.push(stored);
+    if (isSubagentEvent(stored)) this.subagentEventList.push(stored);
     run.emit({ type: 'agent', runId: run.runId, event });
   }
 

@@ -8,7 +8,8 @@ import { MAX_TRANSCRIPT_BYTES, readRegularFile } from '../fs/read-regular-file';
  * (permission/redact.ts) and the contents written to secret-holding files (`.env`, keys, `.npmrc`) dropped whole. The
  * file on disk keeps the exact conversation, which resuming needs; only the export leaves the machine.
  */
-const CONTENT_KEYS = new Set(['content', 'old_string', 'new_string']);
+// `unifiedDiff`: a write's stored preview (on its decision event) shows the file's content too.
+const CONTENT_KEYS = new Set(['content', 'old_string', 'new_string', 'unifiedDiff']);
 const MAX_DEPTH = 200;
 
 /** `secrets`: values a command in an enclosing object passes to tools that take secrets (`vault login TOKEN`). */

@@ -1,10 +1,11 @@
 import { MAX_TRANSCRIPT_BYTES, readRegularFile } from '../fs/read-regular-file';
-import type { AgentEvent, HookRunsEvent, ToolCallDecided } from '../../shared/agent-events';
+import type { AgentEvent, HookRunsEvent, ToolCallDecided, ToolPreview } from '../../shared/agent-events';
 import type { PromptStart } from '../../shared/chat-contract';
 import type { ConversationMessage, TokenUsage } from '../../shared/conversation';
 import { describeZodError } from '../../shared/validate';
 import type { SessionHeader, TranscriptEntry } from './transcript-entry';
 import { TranscriptEntrySchema } from './transcript-entry';
+import { storedPreview } from './stored-preview';
 
 /** A line that could not be read: reported, skipped, never fatal. */
 export interface TranscriptProblem {
@@ -119,14 +120,19 @@ export function promptStarts(entries: readonly TranscriptEntry[]): PromptStart[]
 function callDecisions(entries: TranscriptEntry[]): ToolCallDecided[] {
   const decided = new Map<string, ToolCallDecided>();
   const engineAsked = new Map<string, ToolCallDecided['asked']>();
+  // Written before a decision kept its write's preview, a transcript has it on the call's started event only.
+  const startedPreview = new Map<string, ToolPreview>();
   for (const e of entries) {
     if (e.type === 'event' && e.event.type === 'tool_call_decided') decided.set(e.event.id, e.event);
+    else if (e.type === 'event' && e.event.type === 'tool_call_started' && e.event.preview && !e.event.agent)
+      startedPreview.set(e.event.id, e.event.preview);
     else if (e.type === 'decision' && e.callId && e.engine.decision === 'ask')
       engineAsked.set(e.callId, { source: e.engine.source, reason: e.engine.reason, rule: e.engine.rule });
   }
   return [...decided.values()].map((d) => {
     const asked = d.asked ?? engineAsked.get(d.id);
-    return asked ? { ...d, asked } : d;
+    const started = d.preview || d.agent ? undefined : startedPreview.get(d.id);
+    return { ...d, ...(asked ? { asked } : {}), ...(started ? { preview: storedPreview(started) } : {}) };
   });
 }
 

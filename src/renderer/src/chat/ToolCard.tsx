@@ -6,6 +6,7 @@ import { HookRuns } from '../hooks';
 import { canMakeRule, makeRuleFrom } from '../rules';
 import type { SubagentInfo, ToolItem } from './chat-store';
 import { CommandOutput } from './CommandOutput';
+import { ToolDiff } from './ToolDiff';
 
 /**
  * The decision in plain words, from the call's one decision event: "allowed once by you", "allowed for this session
@@ -166,6 +167,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
       </header>
       {item.subagent ? <SubagentLine info={item.subagent} /> : null}
       <HookRuns runs={item.hooks ? [...(item.decision?.hooks ?? []), ...item.hooks] : item.decision?.hooks} />
+      {item.decision?.preview ? <ToolDiff callId={item.callId} preview={item.decision.preview} /> : null}
       {output.text ? (
         <details className="tool-output" open={open} onToggle={(e) => toggle(e.currentTarget.open)}>
           <summary>Output</summary>
