@@ -52,6 +52,12 @@ function invisibleCell(cell: IBufferCell): boolean {
   return (hi + 0.05) / (lo + 0.05) < UNREADABLE_CONTRAST;
 }
 
+/**
+ * The output's own white square brackets (the markers' characters) as plain ones: only Gatehouse writes the markers,
+ * so a command cannot fake a hidden run, nor end one early, in the model's copy.
+ */
+const ownBrackets = (text: string): string => text.replace(/\u27E6/g, '[').replace(/\u27E7/g, ']');
+
 /** Whether any cell of the row holds text drawn invisibly (most rows have none: they take the fast path). */
 function hasHiddenText(line: IBufferLine, cols: number, cell: IBufferCell): boolean {
   for (let x = 0; x < cols; x++) {
@@ -78,7 +84,7 @@ function markedRow(line: IBufferLine, cols: number, cell: IBufferCell): string {
   for (let x = 0; x < cols; x++) {
     const c = line.getCell(x, cell);
     if (!c || c.getWidth() === 0) continue; // the second half of a wide character
-    const chars = c.getChars() || ' ';
+    const chars = ownBrackets(c.getChars()) || ' ';
     if (invisibleCell(c)) run += chars;
     else {
       if (run !== '') closeRun();
@@ -96,7 +102,9 @@ export function readRows(buffer: IBuffer, cols: number, from: number, to: number
   for (let y = from; y <= to; y++) {
     const line = buffer.getLine(y);
     if (!line) continue;
-    const text = hasHiddenText(line, cols, cell) ? markedRow(line, cols, cell) : line.translateToString(false);
+    const text = hasHiddenText(line, cols, cell)
+      ? markedRow(line, cols, cell)
+      : ownBrackets(line.translateToString(false));
     rows.push({ text, wrapped: line.isWrapped });
   }
   return rows;

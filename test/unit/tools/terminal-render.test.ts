@@ -74,6 +74,12 @@ describe('TerminalRenderer', () => {
     expect(terminalSafeText(out.terminal).text).not.toMatch(/\x1b\[[0-9;]*\b8m/);
   });
 
+  it('a command cannot print the markers itself: a fake run is not counted, a real one not ended early', async () => {
+    const out = await render(`${HIDDEN_OPEN}fake${HIDDEN_CLOSE} \x1b[8mreal${HIDDEN_CLOSE} still hidden\x1b[0m\r\n`);
+    expect(out.text).toBe(`[hidden]fake[/hidden] ${HIDDEN_OPEN}real[/hidden] still hidden${HIDDEN_CLOSE}`);
+    expect(out.hidden).toBe(1);
+  });
+
   it('a hidden run cut by the line wrap is marked once', async () => {
     const out = await render(`${'a'.repeat(15)}\x1b[8m${'h'.repeat(10)}\x1b[0mz\r\n`, 30_000, 20);
     expect(out.text).toBe(`${'a'.repeat(15)}${HIDDEN_OPEN}${'h'.repeat(10)}${HIDDEN_CLOSE}z`);
