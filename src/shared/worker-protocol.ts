@@ -154,6 +154,14 @@ export const WorkerMethods = {
     params: z.object({ runs: z.number().int().min(1).max(1000).optional() }),
     result: z.object({ sandboxed_p50_ms: z.number(), read_only_p50_ms: z.number(), direct_p50_ms: z.number() }),
   },
+  /**
+   * Benchmark: rendering command output in the worker's headless terminal: p50 of a one-line output (a terminal
+   * made, fed, read and disposed), and one render each of an npm-style spinner and of 10 MB of coloured lines.
+   */
+  'bench.commandOutput': {
+    params: z.object({ count: z.number().int().min(1).max(10_000) }),
+    result: z.object({ small_p50_us: z.number(), spinner_ms: z.number(), lines_10mb_ms: z.number() }),
+  },
   /** Benchmark: p50 of `count` read_file calls, each asking main `permission.request` then running the tool. */
   'bench.toolRoundtrip': {
     params: z.object({ projectRoot: z.string().min(1), count: z.number().int().min(1).max(100_000) }),

@@ -3,7 +3,7 @@ import type { AgentRunResultWire, WorkerInfo } from '../shared/worker-protocol';
 import type { Decision } from '../shared/permission';
 import { GATEHOUSE_VERSION } from '../shared/version';
 import { AgentService } from './agent-service';
-import { measureToolRoundtrip } from './bench-service';
+import { measureCommandOutput, measureToolRoundtrip } from './bench-service';
 import { settleWithin } from '../shared/settle-within';
 import { exitOnFatalErrors } from './fatal';
 import { connectToMain } from './port';
@@ -51,6 +51,7 @@ const rpc: WorkerRpc = new WorkerRpc(port, {
     return { disposed: true };
   },
   'bench.sandboxOverhead': ({ runs }) => measureSandboxOverhead(runs),
+  'bench.commandOutput': (params) => measureCommandOutput(params),
   'bench.toolRoundtrip': (params) =>
     measureToolRoundtrip(params, (request) => rpc.callMain('permission.request', request)),
 });
