@@ -31,15 +31,6 @@ export function cleanTerminalOutput(raw: string): string {
 
 export type TerminalTrick = 'conceal' | 'cursor' | 'erase' | 'overwrite' | 'link' | 'other';
 
-export const TRICK_NAMES: Record<TerminalTrick, string> = {
-  conceal: 'concealed text',
-  cursor: 'cursor movement',
-  erase: 'erased text',
-  overwrite: 'carriage-return or backspace overwrite',
-  link: 'a link under other text',
-  other: 'other terminal control',
-};
-
 export type TerminalTricks = Record<TerminalTrick, number> & { total: number };
 
 const SEQUENCE =
@@ -107,14 +98,6 @@ export function terminalTricks(raw: string): TerminalTricks {
     }
   }
   return counts;
-}
-
-/** "concealed text ×1, cursor movement ×2" for the tricks that occur. */
-export function describeTricks(tricks: TerminalTricks): string {
-  return (Object.keys(TRICK_NAMES) as TerminalTrick[])
-    .filter((t) => tricks[t] > 0)
-    .map((t) => `${TRICK_NAMES[t]} \u00D7${tricks[t]}`)
-    .join(', ');
 }
 
 /** OSC, DCS, APC, PM and SOS strings and 8-bit C1 controls (links, titles, palette changes: nothing a view needs). */

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   cleanTerminalOutput,
   countHiddenMarks,
-  describeTricks,
   HIDDEN_CLOSE,
   HIDDEN_OPEN,
   terminalSafeText,
@@ -32,9 +31,6 @@ describe('terminalTricks', () => {
       other: 2,
       total: 9,
     });
-    expect(describeTricks(terminalTricks(hostile))).toBe(
-      'concealed text ×1, cursor movement ×1, erased text ×2, carriage-return or backspace overwrite ×2, a link under other text ×1, other terminal control ×2',
-    );
   });
 
   it('sees the 8-bit forms too (CSI and OSC as C1 controls)', () => {
