@@ -101,6 +101,11 @@ export class TerminalRenderer {
     }
   }
 
+  /** Characters of output queued, not yet parsed by the terminal. */
+  get waiting(): number {
+    return this.queued;
+  }
+
   /** Queues output for the terminal. */
   write(data: string): void {
     if (data === '') return;

@@ -110,6 +110,37 @@ describe('TerminalRenderer', () => {
     expect(out.text).toMatch(/\[\.\.\. [\d,]+ lines omitted \.\.\.\]/);
   });
 
+  it('a producer that pauses when asked never has more than a few hundred KiB waiting', async () => {
+    let paused = false;
+    let pauses = 0;
+    let resume: (() => void) | null = null;
+    const renderer = new TerminalRenderer({
+      cols: 160,
+      rows: 50,
+      maxChars: 30_000,
+      onPressure: (pause) => {
+        paused = pause;
+        if (pause) pauses++;
+        else resume?.();
+      },
+    });
+    const chunk = 'log line with some text in it, as a build prints\r\n'.repeat(1300); // ~64 KiB
+    let most = 0;
+    try {
+      for (let i = 0; i < 160; i++) {
+        if (paused) await new Promise<void>((r) => (resume = r));
+        renderer.write(chunk);
+        most = Math.max(most, renderer.waiting);
+      }
+      const out = await renderer.finish();
+      expect(out.text.length).toBeLessThanOrEqual(30_000);
+    } finally {
+      renderer.dispose();
+    }
+    expect(pauses).toBeGreaterThan(0);
+    expect(most).toBeLessThan(256 * 1024 + chunk.length);
+  });
+
   it('binary junk renders without throwing and stays within the budget', async () => {
     const junk = randomBytes(2 * 1024 * 1024).toString('latin1');
     const out = await render(junk, 5_000);
