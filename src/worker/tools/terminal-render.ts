@@ -232,45 +232,64 @@ export class TerminalRenderer {
       gap === 0 && total <= maxChars ? headCount : fitFromEnd(body, headCount, maxChars - usedByHead - 80);
     const omitted = gap + (tailStart - headCount);
 
-    const parts: string[] = [];
-    const views: string[] = [];
-    if (this.head) {
-      parts.push(rowsAsText(headRows));
-      views.push(this.head.terminal);
-    } else if (headCount > 0) {
-      parts.push(rowsAsText(body.slice(0, headCount)));
-      views.push(this.serializeRows(first, first + headCount - 1));
-    }
-    if (omitted > 0) {
-      const note = omittedNote(omitted, omitted === 1 ? 'line' : 'lines');
-      parts.push(note);
-      views.push(`\x1b[2m${note}\x1b[22m`);
-    }
-    if (tailStart < body.length) {
-      parts.push(rowsAsText(body.slice(tailStart)));
-      views.push(this.serializeRows(first + tailStart, last));
-    }
-    this.addAlternateScreen(parts, views);
-    if (this.dropped > 0) {
-      const note = `[... ${this.dropped.toLocaleString('en-US')} characters of output were not rendered in time ...]`;
-      parts.push(note);
-      views.push(note);
-    }
-    const text = parts.filter((p) => p !== '').join('\n');
-    return { text, terminal: views.filter((v) => v !== '').join('\r\n'), hidden: countHiddenMarks(text) };
+    const segments: Segment[] = [];
+    if (this.head) segments.push({ rows: headRows, view: this.head.terminal });
+    else if (headCount > 0)
+      segments.push({ rows: body.slice(0, headCount), view: this.serializeRows(first, first + headCount - 1) });
+    if (omitted > 0) segments.push(noteSegment(omittedNote(omitted, omitted === 1 ? 'line' : 'lines')));
+    if (tailStart < body.length)
+      segments.push({ rows: body.slice(tailStart), view: this.serializeRows(first + tailStart, last) });
+    segments.push(...this.alternateScreen());
+    if (this.dropped > 0)
+      segments.push(
+        noteSegment(`[... ${this.dropped.toLocaleString('en-US')} characters of output were not rendered in time ...]`),
+      );
+    return joinSegments(segments);
   }
 
   /** A full-screen program still showing when the command ended: its screen, after the normal buffer's lines. */
-  private addAlternateScreen(parts: string[], views: string[]): void {
+  private alternateScreen(): Segment[] {
     const alt = this.term.buffer.alternate;
-    if (this.term.buffer.active.type !== 'alternate') return;
+    if (this.term.buffer.active.type !== 'alternate') return [];
     const last = lastContentRow(alt);
-    if (last < 0) return;
-    const text = rowsAsText(readRows(alt, this.opts.cols, 0, last));
-    const note = '[the full-screen display when the command ended:]';
-    parts.push(note, text);
-    views.push(note, text.replace(/\n/g, '\r\n'));
+    if (last < 0) return [];
+    const rows = readRows(alt, this.opts.cols, 0, last);
+    return [
+      noteSegment('[the full-screen display when the command ended:]'),
+      { rows, view: rowsAsText(rows).replace(/\n/g, '\r\n') },
+    ];
   }
+}
+
+/** Rows of the rendering with their view (ANSI); a note of ours is a row of its own. */
+interface Segment {
+  rows: RowText[];
+  view: string;
+  note?: true;
+}
+
+function noteSegment(text: string): Segment {
+  return { rows: [{ text, wrapped: false }], view: `\x1b[2m${text}\x1b[22m`, note: true };
+}
+
+/**
+ * The segments as one text and one view. A row that continues a line (wrapped) goes on that line only when the
+ * segment before it holds the line's start; after a note, or at the start, it begins a line of its own.
+ */
+function joinSegments(segments: readonly Segment[]): RenderedOutput {
+  const rows: RowText[] = [];
+  let view = '';
+  let previous: Segment | null = null;
+  for (const segment of segments) {
+    const [head, ...rest] = segment.rows;
+    if (!head) continue;
+    const joins = previous !== null && !previous.note && !segment.note && head.wrapped;
+    rows.push(joins ? head : { ...head, wrapped: false }, ...rest);
+    view += previous === null ? segment.view : `${joins ? '' : '\r\n'}${segment.view}`;
+    previous = segment;
+  }
+  const text = rowsAsText(rows);
+  return { text, terminal: view, hidden: countHiddenMarks(text) };
 }
 
 /** A sequence's count: its first parameter. */

@@ -102,6 +102,13 @@ describe('TerminalRenderer', () => {
     expect(out.terminal).toContain('line 100000');
   });
 
+  it('lines wider than the terminal stay whole where the copied head meets the rest', async () => {
+    const lines = Array.from({ length: 700 }, (_, i) => `L${i}:`.padEnd(401, 'abcdefghij'));
+    const out = await render(lines.map((l) => `${l}\r\n`).join(''), 2_000_000);
+    expect(out.text.split('\n')).toEqual(lines);
+    expect(out.terminal.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').split('\r\n')).toEqual(lines);
+  });
+
   it('one line of megabytes without a newline keeps its start and its end', async () => {
     const out = await render(['START', 'x'.repeat(3 * 1024 * 1024), 'END'], 10_000);
     expect(out.text.length).toBeLessThanOrEqual(10_000);
