@@ -39,7 +39,7 @@ export async function measureToolRoundtrip(
 /** Renders `output` as run_command does (its terminal size and the model's default cap); milliseconds. */
 async function renderMs(Renderer: typeof TerminalRenderer, output: string): Promise<number> {
   const start = process.hrtime.bigint();
-  const renderer = new Renderer({ cols: 160, rows: 50, maxChars: 29_400 });
+  const renderer = new Renderer({ cols: 160, rows: 50, maxChars: 28_000 });
   try {
     renderer.write(output);
     const rendered = await renderer.finish();

@@ -57,8 +57,8 @@ export const DEFAULT_KILL_GRACE_MS = 2_000;
 /** The terminal a command runs in (and its output is rendered in). */
 const COLS = 160;
 const ROWS = 50;
-/** Room in the model's copy for the exit line and a sandbox note. */
-const FOOTER_ROOM = 600;
+/** Room in the model's copy for the exit line and a sandbox note (up to three violations with their paths). */
+const FOOTER_ROOM = 2_000;
 
 type Ending = { kind: 'exit'; exitCode: number; signal: number } | { kind: 'timeout' } | { kind: 'cancel' };
 
