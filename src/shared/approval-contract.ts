@@ -35,8 +35,10 @@ export const ApprovalRequestSchema = z.object({
   sandbox: SandboxKindSchema.optional(),
   /**
    * Only "Allow once" and "Deny" are offered: a command to run outside the OS sandbox, a write whose content
-   * cannot be previewed (`preview.kind` is `unpreviewable`), or a call an ask rule asks about (no allow rule could
-   * override it; the reason names the rule). main counts a session/always answer once and never stores a rule for it.
+   * cannot be previewed (`preview.kind` is `unpreviewable`), a call an ask rule asks about (no allow rule could
+   * override it; the reason names the rule), or a call no rule could be suggested for (an unreadable command such
+   * as `curl … | sh`: `suggestedRules` is empty). main counts a session/always answer once and never stores a rule
+   * for it.
    */
   onceOnly: z.boolean().optional(),
 });

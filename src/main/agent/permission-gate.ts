@@ -202,6 +202,9 @@ async function gateEvaluation(
     first.source === 'hook' ||
     first.source === 'hard';
   run.notify?.(`Gatehouse needs your permission to use ${request.tool}`);
+  // No rule to suggest (an unreadable command: `curl … | sh`) is offered only "Allow once" and "Deny" too (see
+  // approvalRequest): a session or "always" answer would have nothing to keep, and applyApprovalAnswer counts it once.
+  const suggested = sandboxAsk || blind ? [] : await proposeRules(engine, call, options);
   let answer: ApprovalAnswer;
   let given: ApprovalAnswer;
   try {
@@ -211,14 +214,18 @@ async function gateEvaluation(
           run,
           request,
           asked,
-          sandboxAsk || blind ? [] : await proposeRules(engine, call, options),
+          suggested,
           label({ decision: 'allow', source: 'approval', rule: null, reason: '' }).sandbox,
         ),
         signal,
       ),
       signal,
     );
-    if (blind && (answer.kind === 'session' || answer.kind === 'always')) answer = { kind: 'once' };
+    if (answer.kind === 'session' || answer.kind === 'always') {
+      if (blind) answer = { kind: 'once' };
+      // Offered once only: a rule a shell sent anyway is not stored (applyApprovalAnswer counts the answer once).
+      else if (suggested.length === 0) answer = { kind: answer.kind };
+    }
   } catch (err) {
     if (err instanceof NoApproverError) {
       const final: Decision = {
@@ -291,7 +298,8 @@ function approvalRequest(
     source: asked.source,
     suggestedRules,
     ...(sandbox ? { sandbox } : {}),
-    ...(isUnsandboxedCall(request.tool, request.input) ||
+    ...(suggestedRules.length === 0 ||
+    isUnsandboxedCall(request.tool, request.input) ||
     request.preview?.kind === 'unpreviewable' ||
     rule !== null ||
     asked.source === 'hook' ||

@@ -86,6 +86,15 @@ export async function applyApprovalAnswer(
     case 'session':
     case 'always': {
       const rules = checkedRules(answer.rules ?? (context ? suggestRules(context) : mcp ? [mcp.name] : []));
+      if (rules.length === 0) {
+        // No rule covers this call (an unreadable command): there is nothing to remember, so it counts once.
+        result = decision(
+          'allow',
+          'approval',
+          `allowed once by you (your "${answer.kind}" answer counts once: no rule can describe this call)`,
+        );
+        break;
+      }
       rulesAdded = rules;
       let where = '';
       if (answer.kind === 'always') {

@@ -103,9 +103,13 @@ export function ApprovalDialog({ request, position, total, busy, onAnswer }: App
       <ApprovalWarnings request={request} rule={rule} />
       <ApprovalFacts request={request} />
       <ApprovalPreview request={request} />
-      {request.onceOnly && request.preview?.kind !== 'unpreviewable' ? (
+      {request.onceOnly && request.sandbox === 'outside' ? (
         <p className="error" data-testid="approval-unsandboxed">
           Runs outside the sandbox: it can write anywhere, read your secrets and use the network.
+        </p>
+      ) : request.onceOnly && request.preview?.kind !== 'unpreviewable' ? (
+        <p className="muted" data-testid="approval-once-only">
+          {'Only "Allow once" or "Deny": no rule could allow this call later, so nothing is remembered.'}
         </p>
       ) : null}
       <div className="approval-fields">
