@@ -75,6 +75,41 @@ describe.skipIf(skipReason !== null)(
       expect(problems).toEqual([]);
     });
 
+    it('the agent-mode chooser says what each mode does: the chosen one under the box (its description), each option as a tooltip', async () => {
+      const { page, problems } = await openPage();
+      const agentMode = page.getByRole('combobox', { name: 'Agent mode' });
+      /** The select's accessible description: the text of what aria-describedby names. */
+      const description = () =>
+        agentMode.evaluate((el) =>
+          (el.getAttribute('aria-describedby') ?? '')
+            .split(' ')
+            .map((id) => document.getElementById(id)?.textContent ?? '')
+            .join(' ')
+            .trim(),
+        );
+      const hint = page.getByTestId('agent-mode-hint');
+      expect(await agentMode.inputValue()).toBe('chat');
+      // Chat is not read-only: it says so where it is chosen.
+      expect(await hint.textContent()).toBe('Chat mode: talks with you, and may edit files and run commands.');
+      expect(await description()).toBe(await hint.textContent());
+      await agentMode.selectOption('plan');
+      await expect
+        .poll(() => hint.textContent(), POLL)
+        .toBe('Plan mode: reads only and writes a plan; changes nothing.');
+      expect(await description()).toBe(await hint.textContent());
+      await agentMode.selectOption('do');
+      await expect.poll(() => hint.textContent(), POLL).toMatch(/^Do mode: carries out a plan you confirmed/);
+      const titles = await agentMode
+        .locator('option')
+        .evaluateAll((options) => options.map((o) => `${o.textContent ?? ''} = ${o.getAttribute('title') ?? ''}`));
+      expect(titles).toEqual([
+        'Chat = Chat: talks with you, and may edit files and run commands',
+        'Plan = Plan: reads only and writes a plan; changes nothing',
+        'Do = Do: carries out a plan you confirmed: edits files, runs commands',
+      ]);
+      expect(problems).toEqual([]);
+    });
+
     it('a finished plan offers "Run this plan" (keyboard): it switches to Do and sends a Do-mode run', async () => {
       const { page, problems } = await openPage();
       await page.getByRole('combobox', { name: 'Agent mode' }).selectOption('plan');
@@ -87,6 +122,12 @@ describe.skipIf(skipReason !== null)(
       const planRequest = fake.requests[fake.requests.length - 1]!;
       expect((planRequest.body.tools ?? []).map((t) => t.name)).not.toContain('write_file');
       await page.screenshot({ path: path.join(SCREENSHOTS, 'modes-run-this-plan.png'), fullPage: true });
+      // The bar lines up with the message box under it.
+      const bar = await page.getByRole('group', { name: 'The plan is ready' }).boundingBox();
+      const composer = await page.locator('form.composer').boundingBox();
+      expect(bar && composer && [Math.round(bar.x), Math.round(bar.x + bar.width)]).toEqual(
+        composer && [Math.round(composer.x), Math.round(composer.x + composer.width)],
+      );
 
       fake.enqueue(
         reply(toolUse('toolu_plan_1', 'write_file', { path: 'plan.txt', content: 'step one\n' })),

@@ -4,9 +4,10 @@ import type { AgentMode } from '../../../shared/permission';
 import { AgentModeSchema } from '../../../shared/permission';
 import { PermissionModeSelect } from '../modes/PermissionModeSelect';
 import { showView } from '../app/view-store';
-import { Shown } from '../display';
+import { Shown, shownText } from '../display';
 import { useSettings } from '../settings/settings-store';
 import { CANCEL_RUN_KEYS, FOCUS_MESSAGE_KEYS, useChatShortcuts } from './chat-shortcuts';
+import { AGENT_MODE_HINTS, AGENT_MODE_LABELS } from './agent-modes';
 import { useChat } from './chat-store';
 
 export interface ComposerProps {
@@ -20,13 +21,12 @@ export interface ComposerProps {
   onCancel?(): void;
 }
 
-const MODE_LABELS: Record<AgentMode, string> = { chat: 'Chat', plan: 'Plan', do: 'Do' };
-
 /** The message box: Enter sends, Shift+Enter starts a new line; the agent mode beside it. */
 export function Composer({ running, disabled, agentMode, onAgentMode, onSend, onCancel }: ComposerProps) {
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const modeId = useId();
+  const modeHintId = useId();
   const boxRef = useRef<HTMLTextAreaElement>(null);
   useChatShortcuts(boxRef, running ? onCancel : undefined);
   const canSend = !running && !disabled && !sending && text.trim() !== '';
@@ -76,10 +76,15 @@ export function Composer({ running, disabled, agentMode, onAgentMode, onSend, on
       />
       <div className="composer-actions">
         <label htmlFor={modeId}>Agent mode</label>
-        <select id={modeId} value={agentMode} onChange={(e) => onAgentMode(AgentModeSchema.parse(e.target.value))}>
+        <select
+          id={modeId}
+          value={agentMode}
+          aria-describedby={modeHintId}
+          onChange={(e) => onAgentMode(AgentModeSchema.parse(e.target.value))}
+        >
           {AgentModeSchema.options.map((mode) => (
-            <option key={mode} value={mode}>
-              {MODE_LABELS[mode]}
+            <option key={mode} value={mode} title={shownText(`${AGENT_MODE_LABELS[mode]}: ${AGENT_MODE_HINTS[mode]}`)}>
+              {AGENT_MODE_LABELS[mode]}
             </option>
           ))}
         </select>
@@ -98,6 +103,9 @@ export function Composer({ running, disabled, agentMode, onAgentMode, onSend, on
           Send
         </button>
       </div>
+      <p id={modeHintId} className="composer-mode-hint muted" data-testid="agent-mode-hint">
+        {AGENT_MODE_LABELS[agentMode]} mode: {AGENT_MODE_HINTS[agentMode]}.
+      </p>
     </form>
   );
 }
