@@ -120,14 +120,16 @@ describe.skipIf(skipReason !== null)(
       await page.getByRole('button', { name: 'Open', exact: true }).click();
       await expect.poll(() => page.getByTestId('current-project').textContent(), POLL).toContain(other);
       await page.getByRole('button', { name: 'Switch project' }).click();
-      await expect.poll(() => page.getByRole('button', { name: `Open ${other}` }).count(), POLL).toBe(1);
+      await expect
+        .poll(() => page.getByRole('button', { name: `Open ${path.basename(other)} ${other}` }).count(), POLL)
+        .toBe(1);
 
       await page.getByLabel('Folder path').fill(path.join(other, 'does-not-exist'));
       await page.keyboard.press('Enter');
       await expect.poll(() => page.getByRole('alert').first().textContent(), POLL).toContain('not found');
 
       // Back to the first project, with the keyboard only.
-      await page.getByRole('button', { name: `Open ${project}` }).focus();
+      await page.getByRole('button', { name: `Open ${path.basename(project)} ${project}` }).focus();
       await page.keyboard.press('Enter');
       await expect.poll(() => page.getByTestId('current-project').textContent(), POLL).toContain(project);
       await context.close();

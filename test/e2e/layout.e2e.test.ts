@@ -8,13 +8,16 @@ import { chromiumSkipReason } from './support/browser';
 import { openChatPage, POLL, useChatApp, waitUntilAnswerable } from './support/chat-app';
 import type { ChatApp } from './support/chat-app';
 import {
+  brokenBadgeWords,
   DESIGN_SHOTS,
   documentScrolls,
   fullyInViewport,
+  horizontalOverflow,
   openView,
   seriousViolations,
   setTheme,
   sidebar,
+  sidebarCollapsed,
   SIZES,
 } from './support/ui';
 
@@ -32,8 +35,23 @@ describe.skipIf(skipReason !== null)(
         name: 'layout',
         startModel: () => startFakeAnthropic({ apiKey: API_KEY }),
         env: { ANTHROPIC_API_KEY: API_KEY },
-        settings: 'trust:\n  default: trust\npermissions:\n  deny:\n    - Read(secrets/**)\n',
-        prepare: (dir) => fs.writeFileSync(path.join(dir, 'notes.txt'), 'one\ntwo\n'),
+        // Something on every page at every size: rules (one long), a hook with a long command, an MCP server.
+        settings: [
+          'trust:\n  default: trust',
+          'permissions:\n  deny:\n    - Read(secrets/**)',
+          `  allow:\n    - Bash(npm run lint:*)\n    - Read(${'very-long-folder-name/'.repeat(6)}**)`,
+          'hooks:\n  PreToolUse:\n    - matcher: Bash',
+          `      hooks:\n        - type: command\n          command: ${'./scripts/check-the-command-before-it-runs.sh '.repeat(3)}`,
+          '',
+        ].join('\n'),
+        prepare: (dir) => {
+          fs.writeFileSync(path.join(dir, 'notes.txt'), 'one\ntwo\n');
+          const args = Array.from({ length: 8 }, (_, i) => `--option-number-${i}=some-value`);
+          fs.writeFileSync(
+            path.join(dir, '.mcp.json'),
+            JSON.stringify({ mcpServers: { 'a-server-with-a-long-name': { command: 'node', args } } }),
+          );
+        },
       },
       (started) => {
         app = started;
@@ -58,7 +76,7 @@ describe.skipIf(skipReason !== null)(
       await expect.poll(() => page.getByTestId('assistant-message').count(), POLL).toBeGreaterThan(1);
     }
 
-    it('composer and transcript fit the window at 1280×800 and 1024×700; the document never scrolls; only the transcript does', async () => {
+    it('composer and transcript fit the window at 1280×800 and 720×700; the document never scrolls; only the transcript does', async () => {
       for (const size of SIZES) {
         const { page, problems } = await openChatPage(await app.newContext({ viewport: size }), app.web.url);
         if (size.width === 1280) await fillConversation(page);
@@ -100,67 +118,111 @@ describe.skipIf(skipReason !== null)(
       }
     });
 
-    // axe judges what the views contain (names, roles, each theme's contrast), which the window size does not change:
-    // it runs at the first size; every size gets the screenshots and the check that the document does not scroll.
-    for (const [index, size] of SIZES.entries())
+    // Every view the sidebar lists (a page added later is checked too), at both sizes and in both themes: nothing
+    // scrolls sideways, no badge breaks a word, axe finds nothing serious. At 720 px the sidebar starts collapsed (the
+    // window is narrow); the project switcher expands it, so the dark pass there checks the expanded sidebar.
+    for (const size of SIZES)
       it(
-        `every view at ${size.width}×${size.height}, light and dark: screenshots saved, the document does not scroll${index === 0 ? '; no serious or critical axe violations' : ''}`,
+        `every view at ${size.width}×${size.height}, light and dark: no sideways scrolling, no broken badge, no serious axe violation; screenshots saved`,
         { timeout: 300_000 },
         async () => {
           fs.mkdirSync(DESIGN_SHOTS, { recursive: true });
           const found: string[] = [];
-          const axe = async (page: Page, label: string): Promise<void> => {
-            if (index === 0) for (const v of await seriousViolations(page)) found.push(`${label}: ${v}`);
+          const check = async (page: Page, label: string): Promise<void> => {
+            for (const v of await seriousViolations(page)) found.push(`${label}: ${v}`);
+            for (const o of await horizontalOverflow(page)) found.push(`${label}: scrolls sideways: ${o}`);
+            for (const b of await brokenBadgeWords(page)) found.push(`${label}: badge word broken: ${b}`);
           };
-          const views = [
-            'Chat',
-            'Rules',
-            'Hooks',
-            'MCP servers',
-            'Skills & sub-agents',
-            'Trusted folders',
-            'Audit log',
-            'Settings',
-          ];
-          {
-            const { page, problems } = await openChatPage(await app.newContext({ viewport: size }), app.web.url);
-            for (const theme of ['light', 'dark'] as const) {
-              await setTheme(page, theme);
-              for (const view of views) {
-                await openView(page, view);
-                await page.getByRole('main').getByRole('heading', { level: 2 }).first().waitFor();
-                if (view === 'Audit log') await page.getByTestId('audit-count').waitFor();
-                if (view === 'Rules') await page.getByRole('heading', { name: 'Add a rule' }).waitFor();
-                expect(await documentScrolls(page)).toEqual({ vertical: false, horizontal: false });
-                const name = `${view.toLowerCase().replace(/ /g, '-')}-${size.width}x${size.height}-${theme}`;
-                await page.screenshot({ path: path.join(DESIGN_SHOTS, `${name}.png`) });
-                await axe(page, name);
-              }
-              // The project switcher open, and Help › About (a dialog).
-              await openView(page, 'Chat');
-              await sidebar(page).getByRole('button', { name: 'Switch project' }).click();
-              await page.screenshot({
-                path: path.join(DESIGN_SHOTS, `switcher-${size.width}x${size.height}-${theme}.png`),
-              });
-              await axe(page, `switcher-${theme}`);
-              await sidebar(page).getByRole('button', { name: 'Close project list' }).click();
-              await sidebar(page)
-                .getByRole('button', { name: /About Gatehouse/ })
-                .click();
-              const about = page.getByRole('dialog', { name: 'About Gatehouse' });
-              await expect.poll(() => about.getByTestId('live-worker-pid').textContent(), POLL).toMatch(/^\d+$/);
-              await page.screenshot({
-                path: path.join(DESIGN_SHOTS, `about-${size.width}x${size.height}-${theme}.png`),
-              });
-              await axe(page, `about-${theme}`);
-              await page.keyboard.press('Escape');
-              await about.waitFor({ state: 'detached' });
+          const { page, problems } = await openChatPage(await app.newContext({ viewport: size }), app.web.url);
+          const views = await sidebar(page).getByRole('list', { name: 'Views' }).getByRole('button').allInnerTexts();
+          expect(views.map((v) => v.trim())).toEqual(expect.arrayContaining(['Chat', 'Rules', 'Hooks', 'Audit log']));
+          for (const theme of ['light', 'dark'] as const) {
+            await setTheme(page, theme);
+            const collapsed = size.width < 960 && theme === 'light';
+            expect(await sidebarCollapsed(page)).toBe(collapsed);
+            const shot = `${size.width}x${size.height}-${theme}${size.width < 960 ? (collapsed ? '-collapsed' : '-expanded') : ''}`;
+            for (const view of views.map((v) => v.trim())) {
+              await openView(page, view);
+              await page.getByRole('main').getByRole('heading', { level: 2 }).first().waitFor();
+              if (view === 'Audit log') await page.getByTestId('audit-count').waitFor();
+              if (view === 'Rules') await page.getByRole('heading', { name: 'Add a rule' }).waitFor();
+              if (view === 'Hooks') await page.getByTestId('hook-row').first().waitFor();
+              if (view === 'MCP servers') await page.getByTestId('mcp-row').first().waitFor();
+              expect(await documentScrolls(page)).toEqual({ vertical: false, horizontal: false });
+              const name = `${view.toLowerCase().replace(/ /g, '-')}-${shot}`;
+              await page.screenshot({ path: path.join(DESIGN_SHOTS, `${name}.png`) });
+              await check(page, name);
             }
-            expect(problems).toEqual([]);
+            // The project switcher open, and Help › About (a dialog).
+            await openView(page, 'Chat');
+            await sidebar(page)
+              .getByRole('button', { name: /^Switch project/ })
+              .click();
+            await sidebar(page).getByRole('button', { name: 'Close project list' }).waitFor();
+            await page.screenshot({ path: path.join(DESIGN_SHOTS, `switcher-${shot}.png`) });
+            await check(page, `switcher-${shot}`);
+            await sidebar(page).getByRole('button', { name: 'Close project list' }).click();
+            await sidebar(page)
+              .getByRole('button', { name: /About Gatehouse/ })
+              .click();
+            const about = page.getByRole('dialog', { name: 'About Gatehouse' });
+            await expect.poll(() => about.getByTestId('live-worker-pid').textContent(), POLL).toMatch(/^\d+$/);
+            await page.screenshot({ path: path.join(DESIGN_SHOTS, `about-${shot}.png`) });
+            await check(page, `about-${shot}`);
+            await page.keyboard.press('Escape');
+            await about.waitFor({ state: 'detached' });
           }
+          expect(problems).toEqual([]);
           expect(found).toEqual([]);
         },
       );
+
+    it('the sidebar collapses to icons and expands again by keyboard, keeps the choice across a reload, and its icons keep their names', async () => {
+      const { page, problems } = await openChatPage(await app.newContext({ viewport: SIZES[1] }), app.web.url);
+      const nav = sidebar(page);
+      const views = nav.getByRole('list', { name: 'Views' });
+      // 720 px: collapsed until the person chooses. Every view is still a button named by its words, with a tooltip.
+      expect(await sidebarCollapsed(page)).toBe(true);
+      expect(await views.getByRole('button', { name: 'Audit log', exact: true }).getAttribute('title')).toBe(
+        'Audit log',
+      );
+      expect(await nav.getByText('Recent projects').count()).toBe(0);
+      const mainWidth = async (): Promise<number> => (await page.getByRole('main').boundingBox())?.width ?? 0;
+      const narrowMain = await mainWidth();
+      // Tab from the top of the page reaches the toggle first; Enter expands.
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await page.keyboard.press('Tab');
+      const expand = nav.getByRole('button', { name: 'Expand sidebar' });
+      expect(await expand.evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(await expand.getAttribute('aria-keyshortcuts')).toContain('Control+B');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => sidebarCollapsed(page), POLL).toBe(false);
+      expect(await mainWidth()).toBeLessThan(narrowMain);
+      // The focus stays on the toggle, now named for what it does next; Space collapses.
+      const collapse = nav.getByRole('button', { name: 'Collapse sidebar' });
+      expect(await collapse.evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(await horizontalOverflow(page)).toEqual([]);
+      await page.keyboard.press('Space');
+      await expect.poll(() => sidebarCollapsed(page), POLL).toBe(true);
+      // Ctrl+B from the message box expands it; the choice outlives a reload.
+      await page.getByRole('textbox', { name: 'Message' }).focus();
+      await page.keyboard.press('Control+b');
+      await expect.poll(() => sidebarCollapsed(page), POLL).toBe(false);
+      await page.reload();
+      await page.getByRole('textbox', { name: 'Message' }).waitFor();
+      expect(await sidebarCollapsed(page)).toBe(false);
+      // At 1280 px the same choice holds the other way: collapsed by the person, collapsed after a reload.
+      await page.setViewportSize(SIZES[0]);
+      await nav.getByRole('button', { name: 'Collapse sidebar' }).press('Enter');
+      await expect.poll(() => sidebarCollapsed(page), POLL).toBe(true);
+      await page.reload();
+      await page.getByRole('textbox', { name: 'Message' }).waitFor();
+      expect(await sidebarCollapsed(page)).toBe(true);
+      await openView(page, 'Hooks');
+      await page.getByTestId('hook-row').first().waitFor();
+      expect(await horizontalOverflow(page)).toEqual([]);
+      expect(problems).toEqual([]);
+    });
 
     it('the approval dialog passes axe in both themes', async () => {
       fake.enqueue(

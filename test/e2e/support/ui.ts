@@ -8,13 +8,21 @@ import { REPO_ROOT } from './start-web';
 /** Where the design screenshots go (test-results is git-ignored): every view, both sizes, both themes. */
 export const DESIGN_SHOTS = path.join(REPO_ROOT, 'test-results/screenshots');
 
+/** The window sizes the layout is checked at: a laptop, and the narrowest supported window (720 px wide). */
 export const SIZES = [
   { width: 1280, height: 800 },
-  { width: 1024, height: 700 },
+  { width: 720, height: 700 },
 ] as const;
 
 /** The sidebar's navigation landmark. */
 export const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Sidebar' });
+
+/** Whether the sidebar shows icons only (collapsed), as sight has it: narrower than any of its words. */
+export async function sidebarCollapsed(page: Page): Promise<boolean> {
+  const box = await sidebar(page).boundingBox();
+  if (!box) throw new Error('the sidebar is not on screen');
+  return box.width < 100;
+}
 
 /** Shows one of the main area's views from the sidebar ("Chat", "Rules", "Hooks", "MCP servers", "Trusted folders", "Audit log", "Settings"). */
 export async function openView(page: Page, name: string): Promise<void> {
@@ -43,6 +51,14 @@ export async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<voi
   await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
 }
 
+/** axe's experimental rules that check a WCAG criterion (off by default); not the best-practice or review ones. */
+const EXPERIMENTAL_WCAG_RULES: NonNullable<RunOptions['rules']> = Object.fromEntries(
+  axe
+    .getRules(['experimental'])
+    .filter((r) => r.tags.some((t) => /^wcag\d/.test(t)))
+    .map((r) => [r.ruleId, { enabled: true }]),
+);
+
 /**
  * axe-core on the page (or inside `include`): the serious and critical violations, as short lines. Every rule runs on
  * the whole page, in the page itself (`axe.run`; the app cannot have cross-origin frames, its CSP is
@@ -52,7 +68,8 @@ export async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<voi
 export async function seriousViolations(page: Page, include?: string): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
   // Only violations are reported: axe then keeps one node per passed or inapplicable rule instead of every node.
-  const options: RunOptions = { resultTypes: ['violations'] };
+  // axe's experimental WCAG rules run too (label-content-name-mismatch: a button's visible words must be in its name).
+  const options: RunOptions = { resultTypes: ['violations'], rules: EXPERIMENTAL_WCAG_RULES };
   const violations = await page.evaluate(
     async ({ include, options }) => {
       const inPage = (window as unknown as { axe: typeof axe }).axe;
@@ -85,4 +102,50 @@ export async function fullyInViewport(page: Page, selector: ReturnType<Page['loc
   const view = page.viewportSize();
   if (!box || !view) return false;
   return box.y >= 0 && box.x >= 0 && box.y + box.height <= view.height + 0.5 && box.x + box.width <= view.width + 0.5;
+}
+
+/**
+ * Every element of the page that scrolls sideways, or would (content wider than its box): the document, the pages'
+ * scroll containers, table wrappers. Code and terminal output may scroll sideways inside their own box (`pre`,
+ * `.xterm`, text fields); nothing else may. Lines like `div.audit-table-wrap: 812 > 640`.
+ */
+export function horizontalOverflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const own = (el: Element): boolean => el.closest('pre, .xterm, textarea, input, select') !== null;
+    for (const el of [document.scrollingElement ?? document.documentElement, ...document.querySelectorAll('body *')]) {
+      if (own(el) || el.getClientRects().length === 0) continue;
+      const style = getComputedStyle(el);
+      const scrolls = el === document.scrollingElement || /auto|scroll/.test(style.overflowX);
+      if (scrolls && el.scrollWidth > el.clientWidth + 1)
+        found.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')}: ${el.scrollWidth} > ${el.clientWidth}`);
+    }
+    return found;
+  });
+}
+
+/**
+ * The badges (decisions, states, rule behaviours, tags) with a word broken across lines: each word (a run of letters
+ * and digits) must lie on one line. A line may end after a space, a hyphen or a slash (a long path wraps there).
+ * Lines like `audit-decision "allow"`.
+ */
+export function brokenBadgeWords(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    for (const badge of document.querySelectorAll('.badge, .rules-badge, .audit-decision, .tag')) {
+      if (badge.getClientRects().length === 0) continue;
+      const walker = document.createTreeWalker(badge, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (const word of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          if (tops.size > 1) found.push(`${badge.className} "${word[0]}"`);
+        }
+      }
+    }
+    return found;
+  });
 }

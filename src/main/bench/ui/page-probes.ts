@@ -50,8 +50,9 @@ export function collectStreamProbe(): StreamProbe {
  * conversation's viewport and the frame that shows it has been painted.
  */
 export function resumeAndTime(args: { marker: string; timeoutMs: number }): Promise<number> {
+  // Named by its text: a visually hidden "Resume session: " before the session's title.
   const button = Array.from(document.querySelectorAll('button')).find((b) =>
-    (b.getAttribute('aria-label') ?? '').startsWith('Resume session'),
+    (b.textContent ?? '').startsWith('Resume session'),
   );
   const log = document.querySelector('[role="log"]');
   if (!button || !log) return Promise.reject(new Error('no Resume button or conversation log on the page'));

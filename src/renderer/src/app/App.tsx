@@ -13,10 +13,12 @@ import { ProjectTrustedFolders, TrustFeature } from '../trust';
 import { AboutDialog } from './AboutDialog';
 import { useApprovalNotifications } from './notifications';
 import { Sidebar } from './Sidebar';
+import { isCollapsed, useSidebar, useSidebarControls } from './sidebar-store';
 import { StatusBar } from './StatusBar';
 import { applyEvent, loadShell, pingWorker, refreshRecent, useShell } from './store';
 import { setAboutOpen, showView, useView } from './view-store';
 import './layout.css';
+import './reflow.css';
 
 /**
  * The window: the sidebar (project, sessions, views) and the main area. The chat fills the main area (its
@@ -30,6 +32,7 @@ export function App() {
   const connected = connection.status === 'open';
   const view = useView((s) => s.view);
   const about = useView((s) => s.about);
+  const sidebarCollapsed = useSidebar(isCollapsed);
   const openSettings = (): void => {
     showView('settings');
     focusSettingsHeading();
@@ -37,6 +40,7 @@ export function App() {
   useSettingsSync();
   useSettingsShortcut(openSettings);
   useApprovalNotifications();
+  useSidebarControls();
 
   useEffect(() => {
     if (!connected) return;
@@ -58,7 +62,7 @@ export function App() {
   });
 
   return (
-    <div className="app-shell">
+    <div className="app-shell" data-sidebar={sidebarCollapsed ? 'collapsed' : 'expanded'}>
       <Sidebar />
       <div className="app-column">
         <SandboxBanner />

@@ -3,6 +3,7 @@ import type { FormEvent } from 'react';
 import type { TrustStatus } from '../../../shared/trust-contract';
 import { useApi, useApiEvent } from '../api';
 import { Shown, shownText } from '../display';
+import { setProjectListOpen, useSidebar } from './sidebar-store';
 import { openProject, pickAndOpenProject, useShell } from './store';
 
 /** The last part of a path (the folder's own name). */
@@ -118,14 +119,15 @@ function RecentProjects() {
         const tag = trustTag(trust[dir]);
         return (
           <li key={dir}>
+            {/* Named by what it shows (the folder's name and path), after a word for what it does. */}
             <button
               type="button"
               className="recent-open"
               aria-current={dir === current ? 'true' : undefined}
-              aria-label={shownText(`Open ${dir}`, { strict: true })}
               title={shownText(dir, { strict: true })}
               onClick={() => void openProject(api, dir)}
             >
+              <span className="visually-hidden">Open </span>
               <Shown className="recent-name" text={baseName(dir)} strict lines="inline" />
               <Shown className="recent-path" text={dir} strict lines="inline" as="code" />
             </button>
@@ -142,14 +144,14 @@ export function ProjectSwitcher() {
   const project = useShell((s) => s.info?.project ?? null);
   const error = useShell((s) => s.projectError);
   const loaded = useShell((s) => s.info !== null);
-  const [open, setOpen] = useState(false);
+  const open = useSidebar((s) => s.projectList);
   const panelId = useId();
   useApiEvent((event) => {
-    if (event.type === 'projectChanged') setOpen(false);
+    if (event.type === 'projectChanged') setProjectListOpen(false);
   });
   // No project open: the list and the path box are what the person needs first.
   useEffect(() => {
-    if (loaded && project === null) setOpen(true);
+    if (loaded && project === null) setProjectListOpen(true);
   }, [loaded, project]);
   return (
     <section className="project-switcher" aria-label="Project">
@@ -172,7 +174,7 @@ export function ProjectSwitcher() {
         className="secondary project-toggle"
         aria-expanded={open}
         aria-controls={panelId}
-        onClick={() => setOpen(!open)}
+        onClick={() => setProjectListOpen(!open)}
       >
         {open ? 'Close project list' : 'Switch project'}
       </button>

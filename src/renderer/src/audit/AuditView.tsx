@@ -70,21 +70,21 @@ function Filters({ filter, onChange }: { filter: AuditFilter; onChange(f: AuditF
 function AuditRow({ r }: { r: AuditRecord }) {
   return (
     <tr data-decision={r.decision}>
-      <td>
+      <td data-label="Time">
         <time dateTime={r.time}>
           <Shown text={formatTime(r.time)} lines="inline" />
         </time>
       </td>
-      <td>
+      <td data-label="Tool">
         <Shown text={r.tool} strict lines="inline" as="code" />
         {r.agent ? (
           <Shown className="muted audit-agent" text={` by sub-agent ${r.agent}`} strict lines="inline" />
         ) : null}
       </td>
-      <td className="audit-target">
+      <td className="audit-target reflow-long" data-label="Target">
         <Shown text={callTarget(r.input)} strict lines="inline" as="code" />
       </td>
-      <td>
+      <td data-label="Decision">
         <Shown className={`audit-decision audit-decision-${r.decision}`} text={r.decision} lines="inline" />
         {r.sandbox ? (
           <Shown
@@ -95,14 +95,16 @@ function AuditRow({ r }: { r: AuditRecord }) {
           />
         ) : null}
       </td>
-      <td>
+      <td data-label="Source">
         <Shown text={r.source} lines="inline" />
       </td>
-      <td>{r.rule ? <Shown text={r.rule} strict lines="inline" as="code" /> : <span className="muted">—</span>}</td>
-      <td className="audit-reason">
+      <td data-label="Rule">
+        {r.rule ? <Shown text={r.rule} strict lines="inline" as="code" /> : <span className="muted">—</span>}
+      </td>
+      <td className="audit-reason reflow-long" data-label="Reason">
         <Shown text={r.reason} />
       </td>
-      <td>
+      <td data-label="Answered by">
         <Shown text={answeredBy(r)} lines="inline" />
       </td>
       <td>
@@ -218,8 +220,8 @@ export function AuditView() {
         </p>
       ) : null}
       {shown.length > 0 ? (
-        <div className="audit-table-wrap">
-          <table className="audit-table">
+        <div className="audit-table-wrap reflow">
+          <table className="audit-table reflow-table">
             <thead>
               <tr>
                 <th scope="col">Time</th>

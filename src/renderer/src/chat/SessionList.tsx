@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { SessionSummary } from '../../../shared/chat-contract';
 import { useApi, useApiEvent, useConnection } from '../api';
 import { useShell } from '../app/store';
+import { SidebarIcon } from '../app/sidebar-icons';
 import { showView } from '../app/view-store';
 import { Shown, shownText } from '../display';
 import { useChat } from './chat-store';
@@ -112,31 +113,36 @@ function SessionRow({ session, state, current }: { session: SessionSummary; stat
   const api = useApi();
   const running = useChat((s) => s.running);
   const [renaming, setRenaming] = useState(false);
+  const metaId = useId();
   const title = sessionTitle(session);
   return (
     <li className="session-item" data-current={current ? 'true' : undefined} data-state={state ?? undefined}>
       {renaming ? (
         <RenameField session={session} onDone={() => setRenaming(false)} />
       ) : (
-        <button
-          type="button"
-          className="session-open"
-          aria-current={current ? 'true' : undefined}
-          aria-label={shownText(`Resume session: ${title}`)}
-          disabled={running && !current}
-          onClick={() => {
-            showView('chat');
-            if (!current) void resumeSession(api, session.id);
-          }}
-        >
-          <Shown className="session-title" text={title} lines="inline" />
-          <span className="session-meta">
+        <>
+          {/* Named by its visible title (what a voice user says to click it); when and state describe it. */}
+          <button
+            type="button"
+            className="session-open"
+            aria-current={current ? 'true' : undefined}
+            aria-describedby={metaId}
+            disabled={running && !current}
+            onClick={() => {
+              showView('chat');
+              if (!current) void resumeSession(api, session.id);
+            }}
+          >
+            <span className="visually-hidden">Resume session: </span>
+            <Shown className="session-title" text={title} lines="inline" />
+          </button>
+          <span className="session-meta" id={metaId}>
             <time dateTime={session.updatedAt}>
               <Shown text={when(session.updatedAt)} lines="inline" />
             </time>
             {state ? <span className={`session-state session-state-${state}`}>{STATE_WORDS[state]}</span> : null}
           </span>
-        </button>
+        </>
       )}
       <span className="session-actions">
         <button
@@ -163,8 +169,32 @@ function SessionRow({ session, state, current }: { session: SessionSummary; stat
   );
 }
 
-/** The open project's sessions in the sidebar: new, resume, rename, delete (with Undo); the open one marked. */
-export function SessionList() {
+/** New session: a button with words, or (a collapsed sidebar) an icon named by the same words. */
+function NewSessionButton({ compact }: { compact: boolean }) {
+  const api = useApi();
+  const running = useChat((s) => s.running);
+  return (
+    <button
+      type="button"
+      className={compact ? 'sidebar-link' : 'secondary'}
+      disabled={running}
+      title={compact ? 'New session' : undefined}
+      onClick={() => {
+        showView('chat');
+        void startNewSession(api);
+      }}
+    >
+      {compact ? <SidebarIcon name="new" /> : null}
+      <span className="sidebar-label">New session</span>
+    </button>
+  );
+}
+
+/**
+ * The open project's sessions in the sidebar: new, resume, rename, delete (with Undo); the open one marked.
+ * `compact` (a collapsed sidebar): New session alone, as an icon named by its words.
+ */
+export function SessionList({ compact = false }: { compact?: boolean }) {
   const api = useApi();
   const connected = useConnection().status === 'open';
   const project = useShell((s) => s.info?.project ?? null);
@@ -186,23 +216,19 @@ export function SessionList() {
   }, [api, connected, open, sessions]);
 
   if (!project) return null;
+  if (compact)
+    return (
+      <div className="session-list">
+        <NewSessionButton compact />
+      </div>
+    );
   return (
     <section className="session-list" aria-labelledby="sessions-heading">
       <div className="sidebar-row">
         <h2 id="sessions-heading" className="sidebar-heading">
           Sessions
         </h2>
-        <button
-          type="button"
-          className="secondary"
-          disabled={running}
-          onClick={() => {
-            showView('chat');
-            void startNewSession(api);
-          }}
-        >
-          New session
-        </button>
+        <NewSessionButton compact={false} />
       </div>
       {error ? (
         <p className="error" role="alert">

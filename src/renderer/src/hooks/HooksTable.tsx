@@ -24,8 +24,8 @@ function hookName(h: HookListEntry): string {
  */
 export function HooksTable({ hooks, caption, onEdit, onDelete }: HooksTableProps) {
   return (
-    <div className="hooks-table-wrap">
-      <table className="hooks-table">
+    <div className="hooks-table-wrap reflow">
+      <table className="hooks-table reflow-table">
         <caption className="visually-hidden">
           <Shown text={caption} lines="inline" />
         </caption>
@@ -42,17 +42,17 @@ export function HooksTable({ hooks, caption, onEdit, onDelete }: HooksTableProps
         <tbody>
           {hooks.map((h, i) => (
             <tr key={`${h.file}|${i}`} data-testid="hook-row" data-active={h.active}>
-              <td>
+              <td data-label="Event">
                 <Shown text={h.event} strict lines="inline" as="code" />
               </td>
-              <td>
+              <td data-label="Matcher">
                 {h.matcher === '' ? (
                   <span className="muted">every tool</span>
                 ) : (
                   <Shown text={h.matcher} strict lines="inline" as="code" />
                 )}
               </td>
-              <td className="hooks-command">
+              <td className="hooks-command reflow-long" data-label="Command">
                 {h.command === null ? (
                   <Shown className="muted" text={`(${h.type} hook, not run)`} lines="inline" />
                 ) : (
@@ -63,11 +63,11 @@ export function HooksTable({ hooks, caption, onEdit, onDelete }: HooksTableProps
                   text={`timeout ${h.timeoutSeconds} s · ${h.sandboxed ? 'runs in the OS sandbox' : 'runs as you'}`}
                 />
               </td>
-              <td title={shownText(h.file, { strict: true })}>
+              <td data-label="File" title={shownText(h.file, { strict: true })}>
                 <Shown text={fileName(h.file)} strict lines="inline" as="code" />
                 {h.format === 'claude' ? <span className="muted"> (Claude Code, read only)</span> : null}
               </td>
-              <td>
+              <td data-label="State">
                 {h.active ? (
                   <span className="badge badge-ok">active</span>
                 ) : (
@@ -77,7 +77,7 @@ export function HooksTable({ hooks, caption, onEdit, onDelete }: HooksTableProps
                   </>
                 )}
               </td>
-              <td className="hooks-actions">
+              <td className="hooks-actions" data-label="Actions">
                 {h.editable ? (
                   <>
                     <button

@@ -102,8 +102,8 @@ export function McpServersTable({
   onRemove,
 }: McpServersTableProps) {
   return (
-    <div className="mcp-table-wrap">
-      <table className="mcp-table">
+    <div className="mcp-table-wrap reflow">
+      <table className="mcp-table reflow-table">
         <caption className="visually-hidden">MCP servers</caption>
         <thead>
           <tr>
@@ -125,7 +125,7 @@ export function McpServersTable({
                 <Shown text={SOURCE_LABELS[s.source]} lines="inline" />
                 {s.readOnlyReason ? <Shown className="mcp-detail muted" text={s.readOnlyReason} strict /> : null}
               </td>
-              <td className="mcp-shown">
+              <td className="mcp-shown reflow-long">
                 <Shown text={s.shown} strict as="code" />
               </td>
               <td>

@@ -46,7 +46,7 @@ export function RuleGroups({ rules, scopeFiles, onDelete, onChanged }: RuleGroup
               {SCOPE_LABELS[g.key]}
               {readOnly ? <span className="rules-readonly"> (read-only)</span> : null}
             </h3>
-            <ul className="rules-list">
+            <ul className="rules-list reflow">
               {g.rules.map((r) =>
                 editing === ruleKey(r) && editable(r) ? (
                   <li key={ruleKey(r)} className="rules-row rules-row-editing">
@@ -61,12 +61,12 @@ export function RuleGroups({ rules, scopeFiles, onDelete, onChanged }: RuleGroup
                     />
                   </li>
                 ) : (
-                  <li key={ruleKey(r)} className="rules-row">
+                  <li key={ruleKey(r)} className="rules-row reflow-row">
                     <Shown className={`rules-badge rules-badge-${r.behavior}`} text={r.behavior} lines="inline" />
                     <Shown className="rules-text" text={r.rule} strict lines="inline" as="code" />
                     {r.appliesToTools || r.warnings?.length ? null : <span className="muted"> (no such tool yet)</span>}
                     <span
-                      className="rules-file muted"
+                      className="rules-file muted reflow-line"
                       title={r.file === null ? undefined : shownText(r.file, { strict: true })}
                     >
                       <Shown
