@@ -224,6 +224,33 @@ describe.skipIf(skipReason !== null)(
       expect(problems).toEqual([]);
     });
 
+    it('the shell (sidebar, a disabled message box) is drawn before any script runs, where the app then draws its own', async () => {
+      for (const size of SIZES) {
+        const context = await app.newContext({ viewport: size, javaScriptEnabled: false });
+        const page = await context.newPage();
+        await page.goto(app.web.url);
+        const shellBox = page.getByRole('textbox', { name: 'Message' });
+        expect(await shellBox.isVisible()).toBe(true);
+        expect(await shellBox.isDisabled()).toBe(true);
+        expect(await sidebar(page).isVisible()).toBe(true);
+        const before = await page.locator('form').boundingBox();
+        const nav = await sidebar(page).boundingBox();
+        await page.close();
+        const { page: live, problems } = await openChatPage(await app.newContext({ viewport: size }), app.web.url);
+        // The app replaced the shell: one message box, its own, with the same sides and its bottom as low (give or
+        // take a second line of the status bar under it: the app's height depends on what it shows); the sidebar as
+        // wide.
+        expect(await live.getByRole('textbox', { name: 'Message' }).count()).toBe(1);
+        const after = await live.locator('form.composer').boundingBox();
+        if (!after || !before) throw new Error('no message box on screen');
+        expect(Math.abs(after.x - before.x)).toBeLessThan(3);
+        expect(Math.abs(after.x + after.width - (before.x + before.width))).toBeLessThan(3);
+        expect(Math.abs(after.y + after.height - (before.y + before.height))).toBeLessThan(30);
+        expect((await sidebar(live).boundingBox())?.width).toBe(nav?.width);
+        expect(problems).toEqual([]);
+      }
+    });
+
     it('the approval dialog passes axe in both themes', async () => {
       fake.enqueue(
         reply(toolUse('toolu_l3', 'write_file', { path: 'notes.txt', content: 'one\ntwo\nthree\n' })),

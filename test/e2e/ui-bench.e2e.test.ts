@@ -11,6 +11,7 @@ const UI_KEYS = [
   'ui_stream_p95_frame_ms',
   'ui_open_5000_messages_ms',
   'ui_first_content_ms',
+  'ui_first_ready_ms',
 ];
 
 /** Runs the built bench's UI part with a short stream; the last stdout line is its JSON. Timings are never asserted. */

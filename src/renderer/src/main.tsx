@@ -1,22 +1,18 @@
-import './zod-config';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { ApiProvider, createBridgeClient } from './api';
-import { App } from './app/App';
-import { applyCachedTheme } from './settings';
-import './styles.css';
+import { pageToken } from './api/page-token';
+import { applyCachedTheme } from './settings/theme';
 
+// The page's entry: a few kilobytes that run first. The browser shell's first load of the printed URL only moves its
+// token out of the URL and loads the page again; the app (React, the schemas, every view) is loaded after that, once,
+// instead of being parsed and run on a page that is about to go away.
 const root = document.getElementById('root');
 // The last theme, before anything paints (the settings confirm it once they load).
 applyCachedTheme();
-// In the browser shell the first load only moves the token out of the URL and loads the page again (null).
-const client = createBridgeClient();
-if (root && client) {
-  createRoot(root).render(
-    <StrictMode>
-      <ApiProvider client={client}>
-        <App />
-      </ApiProvider>
-    </StrictMode>,
+const page = window.gatehouse ? { token: null } : pageToken();
+if (root && page) {
+  import('./boot').then(
+    ({ boot }) => boot(root, page.token),
+    (err: unknown) => {
+      root.textContent = `Gatehouse could not load its page: ${err instanceof Error ? err.message : String(err)}. Reload to try again.`;
+    },
   );
 }

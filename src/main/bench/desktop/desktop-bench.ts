@@ -45,7 +45,8 @@ export async function benchDesktopStart(options: { appDir: string; runs?: number
     });
     try {
       const page = await app.firstWindow({ timeout: 60_000 });
-      await page.waitForFunction(() => (document.getElementById('root')?.childElementCount ?? 0) > 0, null, {
+      // The app itself, mounted (not the static shell index.html draws before any script runs).
+      await page.waitForFunction(() => document.querySelector('#root > .app-shell') !== null, null, {
         timeout: 60_000,
       });
       samples.push(performance.now() - started);

@@ -120,7 +120,18 @@ export async function benchUi(options: UiBenchOptions): Promise<UiBenchResult> {
         ui_stream_tokens: model.tokensSent(),
         ui_open_5000_messages_ms: round(percentile(open, 50)),
         ui_open_5000_messages_first_ms: round(open[0] ?? NaN),
-        ui_first_content_ms: round(percentile(firstContent, 50)),
+        ui_first_content_ms: round(
+          percentile(
+            firstContent.map((s) => s.visible),
+            50,
+          ),
+        ),
+        ui_first_ready_ms: round(
+          percentile(
+            firstContent.map((s) => s.ready),
+            50,
+          ),
+        ),
       },
     };
   } finally {

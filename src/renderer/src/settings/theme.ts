@@ -1,5 +1,10 @@
 import type { Theme } from '../../../shared/settings-contract';
-import { ThemeSchema } from '../../../shared/settings-contract';
+
+// No zod here: the page's entry applies the cached theme before the app (and its schemas) loads.
+const THEMES = ['system', 'light', 'dark'] as const satisfies readonly Theme[];
+/** Fails to compile when a theme is added to the contract but not here. */
+const EVERY_THEME: [Exclude<Theme, (typeof THEMES)[number]>] extends [never] ? true : never = true;
+void EVERY_THEME;
 
 const CACHE_KEY = 'gatehouse.theme';
 const DARK_QUERY = '(prefers-color-scheme: dark)';
@@ -43,12 +48,11 @@ export function applyTheme(theme: Theme): void {
 
 /** The last theme this page applied (before the settings load); system when none or unreadable. */
 export function applyCachedTheme(): void {
-  let cached: unknown;
+  let cached: string | null;
   try {
     cached = window.localStorage.getItem(CACHE_KEY);
   } catch {
     cached = null;
   }
-  const parsed = ThemeSchema.safeParse(cached);
-  applyTheme(parsed.success ? parsed.data : 'system');
+  applyTheme(THEMES.find((t) => t === cached) ?? 'system');
 }
