@@ -13,6 +13,7 @@ import {
   documentScrolls,
   fullyInViewport,
   horizontalOverflow,
+  lightSelectsInDark,
   openView,
   seriousViolations,
   setTheme,
@@ -129,6 +130,8 @@ describe.skipIf(skipReason !== null)(
           fs.mkdirSync(DESIGN_SHOTS, { recursive: true });
           const found: string[] = [];
           const check = async (page: Page, label: string): Promise<void> => {
+            if (label.includes('-dark'))
+              for (const s of await lightSelectsInDark(page)) found.push(`${label}: light select: ${s}`);
             for (const v of await seriousViolations(page)) found.push(`${label}: ${v}`);
             for (const o of await horizontalOverflow(page)) found.push(`${label}: scrolls sideways: ${o}`);
             for (const b of await brokenBadgeWords(page)) found.push(`${label}: badge word broken: ${b}`);

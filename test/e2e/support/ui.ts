@@ -149,3 +149,26 @@ export function brokenBadgeWords(page: Page): Promise<string[]> {
     return found;
   });
 }
+
+/**
+ * In the dark theme, the selects (and the options their open list is drawn from) whose background is light or whose
+ * text is dark: a select must not stay a white box on a dark page. Lines like `select#mode option "allow"`.
+ */
+export function lightSelectsInDark(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const luminance = (css: string): number => {
+      const [r = 0, g = 0, b = 0, a = 1] = (css.match(/[\d.]+/g) ?? []).map(Number);
+      return a === 0 ? -1 : (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+    };
+    const found: string[] = [];
+    for (const el of document.querySelectorAll('select, select option')) {
+      const style = getComputedStyle(el);
+      const bg = luminance(style.backgroundColor);
+      if (bg > 0.5 || luminance(style.color) < 0.5)
+        found.push(
+          `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 30)}": ${style.backgroundColor} / ${style.color}`,
+        );
+    }
+    return found;
+  });
+}
