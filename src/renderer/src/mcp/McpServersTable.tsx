@@ -117,21 +117,21 @@ export function McpServersTable({
         <tbody>
           {servers.map((s) => (
             <tr key={`${s.source}|${s.name}`} data-testid="mcp-row" data-server={s.name} data-active={s.active}>
-              <td>
+              <td data-label="Server">
                 <Shown text={s.name} strict lines="inline" as="code" />
                 <span className="muted"> {s.transport === 'http' ? 'http' : 'stdio'}</span>
               </td>
-              <td title={shownText(s.file, { strict: true })}>
+              <td data-label="Source" title={shownText(s.file, { strict: true })}>
                 <Shown text={SOURCE_LABELS[s.source]} lines="inline" />
                 {s.readOnlyReason ? <Shown className="mcp-detail muted" text={s.readOnlyReason} strict /> : null}
               </td>
-              <td className="mcp-shown reflow-long">
+              <td data-label="Command or URL" className="mcp-shown reflow-long">
                 <Shown text={s.shown} strict as="code" />
               </td>
-              <td>
+              <td data-label="State">
                 <StateCell server={s} />
               </td>
-              <td className="mcp-actions">
+              <td data-label="Actions" className="mcp-actions">
                 {s.active ? (
                   <button
                     type="button"
