@@ -141,7 +141,7 @@ describe.skipIf(skipReason !== null)(
 
       // A new session, then back to this one: the card comes from the transcript on disk.
       const sessions = sidebar(page).getByRole('list', { name: 'Sessions of this project' });
-      const openSession = await sessions.locator('button[aria-current="true"]').getAttribute('aria-label');
+      const openSession = (await sessions.locator('button[aria-current="true"]').textContent())?.trim();
       await sidebar(page).getByRole('button', { name: 'New session', exact: true }).click();
       await expect.poll(() => conversation(page).getByTestId('tool-card').count(), POLL).toBe(0);
       await resumeSession(page, openSession ?? '');

@@ -34,7 +34,8 @@ export async function openView(page: Page, name: string): Promise<void> {
 /** Resumes a session from the sidebar and waits until it is the open one. */
 export async function resumeSession(page: Page, name: string | RegExp, index = 0): Promise<void> {
   const button = sidebar(page).getByRole('button', { name }).nth(index);
-  const label = await button.getAttribute('aria-label');
+  // Named by its text (a session's open button has no aria-label: its visible title is its name).
+  const label = (await button.getAttribute('aria-label')) ?? (await button.textContent())?.replace(/\s+/g, ' ').trim();
   await button.click();
   await expect
     .poll(() =>
