@@ -6,14 +6,14 @@ import { GatehouseError, toRpcError } from '../../shared/errors';
 import { settleWithin } from '../../shared/settle-within';
 import type { AgentMode, RuleBehavior } from '../../shared/permission';
 import type { AgentRunResultWire, SandboxRunConfig, SandboxStatus } from '../../shared/worker-protocol';
-import type { ActiveMcpServer, McpServerRunStatus } from '../../shared/mcp-contract';
+import type { McpServerRunStatus } from '../../shared/mcp-contract';
 import type { SessionHooks } from '../hooks';
-import { readOnlyTools } from '../mcp/mcp-run';
 import type { PermissionEngine } from '../permission';
 import { readDenyRules } from '../sandbox/sandbox-gate';
 import type { SettingsSnapshot } from '../settings/settings-store';
 import type { SessionHeader } from '../session/transcript-entry';
 import { TurnCheckpoints } from '../checkpoints/turn-checkpoints';
+import { McpRunReport } from './mcp-run-report';
 import { RunHandlers, type ActiveRun } from './run-handlers';
 import { SessionStore } from '../session/session-store';
 import type { TranscriptWriter } from '../session/transcript-writer';
@@ -47,9 +47,7 @@ export class AgentSession {
   private lastPrompt: Promise<void> = Promise.resolve();
   private readonly context: SessionContext;
   /** The MCP servers sent with the running prompt, and how the last run found them (tools, errors). */
-  private mcpSent: { runId: string; servers: ActiveMcpServer[] } | null = null;
-  private mcpFound: McpServerRunStatus[] = [];
-  private mcpFoundAt: string | null = null;
+  private readonly mcp: McpRunReport;
   /** The person's own messages (what auto mode's classifier is shown, with the call). */
   private readonly personMessages: string[];
   private readonly auto: AutoModeState;
@@ -69,6 +67,7 @@ export class AgentSession {
     stored: StoredRuns,
   ) {
     this.context = context;
+    this.mcp = new McpRunReport((names) => engine.state.setMcpReadTools(names));
     this.personMessages = promptTexts(stored.entries);
     this.auto = sessionAuto({
       configDir: options.configDir,
@@ -106,23 +105,15 @@ export class AgentSession {
       return result;
     });
     host.handle('mcp.servers', async (report) => {
-      if (this.mcpSent?.runId !== report.runId) return {};
-      this.mcpFound = report.servers;
-      this.mcpFoundAt = new Date().toISOString();
-      this.engine.state.setMcpReadTools(readOnlyTools(this.mcpSent.servers, report.servers));
+      this.mcp.report(report);
       return {};
     });
     this.offEvents = host.onEvent((name, data) => handlers.workerEvent(name, data));
   }
 
-  /** The MCP servers of the last prompt as the worker found them: state, tools, tools left out, errors. */
-  get mcpServers(): McpServerRunStatus[] {
-    return this.mcpFound;
-  }
-
-  /** When the last prompt reported its MCP servers (ISO time), or null. */
-  get mcpServersAt(): string | null {
-    return this.mcpFoundAt;
+  /** The MCP servers of the last prompt as the worker found them (state, tools, errors), and when (ISO) or null. */
+  get mcpFound(): { servers: McpServerRunStatus[]; at: string | null } {
+    return { servers: this.mcp.servers, at: this.mcp.at };
   }
 
   static async open(options: AgentSessionOptions): Promise<AgentSession> {
@@ -296,8 +287,7 @@ export class AgentSession {
       );
       const live = this.options.modelConfig?.();
       const mcpServers = await this.context.mcpServers();
-      this.mcpSent = { runId, servers: mcpServers };
-      this.engine.state.setMcpReadTools([]);
+      this.mcp.sending(runId, mcpServers);
       // A cancel while the prompt was being prepared (checkpoint, sandbox check, hooks, servers) ends it here: the
       // worker never hears of a run it would otherwise start after the person stopped it.
       if (abort.signal.aborted) throw CANCELLED_BEFORE_START;

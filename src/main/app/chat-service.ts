@@ -61,9 +61,7 @@ export class ChatService {
 
   /** The open session's MCP servers as its last prompt found them, and when (none when no session is open there). */
   mcpFound(project: string): { servers: McpServerRunStatus[]; at: string | null } {
-    return this.session?.projectRoot === project
-      ? { servers: this.session.mcpServers, at: this.session.mcpServersAt }
-      : { servers: [], at: null };
+    return this.session?.projectRoot === project ? this.session.mcpFound : { servers: [], at: null };
   }
 
   constructor(private readonly options: ChatServiceOptions) {
