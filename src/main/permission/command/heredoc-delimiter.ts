@@ -10,6 +10,8 @@
  * changed under the analysis.
  */
 
+import { respellOutsideQuotes } from './outside-quotes';
+
 /** Characters that end an unquoted word. */
 const METACHARACTERS = new Set([' ', '\t', '\n', ';', '&', '|', '<', '>', '(', ')']);
 
@@ -64,43 +66,22 @@ function delimiterWord(text: string, i: number): { end: number; value: string; q
  */
 export function respellHeredocDelimiters(text: string): RespelledHeredocs | null {
   if (!text.includes('<<')) return null;
-  let out = '';
   const starts: number[] = [];
-  let quote: '"' | "'" | null = null;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    if (quote !== null) {
-      out += c;
-      if (c === '\\' && quote === '"' && i + 1 < text.length) out += text[++i];
-      else if (c === quote) quote = null;
-      continue;
-    }
-    if (c === '\\' && i + 1 < text.length) {
-      out += c + text[++i];
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      quote = c;
-      out += c;
-      continue;
-    }
-    if (c !== '<' || text[i + 1] !== '<' || text[i + 2] === '<' || text[i - 1] === '<') {
-      out += c;
-      continue;
-    }
+  const out = respellOutsideQuotes(text, (source, i, written) => {
+    if (source[i] !== '<' || source[i + 1] !== '<' || source[i + 2] === '<' || source[i - 1] === '<') return null;
     let k = i + 2;
-    if (text[k] === '-') k++;
-    while (text[k] === ' ' || text[k] === '\t') k++;
-    out += text.slice(i, k);
-    const word = delimiterWord(text, k);
-    const raw = word === null ? '' : text.slice(k, word.end);
+    if (source[k] === '-') k++;
+    while (source[k] === ' ' || source[k] === '\t') k++;
+    const operator = source.slice(i, k);
+    const word = delimiterWord(source, k);
+    const raw = word === null ? '' : source.slice(k, word.end);
     const whole = /^'[^']*'$|^"[^"\\$`]*"$|^\\[^'"\\]*$/.test(raw);
     if (word !== null && word.quoted && !whole && !/['\n]/.test(word.value) && word.value !== '') {
-      starts.push(out.length);
-      out += `'${word.value}'`;
-      i = word.end - 1;
-    } else i = k - 1;
-  }
+      starts.push(written.length + operator.length);
+      return { emit: `${operator}'${word.value}'`, last: word.end - 1 };
+    }
+    return { emit: operator, last: k - 1 };
+  });
   return starts.length === 0 ? null : { text: out, starts };
 }
 

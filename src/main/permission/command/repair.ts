@@ -1,3 +1,5 @@
+import { respellOutsideQuotes } from './outside-quotes';
+
 /**
  * Respellings for syntax bash accepts but tree-sitter-bash rejects (contract "Assurance: Syntax"), so such a
  * command is still analysed (deny list, rules) instead of only being "unreadable":
@@ -10,43 +12,23 @@
  * Quoted text is left alone: only characters outside quotes are respelled.
  */
 export function repairedSource(text: string): string | null {
-  let out = '';
   let changed = false;
-  let quote: '"' | "'" | null = null;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    if (quote !== null) {
-      out += c;
-      if (c === '\\' && quote === '"' && i + 1 < text.length) out += text[++i];
-      else if (c === quote) quote = null;
-      continue;
-    }
-    if (c === '\\' && i + 1 < text.length) {
-      out += c + text[++i];
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      quote = c;
-      out += c;
-      continue;
-    }
-    const prev = out.length === 0 ? '' : (out[out.length - 1] as string);
+  const out = respellOutsideQuotes(text, (source, i, written) => {
+    const c = source[i] as string;
+    const prev = written.length === 0 ? '' : (written[written.length - 1] as string);
     const atWordStart = prev === '' || /[\s;&|()]/.test(prev);
-    if (c === '{' && atWordStart && /^\{[^\s{}]*,[^\s]*\}/.test(text.slice(i))) {
-      out += "''{";
+    if (c === '{' && atWordStart && /^\{[^\s{}]*,[^\s]*\}/.test(source.slice(i))) {
       changed = true;
-      continue;
+      return { emit: "''{", last: i };
     }
-    const fdRw = /^(\d*)<>/.exec(text.slice(i));
+    const fdRw = /^(\d*)<>/.exec(source.slice(i));
     if (fdRw !== null && (atWordStart || fdRw[1] === '')) {
       const fd = fdRw[1] as string;
-      out += fd === '' || fd === '0' ? '<' : `${fd}>>`;
-      i += fdRw[0].length - 1;
       changed = true;
-      continue;
+      return { emit: fd === '' || fd === '0' ? '<' : `${fd}>>`, last: i + fdRw[0].length - 1 };
     }
-    out += c;
-  }
+    return null;
+  });
   return changed ? out : null;
 }
 
