@@ -7,6 +7,7 @@ import { hookSandbox } from '../../src/main/hooks/hook-sandbox';
 import { sandboxRunConfig } from '../../src/main/sandbox/run-config';
 import { createCommandSandbox } from '../../src/shared/node/sandbox';
 import type { ActiveMcpServer } from '../../src/shared/mcp-contract';
+import type { SandboxRunConfig } from '../../src/shared/worker-protocol';
 import { CommandConfinement } from '../../src/worker/command-confinement';
 import { McpSandboxes } from '../../src/worker/mcp/mcp-spawn';
 import { makeWorld, noBwrapReason, socatPath, type SandboxWorld } from '../unit/sandbox/support';
@@ -123,6 +124,16 @@ describe.skipIf(noBwrapReason !== null)(
       removeCli();
     });
 
+    /** The sandbox configuration main sends the worker for this project, from the host's environment. */
+    const runConfig = async (): Promise<SandboxRunConfig> =>
+      (
+        await sandboxRunConfig({
+          configDir: world.userConfigDir,
+          projectRoot: world.project,
+          projectTrusted: true,
+          env: hostEnv,
+        })
+      ).config;
     const probeArgs = (): string[] => [probe, '--targets', targetsFile, world.root, '/run', '/var/run'];
     const probeCommand = (): string => ['node', ...probeArgs()].map((a) => `'${a}'`).join(' ');
     const allowed = (): string[] => (socatPath ? [PROXY_SOCKET] : []);
@@ -134,12 +145,7 @@ describe.skipIf(noBwrapReason !== null)(
     });
 
     it('a command (the worker’s run_command path) reaches no socket but the network proxy’s own', async () => {
-      const { config } = await sandboxRunConfig({
-        configDir: world.userConfigDir,
-        projectRoot: world.project,
-        projectTrusted: true,
-        env: hostEnv,
-      });
+      const config = await runConfig();
       const confinement = new CommandConfinement();
       try {
         const { wrapper, status } = await confinement.resolve(world.project, [], config);
@@ -159,12 +165,7 @@ describe.skipIf(noBwrapReason !== null)(
     });
 
     it('a read-only command reaches none, and its doors are masked, not only refused by its seccomp filter', async () => {
-      const { config } = await sandboxRunConfig({
-        configDir: world.userConfigDir,
-        projectRoot: world.project,
-        projectTrusted: true,
-        env: hostEnv,
-      });
+      const config = await runConfig();
       const confinement = new CommandConfinement();
       try {
         const { wrapper } = await confinement.resolve(world.project, [], config);
@@ -195,12 +196,7 @@ describe.skipIf(noBwrapReason !== null)(
     });
 
     it('a stdio MCP server (the worker’s MCP spawn) reaches none either', async () => {
-      const { config } = await sandboxRunConfig({
-        configDir: world.userConfigDir,
-        projectRoot: world.project,
-        projectTrusted: true,
-        env: hostEnv,
-      });
+      const config = await runConfig();
       const server: ActiveMcpServer = {
         name: 'probe',
         source: 'user',
