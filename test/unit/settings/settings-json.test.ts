@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseSettingsText } from '../../../src/main/settings/parse-settings';
 import { settingsProblems } from '../../../src/main/settings/settings-problems';
 import { SettingsStore } from '../../../src/main/settings/settings-store';
+import { removeAfterWrites } from '../../support/remove-after-writes';
 
 // `.gatehouse/settings.json` (and the user folder's settings.json) is read as what it is; a settings file in a place
 // Gatehouse does not read (`~/.gatehouse/settings.json`, `settings.yml`) is reported, and only its deny and ask
@@ -23,7 +24,8 @@ beforeEach(() => {
   home = path.join(root, 'home');
   for (const d of [path.join(project, '.gatehouse'), configDir, home]) fs.mkdirSync(d, { recursive: true });
 });
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+// The stores write their last-good copies in the background: the folder goes once they are written.
+afterEach(() => removeAfterWrites(root));
 
 function write(file: string, text: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
