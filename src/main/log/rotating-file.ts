@@ -65,24 +65,30 @@ export class RotatingLogFile {
 
   private async writeBatch(): Promise<void> {
     this.scheduled = false;
-    let text = this.pending.join('');
+    let unwritten = this.pending.join('');
     this.pending = [];
     if (this.dropped > 0) {
-      text = `${new Date().toISOString()} warn  ${this.dropped} log line(s) were dropped while ${this.file} could not be written\n${text}`;
+      unwritten = `${new Date().toISOString()} warn  ${this.dropped} log line(s) were dropped while ${this.file} could not be written\n${unwritten}`;
     }
-    const bytes = Buffer.byteLength(text);
     try {
       if (this.size === null) this.size = await this.currentSize();
-      if (this.size > 0 && this.size + bytes > this.maxBytes) {
-        await this.rotate();
-        this.size = 0;
+      // A batch can hold a burst many times the cap: it is cut at line ends, the file rotated between the parts.
+      while (unwritten !== '') {
+        const part = fitting(unwritten, this.maxBytes - this.size, this.size === 0);
+        if (part === '') {
+          await this.rotate();
+          this.size = 0;
+          continue;
+        }
+        await fsp.appendFile(this.file, part, { mode: 0o600 });
+        this.size += Buffer.byteLength(part);
+        unwritten = unwritten.slice(part.length);
+        this.dropped = 0;
       }
-      await fsp.appendFile(this.file, text, { mode: 0o600 });
-      this.size += bytes;
-      this.dropped = 0;
     } catch (err) {
       this.size = null;
-      this.dropped += countLines(text) - (this.dropped > 0 ? 1 : 0);
+      // The note of earlier drops, when it is still unwritten, is not a line of its own to count.
+      this.dropped += countLines(unwritten) - (this.dropped > 0 ? 1 : 0);
       this.brokenUntil = Date.now() + this.retryMs;
       if (!this.reported) {
         this.reported = true;
@@ -115,6 +121,24 @@ export class RotatingLogFile {
 
 function ignoreMissing(err: unknown): void {
   if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+}
+
+/**
+ * The whole lines at the start of `text` that fit in `room` bytes; into an empty file at least one line, however long
+ * (a line is never split).
+ */
+function fitting(text: string, room: number, empty: boolean): string {
+  if (Buffer.byteLength(text) <= room) return text;
+  let end = 0;
+  let bytes = 0;
+  while (end < text.length) {
+    const nl = text.indexOf('\n', end);
+    const next = nl === -1 ? text.length : nl + 1;
+    bytes += Buffer.byteLength(text.slice(end, next));
+    if (bytes > room && !(empty && end === 0)) break;
+    end = next;
+  }
+  return text.slice(0, end);
 }
 
 function countLines(text: string): number {

@@ -58,32 +58,39 @@ describe('the log file', () => {
     expect(readLines(file)[1]).toMatch(/ info {2}now$/);
   });
 
-  it('rotates at its size cap: main.log -> main.log.1 -> main.log.2, the oldest dropped, no line lost or split', async () => {
-    const dir = tempDir();
-    const file = path.join(dir, 'main.log');
-    const maxBytes = 2_000;
-    const log = new Logger(new RotatingLogFile(file, { maxBytes, keep: 2 }));
-    // Each line is ~70 bytes: 200 lines are ~14 kB, several times the cap.
-    for (let i = 0; i < 200; i++) {
-      log.info(`message number ${String(i).padStart(4, '0')}`);
-      if (i % 10 === 9) await log.flush();
-    }
-    await log.flush();
-    expect(fs.readdirSync(dir).sort()).toEqual(['main.log', 'main.log.1', 'main.log.2']);
-    for (const name of ['main.log', 'main.log.1', 'main.log.2'])
-      expect(fs.statSync(path.join(dir, name)).size).toBeLessThanOrEqual(maxBytes);
-    // Oldest first, the files together hold the newest lines, contiguous and whole.
-    const kept = ['main.log.2', 'main.log.1', 'main.log'].flatMap((n) => readLines(path.join(dir, n)));
-    const numbers = kept.map((l) => {
-      const m = / info {2}message number (\d{4})$/.exec(l);
-      expect(m, l).not.toBeNull();
-      return Number(m?.[1]);
-    });
-    const start = numbers[0] ?? -1;
-    expect(numbers[numbers.length - 1]).toBe(199);
-    expect(numbers).toEqual(numbers.map((_, i) => start + i));
-    expect(start).toBeGreaterThan(0);
-  });
+  // Written as they come (a batch every 10 lines) or as one burst (every line queued before the first write).
+  it.each([
+    ['line by line', 10],
+    ['in one burst', Infinity],
+  ])(
+    'rotates at its size cap, %s: main.log -> main.log.1 -> main.log.2, the oldest dropped, no line lost or split',
+    async (_how, flushEvery) => {
+      const dir = tempDir();
+      const file = path.join(dir, 'main.log');
+      const maxBytes = 2_000;
+      const log = new Logger(new RotatingLogFile(file, { maxBytes, keep: 2 }));
+      // Each line is ~70 bytes: 200 lines are ~14 kB, several times the cap.
+      for (let i = 0; i < 200; i++) {
+        log.info(`message number ${String(i).padStart(4, '0')}`);
+        if (i % flushEvery === flushEvery - 1) await log.flush();
+      }
+      await log.flush();
+      expect(fs.readdirSync(dir).sort()).toEqual(['main.log', 'main.log.1', 'main.log.2']);
+      for (const name of ['main.log', 'main.log.1', 'main.log.2'])
+        expect(fs.statSync(path.join(dir, name)).size).toBeLessThanOrEqual(maxBytes);
+      // Oldest first, the files together hold the newest lines, contiguous and whole.
+      const kept = ['main.log.2', 'main.log.1', 'main.log'].flatMap((n) => readLines(path.join(dir, n)));
+      const numbers = kept.map((l) => {
+        const m = / info {2}message number (\d{4})$/.exec(l);
+        expect(m, l).not.toBeNull();
+        return Number(m?.[1]);
+      });
+      const start = numbers[0] ?? -1;
+      expect(numbers[numbers.length - 1]).toBe(199);
+      expect(numbers).toEqual(numbers.map((_, i) => start + i));
+      expect(start).toBeGreaterThan(0);
+    },
+  );
 
   it('redacts secrets with the audit log redaction, in messages, errors and a child process output', async () => {
     const file = path.join(tempDir(), 'worker.log');
