@@ -14,9 +14,15 @@ export interface RotationOptions {
 
 /**
  * An append-only log file written asynchronously (never a synchronous write on the main thread): lines are queued
- * and written in batches, in order; the file is rotated by size. Written here rather than taken from electron-log:
- * its file transport creates the file and folder with mkdirSync/writeFileSync, reads the size with statSync and
- * rotates with renameSync (and writes synchronously unless writeAsync), which the main thread must not do.
+ * and written in batches, in order; the file is rotated by size.
+ *
+ * Written here rather than taken from a logging library. electron-log's file transport (electron-log/main and /node
+ * alike) writes each line with writeFileSync unless `sync: false`, and even then creates the file and folder with
+ * mkdirSync/writeFileSync, reads its size with statSync and rotates with renameSync, which the main thread must not
+ * do; it keeps one `main.old.log`. pino's rotating transport (pino-roll) writes from a worker thread, but names the
+ * files `main.1.log`, `main.2.log`, … (there is no fixed `main.log`), lets a burst overrun the cap, and a failed write
+ * (a full disk) ends the transport for good; so does rotating-file-stream's stream. Each would need this file's
+ * error handling around it, and pino writes JSON where a person reads these files.
  *
  * A file that cannot be written (folder unwritable, disk full) never throws into the app: it is reported once, its
  * lines are dropped (and counted) and it is tried again after `retryMs`; the first line written after that says how
