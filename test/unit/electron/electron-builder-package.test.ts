@@ -167,4 +167,11 @@ describe('packaging for Linux with electron-builder (offline)', () => {
     expect(native).toEqual([]);
     expect(fs.existsSync(path.join(unpackedModules, 'tree-sitter-bash/prebuilds'))).toBe(false);
   });
+
+  it("node-pty's macOS spawn-helper is executable (0755) in every darwin prebuild the package carries", () => {
+    const prebuilds = path.join(unpacked, 'resources/app.asar.unpacked/node_modules/node-pty/prebuilds');
+    const darwin = fs.readdirSync(prebuilds).filter((p) => p.startsWith('darwin-'));
+    expect(darwin.sort()).toEqual(['darwin-arm64', 'darwin-x64']);
+    for (const p of darwin) expect(fs.statSync(path.join(prebuilds, p, 'spawn-helper')).mode & 0o777, p).toBe(0o755);
+  });
 });
