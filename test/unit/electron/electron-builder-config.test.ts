@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { APP_ID } from '../../../src/main/electron/app-identity';
 
 const root = path.resolve(__dirname, '../../..');
 const configFile = path.join(root, 'build/electron-builder.yml');
@@ -40,7 +41,7 @@ describe('build/electron-builder.yml', () => {
     });
   });
 
-  it('packs the built app into asar for Linux (AppImage, deb), macOS (dmg) and Windows (nsis)', () => {
+  it('packs the built app into asar for Linux (AppImage, deb, rpm), macOS (dmg, zip) and Windows (nsis)', () => {
     const c = load() as {
       appId: string;
       productName: string;
@@ -59,11 +60,28 @@ describe('build/electron-builder.yml', () => {
     expect(c.asarUnpack.some((p) => p.includes('tree-sitter') && p.endsWith('.wasm'))).toBe(true);
     // No node-gyp on packaging machines: node-pty is Node-API (loads in Electron as built), tree-sitter-bash's addon is unused.
     expect((c as unknown as { npmRebuild: boolean }).npmRebuild).toBe(false);
-    expect(c.linux.target).toEqual(expect.arrayContaining(['AppImage', 'deb']));
-    expect(c.mac.target).toContain('dmg');
+    expect(c.linux.target).toEqual(expect.arrayContaining(['AppImage', 'deb', 'rpm']));
+    // electron-updater updates a macOS app from the zip only ("ZIP file not provided" without it).
+    expect(c.mac.target).toEqual(expect.arrayContaining(['dmg', 'zip']));
     expect(c.win.target).toContain('nsis');
     // The package's main points at the Electron entry the build emits.
     const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string };
     expect(pkg.main).toBe('out/main/index.js');
+  });
+
+  it('Windows: the AppUserModelId the installer gives the shortcuts (appId) is the one the app sets (APP_ID)', () => {
+    const c = load() as { appId: string };
+    expect(c.appId).toBe(APP_ID);
+    // electron-builder's installer stamps appId (its APP_ID define) on the shortcuts it makes.
+    const installer = fs.readFileSync(
+      path.join(root, 'node_modules/app-builder-lib/templates/nsis/include/installer.nsh'),
+      'utf8',
+    );
+    expect(installer).toContain('WinShell::SetLnkAUMI "$newStartMenuLink" "${APP_ID}"');
+    const nsisTarget = fs.readFileSync(
+      path.join(root, 'node_modules/app-builder-lib/out/targets/nsis/NsisTarget.js'),
+      'utf8',
+    );
+    expect(nsisTarget).toContain('APP_ID: appInfo.id,');
   });
 });

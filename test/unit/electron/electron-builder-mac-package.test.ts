@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_ID } from '../../../src/main/electron/app-identity';
 import { packMacDir, root } from './helpers/package-offline';
 
 // `npm run dist` for macOS as far as it goes off a Mac: electron-builder makes Gatehouse.app from a stand-in
@@ -34,5 +35,13 @@ describe('packaging for macOS with electron-builder (offline, unsigned)', () => 
       expect(mode(path.join(prebuilds, p, 'spawn-helper')), p).toBe(0o755);
       expect(fs.existsSync(path.join(prebuilds, p, 'pty.node')), p).toBe(true);
     }
+  });
+
+  it('is the app the id names (bundle id = appId = the AppUserModelId the app sets on Windows)', () => {
+    const plist = fs.readFileSync(path.join(app, 'Contents/Info.plist'), 'utf8');
+    expect(plist).toMatch(
+      new RegExp(`<key>CFBundleIdentifier</key>\\s*<string>${APP_ID.replace(/\./g, '\\.')}</string>`),
+    );
+    expect(mode(path.join(app, 'Contents/MacOS/Gatehouse'))).toBe(0o755);
   });
 });

@@ -69,6 +69,8 @@ describe('packaging for Linux with electron-builder (offline)', () => {
     expect(arg('--license')).toBe(pkg.license);
     expect(arg('--description')).toMatch(/permission engine/);
     expect(targets.some((t) => t.kind === 'AppImage')).toBe(configured.includes('AppImage'));
+    const rpm = targets.find((t) => t.kind === 'fpm' && t.package.endsWith('.rpm'));
+    expect(rpm, 'rpm target').toBeDefined();
   }, 120_000);
 
   it('the checks are real: without a homepage the deb target refuses', async () => {
