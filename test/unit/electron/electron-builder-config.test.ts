@@ -70,7 +70,7 @@ describe('build/electron-builder.yml', () => {
   });
 
   it('Windows: the AppUserModelId the installer gives the shortcuts (appId) is the one the app sets (APP_ID)', () => {
-    const c = load() as { appId: string };
+    const c = load() as { appId: string; nsis: { include: string } };
     expect(c.appId).toBe(APP_ID);
     // electron-builder's installer stamps appId (its APP_ID define) on the shortcuts it makes.
     const installer = fs.readFileSync(
@@ -83,5 +83,41 @@ describe('build/electron-builder.yml', () => {
       'utf8',
     );
     expect(nsisTarget).toContain('APP_ID: appInfo.id,');
+    // The installer include that puts the launcher on PATH exists and defines electron-builder's hooks.
+    const include = fs.readFileSync(path.join(root, c.nsis.include), 'utf8');
+    expect(include).toContain('-File "$INSTDIR\\resources\\bin\\path.ps1" ${action} "$INSTDIR\\resources\\bin"');
+    expect(include).toMatch(/!macro customInstall\s+!insertmacro gatehousePath add\s+!macroend/);
+    expect(include).toMatch(
+      /!macro customUnInstall\b[^!]*\$\{ifNot\} \$\{isUpdated\}\s+!insertmacro gatehousePath remove/,
+    );
+  });
+
+  it('ships the gatehouse launcher on every platform, and runs the afterPack hook that exists', () => {
+    type Extra = Array<{ from: string; to: string }>;
+    const c = load() as {
+      afterPack: string;
+      linux: { extraResources: Extra };
+      mac: { extraResources: Extra };
+      win: { extraResources: Extra };
+      deb: { fpm: string[] };
+      rpm: { fpm: string[] };
+    };
+    expect(fs.existsSync(path.join(root, c.afterPack))).toBe(true);
+    const shipped = (extra: Extra) => Object.fromEntries(extra.map((e) => [e.to, e.from]));
+    expect(shipped(c.linux.extraResources)).toMatchObject({ 'bin/gatehouse': 'build/launcher/gatehouse' });
+    expect(shipped(c.mac.extraResources)).toMatchObject({ 'bin/gatehouse': 'build/launcher/gatehouse' });
+    expect(shipped(c.win.extraResources)).toMatchObject({
+      'bin/gatehouse.cmd': 'build/launcher/gatehouse.cmd',
+      'bin/path.ps1': 'build/launcher/path.ps1',
+    });
+    for (const extra of [c.linux.extraResources, c.mac.extraResources, c.win.extraResources])
+      for (const e of extra) expect(fs.existsSync(path.join(root, e.from)), e.from).toBe(true);
+    // deb and rpm own /usr/bin/gatehouse: a link to where the launcher is installed (/opt/<productName>/resources).
+    for (const fpm of [c.deb.fpm, c.rpm.fpm]) {
+      expect(fpm).toEqual(['build/launcher/usr-bin-gatehouse=/usr/bin/gatehouse']);
+    }
+    expect(fs.readlinkSync(path.join(root, 'build/launcher/usr-bin-gatehouse'))).toBe(
+      '/opt/Gatehouse/resources/bin/gatehouse',
+    );
   });
 });

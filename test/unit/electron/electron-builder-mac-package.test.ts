@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ID } from '../../../src/main/electron/app-identity';
+import { expectLauncherOpensFolders } from './helpers/launcher';
 import { packMacDir, root } from './helpers/package-offline';
 
 // `npm run dist` for macOS as far as it goes off a Mac: electron-builder makes Gatehouse.app from a stand-in
@@ -43,5 +44,15 @@ describe('packaging for macOS with electron-builder (offline, unsigned)', () => 
       new RegExp(`<key>CFBundleIdentifier</key>\\s*<string>${APP_ID.replace(/\./g, '\\.')}</string>`),
     );
     expect(mode(path.join(app, 'Contents/MacOS/Gatehouse'))).toBe(0o755);
+  });
+
+  it('Contents/Resources/bin/gatehouse, linked onto PATH, opens a folder in the app', async () => {
+    const launcher = path.join(app, 'Contents/Resources/bin/gatehouse');
+    expect(mode(launcher)).toBe(0o755);
+    // As build/README.md says to install it: a link in a folder on PATH.
+    const bin = path.join(outDir, 'usr-local-bin');
+    fs.mkdirSync(bin);
+    fs.symlinkSync(launcher, path.join(bin, 'gatehouse'));
+    await expectLauncherOpensFolders(path.join(bin, 'gatehouse'), fs.mkdtempSync(path.join(outDir, 'launch-')));
   });
 });

@@ -5,6 +5,7 @@ import { listPackage } from '@electron/asar';
 import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveUpdateFeed } from '../../../src/main/electron/update-feed';
+import { expectLauncherOpensFolders } from './helpers/launcher';
 import { computeLinuxTargets, loadBuilderConfig, packLinuxDir, root } from './helpers/package-offline';
 import type { LinuxTargetResult } from './helpers/package-offline';
 
@@ -175,5 +176,35 @@ describe('packaging for Linux with electron-builder (offline)', () => {
     const darwin = fs.readdirSync(prebuilds).filter((p) => p.startsWith('darwin-'));
     expect(darwin.sort()).toEqual(['darwin-arm64', 'darwin-x64']);
     for (const p of darwin) expect(fs.statSync(path.join(prebuilds, p, 'spawn-helper')).mode & 0o777, p).toBe(0o755);
+  });
+
+  it('deb and rpm install /usr/bin/gatehouse, which opens a folder in the installed app', async () => {
+    const launcher = path.join(unpacked, 'resources/bin/gatehouse');
+    expect(fs.statSync(launcher).mode & 0o777).toBe(0o755);
+    // Installs each package's files as its fpm arguments map them (source=destination) under a stand-in root:
+    // the packed app at /opt/Gatehouse, the package's own link at /usr/bin/gatehouse.
+    for (const t of targets.filter((x): x is Extract<LinuxTargetResult, { kind: 'fpm' }> => x.kind === 'fpm')) {
+      const installed = path.join(outDir, `installed-${path.extname(t.package).slice(1)}`);
+      const mappings = t.args.filter((a) => /^[^-].*=\//.test(a)).map((a) => a.split('='));
+      const place = (dest: string) => {
+        const at = path.join(installed, dest);
+        fs.mkdirSync(path.dirname(at), { recursive: true });
+        return at;
+      };
+      for (const [from, to] of mappings) {
+        // (The desktop entry and icons, written to temporary files for fpm, are gone once the target is done.)
+        const source = path.resolve(root, from!);
+        const st = fs.lstatSync(source, { throwIfNoEntry: false });
+        if (st?.isSymbolicLink()) {
+          const target = fs.readlinkSync(source);
+          fs.symlinkSync(path.isAbsolute(target) ? path.join(installed, target) : target, place(to!));
+        } else if (st?.isDirectory()) {
+          fs.symlinkSync(source, place(to!.replace(/\/$/, '')));
+        }
+      }
+      const onPath = path.join(installed, 'usr/bin/gatehouse');
+      expect(fs.realpathSync(onPath), t.package).toBe(fs.realpathSync(launcher));
+      await expectLauncherOpensFolders(onPath, fs.mkdtempSync(path.join(outDir, 'launch-')));
+    }
   });
 });
