@@ -5,3 +5,6 @@
  * silent. test/unit/electron/electron-builder-config.test.ts checks that the two agree.
  */
 export const APP_ID = 'dev.gatehouse.desktop';
+
+/** The deb's and the rpm's package name: package.json's `name`, which electron-builder gives them (tested). */
+export const LINUX_PACKAGE_NAME = 'gatehouse';

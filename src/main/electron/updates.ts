@@ -10,10 +10,21 @@ export interface UpdaterLike {
   setFeedURL(options: { provider: 'generic'; url: string }): void;
   checkForUpdates(): Promise<unknown>;
   quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void;
-  on(event: 'update-available' | 'update-downloaded', listener: (info: { version: string }) => void): unknown;
+  on(event: 'update-available', listener: (info: { version: string }) => void): unknown;
+  /** `downloadedFile`: where the downloaded installer or package is. */
+  on(event: 'update-downloaded', listener: (info: { version: string; downloadedFile?: string }) => void): unknown;
   on(event: 'update-not-available', listener: () => void): unknown;
   on(event: 'download-progress', listener: (progress: { percent: number }) => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/**
+ * The updater for this copy of the app, and the package manager that installed it (a Linux deb, rpm or pacman
+ * package), or null when the app replaces itself (Windows, macOS, AppImage).
+ */
+export interface LoadedUpdater {
+  updater: UpdaterLike;
+  packageManager: 'deb' | 'rpm' | 'pacman' | null;
 }
 
 /** Where updates come from now: an https folder holding latest*.yml, or why updates are off. */
@@ -23,8 +34,8 @@ export interface DesktopUpdatesOptions {
   currentVersion: string;
   /** Development builds never update themselves. */
   packaged: boolean;
-  /** electron-updater's autoUpdater, loaded on the first check (not at start-up: it reads the app's resources). */
-  loadUpdater: () => Promise<UpdaterLike>;
+  /** electron-updater's updater, loaded on the first check (not at start-up: it reads the app's resources). */
+  loadUpdater: () => Promise<LoadedUpdater>;
   /** Read before every check: the user may have changed `updates.url` meanwhile. */
   resolveFeed: () => Promise<UpdateFeed>;
   log: (line: string) => void;
@@ -38,12 +49,15 @@ const firstLine = (err: unknown): string =>
  * The desktop app's updates, with electron-updater: a generic https feed (the user's `updates.url`, else the
  * address built into the package), downloaded in the background once found, checked against the sha512 in the
  * feed and, on Windows and macOS, against the app's code signature (electron-updater / Squirrel.Mac), installed
- * on quit or with "Restart to update". The status is pushed to the page as it changes.
+ * on quit or with "Restart to update". A deb or rpm is never installed at quit: its package manager needs root,
+ * and a password prompt would come up as the app closes; the person installs it ("Restart to update", or the
+ * package file themselves). The status is pushed to the page as it changes.
  */
 export class DesktopUpdates {
   private current: UpdateStatus;
   private readonly listeners = new Set<(status: UpdateStatus) => void>();
   private updater: UpdaterLike | null = null;
+  private packageManager: LoadedUpdater['packageManager'] = null;
   private feedUrl: string | null = null;
   private checking: Promise<UpdateStatus> | null = null;
   private timers: NodeJS.Timeout[] = [];
@@ -128,9 +142,10 @@ export class DesktopUpdates {
 
   private async loaded(): Promise<UpdaterLike> {
     if (this.updater) return this.updater;
-    const updater = await this.o.loadUpdater();
+    const { updater, packageManager } = await this.o.loadUpdater();
+    this.packageManager = packageManager;
     updater.autoDownload = true;
-    updater.autoInstallOnAppQuit = true;
+    updater.autoInstallOnAppQuit = packageManager === null;
     updater.allowDowngrade = false;
     updater.logger = {
       info: (m) => this.o.log(`updater: ${String(m)}`),
@@ -155,15 +170,18 @@ export class DesktopUpdates {
         });
     });
     updater.on('update-downloaded', (info) =>
-      this.set(
-        'ready',
-        `Gatehouse ${info.version} is downloaded and verified: it installs when you quit, or restart now.`,
-        { version: info.version },
-      ),
+      this.set('ready', this.readyMessage(info.version, info.downloadedFile), { version: info.version }),
     );
     updater.on('error', (err) => this.set('error', `Updating failed: ${firstLine(err)}`));
     this.updater = updater;
     return updater;
+  }
+
+  private readyMessage(version: string, file: string | undefined): string {
+    if (this.packageManager === null)
+      return `Gatehouse ${version} is downloaded and verified: it installs when you quit, or restart now.`;
+    const where = file ? ` (${file})` : '';
+    return `Gatehouse ${version} is downloaded and verified${where}. Installing a ${this.packageManager} package needs your password, so it is not installed when you quit: restart now to install it, or install the package with your package manager.`;
   }
 
   private make(

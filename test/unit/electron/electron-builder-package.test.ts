@@ -4,6 +4,7 @@ import path from 'node:path';
 import { listPackage } from '@electron/asar';
 import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LINUX_PACKAGE_NAME } from '../../../src/main/electron/app-identity';
 import { resolveUpdateFeed } from '../../../src/main/electron/update-feed';
 import { expectLauncherOpensFolders } from './helpers/launcher';
 import { computeLinuxTargets, loadBuilderConfig, packLinuxDir, root } from './helpers/package-offline';
@@ -65,6 +66,8 @@ describe('packaging for Linux with electron-builder (offline)', () => {
     expect(deb, 'deb target').toBeDefined();
     const arg = (name: string) => deb!.args[deb!.args.indexOf(name) + 1];
     expect(arg('--url')).toBe(pkg.homepage);
+    // The name dpkg records the package under, which the app looks for to tell a deb from an rpm (linux-install.ts).
+    expect(arg('--name')).toBe(LINUX_PACKAGE_NAME);
     expect(arg('--maintainer')).toMatch(/^.+ <[^@\s]+@[^@\s]+>$/);
     expect(arg('--vendor')).toBeTruthy();
     expect(arg('--license')).toBe(pkg.license);

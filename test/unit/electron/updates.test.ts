@@ -1,14 +1,12 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import Module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createUpdatesHandlers } from '../../../src/main/app/updates-handlers';
-import { loadElectronUpdater } from '../../../src/main/electron/electron-updater-loader';
 import { resolveUpdateFeed } from '../../../src/main/electron/update-feed';
 import { DesktopUpdates } from '../../../src/main/electron/updates';
-import type { UpdateFeed, UpdaterLike } from '../../../src/main/electron/updates';
+import type { LoadedUpdater, UpdateFeed, UpdaterLike } from '../../../src/main/electron/updates';
 import type { UpdateStatus } from '../../../src/shared/updates-contract';
 import { UpdateStatusSchema } from '../../../src/shared/updates-contract';
 
@@ -46,7 +44,11 @@ class FakeUpdater extends EventEmitter implements UpdaterLike {
   }
 }
 
-function service(feed: UpdateFeed | (() => Promise<UpdateFeed>), packaged = true) {
+function service(
+  feed: UpdateFeed | (() => Promise<UpdateFeed>),
+  packaged = true,
+  packageManager: LoadedUpdater['packageManager'] = null,
+) {
   const updater = new FakeUpdater();
   const seen: UpdateStatus[] = [];
   let loads = 0;
@@ -55,7 +57,7 @@ function service(feed: UpdateFeed | (() => Promise<UpdateFeed>), packaged = true
     packaged,
     loadUpdater: async () => {
       loads++;
-      return updater;
+      return { updater, packageManager };
     },
     resolveFeed: typeof feed === 'function' ? feed : async () => feed,
     log: () => undefined,
@@ -101,6 +103,28 @@ describe('DesktopUpdates', () => {
     expect(t.updater.checks).toBe(1);
     t.updates.install();
     expect(t.updater.installs).toEqual([[false, true]]);
+  });
+
+  it('a deb or rpm is never installed at quit (root would be asked for as the app closes): the person installs it', async () => {
+    for (const manager of ['deb', 'rpm'] as const) {
+      const t = service({ url: 'https://updates.example.com/gatehouse' }, true, manager);
+      t.updater.next = { version: '0.2.0' };
+      await t.updates.check();
+      expect(t.updater).toMatchObject({ autoDownload: true, autoInstallOnAppQuit: false, allowDowngrade: false });
+      const file = `/home/me/.cache/gatehouse-updater/pending/gatehouse-0.2.0.${manager}`;
+      t.updater.emit('update-downloaded', { version: '0.2.0', downloadedFile: file });
+      const ready = t.updates.status();
+      expect(ready).toMatchObject({ state: 'ready', version: '0.2.0' });
+      expect(ready.message).toContain(file);
+      expect(ready.message).toMatch(
+        new RegExp(`a ${manager} package needs your password, so it is not installed when you quit`),
+      );
+      expect(ready.message).not.toMatch(/installs when you quit/);
+      expect(UpdateStatusSchema.safeParse(ready).success).toBe(true);
+      // Asked for, it is installed (the package manager asks for the password then).
+      t.updates.install();
+      expect(t.updater.installs).toEqual([[false, true]]);
+    }
   });
 
   it('a failed check (a bad signature or sha512, no network) shows the reason on one line; the next check may succeed', async () => {
@@ -220,46 +244,5 @@ describe('the updates channels', () => {
     });
     expect(await handlers.checkForUpdates({})).toMatchObject({ state: 'unavailable' });
     await expect(handlers.installUpdate({})).rejects.toMatchObject({ code: 'FORBIDDEN' });
-  });
-});
-
-describe('loadElectronUpdater (the real electron-updater package)', () => {
-  it('returns its autoUpdater (a lazy CommonJS getter, which import() would not expose), ready for a generic feed', () => {
-    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-electron-updater-')));
-    const resources = path.join(dir, 'resources');
-    fs.mkdirSync(resources);
-    fs.writeFileSync(path.join(resources, 'package-type'), 'deb'); // what electron-builder's deb target writes
-    const app = Object.assign(new EventEmitter(), {
-      name: 'Gatehouse',
-      isPackaged: true,
-      getVersion: () => '0.1.0',
-      getName: () => 'Gatehouse',
-      getPath: () => dir,
-      getAppPath: () => dir,
-      whenReady: async () => undefined,
-    });
-    const loader = Module as unknown as { _load: (...a: unknown[]) => unknown };
-    const originalLoad = loader._load;
-    const proc = process as unknown as { resourcesPath?: string };
-    const originalResources = proc.resourcesPath;
-    loader._load = function (request: unknown, ...rest: unknown[]) {
-      return request === 'electron' ? { app } : originalLoad.call(this, request, ...rest);
-    };
-    proc.resourcesPath = resources;
-    try {
-      const updater = loadElectronUpdater();
-      expect(updater.constructor.name).toBe('DebUpdater');
-      for (const method of ['setFeedURL', 'checkForUpdates', 'quitAndInstall', 'on'] as const)
-        expect(typeof updater[method]).toBe('function');
-      expect(() =>
-        updater.setFeedURL({ provider: 'generic', url: 'https://updates.example.com/gatehouse' }),
-      ).not.toThrow();
-      updater.allowDowngrade = false;
-      expect(updater.allowDowngrade).toBe(false);
-    } finally {
-      loader._load = originalLoad;
-      proc.resourcesPath = originalResources;
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
   });
 });
