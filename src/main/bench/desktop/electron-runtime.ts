@@ -7,7 +7,8 @@ export type ElectronRuntime = { executable: string; reason: null } | { executabl
 /**
  * Finds the Electron runtime without triggering its download: `require('electron')` would try to fetch it
  * (electron 45's index.js downloads a missing binary), so read the package's path.txt and dist/ directly. On
- * Linux a display is needed too (`xvfb-run` provides one: .ci/run uses it).
+ * Linux a display is needed too (`xvfb-run` provides one: .ci/run uses it). Without a runtime the reason starts
+ * with "no runtime", which the real-Electron test prints as "skipped: no runtime: …".
  */
 export function findElectronRuntime(env: NodeJS.ProcessEnv = process.env, from: string = __filename): ElectronRuntime {
   const require = createRequire(from);
@@ -15,13 +16,13 @@ export function findElectronRuntime(env: NodeJS.ProcessEnv = process.env, from: 
   try {
     pkgDir = path.dirname(require.resolve('electron/package.json'));
   } catch {
-    return { executable: null, reason: 'the electron package is not installed' };
+    return { executable: null, reason: 'no runtime: the electron package is not installed' };
   }
   const pathFile = path.join(pkgDir, 'path.txt');
   if (!fs.existsSync(pathFile)) {
     return {
       executable: null,
-      reason: `no Electron runtime: ${path.relative(process.cwd(), pathFile)} is missing (the binary was never downloaded; run \`npx install-electron\`)`,
+      reason: `no runtime: ${path.relative(process.cwd(), pathFile)} is missing (Electron's binary was never downloaded: \`node node_modules/electron/install.js\`)`,
     };
   }
   const relative = fs.readFileSync(pathFile, 'utf8').trim();
@@ -30,7 +31,7 @@ export function findElectronRuntime(env: NodeJS.ProcessEnv = process.env, from: 
   try {
     fs.accessSync(executable, fs.constants.X_OK);
   } catch {
-    return { executable: null, reason: `no Electron runtime: ${executable} is missing or not executable` };
+    return { executable: null, reason: `no runtime: ${executable} is missing or not executable` };
   }
   if (process.platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY) {
     return { executable: null, reason: 'no display for Electron (set DISPLAY or run under xvfb-run)' };
