@@ -22,6 +22,6 @@ export {
   type HookRuntimeOptions,
   type SandboxedHookLauncher,
 } from './hook-runtime';
-export { evaluateWithHooks, preToolUseVerdict, type HookedEvaluation } from './pre-tool-use';
+export { evaluateWithHooks, preToolUseVerdict, runPreToolUse, type HookedEvaluation } from './pre-tool-use';
 export { hookSandbox, projectHookRuntime, type HookSandbox } from './hook-sandbox';
 export { SessionHooks, type HookRunsReporter } from './session-hooks';

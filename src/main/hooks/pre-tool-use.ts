@@ -50,6 +50,21 @@ export interface HookedEvaluation {
   runs: HookRunRecord[];
 }
 
+/** A call's PreToolUse step: the engine's word before the hooks, and what the hooks said. */
+interface PreToolUse {
+  /** The engine's evaluation without the hooks' say: agent mode and schema decide whether any hook runs. */
+  evaluation: Evaluation;
+  /** The hooks' combined verdict; null when no hook ran or none had an opinion. */
+  verdict: HookVerdict | null;
+  /** Every PreToolUse hook that ran for the call (which, how long, what it said). */
+  runs: HookRunRecord[];
+}
+
+interface HookCallExtra {
+  toolUseId?: string;
+  signal?: AbortSignal;
+}
+
 /**
  * Decides a call with its PreToolUse hooks in the engine's order: agent mode and schema first (a call they refuse
  * runs no hook), then the matching hooks (trust decides which), then the engine again with their verdict.
@@ -59,19 +74,38 @@ export async function evaluateWithHooks(
   runtime: HookRuntime | null,
   call: unknown,
   options: DecideOptions = {},
-  extra: { toolUseId?: string; signal?: AbortSignal } = {},
+  extra: HookCallExtra = {},
 ): Promise<HookedEvaluation> {
+  const { evaluation, verdict, runs } = await runPreToolUse(engine, runtime, call, options, extra);
+  if (verdict === null) return { evaluation, options, runs };
+  const withHook: DecideOptions = { ...options, hook: verdict };
+  return { evaluation: await engine.evaluateAsync(call, withHook), options: withHook, runs };
+}
+
+/**
+ * Runs a call's PreToolUse hooks: the engine judges the call first (agent mode and schema; a call they refuse runs
+ * no hook), then the hooks that match it run (trust decides which) and their answers are combined. The engine's
+ * decision with that verdict is the caller's next step (`evaluateWithHooks`, or the gate's engine stage).
+ */
+export async function runPreToolUse(
+  engine: PermissionEngine,
+  runtime: HookRuntime | null,
+  call: unknown,
+  options: DecideOptions,
+  extra: HookCallExtra,
+): Promise<PreToolUse> {
   const first = await engine.evaluateAsync(call, options);
   const ctx = first.context;
-  if (runtime !== null && first.mcp) return mcpWithHooks(engine, runtime, call, first, options, extra);
-  if (runtime === null || ctx === null || !ctx.hooks?.length) return { evaluation: first, options, runs: [] };
+  if (runtime !== null && first.mcp) return mcpHooks(engine, runtime, call, first, options, extra);
+  const none: PreToolUse = { evaluation: first, verdict: null, runs: [] };
+  if (runtime === null || ctx === null || !ctx.hooks?.length) return none;
   const hooks = hooksFor(
     ctx.hooks,
     { trusted: ctx.trusted, hooksEnabled: ctx.projectHooksEnabled ?? true },
     'PreToolUse',
     [ctx.tool, CLAUDE_TOOL_NAMES[ctx.tool]],
   );
-  if (hooks.length === 0) return { evaluation: first, options, runs: [] };
+  if (hooks.length === 0) return none;
   const runs = await runtime.run(
     'PreToolUse',
     hooks,
@@ -82,26 +116,22 @@ export async function evaluateWithHooks(
       ...(extra.signal ? { signal: extra.signal } : {}),
     },
   );
-  const records = runs.map((r) => r.record);
-  const hook = preToolUseVerdict(runs);
-  if (hook === null) return { evaluation: first, options, runs: records };
-  const withHook: DecideOptions = { ...options, hook };
-  return { evaluation: await engine.evaluateAsync(call, withHook), options: withHook, runs: records };
+  return { evaluation: first, verdict: preToolUseVerdict(runs), runs: runs.map((r) => r.record) };
 }
 
 /**
  * An MCP call (`mcp__<server>__<tool>`) with its PreToolUse hooks: matched by that name (`mcp__srv__.*`), given its
  * arguments as `tool_input`. A call the engine refused before the hooks (plan mode, malformed arguments) runs none.
  */
-async function mcpWithHooks(
+async function mcpHooks(
   engine: PermissionEngine,
   runtime: HookRuntime,
   call: unknown,
   first: Evaluation,
   options: DecideOptions,
-  extra: { toolUseId?: string; signal?: AbortSignal },
-): Promise<HookedEvaluation> {
-  const none = { evaluation: first, options, runs: [] };
+  extra: HookCallExtra,
+): Promise<PreToolUse> {
+  const none: PreToolUse = { evaluation: first, verdict: null, runs: [] };
   if (first.decision.source === 'agent-mode' || first.decision.source === 'schema' || !first.mcp) return none;
   const state = await engine.state.currentAsync(options);
   if (!state.hooks?.length) return none;
@@ -124,9 +154,5 @@ async function mcpWithHooks(
       ...(extra.signal ? { signal: extra.signal } : {}),
     },
   );
-  const records = runs.map((r) => r.record);
-  const hook = preToolUseVerdict(runs);
-  if (hook === null) return { evaluation: first, options, runs: records };
-  const withHook: DecideOptions = { ...options, hook };
-  return { evaluation: await engine.evaluateAsync(call, withHook), options: withHook, runs: records };
+  return { evaluation: first, verdict: preToolUseVerdict(runs), runs: runs.map((r) => r.record) };
 }
