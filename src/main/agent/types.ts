@@ -1,9 +1,8 @@
-import type { ApprovalRequest } from '../../shared/approval-contract';
 import type { AgentEvent, AgentRunStatus, AutoRunStats } from '../../shared/agent-events';
 import type { TokenUsage } from '../../shared/conversation';
 import type { RpcError } from '../../shared/errors';
 import type { AgentMode, PermissionMode } from '../../shared/permission';
-import type { ApprovalAnswer } from '../permission/approvals';
+import type { Approver } from '../permission/approvals';
 import type { TrustOracle } from '../permission/trust-oracle';
 import type { RuleText } from '../settings/settings-store';
 import type { WorkerHost } from '../worker-host/types';
@@ -11,19 +10,7 @@ import type { WorkerHost } from '../worker-host/types';
 export type { ApprovalAnswer } from '../permission/approvals';
 export type { ApprovalRequest } from '../../shared/approval-contract';
 
-/**
- * Rejected by an approver when no person can answer any more (an RPC client that closed its input): the call is then
- * denied "approval required", exactly as where no person was ever there.
- */
-export class NoApproverError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'NoApproverError';
-  }
-}
-
-/** Answers an ask. `signal` aborts when the run is cancelled or the worker died: the call is then denied. */
-export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
+export { NoApproverError, type Approver } from '../permission/approvals';
 
 /**
  * What a session reports while a prompt runs: the agent's events, each call's one `tool_call_decided` among them

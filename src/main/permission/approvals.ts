@@ -1,5 +1,13 @@
-import type { Decision } from '../../shared/permission';
+/**
+ * The person's part of a decision (the decision path's last stage, src/main/gate/decision-path.ts): what they are
+ * shown for an ask, which answers it offers, and how their answer is applied (judged again, remembered, audited).
+ */
+import { randomUUID } from 'node:crypto';
+import type { DecisionAnswer } from '../../shared/agent-events';
+import type { ApprovalRequest } from '../../shared/approval-contract';
+import type { Decision, SandboxKind } from '../../shared/permission';
 import { isUnsandboxedCall } from '../../shared/tools';
+import type { PermissionRequest } from '../../shared/worker-protocol';
 import { ensureGitExcluded } from '../settings/git-exclude';
 import { addRuleToFile } from '../settings/edit-rules-file';
 import { localSettingsFile } from '../settings/settings-locations';
@@ -14,6 +22,144 @@ export type ApprovalAnswer =
   | { kind: 'session'; rules?: string[] }
   | { kind: 'always'; rules?: string[] }
   | { kind: 'deny'; note?: string };
+
+/** Answers an ask. `signal` aborts when the run is cancelled or the worker died: the call is then denied. */
+export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
+
+/**
+ * Rejected by an approver when no person can answer any more (an RPC client that closed its input): the call is then
+ * denied "approval required", exactly as where no person was ever there.
+ */
+export class NoApproverError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NoApproverError';
+  }
+}
+
+/** Asks the person through `approve`; rejects as soon as `signal` aborts (a cancel, a dead worker). */
+export function askApprover(approve: Approver, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+  const answer = approve(request, signal);
+  if (signal.aborted) return Promise.reject(new Error('aborted'));
+  return new Promise<ApprovalAnswer>((resolve, reject) => {
+    const onAbort = (): void => reject(new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    answer.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
+const RULE_SOURCES: ReadonlySet<string> = new Set(['policy', 'cli', 'session', 'local', 'project', 'user']);
+
+/** The ask rule that made the engine ask, if one did (contract "Approvals must be able to do what they offer"). */
+function askingRule(asked: Decision): string | null {
+  return asked.decision === 'ask' && asked.rule !== null && RULE_SOURCES.has(asked.source) ? asked.rule : null;
+}
+
+/**
+ * The answer to this ask holds for this call only, never as a rule: a write whose content the person cannot see; a
+ * call an ask rule asked about (no session or local allow could ever override it: ask beats allow); a hook's ask; a
+ * hard ask (a run-time write reaching a protected folder: no rule could allow it).
+ */
+export function onceOnly(request: PermissionRequest, asked: Decision): boolean {
+  return (
+    request.preview?.kind === 'unpreviewable' ||
+    askingRule(asked) !== null ||
+    asked.source === 'hook' ||
+    asked.source === 'hard'
+  );
+}
+
+/** What the person is shown: the call, why it asks, the rules an answer would add, where a command would run. */
+export function approvalRequest(
+  runId: string,
+  request: PermissionRequest,
+  asked: Decision,
+  suggestedRules: string[],
+  sandbox: SandboxKind | undefined,
+): ApprovalRequest {
+  const rule = askingRule(asked);
+  return {
+    requestId: randomUUID(),
+    runId,
+    ...(request.callId ? { callId: request.callId } : {}),
+    tool: request.tool,
+    input: request.input,
+    ...(request.preview ? { preview: request.preview } : {}),
+    ...(request.position ? { position: request.position } : {}),
+    ...(request.agent ? { agent: { id: request.agent.id, name: request.agent.name } } : {}),
+    reason:
+      rule === null
+        ? asked.reason
+        : `${asked.reason}. An allow rule can never override an ask rule, so only this call can be allowed: to stop being asked, remove or edit ${rule} (${asked.source} rules)`,
+    source: asked.source,
+    suggestedRules,
+    ...(sandbox ? { sandbox } : {}),
+    ...(suggestedRules.length === 0 ||
+    isUnsandboxedCall(request.tool, request.input) ||
+    request.preview?.kind === 'unpreviewable' ||
+    rule !== null ||
+    asked.source === 'hook' ||
+    asked.source === 'hard'
+      ? { onceOnly: true }
+      : {}),
+  };
+}
+
+/**
+ * The answer as it is applied: "session" or "always" to an ask offered once only counts once, and rules a shell sent
+ * for a call that had none to suggest are not stored (applyApprovalAnswer counts the answer once).
+ */
+export function keptAnswer(given: ApprovalAnswer, once: boolean, suggested: readonly string[]): ApprovalAnswer {
+  if (given.kind !== 'session' && given.kind !== 'always') return given;
+  if (once) return { kind: 'once' };
+  return suggested.length === 0 ? { kind: given.kind } : given;
+}
+
+/** No answer: nobody can answer any more, the run stopped, or the approver failed. Always a deny. */
+export function unanswered(err: unknown, asked: Decision, signal: AbortSignal): Decision {
+  if (err instanceof NoApproverError)
+    return { ...withoutPerson(asked), reason: `approval required (${err.message}): ${asked.reason}` };
+  const reason = signal.aborted
+    ? 'nobody answered before the run stopped'
+    : `the approval failed: ${err instanceof Error ? err.message : String(err)}`;
+  return { decision: 'deny', source: 'approval', rule: null, reason };
+}
+
+/** A person's answer to a command asked about only because the sandbox is missing: this one call, nothing more. */
+export function answerWithoutSandbox(answer: ApprovalAnswer): Decision {
+  if (answer.kind === 'deny') {
+    return {
+      decision: 'deny',
+      source: 'approval',
+      rule: null,
+      reason: answer.note ? `denied by you: ${answer.note}` : 'denied by you',
+    };
+  }
+  return {
+    decision: 'allow',
+    source: 'approval',
+    rule: null,
+    reason: 'allowed once by you (the OS sandbox is unavailable)',
+  };
+}
+
+/** The person's answer as the event records it: the choice, the rules it added, a deny's note. */
+export function answered(answer: ApprovalAnswer, rulesAdded: readonly string[] = []): DecisionAnswer {
+  return {
+    choice: answer.kind,
+    ...(rulesAdded.length ? { rules: [...rulesAdded] } : {}),
+    ...(answer.kind === 'deny' && answer.note ? { note: answer.note } : {}),
+  };
+}
 
 /** What the engine proposes for a call that asks: the rules "allow for this session/always" would add. */
 export async function proposeRules(
@@ -56,9 +202,10 @@ export async function applyApprovalAnswer(
   call: unknown,
   answer: ApprovalAnswer,
   options: DecideOptions = {},
-  /** Completes the decision before it is recorded (the gate adds the sandbox a command runs in). */
-  complete: (d: Decision) => Decision = (d) => d,
+  /** A command: the sandbox it runs in once the person allows it (the allow records it, as the gate's answer does). */
+  runsIn?: SandboxKind,
 ): Promise<{ decision: Decision; rulesAdded: string[] }> {
+  const complete = (d: Decision): Decision => (d.decision === 'allow' && runsIn ? { ...d, sandbox: runsIn } : d);
   const { decision: current, context, mcp } = await engine.evaluateAsync(call, options);
   if (current.decision !== 'ask' || (context === null && !mcp)) return { decision: current, rulesAdded: [] };
   let rulesAdded: string[] = [];

@@ -5,6 +5,6 @@ export {
   type SandboxSettingsSources,
 } from './sandbox-settings';
 export { bwrapOverride, sandboxRunConfig, type SandboxRunConfigSources } from './run-config';
-export { gateOnSandbox, sandboxMissing, unavailableReason, SANDBOXED_TOOL } from './sandbox-gate';
+export { sandboxMissing, unavailableReason, SANDBOXED_TOOL } from './sandbox-gate';
 export { writableDirectories } from './writable-directories';
 export { readDenyMask, sandboxReadDeny, TOO_MANY_FILES, type ReadDenyMask } from './read-deny-mask';

@@ -18,10 +18,9 @@ export function unavailableReason(status: SandboxStatus): string {
   return `the OS sandbox is unavailable (${status.reason ?? 'unknown reason'}): every command needs approval`;
 }
 
-/** The engine's decision, or the ask that replaces an allow of run_command while the sandbox is missing. */
-export function gateOnSandbox(tool: string, decision: Decision, status: SandboxStatus | null): Decision {
-  if (tool !== SANDBOXED_TOOL || decision.decision !== 'allow' || status === null || !sandboxMissing(status))
-    return decision;
+/** The ask that replaces an allow of `tool` while the sandbox is missing (a run_command); null: an allow stands. */
+export function askWithoutSandbox(tool: string, status: SandboxStatus | null): Decision | null {
+  if (tool !== SANDBOXED_TOOL || status === null || !sandboxMissing(status)) return null;
   return { decision: 'ask', source: 'hard', rule: null, reason: unavailableReason(status) };
 }
 
