@@ -29,6 +29,7 @@ import { UtilityProcessLauncher } from './utility-launcher';
 import { appPagesFor, isAppPageUrl } from './url-policy';
 import { hardenSession, hardenWebContents, registerAppScheme, serveAppScheme } from './web-security';
 import { bundlePaths, isAppFrame } from './window';
+import { WorkerAfterPath } from './worker-after-path';
 
 const STOP_TIMEOUT_MS = 3_000;
 
@@ -104,8 +105,18 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
   hardenSession(session.defaultSession, isAppPage);
   serveAppScheme(bundle.renderer);
 
-  // The worker's environment is read at each (re)start: the login shell's PATH goes in before the first one.
+  // The worker's environment is read at each (re)start: the login shell's PATH goes in before the first one, and
+  // into main's own environment, which the hooks main runs get (see worker-after-path.ts).
   const workerEnv = buildWorkerEnv(process.env, { GATEHOUSE_HOME: configDir });
+  const pathReady = (shellPath ?? Promise.resolve(null)).then((found) => {
+    if (!found) return;
+    if ('path' in found) {
+      process.env.PATH = mergePath(found.path, process.env.PATH);
+      workerEnv.PATH = process.env.PATH;
+    } else {
+      log(`PATH from the login shell: ${found.error}; using the PATH the app was started with`);
+    }
+  });
   const worker = new WorkerSupervisor({
     launcher: new UtilityProcessLauncher(workerOutputSink(openLog(configDir, 'worker'), !app.isPackaged)),
     log: mainLog,
@@ -127,7 +138,7 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
   });
   const core = new AppCore({
     shell: 'desktop',
-    worker,
+    worker: new WorkerAfterPath(worker, pathReady, (line) => mainLog.info(line)),
     configDir,
     project: null,
     // The model key saved on the Settings page: encrypted by the OS (never plain text; refused without a keychain).
@@ -240,17 +251,10 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
 
   // The supervisor restarts a crashed worker itself; when it gives up, the person decides.
   worker.onStatus(workerFailureHandler({ ask, restart: () => worker.start(), quit, log }));
-  if (shellPath) {
-    const found = await shellPath;
-    if ('path' in found) {
-      process.env.PATH = mergePath(found.path, process.env.PATH);
-      workerEnv.PATH = process.env.PATH;
-    } else {
-      log(`PATH from the login shell: ${found.error}; using the PATH the app was started with`);
-    }
-  }
   // A worker that cannot start is reported through its status (AppCore forwards it). Not after a quit that came
   // while the login shell was still being asked.
-  if (!stopping) void worker.start().catch((err: unknown) => log(`worker: ${describe(err)}`));
+  void pathReady.then(() => {
+    if (!stopping) void worker.start().catch((err: unknown) => log(`worker: ${describe(err)}`));
+  });
   updates.startAutomaticChecks();
 }

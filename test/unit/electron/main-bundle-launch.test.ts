@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ipcChannelName } from '../../../src/shared/api';
+import { reply, startFakeAnthropic, text } from '../../support/fake-anthropic';
 import { createFakeElectron } from './helpers/fake-electron';
 import { loadMainBundle, quitApp } from './helpers/load-main';
 
@@ -123,5 +125,76 @@ describe("a desktop launch (no terminal) takes the login shell's PATH", () => {
     expect(env.PATH).toBe('/opt/homebrew/bin:/usr/bin:/bin:/usr/sbin');
     expect(env.ANTHROPIC_API_KEY).toBeUndefined();
     expect(process.env.ANTHROPIC_API_KEY).toBeUndefined();
+  });
+
+  it('a message sent before the login shell answers waits for its PATH: the hooks main runs and the worker get it', async () => {
+    const model = await startFakeAnthropic({ apiKey: 'sk-login-path-0000' });
+    try {
+      // A program only the profile's PATH has, which a user hook runs: it records the PATH it was started with.
+      const tools = path.join(home, 'profile-bin');
+      const saw = path.join(home, 'hook-saw-path');
+      fs.mkdirSync(tools);
+      fs.writeFileSync(path.join(tools, 'gh-profile-tool'), `#!/bin/sh\nprintf '%s' "$PATH" > '${saw}'\n`, {
+        mode: 0o755,
+      });
+      // The login shell answers only once the test lets it (it waits on a FIFO): the message goes first.
+      const gate = path.join(home, 'gate');
+      execFileSync('mkfifo', [gate]);
+      const shell = path.join(home, 'zsh');
+      fs.writeFileSync(
+        shell,
+        [
+          '#!/bin/sh',
+          `read go < '${gate}'`,
+          `export PATH="${tools}:/usr/bin:/bin"`,
+          'for last; do :; done',
+          'exec /bin/sh -c "$last"',
+          '',
+        ].join('\n'),
+        { mode: 0o755 },
+      );
+      const project = path.join(home, 'proj');
+      const config = path.join(home, 'config');
+      fs.mkdirSync(project);
+      fs.mkdirSync(config);
+      const hook = { hooks: [{ type: 'command', command: 'gh-profile-tool' }] };
+      fs.writeFileSync(
+        path.join(config, 'settings.yaml'),
+        JSON.stringify({ trust: { default: 'trust' }, hooks: { UserPromptSubmit: [hook] } }),
+      );
+      delete process.env.GATEHOUSE_LOGIN_SHELL_PATH;
+      delete process.env.TERM;
+      Object.assign(process.env, {
+        SHELL: shell,
+        PATH: '/usr/bin:/bin',
+        ANTHROPIC_API_KEY: model.apiKey,
+        ANTHROPIC_BASE_URL: model.baseURL,
+      });
+      fake = createFakeElectron({ pickFolder: () => null });
+      restore = loadMainBundle(fake, ['/Applications/Gatehouse.app/Contents/MacOS/Gatehouse', project]);
+      fake.app.fireReady();
+      const window = await waitForWindow(fake);
+      const call = fake.ipcHandlers.get(ipcChannelName('sendMessage')) as unknown as (
+        e: unknown,
+        p: unknown,
+      ) => Promise<{ ok: boolean; result?: { runId: string } }>;
+      model.enqueue(reply(text('hello')));
+      const sent = call({ senderFrame: window.webContents.mainFrame, sender: window.webContents }, { text: 'hi' });
+      // The message is waiting for the PATH (main.log says so) before the login shell is let answer.
+      const mainLog = path.join(config, 'logs', 'main.log');
+      await expect
+        .poll(() => fs.existsSync(mainLog) && fs.readFileSync(mainLog, 'utf8'), { timeout: 15_000 })
+        .toMatch(/the worker waits for the login shell's PATH before it starts/);
+      expect(fake.forks).toHaveLength(0);
+      await fs.promises.writeFile(gate, 'go\n');
+      expect(await sent).toMatchObject({ ok: true, result: { runId: expect.any(String) } });
+      await expect.poll(() => fs.existsSync(saw), { timeout: 15_000 }).toBe(true);
+      expect(fs.readFileSync(saw, 'utf8')).toBe(`${tools}:/usr/bin:/bin`);
+      // One worker, started with that PATH: the agent's commands and the MCP servers it starts have it too.
+      expect(fake.forks).toHaveLength(1);
+      expect((fake.forks[0]!.options.env as Record<string, string>).PATH).toBe(`${tools}:/usr/bin:/bin`);
+    } finally {
+      await model.close();
+    }
   });
 });

@@ -241,7 +241,8 @@ export function createFakeElectron(options: { pickFolder: () => string | null; s
     utilityProcess: {
       fork: (entry: string, _args: string[], forkOptions: { env: Record<string, string> }) => {
         const child = new NodeAsUtilityProcess(entry, forkOptions.env);
-        forks.push({ entry, options: forkOptions, child });
+        // The environment as it was at the fork (main may change its object later, for the next start).
+        forks.push({ entry, options: { ...forkOptions, env: { ...forkOptions.env } }, child });
         return child;
       },
     },
