@@ -45,6 +45,10 @@ export class ChatService {
   private session: AgentSession | null = null;
   private runningRunId: string | null = null;
   private busy = false;
+  /** Settles once the running message has ended and its end is recorded; null while none runs. */
+  private runEnded: Promise<void> | null = null;
+  /** `stopRun` came while the message was still opening its session: it does not start. */
+  private stopBeforeStart = false;
   private readonly pending = new Map<string, PendingApproval>();
   /** Every event of the chat goes out through here, streamed text joined per frame (event-coalescer.ts). */
   private readonly events = new EventCoalescer((event) => this.options.emit(event));
@@ -137,18 +141,45 @@ export class ChatService {
     return this.exclusively(() => work(this.session));
   }
 
+  /** Whether a message is running: from `send` until its end is recorded in the transcript. */
+  isRunning(): boolean {
+    return this.runEnded !== null;
+  }
+
+  /**
+   * Cancels the running message and resolves once its end is recorded: the transcript says cancelled and keeps every
+   * tool call that finished (the shell waits for this before it quits). Resolves at once when none runs.
+   */
+  async stopRun(): Promise<void> {
+    const ended = this.runEnded;
+    if (!ended) return;
+    this.stopBeforeStart = true;
+    await this.cancel();
+    await ended;
+  }
+
   /** Starts a run and answers as soon as it has an id; the rest arrives as events. */
   async send(text: string, agentMode?: AgentMode): Promise<{ runId: string; sessionId: string }> {
     if (this.busy)
       throw new GatehouseError('BAD_REQUEST', 'the agent is still working on the last message: wait or cancel it');
     this.busy = true;
+    let ended: () => void = () => undefined;
+    this.runEnded = new Promise<void>((resolve) => (ended = resolve));
+    const finished = (): void => {
+      this.busy = false;
+      this.runningRunId = null;
+      this.runEnded = null;
+      this.stopBeforeStart = false;
+      ended();
+    };
     let session: AgentSession;
     try {
       session = await this.openSession();
       // Read again for every message: a key or model saved on the Settings page since is used now.
       this.liveModel = await currentModelConfig(this.options);
+      if (this.stopBeforeStart) throw new GatehouseError('BAD_REQUEST', 'the message was stopped before it started');
     } catch (err) {
-      this.busy = false;
+      finished();
       throw err;
     }
     let started: (runId: string) => void = () => undefined;
@@ -164,10 +195,7 @@ export class ChatService {
         this.events.push({ type: 'runFinished', ...result });
         return result.runId;
       })
-      .finally(() => {
-        this.busy = false;
-        this.runningRunId = null;
-      });
+      .finally(finished);
     const runId = await Promise.race([firstEvent, done]);
     return { runId, sessionId: session.id };
   }

@@ -12,7 +12,7 @@ export type UpdatesHandlers = {
 export interface UpdatesSource {
   status(): UpdateStatus;
   check(): Promise<UpdateStatus>;
-  install(): UpdateStatus;
+  install(): Promise<UpdateStatus>;
   onStatus(listener: (status: UpdateStatus) => void): () => void;
 }
 

@@ -20,6 +20,8 @@ export interface AppWindowOptions {
   ask: AskUser;
   quit: () => void;
   log: (line: string) => void;
+  /** Runs first when the window is about to close: may prevent it (a turn runs and the person chooses to wait). */
+  beforeClose?: (event: { preventDefault(): void }) => void;
 }
 
 /**
@@ -47,6 +49,7 @@ export class AppWindow {
     }
     const created = createMainWindow({ preload: this.o.preload, title: 'Gatehouse', devTools: this.o.devTools });
     this.window = created;
+    if (this.o.beforeClose) created.on('close', this.o.beforeClose);
     // Events reach the page while it lives; closing it or losing its renderer denies waiting approvals.
     linkWindowEvents(this.o.core, created, this.o.isAppPage);
     recoverRendererCrashes(created, {

@@ -6,6 +6,8 @@ import type { WorkerStatus } from '../../shared/api';
 
 /** Shows a message box; resolves with the index of the button chosen (`cancel` for Esc or closing it). */
 export type AskUser = (box: {
+  /** The box's icon (default: error). */
+  type?: 'error' | 'warning' | 'question';
   title: string;
   message: string;
   detail: string;

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { app, dialog, Menu, safeStorage, session } from 'electron';
 import { AppCore } from '../app/app-core';
-import { openLog } from '../log';
+import { flushLogs, openLog } from '../log';
 import { userConfigDir } from '../paths';
 import { flushLastGoodWrites } from '../settings/last-good-cache';
 import { buildWorkerEnv, workerEntryPath, workerOutputSink, WorkerSupervisor } from '../worker-host';
@@ -21,6 +21,7 @@ import type { LaunchRequest } from './launch-args';
 import { LoginShellPathCache, mergePath, needsLoginShellPath } from './login-shell-path';
 import type { LoginShellPath } from './login-shell-path';
 import { buildAppMenuTemplate } from './menu-template';
+import { QuitGuard } from './quit-guard';
 import { SafeStorageKeyStore } from './safe-storage-key-store';
 import { loadElectronUpdater } from './electron-updater-loader';
 import { resolveUpdateFeed } from './update-feed';
@@ -135,6 +136,7 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
         platform: process.platform,
       }),
     log,
+    confirmRestart: () => guard.confirm('update'),
   });
   const core = new AppCore({
     shell: 'desktop',
@@ -155,9 +157,9 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
     },
   });
 
-  const ask: AskUser = async ({ title, message, detail, buttons, cancel }) => {
+  const ask: AskUser = async ({ type, title, message, detail, buttons, cancel }) => {
     const box = {
-      type: 'error' as const,
+      type: type ?? 'error',
       title,
       message,
       detail,
@@ -170,6 +172,15 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
     return (parent ? await dialog.showMessageBox(parent, box) : await dialog.showMessageBox(box)).response;
   };
   const quit = (): void => app.quit();
+  // A running turn is not ended unasked: quitting, closing the last window (which quits, except on macOS, where the
+  // app and its run go on without a window) and "Restart to update" all ask first.
+  const guard = new QuitGuard({
+    running: () => core.chat.isRunning(),
+    stopRun: () => core.chat.stopRun(),
+    ask,
+    log,
+  });
+  app.on('before-quit', (event) => guard.intercept(event, 'quit', quit));
   const shown = new AppWindow({
     core,
     preload: bundle.preload,
@@ -179,6 +190,7 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
     ask,
     quit,
     log,
+    ...(process.platform === 'darwin' ? {} : { beforeClose: (event) => guard.intercept(event, 'close', quit) }),
   });
   appWindow = shown;
 
@@ -238,9 +250,11 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
     updates.stop();
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS).unref());
     // The chat session ends (a run in progress is cancelled, its transcript and the audit log complete), then the
-    // worker stops; the settings' last-good entries being recorded are finished (not left half made).
+    // worker stops; the settings' last-good entries being recorded are finished (not left half made), then main.log
+    // has every line.
     const stopCore = core.close().then(() => worker.stop());
-    void Promise.race([Promise.all([stopCore, flushLastGoodWrites()]), timeout])
+    const written = Promise.all([stopCore, flushLastGoodWrites()]).then(() => flushLogs());
+    void Promise.race([written, timeout])
       .catch(() => undefined)
       .finally(() => app.quit());
   });

@@ -39,6 +39,8 @@ export interface DesktopUpdatesOptions {
   /** Read before every check: the user may have changed `updates.url` meanwhile. */
   resolveFeed: () => Promise<UpdateFeed>;
   log: (line: string) => void;
+  /** Asked before "Restart to update" quits: false (a turn runs and the person chose to wait) keeps the app open. */
+  confirmRestart?: () => Promise<boolean>;
   now?: () => Date;
 }
 
@@ -101,12 +103,17 @@ export class DesktopUpdates {
     return this.checking;
   }
 
-  /** Quits and installs the downloaded update. */
-  install(): UpdateStatus {
+  /**
+   * Quits and installs the downloaded update, once the person agreed to stop a running turn (asked before the updater
+   * starts anything: its installer must not run for an app that stays open).
+   */
+  async install(): Promise<UpdateStatus> {
     if (this.current.state !== 'ready' || !this.updater)
       throw new GatehouseError('BAD_REQUEST', 'no update has been downloaded yet');
+    const updater = this.updater;
+    if (this.o.confirmRestart && !(await this.o.confirmRestart())) return this.current;
     this.o.log(`installing Gatehouse ${this.current.version ?? ''}`);
-    this.updater.quitAndInstall(false, true);
+    updater.quitAndInstall(false, true);
     return this.current;
   }
 

@@ -48,6 +48,7 @@ function service(
   feed: UpdateFeed | (() => Promise<UpdateFeed>),
   packaged = true,
   packageManager: LoadedUpdater['packageManager'] = null,
+  confirmRestart?: () => Promise<boolean>,
 ) {
   const updater = new FakeUpdater();
   const seen: UpdateStatus[] = [];
@@ -62,6 +63,7 @@ function service(
     resolveFeed: typeof feed === 'function' ? feed : async () => feed,
     log: () => undefined,
     now: () => new Date('2030-01-02T03:04:05Z'),
+    ...(confirmRestart ? { confirmRestart } : {}),
   });
   updates.onStatus((s) => seen.push(s));
   return { updates, updater, seen, loads: () => loads };
@@ -91,7 +93,7 @@ describe('DesktopUpdates', () => {
     t.updater.next = { version: '0.2.0' };
     const after = await t.updates.check();
     expect(after).toMatchObject({ state: 'downloading', version: '0.2.0', percent: 42 });
-    expect(() => t.updates.install()).toThrow(/no update has been downloaded/);
+    await expect(t.updates.install()).rejects.toThrow(/no update has been downloaded/);
     t.updater.emit('update-downloaded', { version: '0.2.0' });
     expect(t.updates.status()).toMatchObject({
       state: 'ready',
@@ -101,7 +103,24 @@ describe('DesktopUpdates', () => {
     // A check while one is downloaded or downloading does not start another.
     await t.updates.check();
     expect(t.updater.checks).toBe(1);
-    t.updates.install();
+    await t.updates.install();
+    expect(t.updater.installs).toEqual([[false, true]]);
+  });
+
+  it('"Restart to update" asks the quit guard first: a person who waits for the running turn keeps the app open', async () => {
+    const answers = [false, true];
+    let asked = 0;
+    const t = service({ url: 'https://updates.example.com/gatehouse' }, true, null, async () => {
+      asked++;
+      return answers.shift()!;
+    });
+    t.updater.next = { version: '0.2.0' };
+    await t.updates.check();
+    t.updater.emit('update-downloaded', { version: '0.2.0' });
+    expect(await t.updates.install()).toMatchObject({ state: 'ready', version: '0.2.0' });
+    expect(t.updater.installs).toEqual([]); // "Wait": the installer never started
+    await t.updates.install();
+    expect(asked).toBe(2);
     expect(t.updater.installs).toEqual([[false, true]]);
   });
 

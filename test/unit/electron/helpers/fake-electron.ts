@@ -87,7 +87,7 @@ export class FakeSafeStorage {
 
 export interface MessageBoxCall {
   parent: boolean;
-  options: { title?: string; message: string; detail?: string; buttons?: string[] };
+  options: { type?: string; title?: string; message: string; detail?: string; buttons?: string[] };
 }
 
 export function createFakeElectron(options: { pickFolder: () => string | null; switches?: string[] }) {
@@ -157,11 +157,15 @@ export function createFakeElectron(options: { pickFolder: () => string | null; s
       this.webContents.loads.push(url);
       this.webContents.mainFrame.url = url;
     }
-    /** What Electron does when the window closes: destroyed, then 'closed'. */
+    /** What Electron does when the window closes: 'close' (which a listener may prevent), destroyed, 'closed'. */
     close() {
+      let prevented = false;
+      this.emit('close', { preventDefault: () => (prevented = true) });
+      if (prevented) return false;
       this.destroyed = true;
       this.webContents.destroyed = true;
       this.emit('closed');
+      return true;
     }
     isDestroyed() {
       return this.destroyed;
