@@ -4,7 +4,9 @@ import type { ApiEvent } from '../../shared/api';
 import { recoverRendererCrashes } from './crash-recovery';
 import type { AskUser } from './crash-recovery';
 import { createMainWindow } from './window';
+import type { SavedWindow } from './window-bounds';
 import { linkWindowEvents } from './window-events';
+import { rememberWindow } from './window-state';
 import type { EventSource } from './window-events';
 
 type View = Extract<ApiEvent, { type: 'showView' }>['view'];
@@ -20,6 +22,10 @@ export interface AppWindowOptions {
   ask: AskUser;
   quit: () => void;
   log: (line: string) => void;
+  /** Where a new window opens, and whether maximised (the saved state, if it fits the displays connected now). */
+  placement?: () => SavedWindow | null;
+  /** Saves where the window is, as the person moves, resizes, maximises or closes it. */
+  remember?: (saved: SavedWindow) => void;
   /** Runs first when the window is about to close: may prevent it (a turn runs and the person chooses to wait). */
   beforeClose?: (event: { preventDefault(): void }) => void;
 }
@@ -47,9 +53,19 @@ export class AppWindow {
       live.focus();
       return false;
     }
-    const created = createMainWindow({ preload: this.o.preload, title: 'Gatehouse', devTools: this.o.devTools });
+    const placed = this.o.placement?.() ?? null;
+    const created = createMainWindow({
+      preload: this.o.preload,
+      title: 'Gatehouse',
+      devTools: this.o.devTools,
+      bounds: placed?.bounds ?? null,
+    });
     this.window = created;
-    if (this.o.beforeClose) created.on('close', this.o.beforeClose);
+    const { beforeClose, remember } = this.o;
+    if (beforeClose) created.on('close', beforeClose);
+    if (remember) rememberWindow(created, remember);
+    // Maximised as it is shown (before, it would be shown before its page has painted).
+    if (placed?.maximized) created.once('ready-to-show', () => created.maximize());
     // Events reach the page while it lives; closing it or losing its renderer denies waiting approvals.
     linkWindowEvents(this.o.core, created, this.o.isAppPage);
     recoverRendererCrashes(created, {

@@ -3,7 +3,7 @@
 // no navigation away, no web permissions, IPC only from the app's own page, contract-validated (see ipc.ts);
 // packaged builds refuse remote debugging and have no DevTools.
 import path from 'node:path';
-import { app, dialog, Menu, safeStorage, session } from 'electron';
+import { app, dialog, Menu, safeStorage, screen, session } from 'electron';
 import { AppCore } from '../app/app-core';
 import { flushLogs, openLog } from '../log';
 import { userConfigDir } from '../paths';
@@ -30,6 +30,8 @@ import { UtilityProcessLauncher } from './utility-launcher';
 import { appPagesFor, isAppPageUrl } from './url-policy';
 import { hardenSession, hardenWebContents, registerAppScheme, serveAppScheme } from './web-security';
 import { bundlePaths, isAppFrame } from './window';
+import { windowToRestore } from './window-bounds';
+import { WindowStateFile } from './window-state';
 import { WorkerAfterPath } from './worker-after-path';
 
 const STOP_TIMEOUT_MS = 3_000;
@@ -105,6 +107,7 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
   const bundle = bundlePaths(__dirname);
   hardenSession(session.defaultSession, isAppPage);
   serveAppScheme(bundle.renderer);
+  const windowState = await WindowStateFile.open(configDir, log);
 
   // The worker's environment is read at each (re)start: the login shell's PATH goes in before the first one, and
   // into main's own environment, which the hooks main runs get (see worker-after-path.ts).
@@ -190,6 +193,8 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
     ask,
     quit,
     log,
+    placement: () => windowToRestore(windowState.layouts(), screen.getAllDisplays()),
+    remember: (saved) => void windowState.saveWindow(saved, screen.getAllDisplays()),
     ...(process.platform === 'darwin' ? {} : { beforeClose: (event) => guard.intercept(event, 'close', quit) }),
   });
   appWindow = shown;
@@ -226,7 +231,9 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
   void core.recent.settled().then(installMenu); // the recent list is read without blocking: shown once it is in
   // The menu watches without being a page: a closed window leaves nobody to answer an approval (it is denied).
   core.watch((event) => {
-    if (event.type === 'projectChanged') installMenu();
+    if (event.type !== 'projectChanged') return;
+    installMenu();
+    if (event.path) void windowState.saveLastProject(event.path);
   });
   // An approval waiting behind an unfocused window: a notification and the dock/taskbar badge.
   core.watch(createApprovalNotifier({ window: () => shown.current(), show: () => shown.show() }));
@@ -250,18 +257,25 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
     updates.stop();
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS).unref());
     // The chat session ends (a run in progress is cancelled, its transcript and the audit log complete), then the
-    // worker stops; the settings' last-good entries being recorded are finished (not left half made), then main.log
-    // has every line.
+    // worker stops; the settings' last-good entries and the window's place being recorded are finished (not left
+    // half made), then main.log has every line.
     const stopCore = core.close().then(() => worker.stop());
-    const written = Promise.all([stopCore, flushLastGoodWrites()]).then(() => flushLogs());
+    const written = Promise.all([stopCore, flushLastGoodWrites(), windowState.settled()]).then(() => flushLogs());
     void Promise.race([written, timeout])
       .catch(() => undefined)
       .finally(() => app.quit());
   });
 
+  // The launch's folder; else the project the window showed last (quietly left closed if it is gone).
   const initial = projectFromArgs(launch.args, launch.cwd);
+  const last = windowState.lastProject();
   if (initial) openProject(initial);
-  else shown.show();
+  else if (!last) shown.show();
+  else
+    void core
+      .openProject(last)
+      .catch((err: unknown) => log(`the last project was not reopened: ${describe(err)}`))
+      .finally(() => shown.show());
 
   // The supervisor restarts a crashed worker itself; when it gives up, the person decides.
   worker.onStatus(workerFailureHandler({ ask, restart: () => worker.start(), quit, log }));

@@ -1,15 +1,23 @@
 import path from 'node:path';
 import type { WebContents, WebFrameMain } from 'electron';
 import { BrowserWindow } from 'electron';
+import type { Rect } from './window-bounds';
 
 /**
  * The app window: sandboxed renderer, context isolation, no Node, web security on, our preload only; DevTools only
  * when `devTools` (development builds).
  */
-export function createMainWindow(options: { preload: string; title: string; devTools: boolean }): BrowserWindow {
+export function createMainWindow(options: {
+  preload: string;
+  title: string;
+  devTools: boolean;
+  /** Where the window was last left (checked to be on a connected display); default: 1200x800 where the OS puts it. */
+  bounds?: Rect | null;
+}): BrowserWindow {
   return new BrowserWindow({
     width: 1200,
     height: 800,
+    ...(options.bounds ?? {}),
     minWidth: 640,
     minHeight: 480,
     title: options.title,

@@ -90,8 +90,25 @@ export interface MessageBoxCall {
   options: { type?: string; title?: string; message: string; detail?: string; buttons?: string[] };
 }
 
-export function createFakeElectron(options: { pickFolder: () => string | null; switches?: string[] }) {
+interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** A display as screen.getAllDisplays() describes it (work area: the bounds less a 25 px menu bar). */
+export function fakeDisplay(bounds: Rect, scaleFactor = 1) {
+  return { bounds, workArea: { ...bounds, y: bounds.y + 25, height: bounds.height - 25 }, scaleFactor };
+}
+
+export function createFakeElectron(options: {
+  pickFolder: () => string | null;
+  switches?: string[];
+  displays?: Array<ReturnType<typeof fakeDisplay>>;
+}) {
   const switches = new Set(options.switches ?? []);
+  const displays = options.displays ?? [fakeDisplay({ x: 0, y: 0, width: 1920, height: 1080 })];
   const app = new (class extends EventEmitter {
     isPackaged = true;
     name = '';
@@ -147,8 +164,21 @@ export function createFakeElectron(options: { pickFolder: () => string | null; s
     visible = false;
     destroyed = false;
     focused = 0;
-    constructor(public readonly options: { webPreferences: Record<string, unknown> }) {
+    maximized = false;
+    bounds: Rect;
+    constructor(
+      public readonly options: { webPreferences: Record<string, unknown> } & Partial<Rect> & {
+          width?: number;
+          height?: number;
+        },
+    ) {
       super();
+      this.bounds = {
+        x: options.x ?? 100,
+        y: options.y ?? 100,
+        width: options.width ?? 800,
+        height: options.height ?? 600,
+      };
       windows.push(this);
       app.emit('web-contents-created', {}, this.webContents);
     }
@@ -166,6 +196,23 @@ export function createFakeElectron(options: { pickFolder: () => string | null; s
       this.webContents.destroyed = true;
       this.emit('closed');
       return true;
+    }
+    /** The person moves or resizes the window. */
+    setBounds(bounds: Rect) {
+      this.bounds = { ...bounds };
+      this.emit('move');
+      this.emit('resize');
+    }
+    getNormalBounds() {
+      return { ...this.bounds };
+    }
+    isMaximized() {
+      return this.maximized;
+    }
+    maximize() {
+      this.maximized = true;
+      this.visible = true;
+      this.emit('maximize');
     }
     isDestroyed() {
       return this.destroyed;
@@ -224,6 +271,7 @@ export function createFakeElectron(options: { pickFolder: () => string | null; s
       handle: (scheme: string, h: (request: Request) => Promise<Response>) => protocolHandlers.set(scheme, h),
     },
     session: { defaultSession: session },
+    screen: { getAllDisplays: () => displays },
     safeStorage,
     shell: { openExternal: async (url: string) => void opened.push(url) },
     dialog: {
@@ -268,6 +316,8 @@ export function createFakeElectron(options: { pickFolder: () => string | null; s
     errorBoxes,
     openDialogs,
     answerMessageBoxes: (button: number) => (messageBoxAnswer = button),
+    /** The connected displays: a test plugs one in or out by changing this list. */
+    displays,
     menu: () => menu,
   };
 }
