@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { isAppLink } from './open-requests';
 
 // The folder a launch asks to open (`gatehouse-desktop ~/code/app`), for the first instance and for a second one
 // that hands its arguments to the first. Pure: no electron import.
@@ -42,18 +43,32 @@ export function projectFromArgs(args: readonly string[], cwd: string): string | 
   return null;
 }
 
+/** What a launch asks for: a folder to open, a `gatehouse:` link (opened only once the person agrees), or nothing. */
+export type LaunchTarget = { folder: string } | { link: string } | null;
+
 /**
- * The folder a second instance asks for: from its `additionalData` (exact arguments and working directory) when
- * valid, else from the `argv` Electron passes (reordered, with switches Chromium added), else null.
+ * What the arguments ask for. A `gatehouse:` link (how Windows and Linux hand one over) wins, and then the other
+ * arguments are ignored: a crafted link could smuggle more arguments in, and none of them may open a folder unasked.
  */
-export function projectFromSecondInstance(
+export function launchTarget(args: readonly string[], cwd: string): LaunchTarget {
+  const link = args.find(isAppLink);
+  if (link !== undefined) return { link };
+  const folder = projectFromArgs(args, cwd);
+  return folder === null ? null : { folder };
+}
+
+/**
+ * What a second instance asks for: from its `additionalData` (exact arguments and working directory) when valid,
+ * else from the `argv` Electron passes (reordered, with switches Chromium added), else null.
+ */
+export function launchFromSecondInstance(
   argv: readonly string[],
   workingDirectory: string,
   additionalData: unknown,
-): string | null {
+): LaunchTarget {
   const data = LaunchRequestSchema.safeParse(additionalData);
-  if (data.success) return projectFromArgs(data.data.args, data.data.cwd);
+  if (data.success) return launchTarget(data.data.args, data.data.cwd);
   // argv[0] is the executable; a development launch's app folder is indistinguishable here, so only a packaged
   // second instance without additionalData relies on this.
-  return projectFromArgs(argv.slice(1), workingDirectory);
+  return launchTarget(argv.slice(1), workingDirectory);
 }

@@ -10,17 +10,20 @@ import { userConfigDir } from '../paths';
 import { flushLastGoodWrites } from '../settings/last-good-cache';
 import { buildWorkerEnv, workerEntryPath, workerOutputSink, WorkerSupervisor } from '../worker-host';
 import { APP_PAGE_URL } from './app-assets';
+import { APP_ID } from './app-identity';
 import { AppWindow } from './app-window';
 import { createApprovalNotifier } from './approval-notifier';
 import { workerFailureHandler } from './crash-recovery';
 import type { AskUser } from './crash-recovery';
 import { takeRefusedSwitches } from './debug-switches';
 import { registerApiIpc } from './ipc';
-import { projectFromArgs, projectFromSecondInstance, userArgs } from './launch-args';
-import type { LaunchRequest } from './launch-args';
+import { launchFromSecondInstance, launchTarget, userArgs } from './launch-args';
+import type { LaunchRequest, LaunchTarget } from './launch-args';
 import { LoginShellPathCache, mergePath, needsLoginShellPath } from './login-shell-path';
 import type { LoginShellPath } from './login-shell-path';
 import { buildAppMenuTemplate } from './menu-template';
+import { folderFromLink, LINK_SCHEME, OpenRequests } from './open-requests';
+import type { OpenRequest } from './open-requests';
 import { QuitGuard } from './quit-guard';
 import { SafeStorageKeyStore } from './safe-storage-key-store';
 import { loadElectronUpdater } from './electron-updater-loader';
@@ -65,6 +68,8 @@ function prepare(): void {
   // Chromium's own files (cache, cookies, the single-instance lock) live in a subfolder of our config dir, so
   // GATEHOUSE_HOME isolates a whole instance and the config root holds only Gatehouse's files.
   app.setName('Gatehouse');
+  // Windows shows notifications (approvals waiting) only from an app linked to its Start menu shortcut's id.
+  if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
   app.setPath('userData', path.join(configDir, 'desktop'));
   app.enableSandbox();
   registerAppScheme();
@@ -84,11 +89,28 @@ function prepare(): void {
     app.quit();
     return;
   }
+  // Folders the OS asks to open: macOS sends them before `ready` (a folder dropped on the Dock icon started the
+  // app), so they are listened for now and kept until the window exists.
+  const opens = new OpenRequests();
+  app.on('open-file', (event, file) => {
+    event.preventDefault();
+    opens.push({ kind: 'folder', path: file });
+  });
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    opens.push({ kind: 'link', url });
+  });
+  // gatehouse://open?path=… links: on macOS they arrive as open-url, on Windows as the one argument after the
+  // executable (Electron refuses to start when anything but `--` follows a URL argument, so a crafted link cannot add
+  // switches). Linux registers the scheme in the package's .desktop file. A development build never claims the
+  // scheme for the bare Electron binary.
+  if (app.isPackaged && (process.platform === 'darwin' || process.platform === 'win32'))
+    app.setAsDefaultProtocolClient(LINK_SCHEME);
   // Asked while Electron starts: a desktop launch gets the login shell's PATH for the agent's commands.
   const shellPath = needsLoginShellPath(process.platform, process.env)
     ? new LoginShellPathCache({ shell: process.env.SHELL, env: process.env }).get()
     : null;
-  startDesktop({ configDir, devServerUrl, isAppPage, launch, shellPath }).catch((err: unknown) => {
+  startDesktop({ configDir, devServerUrl, isAppPage, launch, shellPath, opens }).catch((err: unknown) => {
     dialog.showErrorBox('Gatehouse could not start', describe(err));
     app.exit(1);
   });
@@ -100,9 +122,11 @@ interface StartOptions {
   isAppPage: (url: string) => boolean;
   launch: LaunchRequest;
   shellPath: Promise<LoginShellPath> | null;
+  opens: OpenRequests;
 }
 
-async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellPath }: StartOptions): Promise<void> {
+async function startDesktop(o: StartOptions): Promise<void> {
+  const { configDir, devServerUrl, isAppPage, launch, opens } = o;
   await app.whenReady();
   const bundle = bundlePaths(__dirname);
   hardenSession(session.defaultSession, isAppPage);
@@ -112,7 +136,7 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
   // The worker's environment is read at each (re)start: the login shell's PATH goes in before the first one, and
   // into main's own environment, which the hooks main runs get (see worker-after-path.ts).
   const workerEnv = buildWorkerEnv(process.env, { GATEHOUSE_HOME: configDir });
-  const pathReady = (shellPath ?? Promise.resolve(null)).then((found) => {
+  const pathReady = (o.shellPath ?? Promise.resolve(null)).then((found) => {
     if (!found) return;
     if ('path' in found) {
       process.env.PATH = mergePath(found.path, process.env.PATH);
@@ -208,6 +232,38 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
       .catch((err: unknown) => dialog.showErrorBox('Cannot open folder', describe(err)))
       .finally(() => shown.show());
   };
+  /** A link names a folder: refused plainly when malformed, else opened only once the person agrees. */
+  const openLink = (url: string): void => {
+    shown.show();
+    const parsed = folderFromLink(url, process.platform);
+    if ('error' in parsed) {
+      log(`link refused: ${parsed.error}`);
+      dialog.showErrorBox(
+        'Cannot open link',
+        `Gatehouse opens links of the form gatehouse://open?path=FOLDER: ${parsed.error}.`,
+      );
+      return;
+    }
+    void ask({
+      type: 'question',
+      title: 'Gatehouse',
+      message: 'Open this folder in Gatehouse?',
+      detail:
+        `${parsed.folder}\n\nA link asked to open it. Opening a folder runs nothing; untrusted folders stay untrusted.` +
+        (core.chat.isRunning() ? ' The run in progress stops.' : ''),
+      buttons: ['Open', 'Cancel'],
+      cancel: 1,
+    }).then((choice) => {
+      if (choice === 0) openProject(parsed.folder);
+    });
+  };
+  const openTarget = (target: LaunchTarget): void => {
+    if (!target) shown.show();
+    else if ('link' in target) openLink(target.link);
+    else openProject(target.folder);
+  };
+  const openRequest = (request: OpenRequest): void =>
+    request.kind === 'folder' ? openProject(request.path) : openLink(request.url);
   const installMenu = (): void => {
     const template = buildAppMenuTemplate({
       appName: 'Gatehouse',
@@ -239,11 +295,9 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
   core.watch(createApprovalNotifier({ window: () => shown.current(), show: () => shown.show() }));
 
   // A second launch (`gatehouse-desktop ~/code/app` while the app runs) opens its folder here.
-  app.on('second-instance', (_event, argv, workingDirectory, additionalData) => {
-    const dir = projectFromSecondInstance(argv, workingDirectory, additionalData);
-    if (dir) openProject(dir);
-    else shown.show();
-  });
+  app.on('second-instance', (_event, argv, workingDirectory, additionalData) =>
+    openTarget(launchFromSecondInstance(argv, workingDirectory, additionalData)),
+  );
   app.on('activate', () => shown.show());
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
@@ -266,16 +320,17 @@ async function startDesktop({ configDir, devServerUrl, isAppPage, launch, shellP
       .finally(() => app.quit());
   });
 
-  // The launch's folder; else the project the window showed last (quietly left closed if it is gone).
-  const initial = projectFromArgs(launch.args, launch.cwd);
+  // The launch's folder or link; else what the OS handed over before the window existed; else, with neither, the
+  // project the window showed last (quietly left closed if it is gone).
+  const initial = launchTarget(launch.args, launch.cwd);
   const last = windowState.lastProject();
-  if (initial) openProject(initial);
-  else if (!last) shown.show();
+  if (initial || opens.waiting() || !last) openTarget(initial);
   else
     void core
       .openProject(last)
       .catch((err: unknown) => log(`the last project was not reopened: ${describe(err)}`))
       .finally(() => shown.show());
+  opens.attach(openRequest);
 
   // The supervisor restarts a crashed worker itself; when it gives up, the person decides.
   worker.onStatus(workerFailureHandler({ ask, restart: () => worker.start(), quit, log }));

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { takeRefusedSwitches } from '../../../src/main/electron/debug-switches';
-import { projectFromArgs, projectFromSecondInstance, userArgs } from '../../../src/main/electron/launch-args';
+import {
+  launchFromSecondInstance,
+  launchTarget,
+  projectFromArgs,
+  userArgs,
+} from '../../../src/main/electron/launch-args';
 
 function commandLine(switches: string[]) {
   const set = new Set(switches);
@@ -47,12 +52,25 @@ describe('the folder a launch asks to open', () => {
 
   it("a second instance's additionalData wins over its reordered argv; malformed data falls back to argv", () => {
     expect(
-      projectFromSecondInstance(['/exe', '--original-process-start-time=5', 'b'], '/x', { args: ['a'], cwd: '/w' }),
-    ).toBe('/w/a');
+      launchFromSecondInstance(['/exe', '--original-process-start-time=5', 'b'], '/x', { args: ['a'], cwd: '/w' }),
+    ).toEqual({ folder: '/w/a' });
     expect(
-      projectFromSecondInstance(['/exe', '--original-process-start-time=5', 'b'], '/x', { args: 'a', cwd: '/w' }),
-    ).toBe('/x/b');
-    expect(projectFromSecondInstance(['/exe'], '/x', { args: [], cwd: '/w', extra: 1 })).toBeNull();
-    expect(projectFromSecondInstance(['/exe'], '/x', null)).toBeNull();
+      launchFromSecondInstance(['/exe', '--original-process-start-time=5', 'b'], '/x', { args: 'a', cwd: '/w' }),
+    ).toEqual({ folder: '/x/b' });
+    expect(launchFromSecondInstance(['/exe'], '/x', { args: [], cwd: '/w', extra: 1 })).toBeNull();
+    expect(launchFromSecondInstance(['/exe'], '/x', null)).toBeNull();
+  });
+
+  it('a gatehouse: link (how Windows and Linux pass one) wins, and every other argument is then ignored', () => {
+    const link = 'gatehouse://open?path=%2Fsrv%2Fapp';
+    expect(launchTarget(['--', link], '/home/me')).toEqual({ link });
+    // A crafted link that smuggles a second argument in: the folder beside it is not opened unasked.
+    expect(launchTarget(['gatehouse://open?path=x', '/home/me/secret-project'], '/home/me')).toEqual({
+      link: 'gatehouse://open?path=x',
+    });
+    expect(launchTarget(['/home/me/a', 'GATEHOUSE://OPEN'], '/')).toEqual({ link: 'GATEHOUSE://OPEN' });
+    expect(launchFromSecondInstance(['/exe', link], '/x', undefined)).toEqual({ link });
+    expect(launchTarget(['code/gatehouse-notes'], '/home/me')).toEqual({ folder: '/home/me/code/gatehouse-notes' });
+    expect(launchTarget([], '/home/me')).toBeNull();
   });
 });

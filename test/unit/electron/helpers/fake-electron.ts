@@ -117,6 +117,8 @@ export function createFakeElectron(options: {
     quits = 0;
     exitCode: number | null = null;
     lockData: unknown = undefined;
+    appUserModelId: string | null = null;
+    readonly protocolClients: string[] = [];
     readonly commandLine = {
       hasSwitch: (name: string) => switches.has(name),
       removeSwitch: (name: string) => void switches.delete(name),
@@ -132,6 +134,13 @@ export function createFakeElectron(options: {
     }
     enableSandbox() {
       this.sandboxEnabled = true;
+    }
+    setAppUserModelId(id: string) {
+      this.appUserModelId = id;
+    }
+    setAsDefaultProtocolClient(protocol: string) {
+      this.protocolClients.push(protocol);
+      return true;
     }
     getVersion() {
       return '0.1.0';
