@@ -80,6 +80,8 @@ export const NOT_RUNNABLE = [
   /^(sudo )?apt-get /,
   /^ssh /,
   /^gatehouse web\b/,
+  // Starts the desktop app, or serves the browser shell until Ctrl-C (test/integration/cli-open.test.ts runs both).
+  /^gatehouse (open|\.)(\s|$)/,
   /^(ANTHROPIC_[A-Z_]+|GATEHOUSE_[A-Z_]+|BROWSER)=\S+ (npm start|gatehouse web)\b/,
 ];
 

@@ -32,6 +32,13 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./mcp-command')).mcpCommand,
   },
   {
+    name: 'open',
+    summary: 'open a folder in the desktop app (else in your browser); `gatehouse .` opens this one',
+    // Without the desktop app it serves the browser shell until Ctrl-C.
+    longLived: true,
+    load: async () => (await import('./open-command')).openCommand,
+  },
+  {
     name: 'permissions',
     summary: 'check what the permission engine decides for a tool call',
     parsesShell: true,
@@ -76,6 +83,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./web-command')).webCommand,
   },
 ];
+
+/** `gatehouse .` is `gatehouse open .`, as `code .` opens the folder in the editor. */
+export function expandShorthand(argv: string[]): string[] {
+  return argv[0] === '.' ? ['open', ...argv] : argv;
+}
 
 /** The entry named `name`, if any. */
 export function findCommand(name: string): CommandEntry | undefined {

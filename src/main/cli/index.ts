@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { userCacheDir } from '../../shared/node/user-folders';
 import { enableCodeCache } from '../../shared/node/code-cache';
-import { findCommand } from './commands';
+import { expandShorthand, findCommand } from './commands';
 import { HELPER_COMMAND, HELPER_DEBUG_ENV, helperEnabled, servedByHelper } from './decision-helper-socket';
 
 // The `gatehouse` binary (out/main/cli.js). Never imports electron: the CLI runs on plain Node. Kept small, as it
@@ -16,7 +16,7 @@ import { HELPER_COMMAND, HELPER_DEBUG_ENV, helperEnabled, servedByHelper } from 
 const BUILD_ID = '@@GATEHOUSE_CLI_BUILD_ID@@';
 const buildIdKnown = /^[0-9a-f]{16}$/.test(BUILD_ID);
 
-const argv = process.argv.slice(2);
+const argv = expandShorthand(process.argv.slice(2));
 const command = findCommand(argv[0] ?? '');
 
 function inProcess(stdin?: () => Promise<string>): void {

@@ -2,7 +2,7 @@ import { GATEHOUSE_VERSION } from '../../shared/version';
 import { beforeTerminator, closestChoice } from './args';
 import type { CliIO, CommandEntry } from './command';
 import { UsageError } from './command';
-import { COMMANDS, findCommand } from './commands';
+import { COMMANDS, expandShorthand, findCommand } from './commands';
 import { helpText, usageText } from './help-text';
 
 function help(): string {
@@ -24,8 +24,10 @@ function help(): string {
     '  ANTHROPIC_BASE_URL  a server that speaks the Anthropic Messages API (else model.baseURL)',
     '  ANTHROPIC_MODEL     the model (else model.name, else the default)',
     '  GATEHOUSE_HOME      user config directory (default: the OS config folder, e.g. ~/.config/gatehouse)',
+    '  GATEHOUSE_DESKTOP   the desktop app `gatehouse open` starts (default: where its packages install it)',
     '',
     'Examples:',
+    '  gatehouse .                                   this folder in the desktop app (else in your browser)',
     '  gatehouse web --project ~/code/app --open     the app in your browser, on that folder',
     '  gatehouse run --project . "Explain the build"  the agent once, headless',
     '',
@@ -54,7 +56,7 @@ async function commandHelp(entry: CommandEntry, io: CliIO): Promise<number> {
 
 /** Runs the CLI and returns its exit code. */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
-  const [first, ...rest] = argv;
+  const [first, ...rest] = expandShorthand(argv);
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     // `gatehouse help trust` is `gatehouse trust --help`
     const named = first === 'help' && rest[0] !== undefined ? findCommand(rest[0]) : undefined;
