@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { killWindowsTree } from '../../shared/node/process-tree';
 
 /** Signals for a whole process group: a command's shell, its children and its background jobs. */
 
@@ -60,4 +61,19 @@ export async function terminateGroup(pgid: number, graceMs: number): Promise<voi
     await new Promise((r) => setTimeout(r, 20));
   }
   signalGroup(pgid, 'SIGKILL');
+}
+
+/**
+ * Ends a command's whole process tree, `pid` being its first process (a group leader on Linux and macOS): null when
+ * done, else why not. Linux and macOS: the group, SIGTERM then SIGKILL after `graceMs`. Windows has no groups to
+ * signal: `taskkill /T /F` ends the tree by parent id at once (src/shared/node/process-tree.ts).
+ */
+export type TreeEnder = (pid: number, graceMs: number) => Promise<string | null>;
+
+export function treeEnderFor(platform: NodeJS.Platform = process.platform): TreeEnder {
+  if (platform === 'win32') return (pid) => killWindowsTree(pid);
+  return async (pid, graceMs) => {
+    await terminateGroup(pid, graceMs);
+    return null;
+  };
 }
