@@ -17,3 +17,22 @@ export const BASIC_ENV_NAMES: readonly string[] = [
   // internet: without it, no TLS connection made through that proxy (the model's API, a server's own) verifies.
   'NODE_EXTRA_CA_CERTS',
 ];
+
+/**
+ * What a program needs to run on Windows besides those (the system folder, how names become programs, temp and
+ * profile folders, where programs are installed). None identifies a secret.
+ */
+export const WINDOWS_ENV_NAMES: readonly string[] = [
+  'SystemRoot',
+  'SYSTEMROOT',
+  'windir',
+  'ComSpec',
+  'PATHEXT',
+  'TEMP',
+  'TMP',
+  'USERPROFILE',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'ProgramFiles',
+  'ProgramW6432',
+];

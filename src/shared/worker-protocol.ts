@@ -76,6 +76,11 @@ export const SandboxStatusSchema = z.object({
   /** Why it is unavailable (for a persistent warning), when it is. */
   reason: z.string().optional(),
   mechanism: z.string().optional(),
+  /**
+   * What runs the commands: bash (Git for Windows' on Windows), or PowerShell on a Windows machine without Git Bash,
+   * which the engine cannot read (every command then asks). Absent: bash.
+   */
+  shell: z.enum(['bash', 'powershell']).optional(),
 });
 export type SandboxStatus = z.infer<typeof SandboxStatusSchema>;
 

@@ -21,6 +21,7 @@ import { CommandConfinement } from './command-confinement';
 import type { ModelProvider } from './providers/types';
 import { createToolRegistry } from './tools/index';
 import type { CommandWrapper } from './tools/index';
+import type { CommandShell } from '../shared/node/command-shell';
 import type { ToolRegistry } from './tools/types';
 import { startRunMcp, type RunMcp } from './mcp/run-mcp';
 import type { McpTimings } from './mcp/mcp-connection';
@@ -77,7 +78,7 @@ export class AgentService {
           this.deps.port.send({ kind: 'event', event: AGENT_CHECKPOINT, data: { runId: params.runId, conversation } }),
       );
       const confined = await this.confinement.resolve(params.projectRoot, params.additionalDirectories, params.sandbox);
-      let registry = this.registry(confined.wrapper);
+      let registry = this.registry(confined.wrapper, confined.shell);
       if (params.mcpServers?.length) {
         mcp = await startRunMcp(params, registry, this.deps.mcpTimings, abort.signal);
         this.mcp.add(mcp);
@@ -141,11 +142,11 @@ export class AgentService {
     return { cancelled: abort !== undefined };
   }
 
-  private registry(wrapper: CommandWrapper): ToolRegistry {
+  private registry(wrapper: CommandWrapper, shell: CommandShell): ToolRegistry {
     if (this.deps.registry) return this.deps.registry;
     let registry = this.registries.get(wrapper);
     if (registry === undefined) {
-      registry = createToolRegistry({ commandWrapper: wrapper });
+      registry = createToolRegistry({ commandWrapper: wrapper, commandShell: shell });
       this.registries.set(wrapper, registry);
     }
     return registry;

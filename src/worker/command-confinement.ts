@@ -1,13 +1,15 @@
 /**
  * How the worker confines `run_command` for a run: the bubblewrap sandbox (one per project and configuration,
  * cached for the worker's life), or, only when the user turned the sandbox off, plain `bash -c` with the
- * environment still scrubbed. A sandbox that is enabled but unavailable also falls back to the scrubbed direct
- * form: main knows it (`sandbox.status`) and makes every command ask a person first.
+ * environment still scrubbed. A sandbox that is enabled but unavailable (always on Windows) also falls back to the
+ * scrubbed direct form: main knows it (`sandbox.status`) and makes every command ask a person first. The status also
+ * says which shell runs the commands (on Windows Git Bash or PowerShell): main's engine cannot read PowerShell.
  */
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SandboxRunConfig, SandboxStatus } from '../shared/worker-protocol';
+import { commandShell, type CommandShell } from '../shared/node/command-shell';
 import { CommandSandboxCache, unsandboxedWrapper } from '../shared/node/sandbox';
 import type { CommandSandbox, CommandSandboxConfig, SandboxUnavailable, WrappedCommand } from '../shared/node/sandbox';
 import type { CommandWrapper } from './tools/index';
@@ -21,6 +23,8 @@ export interface Confinement {
   status: SandboxStatus;
   /** Real paths the file tools never write (the user config dir: settings, trust store). */
   protectedPaths: string[];
+  /** What runs a command (bash; on Windows Git Bash or PowerShell): run_command tells the model. */
+  shell: CommandShell;
 }
 
 /** The fail-safe configuration when main sent none: sandbox on, no network, nothing extra kept in the env. */
@@ -57,8 +61,13 @@ async function withRealPath(p: string): Promise<string[]> {
 export class CommandConfinement {
   private readonly sandboxes: CommandSandboxCache;
   private readonly direct = new Map<string, ConfinedWrapper>();
+  private shell: Promise<CommandShell> | null = null;
 
-  constructor(sandboxes: CommandSandboxCache = new CommandSandboxCache()) {
+  /** `findShell`: this machine's (looked for on first use: on Windows that asks the registry). */
+  constructor(
+    sandboxes: CommandSandboxCache = new CommandSandboxCache(),
+    private readonly findShell: () => Promise<CommandShell> = () => commandShell(),
+  ) {
     this.sandboxes = sandboxes;
   }
 
@@ -68,15 +77,25 @@ export class CommandConfinement {
     config: SandboxRunConfig = defaultSandboxConfig(),
   ): Promise<Confinement> {
     const protectedPaths = await withRealPath(config.userConfigDir);
+    const shell = await (this.shell ??= this.findShell());
+    const confined = await this.confine(projectRoot, additionalDirectories, config, shell);
+    return { ...confined, status: { ...confined.status, shell: shell.kind }, protectedPaths, shell };
+  }
+
+  private async confine(
+    projectRoot: string,
+    additionalDirectories: string[],
+    config: SandboxRunConfig,
+    shell: CommandShell,
+  ): Promise<Pick<Confinement, 'wrapper' | 'status'>> {
     if (!config.enabled) {
       return {
-        wrapper: this.directWrapper(projectRoot, config.envAllowList),
+        wrapper: this.directWrapper(projectRoot, config.envAllowList, shell),
         status: {
           enabled: false,
           available: false,
           reason: 'the sandbox is turned off in your user settings (sandbox.enabled: false)',
         },
-        protectedPaths,
       };
     }
     let sandbox: CommandSandbox | SandboxUnavailable;
@@ -105,20 +124,14 @@ export class CommandConfinement {
       return {
         wrapper: sandbox,
         status: { enabled: true, available: false, reason: incomplete, mechanism: sandbox.mechanism },
-        protectedPaths,
       };
     }
     if (sandbox.kind === 'sandbox') {
-      return {
-        wrapper: sandbox,
-        status: { enabled: true, available: true, mechanism: sandbox.mechanism },
-        protectedPaths,
-      };
+      return { wrapper: sandbox, status: { enabled: true, available: true, mechanism: sandbox.mechanism } };
     }
     return {
-      wrapper: this.directWrapper(projectRoot, config.envAllowList),
+      wrapper: this.directWrapper(projectRoot, config.envAllowList, shell),
       status: { enabled: true, available: false, reason: sandbox.reason },
-      protectedPaths,
     };
   }
 
@@ -130,11 +143,11 @@ export class CommandConfinement {
     await this.sandboxes.disposeAll();
   }
 
-  private directWrapper(projectRoot: string, envAllowList: readonly string[]): ConfinedWrapper {
+  private directWrapper(projectRoot: string, envAllowList: readonly string[], shell: CommandShell): ConfinedWrapper {
     const key = JSON.stringify([projectRoot, [...envAllowList].sort()]);
     let wrapper = this.direct.get(key);
     if (wrapper === undefined) {
-      wrapper = unsandboxedWrapper(projectRoot, envAllowList);
+      wrapper = unsandboxedWrapper(projectRoot, envAllowList, process.env, shell);
       this.direct.set(key, wrapper);
     }
     return wrapper;

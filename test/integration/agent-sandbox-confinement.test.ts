@@ -53,6 +53,7 @@ describe('CommandConfinement', () => {
       enabled: true,
       available: false,
       reason: `bubblewrap was not found at ${path.join(root, 'no-bwrap')}`,
+      shell: 'bash',
     });
     expect((await c.wrapper.wrap('true')).file).toBe('bash');
   });
@@ -67,7 +68,7 @@ describe('CommandConfinement', () => {
 
   it.skipIf(bwrap === null)('a working sandbox is reused for the same project and configuration', async () => {
     const a = await confinement.resolve(project, [], config());
-    expect(a.status).toEqual({ enabled: true, available: true, mechanism: 'bubblewrap' });
+    expect(a.status).toEqual({ enabled: true, available: true, mechanism: 'bubblewrap', shell: 'bash' });
     const b = await confinement.resolve(project, [], config());
     expect(b.wrapper).toBe(a.wrapper);
     expect((await a.wrapper.wrap('true')).file).not.toBe('bash');

@@ -1,4 +1,5 @@
-import { BASIC_ENV_NAMES } from '../../shared/basic-env';
+import { BASIC_ENV_NAMES, WINDOWS_ENV_NAMES } from '../../shared/basic-env';
+import { GIT_BASH_VARIABLES } from '../../shared/node/windows-shell';
 
 /**
  * The worker's environment, built from scratch: only what a process needs to run, never the parent's tokens or
@@ -13,18 +14,8 @@ const PASS_THROUGH = [
   'XDG_CACHE_HOME',
   'GATEHOUSE_CODE_CACHE',
 ];
-const WINDOWS_PASS_THROUGH = [
-  'SystemRoot',
-  'SYSTEMROOT',
-  'windir',
-  'ComSpec',
-  'PATHEXT',
-  'TEMP',
-  'TMP',
-  'USERPROFILE',
-  'APPDATA',
-  'LOCALAPPDATA',
-];
+// Windows: its basics, and where a person said Git Bash is (the worker looks for the shell commands run in).
+const WINDOWS_PASS_THROUGH = [...WINDOWS_ENV_NAMES, ...GIT_BASH_VARIABLES];
 
 export function buildWorkerEnv(parent: NodeJS.ProcessEnv, extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};

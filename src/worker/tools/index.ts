@@ -13,6 +13,7 @@ import { createSearchCodeTool } from './search-code';
 import { DEFAULT_MAX_OUTPUT_CHARS } from './truncate';
 import type { ToolRegistry } from './types';
 import { writeFileTool } from './write-file';
+import type { CommandShell } from '../../shared/node/command-shell';
 
 export type { ModelToolDefinition, ToolContext, ToolPreview, ToolRegistry, ToolResult } from './types';
 export type { CommandWrapper } from './run-command';
@@ -28,6 +29,8 @@ export interface ToolRegistryOptions {
   killGraceMs?: number;
   /** run_command runs inside this (e.g. the bubblewrap CommandSandbox of src/shared/node/sandbox); absent: plain bash. */
   commandWrapper?: CommandWrapper;
+  /** What runs a command (command-shell.ts); absent: bash. */
+  commandShell?: CommandShell;
 }
 
 export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
@@ -43,6 +46,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         wrapper: options.commandWrapper,
         defaultTimeoutMs: options.defaultCommandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
         killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+        ...(options.commandShell ? { shell: options.commandShell } : {}),
       }),
     ],
     options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,

@@ -1,16 +1,13 @@
 import { RunCommandInput } from '../../shared/tools';
 import * as pty from 'node-pty';
-import { terminateGroup, groupAlive } from './process-group';
+import { commandArgv, POSIX_BASH, windowsCommandLine, type CommandShell } from '../../shared/node/command-shell';
+import { terminateGroup, groupAlive, treeEnderFor, type TreeEnder } from './process-group';
 import { EndMarkerFilter, newEndMarker, WRAPPER_SCRIPT } from './pty-sentinel';
 import { LiveOutput } from './terminal-output';
 import { defineTool, ToolError, type RegisteredTool, type ToolRunContext } from './tool';
 import { truncateHeadTail } from './truncate';
 import type { ToolResult } from './types';
 
-/**
- * Runs each command inside something else (the OS sandbox of src/shared/node/sandbox: its CommandSandbox fits this
- * shape): `wrap` gives the argv, environment and folder to spawn instead of `bash -c COMMAND`.
- */
 /** What to spawn for one command: argv, environment and folder, and what to release once it ended. */
 interface WrappedSpawn {
   file: string;
@@ -20,6 +17,10 @@ interface WrappedSpawn {
   cleanup?(): Promise<void>;
 }
 
+/**
+ * Runs each command inside something else (the OS sandbox of src/shared/node/sandbox: its CommandSandbox fits this
+ * shape): `wrap` gives the argv, environment and folder to spawn instead of `bash -c COMMAND`.
+ */
 export interface CommandWrapper {
   wrap(command: string): Promise<WrappedSpawn>;
   /**
@@ -44,6 +45,10 @@ export interface RunCommandOptions {
   defaultTimeoutMs: number;
   /** Time between SIGTERM and SIGKILL when a command is killed. */
   killGraceMs: number;
+  /** What runs the command (command-shell.ts): bash, or on Windows Git Bash or PowerShell. Absent: `bash`. */
+  shell?: CommandShell;
+  /** Ends a command's process tree on cancel and timeout. Absent: this platform's (process-group.ts). */
+  endTree?: TreeEnder;
 }
 
 /** Told to the model with every sandbox violation: the one explicit way out, and what it costs. */
@@ -60,7 +65,9 @@ const ROWS = 50;
 /** Room in the model's copy for the exit line and a sandbox note (up to three violations with their paths). */
 const FOOTER_ROOM = 2_000;
 
-type Ending = { kind: 'exit'; exitCode: number; signal: number } | { kind: 'timeout' } | { kind: 'cancel' };
+type Ending =
+  | { kind: 'exit'; exitCode: number; signal: number }
+  | { kind: 'timeout' | 'cancel'; failure: string | null };
 
 function workerEnv(): Record<string, string> {
   const env: Record<string, string> = {};
@@ -69,19 +76,48 @@ function workerEnv(): Record<string, string> {
 }
 
 function footerFor(ending: Ending, timeoutMs: number): string {
+  const failed = ending.kind !== 'exit' && ending.failure !== null ? `\n[${ending.failure}]` : '';
   switch (ending.kind) {
     case 'timeout':
-      return `[killed after timeout ${timeoutMs} ms]`;
+      return `[killed after timeout ${timeoutMs} ms]${failed}`;
     case 'cancel':
-      return '[cancelled]';
+      return `[cancelled]${failed}`;
     case 'exit':
       return ending.signal !== 0 ? `[terminated by signal ${ending.signal}]` : `[exit code ${ending.exitCode}]`;
   }
 }
 
 /**
- * Runs `bash -c COMMAND` (stdin from /dev/null) in a pty in the project root, under the end-marker wrapper of
- * pty-sentinel.ts; the whole process group dies on timeout or cancel. The output streams to the card as it comes
+ * Git Bash on Windows: the command's stdin from /dev/null as on Linux, but no end marker. The lost tail the marker works
+ * around is Linux's pty; on Windows node-pty reports the exit once ConPTY's output drained, and ConPTY redraws the
+ * screen rather than passing bytes through, so a marker line could come back split by cursor sequences. `exec` keeps
+ * the command's own exit code as the process's.
+ */
+const WINDOWS_BASH_WRAPPER = 'exec "$@" </dev/null';
+
+/**
+ * What the pty starts. Linux and macOS: bash runs the command under the end-marker wrapper of pty-sentinel.ts.
+ * Windows: Git Bash under the wrapper above (the command's own `bash` is then Git Bash's too), or PowerShell itself;
+ * the arguments go to node-pty as one command line quoted here, every argument in quotes. PowerShell's exit code is
+ * its own: 0, or 1 when its last statement failed.
+ */
+export function ptyLaunch(
+  shell: CommandShell,
+  marker: string,
+  spec: { file: string; args: string[] },
+): { file: string; args: string[] | string } {
+  if (!shell.windows)
+    return { file: shell.path, args: ['-c', WRAPPER_SCRIPT, 'gatehouse', marker, spec.file, ...spec.args] };
+  if (shell.kind === 'powershell') return { file: spec.file, args: windowsCommandLine(spec.args) };
+  return {
+    file: shell.path,
+    args: windowsCommandLine(['-c', WINDOWS_BASH_WRAPPER, 'gatehouse', spec.file, ...spec.args]),
+  };
+}
+
+/**
+ * Runs `bash -c COMMAND` (stdin from /dev/null; on Windows Git Bash's, or PowerShell) in a pty in the project root,
+ * under the wrapper `ptyLaunch` picks; the whole process tree dies on timeout or cancel (`opts.endTree`). The output streams to the card as it comes
  * and is rendered in a headless terminal of the pty's size (terminal-render.ts): the model and the card get that
  * rendering once the command ended.
  */
@@ -105,12 +141,15 @@ export async function runInPty(
         : profile === 'read-only' && wrapper.wrapReadOnly
           ? await wrapper.wrapReadOnly(command)
           : await wrapper.wrap(command);
-  const spawnSpec = wrapped ?? { file: 'bash', args: ['-c', command], env: workerEnv(), cwd: ctx.projectRoot };
+  const shell = opts.shell ?? POSIX_BASH;
+  const endTree = opts.endTree ?? treeEnderFor();
+  const spawnSpec = wrapped ?? { ...commandArgv(shell, command), env: workerEnv(), cwd: ctx.projectRoot };
+  const launch = ptyLaunch(shell, marker, spawnSpec);
   // The emulator loads with the first command, not at the worker's start.
   const { TerminalRenderer } = await import('./terminal-render');
   let term: pty.IPty;
   try {
-    term = pty.spawn('bash', ['-c', WRAPPER_SCRIPT, 'gatehouse', marker, spawnSpec.file, ...spawnSpec.args], {
+    term = pty.spawn(launch.file, launch.args, {
       name: 'xterm-256color',
       cols: COLS,
       rows: ROWS,
@@ -121,7 +160,8 @@ export async function runInPty(
     await spawnSpec.cleanup?.().catch(() => undefined);
     throw new ToolError(`could not start the command: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const pgid = term.pid; // the pty's child is a session leader: its pid is the group id
+  // The pty's child: on Linux and macOS a session leader, whose pid is the group id; on Windows the tree's root.
+  const pgid = term.pid;
   const started = term;
   // While the terminal is behind, the pty is not read: the command waits on its writes instead of filling memory.
   const renderer = new TerminalRenderer({
@@ -132,9 +172,15 @@ export async function runInPty(
   });
   const live = new LiveOutput((chunk) => ctx.onOutput?.(chunk));
   return new Promise((resolve) => {
-    let killing: { kind: 'timeout' | 'cancel'; done: Promise<void> } | null = null;
+    let killing: { kind: 'timeout' | 'cancel'; done: Promise<string | null> } | null = null;
     const kill = (kind: 'timeout' | 'cancel'): void => {
-      if (killing === null) killing = { kind, done: terminateGroup(pgid, graceMs) };
+      if (killing !== null) return;
+      const done = endTree(pgid, graceMs).then((failure) => {
+        // The tree could not be ended (taskkill refused): the pty's own kill ends what is on its console, at least.
+        if (failure !== null) closePty(started);
+        return failure;
+      });
+      killing = { kind, done };
     };
     const timer = setTimeout(() => kill('timeout'), timeoutMs);
     const onAbort = (): void => kill('cancel');
@@ -186,11 +232,13 @@ export async function runInPty(
       };
       if (killing !== null) {
         const { kind, done } = killing;
-        void Promise.all([done, released]).then(() => finish({ kind }));
+        void Promise.all([done, released]).then(([failure]) => finish({ kind, failure }));
         return;
       }
-      // Background jobs left behind by a finished command are not kept running.
-      if (groupAlive(pgid)) void terminateGroup(pgid, graceMs);
+      // Background jobs left behind by a finished command are not kept running: on Linux and macOS its group; on
+      // Windows what is still on its console goes with the pseudo console (which is released with it).
+      if (shell.windows) closePty(started);
+      else if (groupAlive(pgid)) void terminateGroup(pgid, graceMs);
       const ending: Ending = {
         kind: 'exit',
         exitCode: filter.exitCode ?? exitCode,
@@ -201,16 +249,33 @@ export async function runInPty(
   });
 }
 
+/** node-pty's own kill: on Windows it ends the processes on the pty's console and closes the pseudo console. */
+function closePty(term: pty.IPty): void {
+  try {
+    term.kill();
+  } catch {
+    // already gone
+  }
+}
+
+/** What the model is told about where a command runs. */
+function runsIn(shell: CommandShell, defaultTimeoutMs: number): string {
+  const where =
+    shell.kind === 'powershell'
+      ? 'Run a PowerShell command in the project root (no Git Bash was found, so commands run in PowerShell, in a terminal).'
+      : `Run a bash command in the project root (bash -c${shell.windows ? ", Git for Windows' bash" : ''}, in a terminal).`;
+  const sandbox = shell.windows
+    ? 'Windows has no command sandbox: commands run unconfined, each approved by a person unless they turned the sandbox off.'
+    : 'Commands run in an OS sandbox (writes only in the project, no secrets, network only to allowed domains); set ' +
+      'unsandboxed: true only for one command the sandbox blocked that the task truly needs: a person must approve it.';
+  return `${where} Returns the output (stdout and stderr together) and the exit code. Killed after timeout_ms (default ${defaultTimeoutMs} ms). Interactive commands get no input: pass flags that make them non-interactive. ${sandbox}`;
+}
+
 export function createRunCommandTool(opts: RunCommandOptions): RegisteredTool {
   return defineTool({
     name: 'run_command',
     input: RunCommandInput,
-    description:
-      'Run a bash command in the project root (bash -c, in a terminal). Returns the output (stdout and stderr ' +
-      `together) and the exit code. Killed after timeout_ms (default ${opts.defaultTimeoutMs} ms). ` +
-      'Interactive commands get no input: pass flags that make them non-interactive. Commands run in an OS ' +
-      'sandbox (writes only in the project, no secrets, network only to allowed domains); set unsandboxed: true ' +
-      'only for one command the sandbox blocked that the task truly needs: a person must approve it.',
+    description: runsIn(opts.shell ?? POSIX_BASH, opts.defaultTimeoutMs),
     timeoutMs: (input) => (input.timeout_ms ?? opts.defaultTimeoutMs) + opts.killGraceMs + 5_000,
     run: (input, ctx) =>
       runInPty(input.command, input.timeout_ms ?? opts.defaultTimeoutMs, opts, ctx, input.unsandboxed === true),
