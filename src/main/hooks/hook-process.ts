@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { killWindowsTree, type ProgramRunner } from '../../shared/node/process-tree';
 
-/** What to spawn for one hook: `/bin/sh -c COMMAND` directly, or wrapped by the OS sandbox. */
+/** What to spawn for one hook: `/bin/sh -c COMMAND` (on Windows Git Bash or PowerShell), or wrapped by the OS sandbox. */
 export interface HookSpawn {
   file: string;
   args: string[];
@@ -26,15 +27,42 @@ export interface HookProcessResult {
 /** A hook's stdout and stderr are each kept up to this many bytes. */
 export const HOOK_OUTPUT_CAP = 256 * 1024;
 
+/** Ends a hook and whatever it started: its process group on Linux and macOS; on Windows its process tree (taskkill). */
+type HookKiller = (child: ChildProcess) => void;
+
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    else child.kill('SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+}
+
+/** `run`: how taskkill is run (tests give a fake one). */
+export function hookKiller(platform: NodeJS.Platform = process.platform, run?: ProgramRunner): HookKiller {
+  if (platform !== 'win32') return killGroup;
+  return (child) => {
+    if (child.pid === undefined) {
+      child.kill();
+      return;
+    }
+    // taskkill refused (or could not run): the hook's own process at least.
+    void killWindowsTree(child.pid, run).then((failure) => failure !== null && child.kill());
+  };
+}
+
 /**
  * Runs one hook process: the JSON on stdin, stdout and stderr collected (capped), killed with its whole process group
- * when `timeoutMs` passes or `signal` aborts. Never throws: every failure is in the result.
+ * (on Windows its process tree) when `timeoutMs` passes or `signal` aborts. Never throws: every failure is in the
+ * result.
  */
 export function runHookProcess(
   spec: HookSpawn,
   stdin: string,
   timeoutMs: number,
   signal?: AbortSignal,
+  kill: HookKiller = hookKiller(),
 ): Promise<HookProcessResult> {
   const started = performance.now();
   const release = (): Promise<void> => spec.cleanup?.().catch(() => undefined) ?? Promise.resolve();
@@ -46,6 +74,7 @@ export function runHookProcess(
         env: spec.env,
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: process.platform !== 'win32',
+        windowsHide: true,
       });
     } catch (err) {
       void release().then(() => resolve(failed(`could not start: ${(err as Error).message}`, started)));
@@ -70,21 +99,13 @@ export function runHookProcess(
     };
     child.stdout?.on('data', keep(out, 'out'));
     child.stderr?.on('data', keep(errOut, 'err'));
-    const kill = (): void => {
-      try {
-        if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL');
-        else child.kill('SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    };
     const timer = setTimeout(() => {
       timedOut = true;
-      kill();
+      kill(child);
     }, timeoutMs);
     const onAbort = (): void => {
       error ??= 'cancelled';
-      kill();
+      kill(child);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) onAbort();
@@ -98,7 +119,8 @@ export function runHookProcess(
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       const released = release();
-      // The hook's own children may keep running in its group after it exits: they go with it.
+      // The hook's own children may keep running in its group after it exits: they go with it. (On Windows a tree
+      // whose root is gone cannot be found by parent id any more.)
       if (!timedOut && child.pid !== undefined && process.platform !== 'win32') {
         try {
           process.kill(-child.pid, 'SIGKILL');

@@ -2,6 +2,7 @@ import type { AuditLog } from '../permission/audit-log';
 import type { RunnableHook, HookEvent } from './active-hooks';
 import { readHookResponse, type HookResponse } from './hook-output';
 import { runHookProcess, type HookSpawn } from './hook-process';
+import { commandShell, shellArgv, type CommandShell } from '../../shared/node/command-shell';
 
 /**
  * Starts a project (or local) hook inside the OS sandbox, or says why it cannot (then the hook fails: a PreToolUse
@@ -17,6 +18,8 @@ export interface HookRuntimeOptions {
   transcriptPath?: string | null;
   sandboxed?: SandboxedHookLauncher | null;
   audit?: { log: AuditLog; session: string } | null;
+  /** What runs a user or policy hook on Windows (Git Bash, else PowerShell); absent: this machine's (command-shell.ts). */
+  shell?: () => Promise<CommandShell>;
 }
 
 /** One hook run, as the audit log, the tool card and `hooks list` show it. */
@@ -91,9 +94,10 @@ export class HookRuntime {
       if (!launch) return { unavailable: 'project hooks run only inside the OS sandbox, which is not set up here' };
       return launch(hook.command);
     }
+    // Linux and macOS: /bin/sh, as Claude Code runs hooks. Windows: Git Bash (Claude Code's too), else PowerShell.
+    const shell = await (this.options.shell ?? (() => commandShell()))();
     return {
-      file: '/bin/sh',
-      args: ['-c', hook.command],
+      ...(shell.windows ? shellArgv(shell, hook.command) : { file: '/bin/sh', args: ['-c', hook.command] }),
       env: envOf(this.options.env, this.options.projectRoot),
       cwd: this.options.projectRoot,
     };

@@ -10,12 +10,13 @@ import { isHttpEntry } from '../../shared/mcp-contract';
 import type { SandboxRunConfig } from '../../shared/worker-protocol';
 import { CommandConfinement } from '../command-confinement';
 import { CommandSandboxCache } from '../../shared/node/sandbox';
-import { BASIC_ENV_NAMES } from '../../shared/basic-env';
+import { BASIC_ENV_NAMES, WINDOWS_ENV_NAMES } from '../../shared/basic-env';
 import type { SpawnSpec } from './stdio-transport';
 
 /** Variables every server gets (when set): what a program needs to run, nothing that identifies a secret. */
 const BASIC_ENV = new Set([
   ...BASIC_ENV_NAMES,
+  ...(process.platform === 'win32' ? WINDOWS_ENV_NAMES : []),
   'LANGUAGE',
   'XDG_CACHE_HOME',
   'npm_config_cache',

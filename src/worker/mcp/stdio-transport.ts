@@ -1,13 +1,21 @@
 /**
  * The stdio transport for one MCP server process: the SDK's framing (ReadBuffer, serializeMessage) over a child we
- * spawn ourselves, in its own process group, so the whole server (and anything it started) is stopped with it and
- * its exit code and the tail of its stderr are known when it dies.
+ * spawn ourselves, in its own process group (on Windows: its process tree), so the whole server (and anything it
+ * started) is stopped with it and its exit code and the tail of its stderr are known when it dies.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn as nodeSpawn, type ChildProcess } from 'node:child_process';
+import crossSpawn from 'cross-spawn';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { terminateGroup } from '../tools/process-group';
+import { treeEnderFor } from '../tools/process-group';
+
+/**
+ * Windows: the program as the SDK's own stdio client starts it (cross-spawn), so `npx` finds `npx.cmd` through PATHEXT
+ * and a `.cmd` runs through cmd.exe with its arguments escaped for it (Node refuses to start a `.cmd` directly). No
+ * shell reads the entry's arguments, as on Linux and macOS.
+ */
+const spawn = process.platform === 'win32' ? crossSpawn : nodeSpawn;
 
 const STDERR_TAIL_CHARS = 4_000;
 /** Largest single message read from a server (a bigger one is an error, and the server is stopped). */
@@ -64,7 +72,9 @@ export class ChildStdioTransport implements Transport {
         env: this.spec.env,
         cwd: this.spec.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
-        detached: true,
+        // its own process group on Linux and macOS; on Windows that would give it a console window of its own
+        detached: process.platform !== 'win32',
+        windowsHide: true,
       });
       this.child = child;
       child.once('error', (err) => {
@@ -107,13 +117,16 @@ export class ChildStdioTransport implements Transport {
     });
   }
 
-  /** Ends stdin, then the process group: SIGTERM, and SIGKILL after a grace period. Resolves once it exited. */
+  /**
+   * Ends stdin, then the process group: SIGTERM, and SIGKILL after a grace period (Windows: taskkill of the tree).
+   * Resolves once it exited.
+   */
   async close(): Promise<void> {
     this.closing = true;
     const child = this.child;
     if (!child || this.exit !== null) return;
     child.stdin?.end();
-    if (child.pid !== undefined) await terminateGroup(child.pid, 2_000);
+    if (child.pid !== undefined && (await treeEnderFor()(child.pid, 2_000)) !== null) child.kill();
     await this.exited;
   }
 }
