@@ -26,7 +26,7 @@ import {
   type ApprovalAnswer,
   type Approver,
 } from '../permission/approvals';
-import { askWithoutSandbox, SANDBOXED_TOOL, statusForCommand } from '../sandbox/sandbox-gate';
+import { askWithoutSandbox, commandShellOf, SANDBOXED_TOOL, statusForCommand } from '../sandbox/sandbox-gate';
 import { withSandboxKind } from '../sandbox/sandbox-kind';
 
 /** The stages in the order the contract gives them: the first to settle a call decides it. */
@@ -138,8 +138,14 @@ export async function decideCall(
     audited: { ...judged, ...(request.agent ? { agent: request.agent.id } : {}) },
     signal: AbortSignal.any([run.signal, workerSignal]),
   };
+  // A command PowerShell runs is judged as one: unreadable.
+  const powerShell = commandShellOf(run.sandbox) === 'powershell';
   let state: GateState = {
-    options: { agentMode: run.agentMode, ...(run.mode ? { mode: run.mode } : {}) },
+    options: {
+      agentMode: run.agentMode,
+      ...(run.mode ? { mode: run.mode } : {}),
+      ...(powerShell ? { shell: 'powershell' } : {}),
+    },
     hooks: [],
     evaluation: null,
     engineSaid: UNDECIDED,

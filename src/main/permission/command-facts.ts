@@ -160,6 +160,26 @@ export interface CommandFactsOptions {
   treeFileMatters?: (absolutePath: string) => boolean;
   /** Analyses already made in this decision (an asynchronous decision evaluates a call more than once). */
   analyses?: Map<string, CommandAnalysis>;
+  /** What runs the command (the worker reports it); absent: bash. */
+  shell?: CommandShellKind;
+}
+
+/** bash, or PowerShell on a Windows machine without Git Bash (src/shared/node/windows-shell.ts). */
+export type CommandShellKind = 'bash' | 'powershell';
+
+/**
+ * A PowerShell command is read as bash reads it, for the deny list and the deny and ask rules only (they can make
+ * the decision stricter, never looser), and is unreadable: Gatehouse has no PowerShell analysis, so neither a rule
+ * nor the read-only analysis allows it, and it asks in every mode, as a command bash cannot parse does.
+ */
+function inPowerShell(analysis: CommandAnalysis): CommandAnalysis {
+  return {
+    ...analysis,
+    readable: false,
+    unreadableReasons: [
+      'it runs in PowerShell (no Git Bash on this Windows machine), which Gatehouse does not analyse',
+    ],
+  };
 }
 
 export function commandFacts(command: string, confinement: PathConfinement, opts: CommandFactsOptions): CommandFacts {
@@ -168,6 +188,7 @@ export function commandFacts(command: string, confinement: PathConfinement, opts
     analysis = analyzeCommand(command);
     opts.analyses?.set(command, analysis);
   }
+  if (opts.shell === 'powershell') analysis = inPowerShell(analysis);
   const judge = new CommandJudge(confinement);
   const writes: CommandWrite[] = [];
   const hiddenWrites: string[] = [];

@@ -5,6 +5,7 @@ import type { AuditLog } from './audit-log';
 import type { CommandAnalysis } from './command/types';
 import { PrefetchedFs, settle } from './fs-view';
 import { categoryOf, commandFacts, fileFacts, type CallFacts } from './call-facts';
+import type { CommandShellKind } from './command-facts';
 import {
   decision,
   PASSTHROUGH,
@@ -41,6 +42,8 @@ export interface DecideOptions {
   mode?: PermissionMode;
   /** What the call's PreToolUse hooks said (src/main/hooks); judged in the engine's order. */
   hook?: HookVerdict | null;
+  /** What runs run_command's command, as the worker reported it: a PowerShell command is unreadable. Absent: bash. */
+  shell?: CommandShellKind;
 }
 
 /** The result of `evaluate`: the decision plus what the engine learnt about the call (for suggestions and audit). */
@@ -86,7 +89,7 @@ export class PermissionEngine {
     const view = new PrefetchedFs();
     const state = await this.source.currentAsync(options, view);
     const analyses = new Map<string, CommandAnalysis>();
-    return settle(() => this.evaluateIn(call, () => state, analyses, options.hook), view).catch((err: unknown) =>
+    return settle(() => this.evaluateIn(call, () => state, analyses, options), view).catch((err: unknown) =>
       unlookable(err),
     );
   }
@@ -96,7 +99,7 @@ export class PermissionEngine {
     const view = new PrefetchedFs();
     const state = await this.source.currentAsync(options, view);
     const analyses = new Map<string, CommandAnalysis>();
-    return settle(() => calls.map((call) => this.evaluateIn(call, () => state, analyses, options.hook)), view).catch(
+    return settle(() => calls.map((call) => this.evaluateIn(call, () => state, analyses, options)), view).catch(
       (err: unknown) => calls.map(() => unlookable(err)),
     );
   }
@@ -117,7 +120,7 @@ export class PermissionEngine {
   }
 
   evaluate(call: unknown, options: DecideOptions = {}): Evaluation {
-    return this.evaluateIn(call, () => this.source.current(options), undefined, options.hook);
+    return this.evaluateIn(call, () => this.source.current(options), undefined, options);
   }
 
   /**
@@ -129,15 +132,16 @@ export class PermissionEngine {
     let state: EngineState | null = null;
     const batch = (s: EngineState): EngineState => ({ ...s, confinement: s.confinement.forBatch() });
     const current = (): EngineState => (state ??= batch(this.source.current(options)));
-    return calls.map((call) => this.evaluateIn(call, current, undefined, options.hook));
+    return calls.map((call) => this.evaluateIn(call, current, undefined, options));
   }
 
   private evaluateIn(
     call: unknown,
     current: () => EngineState,
-    analyses?: Map<string, CommandAnalysis>,
-    hook?: HookVerdict | null,
+    analyses: Map<string, CommandAnalysis> | undefined,
+    options: Pick<DecideOptions, 'hook' | 'shell'>,
   ): Evaluation {
+    const hook = options.hook;
     const shape = parseCallShape(call);
     if (!shape.ok) return { decision: shape.answer, context: null };
     const state = current();
@@ -163,6 +167,7 @@ export class PermissionEngine {
                 state.rules.matchPath('read_file', 'deny', [abs]) !== null ||
                 state.rules.matchPath('read_file', 'ask', [abs]) !== null,
               ...(analyses ? { analyses } : {}),
+              ...(options.shell ? { shell: options.shell } : {}),
             })
           : fileFacts(schema.tool, schema.input, state.confinement);
     } catch (err) {

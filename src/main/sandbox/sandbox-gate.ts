@@ -9,6 +9,18 @@ import { namesOneTool, type RuleSet } from '../permission/rules/rule-set';
 
 export const SANDBOXED_TOOL = 'run_command';
 
+/**
+ * What runs the commands, as the worker reported it with the sandbox status. On Windows, where no status says (not
+ * checked yet, a worker that could not answer), PowerShell: a command there is never judged as bash unless the worker
+ * said Git Bash runs it.
+ */
+export function commandShellOf(
+  status: SandboxStatus | null | undefined,
+  platform: NodeJS.Platform = process.platform,
+): 'bash' | 'powershell' {
+  return status?.shell ?? (platform === 'win32' ? 'powershell' : 'bash');
+}
+
 /** True when commands would run unconfined although the user did not turn the sandbox off. */
 export function sandboxMissing(status: SandboxStatus): boolean {
   return status.enabled && !status.available;
