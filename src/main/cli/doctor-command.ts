@@ -1,3 +1,4 @@
+import { commandShell, type CommandShell } from '../../shared/node/command-shell';
 import { userConfigDir } from '../paths';
 import { sandboxDoctor, type SandboxDoctorReport } from '../sandbox/sandbox-doctor';
 import { TrustStore } from '../trust/trust-store';
@@ -51,6 +52,20 @@ function sandboxLines(s: SandboxDoctorReport): string[] {
   return lines;
 }
 
+/** Windows: what runs the commands (Git Bash, or PowerShell, which the engine cannot read). */
+export function shellLines(shell: CommandShell): string[] {
+  const lines =
+    shell.kind === 'bash'
+      ? [`commands run in: Git Bash (${shell.path}, found through ${shell.how})`]
+      : [
+          `commands run in: PowerShell (${shell.path}): no Git Bash was found`,
+          '  Gatehouse cannot read PowerShell, so every command asks; install Git for Windows, or set',
+          '  GATEHOUSE_GIT_BASH_PATH to its bash.exe, to run commands in bash',
+        ];
+  for (const p of shell.problems) lines.push(`ignored: ${p}`);
+  return lines;
+}
+
 function helperLines(h: HelperCheck): string[] {
   if (!h.enabled) return ['decision helper: off (GATEHOUSE_DECISION_HELPER): every check runs in its own process'];
   const lines = [
@@ -86,15 +101,22 @@ export const doctorCommand: CliCommand = {
     const projectRoot = projectDir(values.project, io.cwd);
     const configDir = userConfigDir(io.env);
     const trusted = new TrustStore({ configDir, env: io.env }).check(projectRoot).trusted;
-    const [sandbox, helper] = await Promise.all([
+    const [sandbox, helper, found] = await Promise.all([
       sandboxDoctor({ configDir, projectRoot, projectTrusted: trusted, env: io.env }),
       checkDecisionHelper(io.env),
+      commandShell(),
     ]);
-    if (values.json) io.out(JSON.stringify({ project: projectRoot, trusted, sandbox, decisionHelper: helper }));
+    // Linux and macOS run commands in bash as ever: only Windows says which shell it found.
+    const shell = found.windows ? found : null;
+    if (values.json)
+      io.out(
+        JSON.stringify({ project: projectRoot, trusted, sandbox, ...(shell ? { shell } : {}), decisionHelper: helper }),
+      );
     else
       for (const line of [
         `gatehouse doctor: ${projectRoot} (${trusted ? 'trusted' : 'not trusted'})`,
         ...sandboxLines(sandbox),
+        ...(shell ? shellLines(shell) : []),
         ...helperLines(helper),
       ])
         io.out(line);

@@ -46,6 +46,8 @@ export async function sandboxDoctor(sources: {
   projectRoot: string;
   projectTrusted: boolean;
   env: NodeJS.ProcessEnv;
+  /** Whose sandbox to look for (tests ask for Windows'); absent: this machine's. */
+  platform?: NodeJS.Platform;
 }): Promise<SandboxDoctorReport> {
   const { config, problems } = await sandboxRunConfig(sources);
   const allowUnixSockets = config.allowUnixSockets ?? [];
@@ -74,7 +76,7 @@ export async function sandboxDoctor(sources: {
     baseEnv: sources.env,
   };
   const { createCommandSandbox } = await import('../../shared/node/sandbox');
-  const sandbox = await createCommandSandbox(sandboxConfig);
+  const sandbox = await createCommandSandbox(sandboxConfig, sources.platform);
   if (sandbox.kind === 'unavailable')
     return {
       ...base,

@@ -47,12 +47,19 @@ async function locateBinaries(config: CommandSandboxConfig): Promise<Located> {
   return { ok: true, bwrap, socat };
 }
 
-export async function createCommandSandbox(config: CommandSandboxConfig): Promise<CommandSandbox | SandboxUnavailable> {
+/** Why Windows has no sandbox: said in the status bar, the banner, `gatehouse doctor` and every command's approval. */
+export const WINDOWS_NO_SANDBOX = 'Windows has no command sandbox in Gatehouse: every command asks';
+
+export async function createCommandSandbox(
+  config: CommandSandboxConfig,
+  platform: NodeJS.Platform = process.platform,
+): Promise<CommandSandbox | SandboxUnavailable> {
+  if (platform === 'win32') return unavailable(WINDOWS_NO_SANDBOX);
   // Folders of sandboxes whose process was killed before it could remove them (see private-dirs.ts).
   void removeOrphanedPrivateDirsOnce();
-  if (process.platform === 'darwin') return createSeatbeltSandbox(config);
-  if (process.platform !== 'linux')
-    return unavailable(`no command sandbox on ${process.platform} (bubblewrap on Linux, Seatbelt on macOS)`);
+  if (platform === 'darwin') return createSeatbeltSandbox(config);
+  if (platform !== 'linux')
+    return unavailable(`no command sandbox on ${platform} (bubblewrap on Linux, Seatbelt on macOS)`);
   const located = await locateBinaries(config);
   if (!located.ok) return unavailable(located.reason);
   const roots = await writableRootsOf(config);
