@@ -26,6 +26,17 @@ export const BaseUrlSchema = z
   .max(2000, 'at most 2000 characters')
   .pipe(z.url({ protocol: /^https?$/, error: 'an http:// or https:// address, e.g. https://proxy.example.com' }));
 
+/**
+ * `network.caFile`: a PEM file of root certificates to trust beside the system's (a TLS-inspecting proxy's), an
+ * absolute path or one starting with `~/`. Read from your own settings and the managed policy only.
+ */
+export const CaFileSettingSchema = z
+  .string()
+  .trim()
+  .min(1, 'enter the path of a PEM file')
+  .max(4096, 'at most 4096 characters')
+  .refine((p) => !p.includes('\0'), 'no NUL character');
+
 /** A key to save: printable, without spaces; its value never appears in an error message. */
 export const ApiKeyInputSchema = z
   .string()

@@ -42,6 +42,8 @@ export interface AgentServiceDeps {
   reportMcp?: (report: McpServersReport) => Promise<unknown>;
   /** MCP timeouts and restart backoff (tests shorten them). */
   mcpTimings?: Partial<McpTimings>;
+  /** Installs the certificate authorities main named before the run's first connection; rejects when they are broken. */
+  networkTrust?: () => Promise<void>;
 }
 
 /**
@@ -66,6 +68,7 @@ export class AgentService {
     this.runs.set(params.runId, abort);
     let mcp: RunMcp | null = null;
     try {
+      await this.deps.networkTrust?.();
       // The SDK loads with the first run, not at the worker's start (it is most of the worker's start-up CPU).
       const { AnthropicProvider } = await import('./providers/anthropic');
       const provider = withCheckpoints(

@@ -10,6 +10,7 @@ import { connectToMain } from './port';
 import { WorkerRpc } from './rpc-server';
 import { measureSandboxOverhead } from '../shared/node/sandbox';
 import { testMcpServer } from './mcp/run-mcp';
+import { WorkerNetworkTrust } from './network-trust';
 
 // The worker process: runs as an Electron utility process or a Node child process, from the same bundle.
 const port = connectToMain();
@@ -25,8 +26,10 @@ const info: WorkerInfo = {
   envNames: Object.keys(process.env).sort(),
 };
 
+const network = new WorkerNetworkTrust();
 const agents: AgentService = new AgentService({
   port,
+  networkTrust: () => network.required(),
   requestPermission: (request): Promise<Decision> => rpc.callMain('permission.request', request),
   checkReadable: (request) => rpc.callMain('permission.readable', request),
   hookEvent: (request) => rpc.callMain('hooks.event', request),
@@ -45,7 +48,11 @@ const rpc: WorkerRpc = new WorkerRpc(port, {
   'agent.cancel': async ({ runId }) => agents.cancel(runId),
   'sandbox.status': ({ projectRoot, additionalDirectories, sandbox }) =>
     agents.confinement.status(projectRoot, additionalDirectories, sandbox),
-  'mcp.test': (params) => testMcpServer(params),
+  // A server over HTTP trusts what a run's would; a broken CA file shows as the connection's error there.
+  'mcp.test': async (params) => {
+    await network.ready();
+    return testMcpServer(params);
+  },
   'sandbox.dispose': async () => {
     await agents.confinement.dispose();
     return { disposed: true };

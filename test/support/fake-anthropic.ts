@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -90,14 +91,20 @@ export function sentCredential(headers: http.IncomingHttpHeaders): string | unde
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function startFakeAnthropic(options: { apiKey?: string } = {}): Promise<FakeAnthropic> {
+export interface FakeAnthropicOptions {
+  apiKey?: string;
+  /** Serve HTTPS with this key and certificate (PEM), as a TLS-inspecting proxy would (test/support/test-ca.ts). */
+  tls?: { key: string; cert: string };
+}
+
+export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
   const apiKey = options.apiKey ?? 'sk-ant-test-fake-key';
   const queue: FakeResponse[] = [];
   const byModel = new Map<string, FakeResponse[]>();
   const requests: RecordedRequest[] = [];
   let messageSeq = 0;
 
-  const server = http.createServer((req, res) => {
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -118,12 +125,13 @@ export async function startFakeAnthropic(options: { apiKey?: string } = {}): Pro
         void respond(res, next, body, `msg_fake_${++messageSeq}`);
       }
     });
-  });
+  };
+  const server = options.tls ? https.createServer(options.tls, handler) : http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
   return {
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     apiKey,
     requests,
     enqueue: (...responses) => void queue.push(...responses),

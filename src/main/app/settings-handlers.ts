@@ -9,6 +9,7 @@ import { userSettingsFile } from '../settings/settings-locations';
 import type { SecretStore } from './secret-store';
 import { readUserTheme } from './theme-settings';
 import { readAutoSettings } from '../auto/auto-settings';
+import { networkSettingsProblems } from '../network/network-settings';
 
 type Channels = typeof SettingsChannels;
 export type SettingsHandlers = {
@@ -42,10 +43,11 @@ export async function appSettingsView(
   sources: Pick<SettingsHandlerSources, 'configDir' | 'env' | 'secrets'>,
 ): Promise<AppSettingsView> {
   const { configDir, env, secrets } = sources;
-  const [model, theme, auto] = await Promise.all([
+  const [model, theme, auto, network] = await Promise.all([
     readUserModelSettings(configDir),
     readUserTheme(configDir),
     readAutoSettings(configDir),
+    networkSettingsProblems({ configDir, env }),
   ]);
   const stored = secrets.kind === 'secure-store' ? secrets.get() : null;
   const resolved = modelConfigSources(env, {}, model.settings, stored);
@@ -69,7 +71,7 @@ export async function appSettingsView(
     classifierModel: { saved: auto.saved, effective: auto.classifierModel },
     theme: theme.theme,
     settingsFile: userSettingsFile(configDir),
-    warnings: [...model.warnings, ...theme.warnings, ...(auto.warning ? [auto.warning] : [])],
+    warnings: [...model.warnings, ...theme.warnings, ...(auto.warning ? [auto.warning] : []), ...network],
   };
 }
 

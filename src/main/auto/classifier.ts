@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { connectionCause } from '../../shared/connection-error';
 import {
   CLASSIFIER_SYSTEM,
   CLASSIFY_TOOL,
@@ -112,6 +113,8 @@ export async function classify(
   } catch (err) {
     if (timeout.aborted && !signal.aborted) return done(failed(`no answer within ${options.timeoutMs / 1000} s`));
     if (signal.aborted) return done(failed('the run stopped'));
-    return done(failed(err instanceof Error ? err.message.split('\n')[0]! : String(err)));
+    const cause = connectionCause(err);
+    const message = err instanceof Error ? err.message.split('\n')[0]! : String(err);
+    return done(failed(cause ? `${message} (${cause})` : message));
   }
 }

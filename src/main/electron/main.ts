@@ -8,6 +8,7 @@ import { AppCore } from '../app/app-core';
 import { flushLogs, openLog } from '../log';
 import { userConfigDir } from '../paths';
 import { flushLastGoodWrites } from '../settings/last-good-cache';
+import { workerTrustEnv } from '../network/worker-trust-env';
 import { buildWorkerEnv, workerEntryPath, workerOutputSink, WorkerSupervisor } from '../worker-host';
 import { APP_PAGE_URL } from './app-assets';
 import { APP_ID } from './app-identity';
@@ -150,6 +151,8 @@ async function startDesktop(o: StartOptions): Promise<void> {
     log: mainLog,
     entry: workerEntryPath(__dirname),
     env: workerEnv,
+    // Electron ignores NODE_EXTRA_CA_CERTS (the nodeOptions fuse): the settings' CA files go to the worker this way.
+    envExtras: () => workerTrustEnv({ configDir, env: process.env }),
   });
   let appWindow: AppWindow | null = null;
   const updates = new DesktopUpdates({

@@ -65,7 +65,7 @@ export function jsonSyntaxError(text: string): { line: number | null; column: nu
  * The blocks Gatehouse reads only from its YAML settings (`sandbox:`, `model:`, `trust:`...): in a `settings.json`
  * each is reported, never silently ignored. What a JSON file does apply: permissions, hooks and MCP servers.
  */
-const YAML_ONLY_KEYS = ['trust', 'sandbox', 'model', 'auto', 'ui', 'updates', 'subagents', 'checkpoints'];
+const YAML_ONLY_KEYS = ['trust', 'sandbox', 'model', 'auto', 'ui', 'updates', 'subagents', 'checkpoints', 'network'];
 
 export function yamlOnlyKeyProblems(file: string, doc: Document, counter: LineCounter): SettingsKeyProblem[] {
   const root = doc.contents;

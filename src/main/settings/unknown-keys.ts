@@ -38,9 +38,11 @@ const TOP_KEYS = [
   'mcpServers',
   'subagents',
   'checkpoints',
+  'network',
   '$schema',
 ];
 const TRUST_KEYS = ['default'];
+const NETWORK_KEYS = ['caFile'];
 
 /** Rules to apply from a misspelt restrictive key: only deny and ask lists, never allow. */
 export interface RecoveredRules {
@@ -56,7 +58,7 @@ function keyText(pair: Pair): string {
   return isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
 }
 
-/** Finds unknown keys at the top level, in `permissions` and in `trust`; recovers misspelt deny/ask lists. */
+/** Finds unknown keys at the top level, in `permissions`, `trust` and `network`; recovers misspelt deny/ask lists. */
 export function findUnknownKeys(
   file: string,
   doc: Document,
@@ -133,6 +135,9 @@ export function findUnknownKeys(
     }
   };
   nested('permissions', permissionKeys);
-  if (format === 'gatehouse') nested('trust', TRUST_KEYS);
+  if (format === 'gatehouse') {
+    nested('trust', TRUST_KEYS);
+    nested('network', NETWORK_KEYS);
+  }
   return { problems, recovered };
 }

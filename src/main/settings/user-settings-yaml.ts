@@ -22,8 +22,12 @@ function firstLine(message: string): string {
 }
 
 /** The user's settings.yaml, read with fs.promises (never throws: a problem names the file). */
-export async function readUserSettingsYamlAsync(configDir: string): Promise<UserSettingsRead> {
-  const file = userSettingsFile(configDir);
+export function readUserSettingsYamlAsync(configDir: string): Promise<UserSettingsRead> {
+  return readSettingsYamlAsync(userSettingsFile(configDir));
+}
+
+/** A YAML settings file of the person's or the machine's (the managed policy), read as the user's is. */
+export async function readSettingsYamlAsync(file: string): Promise<UserSettingsRead> {
   let text: string;
   try {
     text = await readRegularFile(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });

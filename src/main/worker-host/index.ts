@@ -4,6 +4,7 @@ import { WorkerSupervisor } from './supervisor';
 import type { SupervisorOptions } from './supervisor';
 import { buildWorkerEnv } from './worker-env';
 import { workerEntryPath } from './worker-entry';
+import { workerTrustEnv } from '../network/worker-trust-env';
 
 export { WorkerSupervisor } from './supervisor';
 export type { SupervisorOptions } from './supervisor';
@@ -22,11 +23,14 @@ export function createNodeWorkerHost(options: {
   env?: NodeJS.ProcessEnv;
   tuning?: Partial<Omit<SupervisorOptions, 'launcher' | 'entry' | 'env'>>;
 }): WorkerSupervisor {
+  const env = options.env ?? process.env;
   return new WorkerSupervisor({
     launcher: new NodeWorkerLauncher(workerOutputSink(openLog(options.configDir, 'worker'))),
     log: openLog(options.configDir, 'main'),
     entry: options.entry ?? workerEntryPath(),
-    env: buildWorkerEnv(options.env ?? process.env, { GATEHOUSE_HOME: options.configDir }),
+    env: buildWorkerEnv(env, { GATEHOUSE_HOME: options.configDir }),
+    // The CA files of the person's settings and the policy, read again at each (re)start.
+    envExtras: () => workerTrustEnv({ configDir: options.configDir, env }),
     ...options.tuning,
   });
 }

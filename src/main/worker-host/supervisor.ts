@@ -12,6 +12,11 @@ export interface SupervisorOptions {
   launcher: WorkerLauncher;
   entry: string;
   env: Record<string, string>;
+  /**
+   * Added to `env` at each (re)start, read just before it: what the settings say the worker trusts (network.caFile,
+   * main/network/worker-trust-env.ts). Must not reject.
+   */
+  envExtras?: () => Promise<Record<string, string>>;
   handshakeTimeoutMs?: number;
   heartbeatMs?: number;
   /** Missed heartbeats before the worker is judged hung and killed. */
@@ -48,7 +53,10 @@ export class WorkerSupervisor implements WorkerHost {
   private restartTimer: NodeJS.Timeout | null = null;
   private lastPong = 0;
   private pingSeq = 0;
-  private readonly o: Required<Omit<SupervisorOptions, 'log'>>;
+  private readonly o: Required<Omit<SupervisorOptions, 'log' | 'envExtras'>>;
+  private readonly envExtras: SupervisorOptions['envExtras'];
+  /** Counts launches that read `envExtras` first: only the latest may start a worker. */
+  private launches = 0;
   private readonly log: Logger | null;
 
   constructor(options: SupervisorOptions) {
@@ -63,6 +71,7 @@ export class WorkerSupervisor implements WorkerHost {
       ...options,
     };
     this.log = options.log ?? null;
+    this.envExtras = options.envExtras;
   }
 
   status(): WorkerStatus {
@@ -137,7 +146,21 @@ export class WorkerSupervisor implements WorkerHost {
   private launch(state: 'starting' | 'restarting'): Promise<void> {
     this.setState(state, state === 'restarting' ? this.message : null);
     this.info = null;
-    const ch = this.o.launcher.launch(this.o.entry, this.o.env);
+    const extras = this.envExtras;
+    if (!extras) return this.spawn(state, this.o.env);
+    const launch = ++this.launches;
+    this.ready = extras().then((extra) => {
+      // Stopped (or stopped and started again) while the settings were read: this launch starts nothing.
+      if (this.state !== state || launch !== this.launches)
+        throw new GatehouseError('WORKER_UNAVAILABLE', this.message ?? 'the worker was stopped');
+      return this.spawn(state, { ...this.o.env, ...extra });
+    });
+    this.ready.catch(() => undefined);
+    return this.ready;
+  }
+
+  private spawn(state: 'starting' | 'restarting', env: Record<string, string>): Promise<void> {
+    const ch = this.o.launcher.launch(this.o.entry, env);
     this.channel = ch;
     this.ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {

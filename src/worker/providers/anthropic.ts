@@ -1,5 +1,6 @@
-import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import Anthropic, { APIConnectionError, APIError, APIUserAbortError, type Middleware } from '@anthropic-ai/sdk';
 import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages';
+import { connectionCause, isUntrustedCertificate } from '../../shared/connection-error';
 import { GatehouseError } from '../../shared/errors';
 import {
   fromAnthropicMessage,
@@ -58,6 +59,7 @@ export class AnthropicProvider implements ModelProvider {
       // Explicit, so the SDK does not fall back to ANTHROPIC_BASE_URL from the worker's environment.
       baseURL: options.baseURL ?? ANTHROPIC_DEFAULT_BASE_URL,
       maxRetries: this.maxRetries,
+      middleware: [untrustedCertificateFailsFast(this.shownURL)],
       ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
     });
   }
@@ -138,6 +140,21 @@ export class AnthropicProvider implements ModelProvider {
   }
 }
 
+/**
+ * A server whose certificate no trusted authority signed will not be trusted on the next try: said at once, rather
+ * than after the SDK's retries of a connection error (an error a middleware throws is not retried).
+ */
+function untrustedCertificateFailsFast(shownURL: string): Middleware {
+  return async (request, next) => {
+    try {
+      return await next(request);
+    } catch (err) {
+      if (!isUntrustedCertificate(err)) throw err;
+      throw new ProviderError(`cannot reach the model API at ${shownURL}: ${connectionCause(err) ?? String(err)}`);
+    }
+  };
+}
+
 function isRetryableInStream(err: unknown): boolean {
   if (err instanceof ProviderError) return err.errorType === 'incomplete_stream';
   return (
@@ -185,7 +202,10 @@ function shownBaseURL(raw: string): string {
 export function toProviderError(err: unknown, baseURL?: string): ProviderError {
   if (err instanceof ProviderError) return err;
   if (err instanceof APIConnectionError) {
-    return new ProviderError(`cannot reach the model API${baseURL ? ` at ${baseURL}` : ''}: ${err.message}`);
+    const cause = connectionCause(err);
+    return new ProviderError(
+      `cannot reach the model API${baseURL ? ` at ${baseURL}` : ''}: ${err.message}${cause ? ` (${cause})` : ''}`,
+    );
   }
   if (err instanceof APIError) {
     const status = typeof err.status === 'number' ? err.status : null;
