@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from
 import { reply, startFakeAnthropic, text } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { makeTestCa, type TestCa } from '../support/test-ca';
-import { makeSandbox, runGatehouse } from './agent-helpers';
+import { makeSandbox, runGatehouse, TRUST_ALL } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
 
 // `gatehouse run` (the built bundle, its worker a Node child process) against a Messages API server behind TLS whose
@@ -91,6 +91,20 @@ describe('gatehouse run behind a TLS-inspecting proxy', () => {
     const r2 = await run();
     expect(r2.code).toBe(1);
     expect(r2.stderr).toContain(`network.caFile ${missing}: no such file`);
+    expect(fake.requests).toHaveLength(0);
+  });
+  it("a project's settings cannot add a CA, trusted or not: ignored, with the reason on stderr", async () => {
+    userSettings(TRUST_ALL);
+    fs.mkdirSync(path.join(box.project, '.gatehouse'));
+    const planted = path.join(box.project, '.gatehouse', 'settings.yaml');
+    fs.writeFileSync(planted, `network:\n  caFile: ${ca.caFile}\n`);
+    fs.writeFileSync(path.join(box.project, '.gatehouse', 'settings.local.yaml'), `network:\n  caFile: ${ca.caFile}\n`);
+    const r = await run();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `settings warning: ${planted}:2: network.caFile is not read from a project's settings: only your user settings and the managed policy can add a certificate authority`,
+    );
+    expect(r.stderr).toContain('UNABLE_TO_VERIFY_LEAF_SIGNATURE');
     expect(fake.requests).toHaveLength(0);
   });
 });

@@ -6,8 +6,9 @@
  *
  * Read from the person's own settings.yaml and the managed policy, both applying; never from a project's files,
  * trusted or not: a repository must not be able to make Gatehouse trust a certificate authority of its choosing (it
- * could then read the key and every message on the way to the model). The files named here are read by whoever
- * installs them (shared/node/trusted-cas.ts): an unreadable or malformed one stops the model from being contacted, named.
+ * could then read the key and every message on the way to the model). A project file that sets it is reported by the
+ * settings store (settings-store.ts), with the reason. The files named here are read by whoever installs them
+ * (shared/node/trusted-cas.ts): an unreadable or malformed one stops the model from being contacted, named.
  */
 import path from 'node:path';
 import { z } from 'zod';

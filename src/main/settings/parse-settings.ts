@@ -98,6 +98,7 @@ export function parseSettingsText(
       effect: 'this MCP server does not load until the entry is fixed',
     });
   }
+  const userOnlyKeys = format === 'gatehouse' ? userOnlyKeysOf(doc, counter) : [];
   return {
     ok: true,
     settings: {
@@ -108,7 +109,18 @@ export function parseSettingsText(
       additionalDirectories: p.additionalDirectories ?? [],
       hooks: flattenHooks(parsed.data.hooks),
       ...(mcp.servers.length ? { mcpServers: mcp.servers } : {}),
+      ...(userOnlyKeys.length ? { userOnlyKeys } : {}),
     },
     keyProblems: problems,
   };
+}
+
+/** The keys only the person's settings and the policy may set (settings-schema.ts `userOnlyKeys`), where they are. */
+const USER_ONLY_KEYS = [['network', 'caFile']] as const;
+
+function userOnlyKeysOf(doc: Document, counter: LineCounter): NonNullable<FileSettings['userOnlyKeys']> {
+  return USER_ONLY_KEYS.filter((keyPath) => doc.hasIn(keyPath)).map((keyPath) => {
+    const pos = lineOfPath(doc, counter, keyPath);
+    return { key: keyPath.join('.'), line: pos?.line ?? null, column: pos?.col ?? null };
+  });
 }

@@ -84,6 +84,11 @@ export interface FileSettings {
   hooks?: FileHook[];
   /** The file's MCP servers that parsed (Gatehouse files only); absent: none. */
   mcpServers?: FileMcpServer[];
+  /**
+   * Where the file sets what only the person's own settings and the managed policy may (`network.caFile`): in a
+   * project's file each is reported as ignored, with the reason. Absent: none.
+   */
+  userOnlyKeys?: Array<{ key: string; line: number | null; column: number | null }>;
 }
 
 export const EMPTY_SETTINGS: FileSettings = {

@@ -166,6 +166,17 @@ export class SettingsStore {
       for (const h of s.hooks ?? [])
         hooks.push({ ...h, source: location.source, file: location.file, format: location.format });
       for (const m of s.mcpServers ?? []) mcpServers.push({ ...m, source: location.source, file: location.file });
+      if (location.source === 'project' || location.source === 'local')
+        for (const k of s.userOnlyKeys ?? [])
+          keyProblems.push({
+            file: location.file,
+            line: k.line,
+            column: k.column,
+            key: k.key,
+            suggestion: null,
+            reason: `${k.key} is not read from a project's settings: only your user settings and the managed policy can add a certificate authority`,
+            effect: 'ignored',
+          });
     }
     for (const source of MODE_PRECEDENCE) {
       const setting = this.files.filter(

@@ -157,12 +157,34 @@ describe('WorkerNetworkTrust: the worker before its first connection', () => {
   });
 });
 
-describe('the network block in a settings file', () => {
+describe("a project's settings cannot add a certificate authority", () => {
+  function snapshotWarnings(): string[] {
+    const project = path.join(root, 'project');
+    const store = new SettingsStore({ projectRoot: project, configDir, home, env, cliRules: [] });
+    opened.push(store);
+    return settingsWarnings(store.snapshot());
+  }
+
+  it('network.caFile in a project or local file is reported as ignored, with its line; yours and the policy are not', () => {
+    const project = path.join(root, 'project');
+    const shared = write(
+      path.join(project, '.gatehouse', 'settings.yaml'),
+      `permissions:\n  allow: ["Bash(ls)"]\nnetwork:\n  caFile: ${path.join(project, 'ca.pem')}\n`,
+    );
+    const local = write(path.join(project, '.gatehouse', 'settings.local.yaml'), 'network: { caFile: /tmp/ca.pem }\n');
+    write(userFile(), 'network:\n  caFile: /etc/corp/root.pem\n');
+    write(env.GATEHOUSE_POLICY!, 'network:\n  caFile: /etc/corp/root.pem\n');
+    const because =
+      "network.caFile is not read from a project's settings: only your user settings and the managed policy can add a certificate authority (ignored; the rest of the file applies)";
+    expect(snapshotWarnings()).toEqual([
+      `settings warning: ${local}:1: ${because}`,
+      `settings warning: ${shared}:4: ${because}`,
+    ]);
+  });
+
   it('a misspelt key is reported with the right one', () => {
     write(userFile(), 'network:\n  cafile: /etc/corp/root.pem\n');
-    const store = new SettingsStore({ projectRoot: path.join(root, 'project'), configDir, home, env, cliRules: [] });
-    opened.push(store);
-    expect(settingsWarnings(store.snapshot())).toEqual([
+    expect(snapshotWarnings()).toEqual([
       expect.stringContaining(`${userFile()}:2: unknown key "network.cafile" (did you mean caFile?)`),
     ]);
   });
