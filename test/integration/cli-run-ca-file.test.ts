@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
-import { reply, startFakeAnthropic, text } from '../support/fake-anthropic';
+import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
+import { canReplaceDefaultCAs } from '../../src/shared/node/trusted-cas';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { makeTestCa, type TestCa } from '../support/test-ca';
 import { makeSandbox, runGatehouse, TRUST_ALL } from './agent-helpers';
@@ -93,6 +94,7 @@ describe('gatehouse run behind a TLS-inspecting proxy', () => {
     expect(r2.stderr).toContain(`network.caFile ${missing}: no such file`);
     expect(fake.requests).toHaveLength(0);
   });
+
   it("a project's settings cannot add a CA, trusted or not: ignored, with the reason on stderr", async () => {
     userSettings(TRUST_ALL);
     fs.mkdirSync(path.join(box.project, '.gatehouse'));
@@ -106,5 +108,34 @@ describe('gatehouse run behind a TLS-inspecting proxy', () => {
     );
     expect(r.stderr).toContain('UNABLE_TO_VERIFY_LEAF_SIGNATURE');
     expect(fake.requests).toHaveLength(0);
+  });
+
+  it("auto mode's classifier, called from the gatehouse process itself, trusts the CA file too", async () => {
+    const classifier = 'gatekeeper-tls';
+    userSettings(`${TRUST_ALL}network:\n  caFile: ${ca.caFile}\nauto:\n  classifierModel: ${classifier}\n`);
+    const classified = (): number => fake.requests.filter((q) => q.body.model === classifier).length;
+    const runAuto = (env: NodeJS.ProcessEnv): ReturnType<typeof runGatehouse> => {
+      fake.enqueue(reply(toolUse('t1', 'run_command', { command: 'touch done.txt' })), reply(text('Done.')));
+      return runGatehouse(['run', '--project', box.project, '--mode', 'auto', 'mark it done'], env, box.home);
+    };
+    const allowed = reply(toolUse('c1', 'classify', { decision: 'allow', reason: 'marking it done was asked for' }));
+    if (!canReplaceDefaultCAs()) {
+      // This Node cannot take new CAs once started: the classifier's call fails, and says what to set.
+      const r = await runAuto(box.env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(
+        /run_command touch done\.txt -> deny \(auto\): .*UNABLE_TO_VERIFY_LEAF_SIGNATURE.*network\.caFile reaches the worker only: set NODE_EXTRA_CA_CERTS to it as well/,
+      );
+      expect(classified()).toBe(0);
+      fake.enqueueFor(classifier, allowed);
+      const r2 = await runAuto({ ...box.env, NODE_EXTRA_CA_CERTS: ca.caFile });
+      expect(r2.stdout).toMatch(/run_command touch done\.txt -> allow \(auto\)/);
+    } else {
+      fake.enqueueFor(classifier, allowed);
+      const r = await runAuto(box.env);
+      expect(r.stdout).toMatch(/run_command touch done\.txt -> allow \(auto\)/);
+    }
+    expect(classified()).toBe(1);
+    expect(fs.existsSync(path.join(box.project, 'done.txt'))).toBe(true);
   });
 });

@@ -2,6 +2,7 @@ import type { AgentMode, PermissionMode } from '../../shared/permission';
 import { userConfigDir } from '../paths';
 import type { RuleText } from '../settings/settings-store';
 import { createNodeWorkerHost } from '../worker-host';
+import { trustNetworkSettingsInProcess } from '../network/process-trust';
 import { AgentSession } from './agent-session';
 import { resolveModelConfig } from './model-config';
 import { readUserModelSettings } from './model-settings';
@@ -43,6 +44,8 @@ export async function openCliSession(
     modelSettings.settings,
   );
   const host = createNodeWorkerHost({ configDir, env: io.env });
+  // This process is gatehouse run/rpc's own: auto mode's classifier trusts the settings' CAs too.
+  trustNetworkSettingsInProcess({ configDir, env: io.env });
   try {
     return await AgentSession.open({
       host,

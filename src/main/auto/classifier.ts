@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { connectionCause } from '../../shared/connection-error';
+import { connectionCause, isUntrustedCertificate } from '../../shared/connection-error';
+import { processNetworkTrust } from '../network/process-trust';
 import {
   CLASSIFIER_SYSTEM,
   CLASSIFY_TOOL,
@@ -87,6 +88,9 @@ export async function classify(
       latencyMs: Math.round(performance.now() - started),
     };
   };
+  // main's own connection trusts what the worker's does (system store, network.caFile), where the shell let it.
+  const trust = await processNetworkTrust();
+  if (trust?.error) return done(failed(trust.error));
   const timeout = AbortSignal.timeout(options.timeoutMs);
   try {
     // Loaded with the first classification, not at start (the SDK is most of a cold start's parsing).
@@ -115,6 +119,11 @@ export async function classify(
     if (signal.aborted) return done(failed('the run stopped'));
     const cause = connectionCause(err);
     const message = err instanceof Error ? err.message.split('\n')[0]! : String(err);
-    return done(failed(cause ? `${message} (${cause})` : message));
+    // Node before 22.19 cannot take new CAs once started: the settings' CA file reached the worker, not this process.
+    const unreached =
+      trust?.install.mode === 'unsupported' && trust.caFiles > 0 && isUntrustedCertificate(err)
+        ? `; on Node ${process.versions.node} network.caFile reaches the worker only: set NODE_EXTRA_CA_CERTS to it as well`
+        : '';
+    return done(failed(`${cause ? `${message} (${cause})` : message}${unreached}`));
   }
 }

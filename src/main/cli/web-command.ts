@@ -6,6 +6,7 @@ import { userConfigDir } from '../paths';
 import { flushLastGoodWrites } from '../settings/last-good-cache';
 import { startWebServer } from '../web/web-server';
 import { createNodeWorkerHost } from '../worker-host/index';
+import { trustNetworkSettingsInProcess } from '../network/process-trust';
 import { parseCommandArgs } from './args';
 import type { CliCommand, CommandHelp, OptionSpecs } from './command';
 import { UsageError } from './command';
@@ -103,6 +104,7 @@ export const webCommand: CliCommand = {
     const configDir = userConfigDir(io.env);
     const stopped = waitForStopSignal();
     const worker = createNodeWorkerHost({ configDir, env: io.env });
+    trustNetworkSettingsInProcess({ configDir, env: io.env }); // auto mode's classifier runs in this process
     try {
       await worker.start();
     } catch (err) {

@@ -8,6 +8,7 @@ import { AppCore } from '../app/app-core';
 import { flushLogs, openLog } from '../log';
 import { userConfigDir } from '../paths';
 import { flushLastGoodWrites } from '../settings/last-good-cache';
+import { trustNetworkSettingsInProcess } from '../network/process-trust';
 import { workerTrustEnv } from '../network/worker-trust-env';
 import { buildWorkerEnv, workerEntryPath, workerOutputSink, WorkerSupervisor } from '../worker-host';
 import { APP_PAGE_URL } from './app-assets';
@@ -154,6 +155,8 @@ async function startDesktop(o: StartOptions): Promise<void> {
     // Electron ignores NODE_EXTRA_CA_CERTS (the nodeOptions fuse): the settings' CA files go to the worker this way.
     envExtras: () => workerTrustEnv({ configDir, env: process.env }),
   });
+  // Auto mode's classifier, called from this process, trusts the same authorities as the worker.
+  trustNetworkSettingsInProcess({ configDir, env: process.env });
   let appWindow: AppWindow | null = null;
   const updates = new DesktopUpdates({
     currentVersion: app.getVersion(),
