@@ -20,12 +20,24 @@ export class WorkerNetworkTrust {
   constructor(
     private readonly env: NodeJS.ProcessEnv = process.env,
     private readonly api?: TlsCaApi,
+    /** Electron's version when the worker is a utility process (which ignores NODE_EXTRA_CA_CERTS). */
+    private readonly electron: string | undefined = process.versions.electron,
   ) {}
 
   /** Installs the CAs (once) and tells how it went. */
   ready(): Promise<TrustState> {
-    this.state ??= applyNetworkTrust(this.settings(), this.api);
+    this.state ??= applyNetworkTrust(this.settings(), this.api).then((state) => this.checked(state));
     return this.state;
+  }
+
+  /**
+   * An Electron whose Node cannot replace its default CAs has no other way to take the files (its fuses make it ignore
+   * NODE_EXTRA_CA_CERTS): said, rather than left to a certificate error that suggests setting what is set.
+   */
+  private checked(state: TrustState): TrustState {
+    if (state.install.mode !== 'unsupported' || state.caFiles === 0 || this.electron === undefined) return state;
+    const why = `Electron ${this.electron} (Node ${process.versions.node}) cannot add network.caFile to its trusted CAs (no tls.setDefaultCACertificates)`;
+    return { ...state, error: state.error ? `${state.error}; ${why}` : why };
   }
 
   /** For a run: the model is not contacted while a CA file or the settings naming it are broken. */

@@ -155,6 +155,20 @@ describe('WorkerNetworkTrust: the worker before its first connection', () => {
     );
     await expect(new WorkerNetworkTrust({}, old).required()).resolves.toBeUndefined();
   });
+
+  it('an Electron without setDefaultCACertificates says it cannot take the file (its fuses ignore NODE_EXTRA_CA_CERTS)', async () => {
+    const ca = write(path.join(root, 'ca.pem'), rootB);
+    const settings = JSON.stringify({ caFiles: [{ file: ca, from: userFile() }], errors: [] });
+    await expect(new WorkerNetworkTrust({ [NETWORK_TRUST_ENV]: settings }, old, '45.5.0').required()).rejects.toThrow(
+      /Electron 45\.5\.0 \(Node .*\) cannot add network\.caFile to its trusted CAs/,
+    );
+    await expect(
+      new WorkerNetworkTrust({ [NETWORK_TRUST_ENV]: settings }, modern, '45.5.0').required(),
+    ).resolves.toBeUndefined();
+    await expect(
+      new WorkerNetworkTrust({ [NETWORK_TRUST_ENV]: settings }, old, undefined).required(),
+    ).resolves.toBeUndefined();
+  });
 });
 
 describe("a project's settings cannot add a certificate authority", () => {
