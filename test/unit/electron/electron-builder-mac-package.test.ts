@@ -46,6 +46,12 @@ describe('packaging for macOS with electron-builder (offline, unsigned)', () => 
     expect(mode(path.join(app, 'Contents/MacOS/Gatehouse'))).toBe(0o755);
   });
 
+  it('takes folders dropped on the Dock icon and gatehouse:// links (open-file, open-url)', () => {
+    const plist = fs.readFileSync(path.join(app, 'Contents/Info.plist'), 'utf8');
+    expect(plist).toMatch(/<key>CFBundleURLSchemes<\/key>\s*<array>\s*<string>gatehouse<\/string>/);
+    expect(plist).toMatch(/<key>LSItemContentTypes<\/key>\s*<array>\s*<string>public\.folder<\/string>/);
+  });
+
   it('Contents/Resources/bin/gatehouse, linked onto PATH, opens a folder in the app', async () => {
     const launcher = path.join(app, 'Contents/Resources/bin/gatehouse');
     expect(mode(launcher)).toBe(0o755);
