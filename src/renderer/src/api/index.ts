@@ -5,4 +5,5 @@ export { createSocketClient, socketUrlFor } from './socket-client';
 export type { SocketClientOptions, SocketLike } from './socket-client';
 export { createPreloadClient } from './bridge-client';
 export { ConnectionLostError, errorMessage } from './errors';
+export { useApiResource } from './use-api-resource';
 export type { ApiClient, ConnectionState } from './types';

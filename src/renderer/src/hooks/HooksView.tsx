@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { ApiResponse } from '../../../shared/api';
 import type { EditableHookScope, HookListEntry, HookScope } from '../../../shared/hooks-contract';
-import { errorMessage, useApi, useApiEvent, useConnection } from '../api';
+import { errorMessage, useApi, useApiResource } from '../api';
 import { ConfirmDialog } from '../app/ConfirmDialog';
 import { showView } from '../app/view-store';
 import { Shown } from '../display';
@@ -91,34 +91,21 @@ function ScopeSection({
  */
 export function HooksView() {
   const api = useApi();
-  const connected = useConnection().status === 'open';
-  const [list, setList] = useState<HookList | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // Settings files edited elsewhere show when the person comes back to the window.
+  const {
+    data: list,
+    error,
+    setError,
+    reload: load,
+  } = useApiResource((a) => a.listHooks({}), {
+    failure: 'Could not read the hooks',
+    reloadOn: ['projectChanged', 'trustChanged', 'settingsChanged'],
+  });
   /** The open dialog: adding, or editing one hook. */
   const [dialog, setDialog] = useState<{ editing?: EditableHook } | null>(null);
   /** The hook whose Delete was pressed: deleted only once the person confirms. */
   const [deleting, setDeleting] = useState<EditableHook | null>(null);
   const [status, setStatus] = useState('');
-
-  const load = useCallback(() => {
-    api.listHooks({}).then(
-      (r) => {
-        setList(r);
-        setError(null);
-      },
-      (err: unknown) => setError(`Could not read the hooks: ${errorMessage(err)}`),
-    );
-  }, [api]);
-  useEffect(() => {
-    if (!connected) return;
-    load();
-    // Settings files edited elsewhere show when the person comes back to the window.
-    window.addEventListener('focus', load);
-    return () => window.removeEventListener('focus', load);
-  }, [connected, load]);
-  useApiEvent((event) => {
-    if (event.type === 'projectChanged' || event.type === 'trustChanged' || event.type === 'settingsChanged') load();
-  });
 
   const remove = (h: EditableHook) => {
     setDeleting(null);

@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { ApiResponse } from '../../../shared/api';
 import type { McpServerView, McpTestView } from '../../../shared/mcp-view-contract';
-import { errorMessage, useApi, useApiEvent, useConnection } from '../api';
+import { errorMessage, useApi, useApiResource } from '../api';
 import { ConfirmDialog } from '../app/ConfirmDialog';
 import { showView } from '../app/view-store';
 import { Shown } from '../display';
@@ -30,9 +30,15 @@ function projectNote(list: McpList): string | null {
  */
 export function McpView() {
   const api = useApi();
-  const connected = useConnection().status === 'open';
-  const [list, setList] = useState<McpList | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const {
+    data: list,
+    error,
+    setError,
+    reload: load,
+  } = useApiResource((a) => a.listMcpServers({}), {
+    failure: 'Could not read the MCP servers',
+    reloadOn: ['projectChanged', 'trustChanged', 'settingsChanged'],
+  });
   const [status, setStatus] = useState('');
   const [approving, setApproving] = useState<McpServerView | null>(null);
   const [testing, setTesting] = useState<string | null>(null);
@@ -40,25 +46,6 @@ export function McpView() {
   /** The add/edit dialog: a new server (`'new'`) or the one being edited. */
   const [editing, setEditing] = useState<McpServerView | 'new' | null>(null);
   const [removing, setRemoving] = useState<McpServerView | null>(null);
-
-  const load = useCallback(() => {
-    api.listMcpServers({}).then(
-      (r) => {
-        setList(r);
-        setError(null);
-      },
-      (err: unknown) => setError(`Could not read the MCP servers: ${errorMessage(err)}`),
-    );
-  }, [api]);
-  useEffect(() => {
-    if (!connected) return;
-    load();
-    window.addEventListener('focus', load);
-    return () => window.removeEventListener('focus', load);
-  }, [connected, load]);
-  useApiEvent((event) => {
-    if (event.type === 'projectChanged' || event.type === 'trustChanged' || event.type === 'settingsChanged') load();
-  });
 
   const approve = (s: McpServerView) => {
     setApproving(null);

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { CheckpointSettingsView } from '../../../shared/checkpoint-settings-contract';
-import { errorMessage, useApi, useApiEvent, useConnection } from '../api';
+import { errorMessage, useApi, useApiResource } from '../api';
 import { ConfirmDialog } from '../app/ConfirmDialog';
 import { Shown } from '../display';
 import { CheckpointSettingsForm } from './CheckpointSettingsForm';
@@ -31,31 +31,17 @@ function usageText(usage: NonNullable<CheckpointSettingsView['usage']>): string 
  */
 export function CheckpointSettings() {
   const api = useApi();
-  const connected = useConnection().status === 'open';
-  const [view, setView] = useState<CheckpointSettingsView | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // Checkpoints taken or settings edited elsewhere (the CLI, an editor) show when the person comes back.
+  const {
+    data: view,
+    setData: setView,
+    error,
+  } = useApiResource((a) => a.getCheckpointSettings({}), {
+    failure: 'Could not read the checkpoint settings',
+    reloadOn: ['projectChanged', 'settingsChanged', 'runFinished'],
+  });
   const [confirming, setConfirming] = useState(false);
   const [deleteStatus, setDeleteStatus] = useState<SaveStatus>({ state: 'idle' });
-
-  const load = useCallback(() => {
-    api.getCheckpointSettings({}).then(
-      (v) => {
-        setView(v);
-        setError(null);
-      },
-      (err: unknown) => setError(`Could not read the checkpoint settings: ${errorMessage(err)}`),
-    );
-  }, [api]);
-  useEffect(() => {
-    if (!connected) return;
-    load();
-    // Checkpoints taken or settings edited elsewhere (the CLI, an editor) show when the person comes back.
-    window.addEventListener('focus', load);
-    return () => window.removeEventListener('focus', load);
-  }, [connected, load]);
-  useApiEvent((event) => {
-    if (event.type === 'projectChanged' || event.type === 'settingsChanged' || event.type === 'runFinished') load();
-  });
 
   const remove = () => {
     setConfirming(false);

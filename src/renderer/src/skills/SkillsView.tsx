@@ -1,11 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
-import type { ApiResponse } from '../../../shared/api';
 import type { DefinitionView } from '../../../shared/skills-view-contract';
-import { errorMessage, useApi, useApiEvent, useConnection } from '../api';
+import { useApiResource } from '../api';
 import { showView } from '../app/view-store';
 import { Shown, shownText } from '../display';
-
-type SkillsList = ApiResponse<'listSkills'>;
 
 const SOURCE_LABELS: Record<DefinitionView['source'], string> = { user: 'Yours', project: 'This project' };
 
@@ -85,28 +81,13 @@ function DefinitionsTable({ kind, items }: { kind: 'skill' | 'agent'; items: rea
  * A project's load only while it is trusted with its instructions; they are listed anyway, marked, with why.
  */
 export function SkillsView() {
-  const api = useApi();
-  const connected = useConnection().status === 'open';
-  const [list, setList] = useState<SkillsList | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(() => {
-    api.listSkills({}).then(
-      (r) => {
-        setList(r);
-        setError(null);
-      },
-      (err: unknown) => setError(`Could not read the skills and sub-agents: ${errorMessage(err)}`),
-    );
-  }, [api]);
-  useEffect(() => {
-    if (!connected) return;
-    load();
-    window.addEventListener('focus', load);
-    return () => window.removeEventListener('focus', load);
-  }, [connected, load]);
-  useApiEvent((event) => {
-    if (event.type === 'projectChanged' || event.type === 'trustChanged' || event.type === 'settingsChanged') load();
+  const {
+    data: list,
+    error,
+    reload: load,
+  } = useApiResource((api) => api.listSkills({}), {
+    failure: 'Could not read the skills and sub-agents',
+    reloadOn: ['projectChanged', 'trustChanged', 'settingsChanged'],
   });
 
   return (
