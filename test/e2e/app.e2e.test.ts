@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppInfoSchema } from '../../src/shared/api';
 import { WorkerInfoSchema } from '../../src/shared/worker-protocol';
 import { openApiSocket } from './support/api-socket';
@@ -155,15 +155,17 @@ describe.skipIf(skipReason !== null)(
 
         // Crash it until the supervisor gives up: the page must say so in words, not spin.
         const socket = await openApiSocket(own.port, { token: own.token });
-        const deadline = Date.now() + 45_000;
-        while (Date.now() < deadline) {
-          const frame = await socket.call('getAppInfo', {});
-          if (frame.kind !== 'response') throw new Error(JSON.stringify(frame));
-          const worker = AppInfoSchema.parse(frame.result).worker;
-          if (worker.state === 'failed') break;
-          if (worker.state === 'ready' && worker.info) killIfAlive(worker.info.pid); // the last kill may not be seen yet
-          await new Promise((r) => setTimeout(r, 150));
-        }
+        await vi.waitFor(
+          async () => {
+            const frame = await socket.call('getAppInfo', {});
+            if (frame.kind !== 'response') throw new Error(JSON.stringify(frame));
+            const worker = AppInfoSchema.parse(frame.result).worker;
+            if (worker.state === 'failed') return;
+            if (worker.state === 'ready' && worker.info) killIfAlive(worker.info.pid); // the last kill may not be seen yet
+            throw new Error(`the worker is ${worker.state}, not failed yet`);
+          },
+          { timeout: 45_000, interval: 150 },
+        );
         await socket.close();
         await expect.poll(() => status.getAttribute('data-state'), POLL).toBe('failed');
         expect(await status.textContent()).toMatch(/^Worker unavailable: \S/);

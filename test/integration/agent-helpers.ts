@@ -102,7 +102,8 @@ export class RpcClient {
   readonly child: ChildProcessWithoutNullStreams;
   stderr = '';
   private buffer = '';
-  private waiters: Array<() => void> = [];
+  /** Called after each batch of new events. */
+  private readonly listeners = new Set<() => void>();
 
   constructor(args: string[], env: NodeJS.ProcessEnv, cwd: string) {
     this.child = spawn(process.execPath, [CLI, 'rpc', ...args], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -115,7 +116,7 @@ export class RpcClient {
         this.buffer = this.buffer.slice(nl + 1);
         if (line.trim()) this.events.push(JSON.parse(line) as Record<string, unknown>);
       }
-      for (const w of this.waiters.splice(0)) w();
+      for (const listener of [...this.listeners]) listener();
     });
   }
 
@@ -124,25 +125,26 @@ export class RpcClient {
   }
 
   /** The first event (from index `from`) matching `match`. */
-  async waitFor(
+  waitFor(
     match: (e: Record<string, unknown>) => boolean,
     from = 0,
     timeoutMs = 20_000,
   ): Promise<Record<string, unknown>> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.events.slice(from).find(match);
-      if (found) return found;
-      if (Date.now() > deadline)
-        throw new Error(`event not seen; got ${JSON.stringify(this.events).slice(0, 3000)}\nstderr: ${this.stderr}`);
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, 200);
-        this.waiters.push(() => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
-    }
+    return new Promise((resolve, reject) => {
+      const check = (): void => {
+        const found = this.events.slice(from).find(match);
+        if (!found) return;
+        this.listeners.delete(check);
+        clearTimeout(timer);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        this.listeners.delete(check);
+        reject(new Error(`event not seen; got ${JSON.stringify(this.events).slice(0, 3000)}\nstderr: ${this.stderr}`));
+      }, timeoutMs);
+      this.listeners.add(check);
+      check();
+    });
   }
 
   async close(): Promise<number | null> {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AppCore } from '../../src/main/app/app-core';
 import { dispatchApi } from '../../src/main/app/api-dispatch';
 import type { ApiEvent } from '../../src/shared/api';
@@ -14,20 +14,21 @@ import { useAppChat } from './agent-helpers';
 const app = useAppChat('gatehouse-app-chat-', 'sk-chat-secret');
 const call = app.call;
 
-async function until<T extends ApiEvent['type']>(
+/** The first event of `type` (matching `match`) the app sent, once it has. */
+function until<T extends ApiEvent['type']>(
   type: T,
   match: (e: Extract<ApiEvent, { type: T }>) => boolean = () => true,
 ): Promise<Extract<ApiEvent, { type: T }>> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const found = app.events.find(
-      (e): e is Extract<ApiEvent, { type: T }> => e.type === type && match(e as Extract<ApiEvent, { type: T }>),
-    );
-    if (found) return found;
-    if (Date.now() > deadline)
-      throw new Error(`no ${type} event; got ${JSON.stringify(app.events.map((e) => e.type))}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  return vi.waitFor(
+    () => {
+      const found = app.events.find(
+        (e): e is Extract<ApiEvent, { type: T }> => e.type === type && match(e as Extract<ApiEvent, { type: T }>),
+      );
+      if (!found) throw new Error(`no ${type} event; got ${JSON.stringify(app.events.map((e) => e.type))}`);
+      return found;
+    },
+    { timeout: 15_000 },
+  );
 }
 
 describe('the app chat', () => {

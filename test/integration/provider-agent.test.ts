@@ -191,7 +191,7 @@ describe('agent runner through the real SDK', () => {
     });
     const controller = new AbortController();
     const { events, done } = run({ signal: controller.signal });
-    while (!events.some((e) => e.type === 'text_delta')) await new Promise((r) => setTimeout(r, 10));
+    await expect.poll(() => events.some((e) => e.type === 'text_delta')).toBe(true);
     controller.abort();
     const result = await done;
     expect(result.status).toBe('cancelled');

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AnthropicProvider } from '../../src/worker/providers/anthropic';
 import { CancelledError, ProviderError } from '../../src/worker/providers/errors';
 import type { ProviderRequest } from '../../src/worker/providers/types';
@@ -245,7 +245,7 @@ describe('AnthropicProvider cancellation', () => {
     const controller = new AbortController();
     const deltas: string[] = [];
     const pending = provider().stream(request(), { onText: (d) => deltas.push(d) }, controller.signal);
-    await waitFor(() => deltas.length >= 2);
+    await expect.poll(() => deltas.length).toBeGreaterThanOrEqual(2);
     controller.abort();
     const err = await pending.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CancelledError);
@@ -258,13 +258,21 @@ describe('AnthropicProvider cancellation', () => {
       { kind: 'http-error', status: 429, errorType: 'rate_limit_error', headers: { 'retry-after': '50' } },
       reply(text('never')),
     );
-    const controller = new AbortController();
-    const pending = provider().stream(request(), { onText: () => undefined }, controller.signal);
-    await waitFor(() => fake.requests.length === 1);
-    await new Promise((r) => setTimeout(r, 50));
-    controller.abort();
-    await expect(pending).rejects.toBeInstanceOf(CancelledError);
-    expect(fake.requests).toHaveLength(1);
+    // The SDK's own fetch (the global one, taken when the client is made), watched: once it has handed over the 429,
+    // the client is waiting out the retry-after.
+    const fetched = vi.spyOn(globalThis, 'fetch');
+    try {
+      const controller = new AbortController();
+      const pending = provider().stream(request(), { onText: () => undefined }, controller.signal);
+      await expect
+        .poll(() => fetched.mock.settledResults[0])
+        .toMatchObject({ type: 'fulfilled', value: { status: 429 } });
+      controller.abort();
+      await expect(pending).rejects.toBeInstanceOf(CancelledError);
+      expect(fake.requests).toHaveLength(1);
+    } finally {
+      fetched.mockRestore();
+    }
   });
 
   it('rejects at once when the signal is already aborted, without a request', async () => {
@@ -297,12 +305,4 @@ describe('AnthropicProvider configuration', () => {
 function restoreEnv(name: string, value: string | undefined): void {
   if (value === undefined) delete process.env[name];
   else process.env[name] = value;
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('waitFor: timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }

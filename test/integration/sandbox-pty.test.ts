@@ -24,12 +24,16 @@ async function spawnInPty(sandbox: CommandSandbox, command: string): Promise<Pty
   return { term, chunks, exited, output: () => chunks.join('') };
 }
 
-async function until(check: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** Resolves once the output holds `text`, checked as each chunk arrives. */
+function outputShows(run: PtyRun, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (run.output().includes(text)) return resolve();
+    const watch = run.term.onData(() => {
+      if (!run.output().includes(text)) return;
+      watch.dispose();
+      resolve();
+    });
+  });
 }
 
 /** Host pids whose command line contains `marker`. */
@@ -68,7 +72,7 @@ describe.skipIf(noBwrapReason !== null)(
         sandbox,
         'echo first; [ -t 1 ] && echo is-a-tty; tput cols 2>/dev/null || stty size; sleep 0.3; echo second; exit 3',
       );
-      await until(() => run.output().includes('first'), 10_000);
+      await outputShows(run, 'first');
       // the first line arrived while the command was still running
       expect(run.output()).not.toContain('second');
       const { exitCode } = await run.exited;
@@ -90,8 +94,8 @@ describe.skipIf(noBwrapReason !== null)(
     it('cancel (signals to the pty process group) kills the whole tree, background jobs included', async () => {
       const marker = `${Date.now() % 100000}.${process.pid}`;
       const run = await spawnInPty(sandbox, `sleep 1${marker} & (sleep 2${marker} &) ; echo ready; wait`);
-      await until(() => run.output().includes('ready'), 10_000);
-      await until(() => processesWith(marker).length >= 2, 5_000);
+      await outputShows(run, 'ready');
+      await expect.poll(() => processesWith(marker).length).toBeGreaterThanOrEqual(2);
       const pgid = run.term.pid; // the pty child (bwrap) leads its session and process group
       process.kill(-pgid, 'SIGTERM');
       const killer = setTimeout(() => {
@@ -103,19 +107,19 @@ describe.skipIf(noBwrapReason !== null)(
       }, 2_000);
       await run.exited;
       clearTimeout(killer);
-      await until(() => processesWith(marker).length === 0, 5_000);
-      expect(processesWith(marker)).toEqual([]);
+      await expect.poll(() => processesWith(marker)).toEqual([]);
     });
 
     it('Ctrl-C through the terminal stops the command and everything it started', async () => {
       const marker = `${(Date.now() + 7) % 100000}.${process.pid}`;
       const run = await spawnInPty(sandbox, `echo waiting; sleep 3${marker} & sleep 4${marker}`);
-      await until(() => run.output().includes('waiting') && processesWith(marker).length >= 2, 10_000);
+      await outputShows(run, 'waiting');
+      await expect.poll(() => processesWith(marker).length).toBeGreaterThanOrEqual(2);
       run.term.write('\x03');
       const { exitCode, signal } = await run.exited;
       // bwrap is in the foreground group too: it passes the command's status on or dies of the same SIGINT
       expect(exitCode === 130 || signal === 2).toBe(true);
-      await until(() => processesWith(marker).length === 0, 5_000);
+      await expect.poll(() => processesWith(marker)).toEqual([]);
     });
   },
 );

@@ -62,8 +62,7 @@ describe.skipIf(noBwrapReason !== null)(
       const marker = `${(Date.now() + 3) % 100000}.${process.pid}`;
       const ac = new AbortController();
       const { result, chunks } = run(`sleep 5${marker} & sleep 6${marker} & echo started; wait`, ac.signal);
-      const deadline = Date.now() + 10_000;
-      while (!chunks.join('').includes('started') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await expect.poll(() => chunks.join('')).toContain('started');
       ac.abort();
       const r = await result;
       expect(r.content).toContain('[cancelled]');

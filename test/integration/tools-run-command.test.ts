@@ -44,15 +44,6 @@ function liveProcessesWith(marker: string): number[] {
   return found;
 }
 
-async function waitUntil(cond: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (cond()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return cond();
-}
-
 describe('run_command', () => {
   it('returns the output and the exit code, in the project root', async () => {
     const ok = await run('pwd; echo out; echo err >&2');
@@ -119,7 +110,7 @@ describe('run_command', () => {
       { timeout_ms: 400 },
     );
     expect(res).toMatchObject({ content: 'started\n[killed after timeout 400 ms]', isError: true, exitCode: null });
-    expect(await waitUntil(() => liveProcessesWith(marker).length === 0, 2_000)).toBe(true);
+    await expect.poll(() => liveProcessesWith(marker)).toEqual([]);
   });
 
   it('cancels quickly, killing background children too', async () => {
@@ -127,7 +118,7 @@ describe('run_command', () => {
     const ac = new AbortController();
     // Without the cancel the command would outlive the test's own time limit.
     const pending = run(`bash -c 'sleep 600 & sleep 600; : ${marker}'; : ${marker}`, { signal: ac.signal });
-    expect(await waitUntil(() => liveProcessesWith(marker).length >= 1, 3_000)).toBe(true);
+    await expect.poll(() => liveProcessesWith(marker).length).toBeGreaterThanOrEqual(1);
     const children = execFileSync('pgrep', ['-f', marker]).toString().trim().split('\n');
     expect(children.length).toBeGreaterThanOrEqual(1);
     ac.abort();
@@ -135,7 +126,7 @@ describe('run_command', () => {
     expect(res.isError).toBe(true);
     expect(res.exitCode).toBeNull();
     expect(res.content.endsWith('[cancelled]')).toBe(true);
-    expect(await waitUntil(() => liveProcessesWith(marker).length === 0, 2_000)).toBe(true);
+    await expect.poll(() => liveProcessesWith(marker)).toEqual([]);
     // the plain `sleep 600` children (no marker in their own command line) are gone too: their group is empty
   });
 
@@ -145,14 +136,14 @@ describe('run_command', () => {
       timeout_ms: 300,
     });
     expect(res.content).toBe('armed\n[killed after timeout 300 ms]');
-    expect(await waitUntil(() => liveProcessesWith(marker).length === 0, 2_000)).toBe(true);
+    await expect.poll(() => liveProcessesWith(marker)).toEqual([]);
   });
 
   it('does not leave background jobs running after the command ends', async () => {
     const marker = `gh-bg-${process.pid}-${Date.now()}`;
     const res = await run(`bash -c 'sleep 30; : ${marker}' & echo launched`);
     expect(res.content).toBe('launched\n[exit code 0]');
-    expect(await waitUntil(() => liveProcessesWith(marker).length === 0, 2_000)).toBe(true);
+    await expect.poll(() => liveProcessesWith(marker)).toEqual([]);
   });
 
   it('cuts large output head and tail, keeping the exit code line', async () => {

@@ -128,7 +128,9 @@ describe('the supervised worker (a real child process of the built bundle)', () 
     await h.start();
     const first = await h.request('info', {});
     const inFlight = h.request('delay', { ms: 30_000 });
-    await new Promise((r) => setTimeout(r, 100));
+    // The worker serves requests side by side and reads them in order: its answer to a later one proves it holds the
+    // delay when it is killed.
+    await h.request('echo', { value: 'after the delay' });
     process.kill(first.pid, 'SIGKILL');
     const err = await caught(inFlight);
     expect(err.code).toBe('WORKER_CRASHED');
@@ -192,8 +194,11 @@ describe('the supervised worker (a real child process of the built bundle)', () 
         maxCrashes: 0,
       }),
     );
+    let asked: () => void = () => undefined;
+    const pending = new Promise<void>((resolve) => (asked = resolve));
     const aborted = new Promise<string>((resolve) => {
       h.handle('permission.request', (params, signal) => {
+        asked();
         return new Promise((done) => {
           signal.addEventListener('abort', () => {
             resolve(params.tool);
@@ -205,7 +210,7 @@ describe('the supervised worker (a real child process of the built bundle)', () 
     await h.start();
     const pid = h.status().info?.pid;
     expect(pid).toBeTypeOf('number');
-    await new Promise((r) => setTimeout(r, 100));
+    await pending; // main holds the worker's question
     process.kill(pid as number, 'SIGKILL');
     expect(await aborted).toBe('write_file');
   });

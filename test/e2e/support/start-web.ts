@@ -112,33 +112,42 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
     return stopping;
   };
 
-  const deadline = Date.now() + (options.timeoutMs ?? 20_000);
-  for (;;) {
-    const match = URL_LINE.exec(out);
-    if (match) {
-      const [, url = '', port = '0', token = ''] = match;
-      return {
-        url,
-        token,
-        port: Number(port),
-        origin: `http://127.0.0.1:${port}`,
-        proc,
-        home,
-        project,
-        stdout: () => out,
-        stderr: () => err,
-        stop,
-      };
-    }
-    if (proc.exitCode !== null || proc.signalCode !== null || Date.now() > deadline) {
-      await stop();
-      await closed;
-      throw new Error(
-        `gatehouse web did not print its URL (exit ${proc.exitCode ?? proc.signalCode}).\nstdout: ${out}\nstderr: ${err}`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 50));
+  // The URL line as it arrives, or null once the process has ended or the time is up without it.
+  const match = await new Promise<RegExpExecArray | null>((resolve) => {
+    const check = (): void => {
+      const found = URL_LINE.exec(out);
+      if (found) done(found);
+    };
+    const done = (found: RegExpExecArray | null): void => {
+      clearTimeout(timer);
+      proc.stdout?.off('data', check);
+      resolve(found);
+    };
+    const timer = setTimeout(() => done(null), options.timeoutMs ?? 20_000);
+    proc.stdout?.on('data', check);
+    void closed.then(() => done(URL_LINE.exec(out)));
+    check();
+  });
+  if (!match) {
+    await stop();
+    await closed;
+    throw new Error(
+      `gatehouse web did not print its URL (exit ${proc.exitCode ?? proc.signalCode}).\nstdout: ${out}\nstderr: ${err}`,
+    );
   }
+  const [, url = '', port = '0', token = ''] = match;
+  return {
+    url,
+    token,
+    port: Number(port),
+    origin: `http://127.0.0.1:${port}`,
+    proc,
+    home,
+    project,
+    stdout: () => out,
+    stderr: () => err,
+    stop,
+  };
 }
 
 /** True while a process with this pid exists. */

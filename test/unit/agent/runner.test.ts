@@ -346,7 +346,7 @@ describe('runAgent: cancellation', () => {
     const opts = options(provider, registry, {
       signal: controller.signal,
       beforeToolCall: () => {
-        setTimeout(() => controller.abort(), 20);
+        queueMicrotask(() => controller.abort()); // cancelled while main decides
         return new Promise(() => undefined); // the person never answers
       },
     });
@@ -364,7 +364,7 @@ describe('runAgent: cancellation', () => {
       (_req, signal) =>
         new Promise((_resolve, reject) => {
           signal.addEventListener('abort', () => reject(new CancelledError()));
-          setTimeout(() => controller.abort(), 20);
+          queueMicrotask(() => controller.abort()); // cancelled while the model answers
         }),
     );
     const opts = options(provider, new RecordingRegistry(), { signal: controller.signal });

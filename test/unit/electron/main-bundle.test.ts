@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_CHANNELS, IPC_EVENT_CHANNEL, ipcChannelName } from '../../../src/shared/api';
 import { createFakeElectron, FakeFrame } from './helpers/fake-electron';
 import { loadMainBundle } from './helpers/load-main';
@@ -32,17 +32,18 @@ beforeAll(async () => {
   // A packaged app started from a launcher: no arguments. Loaded afresh: another file of this worker may have run it.
   restore = loadMainBundle(fake, ['/opt/Gatehouse/gatehouse-desktop']);
   fake.app.fireReady();
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const ready = fake.windows[0]?.webContents.sent.some(
-      ([, e]) => (e as { status?: { state: string } }).status?.state === 'ready',
-    );
-    if (ready) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  const window = fake.windows[0];
-  if (!window) throw new Error('the main bundle opened no window within 20 s');
-  contents = window.webContents;
+  contents = await vi.waitFor(
+    () => {
+      const window = fake.windows[0];
+      if (!window) throw new Error('the main bundle opened no window');
+      const ready = window.webContents.sent.some(
+        ([, e]) => (e as { status?: { state: string } }).status?.state === 'ready',
+      );
+      if (!ready) throw new Error('the window was never told the worker is ready');
+      return window.webContents;
+    },
+    { timeout: 20_000 },
+  );
 }, 30_000);
 
 afterAll(() => {
@@ -400,9 +401,7 @@ describe('out/main/index.js under a fake Electron', () => {
     let prevented = false;
     fake.app.emit('will-quit', { preventDefault: () => (prevented = true) });
     expect(prevented).toBe(true);
-    const deadline = Date.now() + 5_000;
-    while (fake.app.quits === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(fake.app.quits).toBe(1);
+    await expect.poll(() => fake.app.quits).toBe(1);
     expect(() => process.kill(pid, 0)).toThrow();
   });
 });

@@ -55,8 +55,7 @@ describe('channelFromUtilityProcess', () => {
       const inFlight = host.request('delay', { ms: 5_000 });
       process.kill(info.pid, 'SIGKILL');
       await expect(inFlight).rejects.toMatchObject({ code: 'WORKER_CRASHED' });
-      const deadline = Date.now() + 10_000;
-      while (host.status().state !== 'ready' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await expect.poll(() => host.status().state).toBe('ready');
       const again = await host.request('info', {});
       expect(again.pid).not.toBe(info.pid);
       expect(host.status().restarts).toBeGreaterThanOrEqual(1);
@@ -76,7 +75,7 @@ describe('channelFromUtilityProcess', () => {
     const ch = channelFromUtilityProcess(child, { onOutput: (t) => output.push(t) });
     const exited = new Promise<number | null>((r) => ch.onExit((code) => r(code)));
     await new Promise((r) => child.once('spawn', r));
-    while (output.join('').split('-line').length < 3) await new Promise((r) => setTimeout(r, 10));
+    await expect.poll(() => ['out-line', 'err-line'].every((line) => output.join('').includes(line))).toBe(true);
     ch.send({ kind: 'ping', seq: 1 });
     expect(await exited).toBe(0);
     expect(output.join('')).toContain('out-line');
@@ -99,7 +98,7 @@ describe('channelFromUtilityProcess', () => {
     await exited;
     expect(isAlive(pid!)).toBe(false);
     // SIGTERM first (the worker saw it and ignored it), then SIGKILL: 128 + 9.
-    while (!output.join('').includes('got-term')) await new Promise((r) => setTimeout(r, 10));
+    await expect.poll(() => output.join('')).toContain('got-term');
     expect(exits).toEqual([137]);
     // Known pid after exit (Electron clears it), sends after exit are dropped, late subscribers are still told.
     expect(ch.pid).toBe(pid);

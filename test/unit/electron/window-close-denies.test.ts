@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserWindow } from 'electron';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dispatchApi } from '../../../src/main/app/api-dispatch';
 import { AppCore } from '../../../src/main/app/app-core';
 import { linkWindowEvents } from '../../../src/main/electron/window-events';
@@ -53,14 +53,15 @@ function openWindow() {
   return { window, unlink, events };
 }
 
-async function waitFor<T>(get: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await get();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+function waitFor<T>(get: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const value = await get();
+      if (value === undefined) throw new Error(`timed out waiting for ${what}`);
+      return value;
+    },
+    { timeout: 15_000 },
+  );
 }
 
 /** Tool results the model got in its last request. */

@@ -23,9 +23,16 @@ async function answerOnTty(typed: string, req: ApprovalRequest = request): Promi
   const input = new PassThrough();
   const output = new PassThrough();
   let shown = '';
-  output.on('data', (c: Buffer) => (shown += c.toString('utf8')));
+  let answered = false;
+  output.on('data', (c: Buffer) => {
+    shown += c.toString('utf8');
+    // The person types once asked.
+    if (!answered && /Allow( once)?\? \[y\]es/.test(shown)) {
+      answered = true;
+      input.write(typed);
+    }
+  });
   const pending = ttyApprover(input, output)(req, new AbortController().signal);
-  setTimeout(() => input.write(typed), 20);
   const answer = await pending;
   return { kind: answer.kind, shown };
 }

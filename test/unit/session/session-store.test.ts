@@ -88,7 +88,8 @@ describe('SessionStore', () => {
     const a = await newSession();
     a.writer.append({ type: 'prompt', runId: 'r', text: 'first', agentMode: 'chat' });
     await a.writer.close();
-    await new Promise((r) => setTimeout(r, 20));
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    fs.utimesSync(store.fileOf(a.header.id), anHourAgo, anHourAgo); // the order is by last write
     const b = await newSession();
     b.writer.append({ type: 'prompt', runId: 'r', text: 'second', agentMode: 'plan' });
     await b.writer.close();

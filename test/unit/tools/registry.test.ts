@@ -203,13 +203,16 @@ describe('timeouts and exceptions', () => {
     const reg = new Registry(
       [
         fakeTool(
-          (signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('stop')))),
+          (signal) =>
+            new Promise((_, reject) => {
+              signal.addEventListener('abort', () => reject(new Error('stop')));
+              queueMicrotask(() => ac.abort()); // the caller cancels once the tool runs
+            }),
           10_000,
         ),
       ],
       30_000,
     );
-    setTimeout(() => ac.abort(), 20);
     const res = await reg.execute('read_file', {}, sb.ctx({ signal: ac.signal }), DO);
     expect(res).toEqual({ content: 'cancelled: read_file was cancelled', isError: true });
   });

@@ -51,6 +51,11 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number 
   });
 }
 
+/** True once another process has written a decision to the trust file in `config`. */
+async function othersHaveWritten(config: string): Promise<boolean> {
+  return (await new TrustStore({ configDir: config }).list()).length > 0;
+}
+
 /** Each test's folder, removed after it whether it passed or not. */
 const roots: string[] = [];
 function newRoot(): string {
@@ -74,11 +79,10 @@ describe('two processes writing at once', () => {
       runCli(['trust', 'set', dir, '--scope', i % 2 ? 'never' : 'directory'], env),
     );
     const app = new TrustStore({ configDir: config });
-    // The desktop app writes while the CLIs do; each of its writes is its own read-modify-write under the lock.
-    for (const dir of appFolders) {
-      await app.set(dir, 'directory');
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    // The desktop app writes while the CLIs do (from the first decision one of them wrote); each of its writes is its
+    // own read-modify-write under the lock.
+    await expect.poll(() => othersHaveWritten(config)).toBe(true);
+    for (const dir of appFolders) await app.set(dir, 'directory');
     const results = await Promise.all(runs);
     expect(results.map((r) => r.stderr).join('')).toBe('');
     expect(results.map((r) => r.code)).toEqual(cliFolders.map(() => 0));
@@ -94,11 +98,11 @@ describe('two processes writing at once', () => {
     const config = path.join(root, 'config');
     const writers = [0, 1, 2, 3].map((w) => runNode([writer, config, path.join(root, `w${w}`), '30']));
     const app = new TrustStore({ configDir: config });
+    await expect.poll(() => othersHaveWritten(config)).toBe(true);
     for (let i = 0; i < 30; i++) {
       const dir = path.join(root, `app-${i}`);
       fs.mkdirSync(dir);
       await app.set(dir, 'directory');
-      await new Promise((r) => setTimeout(r, 2));
     }
     const results = await Promise.all(writers);
     expect(results.map((r) => r.stderr).join('')).toBe('');

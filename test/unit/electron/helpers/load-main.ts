@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
+import { expect } from 'vitest';
 import type { createFakeElectron } from './fake-electron';
 
 export const mainBundle = path.resolve(__dirname, '../../../../out/main/index.js');
@@ -46,6 +47,5 @@ export function loadMainBundle(
 export async function quitApp(fake: ReturnType<typeof createFakeElectron>): Promise<void> {
   const quits = fake.app.quits;
   fake.app.emit('will-quit', { preventDefault: () => undefined });
-  const deadline = Date.now() + 10_000;
-  while (fake.app.quits === quits && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await expect.poll(() => fake.app.quits).toBeGreaterThan(quits);
 }
