@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import gatehouse from './scripts/eslint-shown-text.mjs';
+import gatehouseTests from './scripts/eslint-no-fixed-sleep.mjs';
 
 // Import boundaries of docs/architecture.md, enforced here rather than remembered:
 // renderer -> never main/worker/Node; worker -> never main; core -> never electron; shared -> nothing of ours.
@@ -210,6 +211,12 @@ export default tseslint.config(
     files: ['src/main/**'],
     ignores: ['src/main/cli/**', 'src/main/bench/**', ...SYNC_ALLOWED],
     rules: { 'no-restricted-syntax': noSyncMainCalls },
+  },
+  {
+    // No fixed sleeps and no hand-written polling loops in tests (scripts/eslint-no-fixed-sleep.mjs, CONTRIBUTING.md).
+    files: ['test/**'],
+    plugins: { tests: gatehouseTests },
+    rules: { 'tests/no-fixed-sleep': 'error' },
   },
   {
     files: ['src/preload/**'],

@@ -89,6 +89,7 @@ export function sentCredential(headers: http.IncomingHttpHeaders): string | unde
   return auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length) : undefined;
 }
 
+// eslint-disable-next-line tests/no-fixed-sleep -- a slow model (eventDelayMs, a response's pauses) is what tests ask for
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface FakeAnthropicOptions {

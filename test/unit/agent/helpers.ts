@@ -119,6 +119,7 @@ export class RecordingRegistry implements ToolRegistry {
     const me = { name };
     this.running.push(me);
     const delay = this.delays[name] ?? 0;
+    // eslint-disable-next-line tests/no-fixed-sleep -- a tool that takes time: what the scheduling tests run
     if (delay) await new Promise((r) => setTimeout(r, delay));
     ctx.onOutput?.(`output of ${name}`);
     this.running.splice(this.running.indexOf(me), 1);

@@ -25,6 +25,7 @@ function exchange(
       for (const c of chunks) {
         if (sock.destroyed) break;
         sock.write(c);
+        // eslint-disable-next-line tests/no-fixed-sleep -- a client whose request arrives in pieces is the case tested
         await new Promise((r) => setTimeout(r, 15));
       }
     });
