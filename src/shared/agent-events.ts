@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorCodeSchema } from './errors';
+import { ErrorCodeSchema, RpcErrorSchema } from './errors';
 import { StopReasonSchema, TokenUsageSchema } from './conversation';
 import { ApprovalChoiceSchema, DecisionSourceSchema, SandboxKindSchema } from './permission';
 import { ToolSafetySchema } from './tools';
@@ -153,6 +153,16 @@ export type HookRunsEvent = z.infer<typeof HookRunsEventSchema>;
 /** How a run ended. */
 export const AgentRunStatusSchema = z.enum(['completed', 'max_turns', 'cancelled', 'error']);
 export type AgentRunStatus = z.infer<typeof AgentRunStatusSchema>;
+
+/** A finished run's outcome, the same in the worker's answer, the app's `runFinished` and the rpc `result`. */
+export const RunOutcomeSchema = z.object({
+  status: AgentRunStatusSchema,
+  /** The text of the model's last answer. */
+  finalText: z.string(),
+  usage: TokenUsageSchema,
+  turns: z.number().int().nonnegative(),
+  error: RpcErrorSchema.optional(),
+});
 
 export const AgentEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('turn_started'), turn }),

@@ -1,8 +1,13 @@
 import { z } from 'zod';
-import { AgentEventSchema, AgentRunStatusSchema, HookRunsEventSchema, ToolCallDecidedSchema } from './agent-events';
+import {
+  AgentEventSchema,
+  AgentRunStatusSchema,
+  HookRunsEventSchema,
+  RunOutcomeSchema,
+  ToolCallDecidedSchema,
+} from './agent-events';
 import { ConversationMessageSchema, TokenUsageSchema } from './conversation';
 import { ApprovalChoiceSchema, ApprovalRequestSchema } from './approval-contract';
-import { RpcErrorSchema } from './errors';
 import { AgentModeSchema } from './permission';
 
 /**
@@ -25,11 +30,7 @@ export type ApprovalRequestEvent = z.infer<typeof ApprovalRequestEventSchema>;
 export const RunFinishedEventSchema = z.object({
   type: z.literal('runFinished'),
   runId: z.string(),
-  status: AgentRunStatusSchema,
-  finalText: z.string(),
-  usage: TokenUsageSchema,
-  turns: z.number().int().nonnegative(),
-  error: RpcErrorSchema.optional(),
+  ...RunOutcomeSchema.shape,
 });
 export type RunFinishedEvent = z.infer<typeof RunFinishedEventSchema>;
 

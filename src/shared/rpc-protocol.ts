@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { ApprovalChoiceSchema, ApprovalRequestSchema } from './approval-contract';
-import { AgentEventSchema, AgentRunStatusSchema, AutoRunStatsSchema } from './agent-events';
+import { AgentEventSchema, AutoRunStatsSchema, RunOutcomeSchema } from './agent-events';
 import { CheckpointDiffSchema, CheckpointEntrySchema, RestoreResultSchema } from './checkpoint-contract';
-import { TokenUsageSchema } from './conversation';
-import { ErrorCodeSchema, RpcErrorSchema } from './errors';
+import { ErrorCodeSchema } from './errors';
 import { AgentModeSchema } from './permission';
 
 /**
@@ -75,11 +74,7 @@ export const RpcEventSchema = z.discriminatedUnion('type', [
     promptId: id,
     sessionId: z.string(),
     runId: z.string(),
-    status: AgentRunStatusSchema,
-    finalText: z.string(),
-    usage: TokenUsageSchema,
-    turns: z.number().int().nonnegative(),
-    error: RpcErrorSchema.optional(),
+    ...RunOutcomeSchema.shape,
     /** Auto mode: what the classifier cost in this run (absent when it was not asked). */
     auto: AutoRunStatsSchema.optional(),
   }),

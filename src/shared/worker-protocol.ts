@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RpcErrorSchema } from './errors';
-import { AgentEventSchema, AgentRunStatusSchema, CallPositionSchema, ToolPreviewSchema } from './agent-events';
-import { ConversationMessageSchema, TokenUsageSchema } from './conversation';
+import { AgentEventSchema, CallPositionSchema, RunOutcomeSchema, ToolPreviewSchema } from './agent-events';
+import { ConversationMessageSchema } from './conversation';
 import { ActiveMcpServerSchema, McpServerRunStatusSchema } from './mcp-contract';
 import { AgentModeSchema, DecisionSchema } from './permission';
 import { AgentLabelSchema, SkillWireSchema, SubagentWireSchema } from './skills-contract';
@@ -115,14 +115,11 @@ export const AgentRunParamsSchema = z.object({
 export type AgentRunParams = z.infer<typeof AgentRunParamsSchema>;
 
 export const AgentRunResultSchema = z.object({
-  status: AgentRunStatusSchema,
+  ...RunOutcomeSchema.shape,
+  /** The whole conversation, history included; every tool_use has its tool_result, even after a cancel. */
   conversation: z.array(ConversationMessageSchema),
-  usage: TokenUsageSchema,
-  turns: z.number().int().nonnegative(),
-  finalText: z.string(),
-  error: RpcErrorSchema.optional(),
 });
-export type AgentRunResultWire = z.infer<typeof AgentRunResultSchema>;
+export type AgentRunResult = z.infer<typeof AgentRunResultSchema>;
 
 /** Port events the worker sends while a run goes (`{kind:'event', event, data}`). */
 export const AGENT_EVENT = 'agent';

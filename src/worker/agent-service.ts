@@ -3,7 +3,7 @@ import { GatehouseError } from '../shared/errors';
 import type { Decision } from '../shared/permission';
 import type {
   AgentRunParams,
-  AgentRunResultWire,
+  AgentRunResult,
   HookEventRequest,
   HookEventResult,
   McpServersReport,
@@ -62,7 +62,7 @@ export class AgentService {
     this.confinement = deps.confinement ?? new CommandConfinement();
   }
 
-  async run(params: AgentRunParams): Promise<AgentRunResultWire> {
+  async run(params: AgentRunParams): Promise<AgentRunResult> {
     if (this.runs.has(params.runId)) throw new GatehouseError('BAD_REQUEST', `run "${params.runId}" is already going`);
     const abort = new AbortController();
     this.runs.set(params.runId, abort);

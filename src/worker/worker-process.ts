@@ -1,5 +1,5 @@
 import { WORKER_PROTOCOL_VERSION } from '../shared/worker-protocol';
-import type { AgentRunResultWire, WorkerInfo } from '../shared/worker-protocol';
+import type { AgentRunResult, WorkerInfo } from '../shared/worker-protocol';
 import type { Decision } from '../shared/permission';
 import { GATEHOUSE_VERSION } from '../shared/version';
 import { AgentService } from './agent-service';
@@ -44,7 +44,7 @@ const rpc: WorkerRpc = new WorkerRpc(port, {
     return { sleptMs: Date.now() - start };
   },
   echo: async ({ value }) => ({ value }),
-  'agent.run': (params): Promise<AgentRunResultWire> => agents.run(params),
+  'agent.run': (params): Promise<AgentRunResult> => agents.run(params),
   'agent.cancel': async ({ runId }) => agents.cancel(runId),
   'sandbox.status': ({ projectRoot, additionalDirectories, sandbox }) =>
     agents.confinement.status(projectRoot, additionalDirectories, sandbox),

@@ -5,7 +5,7 @@ import type { ConversationMessage } from '../../shared/conversation';
 import { GatehouseError, toRpcError } from '../../shared/errors';
 import { settleWithin } from '../../shared/settle-within';
 import type { AgentMode, RuleBehavior } from '../../shared/permission';
-import type { AgentRunResultWire, SandboxRunConfig, SandboxStatus } from '../../shared/worker-protocol';
+import type { AgentRunResult, SandboxRunConfig, SandboxStatus } from '../../shared/worker-protocol';
 import type { McpServerRunStatus } from '../../shared/mcp-contract';
 import type { SessionHooks } from '../hooks';
 import type { PermissionEngine } from '../permission';
@@ -273,7 +273,7 @@ export class AgentSession {
     this.record.promptStarted(runId, text);
     this.personMessages.push(text);
     await this.writer.flush();
-    let result: AgentRunResultWire;
+    let result: AgentRunResult;
     const checkpoint = await this.checkpoints.before({ sessionId: this.id, runId, prompt: text, agentMode });
     try {
       run.readDenyRules = readDenyRules((await this.engine.state.currentAsync()).rules); // before the mask: a rule added meanwhile asks

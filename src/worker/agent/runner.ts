@@ -15,9 +15,10 @@ import { startSubagent } from './subagent';
 import { loadSkill, skillsPrompt, systemToolDefinitions, systemToolsOf } from './system-tools';
 import { ToolGate } from './tool-gate';
 import { runToolCalls, safetyOf } from './tool-calls';
-import type { AgentRunResult, RunAgentOptions } from './types';
+import type { AgentRunResult } from '../../shared/worker-protocol';
+import type { RunAgentOptions } from './types';
 
-export type { AgentRunResult, BeforeToolCall, RunAgentOptions, ToolCallRequest, ToolCallVerdict } from './types';
+export type { BeforeToolCall, RunAgentOptions, ToolCallRequest, ToolCallVerdict } from './types';
 
 const DEFAULT_MAX_TOKENS = 8192;
 const DEFAULT_CONTEXT_LIMIT_TOKENS = 200_000;

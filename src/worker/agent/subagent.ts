@@ -13,7 +13,8 @@ import {
 import type { ToolResult } from '../tools/types';
 import { safetyOf } from './tool-calls';
 import type { ToolGate } from './tool-gate';
-import type { AgentRunResult, RunAgentOptions } from './types';
+import type { AgentRunResult } from '../../shared/worker-protocol';
+import type { RunAgentOptions } from './types';
 
 /** A sub-agent's events that reach the session, labelled with its id (its text and turns stay inside it). */
 const FORWARDED = new Set([

@@ -1,6 +1,5 @@
-import type { AgentEvent, AgentRunStatus, CallPosition } from '../../shared/agent-events';
-import type { ConversationMessage, TokenUsage } from '../../shared/conversation';
-import type { RpcError } from '../../shared/errors';
+import type { AgentEvent, CallPosition } from '../../shared/agent-events';
+import type { ConversationMessage } from '../../shared/conversation';
 import type { AgentMode, SandboxKind } from '../../shared/permission';
 import type { AgentLabel, SkillWire, SubagentWire } from '../../shared/skills-contract';
 import type { ModelProvider } from '../providers/types';
@@ -80,15 +79,4 @@ export interface RunAgentOptions {
   skills?: readonly SkillWire[];
   /** Sub-agents the model may start with `task`. */
   subagents?: readonly SubagentWire[];
-}
-
-export interface AgentRunResult {
-  status: AgentRunStatus;
-  /** The whole conversation, history included; every tool_use has its tool_result, even after a cancel. */
-  conversation: ConversationMessage[];
-  usage: TokenUsage;
-  turns: number;
-  /** The text of the model's last answer. */
-  finalText: string;
-  error?: RpcError;
 }
