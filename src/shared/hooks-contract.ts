@@ -34,8 +34,8 @@ export const HookListEntrySchema = z.object({
 });
 export type HookListEntry = z.infer<typeof HookListEntrySchema>;
 
-/** The events a hook can be added for here (the ones Gatehouse runs). */
-export const EditableHookEventSchema = z.enum([
+/** The events Gatehouse runs hooks for, in Claude Code's names: the ones a hook can be added for here. */
+export const HookEventSchema = z.enum([
   'PreToolUse',
   'PostToolUse',
   'UserPromptSubmit',
@@ -43,7 +43,7 @@ export const EditableHookEventSchema = z.enum([
   'Stop',
   'Notification',
 ]);
-export type EditableHookEvent = z.infer<typeof EditableHookEventSchema>;
+export type HookEvent = z.infer<typeof HookEventSchema>;
 
 export const EditableHookScopeSchema = z.enum(['user', 'project', 'local']);
 export type EditableHookScope = z.infer<typeof EditableHookScopeSchema>;
@@ -51,7 +51,7 @@ export type EditableHookScope = z.infer<typeof EditableHookScopeSchema>;
 /** One command hook as the form writes it (the matcher is checked by main: names, `*`, or a regular expression). */
 export const HookSpecSchema = z
   .object({
-    event: EditableHookEventSchema,
+    event: HookEventSchema,
     matcher: z.string().max(1_000),
     command: z.string().trim().min(1, 'a hook needs a command').max(10_000),
     /** Seconds; absent: the default (60). */
@@ -101,7 +101,7 @@ export const HooksChannels = {
   },
   /** The form's live check of a matcher: an error (never saved) or warnings (unknown tool names). */
   validateHookMatcher: {
-    request: z.object({ event: EditableHookEventSchema, matcher: z.string().max(1_000) }).strict(),
+    request: z.object({ event: HookEventSchema, matcher: z.string().max(1_000) }).strict(),
     response: z.object({ error: z.string().nullable(), warnings: z.array(z.string()) }),
   },
 } as const;

@@ -1,19 +1,11 @@
+import { HookEventSchema, type HookEvent } from '../../shared/hooks-contract';
 import type { LoadedHook } from '../settings/settings-store';
 import { compileMatcher, type CompiledMatcher } from './hook-matcher';
 
-/** The events Gatehouse runs, in Claude Code's names. */
-export const HOOK_EVENTS = [
-  'PreToolUse',
-  'PostToolUse',
-  'UserPromptSubmit',
-  'SessionStart',
-  'Stop',
-  'Notification',
-] as const;
-export type HookEvent = (typeof HOOK_EVENTS)[number];
+export type { HookEvent };
 
 export function isHookEvent(name: string): name is HookEvent {
-  return (HOOK_EVENTS as readonly string[]).includes(name);
+  return HookEventSchema.safeParse(name).success;
 }
 
 /** Claude Code's default: a hook command may run for 60 seconds. */

@@ -1,7 +1,6 @@
 /** Hooks compatible with Claude Code's: configuration, matching, running, and the PreToolUse step of the engine. */
 export {
   DEFAULT_HOOK_TIMEOUT_S,
-  HOOK_EVENTS,
   hookEntries,
   hooksFor,
   isHookEvent,

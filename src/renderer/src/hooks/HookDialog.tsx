@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import {
-  EditableHookEventSchema,
+  HookEventSchema,
   EditableHookScopeSchema,
-  type EditableHookEvent,
+  type HookEvent,
   type EditableHookScope,
   type HookListEntry,
 } from '../../../shared/hooks-contract';
@@ -12,9 +12,9 @@ import { ModalDialog } from '../app/ModalDialog';
 import { Shown, shownText } from '../display';
 
 /** Events whose hooks run whatever the matcher says: the field is off for them. */
-const NO_MATCHER: ReadonlySet<EditableHookEvent> = new Set(['UserPromptSubmit', 'Stop', 'Notification']);
+const NO_MATCHER: ReadonlySet<HookEvent> = new Set(['UserPromptSubmit', 'Stop', 'Notification']);
 
-const EVENT_ABOUT: Record<EditableHookEvent, string> = {
+const EVENT_ABOUT: Record<HookEvent, string> = {
   PreToolUse: 'before a tool call: may deny it or make it ask',
   PostToolUse: 'after a tool call: may tell the model something',
   UserPromptSubmit: 'when you send a message: may block it or add context',
@@ -49,8 +49,8 @@ export function HookDialog({ editing, scopeFiles, onDone }: HookDialogProps) {
   const ids = { scope: useId(), event: useId(), matcher: useId(), hint: useId(), command: useId(), timeout: useId() };
   const first = useRef<HTMLSelectElement>(null);
   const [scope, setScope] = useState<EditableHookScope>(editing?.scope ?? 'user');
-  const [event, setEvent] = useState<EditableHookEvent>(() => {
-    const parsed = EditableHookEventSchema.safeParse(editing?.event);
+  const [event, setEvent] = useState<HookEvent>(() => {
+    const parsed = HookEventSchema.safeParse(editing?.event);
     return parsed.success ? parsed.data : 'PreToolUse';
   });
   const [matcher, setMatcher] = useState(editing?.matcher ?? '');
@@ -158,9 +158,9 @@ export function HookDialog({ editing, scopeFiles, onDone }: HookDialogProps) {
             id={ids.event}
             ref={editing ? first : undefined}
             value={event}
-            onChange={(e) => setEvent(EditableHookEventSchema.parse(e.target.value))}
+            onChange={(e) => setEvent(HookEventSchema.parse(e.target.value))}
           >
-            {EditableHookEventSchema.options.map((ev) => (
+            {HookEventSchema.options.map((ev) => (
               <option key={ev} value={ev}>
                 {shownText(`${ev}: ${EVENT_ABOUT[ev]}`)}
               </option>
