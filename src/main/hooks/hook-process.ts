@@ -1,15 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { killWindowsTree, type ProgramRunner } from '../../shared/node/process-tree';
-
-/** What to spawn for one hook: `/bin/sh -c COMMAND` (on Windows Git Bash or PowerShell), or wrapped by the OS sandbox. */
-export interface HookSpawn {
-  file: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd: string;
-  /** Releases what the sandbox held for the hook (its placeholders); the result waits for it. */
-  cleanup?(): Promise<void>;
-}
+import type { WrappedCommand } from '../../shared/node/sandbox';
 
 export interface HookProcessResult {
   exitCode: number | null;
@@ -53,12 +44,13 @@ export function hookKiller(platform: NodeJS.Platform = process.platform, run?: P
 }
 
 /**
- * Runs one hook process: the JSON on stdin, stdout and stderr collected (capped), killed with its whole process group
- * (on Windows its process tree) when `timeoutMs` passes or `signal` aborts. Never throws: every failure is in the
- * result.
+ * Runs one hook process (`/bin/sh -c COMMAND` directly, on Windows Git Bash or PowerShell, or as the OS sandbox
+ * wrapped it; what the sandbox held for it is released before the result comes): the JSON on stdin, stdout and stderr
+ * collected (capped), killed with its whole process group (on Windows its process tree) when `timeoutMs` passes or
+ * `signal` aborts. Never throws: every failure is in the result.
  */
 export function runHookProcess(
-  spec: HookSpawn,
+  spec: WrappedCommand,
   stdin: string,
   timeoutMs: number,
   signal?: AbortSignal,

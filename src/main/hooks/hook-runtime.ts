@@ -1,14 +1,15 @@
 import type { AuditLog } from '../permission/audit-log';
 import type { RunnableHook, HookEvent } from './active-hooks';
 import { readHookResponse, type HookResponse } from './hook-output';
-import { runHookProcess, type HookSpawn } from './hook-process';
+import type { WrappedCommand } from '../../shared/node/sandbox';
+import { runHookProcess } from './hook-process';
 import { commandShell, shellArgv, type CommandShell } from '../../shared/node/command-shell';
 
 /**
  * Starts a project (or local) hook inside the OS sandbox, or says why it cannot (then the hook fails: a PreToolUse
  * call asks). Absent: project hooks never run.
  */
-export type SandboxedHookLauncher = (command: string) => Promise<HookSpawn | { unavailable: string }>;
+export type SandboxedHookLauncher = (command: string) => Promise<WrappedCommand | { unavailable: string }>;
 
 export interface HookRuntimeOptions {
   projectRoot: string;
@@ -88,7 +89,7 @@ export class HookRuntime {
     return Promise.all(hooks.map((hook) => this.runOne(event, hook, input, opts.tool ?? null, opts.signal)));
   }
 
-  private async spawnFor(hook: RunnableHook): Promise<HookSpawn | { unavailable: string }> {
+  private async spawnFor(hook: RunnableHook): Promise<WrappedCommand | { unavailable: string }> {
     if (hook.sandboxed) {
       const launch = this.options.sandboxed;
       if (!launch) return { unavailable: 'project hooks run only inside the OS sandbox, which is not set up here' };
@@ -110,7 +111,7 @@ export class HookRuntime {
     tool: string | null,
     signal?: AbortSignal,
   ): Promise<HookRun> {
-    let spec: HookSpawn | { unavailable: string };
+    let spec: WrappedCommand | { unavailable: string };
     try {
       spec = await this.spawnFor(hook);
     } catch (err) {

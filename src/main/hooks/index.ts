@@ -13,7 +13,7 @@ export {
 export { CLAUDE_TOOL_NAMES, fromClaudeCall, toClaudeCall } from './claude-tools';
 export { compileMatcher } from './hook-matcher';
 export { readHookResponse, type HookResponse } from './hook-output';
-export { HOOK_OUTPUT_CAP, runHookProcess, type HookProcessResult, type HookSpawn } from './hook-process';
+export { HOOK_OUTPUT_CAP, runHookProcess, type HookProcessResult } from './hook-process';
 export {
   HookRuntime,
   type HookRun,

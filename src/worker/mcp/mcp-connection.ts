@@ -11,7 +11,8 @@ import { isHttpEntry } from '../../shared/mcp-contract';
 import type { ToolResult } from '../tools/types';
 import { acceptTools, type McpToolDef, type SkippedTool } from './mcp-tool-list';
 import { argumentsProblem, capResult, resultText } from './mcp-result';
-import type { ChildStdioTransport, SpawnSpec } from './stdio-transport';
+import type { WrappedCommand } from '../../shared/node/sandbox';
+import type { ChildStdioTransport } from './stdio-transport';
 import { httpTransport } from './http-transport';
 
 export interface McpTimings {
@@ -42,7 +43,7 @@ const MAX_PAGES = 50;
 
 export interface McpConnectionDeps {
   /** The spawn of a stdio server: inside the OS sandbox (throws with the reason when it cannot be). */
-  spawnSpec(server: ActiveMcpServer): Promise<SpawnSpec>;
+  spawnSpec(server: ActiveMcpServer): Promise<WrappedCommand>;
   timings: McpTimings;
 }
 

@@ -9,9 +9,8 @@ import type { ActiveMcpServer } from '../../shared/mcp-contract';
 import { isHttpEntry } from '../../shared/mcp-contract';
 import type { SandboxRunConfig } from '../../shared/worker-protocol';
 import { CommandConfinement } from '../command-confinement';
-import { CommandSandboxCache } from '../../shared/node/sandbox';
+import { CommandSandboxCache, type WrappedCommand } from '../../shared/node/sandbox';
 import { BASIC_ENV_NAMES, WINDOWS_ENV_NAMES } from '../../shared/basic-env';
-import type { SpawnSpec } from './stdio-transport';
 
 /** Variables every server gets (when set): what a program needs to run, nothing that identifies a secret. */
 const BASIC_ENV = new Set([
@@ -46,7 +45,7 @@ export class McpSandboxes {
     private readonly config: SandboxRunConfig,
   ) {}
 
-  async spawnSpec(server: ActiveMcpServer): Promise<SpawnSpec> {
+  async spawnSpec(server: ActiveMcpServer): Promise<WrappedCommand> {
     if (isHttpEntry(server.entry)) throw new Error('an http server is not spawned');
     const confined = await this.confinement.resolve(this.projectRoot, this.additionalDirectories, {
       ...this.config,

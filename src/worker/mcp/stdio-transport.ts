@@ -8,6 +8,7 @@ import crossSpawn from 'cross-spawn';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { WrappedCommand } from '../../shared/node/sandbox';
 import { treeEnderFor } from '../tools/process-group';
 
 /**
@@ -20,15 +21,6 @@ const spawn = process.platform === 'win32' ? crossSpawn : nodeSpawn;
 const STDERR_TAIL_CHARS = 4_000;
 /** Largest single message read from a server (a bigger one is an error, and the server is stopped). */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-
-export interface SpawnSpec {
-  file: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd: string;
-  /** Released once the process ended (the sandbox's placeholders). */
-  cleanup?(): Promise<void>;
-}
 
 export interface ProcessExit {
   code: number | null;
@@ -48,7 +40,7 @@ export class ChildStdioTransport implements Transport {
   private readonly exited: Promise<void>;
   private markExited!: () => void;
 
-  constructor(private readonly spec: SpawnSpec) {
+  constructor(private readonly spec: WrappedCommand) {
     this.exited = new Promise((resolve) => (this.markExited = resolve));
   }
 
