@@ -24,14 +24,14 @@ export default defineConfig({
       {
         extends: true,
         // Unit tests keep a worker's loaded modules from file to file instead of importing them again for each file
-        // (measured: less than half the CPU). Each file cleans up after itself; none mocks a module.
+        // (most of a unit file's CPU was the import). Each file cleans up after itself; none mocks a module.
         test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'], isolate: false },
       },
       {
         extends: true,
         // Processes, servers, Chromium. Like the unit tests, a worker keeps the modules it loaded from file to file
-        // (measured on 27 of these files: a third less CPU). Each file stops what it started and puts back any
-        // environment variable it set; none mocks a module or changes the working folder.
+        // (less CPU for the same files). Each file stops what it started and puts back any environment variable it
+        // set; none mocks a module or changes the working folder.
         test: {
           name: 'integration',
           isolate: false,

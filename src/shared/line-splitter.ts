@@ -6,8 +6,8 @@ export interface LineSplitterOptions {
 
 /**
  * Cuts a stream of text into lines at LF (a CR stays in its line), scanning each chunk once. Joining every chunk into
- * one string and searching it again from its start for each new chunk made a long line cost the square of its length:
- * a 4 MB line in 64 KB chunks took seconds of CPU, and the process did nothing else meanwhile.
+ * one string and searching it again from its start for each new chunk made a long line cost the square of its length,
+ * and the process did nothing else meanwhile.
  */
 export class LineSplitter {
   private parts: string[] = [];

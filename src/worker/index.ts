@@ -10,8 +10,8 @@ import { userCacheDir } from '../shared/node/user-folders';
 // WebAssembly with Liftoff only, as in every process of Gatehouse (see src/main/permission/command/parser.ts): the
 // worker's only WebAssembly is the HTTP parser (llhttp) of Node's fetch, which the model provider's requests load, and
 // V8's optimising tier compiled its functions again in every worker, on background threads, for little gain on a few
-// kilobytes of response a second. Measured on one `gatehouse run` with a tool call: the worker's CPU 0.49 -> 0.36 s,
-// its page faults 17,400 -> 10,200. Set first: the code cache keeps V8's flags with the code.
+// kilobytes of response a second: the worker spends less CPU and memory without it. Set first: the code cache keeps
+// V8's flags with the code.
 v8.setFlagsFromString('--liftoff-only');
 if (process.env.GATEHOUSE_CODE_CACHE !== '0')
   enableCodeCache({

@@ -122,10 +122,9 @@ const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 /**
  * Points `refs/checkpoints/ID` at `commit`, as `git update-ref` does for a new ref: a loose ref file holding the
  * object id, written whole (temp file, rename). Written here rather than by starting git: starting a process forks
- * this one, on its thread, at a cost that grows with its memory (measured on Linux: 4 ms for a 50 MB process, 21 ms
- * for a 1 GB one), and afterwards each page this process writes faults once more (`npm run bench -- --only machine`);
- * a prompt's checkpoint started nine. Only for a new ref of an id the store made (a deletion,
- * which may find the ref packed, stays git's).
+ * this one, on its thread, at a cost that grows with its memory, and afterwards each page this process writes faults
+ * once more (`npm run bench -- --only machine` measures both); a prompt's checkpoint started nine. Only for a new ref
+ * of an id the store made (a deletion, which may find the ref packed, stays git's).
  */
 export async function writeCheckpointRef(
   repo: ShadowGit,

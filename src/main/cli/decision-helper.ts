@@ -134,7 +134,7 @@ export async function runDecisionHelper(options: HelperOptions): Promise<void> {
   if (!where.ok || (await listening(where.socket))) return;
   const cliKey = fileKey(options.cliFile);
   // Liftoff only, as in a one-shot process: the optimising tier would compile the bash grammar's big functions on
-  // background threads for seconds of CPU, competing with the clients it serves, to save under a millisecond a call.
+  // background threads, competing with the clients it serves for far more CPU than it saves them.
   v8.setFlagsFromString('--liftoff-only');
   if (process.env.GATEHOUSE_CODE_CACHE !== '0')
     enableCodeCache({

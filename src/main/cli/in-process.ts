@@ -49,8 +49,8 @@ export function runInProcess(
   prepare(command, entryDir);
   // A command that judges shell commands starts loading the bash grammar at once: the files are read synchronously
   // so that V8 validates both WebAssembly modules on its background threads while this thread loads the command's
-  // code. (Compiling every function up front there instead of lazily cost ~80 ms more CPU per process: not done.) A
-  // failure here is not reported: the engine awaits the same load, which tries again and reports.
+  // code. (Compiling every function up front there instead of lazily costs a process more CPU than it saves: not
+  // done.) A failure here is not reported: the engine awaits the same load, which tries again and reports.
   if (command?.parsesShell === true) {
     try {
       const files = shellParserWasmFiles();

@@ -47,7 +47,7 @@ function nowNs(): bigint {
 /**
  * One settings file, re-read when it changes: `refresh()` stats it (inode, size, mtime, ctime in ns) on every
  * check and re-parses only when that changed. Stat-per-check was chosen over fs.watch: stat'ing the seven
- * settings files costs tens of microseconds per decision (see `measureStatPerCheckUs` in bench-support.ts), while
+ * settings files costs little per decision (`measureStatPerCheckUs` in bench-support.ts measures it), while
  * a watcher delivers changes asynchronously (an edit would not surely apply to the very next call), misses
  * files replaced by rename on some platforms and network filesystems, and cannot watch files that do not exist yet. A missing file means "no settings"; an unreadable or malformed one
  * is reported (path, line, reason) and its last good version stays in force.

@@ -6,8 +6,7 @@ import vm from 'node:vm';
 /**
  * Compiled code kept between runs of the CLI and of the agent worker, so that a one-shot command (a hook calls
  * `gatehouse` once per tool call) and each new worker (one per session or window, one per `gatehouse run`) do not
- * parse and compile their bundle again each time. Measured on the worker (35 workers each way, each running an
- * agent turn of the integration tests): 463 -> 382 ms of CPU per worker, much of it the functions a run compiles
+ * parse and compile their bundle again each time. Most of what it saves a worker is the functions a run compiles
  * lazily, which the cache written at exit holds.
  *
  * This module is the module loader's own: it reads a chunk's cached code synchronously where `require` reads the

@@ -2,7 +2,7 @@
  * Chromium's features Playwright switches off (its chromiumSwitches.ts: Chromium reads only the last
  * `--disable-features`, so ours repeats them), and the omnibox popup: Chromium 156 loads it as a page of its own
  * (chrome://omnibox-popup.top-chrome, a renderer process) for every browser context, though a headless browser never
- * shows it. Measured on this app: a context and page cost 5.4 s of Chromium's CPU with it, 2.6 s without.
+ * shows it: with it, each context and its page cost Chromium much more CPU.
  */
 const DISABLED_FEATURES = [
   'AvoidUnnecessaryBeforeUnloadCheckSync',
@@ -22,8 +22,8 @@ const DISABLED_FEATURES = [
   'WebUIOmniboxFullPopup',
   'WebUIOmniboxAimPopup',
   // The spare renderer: Chromium starts a renderer process ahead of the next navigation. Each new context started
-  // one that its page's navigation did not use (measured over 20 fresh contexts: 1.72 s of Chromium CPU per context
-  // and page loading the app with it, 1.53 s without; a kept page's reload the same either way).
+  // one that its page's navigation did not use, CPU spent for nothing (a kept page's reload costs the same either
+  // way).
   'SpareRendererForSitePerProcess',
   'SpareRendererForDefaultIfNoSite',
 ];

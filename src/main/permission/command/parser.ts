@@ -45,9 +45,9 @@ async function readWasm(): Promise<ShellParserWasm> {
 async function load(given?: ShellParserWasm): Promise<void> {
   // Liftoff only, in every process that parses (the app's main process, `gatehouse web`/`run`/`rpc`, the SDK, the
   // one-shot CLI, the decision helper): V8's optimising tier compiles the grammar's big functions on background
-  // threads for ~0.6 s of CPU per process, to save ~12 µs a parse (measured with `npm run bench -- --only permission`:
-  // shell_parse_p50_us 25 -> 37, shell_analysis_p50_us 104 -> 127; the bench's whole run used less CPU without it).
-  // A process compiles no other WebAssembly. Must be set before the modules below are compiled.
+  // threads, at a CPU cost per process far above the few microseconds it saves a parse (`npm run bench -- --only
+  // permission` shows both). A process compiles no other WebAssembly. Must be set before the modules below are
+  // compiled.
   v8.setFlagsFromString('--liftoff-only');
   const { Language, Parser: ParserClass } = require('web-tree-sitter') as typeof import('web-tree-sitter');
   const wasm = given ?? (await readWasm());

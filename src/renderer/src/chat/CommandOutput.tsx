@@ -3,7 +3,7 @@ import { cleanTerminalOutput, countHiddenMarks, terminalTricks } from '../../../
 import { LongText, OutputMarksWarning, Shown, summariseMarks } from '../display';
 import type { ToolItem } from './chat-store';
 
-// The terminal (xterm.js, a third of the page's code) loads when the first command output shows, not at start.
+// The terminal (xterm.js, a large part of the page's code) loads when the first command output shows, not at start.
 const TerminalView = lazy(() => import('./TerminalView').then((m) => ({ default: m.TerminalView })));
 
 /** Lines of output text shown before "Show all". */
