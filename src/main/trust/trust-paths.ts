@@ -62,8 +62,3 @@ export function selfAndAncestors(realPath: string): string[] {
     current = parent;
   }
 }
-
-/** macOS and Windows file systems ignore case by default; Linux's do not. */
-export function defaultCaseInsensitive(): boolean {
-  return process.platform === 'darwin' || process.platform === 'win32';
-}

@@ -24,7 +24,8 @@ import {
   type TrustFileRead,
 } from './trust-file';
 import { readTrustDefault, readTrustDefaultAsync, writeTrustDefault, type TrustDefaultRead } from './trust-settings';
-import { defaultCaseInsensitive, realFolderPath, realFolderPathAsync, selfAndAncestors, trustKey } from './trust-paths';
+import { osFoldsCase } from '../../shared/node/platform-path';
+import { realFolderPath, realFolderPathAsync, selfAndAncestors, trustKey } from './trust-paths';
 import { extensionsOf, storedExtensions } from './trust-extensions';
 import { trustStatus } from './trust-status';
 
@@ -65,7 +66,9 @@ export class TrustStore {
 
   constructor(private readonly options: TrustStoreOptions) {
     this.storeFile = path.join(options.configDir, 'trust.json');
-    this.caseInsensitive = options.caseInsensitive ?? defaultCaseInsensitive();
+    // Keys are stored folded where the OS usually folds case: one answer for every folder the store holds, so a
+    // decision stored on one machine is found again whatever volume its folder is on.
+    this.caseInsensitive = options.caseInsensitive ?? osFoldsCase();
     this.now = options.now ?? (() => new Date());
   }
 

@@ -1,15 +1,15 @@
 import path from 'node:path';
+import { HOST_PATHS } from './platform-path';
 
 /**
  * "Is this path inside that root": the one answer main and the worker share (lexical: resolve symlinks first where
- * a link could lead out). Node-only, so it lives in shared/node: the renderer and the preload never import it.
+ * a link could lead out), for this machine's paths. Node-only, so it lives in shared/node: the renderer and the
+ * preload never import it. The engine, which may judge another platform's paths and knows each volume's case
+ * folding, asks its own PathSystem (platform-path.ts); these are that module's answers for the host.
  */
 
-/** File systems that fold case by default (macOS, Windows): `/Users/A` and `/users/a` name one folder. */
-export const CASE_FOLDING_FS = process.platform === 'darwin' || process.platform === 'win32';
-
 export interface ContainmentOptions {
-  /** Compare ignoring case (pass CASE_FOLDING_FS where the file system decides). */
+  /** Compare ignoring case (pass FS_CASE where the file system decides). */
   foldCase?: boolean;
 }
 
@@ -23,8 +23,7 @@ export function relativeEscapes(rel: string): boolean {
 
 /** `p` relative to `root` ('' for the root itself), or null when `p` lies outside it. */
 export function relativeInside(p: string, root: string, options: ContainmentOptions = {}): string | null {
-  const rel = options.foldCase ? path.relative(root.toLowerCase(), p.toLowerCase()) : path.relative(root, p);
-  return relativeEscapes(rel) ? null : rel;
+  return HOST_PATHS.withFoldCase(options.foldCase === true).relativeInside(p, root);
 }
 
 /** True when `p` is `root` or lies below it. */
@@ -43,5 +42,8 @@ export function isInsideAny(p: string, roots: readonly string[], options: Contai
   return roots.some((root) => isInside(p, root, options));
 }
 
-/** Containment as the file system sees it: case folded where it folds case. */
-export const FS_CASE: ContainmentOptions = { foldCase: CASE_FOLDING_FS };
+/** Containment as this machine's file systems usually see it: case folded on macOS and Windows. */
+export const FS_CASE: ContainmentOptions = { foldCase: HOST_PATHS.foldCase };
+
+/** File systems that fold case by default (macOS, Windows): `/Users/A` and `/users/a` name one folder. */
+export const CASE_FOLDING_FS = HOST_PATHS.foldCase;
