@@ -25,7 +25,7 @@ export function fileFacts(tool: ToolName, input: Record<string, unknown>, confin
   const glob = tool === 'find_files' ? input.pattern : tool === 'search_code' ? input.glob : undefined;
   if (typeof glob === 'string') {
     const base = globBase(glob);
-    if (base !== '.') extra.push(judgePath(confinement, base.startsWith('/') ? base : `${given}/${base}`));
+    if (base !== '.') extra.push(judgePath(confinement, confinement.sys.isRelative(base) ? `${given}/${base}` : base));
   }
   return { kind: 'file', access, target, extra };
 }

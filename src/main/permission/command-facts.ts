@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { analyzeCommand, readOnlyPathArgs, readPathArgs } from './command';
 import { expandGlobArg, isExpandableGlob } from './command/glob-expand';
 import { programFiles, type FileArg } from './command/program-files';
@@ -77,7 +76,18 @@ export class CommandJudge {
   private readonly root: CommandContext;
 
   constructor(private readonly confinement: PathConfinement) {
-    this.root = { projectRoot: confinement.projectRoot, home: confinement.home, fs: confinement.fs };
+    const { projectRoot, home, fs, sys } = confinement;
+    this.root = { projectRoot, home, fs, sys };
+  }
+
+  /**
+   * A path as the shell spells it, as the engine judges it: on Windows Git Bash's `/c/x` is `C:\x`, and a path of
+   * the shell's own tree (`/tmp/x`) is a place only the run knows (platform-path.ts, `fromShell`).
+   */
+  private judgeShellPath(p: string, opts: { unknown: boolean }): JudgedPath {
+    const native = this.confinement.sys.fromShell(p);
+    if (native === null) return judgePath(this.confinement, p, { unknown: true });
+    return judgePath(this.confinement, native, opts);
   }
 
   /**
@@ -91,27 +101,29 @@ export class CommandJudge {
     if (typeof cwd === 'object') return { known: false, guess: cwd.under };
     const cached = this.places.get(cwd);
     if (cached !== undefined) return cached;
-    let dir = cwd;
-    if (/[*?[]/.test(cwd)) {
-      const matches = isExpandableGlob(cwd) ? expandGlobArg(cwd, this.root) : null;
-      dir = matches !== null && matches.length === 1 && matches[0] !== cwd ? (matches[0] as string) : '\0';
+    // on Windows `\\?\C:\x` names `C:\x` (its `?` is no glob), and a folder of the shell's own tree is unknown
+    const text = this.confinement.sys.fromShell(cwd) ?? cwd;
+    let dir = text;
+    if (/[*?[]/.test(text)) {
+      const matches = isExpandableGlob(text) ? expandGlobArg(text, this.root) : null;
+      dir = matches !== null && matches.length === 1 && matches[0] !== text ? (matches[0] as string) : '\0';
     }
-    const judged = dir === '\0' ? null : judgePath(this.confinement, dir || '.');
+    const judged = dir === '\0' ? null : this.judgeShellPath(dir || '.', { unknown: false });
     const place: Place =
       judged === null || judged.unknown || !this.confinement.isDirectory(judged.real)
-        ? { known: false, guess: /[*?[]/.test(cwd) ? null : cwd }
-        : { known: true, dir, ctx: { projectRoot: judged.real, home: this.root.home, fs: this.root.fs } };
+        ? { known: false, guess: /[*?[]/.test(text) ? null : text }
+        : { known: true, dir, ctx: { ...this.root, projectRoot: judged.real } };
     this.places.set(cwd, place);
     return place;
   }
 
   /** A path as written in a command that runs in `place`; `dynamic` when the shell computes it. */
   judge(p: string, place: Place, dynamic: boolean): JudgedPath {
-    const relative = !path.isAbsolute(p) && !p.startsWith('~');
+    const relative = this.confinement.sys.isRelative(p) && !p.startsWith('~');
     const unknown = dynamic || looksDynamic(p);
-    if (!relative) return judgePath(this.confinement, p, { unknown });
-    if (!place.known) return judgePath(this.confinement, place.guess ? `${place.guess}/${p}` : p, { unknown: true });
-    return judgePath(this.confinement, place.dir === '' ? p : `${place.dir}/${p}`, { unknown });
+    if (!relative) return this.judgeShellPath(p, { unknown });
+    if (!place.known) return this.judgeShellPath(place.guess ? `${place.guess}/${p}` : p, { unknown: true });
+    return this.judgeShellPath(place.dir === '' ? p : `${place.dir}/${p}`, { unknown });
   }
 
   /** The path and, for a glob, every file it reaches (each judged on its own: Read/Edit rules, self-protection). */

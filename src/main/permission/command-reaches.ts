@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { CommandJudge, Place } from './command-facts';
 import { isRunTimeWriter, runTimeReaches, type RunTimeReach } from './command/run-time-writes';
 import type { CommandAnalysis, SimpleCommand } from './command/types';
@@ -70,9 +69,10 @@ function environmentChanged(cmd: SimpleCommand, analysis: CommandAnalysis): bool
 
 /** The nearest folder at or above `real` holding `marker` (a repository's top), or `real` when there is none. */
 function repositoryTop(confinement: PathConfinement, real: string, marker: string): string {
-  for (let dir = real; ; dir = path.dirname(dir)) {
-    if (confinement.fs.lstat(path.join(dir, marker)) !== null) return dir;
-    if (path.dirname(dir) === dir) return real;
+  const sys = confinement.sys;
+  for (let dir = real; ; dir = sys.dirname(dir)) {
+    if (confinement.fs.lstat(sys.join(dir, marker)) !== null) return dir;
+    if (sys.dirname(dir) === dir) return real;
   }
 }
 
@@ -102,10 +102,10 @@ function resolve(
     case 'git-config':
     case 'git-hooks': {
       const top = repositoryTop(c, at.real, '.git');
-      const gitDir = path.join(top, '.git');
+      const gitDir = c.sys.join(top, '.git');
       // a `.git` file points at the real git dir elsewhere: the whole `.git` entry stands for it
       if (c.fs.lstat(gitDir)?.isDirectory() !== true) return judgePath(c, gitDir);
-      return judgePath(c, path.join(gitDir, r.scope === 'git-config' ? 'config' : 'hooks'));
+      return judgePath(c, c.sys.join(gitDir, r.scope === 'git-config' ? 'config' : 'hooks'));
     }
   }
 }

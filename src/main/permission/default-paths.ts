@@ -1,24 +1,29 @@
 import path from 'node:path';
-import { relativeEscapes } from '../../shared/node/path-containment';
+import { HOST_PATHS, type PathSystem } from '../../shared/node/platform-path';
 import type { JudgedPath } from './judged-path';
 import { configFolderOf, isSensitiveFile } from './sensitive-files';
 
 /**
  * The paths the defaults guard (contract "Defaults"), as judged paths: secrets to read, code-running folders to write.
  * The rules stage needs them too, because a broad allow rule never unlocks them (see rules/narrow-pattern.ts).
+ * Names are compared as the volume compares them (`sys`: `.ENV` is `.env` where the volume folds case).
  */
 
 /** Looks like a secret where it really is, as written, or where the kernel lands. */
-export function isSecretPath(p: JudgedPath): boolean {
-  return isSensitiveFile(p.real) || isSensitiveFile(p.lexical) || (p.physical !== null && isSensitiveFile(p.physical));
+export function isSecretPath(p: JudgedPath, sys: PathSystem = HOST_PATHS): boolean {
+  return (
+    isSensitiveFile(p.real, sys) ||
+    isSensitiveFile(p.lexical, sys) ||
+    (p.physical !== null && isSensitiveFile(p.physical, sys))
+  );
 }
 
 /** The code-running folder (`.git`, `.vscode`, ...) the path lies under, relative to its root or the project's. */
-export function codeFolderOf(projectRoot: string, p: JudgedPath): string | null {
-  const candidates = [p.root ? path.relative(p.root, p.real) : null, path.relative(projectRoot, p.lexical)];
+export function codeFolderOf(projectRoot: string, p: JudgedPath, sys: PathSystem = HOST_PATHS): string | null {
+  const candidates = [p.root ? sys.relativeInside(p.real, p.root) : null, sys.relativeInside(p.lexical, projectRoot)];
   for (const rel of candidates) {
-    if (rel === null || relativeEscapes(rel)) continue;
-    const hit = configFolderOf(rel);
+    if (rel === null) continue;
+    const hit = configFolderOf(rel, sys);
     if (hit) return hit;
   }
   return null;
@@ -31,8 +36,8 @@ export function unknownName(given: string): string | null {
 }
 
 /** A path only the run knows whose name is computed or a secret's: it may be a secret file. */
-export function mayBeSecret(p: JudgedPath): boolean {
-  if (!p.unknown) return isSecretPath(p);
+export function mayBeSecret(p: JudgedPath, sys: PathSystem = HOST_PATHS): boolean {
+  if (!p.unknown) return isSecretPath(p, sys);
   const name = unknownName(p.given);
-  return name === null || isSensitiveFile(name) || isSecretPath(p);
+  return name === null || isSensitiveFile(name, sys) || isSecretPath(p, sys);
 }

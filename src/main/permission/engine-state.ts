@@ -1,9 +1,9 @@
-import path from 'node:path';
+import { HOST_PATHS, type PathSystem } from '../../shared/node/platform-path';
 import type { AgentMode, PermissionMode, RuleBehavior } from '../../shared/permission';
 import { policyFile } from '../settings/settings-locations';
 import { SettingsStore, type RuleText, type SettingsSnapshot } from '../settings/settings-store';
 import type { LoadedRule } from './rules/rule-types';
-import { liveFs, PrefetchedFs, type FsView } from './fs-view';
+import { nodeDisk, PrefetchedFs, type EngineDisk, type FsView } from './fs-view';
 import { expandHome, PathConfinement, realDir, realDirAsync } from './path-confinement';
 import { ProtectedPaths } from './protected-paths';
 import { RuleSet } from './rules/rule-set';
@@ -27,6 +27,17 @@ export interface EngineStateOptions {
    * not written yet would decide): their source's trust cap and rank apply as for a written one.
    */
   pendingRules?: readonly LoadedRule[];
+  /** How paths are spelled and compared (platform-path.ts): this machine's flavour, case folding per volume. */
+  paths?: PathSystem;
+  /** The disk paths are judged on (fs-view.ts): this machine's unless a test maps another platform's paths. */
+  disk?: EngineDisk;
+}
+
+/** The managed policy file as the engine's paths spell it (another platform's: its own location or the override). */
+function enginePolicyFile(env: NodeJS.ProcessEnv, sys: PathSystem): string {
+  if (sys.flavor === HOST_PATHS.flavor) return policyFile(env);
+  const override = env.GATEHOUSE_POLICY?.trim();
+  return override ? sys.normalize(override) : policyFile(env, sys.flavor === 'win32' ? 'win32' : 'linux');
 }
 
 /** A trusted project whose trust enables its rules: its allow rules, mode and directories are loaded. */
@@ -49,21 +60,34 @@ export class EngineStateSource {
   readonly protectedPaths: ProtectedPaths;
   private mcpReadTools: ReadonlySet<string> = new Set();
   private built: { version: number; trusted: boolean; rules: RuleSet; confinement: PathConfinement } | null = null;
+  private readonly sys: PathSystem;
+  private readonly disk: EngineDisk;
 
   constructor(readonly options: EngineStateOptions) {
+    const sys = (this.sys = options.paths ?? HOST_PATHS);
+    const disk = (this.disk = options.disk ?? nodeDisk);
+    const policy = enginePolicyFile(options.env, sys);
+    // The settings files are read where this machine keeps them (the same places, unless a test maps paths).
     this.settings = new SettingsStore({
-      projectRoot: options.projectRoot,
-      configDir: options.configDir,
-      home: options.home,
-      env: options.env,
+      projectRoot: disk.hostPath(options.projectRoot),
+      configDir: disk.hostPath(options.configDir),
+      home: disk.hostPath(options.home),
+      env: disk === nodeDisk ? options.env : { ...options.env, GATEHOUSE_POLICY: disk.hostPath(policy) },
       cliRules: options.cliRules,
     });
     this.protectedPaths = new ProtectedPaths({
       projectRoot: options.projectRoot,
       configDir: options.configDir,
       home: options.home,
-      policyFile: policyFile(options.env),
+      policyFile: policy,
+      sys,
+      fs: disk.view,
     });
+  }
+
+  /** A view of the disk filled without blocking (see fs-view.ts), for one asynchronous decision. */
+  prefetchingView(): PrefetchedFs {
+    return new PrefetchedFs(this.disk, this.sys);
   }
 
   /** The MCP tools that count as reads (readOnlyHint on a server the person configured): set by the agent session. */
@@ -99,9 +123,9 @@ export class EngineStateSource {
       this.built = this.build(
         snapshot,
         rulesTrusted,
-        this.extraDirs(snapshot, rulesTrusted).map((d) => realDir(d, this.options.home)),
+        this.extraDirs(snapshot, rulesTrusted).map((d) => realDir(d, this.options.home, this.sys, this.disk)),
       );
-    return this.stateFor(snapshot, answer, overrides, liveFs);
+    return this.stateFor(snapshot, answer, overrides, this.disk.view);
   }
 
   /**
@@ -110,7 +134,7 @@ export class EngineStateSource {
    */
   async currentAsync(
     overrides: { agentMode?: AgentMode; mode?: PermissionMode } = {},
-    view: FsView = new PrefetchedFs(),
+    view: FsView = this.prefetchingView(),
   ): Promise<EngineState> {
     const [snapshot, answer] = await Promise.all([
       this.settings.snapshotAsync(),
@@ -119,7 +143,7 @@ export class EngineStateSource {
     const rulesTrusted = loadsProjectRules(answer);
     if (this.stale(snapshot, rulesTrusted)) {
       const dirs = await Promise.all(
-        this.extraDirs(snapshot, rulesTrusted).map((d) => realDirAsync(d, this.options.home)),
+        this.extraDirs(snapshot, rulesTrusted).map((d) => realDirAsync(d, this.options.home, this.sys, this.disk)),
       );
       if (this.stale(snapshot, rulesTrusted)) this.built = this.build(snapshot, rulesTrusted, dirs);
     }
@@ -135,7 +159,7 @@ export class EngineStateSource {
     const { projectRoot, home } = this.options;
     return snapshot.additionalDirectories
       .filter((d) => trusted || !UNTRUSTED_ALLOW_EXCLUDED.has(d.source))
-      .map((d) => path.resolve(projectRoot, expandHome(d.dir, home)));
+      .map((d) => this.sys.resolve(projectRoot, expandHome(d.dir, home, this.sys)));
   }
 
   private stateFor(
@@ -153,7 +177,7 @@ export class EngineStateSource {
       mode: overrides.mode ?? this.options.mode ?? settingsMode ?? 'default',
       agentMode: overrides.agentMode ?? this.options.agentMode ?? 'chat',
       trusted,
-      confinement: view === liveFs ? built.confinement : built.confinement.withFs(view),
+      confinement: view === this.disk.view ? built.confinement : built.confinement.withFs(view),
       protectedPaths: this.protectedPaths,
       rules: built.rules,
       unknownRules: snapshot.unknownRules,
@@ -167,12 +191,17 @@ export class EngineStateSource {
   private build(snapshot: SettingsSnapshot, trusted: boolean, dirs: string[]): NonNullable<typeof this.built> {
     const { projectRoot, home } = this.options;
     const pending = this.options.pendingRules ?? [];
-    const rules = new RuleSet(pending.length ? [...snapshot.rules, ...pending] : snapshot.rules, { projectRoot, home });
+    const sys = this.sys;
+    const rules = new RuleSet(pending.length ? [...snapshot.rules, ...pending] : snapshot.rules, {
+      projectRoot,
+      home,
+      sys,
+    });
     return {
       version: snapshot.version,
       trusted,
       rules,
-      confinement: new PathConfinement(projectRoot, [...new Set(dirs)], home),
+      confinement: new PathConfinement(projectRoot, [...new Set(dirs)], home, this.disk.view, sys),
     };
   }
 }

@@ -3,7 +3,7 @@ import { isUnsandboxedCall, TOOLS } from '../../shared/tools';
 import type { EngineStateSource } from './engine-state';
 import type { AuditLog } from './audit-log';
 import type { CommandAnalysis } from './command/types';
-import { PrefetchedFs, settle } from './fs-view';
+import { settle } from './fs-view';
 import { categoryOf, commandFacts, fileFacts, type CallFacts } from './call-facts';
 import type { CommandShellKind } from './command-facts';
 import {
@@ -86,7 +86,7 @@ export class PermissionEngine {
 
   /** `evaluate` without blocking (nothing recorded). */
   async evaluateAsync(call: unknown, options: DecideOptions = {}): Promise<Evaluation> {
-    const view = new PrefetchedFs();
+    const view = this.source.prefetchingView();
     const state = await this.source.currentAsync(options, view);
     const analyses = new Map<string, CommandAnalysis>();
     return settle(() => this.evaluateIn(call, () => state, analyses, options), view).catch((err: unknown) =>
@@ -96,7 +96,7 @@ export class PermissionEngine {
 
   /** `evaluateAll` without blocking: one reading of settings and trust, the paths of the whole batch fetched together. */
   async evaluateAllAsync(calls: readonly unknown[], options: DecideOptions = {}): Promise<Evaluation[]> {
-    const view = new PrefetchedFs();
+    const view = this.source.prefetchingView();
     const state = await this.source.currentAsync(options, view);
     const analyses = new Map<string, CommandAnalysis>();
     return settle(() => calls.map((call) => this.evaluateIn(call, () => state, analyses, options)), view).catch(
@@ -163,7 +163,7 @@ export class PermissionEngine {
           ? commandFacts(String(schema.input.command), state.confinement, {
               trusted: state.trusted,
               treeFileMatters: (abs) =>
-                isSensitiveFile(abs) ||
+                isSensitiveFile(abs, state.confinement.sys) ||
                 state.rules.matchPath('read_file', 'deny', [abs]) !== null ||
                 state.rules.matchPath('read_file', 'ask', [abs]) !== null,
               ...(analyses ? { analyses } : {}),

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import nodePath from 'node:path';
+import { HOST_PATHS, type PathSystem } from '../../shared/node/platform-path';
 
 /**
  * How the engine looks at the disk while it judges paths: `lstat`, `readlink`, `readdir`. The rules are synchronous
@@ -42,6 +42,37 @@ export const liveFs: FsView = {
   },
 };
 
+/**
+ * The disk the engine judges paths on: this machine's (`nodeDisk`), or one that maps another platform's paths onto it
+ * (a test of Windows paths on Linux maps `C:\proj` to a temporary folder). Every read of the disk the engine makes
+ * (real paths of roots, links, folders, the volume's case folding, settings files) goes through one of these.
+ */
+export interface EngineDisk {
+  /** Synchronous reads, for the blocking `decide`. */
+  view: FsView;
+  lstat(p: string): Promise<fs.Stats | null>;
+  readlink(p: string): Promise<string | null>;
+  readdir(p: string): Promise<fs.Dirent[] | null>;
+  /** `stat` following links (device and inode), null when nothing is there. */
+  stat(p: string): Promise<{ dev: number | bigint; ino: number | bigint } | null>;
+  /** The real path of something that exists; rejects otherwise. */
+  realpath(p: string): Promise<string>;
+  realpathSync(p: string): string;
+  /** Where this machine keeps the file the engine calls `p` (the settings files are read there). */
+  hostPath(p: string): string;
+}
+
+export const nodeDisk: EngineDisk = {
+  view: liveFs,
+  lstat: (p) => fs.promises.lstat(p).catch(() => null),
+  readlink: (p) => fs.promises.readlink(p).catch(() => null),
+  readdir: (p) => fs.promises.readdir(p, { withFileTypes: true }).catch(() => null),
+  stat: (p) => fs.promises.stat(p, { bigint: true }).catch(() => null),
+  realpath: (p) => fs.promises.realpath(p),
+  realpathSync: (p) => fs.realpathSync.native(p),
+  hostPath: (p) => p,
+};
+
 /** A live view that remembers each answer: for a batch of paths judged at one moment. */
 export function cachingFs(base: FsView = liveFs): FsView {
   const lstats = new Map<string, fs.Stats | null>();
@@ -76,6 +107,11 @@ export class PrefetchedFs implements FsView {
   private readonly dirs = new Map<string, fs.Dirent[] | null>();
   private misses: Miss[] = [];
 
+  constructor(
+    private readonly disk: Pick<EngineDisk, 'lstat' | 'readlink' | 'readdir'> = nodeDisk,
+    private readonly paths: PathSystem = HOST_PATHS,
+  ) {}
+
   lstat(p: string): fs.Stats | null {
     if (this.lstats.has(p)) return this.lstats.get(p) ?? null;
     this.misses.push({ op: 'lstat', path: p });
@@ -107,15 +143,14 @@ export class PrefetchedFs implements FsView {
     while (level.length > 0 && seen <= max) {
       const listed = await Promise.all(
         level.map(async (dir) => {
-          if (!this.dirs.has(dir))
-            this.dirs.set(dir, await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => null));
+          if (!this.dirs.has(dir)) this.dirs.set(dir, await this.disk.readdir(dir));
           return { dir, entries: this.dirs.get(dir) ?? [] };
         }),
       );
       const next: string[] = [];
       for (const { dir, entries } of listed) {
         seen += entries.length;
-        for (const e of entries) if (e.isDirectory()) next.push(nodePath.join(dir, e.name));
+        for (const e of entries) if (e.isDirectory()) next.push(this.paths.join(dir, e.name));
       }
       level = next;
     }
@@ -134,12 +169,9 @@ export class PrefetchedFs implements FsView {
       misses.map(async (miss) => {
         const { op, path } = miss;
         if (miss.op === 'tree') await this.fetchTree(path, miss.max);
-        else if (op === 'lstat' && !this.lstats.has(path))
-          this.lstats.set(path, await fs.promises.lstat(path).catch(() => null));
-        else if (op === 'readlink' && !this.links.has(path))
-          this.links.set(path, await fs.promises.readlink(path).catch(() => null));
-        else if (op === 'readdir' && !this.dirs.has(path))
-          this.dirs.set(path, await fs.promises.readdir(path, { withFileTypes: true }).catch(() => null));
+        else if (op === 'lstat' && !this.lstats.has(path)) this.lstats.set(path, await this.disk.lstat(path));
+        else if (op === 'readlink' && !this.links.has(path)) this.links.set(path, await this.disk.readlink(path));
+        else if (op === 'readdir' && !this.dirs.has(path)) this.dirs.set(path, await this.disk.readdir(path));
       }),
     );
   }

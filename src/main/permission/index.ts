@@ -1,5 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import { HOST_PATHS, type PathSystem } from '../../shared/node/platform-path';
+import { volumeFoldsCase } from '../../shared/node/volume-case';
 import type { AgentMode, PermissionMode } from '../../shared/permission';
 import { homeDir } from '../paths';
 import type { RuleText } from '../settings/settings-store';
@@ -7,6 +7,7 @@ import { AuditLog } from './audit-log';
 import { initShellParser } from './command';
 import { PermissionEngine } from './engine';
 import { EngineStateSource } from './engine-state';
+import { nodeDisk, type EngineDisk } from './fs-view';
 import type { TrustOracle } from './trust-oracle';
 import type { LoadedRule } from './rules/rule-types';
 
@@ -36,27 +37,45 @@ export interface CreatePermissionEngineOptions {
   sessionId?: string;
   /** Rules judged as if already written to their file (see EngineStateOptions.pendingRules). */
   pendingRules?: readonly LoadedRule[];
+  /**
+   * How paths are spelled and compared (platform-path.ts). Default: this machine's flavour, folding case where the
+   * volume of the project or of the home folder does (asked of the volumes once, without blocking).
+   */
+  paths?: PathSystem;
+  /** The disk paths are judged on (default: this machine's; a test maps another platform's paths onto it). */
+  disk?: EngineDisk;
 }
 
-async function realHome(home: string): Promise<string> {
+async function realHome(home: string, sys: PathSystem, disk: EngineDisk): Promise<string> {
   try {
-    return await fs.promises.realpath(home);
+    return sys.normalize(await disk.realpath(home));
   } catch {
-    return path.resolve(home);
+    return sys.resolve(home);
   }
+}
+
+/** This machine's paths, folding case where the project's or the home folder's volume does (contract: per volume). */
+async function hostPaths(projectRoot: string, home: string, disk: EngineDisk): Promise<PathSystem> {
+  const folds = await Promise.all([projectRoot, home].map((dir) => volumeFoldsCase(dir, HOST_PATHS, disk.stat)));
+  return HOST_PATHS.withFoldCase(folds.some(Boolean));
 }
 
 /** Builds the engine for one project. Loads the bash grammar once per process. */
 export async function createPermissionEngine(options: CreatePermissionEngineOptions): Promise<PermissionEngine> {
   await initShellParser();
-  const projectRoot = await fs.promises.realpath(path.resolve(options.projectRoot));
+  const disk = options.disk ?? nodeDisk;
+  const flavor = options.paths ?? HOST_PATHS;
+  const projectRoot = flavor.normalize(await disk.realpath(flavor.resolve(options.projectRoot)));
   const audit = options.audit === undefined ? new AuditLog({ configDir: options.configDir }) : options.audit;
-  const home = await realHome(options.home ?? homeDir(options.env));
+  const home = await realHome(options.home ?? homeDir(options.env), flavor, disk);
+  const paths = options.paths ?? (await hostPaths(projectRoot, home, disk));
   return new PermissionEngine(
     new EngineStateSource({
       projectRoot,
-      configDir: path.resolve(options.configDir),
+      configDir: flavor.resolve(options.configDir),
       home,
+      paths,
+      disk,
       env: options.env,
       trust: options.trust,
       cliRules: options.cliRules,

@@ -1,5 +1,3 @@
-import path from 'node:path';
-import { FS_CASE, isInside } from '../../shared/node/path-containment';
 import { expandHome, resolvePhysicalPath, type PathConfinement } from './path-confinement';
 
 /** Where a path given by the model (or found in a command) really lands, and whether that is allowed ground. */
@@ -23,19 +21,28 @@ const DOT_DOT = /(^|[\\/])\.\.([\\/]|$)/;
 /** With `..` after a symlink, the path judged inside must also be inside as the kernel resolves it. */
 function physicalOf(confinement: PathConfinement, given: string, real: string): string | null {
   if (!DOT_DOT.test(given)) return null;
-  const physical = resolvePhysicalPath(given, confinement.projectRoot, confinement.home, confinement.fs);
+  const physical = resolvePhysicalPath(
+    given,
+    confinement.projectRoot,
+    confinement.home,
+    confinement.fs,
+    confinement.sys,
+  );
   return physical === real ? null : physical;
 }
 
 export function judgePath(confinement: PathConfinement, given: string, opts: { unknown?: boolean } = {}): JudgedPath {
-  const lexical = path.resolve(confinement.projectRoot, expandHome(given, confinement.home));
+  const sys = confinement.sys;
+  const lexical = sys.resolve(confinement.projectRoot, expandHome(given, confinement.home, sys));
   try {
     const verdict = confinement.judge(given);
     const physical = physicalOf(confinement, given, verdict.real);
-    // An unknown path still gets its best guess (`rm .gatehouse/*` is judged by the text it starts from).
-    if (opts.unknown) return { given, lexical, real: verdict.real, root: null, unknown: true, physical };
+    // An unknown path still gets its best guess (`rm .gatehouse/*` is judged by the text it starts from); so does
+    // a Windows short name, which may stand for any file of its folder.
+    if (opts.unknown || sys.ambiguity(given) !== null)
+      return { given, lexical, real: verdict.real, root: null, unknown: true, physical };
     const root =
-      verdict.root !== null && (physical === null || isInside(physical, verdict.root, FS_CASE)) ? verdict.root : null;
+      verdict.root !== null && (physical === null || sys.isInside(physical, verdict.root)) ? verdict.root : null;
     return { given, lexical, real: verdict.real, root, unknown: false, physical };
   } catch {
     return { given, lexical, real: lexical, root: null, unknown: true, physical: null };

@@ -1,5 +1,5 @@
-import path from 'node:path';
 import picomatch from 'picomatch';
+import { HOST_PATHS, type PathSystem } from '../../shared/node/platform-path';
 
 /**
  * Files whose reading asks by default (permission-model.md, "Defaults"): secrets and credentials. Names match in
@@ -20,24 +20,30 @@ export const NAME_PATTERNS: readonly string[] = [
 ];
 const PATH_PATTERNS = ['**/.ssh/**', '**/.aws/credentials'];
 
-const nocase = process.platform === 'darwin' || process.platform === 'win32';
-const nameMatch = picomatch([...NAME_PATTERNS], { dot: true, nocase });
-const pathMatch = picomatch(PATH_PATTERNS, { dot: true, nocase });
+/** The name and path matchers, compiled once for each answer to "does the volume fold case". */
+const matchers = [false, true].map((nocase) => ({
+  name: picomatch([...NAME_PATTERNS], { dot: true, nocase }),
+  path: picomatch(PATH_PATTERNS, { dot: true, nocase }),
+}));
 
-export function isSensitiveFile(absolutePath: string): boolean {
-  const base = path.basename(absolutePath);
-  if (base && nameMatch(base)) return true;
-  const root = path.parse(absolutePath).root;
-  return pathMatch(absolutePath.slice(root.length).split(path.sep).join('/'));
+/**
+ * A secret by its name or folder, as the volume compares names: on one that folds case `.ENV` and `.SSH/x` are
+ * `.env` and `.ssh/x` (the text is folded first, so `.ſsh` and other spellings such a volume takes for `.ssh` count).
+ */
+export function isSensitiveFile(absolutePath: string, sys: PathSystem = HOST_PATHS): boolean {
+  const match = matchers[sys.foldCase ? 1 : 0]!;
+  const base = sys.nameKey(sys.basename(absolutePath));
+  if (base && match.name(base)) return true;
+  return match.path(sys.nameKey(sys.segments(absolutePath).join('/')));
 }
 
 /** Folders whose files run code or configure tools: writing under them asks by default. */
 export const CONFIG_FOLDERS: readonly string[] = ['.git', '.vscode', '.idea', '.husky', '.claude'];
 
 /** The config folder `relativePath` (relative to an allowed root) lies under, or null. */
-export function configFolderOf(relativePath: string): string | null {
+export function configFolderOf(relativePath: string, sys: PathSystem = HOST_PATHS): string | null {
   const segments = relativePath.split(/[\\/]+/).slice(0, -1);
-  const hit = segments.find((s) => CONFIG_FOLDERS.includes(nocase ? s.toLowerCase() : s));
+  const hit = segments.find((s) => CONFIG_FOLDERS.includes(sys.nameKey(s)));
   return hit ?? null;
 }
 
@@ -59,10 +65,10 @@ const SENSITIVE_EXAMPLES = [
 ];
 
 /** True when a search's file filter glob selects secret files (judged on example names, not on the disk). */
-export function globTargetsSensitiveFiles(glob: string): boolean {
+export function globTargetsSensitiveFiles(glob: string, sys: PathSystem = HOST_PATHS): boolean {
   const last = glob.split('/').filter(Boolean);
   if (last.length === 0) return false;
   const tail2 = last.slice(-2).join('/');
-  const isMatch = picomatch([glob, last[last.length - 1]!, tail2], { dot: true, nocase });
+  const isMatch = picomatch([glob, last[last.length - 1]!, tail2], { dot: true, nocase: sys.foldCase });
   return SENSITIVE_EXAMPLES.some((name) => isMatch(name) && !isMatch('index.ts') && !isMatch('README.md'));
 }

@@ -3,13 +3,16 @@ import type { CallContext } from './stage-types';
 import type { SimpleCommand } from './command/types';
 import type { JudgedPath } from './judged-path';
 import { isSensitiveFile } from './sensitive-files';
-import { relativeEscapes } from '../../shared/node/path-containment';
 
 const MAX_LEAD_WORDS = 3;
 const MAX_EXACT_WORDS = 6;
 
-function toPosix(p: string): string {
-  return p.split(path.sep).join('/');
+/** `p` below the project root in rule form (`src/a.ts`), '' for the root itself, null when it is elsewhere. */
+function inProject(ctx: CallContext, p: JudgedPath): string | null {
+  if (p.root !== ctx.projectRoot) return null;
+  const sys = ctx.confinement.sys;
+  const rel = sys.relativeInside(p.real, ctx.projectRoot);
+  return rel === null ? null : rel.split(sys.sep).join('/');
 }
 
 /** The leading words of a command: its program and subcommands, up to the first flag, assignment or path. */
@@ -39,10 +42,11 @@ function suggestCommandRule(cmd: SimpleCommand): string | null {
 
 /** A path pattern covering `p`: its folder (`src/components/**`), or the file itself for secrets and top-level files. */
 function pathPattern(ctx: CallContext, p: JudgedPath, exactFile: boolean): string {
-  const rel = p.root === ctx.projectRoot ? toPosix(path.relative(ctx.projectRoot, p.real)) : null;
-  if (rel === null || relativeEscapes(rel)) {
-    const abs = toPosix(p.real);
-    return exactFile ? `/${abs}` : `/${toPosix(path.dirname(p.real))}/**`;
+  const rel = inProject(ctx, p);
+  if (rel === null) {
+    // an absolute rule in rule form: `//c/Users/alice/x` for `C:\Users\alice\x` on Windows
+    const sys = ctx.confinement.sys;
+    return exactFile ? `/${sys.toRuleForm(p.real)}` : `/${sys.toRuleForm(sys.dirname(p.real))}/**`;
   }
   const dir = path.posix.dirname(rel);
   if (exactFile || dir === '.' || rel === '') return `./${rel}`;
@@ -56,13 +60,14 @@ function pathPattern(ctx: CallContext, p: JudgedPath, exactFile: boolean): strin
 export function suggestRules(ctx: CallContext): string[] {
   const facts = ctx.facts;
   if (facts.kind === 'file') {
-    const sensitive = isSensitiveFile(facts.target.real);
+    const sys = ctx.confinement.sys;
+    const sensitive = isSensitiveFile(facts.target.real, sys);
     const tool = facts.access === 'write' ? 'Edit' : 'Read';
     const isFolder = ctx.tool !== 'read_file' && facts.access === 'read';
     if (isFolder) {
-      const rel =
-        facts.target.root === ctx.projectRoot ? toPosix(path.relative(ctx.projectRoot, facts.target.real)) : null;
-      return [rel === null ? `Read(/${toPosix(facts.target.real)}/**)` : rel === '' ? 'Read(./**)' : `Read(${rel}/**)`];
+      const rel = inProject(ctx, facts.target);
+      const abs = `/${sys.toRuleForm(facts.target.real)}`;
+      return [rel === null ? `Read(${abs}/**)` : rel === '' ? 'Read(./**)' : `Read(${rel}/**)`];
     }
     return [`${tool}(${pathPattern(ctx, facts.target, sensitive)})`];
   }

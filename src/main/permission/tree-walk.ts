@@ -1,4 +1,3 @@
-import path from 'node:path';
 import picomatch from 'picomatch';
 import type { TreeRead } from './command/tree-reads';
 import { judgePath, type JudgedPath } from './judged-path';
@@ -13,14 +12,14 @@ import type { PathConfinement } from './path-confinement';
 
 const MAX_ENTRIES = 50_000;
 const MAX_DEPTH = 32;
-const nocase = process.platform === 'darwin' || process.platform === 'win32';
 
 /** A file under an already-real folder: its path is real as it is (no link on the way). */
 function plainFile(given: string, abs: string, root: string | null): JudgedPath {
   return { given, lexical: abs, real: abs, root, unknown: false, physical: null };
 }
 
-function matcher(globs: readonly string[]): ((rel: string, name: string) => boolean) | null {
+/** The program's own filter globs (`--include`, `-g`), matching names as the volume does. */
+function matcher(globs: readonly string[], nocase: boolean): ((rel: string, name: string) => boolean) | null {
   if (globs.length === 0) return null;
   const tests = globs.map((g) => ({
     slash: g.includes('/'),
@@ -39,9 +38,10 @@ export function walkTreeRead(
   const fs = confinement.fs;
   if (dir.unknown || fs.lstat(dir.real)?.isDirectory() !== true) return [];
   fs.prefetchTree?.(dir.real, MAX_ENTRIES);
-  const include = matcher(t.include);
-  const exclude = matcher(t.exclude);
-  const excludeDir = matcher(t.excludeDir);
+  const sys = confinement.sys;
+  const include = matcher(t.include, sys.foldCase);
+  const exclude = matcher(t.exclude, sys.foldCase);
+  const excludeDir = matcher(t.excludeDir, sys.foldCase);
   const shown = t.value.replace(/\/+$/, '') || t.value;
   const out: JudgedPath[] = [];
   const visited = new Set<string>([dir.real]);
@@ -59,7 +59,7 @@ export function walkTreeRead(
           return [...out, judgePath(confinement, `${shown}/${why}`, { unknown: true })];
         }
         const rel = folder.rel === '' ? entry.name : `${folder.rel}/${entry.name}`;
-        const abs = path.join(folder.real, entry.name);
+        const abs = sys.join(folder.real, entry.name);
         const given = `${shown}/${rel}`;
         const enter = (real: string, linked: boolean): void => {
           if (t.recursive && !excludeDir?.(rel, entry.name) && !visited.has(real)) {

@@ -44,6 +44,3 @@ export function isInsideAny(p: string, roots: readonly string[], options: Contai
 
 /** Containment as this machine's file systems usually see it: case folded on macOS and Windows. */
 export const FS_CASE: ContainmentOptions = { foldCase: HOST_PATHS.foldCase };
-
-/** File systems that fold case by default (macOS, Windows): `/Users/A` and `/users/a` name one folder. */
-export const CASE_FOLDING_FS = HOST_PATHS.foldCase;

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { HOST_PATHS } from '../../../shared/node/platform-path';
 import { expandHome } from '../path-confinement';
 import { isProjectRootItself, protectedTarget, type TargetContext } from './protected-targets';
 import type { CommandContext, SimpleCommand, WriteTarget } from './types';
@@ -101,7 +102,9 @@ function findDeleteFiltered(argv: string[]): boolean {
 /** The context with the command's own working directory, when a literal `cd` moved it. */
 function targetContext(cmd: SimpleCommand, ctx: CommandContext): TargetContext {
   if (typeof cmd.cwd !== 'string') return ctx;
-  return { ...ctx, cwd: path.resolve(ctx.projectRoot, expandHome(cmd.cwd, ctx.home)) };
+  const sys = ctx.sys ?? HOST_PATHS;
+  const cwd = sys.fromShell(expandHome(cmd.cwd, ctx.home, sys));
+  return cwd === null ? ctx : { ...ctx, cwd: sys.resolve(ctx.projectRoot, cwd) };
 }
 
 export function hardDenyReason(cmd: SimpleCommand, commandCtx: CommandContext): string | null {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import picomatch from 'picomatch';
+import { HOST_PATHS, type PathSystem } from '../../../shared/node/platform-path';
 import { expandHome } from '../path-confinement';
 import type { CommandContext } from './types';
 import { liveFs, type FsView } from '../fs-view';
@@ -25,6 +25,7 @@ interface Candidate {
 interface Budget {
   reads: number;
   fs: FsView;
+  sys: PathSystem;
 }
 
 function readDir(dir: string, budget: Budget): fs.Dirent[] | null {
@@ -45,7 +46,7 @@ function descend(c: Candidate, budget: Budget, out: Candidate[]): boolean {
   if (entries === null) return false;
   for (const e of entries) {
     if (!e.isDirectory()) continue;
-    if (!descend({ shown: join(c.shown, e.name), real: path.join(c.real, e.name) }, budget, out)) return false;
+    if (!descend({ shown: join(c.shown, e.name), real: budget.sys.join(c.real, e.name) }, budget, out)) return false;
   }
   return true;
 }
@@ -59,7 +60,7 @@ function matchSegment(candidates: Candidate[], segment: string, budget: Budget):
       for (const d of dirs) {
         const entries = readDir(d.real, budget);
         if (entries === null) return null;
-        out.push(d, ...entries.map((e) => ({ shown: join(d.shown, e.name), real: path.join(d.real, e.name) })));
+        out.push(d, ...entries.map((e) => ({ shown: join(d.shown, e.name), real: budget.sys.join(d.real, e.name) })));
       }
       if (out.length > MAX_MATCHES) return null;
     }
@@ -70,7 +71,7 @@ function matchSegment(candidates: Candidate[], segment: string, budget: Budget):
     const entries = readDir(c.real, budget);
     if (entries === null) return null;
     for (const e of entries) {
-      if (matches(e.name)) out.push({ shown: join(c.shown, e.name), real: path.join(c.real, e.name) });
+      if (matches(e.name)) out.push({ shown: join(c.shown, e.name), real: budget.sys.join(c.real, e.name) });
     }
     if (out.length > MAX_MATCHES) return null;
   }
@@ -84,18 +85,22 @@ export function isExpandableGlob(arg: string): boolean {
 /** The paths a glob argument can reach (as written, relative or absolute); the glob itself when nothing matches. */
 export function expandGlobArg(arg: string, ctx: CommandContext): string[] | null {
   if (!isExpandableGlob(arg)) return null;
-  const expanded = expandHome(arg, ctx.home);
-  const absolute = expanded.startsWith('/');
-  let candidates: Candidate[] = [{ shown: absolute ? '/' : '', real: absolute ? '/' : ctx.projectRoot }];
-  const budget: Budget = { reads: MAX_DIRECTORY_READS, fs: ctx.fs ?? liveFs };
-  const segments = expanded.split('/').filter((s) => s.length > 0);
+  const sys = ctx.sys ?? HOST_PATHS;
+  // on Windows a word of the shell's own tree (`/tmp/*`) names folders only the shell knows
+  const expanded = sys.fromShell(expandHome(arg, ctx.home, sys));
+  if (expanded === null) return null;
+  const root = sys.isRelative(expanded) ? '' : sys.root(sys.qualify(ctx.projectRoot, expanded));
+  let candidates: Candidate[] = [{ shown: root.replace(/\\/g, '/'), real: root === '' ? ctx.projectRoot : root }];
+  const budget: Budget = { reads: MAX_DIRECTORY_READS, fs: ctx.fs ?? liveFs, sys };
+  const rest = root === '' ? expanded : sys.qualify(ctx.projectRoot, expanded).slice(root.length);
+  const segments = rest.split(sys.flavor === 'win32' ? /[\\/]/ : '/').filter((s) => s.length > 0);
   for (const segment of segments) {
     if (GLOB_CHARS.test(segment)) {
       const next = matchSegment(candidates, segment, budget);
       if (next === null) return null;
       candidates = next;
     } else {
-      candidates = candidates.map((c) => ({ shown: join(c.shown, segment), real: path.join(c.real, segment) }));
+      candidates = candidates.map((c) => ({ shown: join(c.shown, segment), real: sys.join(c.real, segment) }));
     }
     if (candidates.length === 0) return [arg];
   }

@@ -1,7 +1,6 @@
-import path from 'node:path';
 import picomatch from 'picomatch';
-import { FS_CASE, isInside } from '../../../shared/node/path-containment';
-import { comparable, resolvePhysicalPath, resolveRealPath } from '../path-confinement';
+import { HOST_PATHS, type PathSystem } from '../../../shared/node/platform-path';
+import { resolvePhysicalPath, resolveRealPath } from '../path-confinement';
 import { GLOB_CHARS as GLOB } from './glob-expand';
 import type { CommandContext } from './types';
 
@@ -49,12 +48,17 @@ const SYSTEM_DIRS = [
   'cores',
   'Network',
 ];
+/** A drive's top-level folders on Windows (its root and project ancestors are protected like the others). */
+const WINDOWS_SYSTEM_DIRS = ['Windows', 'Program Files', 'Program Files (x86)', 'ProgramData', 'Users'];
 
-function isSystemDir(p: string): boolean {
-  const parts = p.split('/').filter((s) => s.length > 0);
+const sysOf = (ctx: CommandContext): PathSystem => ctx.sys ?? HOST_PATHS;
+
+function isSystemDir(p: string, sys: PathSystem): boolean {
+  const parts = sys.segments(p);
   if (parts.length !== 1) return false;
-  const top = comparable(parts[0] as string);
-  return /^lib/.test(top) || SYSTEM_DIRS.some((d) => comparable(d) === top);
+  const top = sys.nameKey(parts[0] as string);
+  const dirs = sys.flavor === 'win32' ? WINDOWS_SYSTEM_DIRS : SYSTEM_DIRS;
+  return (sys.flavor === 'posix' && /^lib/.test(top)) || dirs.some((d) => sys.nameKey(d) === top);
 }
 
 /** Replaces the expansions we can know and drops the ones we cannot. */
@@ -75,69 +79,90 @@ function expandTilde(arg: string, ctx: TargetContext): string | 'other-home' {
   return arg;
 }
 
+/** The protected places, in rule form (`/c/Users/alice` on Windows) for the glob test of `protectedTarget`. */
 function protectedPlaces(ctx: CommandContext): string[] {
-  const places = new Set<string>(['/', ctx.home, path.resolve(ctx.home)]);
-  for (const d of SYSTEM_DIRS) places.add('/' + d);
+  const sys = sysOf(ctx);
+  const places = new Set<string>([sys.root(ctx.projectRoot), ctx.home, sys.resolve(ctx.home)]);
+  const projectDrive = sys.root(ctx.projectRoot);
+  for (const d of sys.flavor === 'win32' ? WINDOWS_SYSTEM_DIRS : SYSTEM_DIRS) places.add(projectDrive + d);
   let p = ctx.projectRoot;
   for (;;) {
     places.add(p);
-    const parent = path.dirname(p);
+    const parent = sys.dirname(p);
     if (parent === p) break;
     p = parent;
   }
-  return [...places];
+  return [...places].map((place) => sys.toRuleForm(place));
 }
 
 function isProtectedPath(abs: string, ctx: CommandContext): string | null {
-  const norm = path.resolve(abs);
-  if (norm === '/') return 'the root directory';
-  if (comparable(norm) === comparable(path.resolve(ctx.home))) return 'the home directory';
-  if (isSystemDir(norm)) return `the system folder ${norm}`;
-  if (isInside(ctx.projectRoot, norm, FS_CASE))
-    return norm === ctx.projectRoot ? 'the project root' : `${norm}, an ancestor of the project`;
+  const sys = sysOf(ctx);
+  const norm = sys.resolve(abs);
+  if (norm === sys.root(norm)) return 'the root directory';
+  if (sys.same(norm, ctx.home)) return 'the home directory';
+  if (isSystemDir(norm, sys)) return `the system folder ${norm}`;
+  if (sys.isInside(ctx.projectRoot, norm))
+    return sys.same(norm, ctx.projectRoot) ? 'the project root' : `${norm}, an ancestor of the project`;
   return null;
 }
 
 /** The argument names the project root itself (not an ancestor, not everything in it). */
 export function isProjectRootItself(arg: string, ctx: TargetContext): boolean {
-  const tilde = expandTilde(expandVariables(arg, ctx), ctx);
-  if (tilde === 'other-home' || tilde === '' || GLOB.test(tilde)) return false;
+  const sys = sysOf(ctx);
+  const tilde = shellPath(expandTilde(expandVariables(arg, ctx), ctx), sys);
+  if (tilde === 'other-home' || tilde === '' || tilde === null || GLOB.test(tilde)) return false;
   try {
-    return (
-      comparable(resolveRealPath(tilde, ctx.cwd ?? ctx.projectRoot, ctx.home, ctx.fs)) === comparable(ctx.projectRoot)
-    );
+    return sys.same(resolveRealPath(tilde, ctx.cwd ?? ctx.projectRoot, ctx.home, ctx.fs, sys), ctx.projectRoot);
   } catch {
     return false;
   }
 }
 
+/** A shell word as a path of this platform (Git Bash's `/c/x` is `C:\x`); null for a folder only the shell knows. */
+function shellPath(word: string, sys: PathSystem): string | null {
+  return word === 'other-home' ? word : sys.fromShell(word);
+}
+
 /** A human description of the protected place the argument hits, or null. */
 export function protectedTarget(arg: string, ctx: TargetContext): string | null {
-  const tilde = expandTilde(expandVariables(arg, ctx), ctx);
+  const sys = sysOf(ctx);
+  const tilde = shellPath(expandTilde(expandVariables(arg, ctx), ctx), sys);
   if (tilde === 'other-home') return `another user's home directory (${arg})`;
+  // the root or a top folder of the shell's own tree on Windows (`rm -rf /usr`): Git's installation, or its mounts
+  if (tilde === null) {
+    const word = expandTilde(expandVariables(arg, ctx), ctx);
+    return word.split('/').filter((s) => s.length > 0).length <= 1
+      ? `${word}, a top folder of the shell's own tree`
+      : null;
+  }
   if (tilde === '') return null;
-  const absolute = path.resolve(ctx.cwd ?? ctx.projectRoot, tilde);
   if (GLOB.test(tilde)) {
+    // matched in rule form (`/c/x` on Windows), where globs and `/` mean what they mean to the shell
+    const absolute = sys.toRuleForm(sys.qualify(ctx.cwd ?? ctx.projectRoot, tilde));
+    const back = (form: string): string => (sys.flavor === 'posix' ? form : (sys.fromShell(form) ?? form));
     // `/*`, `~/*`, `dir/.*`: everything in a protected place is as bad as the place
-    const everything = /^(.*?)(?:\/(?:\*|\.\*|\*\*|\.\[\^\.\]\*|\{\*,\.\*\}))+\/*$/.exec(absolute);
+    const everything = /^(.*?)(?:\/(?:\*|\.\*|\*\*|\.\[\^\.\]\*|\{\*,\.\*\}))+\/*$/.exec(
+      sys.flavor === 'posix' ? sys.resolve(ctx.cwd ?? ctx.projectRoot, tilde) : absolute,
+    );
     if (everything !== null) {
-      const hit = isProtectedPath((everything[1] as string) || '/', ctx);
+      const hit = isProtectedPath(back((everything[1] as string) || '/'), ctx);
       if (hit !== null) return `everything in ${hit}`;
     }
-    const matches = picomatch(absolute.replace(/\/+$/, ''), { dot: true });
+    const pattern = sys.flavor === 'posix' ? sys.resolve(ctx.cwd ?? ctx.projectRoot, tilde) : absolute;
+    const matches = picomatch(pattern.replace(/\/+$/, ''), { dot: true, nocase: sys.foldCase });
     for (const place of protectedPlaces(ctx)) {
-      if (matches(place)) return isProtectedPath(place, ctx) ?? place;
+      if (matches(place)) return isProtectedPath(back(place), ctx) ?? place;
     }
     return null;
   }
-  const lexical = isProtectedPath(absolute, ctx);
+  const lexical = isProtectedPath(sys.resolve(ctx.cwd ?? ctx.projectRoot, tilde), ctx);
   if (lexical !== null) return lexical;
   let real: string;
   let physical: string;
   try {
-    real = resolveRealPath(tilde, ctx.cwd ?? ctx.projectRoot, ctx.home, ctx.fs);
+    real = resolveRealPath(tilde, ctx.cwd ?? ctx.projectRoot, ctx.home, ctx.fs, sys);
     // `link/../x`: the kernel applies `..` after following the link
-    physical = resolvePhysicalPath(tilde, ctx.cwd ?? ctx.projectRoot, ctx.home, ctx.fs);
+    physical = resolvePhysicalPath(tilde, ctx.cwd ?? ctx.projectRoot, ctx.home, ctx.fs, sys);
   } catch {
     return `${arg} (a symbolic link loop)`;
   }

@@ -1,4 +1,5 @@
 import type { FsView } from '../fs-view';
+import type { PathSystem } from '../../../shared/node/platform-path';
 
 /**
  * Where a command runs, as written: '' (or absent) the project root, a path relative to it, an absolute or `~/...`
@@ -125,4 +126,6 @@ export interface CommandContext {
   home: string;
   /** How the disk is looked at (globs, symlinks); the live disk when absent. */
   fs?: FsView;
+  /** How paths are spelled and compared (platform-path.ts); this machine's when absent. */
+  sys?: PathSystem;
 }

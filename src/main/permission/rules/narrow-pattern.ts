@@ -1,3 +1,4 @@
+import { HOST_PATHS, type PathSystem } from '../../../shared/node/platform-path';
 import { CONFIG_FOLDERS, isSensitiveFile, NAME_PATTERNS } from '../sensitive-files';
 
 /**
@@ -8,17 +9,17 @@ import { CONFIG_FOLDERS, isSensitiveFile, NAME_PATTERNS } from '../sensitive-fil
  * counts as broad (the defaults then ask, and the person can add a narrow rule).
  */
 
-const nocase = process.platform === 'darwin' || process.platform === 'win32';
-const fold = (s: string): string => (nocase ? s.toLowerCase() : s);
-
 /** Glob characters of a segment; braces and extglobs are handled (or refused) before this is asked. */
 const GLOB = /[*?[\]]/;
 const COMPLEX = /[()!+@\\]/;
 
-/** The secret-name classes of the defaults' name list: exact names, literal prefixes (`id_rsa*`), suffixes (`*.pem`). */
-const EXACT = NAME_PATTERNS.filter((p) => !GLOB.test(p)).map(fold);
-const PREFIXES = NAME_PATTERNS.filter((p) => /^[^*?[\]]+\*$/.test(p)).map((p) => fold(p.slice(0, -1)));
-const SUFFIXES = NAME_PATTERNS.filter((p) => /^\*[^*?[\]]+$/.test(p)).map((p) => fold(p.slice(1)));
+/**
+ * The secret-name classes of the defaults' name list: exact names, literal prefixes (`id_rsa*`), suffixes (`*.pem`).
+ * The list is in lower case, which is how a volume that folds case compares every name.
+ */
+const EXACT = NAME_PATTERNS.filter((p) => !GLOB.test(p));
+const PREFIXES = NAME_PATTERNS.filter((p) => /^[^*?[\]]+\*$/.test(p)).map((p) => p.slice(0, -1));
+const SUFFIXES = NAME_PATTERNS.filter((p) => /^\*[^*?[\]]+$/.test(p)).map((p) => p.slice(1));
 
 /** `a{b,c}d` as `abd`, `acd` (one level; null when nested or unbalanced). */
 function expandBraces(segment: string): string[] | null {
@@ -34,13 +35,13 @@ function expandBraces(segment: string): string[] | null {
 }
 
 /** Every name this one segment matches is a secret's name (by the defaults' list). */
-function segmentOnlySecretNames(segment: string): boolean {
+function segmentOnlySecretNames(segment: string, sys: PathSystem): boolean {
   const alternatives = expandBraces(segment);
   if (alternatives === null) return false;
   return alternatives.every((alt) => {
     if (alt === '' || COMPLEX.test(alt)) return false;
-    const name = fold(alt);
-    if (!GLOB.test(name)) return EXACT.includes(name) || isSensitiveFile(name);
+    const name = sys.nameKey(alt);
+    if (!GLOB.test(name)) return EXACT.includes(name) || isSensitiveFile(name, sys);
     const first = name.search(GLOB);
     let last = -1;
     for (let i = 0; i < name.length; i++) if (GLOB.test(name[i] as string)) last = i;
@@ -51,8 +52,8 @@ function segmentOnlySecretNames(segment: string): boolean {
 }
 
 /** The pattern's segments, its anchor (`//`, `~/`, `/`, `./`) removed; a trailing `/` means everything below. */
-function segments(specifier: string): { parts: string[]; anywhere: boolean } {
-  let spec = specifier.trim();
+function segments(specifier: string, sys: PathSystem): { parts: string[]; anywhere: boolean } {
+  let spec = sys.canonicalRulePattern(specifier.trim());
   if (spec.endsWith('/')) spec += '**';
   const anywhere = !spec.includes('/');
   for (const anchor of ['//', '~/', './', '/']) {
@@ -69,15 +70,16 @@ function segments(specifier: string): { parts: string[]; anywhere: boolean } {
  * `*.pem`, `id_rsa*`, `.env.*`; `.env*` also matches `.envrc`, so it does not), or it lies under a `.ssh` folder,
  * or it is `.aws/credentials`. A name pattern without a slash (`.ssh`) also covers everything below such a folder.
  */
-export function matchesOnlySecrets(specifier: string): boolean {
-  const { parts, anywhere } = segments(specifier);
+export function matchesOnlySecrets(specifier: string, sys: PathSystem = HOST_PATHS): boolean {
+  const fold = (s: string): string => sys.nameKey(s);
+  const { parts, anywhere } = segments(specifier, sys);
   const last = parts[parts.length - 1];
   if (last === undefined) return false;
-  if (anywhere) return segmentOnlySecretNames(last) || fold(last) === '.ssh';
+  if (anywhere) return segmentOnlySecretNames(last, sys) || fold(last) === '.ssh';
   const folders = parts.slice(0, -1).map(fold);
   if (folders.includes('.ssh')) return true;
   if (fold(last) === 'credentials' && folders[folders.length - 1] === '.aws') return true;
-  return last !== '**' && segmentOnlySecretNames(last);
+  return last !== '**' && segmentOnlySecretNames(last, sys);
 }
 
 /**
@@ -85,11 +87,10 @@ export function matchesOnlySecrets(specifier: string): boolean {
  * `.husky/`, `.claude/`): one of its folders is literally such a name (`.vscode/settings.json`, `**\/.git/hooks/*`),
  * or it is such a name without a slash (`.vscode`: everything below any `.vscode/`).
  */
-export function matchesOnlyCodeFolders(specifier: string): boolean {
-  const { parts, anywhere } = segments(specifier);
+export function matchesOnlyCodeFolders(specifier: string, sys: PathSystem = HOST_PATHS): boolean {
+  const { parts, anywhere } = segments(specifier, sys);
   const last = parts[parts.length - 1];
   if (last === undefined) return false;
-  const names = CONFIG_FOLDERS.map(fold);
-  if (anywhere) return names.includes(fold(last));
-  return parts.slice(0, -1).some((p) => names.includes(fold(p)));
+  if (anywhere) return CONFIG_FOLDERS.includes(sys.nameKey(last));
+  return parts.slice(0, -1).some((p) => CONFIG_FOLDERS.includes(sys.nameKey(p)));
 }

@@ -1,11 +1,11 @@
+import { HOST_PATHS, type PathSystem } from '../../../shared/node/platform-path';
 import type { PathViews, PatternAnchor } from './path-pattern';
 
 /** What the index needs of a rule: its rank (lower wins), its pattern (or none for a bare rule). */
 export interface IndexablePathRule {
   rank: number;
   kind: string;
-  specifier: string | null;
-  path: { anchor: PatternAnchor; test: (relative: string) => boolean } | null;
+  path: { anchor: PatternAnchor; test: (relative: string) => boolean; spec: string } | null;
 }
 
 interface SegmentTrie<R> {
@@ -14,13 +14,11 @@ interface SegmentTrie<R> {
 }
 
 const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
-const nocase = process.platform === 'darwin' || process.platform === 'win32';
-const key = (s: string): string => (nocase ? s.toLowerCase() : s);
 const newTrie = <R>(): SegmentTrie<R> => ({ rules: [], children: new Map() });
 
-/** The literal leading segments of a rule's glob, as seen from its anchor. */
-export function literalSegments(specifier: string): string[] {
-  let spec = specifier.trim();
+/** The literal leading segments of a rule's glob, as seen from its anchor (names folded where the volume folds case). */
+export function literalSegments(specifier: string, sys: PathSystem = HOST_PATHS): string[] {
+  let spec = sys.canonicalRulePattern(specifier.trim());
   if (spec.startsWith('//')) spec = spec.slice(2);
   else if (spec.startsWith('~/')) spec = spec.slice(2);
   else if (spec.startsWith('./')) spec = spec.slice(2);
@@ -28,7 +26,7 @@ export function literalSegments(specifier: string): string[] {
   const out: string[] = [];
   for (const seg of spec.split('/')) {
     if (!seg || seg === '.' || seg === '..' || GLOB_CHARS.test(seg)) break;
-    out.push(key(seg));
+    out.push(sys.nameKey(seg));
   }
   return out;
 }
@@ -43,15 +41,21 @@ export class PathRuleIndex<R extends IndexablePathRule> {
   private readonly tries = new Map<PatternAnchor, SegmentTrie<R>>();
   private readonly byName = new Map<string, R[]>();
   private readonly scanAnywhere: R[] = [];
+  private readonly key: (s: string) => string;
+
+  constructor(private readonly sys: PathSystem = HOST_PATHS) {
+    this.key = (s) => sys.nameKey(s);
+  }
 
   add(rule: R): void {
+    const key = this.key;
     if (rule.kind === 'any' || !rule.path) {
       if (rule.kind === 'any') this.bare.push(rule);
       return;
     }
     const anchor = rule.path.anchor;
     if (anchor === 'anywhere') {
-      const name = (rule.specifier ?? '').trim().replace(/\/+$/, '');
+      const name = rule.path.spec.replace(/\/+$/, '');
       if (name && !GLOB_CHARS.test(name)) this.byName.set(key(name), [...(this.byName.get(key(name)) ?? []), rule]);
       else this.scanAnywhere.push(rule);
       return;
@@ -61,7 +65,7 @@ export class PathRuleIndex<R extends IndexablePathRule> {
       node = newTrie<R>();
       this.tries.set(anchor, node);
     }
-    for (const seg of literalSegments(rule.specifier ?? '')) {
+    for (const seg of literalSegments(rule.path.spec, this.sys)) {
       let next: SegmentTrie<R> | undefined = node.children.get(seg);
       if (!next) {
         next = newTrie<R>();
@@ -78,6 +82,7 @@ export class PathRuleIndex<R extends IndexablePathRule> {
 
   /** The winning rule among those matching any of the views, skipping rules `skip` rejects. */
   best(views: readonly PathViews[], skip: (rule: R) => boolean): R | null {
+    const key = this.key;
     let winner: R | null = null;
     const consider = (r: R, view: string): void => {
       if ((winner === null || r.rank < winner.rank) && !skip(r) && r.path!.test(view)) winner = r;

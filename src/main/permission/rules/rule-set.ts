@@ -1,4 +1,5 @@
 import picomatch from 'picomatch';
+import { HOST_PATHS, type PathSystem } from '../../../shared/node/platform-path';
 import type { RuleBehavior } from '../../../shared/permission';
 import type { ToolName } from '../../../shared/tools';
 import { compileCommandPattern, literalLeadingWords, type CommandMatcher } from './command-pattern';
@@ -43,12 +44,12 @@ interface WordTrie {
 const newTrie = (): WordTrie => ({ rules: [], children: new Map() });
 
 /** A path pattern may match some file called `name`: its last segment matches it, or matches anything below a folder. */
-function lastSegmentMayMatch(specifier: string, name: string): boolean {
-  const spec = specifier.trim().replace(/\/+$/, '/**');
+function lastSegmentMayMatch(specifier: string, name: string, sys: PathSystem): boolean {
+  const spec = sys.canonicalRulePattern(specifier.trim()).replace(/\/+$/, '/**');
   const last = spec.split('/').pop() ?? '';
   // a pattern with no slash also matches everything below a folder of that name
   if (last === '' || last.includes('**') || !spec.includes('/')) return true;
-  return picomatch(last, { dot: true, nocase: process.platform === 'darwin' || process.platform === 'win32' })(name);
+  return picomatch(last, { dot: true, nocase: sys.foldCase })(sys.nameKey(name));
 }
 
 /** A rule written with a Gatehouse tool's own name (`read_file`, `write_file(...)`): it applies to that tool only. */
@@ -72,11 +73,13 @@ export class RuleSet {
 
   private readonly mcpRules: CompiledRule[] = [];
   private readonly viewCache = new Map<string, PathViews>();
+  private readonly sys: PathSystem;
 
   constructor(
     readonly rules: readonly LoadedRule[],
     private readonly base: PathPatternBase,
   ) {
+    this.sys = base.sys ?? HOST_PATHS;
     const compiled = rules.map((r, i) => this.compile(r, i)).sort((a, b) => a.rank - b.rank);
     for (const behavior of ['allow', 'ask', 'deny'] as const) {
       this.commandIndex.set(behavior, newTrie());
@@ -90,7 +93,7 @@ export class RuleSet {
         list.push(rule);
         this.byToolBehavior.set(key, list);
         if (rule.kind === 'path' || rule.kind === 'any') {
-          const index = this.pathIndex.get(key) ?? new PathRuleIndex<CompiledRule>();
+          const index = this.pathIndex.get(key) ?? new PathRuleIndex<CompiledRule>(this.sys);
           index.add(rule);
           this.pathIndex.set(key, index);
         }
@@ -122,11 +125,11 @@ export class RuleSet {
     const rank = SOURCE_ORDER.indexOf(rule.source) * 1_000_000 + i;
     const command = rule.kind === 'command' && rule.specifier !== null ? compileCommandPattern(rule.specifier) : null;
     const pathMatcher =
-      rule.kind === 'path' && rule.specifier !== null ? compilePathPatternParts(rule.specifier) : null;
+      rule.kind === 'path' && rule.specifier !== null ? compilePathPatternParts(rule.specifier, this.sys) : null;
     const narrow = rule.kind === 'path' && rule.specifier !== null ? rule.specifier : null;
     const only = {
-      secrets: narrow !== null && matchesOnlySecrets(narrow),
-      codeFolders: narrow !== null && matchesOnlyCodeFolders(narrow),
+      secrets: narrow !== null && matchesOnlySecrets(narrow, this.sys),
+      codeFolders: narrow !== null && matchesOnlyCodeFolders(narrow, this.sys),
     };
     return { ...rule, rank, command, path: pathMatcher, only };
   }
@@ -219,7 +222,7 @@ export class RuleSet {
     for (const r of this.byToolBehavior.get(`${tool}:${behavior}`) ?? []) {
       if (opts.commandFiles === true && namesOneTool(r)) continue;
       if (r.kind !== 'any' && (r.kind !== 'path' || r.specifier === null)) continue;
-      if (r.kind === 'path' && name !== null && !lastSegmentMayMatch(r.specifier ?? '', name)) continue;
+      if (r.kind === 'path' && name !== null && !lastSegmentMayMatch(r.specifier ?? '', name, this.sys)) continue;
       best = bestOf(best, r);
     }
     return best;

@@ -13,8 +13,9 @@ export function defaultsStage(ctx: CallContext): StageAnswer {
   return ctx.facts.kind === 'file' ? fileDefaults(ctx, ctx.facts) : commandDefaults(ctx, ctx.facts);
 }
 
-const sensitive = isSecretPath;
-const configFolder = (ctx: CallContext, p: JudgedPath): string | null => codeFolderOf(ctx.projectRoot, p);
+const sensitive = (ctx: CallContext, p: JudgedPath): boolean => isSecretPath(p, ctx.confinement.sys);
+const configFolder = (ctx: CallContext, p: JudgedPath): string | null =>
+  codeFolderOf(ctx.projectRoot, p, ctx.confinement.sys);
 
 const askSensitive = (p: JudgedPath): StageAnswer =>
   decision(
@@ -31,7 +32,7 @@ const askConfig = (p: JudgedPath, folder: string): StageAnswer =>
 
 function fileDefaults(ctx: CallContext, facts: FileFacts): StageAnswer {
   const glob = ctx.tool === 'search_code' ? ctx.input.glob : undefined;
-  if (typeof glob === 'string' && globTargetsSensitiveFiles(glob)) {
+  if (typeof glob === 'string' && globTargetsSensitiveFiles(glob, ctx.confinement.sys)) {
     return decision(
       'ask',
       'defaults',
@@ -40,7 +41,7 @@ function fileDefaults(ctx: CallContext, facts: FileFacts): StageAnswer {
   }
   for (const p of [facts.target, ...facts.extra]) {
     if (ctx.explicitlyAllowed.has(p)) continue;
-    if (facts.access === 'read' && sensitive(p)) return askSensitive(p);
+    if (facts.access === 'read' && sensitive(ctx, p)) return askSensitive(p);
     if (facts.access === 'write') {
       const folder = configFolder(ctx, p);
       if (folder) return askConfig(p, folder);
@@ -51,7 +52,7 @@ function fileDefaults(ctx: CallContext, facts: FileFacts): StageAnswer {
 
 function commandDefaults(ctx: CallContext, facts: CommandFacts): StageAnswer {
   for (const p of [...facts.parts.flatMap((part) => part.readPaths), ...facts.inputReads]) {
-    if (!ctx.explicitlyAllowed.has(p) && sensitive(p)) return askSensitive(p);
+    if (!ctx.explicitlyAllowed.has(p) && sensitive(ctx, p)) return askSensitive(p);
   }
   for (const p of [...facts.parts.flatMap((part) => part.readPaths), ...facts.inputReads]) {
     // `cat $FILE`, `cd $DIR && cat x`, `find -exec cat {}`, `... | xargs cat`: which file is read is only known

@@ -22,7 +22,10 @@ function protectedReason(ctx: CallContext, p: JudgedPath): string | null {
 
 function fileChecks(ctx: CallContext, facts: FileFacts): StageAnswer {
   for (const p of [facts.target, ...facts.extra]) {
-    if (p.unknown) return decision('deny', 'hard', `cannot tell where "${p.given}" leads (symbolic link loop?)`);
+    if (p.unknown) {
+      const why = ctx.confinement.sys.ambiguity(p.given) ?? 'symbolic link loop?';
+      return decision('deny', 'hard', `cannot tell where "${p.given}" leads (${why})`);
+    }
     if (p.root === null) {
       const how = p.real !== p.lexical ? ` (it resolves to ${p.real})` : '';
       return decision('deny', 'hard', `"${p.given}" is outside the project and its additional directories${how}`);
@@ -38,7 +41,7 @@ function fileChecks(ctx: CallContext, facts: FileFacts): StageAnswer {
 function commandChecks(ctx: CallContext, facts: CommandFacts): StageAnswer {
   const { analysis } = facts;
   if (analysis.forkBomb) return decision('deny', 'hard', `fork bomb: ${analysis.forkBomb}`);
-  const where = { projectRoot: ctx.projectRoot, home: ctx.home, fs: ctx.confinement.fs };
+  const where = { projectRoot: ctx.projectRoot, home: ctx.home, fs: ctx.confinement.fs, sys: ctx.confinement.sys };
   for (const part of facts.parts) {
     const reason = hardDenyReason(part.cmd, where);
     if (reason) return decision('deny', 'hard', `built-in deny list: ${reason} (in \`${part.cmd.text}\`)`);

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Decision } from '../../../shared/permission';
 import type { CommandFacts } from '../call-facts';
 import type { CommandReach } from '../command-reaches';
@@ -54,7 +53,7 @@ function linkIntoProtected(ctx: CallContext, real: string): string | null {
     for (const dir of level) {
       for (const entry of fs.readdir(dir) ?? []) {
         if (++seen > MAX_ENTRIES) return `${real} holds too many files to check for links into protected folders`;
-        const full = path.join(dir, entry.name);
+        const full = ctx.confinement.sys.join(dir, entry.name);
         if (entry.isSymbolicLink()) {
           const hit = protectedOf(ctx, judgePath(ctx.confinement, full));
           if (hit) return `${full} is a link to ${hit}`;

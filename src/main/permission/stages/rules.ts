@@ -65,8 +65,8 @@ function fileRules(ctx: CallContext, facts: FileFacts, filter: AllowFilter): Sta
 
 /** The filter for allow rules of a path: a secret or a code-folder file needs a rule matching only such files. */
 function narrowed(ctx: CallContext, filter: AllowFilter, p: JudgedPath, access: 'read' | 'write'): AllowFilter {
-  if (access === 'read') return isSecretPath(p) ? { ...filter, only: 'secrets' } : filter;
-  return codeFolderOf(ctx.projectRoot, p) !== null ? { ...filter, only: 'codeFolders' } : filter;
+  if (access === 'read') return isSecretPath(p, ctx.confinement.sys) ? { ...filter, only: 'secrets' } : filter;
+  return codeFolderOf(ctx.projectRoot, p, ctx.confinement.sys) !== null ? { ...filter, only: 'codeFolders' } : filter;
 }
 
 /**
@@ -149,7 +149,7 @@ function commandRules(ctx: CallContext, facts: CommandFacts, filter: AllowFilter
   for (const p of readPaths)
     if (
       !p.unknown &&
-      isSecretPath(p) &&
+      isSecretPath(p, ctx.confinement.sys) &&
       ctx.rules.matchCommandPath('read', 'allow', [p.real], narrowed(ctx, filter, p, 'read'))
     )
       ctx.explicitlyAllowed.add(p);
@@ -177,13 +177,14 @@ function commandRules(ctx: CallContext, facts: CommandFacts, filter: AllowFilter
   // only a Read rule for it or a command rule spelling it out does (the defaults ask otherwise).
   for (const p of readPaths) {
     if (byHook || ctx.explicitlyAllowed.has(p)) continue;
-    if (mayBeSecret(p) && !spelled(p.given)) return PASSTHROUGH;
+    if (mayBeSecret(p, ctx.confinement.sys) && !spelled(p.given)) return PASSTHROUGH;
   }
   // An allowed command may write into the project (not into its config folders) or where an Edit rule allows.
   for (const w of writes) {
     if (ctx.explicitlyAllowed.has(w.path)) continue;
     if (w.path.unknown || w.path.root === null) return PASSTHROUGH;
-    if (codeFolderOf(ctx.projectRoot, w.path) !== null && !spelled(w.target.path)) return PASSTHROUGH;
+    if (codeFolderOf(ctx.projectRoot, w.path, ctx.confinement.sys) !== null && !spelled(w.target.path))
+      return PASSTHROUGH;
   }
   if (byHook && ctx.hookAllow) return hookAllowed(ctx, ctx.hookAllow);
   const texts = [...new Set(matched.map((r) => r.text))];
