@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lintRule } from '../../../src/main/permission/rules/lint-rule';
+import { pathSystem } from '../../../src/shared/node/platform-path';
 
 describe('lintRule: what a rule will really do, for the editor, the trust dialog and the CLI', () => {
   it('a mistyped tool name is valid syntax but matches nothing, and says which tool was meant', () => {
@@ -37,5 +38,15 @@ describe('lintRule: what a rule will really do, for the editor, the trust dialog
       expect(lintRule(rule)).toEqual({ error: null, warnings: [] });
     expect(lintRule('bash(ls)').error).toContain('did you mean "Bash"');
     expect(lintRule('Read(').error).not.toBeNull();
+  });
+
+  it('on Windows, a //Name/ rule written as on macOS names a network share: said, for deny rules too', () => {
+    const win = pathSystem('win32', true);
+    const warning = lintRule('Read(//Users/**)', 'deny', win).warnings.join();
+    expect(warning).toContain('network share \\\\Users,');
+    expect(warning).toContain('//c/Users/**');
+    for (const rule of ['Read(//c/Users/**)', 'Read(//C:/Users/**)', 'Read(///srv/share/**)', 'Read(//**)'])
+      expect(lintRule(rule, 'deny', win).warnings, rule).toEqual([]);
+    expect(lintRule('Read(//Users/**)', 'deny', pathSystem('posix', false)).warnings).toEqual([]);
   });
 });

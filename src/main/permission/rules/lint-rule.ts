@@ -1,5 +1,6 @@
 import type { RuleBehavior } from '../../../shared/permission';
 import { closest } from '../../../shared/closest';
+import { HOST_PATHS, type PathSystem } from '../../../shared/node/platform-path';
 import { parseRule } from './parse-rule';
 
 /**
@@ -58,7 +59,18 @@ function selfProtected(pattern: string): boolean {
   return /(^|\/)\.(gatehouse|claude)(\/|$)/.test(pattern.replace(/^\.\//, ''));
 }
 
-export function lintRule(text: string, behavior: RuleBehavior = 'allow'): RuleLint {
+/**
+ * On Windows a rule such as `//Users/**` (written as on macOS) names the network share `\\Users`, never a drive:
+ * the rule form of `C:\Users` is `//c/Users`. Null when the pattern is not such a rule.
+ */
+function shareNotDrive(pattern: string, sys: PathSystem): string | null {
+  if (sys.flavor !== 'win32' || !/^\/\/[^/*?[{]{2,}/.test(pattern) || /^\/\/[A-Za-z]:/.test(pattern)) return null;
+  const literal = pattern.slice(2).split('/').slice(0, 2);
+  const share = literal.filter((n, i) => i === 0 || !/[*?[{]/.test(n)).join('\\');
+  return `on Windows ${pattern} names the network share \\\\${share}, not a folder of a drive: write //c/${pattern.slice(2)} for drive C (or ///${pattern.slice(2)} to say the share)`;
+}
+
+export function lintRule(text: string, behavior: RuleBehavior = 'allow', sys: PathSystem = HOST_PATHS): RuleLint {
   const parsed = parseRule(text);
   if (!parsed.ok) return { error: parsed.reason, warnings: [] };
   const rule = parsed.rule;
@@ -75,6 +87,8 @@ export function lintRule(text: string, behavior: RuleBehavior = 'allow'): RuleLi
     );
     return { error: null, warnings };
   }
+  const share = rule.kind === 'path' && rule.specifier !== null ? shareNotDrive(rule.specifier, sys) : null;
+  if (share) warnings.push(share);
   if (behavior === 'deny' || rule.specifier === null) return { error: null, warnings };
   if (rule.kind === 'path' && outsideProject(rule.specifier))
     warnings.push(
