@@ -34,7 +34,9 @@ export function isSensitiveFile(absolutePath: string, sys: PathSystem = HOST_PAT
   const match = matchers[sys.foldCase ? 1 : 0]!;
   const base = sys.nameKey(sys.basename(absolutePath));
   if (base && match.name(base)) return true;
-  return match.path(sys.nameKey(sys.segments(absolutePath).join('/')));
+  const below =
+    sys.flavor === 'posix' ? absolutePath.slice(sys.root(absolutePath).length) : sys.segments(absolutePath).join('/');
+  return match.path(sys.nameKey(below));
 }
 
 /** Folders whose files run code or configure tools: writing under them asks by default. */
