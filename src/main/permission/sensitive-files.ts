@@ -1,24 +1,14 @@
 import picomatch from 'picomatch';
 import { HOST_PATHS, type PathSystem } from '../../shared/node/platform-path';
+import { SECRET_FILE_NAMES, SECRET_PATHS } from '../../shared/secret-paths';
 
 /**
- * Files whose reading asks by default (permission-model.md, "Defaults"): secrets and credentials. Names match in
- * any folder; `.ssh/` and `.aws/credentials` anywhere in the path.
+ * Files whose reading asks by default (permission-model.md, "Defaults"): secrets and credentials, from the table the
+ * sandbox hides its secrets by (src/shared/secret-paths.ts). Names match in any folder; the secret paths (`.ssh/`,
+ * `.aws/credentials`) anywhere in the path.
  */
-export const NAME_PATTERNS: readonly string[] = [
-  '.env',
-  '.env.*',
-  '*.pem',
-  '*.key',
-  'id_rsa*',
-  'id_ed25519*',
-  '.npmrc',
-  '.netrc',
-  '.git-credentials',
-  '*.p12',
-  '*.pfx',
-];
-const PATH_PATTERNS = ['**/.ssh/**', '**/.aws/credentials'];
+export const NAME_PATTERNS = SECRET_FILE_NAMES;
+const PATH_PATTERNS = SECRET_PATHS.map((p) => (p.endsWith('/') ? `**/${p}**` : `**/${p}`));
 
 /** The name and path matchers, compiled once for each answer to "does the volume fold case". */
 const matchers = [false, true].map((nocase) => ({
@@ -49,21 +39,15 @@ export function configFolderOf(relativePath: string, sys: PathSystem = HOST_PATH
   return hit ?? null;
 }
 
-/** Example names of every sensitive kind, to tell whether a search filter glob (`.env*`, `**\/*.pem`) targets secrets. */
+/**
+ * Example names of every sensitive kind, to tell whether a search filter glob (`.env*`, `**\/*.pem`) targets secrets:
+ * each name pattern with its wildcards empty and filled (`id_rsa`, `id_rsaa`), and a file in each secret path.
+ */
 const SENSITIVE_EXAMPLES = [
-  '.env',
-  '.env.local',
-  'a.pem',
-  'a.key',
-  'id_rsa',
-  'id_ed25519',
-  '.npmrc',
-  '.netrc',
-  '.git-credentials',
-  'a.p12',
-  'a.pfx',
-  '.ssh/id_rsa',
-  '.aws/credentials',
+  ...SECRET_FILE_NAMES.flatMap((n) => [n.replace(/\*/g, ''), n.replace(/\*/g, 'a')]).filter(
+    (n) => n !== '' && !n.endsWith('.'),
+  ),
+  ...SECRET_PATHS.map((p) => (p.endsWith('/') ? `${p}id_rsa` : p)),
 ];
 
 /** True when a search's file filter glob selects secret files (judged on example names, not on the disk). */

@@ -1,4 +1,5 @@
 import { HOST_PATHS, type PathSystem } from '../../../shared/node/platform-path';
+import { SECRET_PATHS } from '../../../shared/secret-paths';
 import { CONFIG_FOLDERS, isSensitiveFile, NAME_PATTERNS } from '../sensitive-files';
 
 /**
@@ -20,6 +21,11 @@ const COMPLEX = /[()!+@\\]/;
 const EXACT = NAME_PATTERNS.filter((p) => !GLOB.test(p));
 const PREFIXES = NAME_PATTERNS.filter((p) => /^[^*?[\]]+\*$/.test(p)).map((p) => p.slice(0, -1));
 const SUFFIXES = NAME_PATTERNS.filter((p) => /^\*[^*?[\]]+$/.test(p)).map((p) => p.slice(1));
+/** The secret paths of the same table: folders (`.ssh`, everything below) and files by their path (`.aws/credentials`). */
+const SECRET_FOLDERS = SECRET_PATHS.filter((p) => p.endsWith('/') && !p.slice(0, -1).includes('/')).map((p) =>
+  p.slice(0, -1),
+);
+const SECRET_FILES = SECRET_PATHS.filter((p) => !p.endsWith('/'));
 
 /** `a{b,c}d` as `abd`, `acd` (one level; null when nested or unbalanced). */
 function expandBraces(segment: string): string[] | null {
@@ -75,10 +81,11 @@ export function matchesOnlySecrets(specifier: string, sys: PathSystem = HOST_PAT
   const { parts, anywhere } = segments(specifier, sys);
   const last = parts[parts.length - 1];
   if (last === undefined) return false;
-  if (anywhere) return segmentOnlySecretNames(last, sys) || fold(last) === '.ssh';
+  if (anywhere) return segmentOnlySecretNames(last, sys) || SECRET_FOLDERS.includes(fold(last));
   const folders = parts.slice(0, -1).map(fold);
-  if (folders.includes('.ssh')) return true;
-  if (fold(last) === 'credentials' && folders[folders.length - 1] === '.aws') return true;
+  if (folders.some((f) => SECRET_FOLDERS.includes(f))) return true;
+  const tail = [...folders, fold(last)].join('/');
+  if (SECRET_FILES.some((f) => tail === f || tail.endsWith(`/${f}`))) return true;
   return last !== '**' && segmentOnlySecretNames(last, sys);
 }
 

@@ -2,39 +2,7 @@
 import type * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-
-/** Relative to the home directory. */
-const HOME_SECRET_DIRS: readonly string[] = [
-  '.ssh',
-  '.aws',
-  '.gnupg',
-  '.azure',
-  '.kube',
-  '.docker',
-  '.config/gcloud',
-  '.config/gh',
-  '.netrc',
-  '.npmrc',
-  '.pypirc',
-  '.git-credentials',
-  // browser profiles
-  '.config/google-chrome',
-  '.config/chromium',
-  '.config/BraveSoftware',
-  '.config/microsoft-edge',
-  '.mozilla',
-  'snap/firefox',
-  'snap/chromium',
-  'Library/Application Support/Google/Chrome',
-  'Library/Application Support/Chromium',
-  'Library/Application Support/Firefox',
-  'Library/Safari',
-  'Library/Cookies',
-  // keychains and secret stores
-  'Library/Keychains',
-  '.local/share/keyrings',
-  '.password-store',
-];
+import { HOME_SECRET_PATHS } from '../../secret-paths';
 
 /**
  * Local sockets outside /tmp that would be a way out: the user's session services (D-Bus to the keyring, ssh and
@@ -53,7 +21,7 @@ const SYSTEM_SOCKET_PATHS: readonly string[] = [
 
 /** Every path whose contents a command must not read (absolute, not necessarily existing). */
 export function protectedReadPaths(home: string, userConfigDir: string): string[] {
-  const list = [userConfigDir, ...HOME_SECRET_DIRS.map((rel) => path.join(home, rel)), ...SYSTEM_SOCKET_PATHS];
+  const list = [userConfigDir, ...HOME_SECRET_PATHS.map((rel) => path.join(home, rel)), ...SYSTEM_SOCKET_PATHS];
   return [...new Set(list.map((p) => path.resolve(p)))];
 }
 
