@@ -3,37 +3,29 @@ import * as pty from 'node-pty';
 import { commandArgv, POSIX_BASH, windowsCommandLine, type CommandShell } from '../../shared/node/command-shell';
 import { terminateGroup, groupAlive, treeEnderFor, type TreeEnder } from './process-group';
 import { EndMarkerFilter, newEndMarker, WRAPPER_SCRIPT } from './pty-sentinel';
+import type { WrappedCommand } from '../../shared/node/sandbox/types';
 import { LiveOutput } from './terminal-output';
 import { defineTool, ToolError, type RegisteredTool, type ToolRunContext } from './tool';
 import { truncateHeadTail } from './truncate';
 import type { ToolResult } from './types';
-
-/** What to spawn for one command: argv, environment and folder, and what to release once it ended. */
-interface WrappedSpawn {
-  file: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd: string;
-  cleanup?(): Promise<void>;
-}
 
 /**
  * Runs each command inside something else (the OS sandbox of src/shared/node/sandbox: its CommandSandbox fits this
  * shape): `wrap` gives the argv, environment and folder to spawn instead of `bash -c COMMAND`.
  */
 export interface CommandWrapper {
-  wrap(command: string): Promise<WrappedSpawn>;
+  wrap(command: string): Promise<WrappedCommand>;
   /**
    * The same command outside the sandbox (environment still scrubbed), for a call main allowed with
    * `unsandboxed: true` (a person's "allow once"). Absent: the wrapper confines nothing anyway, `wrap` is used.
    */
-  wrapUnsandboxed?(command: string): WrappedSpawn;
+  wrapUnsandboxed?(command: string): WrappedCommand;
   /**
    * The same command in the sandbox's read-only profile, for a call main allowed only as read-only (`sandbox:
    * 'read-only'`). Absent: the wrapper confines nothing (the sandbox is turned off or unavailable, which main knows
    * and names), `wrap` is used.
    */
-  wrapReadOnly?(command: string): Promise<WrappedSpawn>;
+  wrapReadOnly?(command: string): Promise<WrappedCommand>;
   /** A message for the model when the output shows the wrapper (in that profile) blocked something, else null. */
   describeViolation?(output: string, exitCode: number | null, profile?: 'read-only' | 'workspace'): string | null;
 }
