@@ -78,7 +78,7 @@ describe('run_command with unsandboxed: true', () => {
         { behavior: 'allow', rule: 'Bash' },
         { behavior: 'allow', rule: 'Bash(echo:*)' },
       ]);
-      expect(engine.decide(inside('echo hi')).decision).toBe('allow'); // the rule works for a sandboxed call
+      expect((await engine.decide(inside('echo hi'))).decision).toBe('allow'); // the rule works for a sandboxed call
       const { approve, asked } = answering({ kind: 'deny' });
       const out = await decideCall(engine, approve, run(), outside('echo hi'), live());
       expect(out.engine).toMatchObject({ decision: 'ask', source: 'hard' });
@@ -90,8 +90,8 @@ describe('run_command with unsandboxed: true', () => {
 
   it('a read-only command the mode would allow still asks', async () => {
     const engine = await engineWith('default');
-    expect(engine.decide(inside('ls')).decision).toBe('allow');
-    expect(engine.decide(outside('ls'))).toMatchObject({ decision: 'ask', source: 'hard' });
+    expect((await engine.decide(inside('ls'))).decision).toBe('allow');
+    expect(await engine.decide(outside('ls'))).toMatchObject({ decision: 'ask', source: 'hard' });
   });
 
   it('bypassPermissions: denied "unavailable in bypass mode", and no one is asked', async () => {
@@ -137,7 +137,7 @@ describe('run_command with unsandboxed: true', () => {
 
   it('a "session" or "always" answer counts once and stores no rule (not even one the shell sent)', async () => {
     const engine = await engineWith('default');
-    const rulesBefore = engine.state.snapshot().rules.length;
+    const rulesBefore = (await engine.state.snapshot()).rules.length;
     const { approve, asked } = answering(
       { kind: 'session', rules: ['Bash'] },
       { kind: 'always', rules: ['Bash(echo:*)'] },
@@ -148,10 +148,10 @@ describe('run_command with unsandboxed: true', () => {
     expect(session.final.reason).toContain('counts once');
     const always = await decideCall(engine, approve, run(), outside(), live());
     expect(always.final).toMatchObject({ decision: 'allow', rule: null });
-    expect(engine.state.snapshot().rules.length).toBe(rulesBefore);
+    expect((await engine.state.snapshot()).rules.length).toBe(rulesBefore);
     expect(fs.existsSync(path.join(project, '.gatehouse', 'settings.local.yaml'))).toBe(false);
     // nothing was learnt: the sandboxed command still asks, the unsandboxed one asks again
-    expect(engine.decide(inside()).decision).toBe('ask');
+    expect((await engine.decide(inside())).decision).toBe('ask');
     expect((await decideCall(engine, approve, run(), outside(), live())).final.decision).toBe('deny');
     expect(asked).toHaveLength(3);
   });
@@ -160,8 +160,8 @@ describe('run_command with unsandboxed: true', () => {
     const engine = await engineWith('default');
     const { approve, asked } = answering({ kind: 'session' }, { kind: 'deny' });
     expect((await decideCall(engine, approve, run(), inside('npm test'), live())).final.decision).toBe('allow');
-    expect(engine.decide(inside('npm test')).decision).toBe('allow');
-    expect(engine.decide(outside('npm test')).decision).toBe('ask');
+    expect((await engine.decide(inside('npm test'))).decision).toBe('allow');
+    expect((await engine.decide(outside('npm test'))).decision).toBe('ask');
     expect((await decideCall(engine, approve, run(), outside('npm test'), live())).final.decision).toBe('deny');
     expect(asked.map((a) => a.onceOnly ?? false)).toEqual([false, true]);
   });

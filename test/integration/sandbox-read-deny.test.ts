@@ -134,7 +134,7 @@ describe.skipIf(noBwrapReason !== null)(
         cliRules: [{ behavior: 'deny', rule: 'Read(*.pem)' }],
         audit: null,
       });
-      const state = bigEngine.state.current();
+      const state = await bigEngine.state.current();
       const partial = await readDenyMask(
         { rules: state.rules, projectRoot: big, home: world.home, additionalDirectories: [] },
         { maxEntries: 10 },

@@ -40,7 +40,7 @@ describe('rules editor: edit, move, default mode, additional directories', () =>
       trust: { isTrusted: (d) => trust.isTrusted(d) },
       audit: null,
     });
-    return engine.decide(call);
+    return await engine.decide(call);
   };
 
   beforeEach(async () => {

@@ -276,7 +276,7 @@ export class AgentSession {
     let result: AgentRunResult;
     const checkpoint = await this.checkpoints.before({ sessionId: this.id, runId, prompt: text, agentMode });
     try {
-      run.readDenyRules = readDenyRules((await this.engine.state.currentAsync()).rules); // before the mask: a rule added meanwhile asks
+      run.readDenyRules = readDenyRules((await this.engine.state.current()).rules); // before the mask: a rule added meanwhile asks
       const sandbox = await this.checkSandbox();
       run.sandbox = sandbox.status;
       run.backgroundAsk = (await readBackgroundAsk(this.options.configDir)).value;

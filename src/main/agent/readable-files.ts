@@ -14,7 +14,7 @@ export async function judgeReadable(
   options: DecideOptions,
 ): Promise<ReadableResult> {
   const paths = [...new Set(request.paths)];
-  const evaluations = await engine.evaluateAllAsync(
+  const evaluations = await engine.evaluateAll(
     paths.map((path) => ({ tool: 'read_file', input: { path } })),
     options,
   );

@@ -199,7 +199,7 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
       });
       // What the next call of the open chat session would meet: its own "allow for this session" rules too.
       for (const r of opts.session?.list(projectRoot) ?? []) engine.state.addSessionRule(r.behavior, r.rule);
-      const d = await engine.decideAsync({ tool, input });
+      const d = await engine.decide({ tool, input });
       await engine.flushAudit();
       return { decision: d.decision, source: d.source, rule: d.rule, reason: d.reason };
     },

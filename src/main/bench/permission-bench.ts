@@ -15,14 +15,18 @@ const COMMANDS = [
 async function decisionP99(rules: number): Promise<{ p50: number; p99: number; statUs: number }> {
   const { engine, calls, cleanup } = await createBenchEngine(rules);
   try {
-    for (let i = 0; i < 400; i++) engine.decide(calls[i % calls.length]);
+    for (let i = 0; i < 400; i++) await engine.decide(calls[i % calls.length]);
     const samples: number[] = [];
     for (let i = 0; i < 4000; i++) {
       const t = process.hrtime.bigint();
-      engine.decide(calls[i % calls.length]);
+      await engine.decide(calls[i % calls.length]);
       samples.push(usSince(t));
     }
-    return { p50: percentile(samples, 50), p99: percentile(samples, 99), statUs: measureStatPerCheckUs(engine, 500) };
+    return {
+      p50: percentile(samples, 50),
+      p99: percentile(samples, 99),
+      statUs: await measureStatPerCheckUs(engine, 500),
+    };
   } finally {
     await cleanup();
   }

@@ -27,7 +27,7 @@ export async function benchToolRoundtrip(configDir: string): Promise<Record<stri
       trust: fixedTrust(true),
       audit: null,
     });
-    host.handle('permission.request', async (request) =>
+    host.handle('permission.request', (request) =>
       engine.decide({ tool: request.tool, input: request.input }, { agentMode: 'do' }),
     );
     await host.start();

@@ -124,7 +124,7 @@ async function hookClaude(io: CliIO, input: string): Promise<number> {
     ...(mapping.agentMode ? { agentMode: mapping.agentMode } : {}),
     sessionId: `claude-${hook.session_id ?? io.pid ?? process.pid}`,
   });
-  const d = engine.decide(call);
+  const d = await engine.decide(call);
   await engine.flushAudit();
   const note = mapping.note && d.source === 'mode' ? ` (${mapping.note})` : '';
   if (d.decision === 'ask' && mapping.neverAsks)

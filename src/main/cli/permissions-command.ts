@@ -98,7 +98,7 @@ export const permissionsCommand: CliCommand = {
       // A simulation: recorded apart from the real decisions (audit-simulations.jsonl).
       audit,
     });
-    for (const line of settingsWarnings(engine.state.snapshot())) io.err(`gatehouse permissions: ${line}`);
+    for (const line of settingsWarnings(await engine.state.snapshot())) io.err(`gatehouse permissions: ${line}`);
     // PreToolUse hooks run as they would for the agent (an untrusted project's never do), unless --no-hooks.
     const session = `cli-${io.pid ?? process.pid}`;
     const hooks = flags['no-hooks']
@@ -115,7 +115,7 @@ export const permissionsCommand: CliCommand = {
       );
     await engine.flushAudit();
     // In auto mode an ask says whether the classifier may answer it (only the mode's and the defaults' asks).
-    const auto = d.decision === 'ask' && engine.state.current().mode === 'auto';
+    const auto = d.decision === 'ask' && (await engine.state.current()).mode === 'auto';
     io.out(
       JSON.stringify({
         decision: d.decision,

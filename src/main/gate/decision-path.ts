@@ -186,7 +186,7 @@ async function hooks(call: GateCall, state: GateState): Promise<GateState> {
 async function engine(call: GateCall, state: GateState): Promise<GateState> {
   const evaluation =
     state.evaluation === null || state.options.hook
-      ? await call.engine.evaluateAsync(call.judged, state.options)
+      ? await call.engine.evaluate(call.judged, state.options)
       : state.evaluation;
   const said = evaluation.decision;
   const next: GateState = { ...state, evaluation, engineSaid: said, decision: said };
@@ -212,7 +212,7 @@ async function sandboxCap(call: GateCall, state: GateState): Promise<GateState> 
       ? statusForCommand(
           run.sandbox ?? null,
           run.readDenyRules,
-          state.evaluation?.context?.rules ?? (await engine.state.currentAsync(state.options)).rules,
+          state.evaluation?.context?.rules ?? (await engine.state.current(state.options)).rules,
         )
       : state.sandbox;
   const cap = askWithoutSandbox(request.tool, sandbox);
@@ -258,7 +258,7 @@ async function auto(call: GateCall, state: GateState): Promise<GateState> {
  */
 async function backgroundPolicy(call: GateCall, state: GateState): Promise<GateState> {
   if (!call.request.agent?.background) return state;
-  const trusted = state.evaluation?.context?.trusted ?? (await call.engine.state.currentAsync(state.options)).trusted;
+  const trusted = state.evaluation?.context?.trusted ?? (await call.engine.state.current(state.options)).trusted;
   const policy = call.run.backgroundAsk ?? 'deny';
   const continued = unattendedDecision(state.engineSaid, policy, { engineAsked: !state.capped, trusted });
   const final =

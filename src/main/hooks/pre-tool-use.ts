@@ -79,7 +79,7 @@ export async function evaluateWithHooks(
   const { evaluation, verdict, runs } = await runPreToolUse(engine, runtime, call, options, extra);
   if (verdict === null) return { evaluation, options, runs };
   const withHook: DecideOptions = { ...options, hook: verdict };
-  return { evaluation: await engine.evaluateAsync(call, withHook), options: withHook, runs };
+  return { evaluation: await engine.evaluate(call, withHook), options: withHook, runs };
 }
 
 /**
@@ -94,7 +94,7 @@ export async function runPreToolUse(
   options: DecideOptions,
   extra: HookCallExtra,
 ): Promise<PreToolUse> {
-  const first = await engine.evaluateAsync(call, options);
+  const first = await engine.evaluate(call, options);
   const ctx = first.context;
   if (runtime !== null && first.mcp) return mcpHooks(engine, runtime, call, first, options, extra);
   const none: PreToolUse = { evaluation: first, verdict: null, runs: [] };
@@ -133,7 +133,7 @@ async function mcpHooks(
 ): Promise<PreToolUse> {
   const none: PreToolUse = { evaluation: first, verdict: null, runs: [] };
   if (first.decision.source === 'agent-mode' || first.decision.source === 'schema' || !first.mcp) return none;
-  const state = await engine.state.currentAsync(options);
+  const state = await engine.state.current(options);
   if (!state.hooks?.length) return none;
   const name = first.mcp.name;
   const hooks = hooksFor(

@@ -54,7 +54,7 @@ export class SessionHooks {
   ) {}
 
   private async active(event: HookEvent, names: readonly string[] = []): Promise<RunnableHook[]> {
-    const state = await this.engine.state.currentAsync();
+    const state = await this.engine.state.current();
     if (!state.hooks?.length) return [];
     return hooksFor(
       state.hooks,

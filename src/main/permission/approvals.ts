@@ -167,7 +167,7 @@ export async function proposeRules(
   call: unknown,
   options: DecideOptions = {},
 ): Promise<string[]> {
-  const { context, mcp } = await engine.evaluateAsync(call, options);
+  const { context, mcp } = await engine.evaluate(call, options);
   if (mcp) return [mcp.name];
   if (context === null || isUnsandboxedCall(context.tool, context.input)) return [];
   return suggestRules(context);
@@ -206,7 +206,7 @@ export async function applyApprovalAnswer(
   runsIn?: SandboxKind,
 ): Promise<{ decision: Decision; rulesAdded: string[] }> {
   const complete = (d: Decision): Decision => (d.decision === 'allow' && runsIn ? { ...d, sandbox: runsIn } : d);
-  const { decision: current, context, mcp } = await engine.evaluateAsync(call, options);
+  const { decision: current, context, mcp } = await engine.evaluate(call, options);
   if (current.decision !== 'ask' || (context === null && !mcp)) return { decision: current, rulesAdded: [] };
   let rulesAdded: string[] = [];
   let result: Decision;

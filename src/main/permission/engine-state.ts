@@ -4,12 +4,12 @@ import { policyFile } from '../settings/settings-locations';
 import { SettingsStore, type RuleText, type SettingsSnapshot } from '../settings/settings-store';
 import type { LoadedRule } from './rules/rule-types';
 import { nodeDisk, PrefetchedFs, type EngineDisk, type FsView } from './fs-view';
-import { expandHome, PathConfinement, realDir, realDirAsync } from './path-confinement';
+import { expandHome, PathConfinement, realDirAsync } from './path-confinement';
 import { ProtectedPaths } from './protected-paths';
 import { RuleSet } from './rules/rule-set';
 import type { EngineState } from './stage-types';
 import { UNTRUSTED_ALLOW_EXCLUDED } from './stages/trust';
-import { trustAnswer, trustAnswerAsync, type TrustAnswer, type TrustOracle } from './trust-oracle';
+import { trustAnswerAsync, type TrustAnswer, type TrustOracle } from './trust-oracle';
 
 export interface EngineStateOptions {
   /** Real path of the project root. */
@@ -111,28 +111,16 @@ export class EngineStateSource {
     return this.settings.listSessionRules();
   }
 
-  snapshot(): SettingsSnapshot {
-    return this.settings.snapshot();
-  }
-
-  current(overrides: { agentMode?: AgentMode; mode?: PermissionMode } = {}): EngineState {
-    const snapshot = this.settings.snapshot();
-    const answer = trustAnswer(this.options.trust, this.options.projectRoot);
-    const rulesTrusted = loadsProjectRules(answer);
-    if (this.stale(snapshot, rulesTrusted))
-      this.built = this.build(
-        snapshot,
-        rulesTrusted,
-        this.extraDirs(snapshot, rulesTrusted).map((d) => realDir(d, this.options.home, this.sys, this.disk)),
-      );
-    return this.stateFor(snapshot, answer, overrides, this.disk.view);
+  /** What the settings files say now (stat'ed, re-read when changed, without blocking). */
+  snapshot(): Promise<SettingsSnapshot> {
+    return this.settings.snapshotAsync();
   }
 
   /**
-   * `current` without blocking: the settings files and the trust store are read with fs.promises, and the state's
-   * paths are judged through `view` (see fs-view.ts), which the caller fills asynchronously.
+   * The state a decision is judged in: the settings files and the trust store are read without blocking, and the
+   * state's paths are judged through `view` (see fs-view.ts), which the caller fills asynchronously.
    */
-  async currentAsync(
+  async current(
     overrides: { agentMode?: AgentMode; mode?: PermissionMode } = {},
     view: FsView = this.prefetchingView(),
   ): Promise<EngineState> {
@@ -177,7 +165,7 @@ export class EngineStateSource {
       mode: overrides.mode ?? this.options.mode ?? settingsMode ?? 'default',
       agentMode: overrides.agentMode ?? this.options.agentMode ?? 'chat',
       trusted,
-      confinement: view === this.disk.view ? built.confinement : built.confinement.withFs(view),
+      confinement: built.confinement.withFs(view),
       protectedPaths: this.protectedPaths,
       rules: built.rules,
       unknownRules: snapshot.unknownRules,

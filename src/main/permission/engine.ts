@@ -67,39 +67,34 @@ export class PermissionEngine {
     private readonly audit: { log: AuditLog; session: string; project?: string } | null = null,
   ) {}
 
-  /** Decides one call and appends the decision to the audit log. */
-  decide(call: unknown, options: DecideOptions = {}): Decision {
-    const result = this.evaluate(call, options).decision;
+  /**
+   * Decides one call and appends the decision to the audit log. Settings, trust and the call's paths are read without
+   * blocking (see fs-view.ts): every shell decides this way, the Electron main thread and the one-shot CLI alike.
+   */
+  async decide(call: unknown, options: DecideOptions = {}): Promise<Decision> {
+    const result = (await this.evaluate(call, options)).decision;
     this.record(call, result);
     return result;
+  }
+
+  /** What `decide` would decide, and what the engine learnt about the call; nothing is recorded. */
+  async evaluate(call: unknown, options: DecideOptions = {}): Promise<Evaluation> {
+    const view = this.source.prefetchingView();
+    const state = await this.source.current(options, view);
+    const analyses = new Map<string, CommandAnalysis>();
+    return settle(() => this.evaluateIn(call, state, analyses, options), view).catch((err: unknown) => unlookable(err));
   }
 
   /**
-   * `decide` without blocking: settings, trust and the call's paths are read with fs.promises (see fs-view.ts). The
-   * Electron main process decides this way; the answer is the one `decide` would give.
+   * Evaluates several calls against one reading of the settings files and trust, and of the folders their paths
+   * pass through (a batch judged at one moment, e.g. the files of a search result; their paths are fetched together);
+   * nothing is recorded. Each call is judged exactly as `evaluate` would.
    */
-  async decideAsync(call: unknown, options: DecideOptions = {}): Promise<Decision> {
-    const result = (await this.evaluateAsync(call, options)).decision;
-    this.record(call, result);
-    return result;
-  }
-
-  /** `evaluate` without blocking (nothing recorded). */
-  async evaluateAsync(call: unknown, options: DecideOptions = {}): Promise<Evaluation> {
+  async evaluateAll(calls: readonly unknown[], options: DecideOptions = {}): Promise<Evaluation[]> {
     const view = this.source.prefetchingView();
-    const state = await this.source.currentAsync(options, view);
+    const state = await this.source.current(options, view);
     const analyses = new Map<string, CommandAnalysis>();
-    return settle(() => this.evaluateIn(call, () => state, analyses, options), view).catch((err: unknown) =>
-      unlookable(err),
-    );
-  }
-
-  /** `evaluateAll` without blocking: one reading of settings and trust, the paths of the whole batch fetched together. */
-  async evaluateAllAsync(calls: readonly unknown[], options: DecideOptions = {}): Promise<Evaluation[]> {
-    const view = this.source.prefetchingView();
-    const state = await this.source.currentAsync(options, view);
-    const analyses = new Map<string, CommandAnalysis>();
-    return settle(() => calls.map((call) => this.evaluateIn(call, () => state, analyses, options)), view).catch(
+    return settle(() => calls.map((call) => this.evaluateIn(call, state, analyses, options)), view).catch(
       (err: unknown) => calls.map(() => unlookable(err)),
     );
   }
@@ -119,32 +114,15 @@ export class PermissionEngine {
     log.record(project === undefined ? session : { session, project }, call, result);
   }
 
-  evaluate(call: unknown, options: DecideOptions = {}): Evaluation {
-    return this.evaluateIn(call, () => this.source.current(options), undefined, options);
-  }
-
-  /**
-   * Evaluates several calls against one reading of the settings files and trust, and of the folders their paths
-   * pass through (a batch judged at one moment, e.g. the files of a search result); nothing is recorded. Each call
-   * is judged exactly as `evaluate` would.
-   */
-  evaluateAll(calls: readonly unknown[], options: DecideOptions = {}): Evaluation[] {
-    let state: EngineState | null = null;
-    const batch = (s: EngineState): EngineState => ({ ...s, confinement: s.confinement.forBatch() });
-    const current = (): EngineState => (state ??= batch(this.source.current(options)));
-    return calls.map((call) => this.evaluateIn(call, current, undefined, options));
-  }
-
   private evaluateIn(
     call: unknown,
-    current: () => EngineState,
-    analyses: Map<string, CommandAnalysis> | undefined,
+    state: EngineState,
+    analyses: Map<string, CommandAnalysis>,
     options: Pick<DecideOptions, 'hook' | 'shell'>,
   ): Evaluation {
     const hook = options.hook;
     const shape = parseCallShape(call);
     if (!shape.ok) return { decision: shape.answer, context: null };
-    const state = current();
     const system = systemEvaluation(shape.tool, shape.input, state.agentMode, hook);
     if (system !== null) return { decision: system, context: null };
     const mcp = mcpEvaluation(shape.tool, shape.input, state, hook);
@@ -166,7 +144,7 @@ export class PermissionEngine {
                 isSensitiveFile(abs, state.confinement.sys) ||
                 state.rules.matchPath('read_file', 'deny', [abs]) !== null ||
                 state.rules.matchPath('read_file', 'ask', [abs]) !== null,
-              ...(analyses ? { analyses } : {}),
+              analyses,
               ...(options.shell ? { shell: options.shell } : {}),
             })
           : fileFacts(schema.tool, schema.input, state.confinement);

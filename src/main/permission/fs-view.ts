@@ -6,7 +6,7 @@ import { HOST_PATHS, type PathSystem } from '../../shared/node/platform-path';
  * code; where they run decides how the disk is read:
  * - `liveFs` reads it synchronously: the one-shot CLI (`permissions check`), tests, benches.
  * - `PrefetchedFs` answers from what was fetched asynchronously before, and notes what it did not have. The engine's
- *   `decideAsync` evaluates a call, fetches whatever was missing with `fs.promises`, and evaluates again until
+ *   `decide` evaluates a call, fetches whatever was missing with `fs.promises`, and evaluates again until
  *   nothing is missing: the Electron main thread never waits on the disk (a frozen main process freezes every
  *   window), and the final answer was computed from what is on disk, exactly as the synchronous one.
  */

@@ -12,7 +12,7 @@ export interface TrustAnswer {
  */
 export interface TrustOracle {
   isTrusted(projectRoot: string): boolean;
-  /** The same answer without blocking (the TrustStore reads its file with fs.promises); used by `decideAsync`. */
+  /** The same answer without blocking (the TrustStore reads its file with fs.promises); used by `decide`. */
   isTrustedAsync?(projectRoot: string): Promise<boolean>;
   /** Trust is specific: the answer with the extensions the decision enables (absent: every extension). */
   answer?(projectRoot: string): TrustAnswer;

@@ -215,7 +215,7 @@ export async function sandboxReadDeny(
   bounds: ReadDenyBounds = {},
 ): Promise<ReadDenyMaskWire> {
   try {
-    const state = await engine.state.currentAsync();
+    const state = await engine.state.current();
     const mask = await readDenyMask(
       { rules: state.rules, projectRoot: state.projectRoot, home: state.home, additionalDirectories },
       bounds,

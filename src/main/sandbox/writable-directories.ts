@@ -19,7 +19,7 @@ export async function writableDirectories(
   engine: PermissionEngine,
   shellDirectories: readonly string[] = [],
 ): Promise<string[]> {
-  const engineRoots = (await engine.state.currentAsync()).confinement.roots.slice(1); // [0] is the project root
+  const engineRoots = (await engine.state.current()).confinement.roots.slice(1); // [0] is the project root
   const candidates = [...new Set([...shellDirectories, ...engineRoots])];
   const present = await Promise.all(candidates.map(isDirectory));
   return candidates.filter((_, i) => present[i]);

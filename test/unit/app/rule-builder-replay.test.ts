@@ -39,14 +39,14 @@ describe('rule builder: replaying the audit log with a rule not written yet', ()
   /** Every call of CALLS decided once by a real engine, recorded in the real audit log. */
   async function recordCalls(): Promise<void> {
     const engine = await createPermissionEngine({ projectRoot: project, configDir: home, env, trust, sessionId: 's1' });
-    for (const call of CALLS) await engine.decideAsync(call);
+    for (const call of CALLS) await engine.decide(call);
     await engine.flushAudit();
   }
 
   /** What the engine decides for each call right now (a fresh engine: the settings files as they are). */
   async function decisions(): Promise<string[]> {
     const engine = await createPermissionEngine({ projectRoot: project, configDir: home, env, trust, audit: null });
-    return Promise.all(CALLS.map(async (c) => (await engine.evaluateAsync(c)).decision.decision));
+    return Promise.all(CALLS.map(async (c) => (await engine.evaluate(c)).decision.decision));
   }
 
   /** The replay's flips, then the flips the engine shows once the rule is written (and removed again). */

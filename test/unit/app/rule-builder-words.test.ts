@@ -37,7 +37,7 @@ describe('rule builder: a command’s words as chips', () => {
     });
   }
   const ruleOf = async (rule: string, command: string): Promise<string | null> =>
-    (await (await engineWith(rule)).evaluateAsync({ tool: 'run_command', input: { command } })).decision.rule;
+    (await (await engineWith(rule)).evaluate({ tool: 'run_command', input: { command } })).decision.rule;
 
   it('cuts a command as the engine matches it: inert variables dropped, others kept, wrappers set aside', async () => {
     const words = async (c: string) => (await commandWords(c)).parts.map((p) => p.words.map((w) => w.text));

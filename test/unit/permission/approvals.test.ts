@@ -19,19 +19,19 @@ describe('8. approvals', () => {
       decision: 'allow',
       source: 'approval',
     });
-    expect(e.decide(cmd('npm install')).decision).toBe('ask');
+    expect((await e.decide(cmd('npm install'))).decision).toBe('ask');
   });
   it('session adds a session rule (the suggested one by default)', async () => {
     const e = await fx.engine();
     const d = await applyApproval(e, cmd('npm run test -- --watch'), { kind: 'session' });
     expect(d).toMatchObject({ decision: 'allow', source: 'approval', rule: 'Bash(npm run test *)' });
-    expect(e.decide(cmd('npm run test'))).toMatchObject({ decision: 'allow', source: 'session' });
-    expect(e.decide(cmd('npm run lint')).decision).toBe('ask');
+    expect(await e.decide(cmd('npm run test'))).toMatchObject({ decision: 'allow', source: 'session' });
+    expect((await e.decide(cmd('npm run lint'))).decision).toBe('ask');
   });
   it('session with an edited rule; a rule that does not parse is refused', async () => {
     const e = await fx.engine();
     await applyApproval(e, cmd('npm run test'), { kind: 'session', rules: ['Bash(npm run:*)'] });
-    expect(e.decide(cmd('npm run lint')).decision).toBe('allow');
+    expect((await e.decide(cmd('npm run lint'))).decision).toBe('allow');
     await expect(applyApproval(e, cmd('make x'), { kind: 'session', rules: ['Bash('] })).rejects.toThrow(
       /does not parse/,
     );
@@ -55,7 +55,7 @@ describe('8. approvals', () => {
     expect(fs.readFileSync(path.join(fx.project, '.git', 'info', 'exclude'), 'utf8')).toContain(
       '/.gatehouse/settings.local.yaml',
     );
-    expect((await fx.engine()).decide(write('src/components/Card.tsx'))).toMatchObject({
+    expect(await (await fx.engine()).decide(write('src/components/Card.tsx'))).toMatchObject({
       decision: 'allow',
       source: 'local',
     });
@@ -68,7 +68,7 @@ describe('8. approvals', () => {
       const d = await applyApproval(e, call, { kind });
       expect(d).toMatchObject({ decision: 'allow', source: 'approval', rule: null });
       expect(d.reason).toContain(`your "${kind}" answer counts once`);
-      expect(e.decide(call).decision).toBe('ask');
+      expect((await e.decide(call)).decision).toBe('ask');
     }
     expect(fs.existsSync(path.join(fx.project, '.gatehouse', 'settings.local.yaml'))).toBe(false);
   });
@@ -91,10 +91,10 @@ describe('8. approvals', () => {
   });
   it('without a person an ask becomes a deny: approval required', async () => {
     const e = await fx.engine();
-    const d = withoutPerson(e.decide(cmd('npm install')));
+    const d = withoutPerson(await e.decide(cmd('npm install')));
     expect(d.decision).toBe('deny');
     expect(d.reason).toMatch(/^approval required/);
-    expect(withoutPerson(e.decide(read('src/index.ts'))).decision).toBe('allow');
+    expect(withoutPerson(await e.decide(read('src/index.ts'))).decision).toBe('allow');
   });
 });
 

@@ -23,7 +23,7 @@ afterEach(() => fx.cleanup());
 async function check(rows: Row[]): Promise<void> {
   for (const [command, expected, mode] of rows) {
     const e = await fx.engine({ mode: mode ?? 'default' });
-    const d = e.decide(cmd(command.replaceAll('{outside}', fx.outside).replaceAll('{home}', fx.home)));
+    const d = await e.decide(cmd(command.replaceAll('{outside}', fx.outside).replaceAll('{home}', fx.home)));
     expect.soft(d.decision, `${command} (${mode ?? 'default'}): ${d.source}: ${d.reason}`).toBe(expected);
   }
 }

@@ -98,7 +98,7 @@ describe('the audit log never holds a secret given to a tool that takes one', ()
       sessionId: 's1',
       cliRules: [{ behavior: 'allow', rule: `Bash(vault login ${S})` }],
     });
-    for (const command of CASES) engine.decide({ tool: 'run_command', input: { command } });
+    for (const command of CASES) await engine.decide({ tool: 'run_command', input: { command } });
     await engine.flushAudit();
     const text = fs.readFileSync(path.join(dir, 'audit.jsonl'), 'utf8');
     expect(text.trim().split('\n')).toHaveLength(CASES.length);

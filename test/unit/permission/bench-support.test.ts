@@ -7,15 +7,20 @@ describe('bench support', () => {
     for (const n of [10, 1000]) {
       const bench = await createBenchEngine(n);
       try {
-        const snap = bench.engine.state.snapshot();
+        const snap = await bench.engine.state.snapshot();
         expect(snap.rules.length).toBe(n);
         expect(new Set(snap.rules.map((r) => r.source))).toEqual(
           new Set(['policy', 'user', 'project', 'local', 'cli']),
         );
-        const decisions = bench.calls.map((call) => bench.engine.decide(call).decision);
+        const decide = async (): Promise<string[]> => {
+          const out: string[] = [];
+          for (const call of bench.calls) out.push((await bench.engine.decide(call)).decision);
+          return out;
+        };
+        const decisions = await decide();
         expect(decisions.every((d) => d === 'allow' || d === 'ask' || d === 'deny')).toBe(true);
-        expect(bench.calls.map((call) => bench.engine.decide(call).decision)).toEqual(decisions);
-        if (n === 1000) expect(measureStatPerCheckUs(bench.engine, 20)).toBeGreaterThan(0);
+        expect(await decide()).toEqual(decisions);
+        if (n === 1000) expect(await measureStatPerCheckUs(bench.engine, 20)).toBeGreaterThan(0);
       } finally {
         await bench.cleanup();
       }

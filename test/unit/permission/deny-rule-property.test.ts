@@ -53,17 +53,17 @@ const around = fc.constantFrom(
 );
 
 describe('property: a user deny rule holds under random quoting, wrappers and compounds', () => {
-  it('git push stays denied (bypass mode)', () => {
-    fc.assert(
-      fc.property(
+  it('git push stays denied (bypass mode)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         wrapper,
         quoted('git'),
         quoted('push'),
         fc.constantFrom('', ' origin main', ' --force'),
         around,
-        (w, g, p, rest, wrap) => {
+        async (w, g, p, rest, wrap) => {
           const command = wrap(`${w}${g} ${p}${rest}`);
-          const d = engine.decide(cmd(command));
+          const d = await engine.decide(cmd(command));
           expect(d.decision, `${command}: ${d.source} ${d.reason}`).toBe('deny');
         },
       ),

@@ -76,23 +76,23 @@ describe('file tools', () => {
     for (const rules of [['Read'], ['Read(**)'], ['Read(./**)'], ['Read(src/**)'], ['Read(.env*)'], ['read_file']]) {
       const e = await fx.engine({ mode: 'bypassPermissions', cli: allow(...rules) });
       for (const p of ['.env', 'src/.env.local', 'certs/server.pem', `${fx.project}/.env`])
-        expect(e.decide(read(p)), `${rules.join()} ${p}`).toMatchObject(defaultsAsk);
-      expect(e.decide(read('src/index.ts'))).toMatchObject({ decision: 'allow' });
+        expect(await e.decide(read(p)), `${rules.join()} ${p}`).toMatchObject(defaultsAsk);
+      expect(await e.decide(read('src/index.ts'))).toMatchObject({ decision: 'allow' });
     }
     const narrow = await fx.engine({ cli: allow('Read(.env)', 'Read(**/*.pem)', 'Read(.env.*)') });
     for (const p of ['.env', 'certs/server.pem', 'src/.env.local'])
-      expect(narrow.decide(read(p)), p).toMatchObject({ decision: 'allow', source: 'cli' });
+      expect(await narrow.decide(read(p)), p).toMatchObject({ decision: 'allow', source: 'cli' });
   });
   it('Edit, Edit(**) do not unlock a code-running folder; Edit(.vscode/settings.json), Edit(.git/**) do', async () => {
     for (const rules of [['Edit'], ['Edit(**)'], ['Write(./**)'], ['write_file']]) {
       const e = await fx.engine({ mode: 'bypassPermissions', cli: allow(...rules) });
       for (const call of [write('.git/hooks/pre-commit'), edit('.vscode/settings.json'), write('src/.husky/x')])
-        expect(e.decide(call), `${rules.join()} ${JSON.stringify(call)}`).toMatchObject(defaultsAsk);
-      expect(e.decide(write('src/new.ts'))).toMatchObject({ decision: 'allow' });
+        expect(await e.decide(call), `${rules.join()} ${JSON.stringify(call)}`).toMatchObject(defaultsAsk);
+      expect(await e.decide(write('src/new.ts'))).toMatchObject({ decision: 'allow' });
     }
     const narrow = await fx.engine({ cli: allow('Edit(.vscode/settings.json)', 'Edit(.git/**)') });
-    expect(narrow.decide(edit('.vscode/settings.json'))).toMatchObject({ decision: 'allow', source: 'cli' });
-    expect(narrow.decide(write('.git/hooks/pre-commit'))).toMatchObject({ decision: 'allow', source: 'cli' });
+    expect(await narrow.decide(edit('.vscode/settings.json'))).toMatchObject({ decision: 'allow', source: 'cli' });
+    expect(await narrow.decide(write('.git/hooks/pre-commit'))).toMatchObject({ decision: 'allow', source: 'cli' });
   });
 });
 
@@ -119,25 +119,25 @@ describe('commands', () => {
         'cat < .env',
         `cat ${fx.home}/.ssh/id_rsa`,
       ])
-        expect(e.decide(cmd(c)), `${rules.join()}: ${c}`).toMatchObject({ decision: 'ask' });
-      expect(e.decide(cmd('cat src/index.ts'))).toMatchObject({ decision: 'allow' });
+        expect(await e.decide(cmd(c)), `${rules.join()}: ${c}`).toMatchObject({ decision: 'ask' });
+      expect(await e.decide(cmd('cat src/index.ts'))).toMatchObject({ decision: 'allow' });
     }
     for (const rules of [['Bash(cat .env)'], ['Bash(cat:*)', 'Read(.env)'], ['Bash(cat:*)', 'Read(./.env)']]) {
       const e = await fx.engine({ mode: 'default', cli: allow(...rules) });
-      expect(e.decide(cmd('cat .env')), rules.join()).toMatchObject({ decision: 'allow', source: 'cli' });
+      expect(await e.decide(cmd('cat .env')), rules.join()).toMatchObject({ decision: 'allow', source: 'cli' });
     }
   });
   it('Bash(cp:*) does not write a code-running folder; Edit(.git/**) or a rule naming the target does', async () => {
     for (const rules of [['Bash(cp:*)'], ['Bash(cp:*)', 'Edit'], ['Bash(*)', 'Edit(**)']]) {
       const e = await fx.engine({ mode: 'bypassPermissions', cli: allow(...rules) });
       for (const c of ['cp x .git/hooks/pre-commit', 'cp x .vscode/settings.json', 'cp -r x .husky/hooks'])
-        expect(e.decide(cmd(c)), `${rules.join()}: ${c}`).toMatchObject({ decision: 'ask' });
-      expect(e.decide(cmd('cp src/index.ts src/copy.ts'))).toMatchObject({ decision: 'allow' });
+        expect(await e.decide(cmd(c)), `${rules.join()}: ${c}`).toMatchObject({ decision: 'ask' });
+      expect(await e.decide(cmd('cp src/index.ts src/copy.ts'))).toMatchObject({ decision: 'allow' });
     }
     const e = await fx.engine({ cli: allow('Bash(cp:*)', 'Edit(.vscode/**)') });
-    expect(e.decide(cmd('cp x .vscode/settings.json'))).toMatchObject({ decision: 'allow', source: 'cli' });
+    expect(await e.decide(cmd('cp x .vscode/settings.json'))).toMatchObject({ decision: 'allow', source: 'cli' });
     const exact = await fx.engine({ cli: allow('Bash(cp x .vscode/settings.json)') });
-    expect(exact.decide(cmd('cp x .vscode/settings.json'))).toMatchObject({ decision: 'allow', source: 'cli' });
+    expect(await exact.decide(cmd('cp x .vscode/settings.json'))).toMatchObject({ decision: 'allow', source: 'cli' });
   });
 });
 
@@ -164,17 +164,17 @@ describe('readers of whole trees read every file under their folders', () => {
       'cmp .env README.md',
       'comm .env README.md',
     ])
-      expect(e.decide(cmd(c)), c).toMatchObject(defaultsAsk);
+      expect(await e.decide(cmd(c)), c).toMatchObject(defaultsAsk);
     const denied = await fx.engine({
       mode: 'bypassPermissions',
       cli: [{ behavior: 'deny', rule: 'Read(./secrets/**)' }],
     });
     for (const c of ['grep -r k .', 'diff -r secrets other', 'rg k', 'tar -cf out.tar secrets', 'cp -a . ../backup'])
-      expect(denied.decide(cmd(c)), c).toMatchObject({ decision: 'deny', source: 'cli' });
+      expect(await denied.decide(cmd(c)), c).toMatchObject({ decision: 'deny', source: 'cli' });
     // a glob operand is every folder it matches; one matching nothing names no folder
     for (const c of ['grep -r k secr*', 'grep -r k s?crets', 'diff -r se[c]rets other'])
-      expect(denied.decide(cmd(c)), c).toMatchObject({ decision: 'deny', source: 'cli' });
-    expect(denied.decide(cmd('grep -rn k *.nomatch docs'))).toMatchObject({ decision: 'allow' });
+      expect(await denied.decide(cmd(c)), c).toMatchObject({ decision: 'deny', source: 'cli' });
+    expect(await denied.decide(cmd('grep -rn k *.nomatch docs'))).toMatchObject({ decision: 'allow' });
   });
   it('what the program provably skips stays allowed: rg hidden files, --include, --exclude, other folders', async () => {
     const e = await fx.engine({ mode: 'default' });
@@ -187,9 +187,9 @@ describe('readers of whole trees read every file under their folders', () => {
       'diff docs docs',
       'grep TODO README.md',
     ])
-      expect(e.decide(cmd(c)), c).toMatchObject({ decision: 'allow', source: 'mode' });
+      expect(await e.decide(cmd(c)), c).toMatchObject({ decision: 'allow', source: 'mode' });
     // certs/server.pem is not hidden: rg reads it
-    expect(e.decide(cmd('rg TODO'))).toMatchObject(defaultsAsk);
+    expect(await e.decide(cmd('rg TODO'))).toMatchObject(defaultsAsk);
   });
   it('a link in the tree is read where it leads', async () => {
     fs.symlinkSync(path.join(fx.home, '.ssh'), path.join(fx.project, 'docs', 'keys'));
@@ -197,20 +197,20 @@ describe('readers of whole trees read every file under their folders', () => {
     fs.symlinkSync('../.env', path.join(fx.project, 'notes', 'env-link'));
     const e = await fx.engine({ mode: 'default' });
     // grep -r and rg follow no link they find while recursing; grep -R and rg -L do
-    expect(e.decide(cmd('grep -r KEY notes'))).toMatchObject({ decision: 'allow' });
-    expect(e.decide(cmd('rg KEY notes'))).toMatchObject({ decision: 'allow' });
-    expect(e.decide(cmd('grep -R KEY notes'))).toMatchObject(defaultsAsk);
-    expect(e.decide(cmd('rg -L KEY notes'))).toMatchObject(defaultsAsk);
-    expect(e.decide(cmd('grep -R PRIVATE docs'))).toMatchObject(defaultsAsk);
-    expect(e.decide(cmd('diff -r docs src'))).toMatchObject(defaultsAsk);
+    expect(await e.decide(cmd('grep -r KEY notes'))).toMatchObject({ decision: 'allow' });
+    expect(await e.decide(cmd('rg KEY notes'))).toMatchObject({ decision: 'allow' });
+    expect(await e.decide(cmd('grep -R KEY notes'))).toMatchObject(defaultsAsk);
+    expect(await e.decide(cmd('rg -L KEY notes'))).toMatchObject(defaultsAsk);
+    expect(await e.decide(cmd('grep -R PRIVATE docs'))).toMatchObject(defaultsAsk);
+    expect(await e.decide(cmd('diff -r docs src'))).toMatchObject(defaultsAsk);
     // the app's main process reads the disk asynchronously, a level at a time: the same answers
-    expect(await e.decideAsync(cmd('grep -R PRIVATE docs'))).toMatchObject(defaultsAsk);
-    expect(await e.decideAsync(cmd('grep -rn TODO docs'))).toMatchObject({ decision: 'allow' }); // -r: links not followed
-    expect(await e.decideAsync(cmd('grep -r TODO .'))).toMatchObject(defaultsAsk);
+    expect(await e.decide(cmd('grep -R PRIVATE docs'))).toMatchObject(defaultsAsk);
+    expect(await e.decide(cmd('grep -rn TODO docs'))).toMatchObject({ decision: 'allow' }); // -r: links not followed
+    expect(await e.decide(cmd('grep -r TODO .'))).toMatchObject(defaultsAsk);
     fx.write('deep/a/b/c/d/e/f/g/h/i/j/k/.env', 'K=1\n');
     fx.write('deep/a/b/c/d/e/f/g/h/i/j/k/l/m/n.txt', 'n\n');
-    expect(await e.decideAsync(cmd('grep -r TODO deep'))).toMatchObject(defaultsAsk);
-    expect(await e.decideAsync(cmd('grep -r TODO deep/a/b/c/d/e/f/g/h/i/j/k/l'))).toMatchObject({ decision: 'allow' });
+    expect(await e.decide(cmd('grep -r TODO deep'))).toMatchObject(defaultsAsk);
+    expect(await e.decide(cmd('grep -r TODO deep/a/b/c/d/e/f/g/h/i/j/k/l'))).toMatchObject({ decision: 'allow' });
   });
 });
 

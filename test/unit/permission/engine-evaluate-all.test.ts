@@ -27,8 +27,8 @@ describe('evaluateAll', () => {
       { tool: 'nope' },
       'not a call',
     ];
-    const one = calls.map((c) => e.evaluate(c, { agentMode: 'plan' }).decision);
-    const all = e.evaluateAll(calls, { agentMode: 'plan' }).map((x) => x.decision);
+    const one = await Promise.all(calls.map(async (c) => (await e.evaluate(c, { agentMode: 'plan' })).decision));
+    const all = (await e.evaluateAll(calls, { agentMode: 'plan' })).map((x) => x.decision);
     expect(all).toEqual(one);
     expect(all.map((d) => d.decision)).toEqual([
       'allow',

@@ -32,34 +32,34 @@ describe('3. path confinement of file tools', () => {
       { tool: 'search_code', input: { pattern: 'x', path: 'link-out' } },
       { tool: 'search_code', input: { pattern: 'x', path: '/' } },
     ]) {
-      expect(e.decide(call), JSON.stringify(call)).toMatchObject(hardDeny);
+      expect(await e.decide(call), JSON.stringify(call)).toMatchObject(hardDeny);
     }
   });
   it('new files and folders inside the project are fine; absolute paths inside too', async () => {
     const e = await fx.engine({ mode: 'bypassPermissions' });
-    expect(e.decide(write('src/deep/new/file.ts')).decision).toBe('allow');
-    expect(e.decide(read(path.join(fx.project, 'src/index.ts'))).decision).toBe('allow');
-    expect(e.decide({ tool: 'search_code', input: { pattern: 'x' } }).decision).toBe('allow');
+    expect((await e.decide(write('src/deep/new/file.ts'))).decision).toBe('allow');
+    expect((await e.decide(read(path.join(fx.project, 'src/index.ts')))).decision).toBe('allow');
+    expect((await e.decide({ tool: 'search_code', input: { pattern: 'x' } })).decision).toBe('allow');
   });
   it('a symlink swapped in is judged on the next call', async () => {
     const e = await fx.engine({ mode: 'bypassPermissions' });
-    expect(e.decide(write('swap/x.txt')).decision).toBe('allow');
+    expect((await e.decide(write('swap/x.txt'))).decision).toBe('allow');
     fs.symlinkSync(fx.outside, path.join(fx.project, 'swap'));
-    expect(e.decide(write('swap/x.txt'))).toMatchObject(hardDeny);
+    expect(await e.decide(write('swap/x.txt'))).toMatchObject(hardDeny);
   });
   it('additional directories from settings widen the allowed ground (relative ones from the project root)', async () => {
     fs.mkdirSync(path.join(fx.root, 'shared-lib'));
     fx.settings('user', { additionalDirectories: ['../shared-lib'] });
     const e = await fx.engine({ mode: 'bypassPermissions' });
-    expect(e.decide(read('../shared-lib/a.ts')).decision).toBe('allow');
-    expect(e.decide(read('../outside/secret.txt'))).toMatchObject(hardDeny);
+    expect((await e.decide(read('../shared-lib/a.ts'))).decision).toBe('allow');
+    expect(await e.decide(read('../outside/secret.txt'))).toMatchObject(hardDeny);
   });
   it('no rule and no approval overrides a hard deny', async () => {
     fx.settings('policy', { allow: ['Read', 'Read(//**)', 'Edit'] });
     const e = await fx.engine({ mode: 'bypassPermissions', cli: [{ behavior: 'allow', rule: 'Bash' }] });
-    expect(e.decide(read('../outside/secret.txt'))).toMatchObject(hardDeny);
+    expect(await e.decide(read('../outside/secret.txt'))).toMatchObject(hardDeny);
     expect(await applyApproval(e, read('../outside/secret.txt'), { kind: 'always' })).toMatchObject(hardDeny);
-    expect(e.decide(cmd('sudo ls'))).toMatchObject(hardDeny);
+    expect(await e.decide(cmd('sudo ls'))).toMatchObject(hardDeny);
   });
 });
 
@@ -75,24 +75,24 @@ describe('3. self-protection', () => {
       '.claude/settings.local.json',
       './.gatehouse/../.gatehouse/x',
     ]) {
-      expect(e.decide(write(p)), p).toMatchObject(hardDeny);
+      expect(await e.decide(write(p)), p).toMatchObject(hardDeny);
     }
     // Reading them is fine; other files under .claude are not protected (they ask by default instead).
-    expect(e.decide(read('.gatehouse/settings.yaml')).decision).toBe('allow');
+    expect((await e.decide(read('.gatehouse/settings.yaml'))).decision).toBe('allow');
   });
   it('a symlink into a protected place does not help', async () => {
     fs.mkdirSync(path.join(fx.project, '.gatehouse'));
     fs.symlinkSync('.gatehouse', path.join(fx.project, 'innocent'));
     fs.symlinkSync('.claude/settings.json', path.join(fx.project, 'cfg.json'));
     const e = await fx.engine({ mode: 'bypassPermissions' });
-    expect(e.decide(write('innocent/settings.yaml'))).toMatchObject(hardDeny);
-    expect(e.decide(write('cfg.json'))).toMatchObject(hardDeny);
+    expect(await e.decide(write('innocent/settings.yaml'))).toMatchObject(hardDeny);
+    expect(await e.decide(write('cfg.json'))).toMatchObject(hardDeny);
   });
   it('the user config dir, when it is an additional directory, is still protected', async () => {
     fx.settings('user', { additionalDirectories: [fx.configDir] });
     const e = await fx.engine({ mode: 'bypassPermissions' });
-    expect(e.decide(write(path.join(fx.configDir, 'settings.yaml')))).toMatchObject(hardDeny);
-    expect(e.decide(write(path.join(fx.configDir, 'trust.json')))).toMatchObject(hardDeny);
+    expect(await e.decide(write(path.join(fx.configDir, 'settings.yaml')))).toMatchObject(hardDeny);
+    expect(await e.decide(write(path.join(fx.configDir, 'trust.json')))).toMatchObject(hardDeny);
   });
   it('commands cannot write them by redirection, tee, cp, mv, sed -i or rm', async () => {
     const e = await fx.engine({ mode: 'bypassPermissions' });
@@ -108,9 +108,9 @@ describe('3. self-protection', () => {
       `echo x > ${fx.configDir}/settings.yaml`,
       'echo x > ~/.claude/settings.json',
     ]) {
-      expect(e.decide(cmd(c)), c).toMatchObject(hardDeny);
+      expect(await e.decide(cmd(c)), c).toMatchObject(hardDeny);
     }
-    expect(e.decide(cmd('cat .gatehouse/settings.yaml')).decision).toBe('allow');
+    expect((await e.decide(cmd('cat .gatehouse/settings.yaml'))).decision).toBe('allow');
   });
 });
 
@@ -132,7 +132,7 @@ describe('3. built-in deny list through the engine', () => {
       'shutdown -h now',
       ':(){ :|:& };:',
     ]) {
-      expect(e.decide(cmd(c)), c).toMatchObject(hardDeny);
+      expect(await e.decide(cmd(c)), c).toMatchObject(hardDeny);
     }
   });
   it('words that merely mention dangerous commands are not denied', async () => {
@@ -143,7 +143,7 @@ describe('3. built-in deny list through the engine', () => {
       'rm -rf ./build',
       'grep -rn sudo src',
     ]) {
-      expect(e.decide(cmd(c)).decision, c).toBe('allow');
+      expect((await e.decide(cmd(c))).decision, c).toBe('allow');
     }
   });
 });

@@ -22,11 +22,11 @@ describe('a command PowerShell runs is unreadable', () => {
     for (const mode of ['default', 'acceptEdits', 'bypassPermissions'] as const) {
       const e = await fx.engine({ mode });
       for (const command of ['ls src', 'Get-ChildItem -Recurse', 'npm test', 'ls; Remove-Item -Recurse src']) {
-        expect(e.decide(cmd(command)).decision, `${mode}: ${command}`).toBe('allow');
-        const asked = e.decide(cmd(command), POWERSHELL);
+        expect((await e.decide(cmd(command))).decision, `${mode}: ${command}`).toBe('allow');
+        const asked = await e.decide(cmd(command), POWERSHELL);
         expect(asked, `${mode}: ${command}`).toMatchObject({ decision: 'ask', source: 'defaults', rule: null });
         expect(asked.reason).toMatch(UNREADABLE);
-        expect((await e.decideAsync(cmd(command), POWERSHELL)).decision).toBe('ask');
+        expect((await e.decide(cmd(command), POWERSHELL)).decision).toBe('ask');
       }
     }
   });
@@ -34,27 +34,27 @@ describe('a command PowerShell runs is unreadable', () => {
   it('what bash would call read-only is not read-only in PowerShell (`ls` is Get-ChildItem, `cat` Get-Content)', async () => {
     const e = await fx.engine({ mode: 'default' });
     for (const command of ['ls', 'cat README.md', 'git status', 'echo $env:PATH', 'pwd']) {
-      expect(e.decide(cmd(command)).decision, command).toBe('allow');
-      expect(e.evaluate(cmd(command), POWERSHELL).context?.category, command).toBe('exec');
-      expect(e.decide(cmd(command), POWERSHELL).decision, command).toBe('ask');
+      expect((await e.decide(cmd(command))).decision, command).toBe('allow');
+      expect((await e.evaluate(cmd(command), POWERSHELL)).context?.category, command).toBe('exec');
+      expect((await e.decide(cmd(command), POWERSHELL)).decision, command).toBe('ask');
     }
-    const [bash, ps] = [e.evaluateAll([cmd('ls')]), e.evaluateAll([cmd('ls')], POWERSHELL)];
+    const [bash, ps] = [await e.evaluateAll([cmd('ls')]), await e.evaluateAll([cmd('ls')], POWERSHELL)];
     expect([bash[0]!.decision.decision, ps[0]!.decision.decision]).toEqual(['allow', 'ask']);
   });
 
   it('deny and ask rules and the built-in deny list still judge the text', async () => {
     fx.settings('user', { allow: ['Bash'], deny: ['Bash(Remove-Item:*)'], ask: ['Bash(git push:*)'] });
     const e = await fx.engine({ mode: 'bypassPermissions' });
-    expect(e.decide(cmd('Remove-Item -Recurse -Force src'), POWERSHELL)).toMatchObject({
+    expect(await e.decide(cmd('Remove-Item -Recurse -Force src'), POWERSHELL)).toMatchObject({
       decision: 'deny',
       rule: 'Bash(Remove-Item:*)',
     });
-    expect(e.decide(cmd('git push origin main'), POWERSHELL)).toMatchObject({
+    expect(await e.decide(cmd('git push origin main'), POWERSHELL)).toMatchObject({
       decision: 'ask',
       rule: 'Bash(git push:*)',
     });
-    expect(e.decide(cmd('sudo rm -rf /'), POWERSHELL)).toMatchObject({ decision: 'deny', source: 'hard' });
-    expect(e.decide(cmd('echo x > .gatehouse/settings.yaml'), POWERSHELL)).toMatchObject({
+    expect(await e.decide(cmd('sudo rm -rf /'), POWERSHELL)).toMatchObject({ decision: 'deny', source: 'hard' });
+    expect(await e.decide(cmd('echo x > .gatehouse/settings.yaml'), POWERSHELL)).toMatchObject({
       decision: 'deny',
       source: 'hard',
     });
@@ -68,6 +68,6 @@ describe('a command PowerShell runs is unreadable', () => {
 
   it('other tools are judged as ever', async () => {
     const e = await fx.engine({ mode: 'default' });
-    expect(e.decide({ tool: 'read_file', input: { path: 'README.md' } }, POWERSHELL).decision).toBe('allow');
+    expect((await e.decide({ tool: 'read_file', input: { path: 'README.md' } }, POWERSHELL)).decision).toBe('allow');
   });
 });

@@ -61,16 +61,16 @@ describe('a reach holding a protected place asks, whatever allows it', () => {
       'npm install --prefix .claude',
       'cd .claude && npm ci',
     ]) {
-      expect(e.decide(cmd(c)), c).toMatchObject(hardAsk);
+      expect(await e.decide(cmd(c)), c).toMatchObject(hardAsk);
     }
   });
   it('names what it reaches and says only a person can allow it', async () => {
     const e = await fx.engine({ mode: 'bypassPermissions', cli: ALLOW });
-    const d = e.decide(cmd('tar -xf hooks.tar'));
+    const d = await e.decide(cmd('tar -xf hooks.tar'));
     expect(d.reason).toContain('.claude/');
     expect(d.reason).toContain('.git/hooks/');
     expect(d.reason).toContain('only you can allow this, once');
-    expect(e.decide(cmd('git config core.hooksPath x')).reason).toContain('.git/config');
+    expect((await e.decide(cmd('git config core.hooksPath x'))).reason).toContain('.git/config');
   });
   it('ordinary work stays allowed: a pathspec of ordinary files, a new branch, a listing, another folder', async () => {
     fs.mkdirSync(path.join(fx.project, 'build'));
@@ -96,7 +96,7 @@ describe('a reach holding a protected place asks, whatever allows it', () => {
       'npm install',
       'npm ci',
     ]) {
-      expect(e.decide(cmd(c)), c).toMatchObject({ decision: 'allow', source: 'cli' });
+      expect(await e.decide(cmd(c)), c).toMatchObject({ decision: 'allow', source: 'cli' });
     }
   });
   it('a deny (rule or hard check) stands; an ask rule still asks', async () => {
@@ -104,29 +104,31 @@ describe('a reach holding a protected place asks, whatever allows it', () => {
       mode: 'bypassPermissions',
       cli: [...ALLOW, { behavior: 'deny', rule: 'Bash(git reset:*)' }],
     });
-    expect(e.decide(cmd('git reset --hard'))).toMatchObject({ decision: 'deny', source: 'cli' });
-    expect(e.decide(cmd('tar -xf x.tar -C .claude'))).toMatchObject({ decision: 'deny', source: 'hard' });
+    expect(await e.decide(cmd('git reset --hard'))).toMatchObject({ decision: 'deny', source: 'cli' });
+    expect(await e.decide(cmd('tar -xf x.tar -C .claude'))).toMatchObject({ decision: 'deny', source: 'hard' });
   });
   it("a hook's allow does not allow it, and its ask keeps the reason", async () => {
     const e = await fx.engine({ mode: 'default' });
     const hook = { sources: ['user' as const], hooks: 'guard.sh', reason: 'ok by guard.sh' };
-    expect(e.decide(cmd('git checkout evil'), { hook: { ...hook, decision: 'allow' } })).toMatchObject(hardAsk);
-    const asked = e.decide(cmd('git checkout evil'), { hook: { ...hook, decision: 'ask' } });
+    expect(await e.decide(cmd('git checkout evil'), { hook: { ...hook, decision: 'allow' } })).toMatchObject(hardAsk);
+    const asked = await e.decide(cmd('git checkout evil'), { hook: { ...hook, decision: 'ask' } });
     expect(asked).toMatchObject(hardAsk);
-    expect(e.decide(cmd('git checkout -- src/index.ts'), { hook: { ...hook, decision: 'allow' } })).toMatchObject({
-      decision: 'allow',
-    });
+    expect(await e.decide(cmd('git checkout -- src/index.ts'), { hook: { ...hook, decision: 'allow' } })).toMatchObject(
+      {
+        decision: 'allow',
+      },
+    );
   });
   it('auto mode: never left to the classifier', async () => {
     const e = await fx.engine({ mode: 'auto', cli: ALLOW });
-    const d = e.decide(cmd('git stash pop'));
+    const d = await e.decide(cmd('git stash pop'));
     expect(d).toMatchObject(hardAsk);
     expect(d.classifiable).toBeUndefined();
   });
   it('an untrusted project asks the same way (not by trust)', async () => {
     fx.trust.trusted = false;
     const e = await fx.engine({ mode: 'bypassPermissions', cli: ALLOW });
-    expect(e.decide(cmd('tar -xf x.tar'))).toMatchObject(hardAsk);
+    expect(await e.decide(cmd('tar -xf x.tar'))).toMatchObject(hardAsk);
   });
   it('a person may allow it once; a session or always answer counts once and stores no rule', async () => {
     const e = await fx.engine({ mode: 'default', cli: ALLOW });
@@ -136,7 +138,7 @@ describe('a reach holding a protected place asks, whatever allows it', () => {
       expect(out.decision).toMatchObject({ decision: 'allow', source: 'approval' });
       expect(out.decision.reason).toContain('counts once');
       expect(out.rulesAdded).toEqual([]);
-      expect(e.decide(call)).toMatchObject(hardAsk);
+      expect(await e.decide(call)).toMatchObject(hardAsk);
     }
     expect(fs.existsSync(path.join(fx.project, '.gatehouse', 'settings.local.yaml'))).toBe(false);
   });
@@ -147,32 +149,32 @@ describe('where a reach really is', () => {
     fs.symlinkSync('.claude', path.join(fx.project, 'cfg'));
     fs.mkdirSync(path.join(fx.project, 'build', 'deep'), { recursive: true });
     const e = await fx.engine({ mode: 'bypassPermissions', cli: ALLOW });
-    expect(e.decide(cmd('tar -xf x.tar -C cfg'))).toMatchObject({ decision: 'deny', source: 'hard' }); // a known write
-    expect(e.decide(cmd('git checkout x -- cfg/agents'))).toMatchObject(hardAsk);
-    expect(e.decide(cmd('cp -r x/. cfg/'))).toMatchObject({ decision: 'deny', source: 'hard' });
-    expect(e.decide(cmd('tar -xf x.tar -C build'))).toMatchObject({ decision: 'allow' });
+    expect(await e.decide(cmd('tar -xf x.tar -C cfg'))).toMatchObject({ decision: 'deny', source: 'hard' }); // a known write
+    expect(await e.decide(cmd('git checkout x -- cfg/agents'))).toMatchObject(hardAsk);
+    expect(await e.decide(cmd('cp -r x/. cfg/'))).toMatchObject({ decision: 'deny', source: 'hard' });
+    expect(await e.decide(cmd('tar -xf x.tar -C build'))).toMatchObject({ decision: 'allow' });
     fs.symlinkSync('../../.git', path.join(fx.project, 'build', 'deep', 'g'));
-    const d = e.decide(cmd('tar -xf x.tar -C build'));
+    const d = await e.decide(cmd('tar -xf x.tar -C build'));
     expect(d).toMatchObject(hardAsk);
     expect(d.reason).toContain(path.join('build', 'deep', 'g'));
-    expect(await e.decideAsync(cmd('tar -xf x.tar -C build'))).toMatchObject(hardAsk); // read a level at a time
+    expect(await e.decide(cmd('tar -xf x.tar -C build'))).toMatchObject(hardAsk); // read a level at a time
     // git never writes through links in the work tree: a pathspec of build/ stays allowed
-    expect(e.decide(cmd('git checkout -- build'))).toMatchObject({ decision: 'allow' });
+    expect(await e.decide(cmd('git checkout -- build'))).toMatchObject({ decision: 'allow' });
   });
   it('git reaches the work tree of the repository it runs in: a nested repository is its own', async () => {
     fs.mkdirSync(path.join(fx.project, 'vendor', 'lib', '.git'), { recursive: true });
     fs.mkdirSync(path.join(fx.project, 'vendor', 'other'), { recursive: true });
     const e = await fx.engine({ mode: 'bypassPermissions', cli: ALLOW });
-    expect(e.decide(cmd('cd vendor/lib && git checkout evil'))).toMatchObject({ decision: 'allow' });
-    expect(e.decide(cmd('git -C vendor/lib reset --hard'))).toMatchObject({ decision: 'allow' });
-    expect(e.decide(cmd('cd vendor/other && git checkout evil'))).toMatchObject(hardAsk);
-    expect(e.decide(cmd('cd vendor/lib && git config core.hooksPath x'))).toMatchObject({ decision: 'allow' });
+    expect(await e.decide(cmd('cd vendor/lib && git checkout evil'))).toMatchObject({ decision: 'allow' });
+    expect(await e.decide(cmd('git -C vendor/lib reset --hard'))).toMatchObject({ decision: 'allow' });
+    expect(await e.decide(cmd('cd vendor/other && git checkout evil'))).toMatchObject(hardAsk);
+    expect(await e.decide(cmd('cd vendor/lib && git config core.hooksPath x'))).toMatchObject({ decision: 'allow' });
   });
   it('a project inside a larger repository: its checkout reaches the project too', async () => {
     fs.rmSync(path.join(fx.project, '.git'), { recursive: true });
     fs.mkdirSync(path.join(fx.root, '.git'));
     const e = await fx.engine({ mode: 'bypassPermissions', cli: ALLOW });
-    expect(e.decide(cmd('git -C src checkout evil'))).toMatchObject(hardAsk);
+    expect(await e.decide(cmd('git -C src checkout evil'))).toMatchObject(hardAsk);
   });
   it('a reach only the run knows (a variable, arguments from input, the environment) asks', async () => {
     const e = await fx.engine({ mode: 'bypassPermissions', cli: ALLOW });
@@ -188,11 +190,11 @@ describe('where a reach really is', () => {
       'HOME=. npm install',
       'source env.sh; tar -xf x.tar -C build',
     ]) {
-      expect(e.decide(cmd(c)), c).toMatchObject({ decision: 'ask' });
+      expect(await e.decide(cmd(c)), c).toMatchObject({ decision: 'ask' });
     }
     // a variable that cannot move where it writes leaves the reach as written
     fs.mkdirSync(path.join(fx.project, 'build'));
     for (const c of ['NODE_ENV=production npm ci', 'LANG=C tar -xf x.tar -C build', 'env CI=1 git checkout -- src'])
-      expect(e.decide(cmd(c)), c).toMatchObject({ decision: 'allow' });
+      expect(await e.decide(cmd(c)), c).toMatchObject({ decision: 'allow' });
   });
 });

@@ -18,7 +18,7 @@ afterEach(() => fx.cleanup());
 async function check(rows: [command: string, expected: Expect, mode?: PermissionMode][]): Promise<void> {
   for (const [command, expected, mode] of rows) {
     const e = await fx.engine({ mode: mode ?? 'default' });
-    const d = e.decide(cmd(command));
+    const d = await e.decide(cmd(command));
     expect
       .soft(d.decision, `${JSON.stringify(command)} (${mode ?? 'default'}): ${d.source}: ${d.reason}`)
       .toBe(expected);
@@ -106,28 +106,28 @@ describe('a rule naming the read_file tool applies to that one tool only', () =>
   it("a raw read_file deny does not judge a command's files; a Read deny does", async () => {
     fx.settings('user', { deny: ['read_file(README.md)'] });
     const e = await fx.engine();
-    expect(e.decide(read('README.md'))).toMatchObject({ decision: 'deny', rule: 'read_file(README.md)' });
-    expect(e.decide(cmd('cat README.md')).decision).toBe('allow');
-    expect(e.decide(cmd('grep -n demo README.md < README.md')).decision).toBe('allow');
+    expect(await e.decide(read('README.md'))).toMatchObject({ decision: 'deny', rule: 'read_file(README.md)' });
+    expect((await e.decide(cmd('cat README.md'))).decision).toBe('allow');
+    expect((await e.decide(cmd('grep -n demo README.md < README.md'))).decision).toBe('allow');
     fx.settings('user', { deny: ['Read(README.md)'] });
     const f = await fx.engine();
-    expect(f.decide(cmd('cat README.md'))).toMatchObject({ decision: 'deny', rule: 'Read(README.md)' });
-    expect(f.decide(cmd('wc -l < README.md'))).toMatchObject({ decision: 'deny', rule: 'Read(README.md)' });
+    expect(await f.decide(cmd('cat README.md'))).toMatchObject({ decision: 'deny', rule: 'Read(README.md)' });
+    expect(await f.decide(cmd('wc -l < README.md'))).toMatchObject({ decision: 'deny', rule: 'Read(README.md)' });
   });
   it('a bare read_file deny, and a read_file ask, leave commands alone', async () => {
     fx.settings('user', { deny: ['read_file'], ask: ['read_file(src/**)'] });
     const e = await fx.engine();
-    expect(e.decide(read('src/index.ts')).decision).toBe('deny');
-    expect(e.decide(cmd('cat src/index.ts')).decision).toBe('allow');
-    expect(e.decide(cmd('head -n 1 $(ls src/*.ts)')).decision).not.toBe('deny');
+    expect((await e.decide(read('src/index.ts'))).decision).toBe('deny');
+    expect((await e.decide(cmd('cat src/index.ts'))).decision).toBe('allow');
+    expect((await e.decide(cmd('head -n 1 $(ls src/*.ts)'))).decision).not.toBe('deny');
   });
   it('likewise a raw write_file rule does not judge redirections; an Edit rule does', async () => {
     fx.settings('user', { deny: ['write_file(src/gen/**)'] });
     const e = await fx.engine({ mode: 'bypassPermissions' });
-    expect(e.decide(write('src/gen/a.ts')).decision).toBe('deny');
-    expect(e.decide(cmd('echo x > src/gen/a.ts')).decision).toBe('allow');
+    expect((await e.decide(write('src/gen/a.ts'))).decision).toBe('deny');
+    expect((await e.decide(cmd('echo x > src/gen/a.ts'))).decision).toBe('allow');
     fx.settings('user', { deny: ['Edit(src/gen/**)'] });
     const f = await fx.engine({ mode: 'bypassPermissions' });
-    expect(f.decide(cmd('echo x > src/gen/a.ts'))).toMatchObject({ decision: 'deny', rule: 'Edit(src/gen/**)' });
+    expect(await f.decide(cmd('echo x > src/gen/a.ts'))).toMatchObject({ decision: 'deny', rule: 'Edit(src/gen/**)' });
   });
 });

@@ -51,11 +51,11 @@ const benignArg = fc.oneof(
 );
 
 describe('property: benign commands never trigger the built-in deny list', () => {
-  it('random project-local arguments', () => {
-    fc.assert(
-      fc.property(benignProgram, fc.array(benignArg, { maxLength: 5 }), (program, args) => {
+  it('random project-local arguments', async () => {
+    await fc.assert(
+      fc.asyncProperty(benignProgram, fc.array(benignArg, { maxLength: 5 }), async (program, args) => {
         const command = [program, ...args].join(' ');
-        const d = engine.decide(cmd(command));
+        const d = await engine.decide(cmd(command));
         expect(d.source, `${command}: ${d.reason}`).not.toBe('hard');
       }),
       { numRuns: 300 },

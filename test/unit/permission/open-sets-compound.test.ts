@@ -20,7 +20,7 @@ afterEach(() => fx.cleanup());
 async function check(rows: [command: string, expected: Expect, mode?: PermissionMode][]): Promise<void> {
   for (const [command, expected, mode] of rows) {
     const e = await fx.engine({ mode: mode ?? 'default' });
-    const d = e.decide(cmd(command));
+    const d = await e.decide(cmd(command));
     expect
       .soft(d.decision, `${JSON.stringify(command)} (${mode ?? 'default'}): ${d.source}: ${d.reason}`)
       .toBe(expected);

@@ -92,12 +92,12 @@ describe('trust extensions', () => {
     fx.settings('project', { allow: ['Bash(npm test)'], deny: ['Bash(git push:*)'] });
     await store.set(fx.project, 'directory');
     let engine = await engineWithStore();
-    expect(engine.evaluate(cmd('npm test')).decision).toMatchObject({ decision: 'allow', source: 'project' });
+    expect((await engine.evaluate(cmd('npm test'))).decision).toMatchObject({ decision: 'allow', source: 'project' });
     await store.setExtensions(fx.project, { rules: false });
     engine = await engineWithStore();
-    expect(engine.evaluate(cmd('npm test')).decision.decision).toBe('ask');
-    expect((await engine.evaluateAsync(cmd('npm test'))).decision.decision).toBe('ask');
-    expect(engine.evaluate(cmd('git push')).decision).toMatchObject({ decision: 'deny', source: 'project' });
+    expect((await engine.evaluate(cmd('npm test'))).decision.decision).toBe('ask');
+    expect((await engine.evaluate(cmd('npm test'))).decision.decision).toBe('ask');
+    expect((await engine.evaluate(cmd('git push'))).decision).toMatchObject({ decision: 'deny', source: 'project' });
   });
 
   it('the CLI sets and shows them; switching them needs a decision that trusts the folder', async () => {

@@ -86,7 +86,7 @@ export async function replay(
   after: PermissionEngine,
 ): Promise<ReplayFlip[]> {
   const asCalls = calls.map((c) => ({ tool: c.tool, input: c.input }));
-  const [was, would] = await Promise.all([before.evaluateAllAsync(asCalls), after.evaluateAllAsync(asCalls)]);
+  const [was, would] = await Promise.all([before.evaluateAll(asCalls), after.evaluateAll(asCalls)]);
   const flips: ReplayFlip[] = [];
   calls.forEach((c, i) => {
     const b = was[i]!.decision;

@@ -58,7 +58,7 @@ export function createRuleBuilderHandlers(opts: RuleBuilderOptions): RuleBuilder
   };
   /** Where file tools may go: the project, then the additional directories the engine loads (real paths). */
   const roots = async (project: string): Promise<readonly string[]> =>
-    (await (await engine(project)).state.currentAsync()).confinement.roots;
+    (await (await engine(project)).state.current()).confinement.roots;
 
   return {
     listRuleFolder: async ({ root, dir }) => {

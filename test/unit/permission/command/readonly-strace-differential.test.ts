@@ -220,10 +220,20 @@ beforeAll(async () => {
   gen = {
     fixture,
     programs: installed,
-    safe: new Map(installed.map((p) => [p, OPTION_POOL.filter((o) => readOnlyAllowed(`${p} ${o} notes.md`))])),
+    safe: new Map(
+      await Promise.all(
+        installed.map(
+          async (p) => [p, await filterAsync(OPTION_POOL, (o) => readOnlyAllowed(`${p} ${o} notes.md`))] as const,
+        ),
+      ),
+    ),
     // operands the engine does not judge as paths: a path outside stays read-only (with some accepted option, for `command -v`)
     textOperands: new Set(
-      installed.filter((p) => ['', '-v', '-V', '-n'].some((o) => readOnlyAllowed(`${p} ${o} ../outside/secret.txt`))),
+      await filterAsync(installed, async (p) => {
+        for (const o of ['', '-v', '-V', '-n'])
+          if (await readOnlyAllowed(`${p} ${o} ../outside/secret.txt`)) return true;
+        return false;
+      }),
     ),
   };
 });
@@ -232,8 +242,14 @@ afterAll(() => {
   if (root !== undefined) fs.rmSync(root, { recursive: true, force: true });
 });
 
-function readOnlyAllowed(script: string): boolean {
-  const d = engine.decide({ tool: 'run_command', input: { command: script } });
+async function filterAsync<T>(items: readonly T[], keep: (item: T) => Promise<boolean>): Promise<T[]> {
+  const kept: T[] = [];
+  for (const item of items) if (await keep(item)) kept.push(item);
+  return kept;
+}
+
+async function readOnlyAllowed(script: string): Promise<boolean> {
+  const d = await engine.decide({ tool: 'run_command', input: { command: script } });
   return d.decision === 'allow' && d.source === 'mode' && /read-only command/.test(d.reason);
 }
 
@@ -344,9 +360,9 @@ describe.skipIf(SKIP !== null)(
   () => {
     it.skipIf(process.env.DIFF_SCRIPT === undefined)(
       '(triage) one script from DIFF_SCRIPT: the decision and what it did',
-      () => {
+      async () => {
         for (const script of (process.env.DIFF_SCRIPT ?? '').split('\n---\n')) {
-          const d = engine.decide({ tool: 'run_command', input: { command: script } });
+          const d = await engine.decide({ tool: 'run_command', input: { command: script } });
           const { events, status } = traced(script);
           console.log(
             `${JSON.stringify(script)}: ${d.decision} (${d.source}: ${d.reason}); under bash (${status}):\n  ${misdeeds(events).join('\n  ') || 'nothing wrong'}`,
@@ -357,15 +373,15 @@ describe.skipIf(SKIP !== null)(
 
     it.skipIf(process.env.DIFF_SHRINK === undefined)(
       '(triage) shrinks DIFF_SHRINK to a smallest script that still fails',
-      () => {
-        const fails = (script: string): boolean =>
-          readOnlyAllowed(script) && misdeeds(traced(script).events).length > 0;
+      async () => {
+        const fails = async (script: string): Promise<boolean> =>
+          (await readOnlyAllowed(script)) && misdeeds(traced(script).events).length > 0;
         let current = process.env.DIFF_SHRINK ?? '';
-        if (!fails(current)) return void console.log('it does not fail');
+        if (!(await fails(current))) return void console.log('it does not fail');
         for (let size = Math.ceil(current.length / 2); size >= 1; size = size === 1 ? 0 : Math.ceil(size / 2)) {
           for (let i = 0; i + size <= current.length;) {
             const candidate = current.slice(0, i) + current.slice(i + size);
-            if (fails(candidate)) current = candidate;
+            if (await fails(candidate)) current = candidate;
             else i += size;
           }
         }
@@ -376,11 +392,11 @@ describe.skipIf(SKIP !== null)(
 
     it.skipIf(process.env.DIFF_COLLECT === undefined)(
       '(triage) lists every failing script of a sample without stopping',
-      () => {
+      async () => {
         const failing = new Map<string, string>();
         let ran = 0;
         for (const script of fc.sample(scripts(gen), { seed: SEED, numRuns: Number(process.env.DIFF_COLLECT) })) {
-          if (!readOnlyAllowed(script)) continue;
+          if (!(await readOnlyAllowed(script))) continue;
           ran++;
           if (process.env.DIFF_SHOW !== undefined) console.log(`ran: ${JSON.stringify(script)}`);
           const bad = misdeeds(traced(script).events);
@@ -395,16 +411,16 @@ describe.skipIf(SKIP !== null)(
 
     it.skipIf(['DIFF_COLLECT', 'DIFF_SCRIPT', 'DIFF_SHRINK'].some((v) => process.env[v] !== undefined))(
       'every generated script the engine calls read-only runs only read-only programs, writes nothing and reads only the project',
-      () => {
+      async () => {
         console.log(
           `readonly-strace-differential: seed ${SEED}, ${RUNS} runs (reproduce: GATEHOUSE_DIFF_SEED=${SEED} DIFF_RUNS=${RUNS}); constructs avoided for open findings: ${AVOIDED_SUMMARY.join(', ') || 'none'}`,
         );
         let generated = 0;
         let executed = 0;
-        fc.assert(
-          fc.property(scripts(gen), (script) => {
+        await fc.assert(
+          fc.asyncProperty(scripts(gen), async (script) => {
             generated++;
-            fc.pre(readOnlyAllowed(script));
+            fc.pre(await readOnlyAllowed(script));
             executed++;
             let { events, status } = traced(script);
             if (events.length === 0) ({ events, status } = traced(script)); // bubblewrap could not start (a loaded machine): once more
