@@ -2,7 +2,7 @@ import type { ActiveMcpServer } from '../../shared/mcp-contract';
 import type { SandboxRunConfig, SandboxStatus } from '../../shared/worker-protocol';
 import { runMcpServers } from '../mcp/mcp-run';
 import type { PermissionEngine } from '../permission';
-import { trustAnswerAsync, type TrustAnswer, type TrustOracle } from '../permission/trust-oracle';
+import { trustAnswer, type TrustAnswer, type TrustOracle } from '../permission/trust-oracle';
 import { checkProjectSandbox } from '../sandbox/check-sandbox';
 import { writableDirectories } from '../sandbox/writable-directories';
 import { loadInstructionFiles } from '../trust/trust-preview';
@@ -75,7 +75,7 @@ export class SessionContext {
    */
   async mcpServers(): Promise<ActiveMcpServer[]> {
     const untrusted = { trusted: false, extensions: { rules: false, hooks: false, instructions: false, mcp: false } };
-    const trust = await trustAnswerAsync(this.options.trust, this.options.projectRoot).catch(() => untrusted);
+    const trust = await trustAnswer(this.options.trust, this.options.projectRoot).catch(() => untrusted);
     return runMcpServers({
       configDir: this.options.configDir,
       projectRoot: this.options.projectRoot,
@@ -104,7 +104,7 @@ export class SessionContext {
   /** The project is trusted and its trust enables this extension (trust is specific); asked without blocking. */
   private async projectTrusts(extension: keyof TrustAnswer['extensions']): Promise<boolean> {
     try {
-      const answer = await trustAnswerAsync(this.options.trust, this.options.projectRoot);
+      const answer = await trustAnswer(this.options.trust, this.options.projectRoot);
       return answer.trusted && answer.extensions[extension];
     } catch {
       return false;

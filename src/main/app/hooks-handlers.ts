@@ -4,7 +4,7 @@ import type { EditableHookScope, HookRef, HookSpec, HooksChannels } from '../../
 import { DEFAULT_HOOK_TIMEOUT_S, hookEntries, type HookEntry } from '../hooks';
 import { checkHookMatcher } from '../hooks/hook-spec';
 import { homeDir } from '../paths';
-import { trustAnswerAsync, type TrustOracle } from '../permission/trust-oracle';
+import { trustAnswer, type TrustOracle } from '../permission/trust-oracle';
 import { addHookToFile, removeHookFromFile, replaceHookInFile } from '../settings/edit-hooks-file';
 import { ensureGitExcluded } from '../settings/git-exclude';
 import { localSettingsFile, scopeFile } from '../settings/settings-locations';
@@ -77,7 +77,7 @@ export function createHooksHandlers(opts: HooksHandlersOptions): HooksHandlers {
         home: homeDir(opts.env),
         env: opts.env,
       });
-      const [snapshot, answer] = await Promise.all([store.snapshotAsync(), trustAnswerAsync(opts.trust, project)]);
+      const [snapshot, answer] = await Promise.all([store.snapshotAsync(), trustAnswer(opts.trust, project)]);
       const { trusted } = answer;
       const hooksEnabled = answer.extensions.hooks;
       const entries = hookEntries(snapshot.hooks, { trusted, hooksEnabled });

@@ -10,7 +10,7 @@ import { addMcpServer, removeMcpServer, updateMcpServer } from '../mcp/mcp-write
 import { resolveMcpServers, type McpServerStatus } from '../mcp/mcp-servers';
 import { testMcpServer } from '../mcp/mcp-test';
 import { homeDir } from '../paths';
-import { trustAnswerAsync, type TrustOracle } from '../permission/trust-oracle';
+import { trustAnswer, type TrustOracle } from '../permission/trust-oracle';
 import { scopeFile } from '../settings/settings-locations';
 import { SettingsStore } from '../settings/settings-store';
 import type { WorkerHost } from '../worker-host/types';
@@ -67,7 +67,7 @@ export function createMcpHandlers(opts: McpHandlersOptions): McpHandlers {
       home: homeDir(opts.env),
       env: opts.env,
     });
-    const [snapshot, trust] = await Promise.all([store.snapshotAsync(), trustAnswerAsync(opts.trust, project)]);
+    const [snapshot, trust] = await Promise.all([store.snapshotAsync(), trustAnswer(opts.trust, project)]);
     return { trust, ...(await resolveMcpServers({ projectRoot: project, snapshot, trust, approvals })) };
   };
   const personal = new Set(['user', 'policy']);

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { SkillsChannels } from '../../shared/skills-view-contract';
-import { trustAnswerAsync, type TrustOracle } from '../permission/trust-oracle';
+import { trustAnswer, type TrustOracle } from '../permission/trust-oracle';
 import { skillsOverview } from '../skills/skills-overview';
 
 type Channels = typeof SkillsChannels;
@@ -17,7 +17,7 @@ export function createSkillsHandlers(opts: {
   return {
     listSkills: async () => {
       const project = opts.currentProject();
-      const trust = project ? await trustAnswerAsync(opts.trust, project) : null;
+      const trust = project ? await trustAnswer(opts.trust, project) : null;
       return skillsOverview({ configDir: opts.configDir, projectRoot: project, trust });
     },
   };

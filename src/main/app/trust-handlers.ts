@@ -35,7 +35,7 @@ export function createTrustHandlers(
       const project = core.currentProject();
       const dir = requested ?? project;
       if (!dir) return { project, status: null, parent: null, preview: null };
-      const status = await store.checkAsync(dir);
+      const status = await store.check(dir);
       const parent = await store.parentToTrust(status.path);
       // What a folder would load is shown for the open project only: the page has no business reading others.
       const isOpen = project !== null && (await store.resolve(project)) === status.path;
@@ -46,7 +46,7 @@ export function createTrustHandlers(
       await store.set(real, scope, scope === 'never' ? undefined : extensions);
       // Granted from the open project, in the app: that is an opening too (the trusted-folders page shows it).
       if (scope !== 'never') await store.touch(real);
-      const status = await store.checkAsync(real);
+      const status = await store.check(real);
       await onChanged(status.path);
       return { status };
     },
@@ -60,7 +60,7 @@ export function createTrustHandlers(
     },
     revokeTrust: async ({ path: dir }) => {
       const removed = await store.revoke(dir);
-      const status = await store.checkAsync(dir);
+      const status = await store.check(dir);
       await onChanged(status.path);
       return { removed, status };
     },

@@ -100,7 +100,7 @@ export const doctorCommand: CliCommand = {
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const projectRoot = projectDir(values.project, io.cwd);
     const configDir = userConfigDir(io.env);
-    const trusted = new TrustStore({ configDir, env: io.env }).check(projectRoot).trusted;
+    const trusted = (await new TrustStore({ configDir, env: io.env }).check(projectRoot)).trusted;
     const [sandbox, helper, found] = await Promise.all([
       sandboxDoctor({ configDir, projectRoot, projectTrusted: trusted, env: io.env }),
       checkDecisionHelper(io.env),

@@ -68,7 +68,7 @@ export const hooksCommand: CliCommand = {
     const projectRoot = projectDir(values.project, io.cwd);
     const configDir = userConfigDir(io.env);
     const snapshot = new SettingsStore({ projectRoot, configDir, home: homeDir(io.env), env: io.env }).snapshot();
-    const trust = new TrustStore({ configDir, env: io.env }).check(projectRoot);
+    const trust = await new TrustStore({ configDir, env: io.env }).check(projectRoot);
     const entries = hookEntries(snapshot.hooks, {
       trusted: trust.trusted,
       hooksEnabled: trust.extensions?.hooks ?? true,

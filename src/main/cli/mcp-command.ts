@@ -2,7 +2,7 @@ import { serverNameProblem, type McpServerEntry } from '../../shared/mcp-contrac
 import { McpApprovals } from '../mcp/mcp-approvals';
 import { resolveMcpServers, type McpServerStatus } from '../mcp/mcp-servers';
 import { homeDir, userConfigDir } from '../paths';
-import { trustAnswerAsync } from '../permission/trust-oracle';
+import { trustAnswer } from '../permission/trust-oracle';
 import { addMcpServer, checkedServer, removeMcpServer } from '../mcp/mcp-writer';
 import { SettingsStore } from '../settings/settings-store';
 import { storeOracle } from '../trust/trust-extensions';
@@ -70,7 +70,7 @@ async function servers(
     home: homeDir(io.env),
     env: io.env,
   }).snapshotAsync();
-  const trust = await trustAnswerAsync(storeOracle(new TrustStore({ configDir, env: io.env })), projectRoot);
+  const trust = await trustAnswer(storeOracle(new TrustStore({ configDir, env: io.env })), projectRoot);
   const resolved = await resolveMcpServers({ projectRoot, snapshot, trust, approvals: new McpApprovals(configDir) });
   const problems = resolved.problems.map((p) => `${p.file}${p.key ? `: ${p.key}` : ''}: ${p.reason}`);
   return { projectRoot, trusted: trust.trusted, list: resolved.servers, problems };

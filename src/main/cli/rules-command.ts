@@ -60,7 +60,7 @@ async function list(args: string[], io: CliIO): Promise<number> {
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const projectRoot = projectDir(flags.project, io.cwd);
   const configDir = userConfigDir(io.env);
-  const trusted = trustOracle(configDir, io.env).isTrusted(projectRoot);
+  const trusted = await trustOracle(configDir, io.env).isTrusted(projectRoot);
   const store = new SettingsStore({ projectRoot, configDir, home: homeDir(io.env), env: io.env });
   const snapshot = store.snapshot();
   await store.flush(); // the last good versions it recorded are written before the command ends

@@ -41,7 +41,7 @@ export const skillsCommand: CliCommand = {
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const projectRoot = projectDir(values.project, io.cwd);
     const configDir = userConfigDir(io.env);
-    const trust = new TrustStore({ configDir, env: io.env }).check(projectRoot);
+    const trust = await new TrustStore({ configDir, env: io.env }).check(projectRoot);
     const projectTrusted = trust.trusted && (trust.extensions?.instructions ?? true);
     const where = { configDir, projectRoot, projectTrusted };
     const [skills, agents, backgroundAsk] = await Promise.all([

@@ -133,7 +133,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       const change: Partial<Record<Extension, boolean>> = {};
       for (const n of extensionNames(values.enable)) change[n] = true;
       for (const n of extensionNames(values.disable)) change[n] = false;
-      const status = Object.keys(change).length ? await store.setExtensions(dir, change) : store.check(dir);
+      const status = Object.keys(change).length ? await store.setExtensions(dir, change) : await store.check(dir);
       if (!status.trusted) {
         io.out(`${status.path}: untrusted, so none of its rules, hooks, instruction files or MCP servers are loaded`);
         return 0;
@@ -143,7 +143,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     }
     case 'status': {
       const { values, positionals } = parseCommandArgs(rest, pick(OPTIONS, 'json'));
-      const status = await store.checkAsync(resolveDir(onePositional(positionals, 'folder')));
+      const status = await store.check(resolveDir(onePositional(positionals, 'folder')));
       if (values.json) io.out(JSON.stringify(status));
       else printStatus(io, status);
       return status.decision === 'error' ? 1 : 0;
@@ -154,7 +154,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       const removed = await store.revoke(dir);
       if (removed.length === 0) io.out(`nothing to revoke: no decision trusts ${await store.resolve(dir)}`);
       for (const e of removed) io.out(`revoked: ${entryLine(e)}`);
-      const after = await store.checkAsync(dir);
+      const after = await store.check(dir);
       io.out(`${after.path}: ${after.trusted ? 'trusted' : 'untrusted'} (${after.reason})`);
       return 0;
     }

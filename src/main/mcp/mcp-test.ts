@@ -8,7 +8,7 @@ import { GatehouseError } from '../../shared/errors';
 import type { McpServerRunStatus } from '../../shared/mcp-contract';
 import type { ToolCategory } from '../../shared/tools';
 import { createPermissionEngine } from '../permission';
-import { trustAnswerAsync, type TrustOracle } from '../permission/trust-oracle';
+import { trustAnswer, type TrustOracle } from '../permission/trust-oracle';
 import { checkProjectSandbox } from '../sandbox/check-sandbox';
 import { writableDirectories } from '../sandbox/writable-directories';
 import { SettingsStore } from '../settings/settings-store';
@@ -34,7 +34,7 @@ export async function testMcpServer(opts: {
 }): Promise<McpTestResult> {
   const { projectRoot, configDir, env } = opts;
   const snapshot = await new SettingsStore({ projectRoot, configDir, home: opts.home, env }).snapshotAsync();
-  const trust = await trustAnswerAsync(opts.trust, projectRoot);
+  const trust = await trustAnswer(opts.trust, projectRoot);
   const resolved = await resolveMcpServers({ projectRoot, snapshot, trust, approvals: new McpApprovals(configDir) });
   const found =
     resolved.servers.find((s) => s.name === opts.name && s.active) ??

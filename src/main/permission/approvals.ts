@@ -253,7 +253,7 @@ export async function applyApprovalAnswer(
         // The local file applies from the next call (its rules then report `local`); an untrusted project's local
         // allow rules are not loaded, so there the answer also holds as a session rule.
         const trust = engine.state.options.trust;
-        const trusted = await (trust.isTrustedAsync?.(root) ?? Promise.resolve(trust.isTrusted(root)));
+        const trusted = await trust.isTrusted(root);
         if (!trusted) for (const r of rules) engine.state.addSessionRule('allow', r);
       } else for (const r of rules) engine.state.addSessionRule('allow', r);
       const scope = answer.kind === 'session' ? 'for this session' : 'always in this project';

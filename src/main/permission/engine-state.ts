@@ -9,7 +9,7 @@ import { ProtectedPaths } from './protected-paths';
 import { RuleSet } from './rules/rule-set';
 import type { EngineState } from './stage-types';
 import { UNTRUSTED_ALLOW_EXCLUDED } from './stages/trust';
-import { trustAnswerAsync, type TrustAnswer, type TrustOracle } from './trust-oracle';
+import { trustAnswer, type TrustAnswer, type TrustOracle } from './trust-oracle';
 
 export interface EngineStateOptions {
   /** Real path of the project root. */
@@ -126,7 +126,7 @@ export class EngineStateSource {
   ): Promise<EngineState> {
     const [snapshot, answer] = await Promise.all([
       this.settings.snapshotAsync(),
-      trustAnswerAsync(this.options.trust, this.options.projectRoot),
+      trustAnswer(this.options.trust, this.options.projectRoot),
     ]);
     const rulesTrusted = loadsProjectRules(answer);
     if (this.stale(snapshot, rulesTrusted)) {

@@ -33,14 +33,9 @@ function answerOf(status: TrustStatus): TrustAnswer {
 }
 
 /** The TrustStore as the engine asks it: trusted or not, and what the decision enables, in one look. */
-export function storeOracle(store: {
-  check(dir: string): TrustStatus;
-  checkAsync(dir: string): Promise<TrustStatus>;
-}): TrustOracle {
+export function storeOracle(store: { check(dir: string): Promise<TrustStatus> }): TrustOracle {
   return {
-    isTrusted: (dir) => store.check(dir).trusted,
-    isTrustedAsync: async (dir) => (await store.checkAsync(dir)).trusted,
-    answer: (dir) => answerOf(store.check(dir)),
-    answerAsync: async (dir) => answerOf(await store.checkAsync(dir)),
+    isTrusted: async (dir) => (await store.check(dir)).trusted,
+    answer: async (dir) => answerOf(await store.check(dir)),
   };
 }

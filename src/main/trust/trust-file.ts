@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { TrustExtensionsSchema } from '../../shared/trust-contract';
 import { describeZodError } from '../../shared/validate';
-import { MAX_STATE_BYTES, readFailure, readRegularFile, readRegularFileSync } from '../fs/read-regular-file';
+import { MAX_STATE_BYTES, readFailure, readRegularFile } from '../fs/read-regular-file';
 
 /** The stored decisions, `trust.json` in the user config dir. Session decisions are never written. */
 const StoredScopeSchema = z.enum(['directory', 'parent', 'never']);
@@ -42,17 +42,7 @@ type TrustFile = z.infer<typeof TrustFileSchema>;
 export type TrustFileRead = { kind: 'ok'; file: TrustFile } | { kind: 'corrupt'; reason: string; raw: string };
 
 /** A file's identity and version: when this changes the file was rewritten (atomic writes change the inode). */
-export function statSignature(file: string): string {
-  try {
-    const st = fs.statSync(file, { bigint: true });
-    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-  } catch {
-    return 'missing';
-  }
-}
-
-/** `statSignature` without blocking. */
-export async function statSignatureAsync(file: string): Promise<string> {
+export async function statSignature(file: string): Promise<string> {
   try {
     const st = await fs.promises.stat(file, { bigint: true });
     return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
@@ -62,18 +52,7 @@ export async function statSignatureAsync(file: string): Promise<string> {
 }
 
 /** Reads and validates the store; a missing file is an empty store, anything malformed is reported whole. */
-export function readTrustFile(file: string): TrustFileRead {
-  let raw: string;
-  try {
-    raw = readRegularFileSync(file, { maxBytes: MAX_STATE_BYTES, what: 'the trust store' });
-  } catch (err) {
-    return unreadable(err);
-  }
-  return parseTrustFile(raw);
-}
-
-/** `readTrustFile` without blocking. */
-export async function readTrustFileAsync(file: string): Promise<TrustFileRead> {
+export async function readTrustFile(file: string): Promise<TrustFileRead> {
   let raw: string;
   try {
     raw = await readRegularFile(file, { maxBytes: MAX_STATE_BYTES, what: 'the trust store' });

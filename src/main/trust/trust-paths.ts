@@ -6,22 +6,10 @@ import path from 'node:path';
  * (any more) is named by the real path of its nearest existing ancestor plus the missing segments, so a deleted
  * project can still be looked up and revoked.
  */
-/** `realFolderPath` without blocking. */
-export async function realFolderPathAsync(dir: string): Promise<string> {
+export async function realFolderPath(dir: string): Promise<string> {
   for (const { at, missing } of existingAncestors(dir)) {
     try {
       return path.join(await fs.promises.realpath(at), ...missing);
-    } catch {
-      // not there: try its parent
-    }
-  }
-  return path.resolve(dir);
-}
-
-export function realFolderPath(dir: string): string {
-  for (const { at, missing } of existingAncestors(dir)) {
-    try {
-      return path.join(fs.realpathSync.native(at), ...missing);
     } catch {
       // not there: try its parent
     }

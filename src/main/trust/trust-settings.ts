@@ -1,13 +1,7 @@
 import { parseDocument } from 'yaml';
 import type { TrustDefault } from '../../shared/permission';
 import { TrustDefaultSchema } from '../../shared/permission';
-import {
-  isMissing,
-  MAX_SETTINGS_BYTES,
-  readFailure,
-  readRegularFile,
-  readRegularFileSync,
-} from '../fs/read-regular-file';
+import { isMissing, MAX_SETTINGS_BYTES, readFailure, readRegularFile } from '../fs/read-regular-file';
 import { editSettingsDocument } from '../settings/settings-document';
 import { userSettingsFile } from '../settings/settings-locations';
 
@@ -21,19 +15,7 @@ export interface TrustDefaultRead {
  * Reads `trust.default` from the user settings. Absent means `ask`. A malformed file or value never widens trust:
  * it is reported and `ask` applies.
  */
-export function readTrustDefault(configDir: string): TrustDefaultRead {
-  const file = userSettingsFile(configDir);
-  let text: string;
-  try {
-    text = readRegularFileSync(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });
-  } catch (err) {
-    return failedRead(file, err);
-  }
-  return trustDefaultOf(file, text);
-}
-
-/** `readTrustDefault` without blocking. */
-export async function readTrustDefaultAsync(configDir: string): Promise<TrustDefaultRead> {
+export async function readTrustDefault(configDir: string): Promise<TrustDefaultRead> {
   const file = userSettingsFile(configDir);
   let text: string;
   try {

@@ -14,18 +14,10 @@ import { withStateLock } from '../fs/state-lock';
 import { homeDir } from '../paths';
 import type { StoredTrustEntry } from './trust-file';
 import { keepCorruptCopy } from './corrupt-copy';
-import {
-  readTrustFile,
-  readTrustFileAsync,
-  salvageTrustFile,
-  serializeTrustFile,
-  statSignature,
-  statSignatureAsync,
-  type TrustFileRead,
-} from './trust-file';
-import { readTrustDefault, readTrustDefaultAsync, writeTrustDefault, type TrustDefaultRead } from './trust-settings';
+import { readTrustFile, salvageTrustFile, serializeTrustFile, statSignature, type TrustFileRead } from './trust-file';
+import { readTrustDefault, writeTrustDefault, type TrustDefaultRead } from './trust-settings';
 import { osFoldsCase } from '../../shared/node/platform-path';
-import { realFolderPath, realFolderPathAsync, selfAndAncestors, trustKey } from './trust-paths';
+import { realFolderPath, selfAndAncestors, trustKey } from './trust-paths';
 import { extensionsOf, storedExtensions } from './trust-extensions';
 import { trustStatus } from './trust-status';
 
@@ -74,42 +66,29 @@ export class TrustStore {
 
   /** The normalised real path the store uses for a folder. */
   resolve(dir: string): Promise<string> {
-    return realFolderPathAsync(dir);
+    return realFolderPath(dir);
   }
 
   /** The problem with the store file, if it is corrupt (then every folder is untrusted). */
   async lastError(): Promise<TrustStoreError | null> {
-    return (await this.loadAsync()).error;
+    return (await this.load()).error;
   }
 
   async trustDefault(): Promise<TrustDefault> {
-    return (await readTrustDefaultAsync(this.options.configDir)).value;
+    return (await readTrustDefault(this.options.configDir)).value;
   }
 
   /** The permission engine's question (TrustOracle): is this project trusted right now? */
-  isTrusted(dir: string): boolean {
-    return this.check(dir).trusted;
+  async isTrusted(dir: string): Promise<boolean> {
+    return (await this.check(dir)).trusted;
   }
 
-  /** `isTrusted` without blocking: for the Electron main thread. */
-  async isTrustedAsync(dir: string): Promise<boolean> {
-    return (await this.checkAsync(dir)).trusted;
-  }
-
-  /**
-   * `checkAsync` for the one-shot CLI's synchronous engine (`permissions check`) only: it blocks. A corrupt store is
-   * reported without the copy (`error.copy` null); the next asynchronous read keeps one.
-   */
-  check(dir: string): TrustStatus {
-    return this.statusOf(realFolderPath(dir), this.load(), readTrustDefault(this.options.configDir));
-  }
-
-  /** `check` without blocking: the store and the trust default are read with fs.promises. */
-  async checkAsync(dir: string): Promise<TrustStatus> {
+  /** The trust status of `dir`: the store and the trust default are read without blocking. */
+  async check(dir: string): Promise<TrustStatus> {
     const [real, loaded, settings] = await Promise.all([
-      realFolderPathAsync(dir),
-      this.loadAsync(),
-      readTrustDefaultAsync(this.options.configDir),
+      realFolderPath(dir),
+      this.load(),
+      readTrustDefault(this.options.configDir),
     ]);
     return this.statusOf(real, loaded, settings);
   }
@@ -122,7 +101,7 @@ export class TrustStore {
   /** Records a decision for `dir` (`parent`: for its parent and everything below). Returns the new status. */
   async set(dir: string, scope: TrustScope, given?: TrustExtensionsInput): Promise<TrustStatus> {
     const extensions: TrustExtensions | undefined = given ? { mcp: true, ...given } : undefined;
-    const real = await realFolderPathAsync(dir);
+    const real = await realFolderPath(dir);
     let stat: fs.Stats;
     try {
       stat = await fs.promises.stat(real);
@@ -154,7 +133,7 @@ export class TrustStore {
         stored: false,
         ...storedExtensions(extensions ?? this.session.get(key)?.extensions),
       });
-      return this.checkAsync(real);
+      return this.check(real);
     }
     await this.mutate((entries) => {
       const previous = entries.get(key);
@@ -168,7 +147,7 @@ export class TrustStore {
       });
     });
     this.session.delete(key);
-    return this.checkAsync(real);
+    return this.check(real);
   }
 
   /**
@@ -176,7 +155,7 @@ export class TrustStore {
    * switches not named keep their value. Refused where no decision of its own trusts the folder.
    */
   async setExtensions(dir: string, change: Partial<TrustExtensions>): Promise<TrustStatus> {
-    const real = await realFolderPathAsync(dir);
+    const real = await realFolderPath(dir);
     await this.mutate((entries) => {
       const applying = this.applying(real, entries);
       if (!applying || applying.entry.scope === 'never')
@@ -191,7 +170,7 @@ export class TrustStore {
       entries.set(applying.key, { ...rest, ...storedExtensions(next) });
       return true;
     });
-    return this.checkAsync(real);
+    return this.check(real);
   }
 
   /**
@@ -199,10 +178,10 @@ export class TrustStore {
    * root or the home folder (a project directly in ~ must not silently trust everything in ~).
    */
   async parentToTrust(dir: string): Promise<string | null> {
-    const real = await realFolderPathAsync(dir);
+    const real = await realFolderPath(dir);
     const parent = path.dirname(real);
     if (parent === real || isFileSystemRoot(parent)) return null;
-    const home = await realFolderPathAsync(homeDir(this.options.env ?? process.env));
+    const home = await realFolderPath(homeDir(this.options.env ?? process.env));
     if (this.key(parent) === this.key(home)) return null;
     return parent;
   }
@@ -213,7 +192,7 @@ export class TrustStore {
    * session ones included. Returns what was removed. Session decisions of other processes are theirs to drop.
    */
   async revoke(dir: string): Promise<TrustEntry[]> {
-    const real = await realFolderPathAsync(dir);
+    const real = await realFolderPath(dir);
     const ownKey = this.key(real);
     let removed: TrustEntry[] = [];
     await this.mutate((entries) => {
@@ -238,7 +217,7 @@ export class TrustStore {
 
   /** Every decision: stored ones and this process's session ones, by path. */
   async list(): Promise<TrustEntry[]> {
-    const { entries, error } = await this.loadAsync();
+    const { entries, error } = await this.load();
     const stored = error ? [] : [...entries.values()].map((e) => ({ ...e, stored: true }));
     return [...stored, ...this.session.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
@@ -250,7 +229,7 @@ export class TrustStore {
   /** Notes that `dir` was opened, on the stored decision that applies to it. Never throws: opening must not fail. */
   async touch(dir: string): Promise<boolean> {
     try {
-      const real = await realFolderPathAsync(dir);
+      const real = await realFolderPath(dir);
       const at = this.now().toISOString();
       let touched = false;
       await this.mutate((entries) => {
@@ -276,7 +255,7 @@ export class TrustStore {
    */
   async repair(): Promise<{ kept: number; dropped: number; copy: string | null }> {
     return withStateLock(this.storeFile, async () => {
-      const read = await readTrustFileAsync(this.storeFile);
+      const read = await readTrustFile(this.storeFile);
       if (read.kind === 'ok') return { kept: read.file.entries.length, dropped: 0, copy: null };
       const copy = await keepCorruptCopy(this.storeFile, read.raw, this.now());
       const salvaged = salvageTrustFile(read.raw);
@@ -303,21 +282,11 @@ export class TrustStore {
     return null;
   }
 
-  /** The stored decisions, re-read when the file changed on disk (blocking: `check` only). */
-  private load(): Loaded {
-    const signature = statSignature(this.storeFile);
+  /** The stored decisions, re-read when the file changed on disk. */
+  private async load(): Promise<Loaded> {
+    const signature = await statSignature(this.storeFile);
     if (this.cache && this.cache.signature === signature) return this.cache;
-    const read = readTrustFile(this.storeFile);
-    const loaded = this.loaded(read, null);
-    // A corrupt store read here has no copy yet: not cached, so the next asynchronous read keeps one.
-    if (read.kind === 'ok') this.cache = { signature, ...loaded };
-    return loaded;
-  }
-
-  private async loadAsync(): Promise<Loaded> {
-    const signature = await statSignatureAsync(this.storeFile);
-    if (this.cache && this.cache.signature === signature) return this.cache;
-    const read = await readTrustFileAsync(this.storeFile);
+    const read = await readTrustFile(this.storeFile);
     const copy = read.kind === 'ok' ? null : await keepCorruptCopy(this.storeFile, read.raw, this.now());
     this.cache = { signature, ...this.loaded(read, copy) };
     return this.cache;
@@ -344,7 +313,7 @@ export class TrustStore {
       this.storeFile,
       async () => {
         this.cache = null;
-        const { entries, error } = await this.loadAsync();
+        const { entries, error } = await this.load();
         if (error) {
           throw new GatehouseError(
             'INTERNAL',

@@ -20,7 +20,7 @@ describe('rule builder: listing a folder for the file tree', () => {
       currentProject: () => project,
       configDir: home,
       env,
-      trust: { isTrusted: () => true },
+      trust: { isTrusted: () => Promise.resolve(true) },
     });
 
   beforeEach(() => {
@@ -101,7 +101,7 @@ describe('rule builder: listing a folder for the file tree', () => {
       currentProject: () => null,
       configDir: home,
       env,
-      trust: { isTrusted: () => true },
+      trust: { isTrusted: () => Promise.resolve(true) },
     });
     expect((await rejection(none.listRuleFolder({ dir: '' }))).message).toMatch(/no project is open/);
   });
@@ -113,7 +113,7 @@ describe('rule builder: listing a folder for the file tree', () => {
       currentProject: () => project,
       configDir: home,
       env,
-      trust: { isTrusted: () => false },
+      trust: { isTrusted: () => Promise.resolve(false) },
     });
     expect((await untrusted.listRuleFolder({ dir: '' })).roots).toEqual([{ path: project, kind: 'project' }]);
     expect((await rejection(untrusted.listRuleFolder({ root: extra, dir: '' }))).code).toBe('FORBIDDEN');

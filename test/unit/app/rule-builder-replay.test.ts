@@ -32,7 +32,7 @@ describe('rule builder: replaying the audit log with a rule not written yet', ()
   let project: string;
   let env: NodeJS.ProcessEnv;
   let trusted: boolean;
-  const trust = { isTrusted: () => trusted };
+  const trust = { isTrusted: () => Promise.resolve(trusted) };
   const builder = () => createRuleBuilderHandlers({ currentProject: () => project, configDir: home, env, trust });
   const rules = () => createRulesHandlers({ currentProject: () => project, configDir: home, env, trust });
 

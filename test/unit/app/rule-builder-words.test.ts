@@ -30,7 +30,7 @@ describe('rule builder: a command’s words as chips', () => {
       projectRoot: project,
       configDir: home,
       env,
-      trust: { isTrusted: () => true },
+      trust: { isTrusted: () => Promise.resolve(true) },
       audit: null,
       mode: 'strict',
       pendingRules: [{ ...parsed.rule, behavior: 'allow', source: 'user', file: null }],

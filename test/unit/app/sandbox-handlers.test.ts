@@ -47,7 +47,13 @@ describe('getSandboxStatus', () => {
     open: string | null = project,
     env: NodeJS.ProcessEnv = { HOME: configDir },
   ) {
-    return createSandboxHandlers({ host, configDir, env, project: () => open, trust: { isTrusted: () => true } });
+    return createSandboxHandlers({
+      host,
+      configDir,
+      env,
+      project: () => open,
+      trust: { isTrusted: () => Promise.resolve(true) },
+    });
   }
 
   it('asks the worker with the settings-derived config (the GATEHOUSE_BWRAP override travels) and reports the reason', async () => {

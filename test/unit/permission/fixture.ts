@@ -53,7 +53,7 @@ export function makeFixture(): Fixture {
   fs.writeFileSync(p('userhome/.ssh/id_rsa'), 'PRIVATE\n');
   fs.symlinkSync('../outside', p('project/link-out'));
   fs.symlinkSync('../outside/secret.txt', p('project/link-file'));
-  const trust = { trusted: true, isTrusted: () => trust.trusted };
+  const trust = { trusted: true, isTrusted: () => Promise.resolve(trust.trusted) };
   const env = {
     PATH: process.env.PATH,
     HOME: p('userhome'),

@@ -101,7 +101,7 @@ export function makePlatformFixture(opts: {
         configDir: e('gh'),
         home: vars.userhome,
         env,
-        trust: { isTrusted: () => trusted },
+        trust: { isTrusted: () => Promise.resolve(trusted) },
         cliRules: o.cli,
         mode: o.mode,
         agentMode: o.agentMode,

@@ -88,8 +88,9 @@ describe('two processes writing at once', () => {
     expect(results.map((r) => r.code)).toEqual(cliFolders.map(() => 0));
     const fresh = new TrustStore({ configDir: config });
     expect(await fresh.list()).toHaveLength(cliFolders.length + appFolders.length);
-    cliFolders.forEach((dir, i) => expect(fresh.check(dir).decision).toBe(i % 2 ? 'never' : 'directory'));
-    for (const dir of appFolders) expect(fresh.check(dir).trusted).toBe(true);
+    for (const [i, dir] of cliFolders.entries())
+      expect((await fresh.check(dir)).decision).toBe(i % 2 ? 'never' : 'directory');
+    for (const dir of appFolders) expect((await fresh.check(dir)).trusted).toBe(true);
     expect(fs.readdirSync(config).filter((n) => n !== 'tmp')).toEqual(['trust.json']);
   });
 
@@ -110,7 +111,7 @@ describe('two processes writing at once', () => {
     expect(entries).toHaveLength(5 * 30);
     for (let w = 0; w < 4; w++) {
       for (let i = 0; i < 30; i++)
-        expect(app.check(path.join(root, `w${w}-${i}`)).decision).toBe(i % 3 === 0 ? 'never' : 'directory');
+        expect((await app.check(path.join(root, `w${w}-${i}`))).decision).toBe(i % 3 === 0 ? 'never' : 'directory');
     }
   });
 
@@ -120,10 +121,10 @@ describe('two processes writing at once', () => {
     mkdirs(root, 'proj');
     const app = new TrustStore({ configDir: config });
     await app.set(path.join(root, 'proj'), 'directory');
-    expect(app.check(path.join(root, 'proj')).trusted).toBe(true);
+    expect((await app.check(path.join(root, 'proj'))).trusted).toBe(true);
     const r = await runCli(['trust', 'revoke', path.join(root, 'proj')], { ...process.env, GATEHOUSE_HOME: config });
     expect(r.code).toBe(0);
-    expect(app.check(path.join(root, 'proj')).trusted).toBe(false);
+    expect((await app.check(path.join(root, 'proj'))).trusted).toBe(false);
   });
 });
 

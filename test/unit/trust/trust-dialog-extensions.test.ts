@@ -59,7 +59,7 @@ describe("the trust dialog's extension switches and the Hooks page's list", () =
       scope: 'directory',
       extensions: { rules: true, hooks: false, instructions: true },
     });
-    expect((await store.checkAsync(p('work/proj'))).extensions).toEqual({
+    expect((await store.check(p('work/proj'))).extensions).toEqual({
       rules: true,
       hooks: false,
       instructions: true,

@@ -39,7 +39,7 @@ async function engineWithStore() {
 }
 
 describe('trust extensions', () => {
-  it('a trust file written before trust was specific still reads: everything enabled', () => {
+  it('a trust file written before trust was specific still reads: everything enabled', async () => {
     fs.writeFileSync(
       trustFile(),
       JSON.stringify({
@@ -55,7 +55,7 @@ describe('trust extensions', () => {
         ],
       }),
     );
-    expect(store.check(fx.project)).toMatchObject({
+    expect(await store.check(fx.project)).toMatchObject({
       trusted: true,
       extensions: { rules: true, hooks: true, instructions: true },
     });
@@ -67,7 +67,9 @@ describe('trust extensions', () => {
     await store.setExtensions(fx.project, { hooks: false });
     const stored = JSON.parse(fs.readFileSync(trustFile(), 'utf8')) as { entries: Record<string, unknown>[] };
     expect(stored.entries[0]!.extensions).toEqual({ rules: true, hooks: false, instructions: true, mcp: true });
-    expect(new TrustStore({ configDir: fx.configDir, env: fx.env }).check(fx.project).extensions?.hooks).toBe(false);
+    expect((await new TrustStore({ configDir: fx.configDir, env: fx.env }).check(fx.project)).extensions?.hooks).toBe(
+      false,
+    );
     await store.setExtensions(fx.project, { hooks: true });
     expect(fs.readFileSync(trustFile(), 'utf8')).not.toContain('extensions');
   });
@@ -117,9 +119,14 @@ describe('trust extensions', () => {
 
   it('session decisions carry them too', async () => {
     await store.set(fx.project, 'session', { rules: true, hooks: false, instructions: false, mcp: true });
-    expect(store.check(fx.project).extensions).toEqual({ rules: true, hooks: false, instructions: false, mcp: true });
+    expect((await store.check(fx.project)).extensions).toEqual({
+      rules: true,
+      hooks: false,
+      instructions: false,
+      mcp: true,
+    });
     await store.setExtensions(fx.project, { instructions: true });
-    expect(store.check(fx.project).extensions?.instructions).toBe(true);
+    expect((await store.check(fx.project)).extensions?.instructions).toBe(true);
     expect(fs.existsSync(trustFile())).toBe(false);
   });
 });

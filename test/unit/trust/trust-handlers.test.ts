@@ -66,7 +66,7 @@ describe('trust channels', () => {
     expect(revoked.removed).toHaveLength(1);
     expect(revoked.status.trusted).toBe(false);
     await call('setTrust', { path: p('work/proj'), scope: 'session' });
-    expect(store.check(p('work/proj')).decision).toBe('session');
+    expect((await store.check(p('work/proj'))).decision).toBe('session');
   });
 
   it('refuses to grant trust to any folder but the open project (a compromised page cannot widen trust)', async () => {
@@ -81,7 +81,7 @@ describe('trust channels', () => {
     expect(await store.list()).toEqual([]);
     // restricting is always allowed
     await call('setTrust', { path: p('work/other'), scope: 'never' });
-    expect(store.check(p('work/other')).decision).toBe('never');
+    expect((await store.check(p('work/other'))).decision).toBe('never');
   });
 
   it('a symlink to the open project is the open project', async () => {

@@ -20,7 +20,7 @@ afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('which decision applies', () => {
   it('is undecided (default ask, untrusted, needs a decision) when nothing is stored', async () => {
-    const s = store().check(p('work/app'));
+    const s = await store().check(p('work/app'));
     expect(s).toMatchObject({
       trusted: false,
       decision: 'default',
@@ -35,20 +35,24 @@ describe('which decision applies', () => {
   it('a directory decision covers the folder and its subfolders, not its siblings or parent', async () => {
     const t = store();
     await t.set(p('work/app'), 'directory');
-    expect(t.check(p('work/app'))).toMatchObject({ trusted: true, decision: 'directory', storedAt: p('work/app') });
-    expect(t.check(p('work/app/src/deep'))).toMatchObject({
+    expect(await t.check(p('work/app'))).toMatchObject({
       trusted: true,
       decision: 'directory',
       storedAt: p('work/app'),
     });
-    expect(t.check(p('work/other')).trusted).toBe(false);
-    expect(t.check(p('work')).trusted).toBe(false);
+    expect(await t.check(p('work/app/src/deep'))).toMatchObject({
+      trusted: true,
+      decision: 'directory',
+      storedAt: p('work/app'),
+    });
+    expect((await t.check(p('work/other'))).trusted).toBe(false);
+    expect((await t.check(p('work'))).trusted).toBe(false);
   });
 
   it('parent scope trusts the parent and everything below, keyed at the parent, and says so', async () => {
     const t = store();
     await t.set(p('work/app'), 'parent');
-    const other = t.check(p('work/other'));
+    const other = await t.check(p('work/other'));
     expect(other).toMatchObject({
       trusted: true,
       decision: 'parent',
@@ -56,8 +60,8 @@ describe('which decision applies', () => {
       storedAt: p('work'),
       grantedFrom: p('work/app'),
     });
-    expect(t.check(p('work/app/src')).storedAt).toBe(p('work'));
-    expect(t.check(p('elsewhere')).trusted).toBe(false);
+    expect((await t.check(p('work/app/src'))).storedAt).toBe(p('work'));
+    expect((await t.check(p('elsewhere'))).trusted).toBe(false);
     const file = JSON.parse(fs.readFileSync(p('config/trust.json'), 'utf8'));
     expect(file.entries).toEqual([
       expect.objectContaining({ path: p('work'), scope: 'parent', grantedFrom: p('work/app') }),
@@ -69,17 +73,17 @@ describe('which decision applies', () => {
     const t = store();
     await t.set(p('work/app'), 'parent');
     await t.set(p('work/app/vendor'), 'never');
-    expect(t.check(p('work/app/vendor'))).toMatchObject({
+    expect(await t.check(p('work/app/vendor'))).toMatchObject({
       trusted: false,
       decision: 'never',
       storedAt: p('work/app/vendor'),
     });
-    expect(t.check(p('work/app/vendor/x/y'))).toMatchObject({ trusted: false, decision: 'never' });
-    expect(t.check(p('work/app')).trusted).toBe(true);
+    expect(await t.check(p('work/app/vendor/x/y'))).toMatchObject({ trusted: false, decision: 'never' });
+    expect((await t.check(p('work/app'))).trusted).toBe(true);
     await t.set(p('work'), 'never');
     await t.set(p('work/app'), 'directory');
-    expect(t.check(p('work/app/src')).trusted).toBe(true);
-    expect(t.check(p('work/other')).trusted).toBe(false);
+    expect((await t.check(p('work/app/src'))).trusted).toBe(true);
+    expect((await t.check(p('work/other'))).trusted).toBe(false);
   });
 
   it('judges a symlinked folder by its real path, both ways', async () => {
@@ -87,27 +91,27 @@ describe('which decision applies', () => {
     fs.symlinkSync(p('work/app'), p('link-to-app'));
     fs.symlinkSync(p('work/other'), p('work/app/link-to-other'));
     await t.set(p('link-to-app'), 'directory');
-    expect(t.check(p('work/app'))).toMatchObject({ trusted: true, storedAt: p('work/app') });
+    expect(await t.check(p('work/app'))).toMatchObject({ trusted: true, storedAt: p('work/app') });
     expect((await t.list()).map((e) => e.path)).toEqual([p('work/app')]);
     // a link inside a trusted folder that points out of it is not trusted by that folder
-    expect(t.check(p('work/app/link-to-other'))).toMatchObject({ trusted: false, path: p('work/other') });
+    expect(await t.check(p('work/app/link-to-other'))).toMatchObject({ trusted: false, path: p('work/other') });
     // `..` tricks resolve too
-    expect(t.check(p('work/app/src/../../app')).trusted).toBe(true);
-    expect(t.check(p('work/app/../other')).trusted).toBe(false);
+    expect((await t.check(p('work/app/src/../../app'))).trusted).toBe(true);
+    expect((await t.check(p('work/app/../other'))).trusted).toBe(false);
   });
 
   it('folds case where the file system ignores it, and not where it does not', async () => {
     const folded = store({ caseInsensitive: true });
     await folded.set(p('work/app'), 'directory');
-    expect(folded.check(p('work/app').toUpperCase()).trusted).toBe(true);
+    expect((await folded.check(p('work/app').toUpperCase())).trusted).toBe(true);
     const exact = store({ caseInsensitive: false });
-    expect(exact.check(p('work/app').toUpperCase()).trusted).toBe(false);
+    expect((await exact.check(p('work/app').toUpperCase())).trusted).toBe(false);
   });
 
   it('a folder that does not exist is judged by its nearest existing ancestor', async () => {
     const t = store();
     await t.set(p('work'), 'directory');
-    expect(t.check(p('work/not/yet/here')).trusted).toBe(true);
+    expect((await t.check(p('work/not/yet/here'))).trusted).toBe(true);
     await expect(t.set(p('work/missing'), 'directory')).rejects.toThrow(/not found/);
     write(p('work/file.txt'), 'x');
     await expect(t.set(p('work/file.txt'), 'directory')).rejects.toThrow(/not a folder/);
@@ -119,9 +123,9 @@ describe('session trust', () => {
     const t = store();
     const status = await t.set(p('work/app'), 'session');
     expect(status).toMatchObject({ trusted: true, decision: 'session', scope: 'session' });
-    expect(t.check(p('work/app/src')).trusted).toBe(true);
+    expect((await t.check(p('work/app/src'))).trusted).toBe(true);
     expect(fs.existsSync(p('config/trust.json'))).toBe(false);
-    expect(store().check(p('work/app')).trusted).toBe(false);
+    expect((await store().check(p('work/app'))).trusted).toBe(false);
   });
 
   it('at one folder, the later of a session and a stored decision applies (also when stored by another process)', async () => {
@@ -131,17 +135,17 @@ describe('session trust', () => {
     await cli.set(p('work/app'), 'never');
     now = new Date('2026-01-01T00:01:00Z');
     await app.set(p('work/app'), 'session');
-    expect(app.check(p('work/app')).decision).toBe('session');
+    expect((await app.check(p('work/app'))).decision).toBe('session');
     now = new Date('2026-01-01T00:02:00Z');
     await cli.set(p('work/app'), 'never');
-    expect(app.check(p('work/app'))).toMatchObject({ trusted: false, decision: 'never' });
+    expect(await app.check(p('work/app'))).toMatchObject({ trusted: false, decision: 'never' });
   });
 
   it('a stored decision at the same folder replaces the session one', async () => {
     const t = store();
     await t.set(p('work/app'), 'session');
     await t.set(p('work/app'), 'never');
-    expect(t.check(p('work/app'))).toMatchObject({ trusted: false, decision: 'never' });
+    expect(await t.check(p('work/app'))).toMatchObject({ trusted: false, decision: 'never' });
   });
 });
 
@@ -150,10 +154,10 @@ describe('revoke', () => {
     const app = store();
     const cli = store();
     await cli.set(p('work/app'), 'directory');
-    expect(app.check(p('work/app')).trusted).toBe(true);
+    expect((await app.check(p('work/app'))).trusted).toBe(true);
     await cli.revoke(p('work/app'));
-    expect(app.check(p('work/app'))).toMatchObject({ trusted: false, decision: 'default' });
-    expect(cli.check(p('work/app')).trusted).toBe(false);
+    expect(await app.check(p('work/app'))).toMatchObject({ trusted: false, decision: 'default' });
+    expect((await cli.check(p('work/app'))).trusted).toBe(false);
   });
 
   it('removes a parent grant that trusts the folder, and a session grant', async () => {
@@ -161,10 +165,10 @@ describe('revoke', () => {
     await t.set(p('work/app'), 'parent');
     const removed = await t.revoke(p('work/app'));
     expect(removed).toEqual([expect.objectContaining({ path: p('work'), scope: 'parent' })]);
-    expect(t.check(p('work/app')).trusted).toBe(false);
+    expect((await t.check(p('work/app'))).trusted).toBe(false);
     await t.set(p('work/app'), 'session');
     await t.revoke(p('work/app'));
-    expect(t.check(p('work/app')).trusted).toBe(false);
+    expect((await t.check(p('work/app'))).trusted).toBe(false);
   });
 
   it("removes a never keyed at the folder, but never an ancestor's never", async () => {
@@ -172,7 +176,7 @@ describe('revoke', () => {
     await t.set(p('work'), 'never');
     await t.set(p('work/app'), 'never');
     await t.revoke(p('work/app'));
-    expect(t.check(p('work/app'))).toMatchObject({ decision: 'never', storedAt: p('work') });
+    expect(await t.check(p('work/app'))).toMatchObject({ decision: 'never', storedAt: p('work') });
     expect(await t.list()).toHaveLength(1);
   });
 
@@ -180,7 +184,7 @@ describe('revoke', () => {
     const t = store();
     await t.set(p('work/other'), 'directory');
     expect(await t.revoke(p('work/app'))).toEqual([]);
-    expect(t.check(p('work/other')).trusted).toBe(true);
+    expect((await t.check(p('work/other'))).trusted).toBe(true);
   });
 });
 
@@ -188,28 +192,28 @@ describe('the global default', () => {
   it('comes from trust.default in the user settings', async () => {
     const t = store();
     write(p('config/settings.yaml'), 'trust:\n  default: trust\n');
-    expect(t.check(p('work/app'))).toMatchObject({
+    expect(await t.check(p('work/app'))).toMatchObject({
       trusted: true,
       decision: 'default',
       default: 'trust',
       needsDecision: false,
     });
     write(p('config/settings.yaml'), 'trust:\n  default: never\n');
-    expect(t.check(p('work/app'))).toMatchObject({ trusted: false, default: 'never', needsDecision: false });
+    expect(await t.check(p('work/app'))).toMatchObject({ trusted: false, default: 'never', needsDecision: false });
     await t.set(p('work/app'), 'directory');
-    expect(t.check(p('work/app')).trusted).toBe(true);
+    expect((await t.check(p('work/app'))).trusted).toBe(true);
   });
 
   it('a malformed settings file or value never widens trust: ask applies and the problem is reported', async () => {
     const t = store();
     write(p('config/settings.yaml'), 'trust:\n  default: yes please\n');
-    expect(t.check(p('work/app'))).toMatchObject({
+    expect(await t.check(p('work/app'))).toMatchObject({
       trusted: false,
       default: 'ask',
       settingsError: expect.stringMatching(/trust, ask or never/),
     });
     write(p('config/settings.yaml'), 'trust: [default: trust\n');
-    expect(t.check(p('work/app'))).toMatchObject({
+    expect(await t.check(p('work/app'))).toMatchObject({
       trusted: false,
       default: 'ask',
       settingsError: expect.stringMatching(/not valid YAML/),
@@ -238,9 +242,7 @@ describe('a corrupt store', () => {
     await t.set(p('work/app'), 'directory');
     write(p('config/settings.yaml'), 'trust:\n  default: trust\n');
     write(p('config/trust.json'), corrupt);
-    // The CLI's blocking check is untrusted too, and keeps no copy itself (nor caches the read without one).
-    expect(t.check(p('work/app'))).toMatchObject({ trusted: false, decision: 'error', error: { copy: null } });
-    const s = await t.checkAsync(p('work/app'));
+    const s = await t.check(p('work/app'));
     expect(s).toMatchObject({ trusted: false, decision: 'error' });
     expect(s.error?.reason).toMatch(/not valid JSON/);
     expect(await t.lastError()).toMatchObject({ path: p('config/trust.json') });
@@ -249,8 +251,8 @@ describe('a corrupt store', () => {
     expect(fs.readFileSync(p('config', copies[0] ?? ''), 'utf8')).toBe(corrupt);
     expect(s.error?.copy).toBe(p('config', copies[0] ?? ''));
     // checking again, or from another process, does not pile up copies
-    await t.checkAsync(p('work/other'));
-    await store().checkAsync(p('work/other'));
+    await t.check(p('work/other'));
+    await store().check(p('work/other'));
     expect(fs.readdirSync(p('config')).filter((f) => f.startsWith('trust.json.corrupt-'))).toHaveLength(1);
   });
 
@@ -262,9 +264,9 @@ describe('a corrupt store', () => {
         entries: [{ path: p('work/app'), scope: 'directory', grantedAt: 'x', lastOpened: null, grantedFrom: null }],
       }),
     );
-    expect(store().check(p('work/app'))).toMatchObject({ trusted: false, decision: 'error' });
+    expect(await store().check(p('work/app'))).toMatchObject({ trusted: false, decision: 'error' });
     write(p('config/trust.json'), JSON.stringify({ version: 2, entries: [] }));
-    expect(store().check(p('work/app')).decision).toBe('error');
+    expect((await store().check(p('work/app'))).decision).toBe('error');
     write(
       p('config/trust.json'),
       JSON.stringify({
@@ -306,8 +308,8 @@ describe('a corrupt store', () => {
     expect(result).toMatchObject({ kept: 2, dropped: 1 });
     expect(fs.readFileSync(result.copy ?? '', 'utf8')).toBe(bad);
     expect(await t.lastError()).toBeNull();
-    expect(t.check(p('work/app')).trusted).toBe(true);
-    expect(t.check(p('work/other')).decision).toBe('never');
+    expect((await t.check(p('work/app'))).trusted).toBe(true);
+    expect((await t.check(p('work/other'))).decision).toBe('never');
   });
 });
 
@@ -333,8 +335,8 @@ describe('bookkeeping', () => {
       [p('elsewhere'), 'session', false],
       [p('work/app'), 'directory', true],
     ]);
-    expect(t.isTrusted(p('work/app'))).toBe(true);
-    expect(t.isTrusted(p('work/other'))).toBe(false);
+    expect(await t.isTrusted(p('work/app'))).toBe(true);
+    expect(await t.isTrusted(p('work/other'))).toBe(false);
   });
 
   it('writes the store with owner-only permissions and leaves no lock or temp file behind', async () => {
@@ -355,6 +357,6 @@ describe('too-wide grants are refused', () => {
     expect(await t.list()).toEqual([]);
     expect(await t.parentToTrust(p('work/app/src'))).toBe(p('work/app'));
     await t.set('/', 'never');
-    expect(t.check(p('elsewhere')).decision).toBe('never');
+    expect((await t.check(p('elsewhere'))).decision).toBe('never');
   });
 });
