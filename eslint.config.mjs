@@ -50,14 +50,6 @@ const noSyncMainCalls = [
 ];
 /** The modules of src/main allowed synchronous calls, each with its reason. Keep it short. */
 const SYNC_ALLOWED = [
-  // The blocking twins that the one-shot CLI's synchronous engine (`gatehouse permissions check`: decide/evaluate)
-  // reads the disk through. The main thread calls the asynchronous ones beside them (readRegularFile, the FsView
-  // prefetch of decide, realDirAsync, LastGoodCache.load, refreshAsync); the synchronous ones have no other caller.
-  'src/main/fs/read-regular-file.ts',
-  'src/main/permission/fs-view.ts',
-  'src/main/permission/path-confinement.ts',
-  'src/main/settings/last-good-cache.ts',
-  'src/main/settings/watched-settings-file.ts',
   // Start-up, before any window or request: the folder named on the command line; where the worker bundle is.
   'src/main/app/startup-project.ts',
   'src/main/worker-host/worker-entry.ts',

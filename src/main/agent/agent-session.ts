@@ -212,7 +212,7 @@ export class AgentSession {
 
   /** The settings as the engine reads them now (file problems and unknown keys, for a shell's warnings). */
   settingsSnapshot(): Promise<SettingsSnapshot> {
-    return this.engine.state.settings.snapshotAsync();
+    return this.engine.state.settings.snapshot();
   }
 
   removeSessionRule(behavior: RuleBehavior, rule: string): boolean {

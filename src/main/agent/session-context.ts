@@ -79,7 +79,7 @@ export class SessionContext {
     return runMcpServers({
       configDir: this.options.configDir,
       projectRoot: this.options.projectRoot,
-      snapshot: await this.options.engine.state.settings.snapshotAsync(),
+      snapshot: await this.options.engine.state.settings.snapshot(),
       trust,
     });
   }

@@ -77,7 +77,7 @@ export function createHooksHandlers(opts: HooksHandlersOptions): HooksHandlers {
         home: homeDir(opts.env),
         env: opts.env,
       });
-      const [snapshot, answer] = await Promise.all([store.snapshotAsync(), trustAnswer(opts.trust, project)]);
+      const [snapshot, answer] = await Promise.all([store.snapshot(), trustAnswer(opts.trust, project)]);
       const { trusted } = answer;
       const hooksEnabled = answer.extensions.hooks;
       const entries = hookEntries(snapshot.hooks, { trusted, hooksEnabled });

@@ -67,7 +67,7 @@ export function createMcpHandlers(opts: McpHandlersOptions): McpHandlers {
       home: homeDir(opts.env),
       env: opts.env,
     });
-    const [snapshot, trust] = await Promise.all([store.snapshotAsync(), trustAnswer(opts.trust, project)]);
+    const [snapshot, trust] = await Promise.all([store.snapshot(), trustAnswer(opts.trust, project)]);
     return { trust, ...(await resolveMcpServers({ projectRoot: project, snapshot, trust, approvals })) };
   };
   const personal = new Set(['user', 'policy']);

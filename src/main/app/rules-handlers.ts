@@ -81,7 +81,7 @@ export function createRulesHandlers(opts: RulesHandlersOptions): RulesHandlers {
   return {
     listRules: async () => {
       const project = requireProject();
-      const snapshot = await store(project).snapshotAsync();
+      const snapshot = await store(project).snapshot();
       const claudeFiles = new Set(
         snapshot.files.filter((f) => f.location.format === 'claude').map((f) => f.location.file),
       );

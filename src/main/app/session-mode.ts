@@ -101,7 +101,7 @@ export class SessionMode {
     const { configDir, env } = this.options;
     try {
       const store = new SettingsStore({ projectRoot: project, configDir, home: homeDir(env), env });
-      const snapshot = await store.snapshotAsync();
+      const snapshot = await store.snapshot();
       return settingsModeInForce(snapshot, trusted);
     } catch {
       return null;

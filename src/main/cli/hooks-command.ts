@@ -67,7 +67,7 @@ export const hooksCommand: CliCommand = {
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const projectRoot = projectDir(values.project, io.cwd);
     const configDir = userConfigDir(io.env);
-    const snapshot = new SettingsStore({ projectRoot, configDir, home: homeDir(io.env), env: io.env }).snapshot();
+    const snapshot = await new SettingsStore({ projectRoot, configDir, home: homeDir(io.env), env: io.env }).snapshot();
     const trust = await new TrustStore({ configDir, env: io.env }).check(projectRoot);
     const entries = hookEntries(snapshot.hooks, {
       trusted: trust.trusted,

@@ -69,7 +69,7 @@ async function servers(
     configDir,
     home: homeDir(io.env),
     env: io.env,
-  }).snapshotAsync();
+  }).snapshot();
   const trust = await trustAnswer(storeOracle(new TrustStore({ configDir, env: io.env })), projectRoot);
   const resolved = await resolveMcpServers({ projectRoot, snapshot, trust, approvals: new McpApprovals(configDir) });
   const problems = resolved.problems.map((p) => `${p.file}${p.key ? `: ${p.key}` : ''}: ${p.reason}`);

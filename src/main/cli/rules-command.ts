@@ -62,7 +62,7 @@ async function list(args: string[], io: CliIO): Promise<number> {
   const configDir = userConfigDir(io.env);
   const trusted = await trustOracle(configDir, io.env).isTrusted(projectRoot);
   const store = new SettingsStore({ projectRoot, configDir, home: homeDir(io.env), env: io.env });
-  const snapshot = store.snapshot();
+  const snapshot = await store.snapshot();
   await store.flush(); // the last good versions it recorded are written before the command ends
   const rules = snapshot.rules.map((r) => ({
     rule: r.text,

@@ -71,37 +71,6 @@ export interface ReadRegularOptions {
  * with fstat (FIFO, device, socket and folder refused), and at most `maxBytes` read (a file that grows past the limit
  * while being read is refused too). A missing file throws the usual ENOENT error.
  */
-export function readRegularFileSync(file: string, options: ReadRegularOptions): string {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, OPEN_FLAGS);
-  } catch (err) {
-    refusedOpen(file, err);
-  }
-  try {
-    checkStat(file, fs.fstatSync(fd), options.maxBytes, options.what);
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const buf = Buffer.allocUnsafe(64 * 1024);
-    for (;;) {
-      const n = fs.readSync(fd, buf, 0, buf.length, null);
-      if (n === 0) break;
-      total += n;
-      if (total > options.maxBytes)
-        throw new RefusedFileError(
-          file,
-          'EFBIG',
-          `grew past the limit for ${options.what} (${limitText(options.maxBytes)}) while being read`,
-        );
-      chunks.push(Buffer.from(buf.subarray(0, n)));
-    }
-    return Buffer.concat(chunks, total).toString('utf8');
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** The asynchronous twin of `readRegularFileSync` (for the main thread after start-up). */
 export async function readRegularFile(file: string, options: ReadRegularOptions): Promise<string> {
   let handle: fs.promises.FileHandle;
   try {

@@ -33,7 +33,7 @@ export async function testMcpServer(opts: {
   host: Pick<WorkerHost, 'request'>;
 }): Promise<McpTestResult> {
   const { projectRoot, configDir, env } = opts;
-  const snapshot = await new SettingsStore({ projectRoot, configDir, home: opts.home, env }).snapshotAsync();
+  const snapshot = await new SettingsStore({ projectRoot, configDir, home: opts.home, env }).snapshot();
   const trust = await trustAnswer(opts.trust, projectRoot);
   const resolved = await resolveMcpServers({ projectRoot, snapshot, trust, approvals: new McpApprovals(configDir) });
   const found =

@@ -3,8 +3,8 @@ import type { AgentMode, PermissionMode, RuleBehavior } from '../../shared/permi
 import { policyFile } from '../settings/settings-locations';
 import { SettingsStore, type RuleText, type SettingsSnapshot } from '../settings/settings-store';
 import type { LoadedRule } from './rules/rule-types';
-import { nodeDisk, PrefetchedFs, type EngineDisk, type FsView } from './fs-view';
-import { expandHome, PathConfinement, realDirAsync } from './path-confinement';
+import { nodeDisk, PrefetchedFs, settle, type EngineDisk, type FsView } from './fs-view';
+import { expandHome, PathConfinement, realDir } from './path-confinement';
 import { ProtectedPaths } from './protected-paths';
 import { RuleSet } from './rules/rule-set';
 import type { EngineState } from './stage-types';
@@ -57,7 +57,8 @@ export function settingsModeInForce(snapshot: SettingsSnapshot, trusted: boolean
  */
 export class EngineStateSource {
   readonly settings: SettingsStore;
-  readonly protectedPaths: ProtectedPaths;
+  /** Resolved (real paths, without blocking) once, as the engine is made. */
+  private readonly protectedPaths: Promise<ProtectedPaths>;
   private mcpReadTools: ReadonlySet<string> = new Set();
   private built: { version: number; trusted: boolean; rules: RuleSet; confinement: PathConfinement } | null = null;
   private readonly sys: PathSystem;
@@ -75,14 +76,21 @@ export class EngineStateSource {
       env: disk === nodeDisk ? options.env : { ...options.env, GATEHOUSE_POLICY: disk.hostPath(policy) },
       cliRules: options.cliRules,
     });
-    this.protectedPaths = new ProtectedPaths({
-      projectRoot: options.projectRoot,
-      configDir: options.configDir,
-      home: options.home,
-      policyFile: policy,
-      sys,
-      fs: disk.view,
-    });
+    const protectedPaths = settle(
+      (fs) =>
+        new ProtectedPaths({
+          projectRoot: options.projectRoot,
+          configDir: options.configDir,
+          home: options.home,
+          policyFile: policy,
+          sys,
+          fs,
+        }),
+      this.prefetchingView(),
+    );
+    // Awaited by every decision, which then fails with its error; not an unhandled rejection before the first one.
+    protectedPaths.catch(() => undefined);
+    this.protectedPaths = protectedPaths;
   }
 
   /** A view of the disk filled without blocking (see fs-view.ts), for one asynchronous decision. */
@@ -113,7 +121,7 @@ export class EngineStateSource {
 
   /** What the settings files say now (stat'ed, re-read when changed, without blocking). */
   snapshot(): Promise<SettingsSnapshot> {
-    return this.settings.snapshotAsync();
+    return this.settings.snapshot();
   }
 
   /**
@@ -124,18 +132,19 @@ export class EngineStateSource {
     overrides: { agentMode?: AgentMode; mode?: PermissionMode } = {},
     view: FsView = this.prefetchingView(),
   ): Promise<EngineState> {
-    const [snapshot, answer] = await Promise.all([
-      this.settings.snapshotAsync(),
+    const [snapshot, answer, protectedPaths] = await Promise.all([
+      this.settings.snapshot(),
       trustAnswer(this.options.trust, this.options.projectRoot),
+      this.protectedPaths,
     ]);
     const rulesTrusted = loadsProjectRules(answer);
     if (this.stale(snapshot, rulesTrusted)) {
       const dirs = await Promise.all(
-        this.extraDirs(snapshot, rulesTrusted).map((d) => realDirAsync(d, this.options.home, this.sys, this.disk)),
+        this.extraDirs(snapshot, rulesTrusted).map((d) => realDir(d, this.options.home, this.sys, this.disk)),
       );
       if (this.stale(snapshot, rulesTrusted)) this.built = this.build(snapshot, rulesTrusted, dirs);
     }
-    return this.stateFor(snapshot, answer, overrides, view);
+    return this.stateFor(snapshot, answer, overrides, view, protectedPaths);
   }
 
   private stale(snapshot: SettingsSnapshot, trusted: boolean): boolean {
@@ -155,6 +164,7 @@ export class EngineStateSource {
     answer: TrustAnswer,
     overrides: { agentMode?: AgentMode; mode?: PermissionMode },
     view: FsView,
+    protectedPaths: ProtectedPaths,
   ): EngineState {
     const built = this.built as NonNullable<typeof this.built>;
     const trusted = answer.trusted;
@@ -166,7 +176,7 @@ export class EngineStateSource {
       agentMode: overrides.agentMode ?? this.options.agentMode ?? 'chat',
       trusted,
       confinement: built.confinement.withFs(view),
-      protectedPaths: this.protectedPaths,
+      protectedPaths,
       rules: built.rules,
       unknownRules: snapshot.unknownRules,
       hooks: snapshot.hooks,
@@ -189,7 +199,8 @@ export class EngineStateSource {
       version: snapshot.version,
       trusted,
       rules,
-      confinement: new PathConfinement(projectRoot, [...new Set(dirs)], home, this.disk.view, sys),
+      // Each decision looks at the disk through its own view (`stateFor`): this one has fetched nothing.
+      confinement: new PathConfinement(projectRoot, [...new Set(dirs)], home, this.prefetchingView(), sys),
     };
   }
 }

@@ -3,12 +3,11 @@ import { HOST_PATHS, type PathSystem } from '../../shared/node/platform-path';
 
 /**
  * How the engine looks at the disk while it judges paths: `lstat`, `readlink`, `readdir`. The rules are synchronous
- * code; where they run decides how the disk is read:
- * - `liveFs` reads it synchronously: the one-shot CLI (`permissions check`), tests, benches.
- * - `PrefetchedFs` answers from what was fetched asynchronously before, and notes what it did not have. The engine's
- *   `decide` evaluates a call, fetches whatever was missing with `fs.promises`, and evaluates again until
- *   nothing is missing: the Electron main thread never waits on the disk (a frozen main process freezes every
- *   window), and the final answer was computed from what is on disk, exactly as the synchronous one.
+ * code, and the disk is read without blocking: `PrefetchedFs` answers from what was fetched asynchronously before,
+ * and notes what it did not have. The engine's `decide` evaluates a call, fetches whatever was missing through its
+ * `EngineDisk`, and evaluates again until nothing is missing (`settle`): no shell waits on the disk (a frozen
+ * Electron main process freezes every window), each path is read at most once per decision, and the final answer was
+ * computed from what is on disk at that moment.
  */
 export interface FsView {
   /** lstat, or null when nothing is there (or it cannot be looked at). */
@@ -24,32 +23,12 @@ export interface FsView {
   prefetchTree?(p: string, maxEntries: number): void;
 }
 
-export const liveFs: FsView = {
-  lstat(p) {
-    try {
-      return fs.lstatSync(p, { throwIfNoEntry: false }) ?? null;
-    } catch {
-      return null;
-    }
-  },
-  readlink: (p) => fs.readlinkSync(p),
-  readdir(p) {
-    try {
-      return fs.readdirSync(p, { withFileTypes: true });
-    } catch {
-      return null;
-    }
-  },
-};
-
 /**
  * The disk the engine judges paths on: this machine's (`nodeDisk`), or one that maps another platform's paths onto it
  * (a test of Windows paths on Linux maps `C:\proj` to a temporary folder). Every read of the disk the engine makes
  * (real paths of roots, links, folders, the volume's case folding, settings files) goes through one of these.
  */
 export interface EngineDisk {
-  /** Synchronous reads, for the blocking `decide`. */
-  view: FsView;
   lstat(p: string): Promise<fs.Stats | null>;
   readlink(p: string): Promise<string | null>;
   readdir(p: string): Promise<fs.Dirent[] | null>;
@@ -57,43 +36,18 @@ export interface EngineDisk {
   stat(p: string): Promise<{ dev: number | bigint; ino: number | bigint } | null>;
   /** The real path of something that exists; rejects otherwise. */
   realpath(p: string): Promise<string>;
-  realpathSync(p: string): string;
   /** Where this machine keeps the file the engine calls `p` (the settings files are read there). */
   hostPath(p: string): string;
 }
 
 export const nodeDisk: EngineDisk = {
-  view: liveFs,
   lstat: (p) => fs.promises.lstat(p).catch(() => null),
   readlink: (p) => fs.promises.readlink(p).catch(() => null),
   readdir: (p) => fs.promises.readdir(p, { withFileTypes: true }).catch(() => null),
   stat: (p) => fs.promises.stat(p, { bigint: true }).catch(() => null),
   realpath: (p) => fs.promises.realpath(p),
-  realpathSync: (p) => fs.realpathSync.native(p),
   hostPath: (p) => p,
 };
-
-/** A live view that remembers each answer: for a batch of paths judged at one moment. */
-export function cachingFs(base: FsView = liveFs): FsView {
-  const lstats = new Map<string, fs.Stats | null>();
-  const links = new Map<string, string>();
-  const dirs = new Map<string, fs.Dirent[] | null>();
-  return {
-    lstat(p) {
-      if (!lstats.has(p)) lstats.set(p, base.lstat(p));
-      return lstats.get(p) ?? null;
-    },
-    readlink(p) {
-      let t = links.get(p);
-      if (t === undefined) links.set(p, (t = base.readlink(p)));
-      return t;
-    },
-    readdir(p) {
-      if (!dirs.has(p)) dirs.set(p, base.readdir(p));
-      return dirs.get(p) ?? null;
-    },
-  };
-}
 
 type Miss = { op: 'lstat' | 'readlink' | 'readdir'; path: string } | { op: 'tree'; path: string; max: number };
 
@@ -182,8 +136,8 @@ const MAX_PREFETCH_ROUNDS = 64;
 
 /**
  * Runs `fn` against a prefetched view until it runs without missing anything: each round fetches, without blocking,
- * what the previous one asked for. The final run saw only fetched answers, so its result (or its error) is what the
- * synchronous run would have given at that moment.
+ * what the previous one asked for. The final run saw only fetched answers, so its result (or its error) is what `fn`
+ * gives for the disk as it was read.
  */
 export async function settle<T>(fn: (view: FsView) => T, view: PrefetchedFs = new PrefetchedFs()): Promise<T> {
   for (let round = 0; ; round++) {

@@ -1,5 +1,5 @@
 import { HOST_PATHS, type PathSystem } from '../../shared/node/platform-path';
-import { cachingFs, liveFs, nodeDisk, PrefetchedFs, settle, type EngineDisk, type FsView } from './fs-view';
+import { nodeDisk, PrefetchedFs, settle, type EngineDisk, type FsView } from './fs-view';
 
 /**
  * The one function that says where a path really lands: used for file tools, command path arguments and
@@ -57,7 +57,7 @@ export function resolveRealPath(
   p: string,
   base: string,
   home: string,
-  view: FsView = liveFs,
+  view: FsView,
   sys: PathSystem = HOST_PATHS,
 ): string {
   const absolute = absoluteFrom(p, base, home, sys);
@@ -77,7 +77,7 @@ export function resolvePhysicalPath(
   p: string,
   base: string,
   home: string,
-  view: FsView = liveFs,
+  view: FsView,
   sys: PathSystem = HOST_PATHS,
 ): string {
   const expanded = expandHome(p, home, sys);
@@ -94,18 +94,11 @@ function ownBase(expanded: string, sys: PathSystem): string {
   return sys.isRelative(expanded) ? process.cwd() : sys.root(expanded);
 }
 
-/** Real path of an existing directory (project roots, additional directories). Falls back to resolveRealPath. */
-export function realDir(dir: string, home: string, sys: PathSystem = HOST_PATHS, disk: EngineDisk = nodeDisk): string {
-  const expanded = expandHome(dir, home, sys);
-  try {
-    return sys.normalize(disk.realpathSync(expanded));
-  } catch {
-    return resolveRealPath(dir, ownBase(expanded, sys), home, disk.view, sys);
-  }
-}
-
-/** `realDir` without blocking: `realpath` without blocking; the same fallback for a folder that is not there. */
-export async function realDirAsync(
+/**
+ * Real path of an existing directory (project roots, additional directories), without blocking; a folder that is not
+ * there falls back to resolveRealPath.
+ */
+export async function realDir(
   dir: string,
   home: string,
   sys: PathSystem = HOST_PATHS,
@@ -137,19 +130,11 @@ export class PathConfinement {
     additionalDirectories: readonly string[],
     readonly home: string,
     /** How the disk is looked at (see fs-view.ts). */
-    readonly fs: FsView = liveFs,
+    readonly fs: FsView,
     /** How paths are spelled and compared (see platform-path.ts). */
     readonly sys: PathSystem = HOST_PATHS,
   ) {
     this.roots = [projectRoot, ...additionalDirectories];
-  }
-
-  /**
-   * The same confinement, remembering each segment's lstat: for a batch of calls judged at one moment (the files
-   * of a search share their folders). Not for single calls, which must see the disk as it is now.
-   */
-  forBatch(): PathConfinement {
-    return this.withFs(cachingFs(this.fs));
   }
 
   /** The same confinement looking at the disk through `view`. */

@@ -1,5 +1,5 @@
 import { HOST_PATHS, type PathSystem } from '../../shared/node/platform-path';
-import { liveFs, type FsView } from './fs-view';
+import type { FsView } from './fs-view';
 import { resolveRealPath } from './path-confinement';
 
 /**
@@ -20,13 +20,14 @@ export class ProtectedPaths {
     configDir: string;
     home: string;
     policyFile: string;
-    /** How paths are spelled and compared, and how the disk is looked at (default: this machine's). */
+    /** How paths are spelled and compared (default: this machine's). */
     sys?: PathSystem;
-    fs?: FsView;
+    /** How the disk is looked at (build it with `settle`, see fs-view.ts). */
+    fs: FsView;
   }) {
     const sys = (this.sys = opts.sys ?? HOST_PATHS);
     const both = (p: string): string[] => [
-      ...new Set([sys.resolve(p), resolveRealPath(p, opts.projectRoot, opts.home, opts.fs ?? liveFs, sys)]),
+      ...new Set([sys.resolve(p), resolveRealPath(p, opts.projectRoot, opts.home, opts.fs, sys)]),
     ];
     // The whole project .claude/ folder (contract "Assurance"): its settings are rules, its agents, commands and
     // skills grant tools. The user's own ~/.claude/settings.json is a file Gatehouse reads as rules.

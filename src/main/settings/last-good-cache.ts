@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { PermissionModeSchema } from '../../shared/permission';
 import { writeFileAtomicAsync } from '../fs/atomic-write';
-import { MAX_SETTINGS_BYTES, MAX_STATE_BYTES, readRegularFile, readRegularFileSync } from '../fs/read-regular-file';
+import { MAX_SETTINGS_BYTES, MAX_STATE_BYTES, readRegularFile } from '../fs/read-regular-file';
 import { withStateLock } from '../fs/state-lock';
 import { McpServerEntrySchema } from '../../shared/mcp-contract';
 import type { FileSettings } from './settings-schema';
@@ -56,8 +56,8 @@ export async function flushLastGoodWrites(): Promise<void> {
  * One entry file per settings file (`settings-last-good/<hash>.json`), so processes recording different settings
  * files never touch each other's entries; one settings file's entry is replaced under its lock, and only by a version
  * seen later than the one stored (a slow process cannot put back an older version over a newer one). Reads and
- * writes are asynchronous (the write waits for the lock in the background); only `get` reads synchronously, for the
- * one-shot CLI's synchronous engine, and a one-shot process exits only once its writes are done.
+ * writes are asynchronous (the write waits for the lock in the background; a one-shot process exits only once its
+ * writes are done): `load` reads a file's recorded version into memory, and `get` and `set` answer from memory.
  */
 export class LastGoodCache {
   readonly dir: string;
@@ -74,26 +74,15 @@ export class LastGoodCache {
     return path.join(this.dir, `${createHash('sha256').update(settingsFile).digest('hex').slice(0, 40)}.json`);
   }
 
-  /**
-   * The recorded version, read synchronously when not known yet: for the one-shot CLI's synchronous engine only.
-   * The main thread calls `load` first (asynchronous), after which this answers from memory.
-   */
+  /** The recorded version as `load` read it (or `set` recorded it since); null when there is none or it was not loaded. */
   get(settingsFile: string): FileSettings | null {
-    if (!this.memory.has(settingsFile))
-      this.memory.set(
-        settingsFile,
-        recorded(readJson(this.entryFile(settingsFile)), readJson(this.legacyFile), settingsFile),
-      );
     return this.memory.get(settingsFile) ?? null;
   }
 
   /** Reads the recorded version of `settingsFile` into memory without blocking (once per file and process). */
   async load(settingsFile: string): Promise<void> {
     if (this.memory.has(settingsFile)) return;
-    const [entry, legacy] = await Promise.all([
-      readJsonAsync(this.entryFile(settingsFile)),
-      readJsonAsync(this.legacyFile),
-    ]);
+    const [entry, legacy] = await Promise.all([readJson(this.entryFile(settingsFile)), readJson(this.legacyFile)]);
     if (!this.memory.has(settingsFile)) this.memory.set(settingsFile, recorded(entry, legacy, settingsFile));
   }
 
@@ -102,7 +91,8 @@ export class LastGoodCache {
    * (never blocking the thread), best effort: the cache only helps the next process; `flush()` waits for the writes.
    */
   set(settingsFile: string, settings: FileSettings | null, stamp: bigint): void {
-    // A file that is absent and has no recorded version (the usual case for most of the seven files): nothing to do.
+    // A file that is absent and has no recorded version (the usual case for most of the files; `load` read it first):
+    // nothing to do.
     if (settings === null && this.get(settingsFile) === null) return;
     const before = this.memory.has(settingsFile) ? (this.memory.get(settingsFile) ?? null) : undefined;
     this.memory.set(settingsFile, settings);
@@ -149,15 +139,7 @@ function parseEntry(text: string, settingsFile: string): Entry | null {
 type Json = { text: string } | null;
 
 /** A small JSON state file's text, or null when it cannot be read (the cache is best effort). */
-function readJson(file: string): Json {
-  try {
-    return { text: readRegularFileSync(file, { maxBytes: MAX_STATE_BYTES, what: 'the last-good settings cache' }) };
-  } catch {
-    return null;
-  }
-}
-
-async function readJsonAsync(file: string): Promise<Json> {
+async function readJson(file: string): Promise<Json> {
   try {
     return { text: await readRegularFile(file, { maxBytes: MAX_STATE_BYTES, what: 'the last-good settings cache' }) };
   } catch {

@@ -114,15 +114,12 @@ export class SettingsStore {
     return this.persisted.flush();
   }
 
-  /** Stats every file; re-parses the changed ones; rebuilds the snapshot only when something changed. */
-  snapshot(): SettingsSnapshot {
-    for (const f of this.files) if (f.watched.refresh()) this.dirty = true;
-    return this.built();
-  }
-
-  /** `snapshot` without blocking: the files are stat'ed and read with fs.promises (the Electron main thread). */
-  async snapshotAsync(): Promise<SettingsSnapshot> {
-    const changed = await Promise.all(this.files.map((f) => f.watched.refreshAsync()));
+  /**
+   * Stats every file; re-parses the changed ones; rebuilds the snapshot only when something changed. Nothing blocks:
+   * the files are stat'ed and read with fs.promises.
+   */
+  async snapshot(): Promise<SettingsSnapshot> {
+    const changed = await Promise.all(this.files.map((f) => f.watched.refresh()));
     if (changed.some((c) => c)) this.dirty = true;
     return this.built();
   }

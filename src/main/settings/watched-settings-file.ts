@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { MAX_SETTINGS_BYTES, readFailure, readRegularFile, readRegularFileSync } from '../fs/read-regular-file';
+import { MAX_SETTINGS_BYTES, readFailure, readRegularFile } from '../fs/read-regular-file';
 import type { LastGoodCache } from './last-good-cache';
 import { parseSettingsText, type SettingsFileError, type SettingsKeyProblem } from './parse-settings';
 import type { SettingsFormat } from './unknown-keys';
@@ -19,18 +19,7 @@ export function forgetLastGoodSettings(): void {
   lastGoodByFile.clear();
 }
 
-function statOf(file: string): { key: string; ctimeNs: bigint } {
-  try {
-    const st = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
-    if (st === undefined) return { key: 'absent', ctimeNs: 0n };
-    return { key: `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`, ctimeNs: st.ctimeNs };
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return { key: code === 'ENOENT' || code === 'ENOTDIR' ? 'absent' : `error:${code ?? 'unknown'}`, ctimeNs: 0n };
-  }
-}
-
-async function statOfAsync(file: string): Promise<{ key: string; ctimeNs: bigint }> {
+async function statOf(file: string): Promise<{ key: string; ctimeNs: bigint }> {
   try {
     const st = await fs.promises.stat(file, { bigint: true });
     return { key: `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`, ctimeNs: st.ctimeNs };
@@ -73,26 +62,9 @@ export class WatchedSettingsFile {
     private readonly misplaced: { expected: string } | null = null,
   ) {}
 
-  /**
-   * Returns true when the file's effective settings or error may have changed. Blocking: for the one-shot CLI's
-   * synchronous engine only; the main thread uses `refreshAsync`.
-   */
-  refresh(): boolean {
-    const { key, ctimeNs } = statOf(this.file);
-    if (key === this.key) return false;
-    if (key === 'absent') return this.absent();
-    let text: string;
-    try {
-      text = readRegularFileSync(this.file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });
-    } catch (err) {
-      return this.unreadable(key, err);
-    }
-    return this.apply(key, ctimeNs, text);
-  }
-
-  /** `refresh` without blocking (the Electron main thread): stat and read with fs.promises. */
-  async refreshAsync(): Promise<boolean> {
-    const { key, ctimeNs } = await statOfAsync(this.file);
+  /** Returns true when the file's effective settings or error may have changed. Stats and reads with fs.promises. */
+  async refresh(): Promise<boolean> {
+    const { key, ctimeNs } = await statOf(this.file);
     if (key === this.key) return false;
     // The recorded last good version, read now without blocking: `absent`, `apply` and `fail` then use memory.
     await this.persisted?.load(this.file);

@@ -3,7 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PathConfinement, resolveRealPath } from '../../../src/main/permission/path-confinement';
+import { settle } from '../../../src/main/permission/fs-view';
+import {
+  PathConfinement,
+  resolveRealPath,
+  type ConfinementVerdict,
+} from '../../../src/main/permission/path-confinement';
 import { judgePath } from '../../../src/main/permission/judged-path';
 import { isInside, relativeEscapes as relEscapes } from '../../../src/shared/node/path-containment';
 
@@ -31,25 +36,29 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
+/** Where `p` lands, the disk read as the engine reads it (see fs-view.ts). */
+function judge(p: string, extra: string[] = [path.join(root, 'extra')]): Promise<ConfinementVerdict> {
+  return settle((fs) => new PathConfinement(project, extra, home, fs).judge(p));
+}
+
 describe('PathConfinement', () => {
-  const c = () => new PathConfinement(project, [path.join(root, 'extra')], home);
-  it('judges where paths really land', () => {
-    expect(c().judge('src/deep/new/file.ts').root).toBe(project);
-    expect(c().judge('../outside/secret.txt').root).toBeNull();
-    expect(c().judge('/etc/passwd').root).toBeNull();
-    expect(c().judge('link-out/secret.txt').root).toBeNull();
-    expect(c().judge('link-out/new.txt').root).toBeNull();
-    expect(c().judge('link-file').root).toBeNull();
-    expect(c().judge('chain/x').root).toBeNull();
-    expect(c().judge('dangling').real).toBe(path.join(outside, 'not-yet'));
-    expect(c().judge('link-in/deep').real).toBe(path.join(project, 'src', 'deep'));
-    expect(c().judge('src/../../project/src').root).toBe(project);
-    expect(c().judge('to-extra/x').root).toBe(path.join(root, 'extra'));
-    expect(c().judge('~/x').root).toBeNull();
-    expect(c().judge(project).root).toBe(project);
+  it('judges where paths really land', async () => {
+    expect((await judge('src/deep/new/file.ts')).root).toBe(project);
+    expect((await judge('../outside/secret.txt')).root).toBeNull();
+    expect((await judge('/etc/passwd')).root).toBeNull();
+    expect((await judge('link-out/secret.txt')).root).toBeNull();
+    expect((await judge('link-out/new.txt')).root).toBeNull();
+    expect((await judge('link-file')).root).toBeNull();
+    expect((await judge('chain/x')).root).toBeNull();
+    expect((await judge('dangling')).real).toBe(path.join(outside, 'not-yet'));
+    expect((await judge('link-in/deep')).real).toBe(path.join(project, 'src', 'deep'));
+    expect((await judge('src/../../project/src')).root).toBe(project);
+    expect((await judge('to-extra/x')).root).toBe(path.join(root, 'extra'));
+    expect((await judge('~/x')).root).toBeNull();
+    expect((await judge(project)).root).toBe(project);
   });
-  it('link loops throw rather than hang', () => {
-    expect(() => c().judge('loop-a/x')).toThrow(/symbolic links/);
+  it('link loops throw rather than hang', async () => {
+    await expect(judge('loop-a/x')).rejects.toThrow(/symbolic links/);
   });
   it('isInside is segment-aware', () => {
     expect(isInside('/a/bc', '/a/b')).toBe(false);
@@ -58,13 +67,13 @@ describe('PathConfinement', () => {
     expect(isInside('/a', '/a/b')).toBe(false);
   });
 
-  it('a name that starts with two dots is inside; only `..` segments leave', () => {
+  it('a name that starts with two dots is inside; only `..` segments leave', async () => {
     expect(isInside('/a/b/..dots.txt', '/a/b')).toBe(true);
     expect(isInside('/a/b/...', '/a/b')).toBe(true);
-    expect(c().judge('..dots.txt').root).toBe(project);
-    expect(c().judge('..cache/new.txt').root).toBe(project);
-    expect(c().judge('src/..x/../../..').root).toBeNull();
-    expect(c().judge('../project-sibling/x').root).toBeNull();
+    expect((await judge('..dots.txt')).root).toBe(project);
+    expect((await judge('..cache/new.txt')).root).toBe(project);
+    expect((await judge('src/..x/../../..')).root).toBeNull();
+    expect((await judge('../project-sibling/x')).root).toBeNull();
     for (const rel of ['..', '../x', `..${path.sep}x`, '/abs']) expect(relEscapes(rel), rel).toBe(true);
     for (const rel of ['..dots', '...', 'a/..b', '.']) expect(relEscapes(rel), rel).toBe(false);
   });
@@ -96,11 +105,11 @@ describe('property: a path judged inside never resolves outside', () => {
     'to-extra',
     'project',
   );
-  it('random .., symlink chains and missing segments agree with the OS', () => {
-    fc.assert(
-      fc.property(fc.array(segment, { minLength: 1, maxLength: 7 }), (segs) => {
+  it('random .., symlink chains and missing segments agree with the OS', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 7 }), async (segs) => {
         const rel = segs.join('/');
-        const judged = new PathConfinement(project, [], home).judge(rel);
+        const judged = await judge(rel, []);
         // Enough leading `..` climb out of the fixture (`../../x` is the system's temp folder's x): the reference
         // creates nothing there. Such a path is outside the project whatever it resolves to.
         if (!isInside(path.join(project, rel), root)) {
@@ -117,11 +126,11 @@ describe('property: a path judged inside never resolves outside', () => {
     );
     // The reference created directories inside `outside` too; they do not matter for later runs.
   });
-  it('resolveRealPath never reports inside for absolute paths elsewhere', () => {
-    fc.assert(
-      fc.property(fc.array(fc.constantFrom('..', 'etc', 'tmp', 'x', '.'), { maxLength: 6 }), (segs) => {
+  it('resolveRealPath never reports inside for absolute paths elsewhere', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom('..', 'etc', 'tmp', 'x', '.'), { maxLength: 6 }), async (segs) => {
         const p = '/' + segs.join('/');
-        const real = resolveRealPath(p, project, home);
+        const real = await settle((fs) => resolveRealPath(p, project, home, fs));
         return !isInside(real, project) || p.startsWith(project);
       }),
     );
@@ -142,12 +151,11 @@ describe('property: a command path judged inside is inside as the kernel resolve
     'project',
     'outside',
   );
-  it('`..` after symlinks is applied where the kernel applies it', () => {
-    const confinement = new PathConfinement(project, [], home);
-    fc.assert(
-      fc.property(fc.array(segment, { minLength: 1, maxLength: 7 }), (segs) => {
+  it('`..` after symlinks is applied where the kernel applies it', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 7 }), async (segs) => {
         const rel = segs.join('/');
-        const judged = judgePath(confinement, rel);
+        const judged = await settle((fs) => judgePath(new PathConfinement(project, [], home, fs), rel));
         let kernel: string;
         try {
           kernel = fs.realpathSync.native(`${project}/${rel}`); // realpath(3): physical resolution, no lexical `..`

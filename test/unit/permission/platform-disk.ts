@@ -74,7 +74,6 @@ export function simulatedDisk(opts: { sys: PathSystem; root: string; host: strin
     Object.assign(new Error(`ENOENT: not in the simulated tree: ${p}`), { code: 'ENOENT' });
 
   return {
-    view,
     enginePath,
     lstat: async (p) => view.lstat(p),
     readlink: async (p) => {
@@ -90,11 +89,6 @@ export function simulatedDisk(opts: { sys: PathSystem; root: string; host: strin
       const h = toHost(p);
       if (h === null) throw unmapped(p);
       return enginePath(await fs.promises.realpath(h));
-    },
-    realpathSync: (p) => {
-      const h = toHost(p);
-      if (h === null) throw unmapped(p);
-      return enginePath(fs.realpathSync(h));
     },
     hostPath: (p) => toHost(p) ?? path.join(host, '.not-in-the-simulated-tree'),
   };

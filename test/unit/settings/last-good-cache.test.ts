@@ -16,6 +16,13 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 const withDeny = { ...EMPTY_SETTINGS, deny: ['Bash(git push:*)'] };
 const withAllow = { ...EMPTY_SETTINGS, allow: ['Bash'] };
 
+/** What a new process would find recorded for `settingsFile`. */
+async function recorded(settingsFile: string): Promise<unknown> {
+  const cache = new LastGoodCache(dir);
+  await cache.load(settingsFile);
+  return cache.get(settingsFile);
+}
+
 describe('LastGoodCache', () => {
   it('a version seen earlier never replaces one seen later (a slow process cannot put back an older allow)', async () => {
     const fast = new LastGoodCache(dir);
@@ -24,15 +31,15 @@ describe('LastGoodCache', () => {
     await fast.flush();
     slow.set('/p/settings.yaml', withAllow, 1_000n);
     await slow.flush();
-    expect(new LastGoodCache(dir).get('/p/settings.yaml')).toEqual(withDeny);
+    expect(await recorded('/p/settings.yaml')).toEqual(withDeny);
   });
 
   it('keeps one entry per settings file: many writers of different files lose none', async () => {
     const caches = Array.from({ length: 20 }, () => new LastGoodCache(dir));
     caches.forEach((c, i) => c.set(`/p${i}/settings.yaml`, { ...EMPTY_SETTINGS, deny: [`Bash(d${i})`] }, 1n));
     await Promise.all(caches.map((c) => c.flush()));
-    const fresh = new LastGoodCache(dir);
-    for (let i = 0; i < 20; i++) expect(fresh.get(`/p${i}/settings.yaml`)?.deny).toEqual([`Bash(d${i})`]);
+    for (let i = 0; i < 20; i++)
+      expect(await recorded(`/p${i}/settings.yaml`)).toMatchObject({ deny: [`Bash(d${i})`] });
   });
 
   it("a stopping process waits for every cache's writes, also one waiting for the lock another process holds", async () => {
@@ -53,13 +60,13 @@ describe('LastGoodCache', () => {
     await flushing;
     expect(order).toEqual(['released', 'flushed']);
     // Done means done: the entry is written and the lock is gone (the folder can be removed at once).
-    expect(new LastGoodCache(dir).get('/p/settings.yaml')).toEqual(withDeny);
+    expect(await recorded('/p/settings.yaml')).toEqual(withDeny);
     expect(fs.readdirSync(path.dirname(entry)).filter((f) => f.endsWith('.lock'))).toEqual([]);
   });
 
-  it('reads an entry of the earlier single-file cache when it has no entry of its own', () => {
+  it('reads an entry of the earlier single-file cache when it has no entry of its own', async () => {
     fs.writeFileSync(path.join(dir, 'settings-last-good.json'), JSON.stringify({ '/old/settings.yaml': withDeny }));
-    expect(new LastGoodCache(dir).get('/old/settings.yaml')).toEqual(withDeny);
+    expect(await recorded('/old/settings.yaml')).toEqual(withDeny);
   });
 });
 

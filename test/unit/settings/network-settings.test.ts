@@ -172,14 +172,14 @@ describe('WorkerNetworkTrust: the worker before its first connection', () => {
 });
 
 describe("a project's settings cannot add a certificate authority", () => {
-  function snapshotWarnings(): string[] {
+  async function snapshotWarnings(): Promise<string[]> {
     const project = path.join(root, 'project');
     const store = new SettingsStore({ projectRoot: project, configDir, home, env, cliRules: [] });
     opened.push(store);
-    return settingsWarnings(store.snapshot());
+    return settingsWarnings(await store.snapshot());
   }
 
-  it('network.caFile in a project or local file is reported as ignored, with its line; yours and the policy are not', () => {
+  it('network.caFile in a project or local file is reported as ignored, with its line; yours and the policy are not', async () => {
     const project = path.join(root, 'project');
     const shared = write(
       path.join(project, '.gatehouse', 'settings.yaml'),
@@ -190,15 +190,15 @@ describe("a project's settings cannot add a certificate authority", () => {
     write(env.GATEHOUSE_POLICY!, 'network:\n  caFile: /etc/corp/root.pem\n');
     const because =
       "network.caFile is not read from a project's settings: only your user settings and the managed policy can add a certificate authority (ignored; the rest of the file applies)";
-    expect(snapshotWarnings()).toEqual([
+    expect(await snapshotWarnings()).toEqual([
       `settings warning: ${local}:1: ${because}`,
       `settings warning: ${shared}:4: ${because}`,
     ]);
   });
 
-  it('a misspelt key is reported with the right one', () => {
+  it('a misspelt key is reported with the right one', async () => {
     write(userFile(), 'network:\n  cafile: /etc/corp/root.pem\n');
-    expect(snapshotWarnings()).toEqual([
+    expect(await snapshotWarnings()).toEqual([
       expect.stringContaining(`${userFile()}:2: unknown key "network.cafile" (did you mean caFile?)`),
     ]);
   });

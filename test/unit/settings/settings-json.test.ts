@@ -44,7 +44,8 @@ function store(): SettingsStore {
   });
 }
 
-const rulesOf = (s: SettingsStore) => s.snapshot().rules.map((r) => `${r.source} ${r.behavior} ${r.text} ${r.file}`);
+const rulesOf = async (s: SettingsStore) =>
+  (await s.snapshot()).rules.map((r) => `${r.source} ${r.behavior} ${r.text} ${r.file}`);
 
 describe('parseSettingsText of a .json file', () => {
   it('reads strict JSON; its syntax errors are JSON errors with line and column', () => {
@@ -91,12 +92,12 @@ describe('parseSettingsText of a .json file', () => {
 });
 
 describe('settings.json in the settings folders', () => {
-  it('the project, local and user settings.json apply, beside their settings.yaml (both read)', () => {
+  it('the project, local and user settings.json apply, beside their settings.yaml (both read)', async () => {
     write(path.join(project, '.gatehouse', 'settings.json'), '{"permissions": {"deny": ["Bash(rm:*)"]}}');
     write(path.join(project, '.gatehouse', 'settings.yaml'), 'permissions:\n  deny: ["Read(.env)"]\n');
     write(path.join(project, '.gatehouse', 'settings.local.json'), '{"permissions": {"allow": ["Bash(make)"]}}');
     write(path.join(configDir, 'settings.json'), '{"permissions": {"ask": ["WebFetch"]}}');
-    expect(rulesOf(store()).sort()).toEqual(
+    expect((await rulesOf(store())).sort()).toEqual(
       [
         `project deny Bash(rm:*) ${path.join(project, '.gatehouse', 'settings.json')}`,
         `project deny Read(.env) ${path.join(project, '.gatehouse', 'settings.yaml')}`,
@@ -106,10 +107,10 @@ describe('settings.json in the settings folders', () => {
     );
   });
 
-  it("settings.yaml's mode applies to its scope; a different mode in the JSON twin is reported", () => {
+  it("settings.yaml's mode applies to its scope; a different mode in the JSON twin is reported", async () => {
     write(path.join(project, '.gatehouse', 'settings.yaml'), 'permissions:\n  mode: strict\n');
     write(path.join(project, '.gatehouse', 'settings.json'), '{"permissions": {"mode": "acceptEdits"}}');
-    const snap = store().snapshot();
+    const snap = await store().snapshot();
     expect(snap.mode).toMatchObject({ mode: 'strict', source: 'project' });
     expect(snap.keyProblems).toEqual([
       expect.objectContaining({
@@ -120,13 +121,13 @@ describe('settings.json in the settings folders', () => {
     ]);
     // Alone, the JSON file's mode applies.
     fs.rmSync(path.join(project, '.gatehouse', 'settings.yaml'));
-    expect(store().snapshot().mode).toMatchObject({ mode: 'acceptEdits', source: 'project' });
+    expect((await store().snapshot()).mode).toMatchObject({ mode: 'acceptEdits', source: 'project' });
   });
 
-  it('a broken settings.json that never loaded: reported with its line, and its deny rules are unknown (fail closed)', () => {
+  it('a broken settings.json that never loaded: reported with its line, and its deny rules are unknown (fail closed)', async () => {
     const file = path.join(project, '.gatehouse', 'settings.json');
     write(file, '{"permissions": {"deny": ["Bash(rm:*)",]}}');
-    const snap = store().snapshot();
+    const snap = await store().snapshot();
     expect(snap.unknownRules).toEqual([expect.objectContaining({ file, source: 'project' })]);
     expect(settingsProblems(snap)).toEqual([
       expect.objectContaining({
@@ -140,7 +141,7 @@ describe('settings.json in the settings folders', () => {
 });
 
 describe('settings files Gatehouse does not read', () => {
-  it('~/.gatehouse/settings.json: reported with the file it means; its deny and ask rules apply, nothing else', () => {
+  it('~/.gatehouse/settings.json: reported with the file it means; its deny and ask rules apply, nothing else', async () => {
     const stray = path.join(home, '.gatehouse', 'settings.json');
     write(
       stray,
@@ -148,7 +149,7 @@ describe('settings files Gatehouse does not read', () => {
         permissions: { deny: ['Bash(rm:*)'], ask: ['Edit'], allow: ['Bash'], mode: 'bypassPermissions' },
       }),
     );
-    const snap = store().snapshot();
+    const snap = await store().snapshot();
     expect(snap.rules.map((r) => `${r.behavior} ${r.text}`).sort()).toEqual(['ask Edit', 'deny Bash(rm:*)']);
     expect(snap.mode).toBeNull();
     expect(snap.unknownRules).toEqual([]);
@@ -162,22 +163,24 @@ describe('settings files Gatehouse does not read', () => {
     expect(problem!.effect).toMatch(/only its deny and ask rules are applied/);
   });
 
-  it('.gatehouse/settings.yml: reported; broken and never good, its rules are unknown (fail closed)', () => {
+  it('.gatehouse/settings.yml: reported; broken and never good, its rules are unknown (fail closed)', async () => {
     const yml = path.join(project, '.gatehouse', 'settings.yml');
     write(yml, 'permissions:\n  allow: ["Bash"]\n  deny: ["Read(.env)"]\n');
     const s = store();
-    expect(s.snapshot().rules.map((r) => `${r.source} ${r.behavior} ${r.text}`)).toEqual(['project deny Read(.env)']);
-    expect(s.snapshot().fileErrors[0]!.reason).toContain(
+    expect((await s.snapshot()).rules.map((r) => `${r.source} ${r.behavior} ${r.text}`)).toEqual([
+      'project deny Read(.env)',
+    ]);
+    expect((await s.snapshot()).fileErrors[0]!.reason).toContain(
       `did you mean ${path.join(project, '.gatehouse', 'settings.yaml')}?`,
     );
     const other = path.join(project, '.gatehouse', 'settings.local.yml');
     write(other, 'permissions:\n  deny: [\n');
-    const snap = s.snapshot();
+    const snap = await s.snapshot();
     expect(snap.unknownRules.map((u) => u.file)).toEqual([other]);
     expect(snap.fileErrors.find((e) => e.file === other)!.reason).toMatch(/did you mean .*settings\.local\.yaml\?$/);
   });
 
-  it('a Gatehouse home of ~/.gatehouse is read as the user folder, not reported', () => {
+  it('a Gatehouse home of ~/.gatehouse is read as the user folder, not reported', async () => {
     const own = path.join(home, '.gatehouse');
     write(path.join(own, 'settings.json'), '{"permissions": {"allow": ["Bash(make)"]}}');
     const s = new SettingsStore({
@@ -186,7 +189,7 @@ describe('settings files Gatehouse does not read', () => {
       home,
       env: { GATEHOUSE_POLICY: path.join(root, 'p.yaml') },
     });
-    const snap = s.snapshot();
+    const snap = await s.snapshot();
     expect(snap.fileErrors).toEqual([]);
     expect(snap.rules.map((r) => `${r.source} ${r.behavior} ${r.text}`)).toEqual(['user allow Bash(make)']);
   });

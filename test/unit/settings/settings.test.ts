@@ -81,25 +81,25 @@ describe('parseSettingsText', () => {
 });
 
 describe('WatchedSettingsFile', () => {
-  it('re-reads on change and keeps the last good version when the file breaks', () => {
+  it('re-reads on change and keeps the last good version when the file breaks', async () => {
     const file = path.join(root, 'settings.yaml');
     const w = new WatchedSettingsFile(file);
-    expect(w.refresh()).toBe(true);
+    expect(await w.refresh()).toBe(true);
     expect(w.current().deny).toEqual([]);
     rewrite(file, 'permissions:\n  deny: ["Bash(git push:*)"]\n');
-    expect(w.refresh()).toBe(true);
+    expect(await w.refresh()).toBe(true);
     expect(w.current().deny).toEqual(['Bash(git push:*)']);
-    expect(w.refresh()).toBe(false);
+    expect(await w.refresh()).toBe(false);
     rewrite(file, 'permissions:\n  deny: ["Bash(git push:*)"\n');
-    w.refresh();
+    await w.refresh();
     expect(w.error()?.line).toBeGreaterThan(0);
     expect(w.current().deny).toEqual(['Bash(git push:*)']);
     // A second watcher in the same process (a new engine) also keeps the last good version.
     const again = new WatchedSettingsFile(file);
-    again.refresh();
+    await again.refresh();
     expect(again.current().deny).toEqual(['Bash(git push:*)']);
     rewrite(file, 'permissions:\n  deny: ["Bash(rm:*)"]\n');
-    w.refresh();
+    await w.refresh();
     expect(w.error()).toBeNull();
     expect(w.current().deny).toEqual(['Bash(rm:*)']);
   });
@@ -164,7 +164,7 @@ describe('SettingsStore', () => {
     return { project, s };
   }
 
-  it('loads every source and reports a bad rule without dropping the rest of its file', () => {
+  it('loads every source and reports a bad rule without dropping the rest of its file', async () => {
     const { project, s } = store([{ behavior: 'deny', rule: 'Bash(curl:*)' }]);
     rewrite(path.join(root, 'policy.yaml'), 'permissions:\n  deny: ["Bash(sudo:*)"]\n');
     rewrite(
@@ -189,7 +189,7 @@ describe('SettingsStore', () => {
       JSON.stringify({ permissions: { ask: ['Bash(git push:*)'] } }),
     );
     s.addSessionRule({ behavior: 'allow', rule: 'Bash(npm test)' });
-    const snap = s.snapshot();
+    const snap = await s.snapshot();
     const by = (src: string) => snap.rules.filter((r) => r.source === src).map((r) => `${r.behavior} ${r.text}`);
     expect(by('policy')).toEqual(['deny Bash(sudo:*)']);
     expect(by('cli')).toEqual(['deny Bash(curl:*)']);
@@ -203,7 +203,7 @@ describe('SettingsStore', () => {
     expect(snap.mode).toMatchObject({ mode: 'acceptEdits', source: 'project' });
   });
 
-  it('a malformed file of each source is reported with path and line, and its last good rules stay', () => {
+  it('a malformed file of each source is reported with path and line, and its last good rules stay', async () => {
     const { project, s } = store();
     const files = [
       path.join(root, 'policy.yaml'),
@@ -215,25 +215,25 @@ describe('SettingsStore', () => {
       path.join(root, 'home', '.claude', 'settings.json'),
     ];
     files.forEach((f, i) => rewrite(f, JSON.stringify({ permissions: { deny: [`Bash(tool${i}:*)`] } }, null, 2)));
-    const good = s.snapshot();
+    const good = await s.snapshot();
     expect(good.rules).toHaveLength(files.length);
     expect(good.fileErrors).toEqual([]);
     files.forEach((f) => rewrite(f, '{\n  "permissions": {\n    "deny": ["Bash(x)",\n'));
-    const bad = s.snapshot();
+    const bad = await s.snapshot();
     expect(bad.rules.map((r) => r.text).sort()).toEqual(good.rules.map((r) => r.text).sort());
     expect(bad.fileErrors.map((e) => e.file).sort()).toEqual([...files].sort());
     for (const e of bad.fileErrors) expect(e.line).toBeGreaterThan(0);
   });
 
-  it('snapshots are cached until a file changes', () => {
+  it('snapshots are cached until a file changes', async () => {
     const { s } = store();
-    const a = s.snapshot();
-    expect(s.snapshot()).toBe(a);
+    const a = await s.snapshot();
+    expect(await s.snapshot()).toBe(a);
     rewrite(path.join(root, 'gh', 'settings.yaml'), 'permissions:\n  allow: ["Bash(ls)"]\n');
-    const b = s.snapshot();
+    const b = await s.snapshot();
     expect(b).not.toBe(a);
     expect(b.version).toBeGreaterThan(a.version);
     fs.rmSync(path.join(root, 'gh', 'settings.yaml'));
-    expect(s.snapshot().rules).toEqual([]);
+    expect((await s.snapshot()).rules).toEqual([]);
   });
 });

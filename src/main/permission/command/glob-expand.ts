@@ -3,7 +3,7 @@ import picomatch from 'picomatch';
 import { HOST_PATHS, type PathSystem } from '../../../shared/node/platform-path';
 import { expandHome } from '../path-confinement';
 import type { CommandContext } from './types';
-import { liveFs, type FsView } from '../fs-view';
+import type { FsView } from '../fs-view';
 
 /**
  * Expands a glob argument (`src/*.ts`, `doc?/**`) against the file system, so each file it can reach is judged
@@ -91,7 +91,7 @@ export function expandGlobArg(arg: string, ctx: CommandContext): string[] | null
   if (expanded === null) return null;
   const root = sys.isRelative(expanded) ? '' : sys.root(sys.qualify(ctx.projectRoot, expanded));
   let candidates: Candidate[] = [{ shown: root.replace(/\\/g, '/'), real: root === '' ? ctx.projectRoot : root }];
-  const budget: Budget = { reads: MAX_DIRECTORY_READS, fs: ctx.fs ?? liveFs, sys };
+  const budget: Budget = { reads: MAX_DIRECTORY_READS, fs: ctx.fs, sys };
   const rest = root === '' ? expanded : sys.qualify(ctx.projectRoot, expanded).slice(root.length);
   const segments = rest.split(sys.flavor === 'win32' ? /[\\/]/ : '/').filter((s) => s.length > 0);
   for (const segment of segments) {

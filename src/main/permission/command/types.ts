@@ -124,8 +124,8 @@ export interface CommandContext {
   projectRoot: string;
   /** The user's home directory. */
   home: string;
-  /** How the disk is looked at (globs, symlinks); the live disk when absent. */
-  fs?: FsView;
+  /** How the disk is looked at (globs, symlinks: see fs-view.ts). */
+  fs: FsView;
   /** How paths are spelled and compared (platform-path.ts); this machine's when absent. */
   sys?: PathSystem;
 }

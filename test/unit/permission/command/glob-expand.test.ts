@@ -8,7 +8,7 @@ import {
   readPathArgs,
 } from '../../../../src/main/permission/command';
 import { expandGlobArg } from '../../../../src/main/permission/command/glob-expand';
-import { makeContext, removeContext } from './helpers';
+import { makeContext, onDisk, removeContext } from './helpers';
 
 const ctx = makeContext();
 const outside = path.join(ctx.base, 'outside');
@@ -33,64 +33,64 @@ function sorted(xs: string[] | null): string[] | null {
   return xs === null ? null : [...xs].sort();
 }
 
+const glob = (arg: string): Promise<string[] | null> => onDisk(ctx, (c) => expandGlobArg(arg, c));
+
 describe('expandGlobArg', () => {
-  it('matches like bash, and more: dot files and any case', () => {
-    expect(sorted(expandGlobArg('src/*.ts', ctx))).toEqual(['src/B.TS', 'src/a.ts']);
-    expect(sorted(expandGlobArg('*', ctx))).toEqual(['.env', 'README.md', 'docs', 'src']);
-    expect(sorted(expandGlobArg('src/?.ts', ctx))).toEqual(['src/B.TS', 'src/a.ts']);
+  it('matches like bash, and more: dot files and any case', async () => {
+    expect(sorted(await glob('src/*.ts'))).toEqual(['src/B.TS', 'src/a.ts']);
+    expect(sorted(await glob('*'))).toEqual(['.env', 'README.md', 'docs', 'src']);
+    expect(sorted(await glob('src/?.ts'))).toEqual(['src/B.TS', 'src/a.ts']);
   });
 
-  it('lets ** reach every depth; a match through a symlink keeps the link in its path, to be judged where it lands', () => {
+  it('lets ** reach every depth; a match through a symlink keeps the link in its path, to be judged where it lands', async () => {
     fs.writeFileSync(path.join(outside, 'x.ts'), '');
-    const all = expandGlobArg('**/*.ts', ctx) ?? [];
+    const all = (await glob('**/*.ts')) ?? [];
     expect(all).toContain('src/deep/er/c.ts');
     expect(all).toContain('docs/x.ts');
-    expect(expandGlobArg('**', ctx)).toContain('docs');
+    expect(await glob('**')).toContain('docs');
   });
 
-  it('goes through a matched symlink for the rest of the pattern, so the real target can be judged', () => {
-    expect(expandGlobArg('doc*/id_rsa', ctx)).toEqual(['docs/id_rsa']);
+  it('goes through a matched symlink for the rest of the pattern, so the real target can be judged', async () => {
+    expect(await glob('doc*/id_rsa')).toEqual(['docs/id_rsa']);
   });
 
-  it('returns the word itself when nothing matches, and null for what it cannot expand', () => {
-    expect(expandGlobArg('nothing*', ctx)).toEqual(['nothing*']);
-    expect(expandGlobArg('$X*', ctx)).toBeNull();
-    expect(expandGlobArg('~root/*', ctx)).toBeNull();
-    expect(expandGlobArg('@(a|b)*', ctx)).toBeNull();
-    expect(expandGlobArg('plain', ctx)).toBeNull();
+  it('returns the word itself when nothing matches, and null for what it cannot expand', async () => {
+    expect(await glob('nothing*')).toEqual(['nothing*']);
+    expect(await glob('$X*')).toBeNull();
+    expect(await glob('~root/*')).toBeNull();
+    expect(await glob('@(a|b)*')).toBeNull();
+    expect(await glob('plain')).toBeNull();
   });
 
-  it('expands absolute and home patterns', () => {
+  it('expands absolute and home patterns', async () => {
     fs.writeFileSync(path.join(ctx.home, 'notes.txt'), '');
-    expect(expandGlobArg('~/*.txt', ctx)).toEqual([path.join(ctx.home, 'notes.txt')]);
-    expect(expandGlobArg(`${outside}/id*`, ctx)).toEqual([path.join(outside, 'id_rsa')]);
+    expect(await glob('~/*.txt')).toEqual([path.join(ctx.home, 'notes.txt')]);
+    expect(await glob(`${outside}/id*`)).toEqual([path.join(outside, 'id_rsa')]);
   });
 });
 
 describe('glob arguments of read-only and reading commands', () => {
-  const ro = (c: string, withCtx: boolean): string[] | null => {
+  const ro = async (c: string, withCtx: boolean): Promise<string[] | null> => {
     const cmd = analyzeCommand(c).commands[0];
     if (cmd === undefined) throw new Error('no command');
-    return sorted(readOnlyPathArgs(cmd, withCtx ? ctx : undefined));
+    return sorted(withCtx ? await onDisk(ctx, (on) => readOnlyPathArgs(cmd, on)) : readOnlyPathArgs(cmd));
   };
 
-  it('are expanded when the context is given, else make the command not read-only', () => {
-    expect(ro('ls src/*.ts', true)).toEqual(['src/B.TS', 'src/a.ts']);
-    expect(ro('ls src/*.ts', false)).toBeNull();
-    expect(ro('cat doc*/id_rsa', true)).toEqual(['docs/id_rsa']);
-    expect(ro('grep -n x src/*.ts', true)).toEqual(['src/B.TS', 'src/a.ts']);
-    expect(ro('cat $X/*.ts', true)).toBeNull();
+  it('are expanded when the context is given, else make the command not read-only', async () => {
+    expect(await ro('ls src/*.ts', true)).toEqual(['src/B.TS', 'src/a.ts']);
+    expect(await ro('ls src/*.ts', false)).toBeNull();
+    expect(await ro('cat doc*/id_rsa', true)).toEqual(['docs/id_rsa']);
+    expect(await ro('grep -n x src/*.ts', true)).toEqual(['src/B.TS', 'src/a.ts']);
+    expect(await ro('cat $X/*.ts', true)).toBeNull();
     // the caller passes where the command runs: after `cd src`, the src folder
     const afterCd = analyzeCommand('cd src && ls *.ts').commands[1];
-    expect(afterCd && readOnlyPathArgs(afterCd, { ...ctx, projectRoot: path.join(ctx.projectRoot, 'src') })).toEqual([
-      'B.TS',
-      'a.ts',
-    ]);
+    const inSrc = { ...ctx, projectRoot: path.join(ctx.projectRoot, 'src') };
+    expect(afterCd && (await onDisk(inSrc, (on) => readOnlyPathArgs(afterCd, on)))).toEqual(['B.TS', 'a.ts']);
   });
 
-  it('readPathArgs lists what a glob reaches, so Read rules see `.env` in `cat .en*`', () => {
+  it('readPathArgs lists what a glob reaches, so Read rules see `.env` in `cat .en*`', async () => {
     const cmd = analyzeCommand('cat .en*').commands[0];
-    expect(cmd && readPathArgs(cmd, ctx)).toEqual(['.en*', '.env']);
+    expect(cmd && (await onDisk(ctx, (on) => readPathArgs(cmd, on)))).toEqual(['.en*', '.env']);
     expect(cmd && readPathArgs(cmd)).toEqual(['.en*']);
   });
 });

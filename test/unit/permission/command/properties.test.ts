@@ -157,29 +157,29 @@ function applyAll(command: string, wrappers: Wrapper[]): string {
 }
 
 describe('property: a denied command stays denied', () => {
-  it('under random quoting and escaping, which also leaves its argv unchanged', () => {
-    fc.assert(
-      fc.property(
+  it('under random quoting and escaping, which also leaves its argv unchanged', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.constantFrom(...DENIED).chain((argv) => quotedCommand(argv).map((c) => [argv, c] as const)),
-        ([argv, command]) => {
+        async ([argv, command]) => {
           const a = analyzeCommand(command);
           expect(a.readable, command).toBe(true);
           expect(a.commands[0]?.argv, command).toEqual(argv);
-          expect(denyReason(command, ctx), command).not.toBeNull();
+          expect(await denyReason(command, ctx), command).not.toBeNull();
         },
       ),
       { numRuns: 400 },
     );
   });
 
-  it('under random wrapping (wrappers, nested shells, substitutions, compound commands)', () => {
-    fc.assert(
-      fc.property(
+  it('under random wrapping (wrappers, nested shells, substitutions, compound commands)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.constantFrom(...DENIED).chain((argv) => quotedCommand(argv)),
         fc.array(wrap, { minLength: 1, maxLength: 4 }),
-        (command, wrappers) => {
+        async (command, wrappers) => {
           const wrapped = applyAll(command, wrappers);
-          expect(denyReason(wrapped, ctx), wrapped).not.toBeNull();
+          expect(await denyReason(wrapped, ctx), wrapped).not.toBeNull();
         },
       ),
       { numRuns: 400 },
@@ -190,9 +190,9 @@ describe('property: a denied command stays denied', () => {
 describe('property: benign arguments never trigger the deny list', () => {
   const filename = fc.stringMatching(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,24}$/);
 
-  it('for ls, cat, rm -rf ./X, rm -rf X/sub and data mentioning denied words', () => {
-    fc.assert(
-      fc.property(filename, fc.constantFrom<Style>('plain', 'single', 'double'), (name, s) => {
+  it('for ls, cat, rm -rf ./X, rm -rf X/sub and data mentioning denied words', async () => {
+    await fc.assert(
+      fc.asyncProperty(filename, fc.constantFrom<Style>('plain', 'single', 'double'), async (name, s) => {
         const q = quote(name, s);
         for (const c of [
           `ls -la ${q}`,
@@ -205,7 +205,7 @@ describe('property: benign arguments never trigger the deny list', () => {
         ]) {
           const a = analyzeCommand(c);
           expect(a.readable, c).toBe(true);
-          expect(denyReason(c, ctx), c).toBeNull();
+          expect(await denyReason(c, ctx), c).toBeNull();
         }
         expect(readOnlyPathArgs(analyzeCommand(`cat ${q}`).commands[0]!)).toEqual([name]);
       }),
