@@ -6,6 +6,7 @@ import { settingsLocations, type SettingsLocation } from './settings-locations';
 import type { FileMcpServer } from '../mcp/mcp-config';
 import type { FileHook } from './settings-schema';
 import { LastGoodCache } from './last-good-cache';
+import { settingsFileKeys } from './settings-file-keys';
 import { WatchedSettingsFile } from './watched-settings-file';
 
 export interface RuleText {
@@ -115,11 +116,14 @@ export class SettingsStore {
   }
 
   /**
-   * Stats every file; re-parses the changed ones; rebuilds the snapshot only when something changed. Nothing blocks:
-   * the files are stat'ed and read with fs.promises.
+   * Looks at every file (settings-file-keys.ts); re-parses the changed ones; rebuilds the snapshot only when something
+   * changed. Nothing blocks.
    */
   async snapshot(): Promise<SettingsSnapshot> {
-    const changed = await Promise.all(this.files.map((f) => f.watched.refresh()));
+    const keys = await settingsFileKeys(
+      this.files.map((f) => ({ file: f.location.file, wasAbsent: f.watched.wasAbsent() })),
+    );
+    const changed = await Promise.all(this.files.map((f) => f.watched.refresh(keys.get(f.location.file))));
     if (changed.some((c) => c)) this.dirty = true;
     return this.built();
   }

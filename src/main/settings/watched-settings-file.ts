@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import { MAX_SETTINGS_BYTES, readFailure, readRegularFile } from '../fs/read-regular-file';
 import type { LastGoodCache } from './last-good-cache';
+import { statKey, type FileKey } from './settings-file-keys';
 import { parseSettingsText, type SettingsFileError, type SettingsKeyProblem } from './parse-settings';
 import type { SettingsFormat } from './unknown-keys';
 import { EMPTY_SETTINGS, type FileSettings } from './settings-schema';
@@ -17,16 +17,6 @@ const lastGoodByFile = new Map<string, FileSettings>();
  */
 export function forgetLastGoodSettings(): void {
   lastGoodByFile.clear();
-}
-
-async function statOf(file: string): Promise<{ key: string; ctimeNs: bigint }> {
-  try {
-    const st = await fs.promises.stat(file, { bigint: true });
-    return { key: `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`, ctimeNs: st.ctimeNs };
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return { key: code === 'ENOENT' || code === 'ENOTDIR' ? 'absent' : `error:${code ?? 'unknown'}`, ctimeNs: 0n };
-  }
 }
 
 function nowNs(): bigint {
@@ -62,9 +52,12 @@ export class WatchedSettingsFile {
     private readonly misplaced: { expected: string } | null = null,
   ) {}
 
-  /** Returns true when the file's effective settings or error may have changed. Stats and reads with fs.promises. */
-  async refresh(): Promise<boolean> {
-    const { key, ctimeNs } = await statOf(this.file);
+  /**
+   * Returns true when the file's effective settings or error may have changed. Stats the file (or takes `now`, its
+   * key as just stat'ed: see settings-file-keys.ts) and reads it with fs.promises when it changed.
+   */
+  async refresh(now?: FileKey): Promise<boolean> {
+    const { key, ctimeNs } = now ?? (await statKey(this.file));
     if (key === this.key) return false;
     // The recorded last good version, read now without blocking: `absent`, `apply` and `fail` then use memory.
     await this.persisted?.load(this.file);
@@ -123,6 +116,11 @@ export class WatchedSettingsFile {
     const lastGood = lastGoodByFile.get(this.file) ?? this.persisted?.get(this.file) ?? null;
     this.unknown = lastGood === null;
     this.settings = lastGood ?? EMPTY_SETTINGS;
+  }
+
+  /** True when the file was not there when last looked at. */
+  wasAbsent(): boolean {
+    return this.key === 'absent';
   }
 
   /** True when the file is broken and no good version of it was ever seen: its deny and ask rules are unknown. */
