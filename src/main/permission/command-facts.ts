@@ -5,6 +5,7 @@ import { READERS } from './command/readers-table';
 import { judgeReaches, type CommandReach } from './command-reaches';
 import { treeReads } from './command/tree-reads';
 import { walkTreeRead } from './tree-walk';
+import type { AnalysisCache } from './analysis-cache';
 import type { CommandAnalysis, CommandContext, Cwd, SimpleCommand, WriteTarget } from './command/types';
 import { judgePath, type JudgedPath } from './judged-path';
 import type { PathConfinement } from './path-confinement';
@@ -170,8 +171,8 @@ export interface CommandFactsOptions {
    * covers): only those are kept as read paths, so a search of a big tree costs one walk. Absent: every file.
    */
   treeFileMatters?: (absolutePath: string) => boolean;
-  /** Analyses already made in this decision (an asynchronous decision evaluates a call more than once). */
-  analyses?: Map<string, CommandAnalysis>;
+  /** Analyses made before (see analysis-cache.ts). */
+  analyses?: Pick<AnalysisCache, 'get' | 'set'>;
   /** What runs the command (the worker reports it); absent: bash. */
   shell?: CommandShellKind;
 }

@@ -63,6 +63,8 @@ export class EngineStateSource {
   private built: { version: number; trusted: boolean; rules: RuleSet; confinement: PathConfinement } | null = null;
   private readonly sys: PathSystem;
   private readonly disk: EngineDisk;
+  /** What the last `current` read. */
+  private last: { snapshot: SettingsSnapshot; answer: TrustAnswer; protectedPaths: ProtectedPaths } | null = null;
 
   constructor(readonly options: EngineStateOptions) {
     const sys = (this.sys = options.paths ?? HOST_PATHS);
@@ -144,7 +146,17 @@ export class EngineStateSource {
       );
       if (this.stale(snapshot, rulesTrusted)) this.built = this.build(snapshot, rulesTrusted, dirs);
     }
+    this.last = { snapshot, answer, protectedPaths };
     return this.stateFor(snapshot, answer, overrides, view, protectedPaths);
+  }
+
+  /**
+   * The state as the last `current` read it, without reading anything (null before the first): only for looking
+   * ahead at what a decision will need, never for deciding.
+   */
+  previous(overrides: { agentMode?: AgentMode; mode?: PermissionMode }, view: FsView): EngineState | null {
+    const last = this.last;
+    return last && this.stateFor(last.snapshot, last.answer, overrides, view, last.protectedPaths);
   }
 
   private stale(snapshot: SettingsSnapshot, trusted: boolean): boolean {

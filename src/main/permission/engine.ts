@@ -2,8 +2,8 @@ import type { AgentMode, Decision, PermissionMode } from '../../shared/permissio
 import { isUnsandboxedCall, TOOLS } from '../../shared/tools';
 import type { EngineStateSource } from './engine-state';
 import type { AuditLog } from './audit-log';
-import type { CommandAnalysis } from './command/types';
-import { settle } from './fs-view';
+import { AnalysisCache } from './analysis-cache';
+import { settle, type PrefetchedFs } from './fs-view';
 import { categoryOf, commandFacts, fileFacts, type CallFacts } from './call-facts';
 import type { CommandShellKind } from './command-facts';
 import {
@@ -62,6 +62,8 @@ export interface Evaluation {
  * trust changes apply to the next call.
  */
 export class PermissionEngine {
+  private readonly analyses = new AnalysisCache();
+
   constructor(
     private readonly source: EngineStateSource,
     private readonly audit: { log: AuditLog; session: string; project?: string } | null = null,
@@ -80,9 +82,11 @@ export class PermissionEngine {
   /** What `decide` would decide, and what the engine learnt about the call; nothing is recorded. */
   async evaluate(call: unknown, options: DecideOptions = {}): Promise<Evaluation> {
     const view = this.source.prefetchingView();
-    const state = await this.source.current(options, view);
-    const analyses = new Map<string, CommandAnalysis>();
-    return settle(() => this.evaluateIn(call, state, analyses, options), view).catch((err: unknown) => unlookable(err));
+    const [state] = await Promise.all([
+      this.source.current(options, view),
+      this.lookAhead(view, options, (previous) => this.evaluateIn(call, previous, options)),
+    ]);
+    return settle(() => this.evaluateIn(call, state, options), view).catch((err: unknown) => unlookable(err));
   }
 
   /**
@@ -92,11 +96,30 @@ export class PermissionEngine {
    */
   async evaluateAll(calls: readonly unknown[], options: DecideOptions = {}): Promise<Evaluation[]> {
     const view = this.source.prefetchingView();
-    const state = await this.source.current(options, view);
-    const analyses = new Map<string, CommandAnalysis>();
-    return settle(() => calls.map((call) => this.evaluateIn(call, state, analyses, options)), view).catch(
-      (err: unknown) => calls.map(() => unlookable(err)),
-    );
+    const judgeAll = (state: EngineState): Evaluation[] => calls.map((call) => this.evaluateIn(call, state, options));
+    const [state] = await Promise.all([this.source.current(options, view), this.lookAhead(view, options, judgeAll)]);
+    return settle(() => judgeAll(state), view).catch((err: unknown) => calls.map(() => unlookable(err)));
+  }
+
+  /**
+   * While the settings files and trust are read, judges the call once in the state the previous decision read, only to
+   * learn which paths it looks at, and fetches them into `view` meanwhile: the judgement that counts, in the state
+   * read now, then usually finds every path it needs fetched (what else it needs is fetched as always, by `settle`).
+   * Its answer is thrown away.
+   */
+  private lookAhead(
+    view: PrefetchedFs,
+    options: DecideOptions,
+    judge: (previous: EngineState) => unknown,
+  ): Promise<void> {
+    const previous = this.source.previous(options, view);
+    if (previous === null) return Promise.resolve();
+    try {
+      judge(previous);
+    } catch {
+      // only the paths it asked for matter
+    }
+    return view.fetchMissing();
   }
 
   /**
@@ -114,12 +137,7 @@ export class PermissionEngine {
     log.record(project === undefined ? session : { session, project }, call, result);
   }
 
-  private evaluateIn(
-    call: unknown,
-    state: EngineState,
-    analyses: Map<string, CommandAnalysis>,
-    options: Pick<DecideOptions, 'hook' | 'shell'>,
-  ): Evaluation {
+  private evaluateIn(call: unknown, state: EngineState, options: Pick<DecideOptions, 'hook' | 'shell'>): Evaluation {
     const hook = options.hook;
     const shape = parseCallShape(call);
     if (!shape.ok) return { decision: shape.answer, context: null };
@@ -144,7 +162,7 @@ export class PermissionEngine {
                 isSensitiveFile(abs, state.confinement.sys) ||
                 state.rules.matchPath('read_file', 'deny', [abs]) !== null ||
                 state.rules.matchPath('read_file', 'ask', [abs]) !== null,
-              analyses,
+              analyses: this.analyses,
               ...(options.shell ? { shell: options.shell } : {}),
             })
           : fileFacts(schema.tool, schema.input, state.confinement);

@@ -40,10 +40,26 @@ export interface EngineDisk {
   hostPath(p: string): string;
 }
 
+// fs's callback API, not fs.promises: a decision makes many small reads, most of them of paths that do not exist,
+// and fs.promises costs more per call there (a rejected promise with a captured stack each).
+function lstatOrNull(p: string): Promise<fs.Stats | null> {
+  return new Promise((resolve) => fs.lstat(p, (err, st) => resolve(err ? null : st)));
+}
+
+function readlinkOrNull(p: string): Promise<string | null> {
+  return new Promise((resolve) => fs.readlink(p, (err, target) => resolve(err ? null : target)));
+}
+
+function readdirOrNull(p: string): Promise<fs.Dirent[] | null> {
+  return new Promise((resolve) =>
+    fs.readdir(p, { withFileTypes: true }, (err, entries) => resolve(err ? null : entries)),
+  );
+}
+
 export const nodeDisk: EngineDisk = {
-  lstat: (p) => fs.promises.lstat(p).catch(() => null),
-  readlink: (p) => fs.promises.readlink(p).catch(() => null),
-  readdir: (p) => fs.promises.readdir(p, { withFileTypes: true }).catch(() => null),
+  lstat: lstatOrNull,
+  readlink: readlinkOrNull,
+  readdir: readdirOrNull,
   stat: (p) => fs.promises.stat(p, { bigint: true }).catch(() => null),
   realpath: (p) => fs.promises.realpath(p),
   hostPath: (p) => p,
@@ -115,19 +131,26 @@ export class PrefetchedFs implements FsView {
     return this.misses.length > 0;
   }
 
-  /** Fetches everything the last evaluation missed, in parallel, without blocking. */
+  /** Fetches everything the last evaluation missed, in parallel, without blocking; each path once. */
   async fetchMissing(): Promise<void> {
     const misses = this.misses;
     this.misses = [];
-    await Promise.all(
-      misses.map(async (miss) => {
-        const { op, path } = miss;
-        if (miss.op === 'tree') await this.fetchTree(path, miss.max);
-        else if (op === 'lstat' && !this.lstats.has(path)) this.lstats.set(path, await this.disk.lstat(path));
-        else if (op === 'readlink' && !this.links.has(path)) this.links.set(path, await this.disk.readlink(path));
-        else if (op === 'readdir' && !this.dirs.has(path)) this.dirs.set(path, await this.disk.readdir(path));
-      }),
-    );
+    const asked = new Set<string>();
+    const fetches: Promise<void>[] = [];
+    for (const miss of misses) {
+      const { op, path } = miss;
+      const key = `${op}\0${path}`;
+      if (asked.has(key)) continue;
+      asked.add(key);
+      if (miss.op === 'tree') fetches.push(this.fetchTree(path, miss.max));
+      else if (op === 'lstat' && !this.lstats.has(path))
+        fetches.push(this.disk.lstat(path).then((st) => void this.lstats.set(path, st)));
+      else if (op === 'readlink' && !this.links.has(path))
+        fetches.push(this.disk.readlink(path).then((target) => void this.links.set(path, target)));
+      else if (op === 'readdir' && !this.dirs.has(path))
+        fetches.push(this.disk.readdir(path).then((entries) => void this.dirs.set(path, entries)));
+    }
+    await Promise.all(fetches);
   }
 }
 
