@@ -2,6 +2,7 @@ import { parseDocument } from 'yaml';
 import type { TrustDefault } from '../../shared/permission';
 import { TrustDefaultSchema } from '../../shared/permission';
 import { isMissing, MAX_SETTINGS_BYTES, readFailure, readRegularFile } from '../fs/read-regular-file';
+import { statKey } from '../settings/settings-file-keys';
 import { editSettingsDocument } from '../settings/settings-document';
 import { userSettingsFile } from '../settings/settings-locations';
 
@@ -15,7 +16,7 @@ export interface TrustDefaultRead {
  * Reads `trust.default` from the user settings. Absent means `ask`. A malformed file or value never widens trust:
  * it is reported and `ask` applies.
  */
-export async function readTrustDefault(configDir: string): Promise<TrustDefaultRead> {
+async function readTrustDefault(configDir: string): Promise<TrustDefaultRead> {
   const file = userSettingsFile(configDir);
   let text: string;
   try {
@@ -24,6 +25,31 @@ export async function readTrustDefault(configDir: string): Promise<TrustDefaultR
     return failedRead(file, err);
   }
   return trustDefaultOf(file, text);
+}
+
+/**
+ * How long after a change a second change may leave a file's stat as it was (a file-system clock ticks coarsely, and
+ * an edit of the same size in the same tick keeps inode, size and times): until then the file is read again each time.
+ */
+const SETTLE_NS = 2_000_000_000n;
+
+/**
+ * `trust.default` of one config folder's user settings, stat'ed on every read and read again (and parsed) only when the
+ * file changed on disk, or changed so recently that its stat cannot tell: the trust store answers every decision with
+ * it.
+ */
+export class TrustDefaultFile {
+  private last: { key: string; read: TrustDefaultRead; settled: boolean } | null = null;
+
+  constructor(private readonly configDir: string) {}
+
+  async read(): Promise<TrustDefaultRead> {
+    const { key, ctimeNs } = await statKey(userSettingsFile(this.configDir));
+    if (this.last?.settled && this.last.key === key) return this.last.read;
+    const read = await readTrustDefault(this.configDir);
+    this.last = { key, read, settled: BigInt(Date.now()) * 1_000_000n - ctimeNs > SETTLE_NS };
+    return read;
+  }
 }
 
 function failedRead(file: string, err: unknown): TrustDefaultRead {

@@ -15,7 +15,7 @@ import { homeDir } from '../paths';
 import type { StoredTrustEntry } from './trust-file';
 import { keepCorruptCopy } from './corrupt-copy';
 import { readTrustFile, salvageTrustFile, serializeTrustFile, statSignature, type TrustFileRead } from './trust-file';
-import { readTrustDefault, writeTrustDefault, type TrustDefaultRead } from './trust-settings';
+import { TrustDefaultFile, writeTrustDefault, type TrustDefaultRead } from './trust-settings';
 import { osFoldsCase } from '../../shared/node/platform-path';
 import { realFolderPath, selfAndAncestors, trustKey } from './trust-paths';
 import { extensionsOf, storedExtensions } from './trust-extensions';
@@ -55,6 +55,7 @@ export class TrustStore {
   private readonly now: () => Date;
   private readonly session = new Map<string, TrustEntry>();
   private cache: ({ signature: string } & Loaded) | null = null;
+  private readonly defaults: TrustDefaultFile;
 
   constructor(private readonly options: TrustStoreOptions) {
     this.storeFile = path.join(options.configDir, 'trust.json');
@@ -62,6 +63,7 @@ export class TrustStore {
     // decision stored on one machine is found again whatever volume its folder is on.
     this.caseInsensitive = options.caseInsensitive ?? osFoldsCase();
     this.now = options.now ?? (() => new Date());
+    this.defaults = new TrustDefaultFile(options.configDir);
   }
 
   /** The normalised real path the store uses for a folder. */
@@ -75,7 +77,7 @@ export class TrustStore {
   }
 
   async trustDefault(): Promise<TrustDefault> {
-    return (await readTrustDefault(this.options.configDir)).value;
+    return (await this.defaults.read()).value;
   }
 
   /** The permission engine's question (TrustOracle): is this project trusted right now? */
@@ -85,11 +87,7 @@ export class TrustStore {
 
   /** The trust status of `dir`: the store and the trust default are read without blocking. */
   async check(dir: string): Promise<TrustStatus> {
-    const [real, loaded, settings] = await Promise.all([
-      realFolderPath(dir),
-      this.load(),
-      readTrustDefault(this.options.configDir),
-    ]);
+    const [real, loaded, settings] = await Promise.all([realFolderPath(dir), this.load(), this.defaults.read()]);
     return this.statusOf(real, loaded, settings);
   }
 

@@ -204,6 +204,17 @@ describe('the global default', () => {
     expect((await t.check(p('work/app'))).trusted).toBe(true);
   });
 
+  it('an edit applies to the next check, also one of the same size right after a check (same inode, size, mtime)', async () => {
+    const t = store();
+    const file = p('config/settings.yaml');
+    write(file, 'trust:\n  default: trust\n');
+    const { mtime } = fs.statSync(file);
+    expect((await t.check(p('work/app'))).trusted).toBe(true);
+    write(file, 'trust:\n  default: never\n');
+    fs.utimesSync(file, mtime, mtime);
+    expect(await t.check(p('work/app'))).toMatchObject({ trusted: false, default: 'never' });
+  });
+
   it('a malformed settings file or value never widens trust: ask applies and the problem is reported', async () => {
     const t = store();
     write(p('config/settings.yaml'), 'trust:\n  default: yes please\n');
