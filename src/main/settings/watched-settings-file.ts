@@ -25,11 +25,11 @@ function nowNs(): bigint {
 
 /**
  * One settings file, re-read when it changes: `refresh()` stats it (inode, size, mtime, ctime in ns) on every
- * check and re-parses only when that changed. Stat-per-check was chosen over fs.watch: stat'ing the seven
- * settings files costs little per decision (`measureStatPerCheckUs` in bench-support.ts measures it), while
- * a watcher delivers changes asynchronously (an edit would not surely apply to the very next call), misses
- * files replaced by rename on some platforms and network filesystems, and cannot watch files that do not exist yet. A missing file means "no settings"; an unreadable or malformed one
- * is reported (path, line, reason) and its last good version stays in force.
+ * check (or is given its key: settings-file-keys.ts) and re-parses only when that changed. Stat-per-check was chosen
+ * over fs.watch (`measureStatPerCheckUs` in bench-support.ts says what it costs): a watcher delivers changes
+ * asynchronously (an edit would not surely apply to the very next call), misses files replaced by rename on some
+ * platforms and network filesystems, and cannot watch files that do not exist yet. A missing file means "no
+ * settings"; an unreadable or malformed one is reported (path, line, reason) and its last good version stays in force.
  *
  * Only a regular file of at most 1 MiB is read (opened non-blocking, checked with fstat): a FIFO, a device (a link to
  * /dev/zero), a socket or a huge file is refused as broken, never read, so it can neither hang nor exhaust memory.
