@@ -82,7 +82,7 @@ export default defineConfig({
     reportCompressedSize: false,
     rollupOptions: {
       external: (id) => id.startsWith('node:') || EXTERNAL.some((e) => id === e || id.startsWith(`${e}/`)),
-      input: { cli: resolve(HERE, 'src/main/cli/index.ts'), worker: resolve(HERE, 'src/worker/index.ts') },
+      input: { cli: resolve(HERE, 'src/main/shells/cli/index.ts'), worker: resolve(HERE, 'src/worker/index.ts') },
       output: {
         format: 'cjs',
         entryFileNames: '[name].js',

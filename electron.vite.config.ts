@@ -55,9 +55,9 @@ export default defineConfig({
       externalizeDeps: true,
       rollupOptions: {
         input: {
-          index: resolve(__dirname, 'src/main/electron/main.ts'),
-          bench: resolve(__dirname, 'src/main/bench/index.ts'),
-          sdk: resolve(__dirname, 'src/main/sdk/index.ts'),
+          index: resolve(__dirname, 'src/main/shells/electron/main.ts'),
+          bench: resolve(__dirname, 'bench/index.ts'),
+          sdk: resolve(__dirname, 'src/main/shells/sdk/index.ts'),
         },
       },
     },

@@ -55,4 +55,4 @@ if (names.length > 0) {
   console.error(`npm test: ${names.join(' and ')} failed`);
   process.exit(1);
 }
-console.log('npm test: the checks (type-check, ESLint, format, knip) and the tests passed');
+console.log('npm test: the checks (type-check, ESLint, format, knip, layers) and the tests passed');

@@ -129,7 +129,7 @@ export const ToolCallDecidedSchema = z.object({
   classifier: ClassifierVerdictSchema.optional(),
   /**
    * A write's preview as the call was decided (asked or not): the card keeps it after the run and in the stored
-   * session, cut to a bounded size (src/main/session/stored-preview.ts). Absent: not a write, or no preview.
+   * session, cut to a bounded size (src/main/core/session/stored-preview.ts). Absent: not a write, or no preview.
    */
   preview: ToolPreviewSchema.optional(),
 });

@@ -27,7 +27,7 @@ export const AuditRecordSchema = z.object({
 });
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 
-/** What happened to the project's checkpoints (src/main/checkpoints): a restore, or all of them deleted. */
+/** What happened to the project's checkpoints (src/main/core/checkpoints): a restore, or all of them deleted. */
 export const CheckpointAuditSchema = z.discriminatedUnion('kind', [
   z.object({
     time: z.string(),

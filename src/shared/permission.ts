@@ -27,7 +27,7 @@ export const DecisionSourceSchema = z.enum([
   'trust',
   'mode',
   'approval',
-  /** auto mode: the classifier model allowed an ask the mode or the defaults made (see src/main/auto). */
+  /** auto mode: the classifier model allowed an ask the mode or the defaults made (see src/main/core/auto). */
   'auto',
 ]);
 export type DecisionSource = z.infer<typeof DecisionSourceSchema>;

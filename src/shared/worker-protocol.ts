@@ -51,7 +51,7 @@ export const SandboxRunConfigSchema = z.object({
   userConfigDir: z.string().min(1),
   home: z.string().min(1),
   bwrapPath: z.string().min(1).optional(),
-  /** What the `Read(...)` deny rules deny on disk now: hidden inside the sandbox (see src/main/sandbox/read-deny-mask.ts). */
+  /** What the `Read(...)` deny rules deny on disk now: hidden inside the sandbox (see src/main/core/sandbox/read-deny-mask.ts). */
   readDeny: ReadDenyMaskSchema.optional(),
   /** `sandbox.allowUnixSockets`: sockets the person opened into the sandbox (absolute paths). */
   allowUnixSockets: z.array(z.string().min(1).max(4096)).max(100).optional(),

@@ -1,6 +1,6 @@
 import type { Decision } from '../shared/permission';
 import type { PermissionRequest, WorkerParams, WorkerResult } from '../shared/worker-protocol';
-import { createToolRegistry } from './tools';
+import { createToolRegistry } from './tools/tool-set';
 import type { TerminalRenderer } from './tools/terminal-render';
 
 /** The file `bench.toolRoundtrip` reads, relative to the project root (main's bench creates it). */

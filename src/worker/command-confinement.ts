@@ -10,9 +10,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SandboxRunConfig, SandboxStatus } from '../shared/worker-protocol';
 import { commandShell, type CommandShell } from '../shared/node/command-shell';
-import { CommandSandboxCache, unsandboxedWrapper } from '../shared/node/sandbox';
-import type { CommandSandbox, CommandSandboxConfig, SandboxUnavailable, WrappedCommand } from '../shared/node/sandbox';
-import type { CommandWrapper } from './tools/index';
+import { CommandSandboxCache } from '../sandbox/sandbox-cache';
+import { unsandboxedWrapper } from '../sandbox/direct-command';
+import type { CommandSandbox, CommandSandboxConfig, SandboxUnavailable, WrappedCommand } from '../sandbox/types';
+import type { CommandWrapper } from './tools/run-command';
 
 /** run_command's wrapper, which can also start a program and its arguments without a shell (an MCP server). */
 type ConfinedWrapper = CommandWrapper & { wrapArgv(argv: readonly string[]): Promise<WrappedCommand> };

@@ -7,7 +7,7 @@ import { userCacheDir } from '../shared/node/user-folders';
 // user's cache folder (code-cache.ts), as the CLI's is, before any of it loads; then the worker proper starts
 // (worker-process.ts, a chunk like the rest). GATEHOUSE_CODE_CACHE=0 turns the cache off.
 //
-// WebAssembly with Liftoff only, as in every process of Gatehouse (see src/main/permission/command/parser.ts): the
+// WebAssembly with Liftoff only, as in every process of Gatehouse (see src/main/core/shell-analysis/parse/parser.ts): the
 // worker's only WebAssembly is the HTTP parser (llhttp) of Node's fetch, which the model provider's requests load, and
 // V8's optimising tier compiled its functions again in every worker, on background threads, for little gain on a few
 // kilobytes of response a second: the worker spends less CPU and memory without it. Set first: the code cache keeps

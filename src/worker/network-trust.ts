@@ -10,7 +10,7 @@ import {
 
 /**
  * The worker's certificate authorities: the system store and the CA files main put in its environment
- * (`GATEHOUSE_NETWORK_TRUST`, main/network/worker-trust-env.ts), installed once before the worker's first TLS
+ * (`GATEHOUSE_NETWORK_TRUST`, src/main/core/network/worker-trust-env.ts), installed once before the worker's first TLS
  * connection (a run's model request or MCP server, an MCP test), not at its start: a worker that never connects pays
  * nothing for reading the stores.
  */

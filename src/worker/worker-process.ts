@@ -8,7 +8,7 @@ import { settleWithin } from '../shared/settle-within';
 import { exitOnFatalErrors } from './fatal';
 import { connectToMain } from './port';
 import { WorkerRpc } from './rpc-server';
-import { measureSandboxOverhead } from '../shared/node/sandbox';
+import { measureSandboxOverhead } from '../sandbox/overhead';
 import { testMcpServer } from './mcp/run-mcp';
 import { WorkerNetworkTrust } from './network-trust';
 

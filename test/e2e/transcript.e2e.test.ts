@@ -1,10 +1,10 @@
 import path from 'node:path';
 import type { Locator, Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
-import { writeLongSession } from '../../src/main/bench/ui/long-session';
-import type { LongSession } from '../../src/main/bench/ui/long-session';
-import { startStreamServer } from '../../src/main/bench/ui/stream-server';
-import type { StreamServer } from '../../src/main/bench/ui/stream-server';
+import { writeLongSession } from '../../bench/ui/long-session';
+import type { LongSession } from '../../bench/ui/long-session';
+import { startStreamServer } from '../../bench/ui/stream-server';
+import type { StreamServer } from '../../bench/ui/stream-server';
 import { chromiumSkipReason } from './support/browser';
 import { openChatPage, POLL, SCREENSHOTS, useChatApp } from './support/chat-app';
 import type { ChatApp } from './support/chat-app';

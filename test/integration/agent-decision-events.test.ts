@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AgentSession } from '../../src/main/agent/agent-session';
-import type { ApprovalAnswer, Approver, SessionEvent } from '../../src/main/agent/types';
-import { fixedTrust } from '../../src/main/permission';
-import { createNodeWorkerHost } from '../../src/main/worker-host';
-import type { WorkerSupervisor } from '../../src/main/worker-host/supervisor';
+import { AgentSession } from '../../src/main/services/agent-runs/agent-session';
+import type { ApprovalAnswer, Approver, SessionEvent } from '../../src/main/services/agent-runs/types';
+import { fixedTrust } from '../../src/main/core/permission/trust-oracle';
+import { createNodeWorkerHost } from '../../src/main/services/worker-host/node-worker-host';
+import type { WorkerSupervisor } from '../../src/main/services/worker-host/supervisor';
 import { AgentEventSchema } from '../../src/shared/agent-events';
 import type { AgentEvent, ToolCallDecided } from '../../src/shared/agent-events';
 import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readTranscript } from '../../src/main/session/transcript-reader';
+import { readTranscript } from '../../src/main/core/session/transcript-reader';
 import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { jsonLines, runGatehouse, sentToolResults, withFakeModel } from './agent-helpers';

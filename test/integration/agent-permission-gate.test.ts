@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decideCall } from '../../src/main/agent/permission-gate';
-import type { ApprovalRequest, Approver } from '../../src/main/agent/types';
-import { createPermissionEngine, fixedTrust } from '../../src/main/permission';
-import type { ApprovalAnswer, PermissionEngine } from '../../src/main/permission';
+import { decideCall } from '../../src/main/services/agent-runs/permission-gate';
+import type { ApprovalRequest, Approver } from '../../src/main/services/agent-runs/types';
+import { createPermissionEngine } from '../../src/main/core/permission/create-engine';
+import { fixedTrust } from '../../src/main/core/permission/trust-oracle';
+import type { ApprovalAnswer } from '../../src/main/core/permission/approvals';
+import type { PermissionEngine } from '../../src/main/core/permission/engine';
 import { makeAppDirs } from './agent-helpers';
 import { removeAfterWrites } from '../support/remove-after-writes';
 

@@ -5,8 +5,8 @@ import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthro
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { makeSandbox, runGatehouse, sentToolResults, trustProject } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
-import { createSession } from '../../src/main/sdk';
-import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
+import { createSession } from '../../src/main/shells/sdk';
+import { findOnPath } from '../../src/sandbox/find-binary';
 
 // `permissions.additionalDirectories` from the settings, resolved by the engine, are writable inside the sandbox
 // (through the whole path: main -> worker -> bubblewrap); an untrusted project's own list is not.

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CommandConfinement, defaultSandboxConfig } from '../../src/worker/command-confinement';
-import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
+import { findOnPath } from '../../src/sandbox/find-binary';
 
 const bwrap = process.platform === 'linux' ? await findOnPath('bwrap') : null;
 

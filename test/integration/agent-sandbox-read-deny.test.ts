@@ -5,7 +5,7 @@ import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { runGatehouse, sentToolResults, withTrustedProject } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
-import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
+import { findOnPath } from '../../src/sandbox/find-binary';
 
 // The whole path (`gatehouse run` -> main computes what the Read deny rules deny -> worker -> bubblewrap): in
 // bypassPermissions mode the engine lets a script of the project through (code it cannot see into; a `grep -r` it

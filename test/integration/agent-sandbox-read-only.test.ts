@@ -6,9 +6,9 @@ import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { runGatehouse, sentToolResults, withTrustedProject } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
-import { createSession } from '../../src/main/sdk';
-import type { ApprovalRequest } from '../../src/main/sdk';
-import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
+import { createSession } from '../../src/main/shells/sdk';
+import type { ApprovalRequest } from '../../src/main/shells/sdk';
+import { findOnPath } from '../../src/sandbox/find-binary';
 
 // The whole path (`gatehouse run` -> main's engine and gate -> the worker -> bubblewrap): a command the default mode
 // allows as read-only runs in the read-only sandbox; the same command allowed by a rule or a person runs in the

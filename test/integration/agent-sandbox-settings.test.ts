@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadSandboxSettings, sandboxRunConfig } from '../../src/main/sandbox';
+import { loadSandboxSettings } from '../../src/main/core/sandbox/sandbox-settings';
+import { sandboxRunConfig } from '../../src/main/core/sandbox/run-config';
 
 // The `sandbox:` settings main sends the worker: real files in temp folders, hostile project settings.
 

@@ -5,9 +5,9 @@ import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { RpcClient, runGatehouse, sentToolResults, withTrustedProject } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
-import { createSession } from '../../src/main/sdk';
-import type { ApprovalDecision, ApprovalRequest } from '../../src/main/sdk';
-import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
+import { createSession } from '../../src/main/shells/sdk';
+import type { ApprovalDecision, ApprovalRequest } from '../../src/main/shells/sdk';
+import { findOnPath } from '../../src/sandbox/find-binary';
 
 // An explicit one-off unsandboxed run through the whole path (SDK / `gatehouse run` -> main -> worker -> pty): the
 // model asks with `unsandboxed: true`, a person allows that exact command once, and only then it runs unconfined.

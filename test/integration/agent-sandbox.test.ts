@@ -7,9 +7,9 @@ import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { runGatehouse, sentToolResults, withTrustedProject } from './agent-helpers';
 import type { Sandbox } from './agent-helpers';
-import { createSession } from '../../src/main/sdk';
-import type { ApprovalDecision, ApprovalRequest } from '../../src/main/sdk';
-import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
+import { createSession } from '../../src/main/shells/sdk';
+import type { ApprovalDecision, ApprovalRequest } from '../../src/main/shells/sdk';
+import { findOnPath } from '../../src/sandbox/find-binary';
 
 // run_command through the whole path (`gatehouse run` process -> main -> worker -> bubblewrap) with the real
 // permission engine in bypassPermissions mode: the engine lets these commands through, only the OS stops them.

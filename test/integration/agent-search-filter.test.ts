@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNodeWorkerHost } from '../../src/main/worker-host';
-import type { WorkerSupervisor } from '../../src/main/worker-host';
+import { createNodeWorkerHost } from '../../src/main/services/worker-host/node-worker-host';
+import type { WorkerSupervisor } from '../../src/main/services/worker-host/supervisor';
 import type { ReadableResult } from '../../src/shared/worker-protocol';
 import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';

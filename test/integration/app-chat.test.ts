@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { AppCore } from '../../src/main/app/app-core';
-import { dispatchApi } from '../../src/main/app/api-dispatch';
+import { AppCore } from '../../src/main/services/app/app-core';
+import { dispatchApi } from '../../src/main/services/app/api-dispatch';
 import type { ApiEvent } from '../../src/shared/api';
 import { GatehouseError } from '../../src/shared/errors';
 import { reply, text, toolUse } from '../support/fake-anthropic';

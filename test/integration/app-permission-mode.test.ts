@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AppCore } from '../../src/main/app/app-core';
-import { dispatchApi } from '../../src/main/app/api-dispatch';
-import { createNodeWorkerHost } from '../../src/main/worker-host';
-import type { WorkerSupervisor } from '../../src/main/worker-host/supervisor';
+import { AppCore } from '../../src/main/services/app/app-core';
+import { dispatchApi } from '../../src/main/services/app/api-dispatch';
+import { createNodeWorkerHost } from '../../src/main/services/worker-host/node-worker-host';
+import type { WorkerSupervisor } from '../../src/main/services/worker-host/supervisor';
 import type { ApiEvent } from '../../src/shared/api';
 import type { PermissionModeState } from '../../src/shared/modes-contract';
 import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';

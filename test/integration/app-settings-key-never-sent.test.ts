@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dispatchApi } from '../../src/main/app/api-dispatch';
-import { AppCore } from '../../src/main/app/app-core';
-import type { WorkerSupervisor } from '../../src/main/worker-host/supervisor';
+import { dispatchApi } from '../../src/main/services/app/api-dispatch';
+import { AppCore } from '../../src/main/services/app/app-core';
+import type { WorkerSupervisor } from '../../src/main/services/worker-host/supervisor';
 import { API_CHANNELS } from '../../src/shared/api';
 import type { ApiChannel, ApiEvent } from '../../src/shared/api';
 import { makeAppDirs, startAppCore, TRUST_ALL } from './agent-helpers';

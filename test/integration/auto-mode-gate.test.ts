@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { decideCall } from '../../src/main/agent/permission-gate';
-import { sessionAuto } from '../../src/main/agent/session-auto';
-import type { ApprovalRequest, Approver } from '../../src/main/agent/types';
-import type { AutoModeState } from '../../src/main/auto/auto-mode';
-import { createPermissionEngine, fixedTrust, type PermissionEngine } from '../../src/main/permission';
+import { decideCall } from '../../src/main/services/agent-runs/permission-gate';
+import { sessionAuto } from '../../src/main/services/agent-runs/session-auto';
+import type { ApprovalRequest, Approver } from '../../src/main/services/agent-runs/types';
+import type { AutoModeState } from '../../src/main/core/auto/auto-mode';
+import { createPermissionEngine } from '../../src/main/core/permission/create-engine';
+import { fixedTrust } from '../../src/main/core/permission/trust-oracle';
+import { type PermissionEngine } from '../../src/main/core/permission/engine';
 import { reply, startFakeAnthropic, text, toolUse, type FakeAnthropic } from '../support/fake-anthropic';
 import { makeAppDirs } from './agent-helpers';
 import { removeAfterWrites } from '../support/remove-after-writes';

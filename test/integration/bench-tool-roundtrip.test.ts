@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { benchToolRoundtrip } from '../../src/main/bench/tool-bench';
-import { createNodeWorkerHost } from '../../src/main/worker-host';
+import { benchToolRoundtrip } from '../../bench/tool-bench';
+import { createNodeWorkerHost } from '../../src/main/services/worker-host/node-worker-host';
 import type { PermissionRequest } from '../../src/shared/worker-protocol';
 
 // The tool round-trip benchmark through the real worker: every call asks main, and a denial is never timed.

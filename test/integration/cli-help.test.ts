@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/main/cli/commands';
+import { COMMANDS } from '../../src/main/shells/cli/commands';
 import { codeCacheEnv } from '../support/code-cache-env';
 import { runGatehouse } from './agent-helpers';
 

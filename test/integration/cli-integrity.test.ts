@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_LINE_CHARS } from '../../src/main/cli/rpc-shell';
+import { MAX_LINE_CHARS } from '../../src/main/shells/cli/rpc-shell';
 import { reply, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { desktopAppLocations } from '../../src/main/cli/desktop-app';
+import { desktopAppLocations } from '../../src/main/shells/cli/desktop-app';
 import { AppInfoSchema } from '../../src/shared/api';
 import { openApiSocket } from '../e2e/support/api-socket';
 import { CLI_PATH, makeTempDir, removeTempDir, requireBuiltApp } from '../e2e/support/start-web';

@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandSandbox, type CommandSandbox } from '../../src/shared/node/sandbox';
+import { createCommandSandbox } from '../../src/sandbox/command-sandbox';
+import { type CommandSandbox } from '../../src/sandbox/types';
 import { makeWorld, noBwrapReason, type SandboxWorld } from '../unit/sandbox/support';
 import { buildIdOf, cli, removeCli, startHelper, stopHelper, type Helper } from './decision-helper-support';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActiveMcpServer } from '../../src/shared/mcp-contract';
 import type { SandboxRunConfig } from '../../src/shared/worker-protocol';
 import { startRunMcp, type RunMcp } from '../../src/worker/mcp/run-mcp';
-import { createToolRegistry } from '../../src/worker/tools/index';
+import { createToolRegistry } from '../../src/worker/tools/tool-set';
 import type { ToolContext } from '../../src/worker/tools/types';
 import { EVERYTHING_SERVER, startHttpServer, stdioEntry } from '../support/mcp-servers';
 import { makeWorld, noBwrapReason, type SandboxWorld } from '../unit/sandbox/support';

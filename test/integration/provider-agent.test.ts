@@ -7,7 +7,7 @@ import { AgentEventSchema } from '../../src/shared/agent-events';
 import { runAgent } from '../../src/worker/agent/runner';
 import type { BeforeToolCall, RunAgentOptions } from '../../src/worker/agent/runner';
 import { AnthropicProvider } from '../../src/worker/providers/anthropic';
-import { createToolRegistry } from '../../src/worker/tools/index';
+import { createToolRegistry } from '../../src/worker/tools/tool-set';
 import type { ToolRegistry } from '../../src/worker/tools/types';
 import { reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic, FakeRequestBody } from '../support/fake-anthropic';

@@ -3,7 +3,8 @@
  * told otherwise, and with CAP_SYS_ADMIN a command can unmount the tmpfs that hides ~/.ssh and read the key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandSandbox, type CommandSandbox } from '../../src/shared/node/sandbox';
+import { createCommandSandbox } from '../../src/sandbox/command-sandbox';
+import { type CommandSandbox } from '../../src/sandbox/types';
 import { makeWorld, noBwrapReason, runWrapped, type SandboxWorld } from '../unit/sandbox/support';
 
 describe.skipIf(noBwrapReason !== null)(

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createCommandSandbox, measureSandboxOverhead } from '../../src/shared/node/sandbox';
+import { createCommandSandbox } from '../../src/sandbox/command-sandbox';
+import { measureSandboxOverhead } from '../../src/sandbox/overhead';
 import { makeWorld, noBwrapReason, runWrapped } from '../unit/sandbox/support';
 
 describe.skipIf(noBwrapReason !== null)(

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as pty from 'node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandSandbox, type CommandSandbox } from '../../src/shared/node/sandbox';
+import { createCommandSandbox } from '../../src/sandbox/command-sandbox';
+import { type CommandSandbox } from '../../src/sandbox/types';
 import { makeWorld, noBwrapReason, type SandboxWorld } from '../unit/sandbox/support';
 
 interface PtyRun {

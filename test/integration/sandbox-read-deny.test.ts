@@ -1,11 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPermissionEngine, fixedTrust, type PermissionEngine } from '../../src/main/permission';
-import { readDenyMask, sandboxReadDeny, TOO_MANY_FILES } from '../../src/main/sandbox';
+import { createPermissionEngine } from '../../src/main/core/permission/create-engine';
+import { fixedTrust } from '../../src/main/core/permission/trust-oracle';
+import { type PermissionEngine } from '../../src/main/core/permission/engine';
+import { readDenyMask, sandboxReadDeny, TOO_MANY_FILES } from '../../src/main/core/sandbox/read-deny-mask';
 import type { ReadDenyMaskWire } from '../../src/shared/worker-protocol';
 import { CommandConfinement, defaultSandboxConfig } from '../../src/worker/command-confinement';
-import { createCommandSandbox, type CommandSandbox } from '../../src/shared/node/sandbox';
+import { createCommandSandbox } from '../../src/sandbox/command-sandbox';
+import { type CommandSandbox } from '../../src/sandbox/types';
 import { makeWorld, noBwrapReason, runIn, type SandboxWorld } from '../unit/sandbox/support';
 
 const SECRETS = ['KEY-SECRET-1', 'ENV-SECRET-2', 'ENV-SECRET-3', 'ABS-SECRET-4', 'LINKED-SECRET-5'];

@@ -8,8 +8,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandSandbox, type CommandSandbox, type WrappedCommand } from '../../src/shared/node/sandbox';
-import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
+import { createCommandSandbox } from '../../src/sandbox/command-sandbox';
+import { type CommandSandbox, type WrappedCommand } from '../../src/sandbox/types';
+import { findOnPath } from '../../src/sandbox/find-binary';
 import { makeWorld, noBwrapReason, type SandboxWorld } from '../unit/sandbox/support';
 
 const rgMissing = (await findOnPath('rg')) === null;

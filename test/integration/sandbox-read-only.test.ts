@@ -11,11 +11,12 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandSandbox, type CommandSandbox, type WrappedCommand } from '../../src/shared/node/sandbox';
-import { shQuote } from '../../src/shared/node/sandbox/bwrap-args';
-import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
-import { readOnlyProbeCommand } from '../../src/shared/node/sandbox/read-only-profile';
-import { readOnlySeccompProgram } from '../../src/shared/node/sandbox/read-only-seccomp';
+import { createCommandSandbox } from '../../src/sandbox/command-sandbox';
+import { type CommandSandbox, type WrappedCommand } from '../../src/sandbox/types';
+import { shQuote } from '../../src/sandbox/bwrap-args';
+import { findOnPath } from '../../src/sandbox/find-binary';
+import { readOnlyProbeCommand } from '../../src/sandbox/read-only-profile';
+import { readOnlySeccompProgram } from '../../src/sandbox/read-only-seccomp';
 import { runInPty } from '../../src/worker/tools/run-command';
 import {
   closeServer,

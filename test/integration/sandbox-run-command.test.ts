@@ -2,7 +2,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandSandbox, type CommandSandbox } from '../../src/shared/node/sandbox';
+import { createCommandSandbox } from '../../src/sandbox/command-sandbox';
+import { type CommandSandbox } from '../../src/sandbox/types';
 import { runInPty, type CommandWrapper } from '../../src/worker/tools/run-command';
 import { makeWorld, noBwrapReason, type SandboxWorld } from '../unit/sandbox/support';
 

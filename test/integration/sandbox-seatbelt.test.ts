@@ -3,7 +3,8 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandSandbox, type CommandSandbox } from '../../src/shared/node/sandbox';
+import { createCommandSandbox } from '../../src/sandbox/command-sandbox';
+import { type CommandSandbox } from '../../src/sandbox/types';
 import { makeWorld, runIn, type SandboxWorld } from '../unit/sandbox/support';
 
 // The real Seatbelt sandbox (macOS only): the same guarantees as bubblewrap through the same interface.

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCommandSandbox, type CommandSandbox } from '../../src/shared/node/sandbox';
+import { createCommandSandbox } from '../../src/sandbox/command-sandbox';
+import { type CommandSandbox } from '../../src/sandbox/types';
 import { makeWorld, noBwrapReason, runIn, runWrapped, type SandboxWorld } from '../unit/sandbox/support';
 
 // Defence in depth: whatever the analysis lets through, a sandboxed command cannot rewrite the permission rules

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { judgeReadable } from '../../src/main/agent/readable-files';
-import { createPermissionEngine, fixedTrust } from '../../src/main/permission';
-import type { PermissionEngine, RuleText } from '../../src/main/permission';
-import { createToolRegistry } from '../../src/worker/tools';
-import type { ToolContext } from '../../src/worker/tools';
+import { judgeReadable } from '../../src/main/services/agent-runs/readable-files';
+import { createPermissionEngine } from '../../src/main/core/permission/create-engine';
+import { fixedTrust } from '../../src/main/core/permission/trust-oracle';
+import type { PermissionEngine } from '../../src/main/core/permission/engine';
+import type { RuleText } from '../../src/main/core/settings/settings-store';
+import { createToolRegistry } from '../../src/worker/tools/tool-set';
+import type { ToolContext } from '../../src/worker/tools/types';
 import { findRipgrep } from '../../src/worker/tools/ripgrep';
 import { DO, makeSandbox, type Sandbox } from '../unit/tools/helpers';
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseSettingsText } from '../../src/main/settings/parse-settings';
+import { parseSettingsText } from '../../src/main/core/settings/parse-settings';
 import { codeCacheEnv } from '../support/code-cache-env';
 import { CLI } from './agent-helpers';
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToolRegistry } from '../../src/worker/tools';
+import { createToolRegistry } from '../../src/worker/tools/tool-set';
 import { UNSANDBOXED_HINT } from '../../src/worker/tools/run-command';
 import { DO, makeSandbox, type Sandbox } from '../unit/tools/helpers';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToolRegistry } from '../../src/worker/tools';
+import { createToolRegistry } from '../../src/worker/tools/tool-set';
 import { findRipgrep } from '../../src/worker/tools/ripgrep';
 import { buildTree, DO, makeSandbox, type Sandbox } from '../unit/tools/helpers';
 

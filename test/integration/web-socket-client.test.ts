@@ -4,8 +4,10 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { ApiEvent } from '../../src/shared/api';
 import { SOCKET_UNAUTHORIZED } from '../../src/shared/api';
 import { GatehouseError } from '../../src/shared/errors';
-import { ConnectionLostError, createSocketClient, socketUrlFor } from '../../src/renderer/src/api';
-import type { ApiClient, ConnectionState, SocketLike } from '../../src/renderer/src/api';
+import { ConnectionLostError } from '../../src/renderer/src/api/errors';
+import { createSocketClient, socketUrlFor } from '../../src/renderer/src/api/socket-client';
+import type { ApiClient, ConnectionState } from '../../src/renderer/src/api/types';
+import type { SocketLike } from '../../src/renderer/src/api/socket-client';
 import { isProcessAlive, makeTempDir, removeTempDir, startWeb } from '../e2e/support/start-web';
 
 interface Req {

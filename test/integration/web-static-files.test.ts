@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiHandlers } from '../../src/main/app/api-dispatch';
+import type { ApiHandlers } from '../../src/main/services/app/api-dispatch';
 import { API_CHANNELS, SOCKET_UNAUTHORIZED } from '../../src/shared/api';
-import { isImmutableAsset } from '../../src/main/web/http-handler';
-import { readPageCsp, resolveStaticFile, serverCsp } from '../../src/main/web/static-files';
-import { startWebServer } from '../../src/main/web/web-server';
-import type { WebServer } from '../../src/main/web/web-server';
+import { isImmutableAsset } from '../../src/main/shells/web/http-handler';
+import { readPageCsp, resolveStaticFile, serverCsp } from '../../src/main/shells/web/static-files';
+import { startWebServer } from '../../src/main/shells/web/web-server';
+import type { WebServer } from '../../src/main/shells/web/web-server';
 import { openApiSocket } from '../e2e/support/api-socket';
 import { makeTempDir, removeTempDir } from '../e2e/support/start-web';
 

@@ -3,8 +3,9 @@ import Module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createNodeWorkerHost, workerEntryPath } from '../../src/main/worker-host';
-import type { WorkerSupervisor } from '../../src/main/worker-host';
+import { createNodeWorkerHost } from '../../src/main/services/worker-host/node-worker-host';
+import { workerEntryPath } from '../../src/main/services/worker-host/worker-entry';
+import type { WorkerSupervisor } from '../../src/main/services/worker-host/supervisor';
 import { userCacheDir } from '../../src/shared/node/user-folders';
 
 // The worker (out/main/worker.js) keeps its compiled code in the user's cache folder, as the CLI does

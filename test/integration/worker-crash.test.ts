@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkerStatus } from '../../src/shared/api';
-import { flushLogs } from '../../src/main/log';
-import { createNodeWorkerHost, type WorkerSupervisor } from '../../src/main/worker-host';
+import { flushLogs } from '../../src/main/core/log/logger';
+import { createNodeWorkerHost } from '../../src/main/services/worker-host/node-worker-host';
+import { type WorkerSupervisor } from '../../src/main/services/worker-host/supervisor';
 
 // The real worker bundle in a real child process, with a fault injected (test/fixtures/workers/faulty.cjs).
 const FAULTY = path.resolve('test/fixtures/workers/faulty.cjs');

@@ -5,13 +5,11 @@ import tls from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GatehouseError } from '../../src/shared/errors';
 import type { WorkerStatus } from '../../src/shared/api';
-import {
-  createNodeWorkerHost,
-  NodeWorkerLauncher,
-  WorkerSupervisor,
-  workerEntryPath,
-} from '../../src/main/worker-host';
-import { buildWorkerEnv } from '../../src/main/worker-host/worker-env';
+import { createNodeWorkerHost } from '../../src/main/services/worker-host/node-worker-host';
+import { NodeWorkerLauncher } from '../../src/main/services/worker-host/node-launcher';
+import { WorkerSupervisor } from '../../src/main/services/worker-host/supervisor';
+import { workerEntryPath } from '../../src/main/services/worker-host/worker-entry';
+import { buildWorkerEnv } from '../../src/main/services/worker-host/worker-env';
 import { removeAfterWrites } from '../support/remove-after-writes';
 
 /** The hosts' config folder (their logs go there). */

@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createNodeWorkerHost, workerEntryPath } from '../../src/main/worker-host';
-import type { WorkerSupervisor } from '../../src/main/worker-host';
+import { createNodeWorkerHost } from '../../src/main/services/worker-host/node-worker-host';
+import { workerEntryPath } from '../../src/main/services/worker-host/worker-entry';
+import type { WorkerSupervisor } from '../../src/main/services/worker-host/supervisor';
 import { processRuns } from '../../src/shared/node/process-runs';
-import { findOnPath } from '../../src/shared/node/sandbox/find-binary';
+import { findOnPath } from '../../src/sandbox/find-binary';
 import { removeAfterWrites } from '../support/remove-after-writes';
 
 // The private /tmp of a worker's command sandbox (bubblewrap) is a folder in the system's temp folder. A worker that

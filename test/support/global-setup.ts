@@ -54,7 +54,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     });
   }
   if (!process.env.GATEHOUSE_TEST_RUNTIME_DIR) {
-    // The CLI's decision helpers (src/main/cli/decision-helper.ts) started by this run's `gatehouse` processes live
+    // The CLI's decision helpers (src/main/shells/cli/decision-helper.ts) started by this run's `gatehouse` processes live
     // in this run's own runtime folder, and at the end exit within a second of their socket folder being removed.
     // Between calls a helper waits 2 minutes, near a user's 3: with 10 s, the suite started one 26 times, at ~0.8 s
     // of CPU each, whenever its calls were more than 10 s apart.

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { flushLogs } from '../../src/main/log';
-import { flushLastGoodWrites } from '../../src/main/settings/last-good-cache';
+import { flushLogs } from '../../src/main/core/log/logger';
+import { flushLastGoodWrites } from '../../src/main/core/settings/last-good-cache';
 
 /**
  * Removes a test's temp folder once what this process is still writing there in the background is written: the

@@ -3,8 +3,8 @@ import { ApprovalChoiceSchema, type ApprovalRequest } from '../../src/shared/app
 import { ApprovalRequestEventSchema } from '../../src/shared/chat-contract';
 import { RpcCommandSchema, RpcEventSchema } from '../../src/shared/rpc-protocol';
 import { callTarget } from '../../src/shared/tools';
-import { toApprovalEvent } from '../../src/main/app/chat-approval';
-import { describeCall } from '../../src/main/cli/text-renderer';
+import { toApprovalEvent } from '../../src/main/services/app/chat-approval';
+import { describeCall } from '../../src/main/shells/cli/text-renderer';
 
 const asked: ApprovalRequest = {
   requestId: 'r1',

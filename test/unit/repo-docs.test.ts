@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/main/cli/commands';
+import { COMMANDS } from '../../src/main/shells/cli/commands';
 import { docPages, NOT_RUNNABLE, shellBlocks } from '../support/doc-blocks';
 
 /**

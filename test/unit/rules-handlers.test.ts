@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createRulesHandlers } from '../../src/main/app/rules-handlers';
-import { permissionsCommand } from '../../src/main/cli/permissions-command';
-import type { TrustStore } from '../../src/main/trust/trust-store';
+import { createRulesHandlers } from '../../src/main/services/app/rules-handlers';
+import { permissionsCommand } from '../../src/main/shells/cli/permissions-command';
+import type { TrustStore } from '../../src/main/core/trust/trust-store';
 import { RulesListSchema } from '../../src/shared/rules-contract';
 import { rejection, removeTempDirs, rulesDirs, write } from './rules-helpers';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { TrustStore } from '../../src/main/trust/trust-store';
+import { TrustStore } from '../../src/main/core/trust/trust-store';
 import { GatehouseError } from '../../src/shared/errors';
 import { removeAfterWrites } from '../support/remove-after-writes';
 

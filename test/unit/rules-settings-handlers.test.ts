@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApiHandlers } from '../../src/main/app/api-dispatch';
-import { dispatchApi } from '../../src/main/app/api-dispatch';
-import { createRulesHandlers } from '../../src/main/app/rules-handlers';
-import { createPermissionEngine } from '../../src/main/permission';
-import type { RuleFileOps } from '../../src/main/settings/move-rule';
-import { addRuleToFile, fileHasRule } from '../../src/main/settings/edit-rules-file';
-import type { TrustStore } from '../../src/main/trust/trust-store';
+import type { ApiHandlers } from '../../src/main/services/app/api-dispatch';
+import { dispatchApi } from '../../src/main/services/app/api-dispatch';
+import { createRulesHandlers } from '../../src/main/services/app/rules-handlers';
+import { createPermissionEngine } from '../../src/main/core/permission/create-engine';
+import type { RuleFileOps } from '../../src/main/core/settings/move-rule';
+import { addRuleToFile, fileHasRule } from '../../src/main/core/settings/edit-rules-file';
+import type { TrustStore } from '../../src/main/core/trust/trust-store';
 import { rejection, removeTempDirs, rulesDirs, tempDir, write } from './rules-helpers';
 
 // The rules editor's edit, move, default-mode and additional-directory channels on real files in temp dirs.

@@ -1,7 +1,8 @@
 import './zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ApiProvider, createBridgeClient } from './api';
+import { ApiProvider } from './api/context';
+import { createBridgeClient } from './api/create-client';
 import { App } from './app/App';
 import './styles.css';
 

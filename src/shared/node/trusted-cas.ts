@@ -6,7 +6,7 @@
  * Where Node can replace its default CA list (`tls.setDefaultCACertificates`, Node 22.19+ and 24.5+, so Electron's
  * Node in the desktop app), the process trusts all three from then on, whatever client connects. Older Node (the CLI
  * on Node 20) cannot: main then hands the worker the CA files as `NODE_EXTRA_CA_CERTS` when it starts it
- * (main/network/worker-trust-env.ts), which Node reads at start, and the system store stays out. A CA file that
+ * (src/main/core/network/worker-trust-env.ts), which Node reads at start, and the system store stays out. A CA file that
  * cannot be read or is not PEM is an error naming the file, never skipped quietly: it only ever adds trust, so
  * nothing is trusted in its place.
  */

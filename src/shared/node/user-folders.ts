@@ -25,7 +25,7 @@ export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /**
  * Where the CLI's decision helper keeps its socket and its secret (`<runtime dir>/gatehouse-<uid>/`, the runtime dir
- * being $XDG_RUNTIME_DIR or the temp folder): the CLI makes and uses the folder (src/main/cli/decision-helper-socket.ts),
+ * being $XDG_RUNTIME_DIR or the temp folder): the CLI makes and uses the folder (src/main/shells/cli/decision-helper-socket.ts),
  * the command sandbox hides it (socket-doors.ts, seatbelt-sandbox.ts), so both name it by this one rule. Node builtins
  * only: the `gatehouse` entry loads it for every call (beside the cache folder's rule: the CLI and the worker both
  * start with this module, so it shares their first chunk rather than adding one).

@@ -11,7 +11,7 @@ import { isHttpEntry } from '../../shared/mcp-contract';
 import type { ToolResult } from '../tools/types';
 import { acceptTools, type McpToolDef, type SkippedTool } from './mcp-tool-list';
 import { argumentsProblem, capResult, resultText } from './mcp-result';
-import type { WrappedCommand } from '../../shared/node/sandbox';
+import type { WrappedCommand } from '../../sandbox/types';
 import type { ChildStdioTransport } from './stdio-transport';
 import { httpTransport } from './http-transport';
 

@@ -9,7 +9,8 @@ import type { ActiveMcpServer } from '../../shared/mcp-contract';
 import { isHttpEntry } from '../../shared/mcp-contract';
 import type { SandboxRunConfig } from '../../shared/worker-protocol';
 import { CommandConfinement } from '../command-confinement';
-import { CommandSandboxCache, type WrappedCommand } from '../../shared/node/sandbox';
+import { CommandSandboxCache } from '../../sandbox/sandbox-cache';
+import { type WrappedCommand } from '../../sandbox/types';
 import { BASIC_ENV_NAMES, WINDOWS_ENV_NAMES } from '../../shared/basic-env';
 
 /** Variables every server gets (when set): what a program needs to run, nothing that identifies a secret. */

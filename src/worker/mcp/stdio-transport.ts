@@ -8,7 +8,7 @@ import crossSpawn from 'cross-spawn';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { WrappedCommand } from '../../shared/node/sandbox';
+import type { WrappedCommand } from '../../sandbox/types';
 import { treeEnderFor } from '../tools/process-group';
 
 /**

@@ -3,14 +3,14 @@ import * as pty from 'node-pty';
 import { commandArgv, POSIX_BASH, windowsCommandLine, type CommandShell } from '../../shared/node/command-shell';
 import { terminateGroup, groupAlive, treeEnderFor, type TreeEnder } from './process-group';
 import { EndMarkerFilter, newEndMarker, WRAPPER_SCRIPT } from './pty-sentinel';
-import type { WrappedCommand } from '../../shared/node/sandbox/types';
+import type { WrappedCommand } from '../../sandbox/types';
 import { LiveOutput } from './terminal-output';
 import { defineTool, ToolError, type RegisteredTool, type ToolRunContext } from './tool';
 import { truncateHeadTail } from './truncate';
 import type { ToolResult } from './types';
 
 /**
- * Runs each command inside something else (the OS sandbox of src/shared/node/sandbox: its CommandSandbox fits this
+ * Runs each command inside something else (the OS sandbox of src/sandbox: its CommandSandbox fits this
  * shape): `wrap` gives the argv, environment and folder to spawn instead of `bash -c COMMAND`.
  */
 export interface CommandWrapper {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { chromium } from 'playwright';
 import type { Browser } from 'playwright';
 import { inject } from 'vitest';
-import { CHROMIUM_ARGS as BENCH_CHROMIUM_ARGS } from '../../../src/main/bench/ui/chromium-args';
+import { CHROMIUM_ARGS as BENCH_CHROMIUM_ARGS } from '../../../bench/ui/chromium-args';
 
 /** Debian's Chromium: the e2e tests never download a browser. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';

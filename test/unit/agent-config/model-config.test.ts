@@ -2,8 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_MODEL, modelConfigSources, resolveModelConfig } from '../../../src/main/agent/model-config';
-import { readUserModelSettings } from '../../../src/main/agent/model-settings';
+import {
+  DEFAULT_MODEL,
+  modelConfigSources,
+  resolveModelConfig,
+} from '../../../src/main/services/agent-runs/model-config';
+import { readUserModelSettings } from '../../../src/main/services/agent-runs/model-settings';
 
 let root: string;
 let configDir: string;

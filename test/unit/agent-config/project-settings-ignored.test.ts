@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCommand } from '../../../src/main/cli/run-command';
-import { readUserModelSettings } from '../../../src/main/agent/model-settings';
+import { runCommand } from '../../../src/main/shells/cli/run-command';
+import { readUserModelSettings } from '../../../src/main/services/agent-runs/model-settings';
 
 // A repository must not choose your key, model or server: its settings files are never read for `model:`.
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApiEvent } from '../../../src/shared/api';
-import { COALESCE_MAX_CHARS, EventCoalescer } from '../../../src/main/app/event-coalescer';
+import { COALESCE_MAX_CHARS, EventCoalescer } from '../../../src/main/services/app/event-coalescer';
 
 const text = (t: string, turn = 1, runId = 'r1'): ApiEvent => ({
   type: 'agent',

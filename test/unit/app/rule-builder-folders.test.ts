@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createRuleBuilderHandlers } from '../../../src/main/app/rule-builder/rule-builder-handlers';
-import { listFolder } from '../../../src/main/app/rule-builder/folder-listing';
-import { countRuleFiles } from '../../../src/main/app/rule-builder/file-count';
+import { createRuleBuilderHandlers } from '../../../src/main/services/app/rule-builder/rule-builder-handlers';
+import { listFolder } from '../../../src/main/services/app/rule-builder/folder-listing';
+import { countRuleFiles } from '../../../src/main/services/app/rule-builder/file-count';
 import { ApiChannels } from '../../../src/shared/api';
 import { parseAtBoundary } from '../../../src/shared/validate';
 import { rejection, removeTempDirs, rulesDirs, tempDir, write } from '../rules-helpers';

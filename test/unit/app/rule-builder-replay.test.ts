@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { replayedCalls } from '../../../src/main/app/rule-builder/audit-replay';
-import { createRuleBuilderHandlers } from '../../../src/main/app/rule-builder/rule-builder-handlers';
-import { createRulesHandlers } from '../../../src/main/app/rules-handlers';
-import { createPermissionEngine } from '../../../src/main/permission';
+import { replayedCalls } from '../../../src/main/services/app/rule-builder/audit-replay';
+import { createRuleBuilderHandlers } from '../../../src/main/services/app/rule-builder/rule-builder-handlers';
+import { createRulesHandlers } from '../../../src/main/services/app/rules-handlers';
+import { createPermissionEngine } from '../../../src/main/core/permission/create-engine';
 import type { AuditRecord } from '../../../src/shared/audit-contract';
 import type { RuleBehavior } from '../../../src/shared/permission';
 import type { EditableScope } from '../../../src/shared/rules-contract';

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { commandWords } from '../../../src/main/app/rule-builder/command-words';
-import { countRuleFiles } from '../../../src/main/app/rule-builder/file-count';
-import { createPermissionEngine, type PermissionEngine } from '../../../src/main/permission';
-import { parseRule } from '../../../src/main/permission/rules/parse-rule';
+import { commandWords } from '../../../src/main/services/app/rule-builder/command-words';
+import { countRuleFiles } from '../../../src/main/services/app/rule-builder/file-count';
+import { createPermissionEngine } from '../../../src/main/core/permission/create-engine';
+import { type PermissionEngine } from '../../../src/main/core/permission/engine';
+import { parseRule } from '../../../src/main/core/rule-syntax/parse-rule';
 import {
   commandRule,
   pathPattern,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dataJson } from '../../../src/main/auto/classifier-data';
-import { classifierUserText, type ClassifierCall } from '../../../src/main/auto/classifier-request';
+import { dataJson } from '../../../src/main/core/auto/classifier-data';
+import { classifierUserText, type ClassifierCall } from '../../../src/main/core/auto/classifier-request';
 
 // The classifier's request keeps the person's words and the model's call apart whatever either of them contains:
 // exactly one block of each, framed by tags carrying a nonce, each block one JSON value that parses back to exactly

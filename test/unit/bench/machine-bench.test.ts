@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { benchMachine } from '../../../src/main/bench/machine-bench';
+import { benchMachine } from '../../../bench/machine-bench';
 
 // `npm run bench -- --only machine`: the cost of a page fault and of a spawn's copy-on-write faults on this machine.
 // Small sizes here (the numbers are the bench's business, never asserted): the probes run, count real faults and print

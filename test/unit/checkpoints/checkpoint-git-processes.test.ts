@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CheckpointStore } from '../../../src/main/checkpoints/checkpoint-store';
-import { writeCheckpointRef } from '../../../src/main/checkpoints/shadow-git';
+import { CheckpointStore } from '../../../src/main/core/checkpoints/checkpoint-store';
+import { writeCheckpointRef } from '../../../src/main/core/checkpoints/shadow-git';
 
 // Each git process a checkpoint starts forks the process that takes it (the desktop app's main process): a checkpoint
 // starts no git it can do without. Its ref is a file written whole; a tree already written from an unchanged index is

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CheckpointStore } from '../../../src/main/checkpoints/checkpoint-store';
+import { CheckpointStore } from '../../../src/main/core/checkpoints/checkpoint-store';
 
 // A large project within the limits gets a whole checkpoint, quickly restorable; one over `checkpoints.maxFiles` gets
 // none, and the entry says why (the prompt still runs). Real files, real git.

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionSummary } from '../../../src/shared/chat-contract';
-import { SessionCatalog } from '../../../src/main/app/session-catalog';
-import { CheckpointStore } from '../../../src/main/checkpoints/checkpoint-store';
+import { SessionCatalog } from '../../../src/main/services/app/session-catalog';
+import { CheckpointStore } from '../../../src/main/core/checkpoints/checkpoint-store';
 
 // Checkpoints keep copies of a project's files: they go when their session is gone for good, and after the retention
 // period. Real files, real git.

@@ -6,9 +6,9 @@ import {
   CHECKPOINT_DEFAULTS,
   readCheckpointSettings,
   saveCheckpointSettings,
-} from '../../../src/main/checkpoints/checkpoint-settings';
-import { CheckpointStore } from '../../../src/main/checkpoints/checkpoint-store';
-import { checkpointUsage, deleteProjectCheckpoints } from '../../../src/main/checkpoints/project-checkpoints';
+} from '../../../src/main/core/checkpoints/checkpoint-settings';
+import { CheckpointStore } from '../../../src/main/core/checkpoints/checkpoint-store';
+import { checkpointUsage, deleteProjectCheckpoints } from '../../../src/main/core/checkpoints/project-checkpoints';
 
 // The Settings page's writer of the `checkpoints:` block in the user's settings.yaml, and deleting a project's
 // checkpoints: real files, real git.

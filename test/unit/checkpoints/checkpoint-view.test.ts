@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChangedFile } from '../../../src/shared/checkpoint-contract';
-import { CheckpointStore } from '../../../src/main/checkpoints/checkpoint-store';
+import { CheckpointStore } from '../../../src/main/core/checkpoints/checkpoint-store';
 
 // What a checkpoint covers is decided by its own view (the ignore rules when it was taken), whoever changes the rules
 // later; who changed a file is decided by when it changed. The store directly: real files, real git.

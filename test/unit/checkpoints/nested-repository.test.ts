@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NESTED_REPOSITORY_REASON } from '../../../src/main/checkpoints/changed-files';
-import { CheckpointStore } from '../../../src/main/checkpoints/checkpoint-store';
-import { runGit } from '../../../src/main/checkpoints/shadow-git';
+import { NESTED_REPOSITORY_REASON } from '../../../src/main/core/checkpoints/changed-files';
+import { CheckpointStore } from '../../../src/main/core/checkpoints/checkpoint-store';
+import { runGit } from '../../../src/main/core/checkpoints/shadow-git';
 
 // A folder with a .git of its own inside the project (a vendored clone, a fresh `git init`): never in a checkpoint,
 // listed in each checkpoint's `skipped` with why, and left alone by a restore. Real files, real git.

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { currentView } from '../../../src/main/checkpoints/ignore-rules';
-import { RulesStore } from '../../../src/main/checkpoints/rules-store';
-import { runGit, type ShadowGit } from '../../../src/main/checkpoints/shadow-git';
-import { prepareRepo, snapshotTree, type Snapshot } from '../../../src/main/checkpoints/snapshot';
+import { currentView } from '../../../src/main/core/checkpoints/ignore-rules';
+import { RulesStore } from '../../../src/main/core/checkpoints/rules-store';
+import { runGit, type ShadowGit } from '../../../src/main/core/checkpoints/shadow-git';
+import { prepareRepo, snapshotTree, type Snapshot } from '../../../src/main/core/checkpoints/snapshot';
 
 // A later checkpoint looks only at what changed since the last one (the shadow index keeps its files): whatever the
 // project went through, it must hold exactly what a checkpoint taken from nothing holds. Real files, real git.

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TurnCheckpoints } from '../../../src/main/checkpoints/turn-checkpoints';
+import { TurnCheckpoints } from '../../../src/main/core/checkpoints/turn-checkpoints';
 
 // During a run, the files are noted when each tool call that may change them starts and ends: a change between two
 // calls (the model thinking, a person being asked) is someone else's, a change while a call runs is the agent's.

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { translateGitignore, trimTrailingSpaces } from '../../../src/main/checkpoints/gitignore-translate';
-import { currentView } from '../../../src/main/checkpoints/ignore-rules';
-import { RulesStore } from '../../../src/main/checkpoints/rules-store';
-import { prepareRepo } from '../../../src/main/checkpoints/snapshot';
+import { translateGitignore, trimTrailingSpaces } from '../../../src/main/core/checkpoints/gitignore-translate';
+import { currentView } from '../../../src/main/core/checkpoints/ignore-rules';
+import { RulesStore } from '../../../src/main/core/checkpoints/rules-store';
+import { prepareRepo } from '../../../src/main/core/checkpoints/snapshot';
 
 // A checkpoint's view is the project's ignore rules as one exclude file. Differential test against git itself: on
 // random trees with random `.gitignore` files at random depths (negations, anchors, folder-only patterns, `**`,

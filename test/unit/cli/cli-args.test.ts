@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/main/cli/main';
+import { runCli } from '../../../src/main/shells/cli/main';
 
 // The dispatcher and every subcommand's flags, as a person typing them sees them: strict flags, `--`, and a
 // suggestion for a mistyped flag, command, subcommand or value. Bad arguments exit 2 with the reason and the usage

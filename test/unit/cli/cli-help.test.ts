@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { closestChoice, parseCommandArgs } from '../../../src/main/cli/args';
-import type { CliCommand, OptionSpec } from '../../../src/main/cli/command';
-import { UsageError } from '../../../src/main/cli/command';
-import { COMMANDS } from '../../../src/main/cli/commands';
+import { closestChoice, parseCommandArgs } from '../../../src/main/shells/cli/args';
+import type { CliCommand, OptionSpec } from '../../../src/main/shells/cli/command';
+import { UsageError } from '../../../src/main/shells/cli/command';
+import { COMMANDS } from '../../../src/main/shells/cli/commands';
 
 // Every subcommand's --help comes from one table beside its parser (CommandHelp): a description, each form, every
 // option it takes with a line of help, and examples. These tests hold the table to what the parser accepts, so the

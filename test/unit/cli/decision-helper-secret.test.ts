@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { secretMatches, secretOf, writeHelperSecret } from '../../../src/main/cli/decision-helper-secret';
-import { readHelperSecret } from '../../../src/main/cli/decision-helper-socket';
+import { secretMatches, secretOf, writeHelperSecret } from '../../../src/main/shells/cli/decision-helper-secret';
+import { readHelperSecret } from '../../../src/main/shells/cli/decision-helper-socket';
 
 let dir: string;
 beforeEach(() => {

@@ -7,8 +7,8 @@ import {
   helperSocket,
   servedByHelper,
   unsafeFolderReason,
-} from '../../../src/main/cli/decision-helper-socket';
-import { HelperMessageSchema } from '../../../src/main/cli/decision-helper-protocol';
+} from '../../../src/main/shells/cli/decision-helper-socket';
+import { HelperMessageSchema } from '../../../src/main/shells/cli/decision-helper-protocol';
 
 const BUILD = '0123456789abcdef';
 const uid = process.getuid!();

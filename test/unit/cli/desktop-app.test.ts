@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { desktopAppLocations, findDesktopApp } from '../../../src/main/cli/desktop-app';
+import { desktopAppLocations, findDesktopApp } from '../../../src/main/shells/cli/desktop-app';
 
 // Where `gatehouse open` looks for the desktop app on each OS, and what GATEHOUSE_DESKTOP may name. The built CLI
 // starting a stand-in app, or the browser shell without one: test/integration/cli-open.test.ts.

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { browserCommand, noBrowserReason, openInBrowser } from '../../../src/main/cli/open-browser';
-import { LaunchCodes } from '../../../src/main/web/launch-codes';
+import { browserCommand, noBrowserReason, openInBrowser } from '../../../src/main/shells/cli/open-browser';
+import { LaunchCodes } from '../../../src/main/shells/web/launch-codes';
 
 // `gatehouse web --open` (what `npm start` runs): when a browser is opened and with what, said in one line, never a
 // failure; and the one-time launch link the browser's command line gets instead of the token.

@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { describeCall, TextRenderer } from '../../../src/main/cli/text-renderer';
-import { ttyApprover } from '../../../src/main/cli/tty-approver';
-import type { ApprovalRequest } from '../../../src/main/agent/types';
+import { describeCall, TextRenderer } from '../../../src/main/shells/cli/text-renderer';
+import { ttyApprover } from '../../../src/main/shells/cli/tty-approver';
+import type { ApprovalRequest } from '../../../src/main/services/agent-runs/types';
 
 const base: ApprovalRequest = {
   requestId: 'q1',

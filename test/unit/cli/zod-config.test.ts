@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-// src/main/cli/index.ts turns zod's JIT off for one-shot commands by presetting the global zod reads its config from
+// src/main/shells/cli/index.ts turns zod's JIT off for one-shot commands by presetting the global zod reads its config from
 // (zod is not loaded yet at that point, so z.config() cannot be called). If an upgrade of zod stops reading it, this
 // fails: the CLI would still work, only slower to start.
 describe('the global config object zod reads', () => {

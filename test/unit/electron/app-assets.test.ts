@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_CONTENT_SECURITY_POLICY, resolveAppAsset } from '../../../src/main/electron/app-assets';
+import { APP_CONTENT_SECURITY_POLICY, resolveAppAsset } from '../../../src/main/shells/electron/app-assets';
 
 let base: string;
 let root: string;

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_CHANNELS, ipcChannelName } from '../../../src/shared/api';
 import type { ApiChannel, GatehouseApi } from '../../../src/shared/api';
 import { parseBridgeError } from '../../../src/shared/ipc-envelope';
-import { AppCore } from '../../../src/main/app/app-core';
-import { answerIpcRequest } from '../../../src/main/electron/ipc-answer';
-import { createNodeWorkerHost } from '../../../src/main/worker-host';
-import type { WorkerSupervisor } from '../../../src/main/worker-host';
+import { AppCore } from '../../../src/main/services/app/app-core';
+import { answerIpcRequest } from '../../../src/main/shells/electron/ipc-answer';
+import { createNodeWorkerHost } from '../../../src/main/services/worker-host/node-worker-host';
+import type { WorkerSupervisor } from '../../../src/main/services/worker-host/supervisor';
 import { createBridgeApi } from '../../../src/preload/bridge-api';
 import { removeAfterWrites } from '../../support/remove-after-writes';
 

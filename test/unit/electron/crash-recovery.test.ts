@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { BrowserWindow } from 'electron';
 import { describe, expect, it } from 'vitest';
-import { recoverRendererCrashes, workerFailureHandler } from '../../../src/main/electron/crash-recovery';
+import { recoverRendererCrashes, workerFailureHandler } from '../../../src/main/shells/electron/crash-recovery';
 import type { WorkerStatus } from '../../../src/shared/api';
 
 class FakeWindow extends EventEmitter {

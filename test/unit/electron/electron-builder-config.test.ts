@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { APP_ID } from '../../../src/main/electron/app-identity';
+import { APP_ID } from '../../../src/main/shells/electron/app-identity';
 
 const root = path.resolve(__dirname, '../../..');
 const configFile = path.join(root, 'build/electron-builder.yml');

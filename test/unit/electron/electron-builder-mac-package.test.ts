@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ID } from '../../../src/main/electron/app-identity';
+import { APP_ID } from '../../../src/main/shells/electron/app-identity';
 import { expectLauncherOpensFolders } from './helpers/launcher';
 import { packMacDir, root } from './helpers/package-offline';
 

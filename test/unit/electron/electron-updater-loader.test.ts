@@ -4,10 +4,10 @@ import Module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LINUX_PACKAGE_NAME } from '../../../src/main/electron/app-identity';
-import { loadElectronUpdater } from '../../../src/main/electron/electron-updater-loader';
-import { detectLinuxInstall } from '../../../src/main/electron/linux-install';
-import type { LinuxInstallSources } from '../../../src/main/electron/linux-install';
+import { LINUX_PACKAGE_NAME } from '../../../src/main/shells/electron/app-identity';
+import { loadElectronUpdater } from '../../../src/main/shells/electron/electron-updater-loader';
+import { detectLinuxInstall } from '../../../src/main/shells/electron/linux-install';
+import type { LinuxInstallSources } from '../../../src/main/shells/electron/linux-install';
 
 // Which updater a Linux copy of the app gets decides whether an update may be installed at quit: an AppImage
 // replaces itself, a deb or rpm needs root. electron-builder writes `package-type` (deb, rpm) into the folder every

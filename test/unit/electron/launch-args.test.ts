@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { takeRefusedSwitches } from '../../../src/main/electron/debug-switches';
+import { takeRefusedSwitches } from '../../../src/main/shells/electron/debug-switches';
 import {
   launchFromSecondInstance,
   launchTarget,
   projectFromArgs,
   userArgs,
-} from '../../../src/main/electron/launch-args';
+} from '../../../src/main/shells/electron/launch-args';
 
 function commandLine(switches: string[]) {
   const set = new Set(switches);

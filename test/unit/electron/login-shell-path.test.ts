@@ -8,7 +8,7 @@ import {
   mergePath,
   needsLoginShellPath,
   readLoginShellPath,
-} from '../../../src/main/electron/login-shell-path';
+} from '../../../src/main/shells/electron/login-shell-path';
 
 // The login-shell PATH resolver against fake login shells: scripts that behave like a user's shell whose profile
 // sets PATH, exports a secret, prints a banner, hangs, or fails.

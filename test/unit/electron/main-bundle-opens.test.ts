@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { APP_ID } from '../../../src/main/electron/app-identity';
+import { APP_ID } from '../../../src/main/shells/electron/app-identity';
 import { ipcChannelName } from '../../../src/shared/api';
 import { createFakeElectron } from './helpers/fake-electron';
 import { loadMainBundle, quitApp } from './helpers/load-main';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { folderFromLink, isAppLink, OpenRequests } from '../../../src/main/electron/open-requests';
-import type { OpenRequest } from '../../../src/main/electron/open-requests';
+import { folderFromLink, isAppLink, OpenRequests } from '../../../src/main/shells/electron/open-requests';
+import type { OpenRequest } from '../../../src/main/shells/electron/open-requests';
 
 // A gatehouse:// link is untrusted input (any web page can offer one): only a plain "open this local folder" link is
 // understood, everything else is refused with the reason. The built main asking before it opens: main-bundle-opens.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AskUser } from '../../../src/main/electron/crash-recovery';
-import { QuitGuard } from '../../../src/main/electron/quit-guard';
+import type { AskUser } from '../../../src/main/shells/electron/crash-recovery';
+import { QuitGuard } from '../../../src/main/shells/electron/quit-guard';
 
 // The one guard in front of everything that would end a running turn (quit, last window, restart to update), with
 // the dialog and the chat as fakes. The built main wired to Electron's events: quit-while-running.test.ts.

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readTranscript } from '../../../src/main/session/transcript-reader';
+import { readTranscript } from '../../../src/main/core/session/transcript-reader';
 import { ipcChannelName } from '../../../src/shared/api';
 import { reply, startFakeAnthropic, toolUse } from '../../support/fake-anthropic';
 import type { FakeAnthropic } from '../../support/fake-anthropic';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { modelKeyFile, SafeStorageKeyStore } from '../../../src/main/electron/safe-storage-key-store';
+import { modelKeyFile, SafeStorageKeyStore } from '../../../src/main/shells/electron/safe-storage-key-store';
 import { GatehouseError } from '../../../src/shared/errors';
 import { FakeSafeStorage } from './helpers/fake-electron';
 

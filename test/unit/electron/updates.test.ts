@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createUpdatesHandlers } from '../../../src/main/app/updates-handlers';
-import { resolveUpdateFeed } from '../../../src/main/electron/update-feed';
-import { DesktopUpdates } from '../../../src/main/electron/updates';
-import type { LoadedUpdater, UpdateFeed, UpdaterLike } from '../../../src/main/electron/updates';
+import { createUpdatesHandlers } from '../../../src/main/services/app/updates-handlers';
+import { resolveUpdateFeed } from '../../../src/main/shells/electron/update-feed';
+import { DesktopUpdates } from '../../../src/main/shells/electron/updates';
+import type { LoadedUpdater, UpdateFeed, UpdaterLike } from '../../../src/main/shells/electron/updates';
 import type { UpdateStatus } from '../../../src/shared/updates-contract';
 import { UpdateStatusSchema } from '../../../src/shared/updates-contract';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { APP_PAGE_URL } from '../../../src/main/electron/app-assets';
-import { isPermissionGranted, pageUrlOfOrigin } from '../../../src/main/electron/permission-policy';
-import { appPagesFor, externalUrlToOpen, isAppPageUrl } from '../../../src/main/electron/url-policy';
+import { APP_PAGE_URL } from '../../../src/main/shells/electron/app-assets';
+import { isPermissionGranted, pageUrlOfOrigin } from '../../../src/main/shells/electron/permission-policy';
+import { appPagesFor, externalUrlToOpen, isAppPageUrl } from '../../../src/main/shells/electron/url-policy';
 
 describe('externalUrlToOpen (what shell.openExternal may receive)', () => {
   it('opens plain http and https links, normalized', () => {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { channelFromUtilityProcess, type UtilityProcessLike } from '../../../src/main/electron/utility-channel';
+import { channelFromUtilityProcess, type UtilityProcessLike } from '../../../src/main/shells/electron/utility-channel';
 
 // The worker's own output, when no log sink is given: on stderr, prefixed and redacted like every other log line.
 

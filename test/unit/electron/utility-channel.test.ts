@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channelFromUtilityProcess } from '../../../src/main/electron/utility-channel';
-import { buildWorkerEnv, workerEntryPath, WorkerSupervisor } from '../../../src/main/worker-host';
-import type { WorkerLauncher } from '../../../src/main/worker-host';
+import { channelFromUtilityProcess } from '../../../src/main/shells/electron/utility-channel';
+import { buildWorkerEnv } from '../../../src/main/services/worker-host/worker-env';
+import { workerEntryPath } from '../../../src/main/services/worker-host/worker-entry';
+import { WorkerSupervisor } from '../../../src/main/services/worker-host/supervisor';
+import type { WorkerLauncher } from '../../../src/main/core/worker-host-types';
 import { NodeAsUtilityProcess } from './helpers/node-utility-process';
 
 let base: string;

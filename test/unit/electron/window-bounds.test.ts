@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { displayLayoutKey, titleBarVisible, windowToRestore } from '../../../src/main/electron/window-bounds';
-import type { SavedWindow } from '../../../src/main/electron/window-bounds';
+import { displayLayoutKey, titleBarVisible, windowToRestore } from '../../../src/main/shells/electron/window-bounds';
+import type { SavedWindow } from '../../../src/main/shells/electron/window-bounds';
 import { fakeDisplay } from './helpers/fake-electron';
 
 // Which saved bounds the window reopens with, for the displays connected now (pure; the main bundle saving and

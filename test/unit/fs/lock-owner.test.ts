@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ownedLockFs } from '../../../src/main/fs/lock-owner';
-import { withStateLock } from '../../../src/main/fs/state-lock';
+import { ownedLockFs } from '../../../src/main/core/fs/lock-owner';
+import { withStateLock } from '../../../src/main/core/fs/state-lock';
 
-// The state lock's owner record (src/main/fs/lock-owner.ts): what a process that held a lock and was killed leaves
+// The state lock's owner record (src/main/core/fs/lock-owner.ts): what a process that held a lock and was killed leaves
 // behind is `<file>.lock/owner.json` naming a pid that no longer exists; such a lock is taken over at once, where the
 // mtime rule alone waits 10 s. The waits below (300 ms to 2 s) are far below those 10 s, and the locks' mtimes fresh:
 // only the owner record can explain a lock taken within them.

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { evaluateWithHooks } from '../../../src/main/hooks';
+import { evaluateWithHooks } from '../../../src/main/core/hooks/pre-tool-use';
 import { makeFixture, type Fixture } from '../permission/fixture';
 import { addHook, script, userRuntime } from './hook-fixture';
 

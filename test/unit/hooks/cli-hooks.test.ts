@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TrustStore } from '../../../src/main/trust/trust-store';
+import { TrustStore } from '../../../src/main/core/trust/trust-store';
 import { makeFixture, runCliIn, type Fixture } from '../permission/fixture';
 import { addHook, script, settingsFileOf } from './hook-fixture';
 

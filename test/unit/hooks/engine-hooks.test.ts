@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { evaluateWithHooks } from '../../../src/main/hooks';
+import { evaluateWithHooks } from '../../../src/main/core/hooks/pre-tool-use';
 import { cmd, edit, makeFixture, read, write, type Fixture } from '../permission/fixture';
 import { addHook, sandboxRuntime, script, userRuntime } from './hook-fixture';
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TrustStore } from '../../../src/main/trust/trust-store';
+import { TrustStore } from '../../../src/main/core/trust/trust-store';
 import { makeFixture, type Fixture } from '../permission/fixture';
 import { privateCli } from '../trust/helpers';
 import { codeCacheEnv } from '../../support/code-cache-env';

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hookClaude } from '../../../src/main/cli/hook-claude-command';
-import { fromClaudeCall } from '../../../src/main/hooks';
-import { TrustStore } from '../../../src/main/trust/trust-store';
+import { hookClaude } from '../../../src/main/shells/cli/hook-claude-command';
+import { fromClaudeCall } from '../../../src/main/core/hooks/claude-tools';
+import { TrustStore } from '../../../src/main/core/trust/trust-store';
 import { makeFixture, type Fixture } from '../permission/fixture';
 
 // `gatehouse hook claude` against Claude Code's documented PreToolUse inputs (hooks reference: common fields

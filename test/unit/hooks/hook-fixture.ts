@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { HookRuntime } from '../../../src/main/hooks';
-import { projectHookRuntime } from '../../../src/main/hooks/hook-sandbox';
+import { HookRuntime } from '../../../src/main/core/hooks/hook-runtime';
+import { projectHookRuntime } from '../../../src/main/core/hooks/hook-sandbox';
 import type { Fixture } from '../permission/fixture';
 
 export type HookFile = 'user' | 'project' | 'local' | 'policy' | 'claudeProject' | 'claudeLocal' | 'claudeUser';

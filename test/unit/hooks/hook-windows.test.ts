@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { evaluateWithHooks, HookRuntime } from '../../../src/main/hooks';
-import { hookKiller, runHookProcess } from '../../../src/main/hooks/hook-process';
+import { evaluateWithHooks } from '../../../src/main/core/hooks/pre-tool-use';
+import { HookRuntime } from '../../../src/main/core/hooks/hook-runtime';
+import { hookKiller, runHookProcess } from '../../../src/main/core/hooks/hook-process';
 import type { CommandShell } from '../../../src/shared/node/command-shell';
 import type { ProgramRunner } from '../../../src/shared/node/process-tree';
 import { cmd, makeFixture, type Fixture } from '../permission/fixture';

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { createHooksHandlers } from '../../../src/main/app/hooks-handlers';
-import { storeOracle } from '../../../src/main/trust/trust-extensions';
-import type { TrustStore } from '../../../src/main/trust/trust-store';
+import { createHooksHandlers } from '../../../src/main/services/app/hooks-handlers';
+import { storeOracle } from '../../../src/main/core/trust/trust-extensions';
+import type { TrustStore } from '../../../src/main/core/trust/trust-store';
 import { HooksChannels } from '../../../src/shared/hooks-contract';
 import { rejection, removeTempDirs, rulesDirs, write } from '../rules-helpers';
 

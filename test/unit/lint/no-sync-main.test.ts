@@ -30,7 +30,7 @@ describe('no synchronous calls on the Electron main thread (lint)', () => {
     30_000,
   );
 
-  it.each(['src/worker/tools', 'src/shared/node', 'src/shared/node/sandbox'])(
+  it.each(['src/worker/tools', 'src/shared/node', 'src/sandbox'])(
     '%s (the worker, and the sandbox library main starts project hooks with): every blocking call is an error',
     async (folder) => {
       expect(await syncErrors(`${folder}/new-module.ts`)).toEqual([2, 3, 4, 5]);
@@ -39,10 +39,10 @@ describe('no synchronous calls on the Electron main thread (lint)', () => {
   );
 
   it('the CLI, start-up code and the compiled-code cache (the module loader) may block; the trust store may not', async () => {
-    expect(await syncErrors('src/main/cli/new-command.ts')).toEqual([]);
-    expect(await syncErrors('src/main/app/startup-project.ts')).toEqual([]);
+    expect(await syncErrors('src/main/shells/cli/new-command.ts')).toEqual([]);
+    expect(await syncErrors('src/main/services/app/startup-project.ts')).toEqual([]);
     expect(await syncErrors('src/shared/node/code-cache.ts')).toEqual([]);
-    expect(await syncErrors('src/main/trust/trust-file.ts')).toEqual([2, 3, 4, 5, 6]);
+    expect(await syncErrors('src/main/core/trust/trust-file.ts')).toEqual([2, 3, 4, 5, 6]);
     expect(await syncErrors('src/worker/index.ts')).toEqual([2, 3, 4, 5]);
   }, 30_000);
 });

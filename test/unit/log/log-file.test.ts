@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Logger, RotatingLogFile } from '../../../src/main/log';
+import { Logger } from '../../../src/main/core/log/logger';
+import { RotatingLogFile } from '../../../src/main/core/log/rotating-file';
 
 const GITHUB_TOKEN = 'ghp_16C7e42F292c6912E7710c838347Ae178B4a';
 const ANTHROPIC_KEY = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUv';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { describeEntry, parseMcpServers } from '../../../src/main/mcp/mcp-config';
-import { parseSettingsText } from '../../../src/main/settings/parse-settings';
+import { describeEntry, parseMcpServers } from '../../../src/main/core/settings/mcp-config';
+import { parseSettingsText } from '../../../src/main/core/settings/parse-settings';
 import { mcpToolName, parseMcpToolName, serverNameProblem } from '../../../src/shared/mcp-contract';
-import { parseRule } from '../../../src/main/permission/rules/parse-rule';
+import { parseRule } from '../../../src/main/core/rule-syntax/parse-rule';
 
 describe('MCP server names and tool names', () => {
   it('a server name cannot hold "__" or start/end with "_" (mcp__<server>__<tool> must split one way)', () => {

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyApproval, proposeRules, withoutPerson } from '../../../src/main/permission/approvals';
-import { parseSettingsText } from '../../../src/main/settings/parse-settings';
+import { applyApproval, proposeRules, withoutPerson } from '../../../src/main/core/permission/approvals';
+import { parseSettingsText } from '../../../src/main/core/settings/parse-settings';
 import { cmd, makeFixture, read, write, type Fixture } from './fixture';
 
 let fx: Fixture;

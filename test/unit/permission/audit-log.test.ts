@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../../src/main/permission/audit-log';
-import { redactText, summarizeInput } from '../../../src/main/permission/redact';
+import { AuditLog } from '../../../src/main/core/permission/audit-log';
+import { redactText, summarizeInput } from '../../../src/main/core/permission/redact';
 
 let dir: string;
 beforeEach(() => {

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../../src/main/permission/audit-log';
-import { readAudit } from '../../../src/main/permission/audit-reader';
+import { AuditLog } from '../../../src/main/core/permission/audit-log';
+import { readAudit } from '../../../src/main/core/permission/audit-reader';
 
 // The Audit log view's reading of audit.jsonl: the project's decisions, its checkpoint restores and deletions, hook
 // runs (another view's) not counted as unreadable, and a broken line counted.

@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../../src/main/permission/audit-log';
-import { createPermissionEngine, fixedTrust } from '../../../src/main/permission';
-import { initShellParser } from '../../../src/main/permission/command';
-import { exportTranscriptLines } from '../../../src/main/session/transcript-export';
+import { AuditLog } from '../../../src/main/core/permission/audit-log';
+import { createPermissionEngine } from '../../../src/main/core/permission/create-engine';
+import { fixedTrust } from '../../../src/main/core/permission/trust-oracle';
+import { initShellParser } from '../../../src/main/core/shell-analysis/parse/parser';
+import { exportTranscriptLines } from '../../../src/main/core/session/transcript-export';
 
 // Issue 44 item 6: the audit log redacts secrets passed as arguments (or on the input) of the tools that take them,
 // whatever the secret looks like: a closed table over the parsed command, not a pattern of the value. The values

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBenchEngine, measureStatPerCheckUs } from '../../../src/main/permission/bench-support';
+import { createBenchEngine, measureStatPerCheckUs } from '../../../bench/support/permission-fixture';
 
 describe('bench support', () => {
   it('builds engines with N rules across sources, whose decisions agree with a plain engine', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/main/cli/main';
+import { runCli } from '../../../src/main/shells/cli/main';
 import { makeFixture, type Fixture } from './fixture';
 
 // `gatehouse rules list` shows rules a cloned repository wrote: their hidden characters must show (issue 13).

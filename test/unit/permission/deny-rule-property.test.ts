@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PermissionEngine } from '../../../src/main/permission';
+import type { PermissionEngine } from '../../../src/main/core/permission/engine';
 import { cmd, makeFixture, type Fixture } from './fixture';
 
 let fx: Fixture;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { matchesOnlyCodeFolders, matchesOnlySecrets } from '../../../src/main/permission/rules/narrow-pattern';
+import { matchesOnlyCodeFolders, matchesOnlySecrets } from '../../../src/main/core/permission/rules/narrow-pattern';
 import { cmd, edit, makeFixture, read, runCliIn, write, type Fixture } from './fixture';
 
 // Issue 44 item 6 (contract "Defaults"): a broad rule never unlocks a secret or a code-running folder; only a rule

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOST_PATHS } from '../../../src/shared/node/platform-path';
-import type { PermissionEngine } from '../../../src/main/permission';
+import type { PermissionEngine } from '../../../src/main/core/permission/engine';
 import { cmd, read, write } from './fixture';
 import { makePlatformFixture, type PlatformFixture } from './platform-fixture';
 

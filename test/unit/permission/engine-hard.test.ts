@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyApproval } from '../../../src/main/permission/approvals';
+import { applyApproval } from '../../../src/main/core/permission/approvals';
 import { cmd, edit, makeFixture, read, write, type Fixture } from './fixture';
 
 let fx: Fixture;

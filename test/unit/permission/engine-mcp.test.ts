@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../../src/main/permission/audit-log';
-import { applyApproval, proposeRules } from '../../../src/main/permission/approvals';
+import { AuditLog } from '../../../src/main/core/permission/audit-log';
+import { applyApproval, proposeRules } from '../../../src/main/core/permission/approvals';
 import { makeFixture, type Fixture } from './fixture';
 
 let fx: Fixture;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DecisionSchema, type PermissionMode } from '../../../src/shared/permission';
-import { applyApproval } from '../../../src/main/permission/approvals';
+import { applyApproval } from '../../../src/main/core/permission/approvals';
 import { cmd, edit, makeFixture, read, write, type Fixture } from './fixture';
 
 let fx: Fixture;

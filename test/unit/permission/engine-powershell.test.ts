@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { proposeRules } from '../../../src/main/permission/approvals';
+import { proposeRules } from '../../../src/main/core/permission/approvals';
 import { cmd, makeFixture, type Fixture } from './fixture';
 
 // On a Windows machine without Git Bash, run_command's text runs in PowerShell, which the engine has no analysis

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyApprovalAnswer } from '../../../src/main/permission/approvals';
+import { applyApprovalAnswer } from '../../../src/main/core/permission/approvals';
 import { cmd, makeFixture, type Fixture } from './fixture';
 
 // Issue 44 item 2 (contract "Assurance: Run-time write targets"): a command whose writes only the run decides asks,

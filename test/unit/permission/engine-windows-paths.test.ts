@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PermissionMode } from '../../../src/shared/permission';
 import { pathSystem } from '../../../src/shared/node/platform-path';
-import type { PermissionEngine } from '../../../src/main/permission';
+import type { PermissionEngine } from '../../../src/main/core/permission/engine';
 import { cmd, edit, read, write } from './fixture';
 import { makePlatformFixture, type PlatformFixture } from './platform-fixture';
 

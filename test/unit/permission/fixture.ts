@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { PermissionMode, AgentMode, RuleBehavior } from '../../../src/shared/permission';
-import { createPermissionEngine, type PermissionEngine } from '../../../src/main/permission';
-import type { TrustOracle } from '../../../src/main/permission/trust-oracle';
-import { runCli } from '../../../src/main/cli/main';
+import { createPermissionEngine } from '../../../src/main/core/permission/create-engine';
+import { type PermissionEngine } from '../../../src/main/core/permission/engine';
+import type { TrustOracle } from '../../../src/main/core/permission/trust-oracle';
+import { runCli } from '../../../src/main/shells/cli/main';
 import { removeAfterWrites } from '../../support/remove-after-writes';
 
 /** A real temp tree like the corpus's: a project with secrets, a .git folder and symlinks pointing out. */

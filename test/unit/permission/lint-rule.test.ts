@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lintRule } from '../../../src/main/permission/rules/lint-rule';
+import { lintRule } from '../../../src/main/core/permission/rules/lint-rule';
 import { pathSystem } from '../../../src/shared/node/platform-path';
 
 describe('lintRule: what a rule will really do, for the editor, the trust dialog and the CLI', () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PermissionMode } from '../../../src/shared/permission';
-import { analyzeCommand } from '../../../src/main/permission/command';
+import { analyzeCommand } from '../../../src/main/core/shell-analysis/analyze';
 import { cmd, makeFixture, type Fixture } from './fixture';
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PermissionMode } from '../../../src/shared/permission';
-import { variableKind } from '../../../src/main/permission/command/environment';
+import { variableKind } from '../../../src/main/core/shell-analysis/walk/environment';
 import { cmd, makeFixture, type Fixture } from './fixture';
 
 /**

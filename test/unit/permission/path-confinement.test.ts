@@ -3,13 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settle } from '../../../src/main/permission/fs-view';
+import { settle } from '../../../src/main/core/paths/fs-view';
 import {
   PathConfinement,
   resolveRealPath,
   type ConfinementVerdict,
-} from '../../../src/main/permission/path-confinement';
-import { judgePath } from '../../../src/main/permission/judged-path';
+} from '../../../src/main/core/paths/path-confinement';
+import { judgePath } from '../../../src/main/core/paths/judged-path';
 import { isInside, relativeEscapes as relEscapes } from '../../../src/shared/node/path-containment';
 
 let root: string;

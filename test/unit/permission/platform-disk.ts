@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PathSystem } from '../../../src/shared/node/platform-path';
-import type { EngineDisk, FsView } from '../../../src/main/permission/fs-view';
+import type { EngineDisk, FsView } from '../../../src/main/core/paths/fs-view';
 
 /**
  * A real temporary tree shown to the engine under another platform's paths: `C:\` (or `\\srv\share\`) is the folder

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AgentMode, PermissionMode, RuleBehavior } from '../../../src/shared/permission';
 import type { PathSystem } from '../../../src/shared/node/platform-path';
-import { createPermissionEngine, type PermissionEngine } from '../../../src/main/permission';
+import { createPermissionEngine } from '../../../src/main/core/permission/create-engine';
+import { type PermissionEngine } from '../../../src/main/core/permission/engine';
 import { removeAfterWrites } from '../../support/remove-after-writes';
 import { simulatedDisk, type SimulatedDisk } from './platform-disk';
 

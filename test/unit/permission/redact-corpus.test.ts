@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redactText, summarizeInput } from '../../../src/main/permission/redact';
-import { loadedRuleIds } from '../../../src/main/permission/secrets/secret-rules';
+import { redactText, summarizeInput } from '../../../src/main/core/permission/redact';
+import { loadedRuleIds } from '../../../src/main/core/permission/secrets/secret-rules';
 
 // A corpus of secret forms a coding agent's calls carry (issue 12 names several), and texts that must stay readable.
 // Each case: the text, and the secret in it that must not survive redaction. The values are made up.

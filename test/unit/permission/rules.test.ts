@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compileCommandPattern } from '../../../src/main/permission/rules/command-pattern';
-import { parseRule } from '../../../src/main/permission/rules/parse-rule';
-import { compilePathPattern } from '../../../src/main/permission/rules/path-pattern';
+import { compileCommandPattern } from '../../../src/main/core/permission/rules/command-pattern';
+import { parseRule } from '../../../src/main/core/rule-syntax/parse-rule';
+import { compilePathPattern } from '../../../src/main/core/permission/rules/path-pattern';
 
 describe('parseRule', () => {
   it('maps Claude Code names and raw tool names to tools', () => {

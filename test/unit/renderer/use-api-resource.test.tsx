@@ -4,8 +4,9 @@ import { createRoot } from 'react-dom/client';
 import type { Root } from 'react-dom/client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiEvent, GatehouseApi } from '../../../src/shared/api';
-import { ApiProvider, useApiResource } from '../../../src/renderer/src/api';
-import type { ApiClient, ConnectionState } from '../../../src/renderer/src/api';
+import { ApiProvider } from '../../../src/renderer/src/api/context';
+import { useApiResource } from '../../../src/renderer/src/api/use-api-resource';
+import type { ApiClient, ConnectionState } from '../../../src/renderer/src/api/types';
 import type { ApiResource } from '../../../src/renderer/src/api/use-api-resource';
 
 // The hook behind the Hooks, MCP, Skills and Checkpoints pages, mounted in a DOM with a fake link to main: when it

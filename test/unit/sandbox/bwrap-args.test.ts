@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bwrapArgs, shQuote, type BwrapPlan } from '../../../src/shared/node/sandbox/bwrap-args';
+import { bwrapArgs, shQuote, type BwrapPlan } from '../../../src/sandbox/bwrap-args';
 
 const plan = (extra: Partial<BwrapPlan> = {}): BwrapPlan => ({
   bwrapPath: '/usr/bin/bwrap',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DomainPolicy, isInternalAddress, parseDomainRule } from '../../../src/shared/node/sandbox/domain-policy';
-import { parseAuthority } from '../../../src/shared/node/sandbox/domain-proxy';
+import { DomainPolicy, isInternalAddress, parseDomainRule } from '../../../src/sandbox/domain-policy';
+import { parseAuthority } from '../../../src/sandbox/domain-proxy';
 
 describe('allowed domains', () => {
   it('parses names, wildcards, ports and IP literals; rejects the malformed', () => {

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DomainProxy } from '../../../src/shared/node/sandbox/domain-proxy';
+import { DomainProxy } from '../../../src/sandbox/domain-proxy';
 
 /**
  * Sends `request` and collects the answer: until `done` says it is complete (then at once), or else until 50 ms after

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isDoorVariable, socketsNamedBy, withoutDoorVariables } from '../../../src/shared/node/sandbox/door-env';
-import { sandboxEnv } from '../../../src/shared/node/sandbox/sandbox-env';
+import { isDoorVariable, socketsNamedBy, withoutDoorVariables } from '../../../src/sandbox/door-env';
+import { sandboxEnv } from '../../../src/sandbox/sandbox-env';
 
 /** A desktop session's environment, as a terminal in it has it. */
 const session: Record<string, string> = {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { directCommand, looksSecret, scrubEnv, unsandboxedWrapper } from '../../../src/shared/node/sandbox';
-import { sandboxEnv } from '../../../src/shared/node/sandbox/sandbox-env';
+import { directCommand, unsandboxedWrapper } from '../../../src/sandbox/direct-command';
+import { looksSecret, scrubEnv } from '../../../src/sandbox/env-scrub';
+import { sandboxEnv } from '../../../src/sandbox/sandbox-env';
 
 describe('scrubEnv', () => {
   const env = {

@@ -1,12 +1,7 @@
 import * as os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { DestinationJudge } from '../../../src/shared/node/sandbox/destination-judge';
-import {
-  embeddedIPv4,
-  hostAddresses,
-  internalRange,
-  isInternalAddress,
-} from '../../../src/shared/node/sandbox/internal-address';
+import { DestinationJudge } from '../../../src/sandbox/destination-judge';
+import { embeddedIPv4, hostAddresses, internalRange, isInternalAddress } from '../../../src/sandbox/internal-address';
 
 /** Public addresses stand-ins for "this machine" never match in these tests (its own addresses are tested apart). */
 const NO_OWN: string[] = [];

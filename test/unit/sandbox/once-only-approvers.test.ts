@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ttyApprover } from '../../../src/main/cli/tty-approver';
-import type { ApprovalRequest } from '../../../src/main/agent/types';
-import { toApprovalEvent } from '../../../src/main/app/chat-approval';
+import { ttyApprover } from '../../../src/main/shells/cli/tty-approver';
+import type { ApprovalRequest } from '../../../src/main/services/agent-runs/types';
+import { toApprovalEvent } from '../../../src/main/services/app/chat-approval';
 import { ApprovalRequestEventSchema } from '../../../src/shared/chat-contract';
 import { RpcEventSchema } from '../../../src/shared/rpc-protocol';
 

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { processRuns } from '../../../src/shared/node/process-runs';
-import { makePrivateDir, removeOrphanedPrivateDirs } from '../../../src/shared/node/sandbox/private-dirs';
+import { makePrivateDir, removeOrphanedPrivateDirs } from '../../../src/sandbox/private-dirs';
 
 let base: string;
 const children: ChildProcess[] = [];

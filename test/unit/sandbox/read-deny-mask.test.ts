@@ -2,12 +2,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RuleSet } from '../../../src/main/permission/rules/rule-set';
-import { parseRule } from '../../../src/main/permission/rules/parse-rule';
-import type { LoadedRule } from '../../../src/main/permission/rules/rule-types';
-import { CANCELLED, readDenyMask, TOO_MANY_FILES } from '../../../src/main/sandbox/read-deny-mask';
-import { readDenyRules, statusForCommand } from '../../../src/main/sandbox/sandbox-gate';
-import { describeViolation } from '../../../src/shared/node/sandbox/violation';
+import { RuleSet } from '../../../src/main/core/permission/rules/rule-set';
+import { parseRule } from '../../../src/main/core/rule-syntax/parse-rule';
+import type { LoadedRule } from '../../../src/main/core/rule-syntax/rule-types';
+import { CANCELLED, readDenyMask, TOO_MANY_FILES } from '../../../src/main/core/sandbox/read-deny-mask';
+import { readDenyRules, statusForCommand } from '../../../src/main/core/sandbox/sandbox-gate';
+import { describeViolation } from '../../../src/sandbox/violation';
 
 let root: string;
 let project: string;

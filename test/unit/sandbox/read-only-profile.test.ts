@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bwrapArgs, type BwrapPlan } from '../../../src/shared/node/sandbox/bwrap-args';
-import {
-  readOnlyBwrapArgs,
-  readOnlyEnv,
-  type ReadOnlyBwrapPlan,
-} from '../../../src/shared/node/sandbox/read-only-profile';
-import { SECCOMP_FD } from '../../../src/shared/node/sandbox/read-only-seccomp';
+import { bwrapArgs, type BwrapPlan } from '../../../src/sandbox/bwrap-args';
+import { readOnlyBwrapArgs, readOnlyEnv, type ReadOnlyBwrapPlan } from '../../../src/sandbox/read-only-profile';
+import { SECCOMP_FD } from '../../../src/sandbox/read-only-seccomp';
 
 const plan = (extra: Partial<ReadOnlyBwrapPlan> = {}): ReadOnlyBwrapPlan => ({
   projectRoot: '/home/u/proj',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readOnlySeccompProgram, SECCOMP_FD, withSeccompFd } from '../../../src/shared/node/sandbox/read-only-seccomp';
+import { readOnlySeccompProgram, SECCOMP_FD, withSeccompFd } from '../../../src/sandbox/read-only-seccomp';
 
 // The filter, run instruction by instruction by a small classic-BPF interpreter over `struct seccomp_data`.
 

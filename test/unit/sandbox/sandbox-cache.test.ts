@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CommandSandboxCache } from '../../../src/shared/node/sandbox';
-import type { CommandSandbox, CommandSandboxConfig } from '../../../src/shared/node/sandbox';
+import { CommandSandboxCache } from '../../../src/sandbox/sandbox-cache';
+import type { CommandSandbox, CommandSandboxConfig } from '../../../src/sandbox/types';
 
 function fakeSandbox(log: string[], name: string): CommandSandbox {
   return {

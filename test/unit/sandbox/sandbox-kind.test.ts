@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sandboxKindOf, withSandboxKind, type SandboxKindFacts } from '../../../src/main/sandbox/sandbox-kind';
+import { sandboxKindOf, withSandboxKind, type SandboxKindFacts } from '../../../src/main/core/sandbox/sandbox-kind';
 import type { Decision, DecisionSource } from '../../../src/shared/permission';
 import type { SandboxStatus } from '../../../src/shared/worker-protocol';
 

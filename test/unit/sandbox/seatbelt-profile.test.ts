@@ -1,14 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSeatbeltSandbox, seatbeltCommand } from '../../../src/shared/node/sandbox/seatbelt-sandbox';
+import { createSeatbeltSandbox, seatbeltCommand } from '../../../src/sandbox/seatbelt-sandbox';
 import {
   sbplString,
   seatbeltProfile,
   SeatbeltProfileError,
   type SeatbeltPlan,
-} from '../../../src/shared/node/sandbox/seatbelt-profile';
-import { readOnlySeatbeltPlan } from '../../../src/shared/node/sandbox/read-only-profile';
+} from '../../../src/sandbox/seatbelt-profile';
+import { readOnlySeatbeltPlan } from '../../../src/sandbox/read-only-profile';
 import { bwrapPath, makeWorld, runWrapped, type SandboxWorld } from './support';
 
 // The macOS Seatbelt profile, read back with an S-expression reader that follows SBPL's (TinyScheme's) string

@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseProcNetUnix, boundSocketNames } from '../../../src/shared/node/sandbox/proc-net-unix';
-import { socketDoors, type SocketDoorSources } from '../../../src/shared/node/sandbox/socket-doors';
+import { parseProcNetUnix, boundSocketNames } from '../../../src/sandbox/proc-net-unix';
+import { socketDoors, type SocketDoorSources } from '../../../src/sandbox/socket-doors';
 import { worldBase } from './support';
 
 // Real sockets in a real folder tree outside /tmp (the sandbox's /tmp is private: a host path there needs no mask).

@@ -4,8 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DomainProxy } from '../../../src/shared/node/sandbox/domain-proxy';
-import { formatIPv6 } from '../../../src/shared/node/sandbox/socks5';
+import { DomainProxy } from '../../../src/sandbox/domain-proxy';
+import { formatIPv6 } from '../../../src/sandbox/socks5';
 
 // The SOCKS5 side of the sandbox's proxy socket, spoken to byte by byte by a raw client.
 

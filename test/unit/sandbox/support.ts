@@ -5,9 +5,9 @@ import type * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { findOnPath } from '../../../src/shared/node/sandbox/find-binary';
-import { createCommandSandbox } from '../../../src/shared/node/sandbox';
-import type { CommandSandbox, CommandSandboxConfig, WrappedCommand } from '../../../src/shared/node/sandbox';
+import { findOnPath } from '../../../src/sandbox/find-binary';
+import { createCommandSandbox } from '../../../src/sandbox/command-sandbox';
+import type { CommandSandbox, CommandSandboxConfig, WrappedCommand } from '../../../src/sandbox/types';
 
 export const bwrapPath = await findOnPath('bwrap');
 export const socatPath = await findOnPath('socat');

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandSandbox, isSandboxAvailable } from '../../../src/shared/node/sandbox';
+import { createCommandSandbox } from '../../../src/sandbox/command-sandbox';
+import { isSandboxAvailable } from '../../../src/sandbox/types';
 import { makeWorld, noBwrapReason, type SandboxWorld } from './support';
 
 describe('an unavailable sandbox says why (never a sandbox that does nothing)', () => {

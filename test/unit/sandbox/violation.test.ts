@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeViolation, pathsInLine, type ViolationContext } from '../../../src/shared/node/sandbox/violation';
+import { describeViolation, pathsInLine, type ViolationContext } from '../../../src/sandbox/violation';
 
 const ctx = (extra: Partial<ViolationContext> = {}): ViolationContext => ({
   projectRoot: '/home/u/proj',

@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { holdGuards, leasePlaceholders } from '../../../src/shared/node/sandbox/placeholders';
-import { MARKER_PREFIX } from '../../../src/shared/node/sandbox/placeholder-marker';
-import { readConfigFacts, writableRootGuards } from '../../../src/shared/node/sandbox/write-guards';
+import { holdGuards, leasePlaceholders } from '../../../src/sandbox/placeholders';
+import { MARKER_PREFIX } from '../../../src/sandbox/placeholder-marker';
+import { readConfigFacts, writableRootGuards } from '../../../src/sandbox/write-guards';
 
 let base: string;
 let project: string;

@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConversationMessage } from '../../../src/shared/conversation';
-import { SessionStore } from '../../../src/main/session';
-import { forkSession } from '../../../src/main/session/session-fork';
-import { promptStarts } from '../../../src/main/session/transcript-reader';
-import type { TranscriptEntry } from '../../../src/main/session/transcript-entry';
+import { SessionStore } from '../../../src/main/core/session/session-store';
+import { forkSession } from '../../../src/main/core/session/session-fork';
+import { promptStarts } from '../../../src/main/core/session/transcript-reader';
+import type { TranscriptEntry } from '../../../src/main/core/session/transcript-entry';
 
 // "Rewind to here": where each of the person's messages is in a stored conversation (its run), and a copy of a
 // session that ends just before one of them, from real transcript files.

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConversationMessage } from '../../../src/shared/conversation';
 import { GatehouseError } from '../../../src/shared/errors';
-import { SessionStore } from '../../../src/main/session';
+import { SessionStore } from '../../../src/main/core/session/session-store';
 
 let root: string;
 let store: SessionStore;

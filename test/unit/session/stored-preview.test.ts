@@ -4,10 +4,10 @@ import path from 'node:path';
 import { parsePatch } from 'diff';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent, ToolCallDecided } from '../../../src/shared/agent-events';
-import { SessionRecord } from '../../../src/main/agent/session-record';
-import { SessionStore } from '../../../src/main/session';
-import { cutUnifiedDiff, MAX_STORED_DIFF_CHARS, storedPreview } from '../../../src/main/session/stored-preview';
-import { exportTranscriptLines } from '../../../src/main/session/transcript-export';
+import { SessionRecord } from '../../../src/main/services/agent-runs/session-record';
+import { SessionStore } from '../../../src/main/core/session/session-store';
+import { cutUnifiedDiff, MAX_STORED_DIFF_CHARS, storedPreview } from '../../../src/main/core/session/stored-preview';
+import { exportTranscriptLines } from '../../../src/main/core/session/transcript-export';
 import { unifiedDiff } from '../../../src/worker/tools/diff-preview';
 
 // A write keeps the diff it was decided with: on its decision event, bounded, in the transcript once, given back to

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SessionStore } from '../../../src/main/session';
+import { SessionStore } from '../../../src/main/core/session/session-store';
 
 // Each tool call's decision as a stored session gives it back (the page's badges after a resume), from transcripts
 // written now (one `tool_call_decided` event with what was asked and the answer) and before (the worker's event

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addRuleToFile, removeRuleFromFile } from '../../../src/main/settings/edit-rules-file';
-import { ensureGitExcluded } from '../../../src/main/settings/git-exclude';
-import { parseSettingsText } from '../../../src/main/settings/parse-settings';
+import { addRuleToFile, removeRuleFromFile } from '../../../src/main/core/settings/edit-rules-file';
+import { ensureGitExcluded } from '../../../src/main/core/settings/git-exclude';
+import { parseSettingsText } from '../../../src/main/core/settings/parse-settings';
 
 let root: string;
 beforeEach(() => {

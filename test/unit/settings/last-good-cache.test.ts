@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { withStateLock } from '../../../src/main/fs/state-lock';
-import { flushLastGoodWrites, LastGoodCache } from '../../../src/main/settings/last-good-cache';
+import { withStateLock } from '../../../src/main/core/fs/state-lock';
+import { flushLastGoodWrites, LastGoodCache } from '../../../src/main/core/settings/last-good-cache';
 import { closest } from '../../../src/shared/closest';
-import { EMPTY_SETTINGS } from '../../../src/main/settings/settings-schema';
+import { EMPTY_SETTINGS } from '../../../src/main/core/settings/settings-schema';
 
 let dir: string;
 beforeEach(() => {

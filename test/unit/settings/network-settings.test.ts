@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { networkSettingsProblems, readNetworkSettings } from '../../../src/main/network/network-settings';
-import { workerTrustEnv } from '../../../src/main/network/worker-trust-env';
-import { SettingsStore } from '../../../src/main/settings/settings-store';
-import { settingsWarnings } from '../../../src/main/settings/settings-problems';
+import { networkSettingsProblems, readNetworkSettings } from '../../../src/main/core/network/network-settings';
+import { workerTrustEnv } from '../../../src/main/core/network/worker-trust-env';
+import { SettingsStore } from '../../../src/main/core/settings/settings-store';
+import { settingsWarnings } from '../../../src/main/core/settings/settings-problems';
 import { NETWORK_TRUST_ENV, NetworkTrustSchema, type TlsCaApi } from '../../../src/shared/node/trusted-cas';
 import { WorkerNetworkTrust } from '../../../src/worker/network-trust';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { settingsFileKeys, statKey, type FileKey } from '../../../src/main/settings/settings-file-keys';
+import { settingsFileKeys, statKey, type FileKey } from '../../../src/main/core/settings/settings-file-keys';
 
 let root: string;
 beforeEach(() => {

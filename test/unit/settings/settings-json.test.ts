@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseSettingsText } from '../../../src/main/settings/parse-settings';
-import { settingsProblems } from '../../../src/main/settings/settings-problems';
-import { SettingsStore } from '../../../src/main/settings/settings-store';
+import { parseSettingsText } from '../../../src/main/core/settings/parse-settings';
+import { settingsProblems } from '../../../src/main/core/settings/settings-problems';
+import { SettingsStore } from '../../../src/main/core/settings/settings-store';
 import { removeAfterWrites } from '../../support/remove-after-writes';
 
 // `.gatehouse/settings.json` (and the user folder's settings.json) is read as what it is; a settings file in a place

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseSettingsText } from '../../../src/main/settings/parse-settings';
-import { SettingsStore } from '../../../src/main/settings/settings-store';
-import { WatchedSettingsFile } from '../../../src/main/settings/watched-settings-file';
-import { policyFile, settingsLocations } from '../../../src/main/settings/settings-locations';
+import { parseSettingsText } from '../../../src/main/core/settings/parse-settings';
+import { SettingsStore } from '../../../src/main/core/settings/settings-store';
+import { WatchedSettingsFile } from '../../../src/main/core/settings/watched-settings-file';
+import { policyFile, settingsLocations } from '../../../src/main/core/settings/settings-locations';
 
 let root: string;
 beforeEach(() => {

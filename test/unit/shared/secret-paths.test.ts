@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HOME_SECRET_PATHS, SECRET_FILE_NAMES, SECRET_PATHS } from '../../../src/shared/secret-paths';
-import { isSensitiveFile } from '../../../src/main/permission/sensitive-files';
-import { matchesOnlySecrets } from '../../../src/main/permission/rules/narrow-pattern';
-import { protectedReadPaths } from '../../../src/shared/node/sandbox/protected-paths';
+import { isSensitiveFile } from '../../../src/main/core/permission/sensitive-files';
+import { matchesOnlySecrets } from '../../../src/main/core/permission/rules/narrow-pattern';
+import { protectedReadPaths } from '../../../src/sandbox/protected-paths';
 
 const HOME = '/home/ada';
 const masked = (rel: string): boolean =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitFrontMatter, toolList } from '../../../src/main/skills/front-matter';
+import { splitFrontMatter, toolList } from '../../../src/main/core/skills/front-matter';
 import { toolListAllows, translateToolEntry } from '../../../src/shared/skills-contract';
 import { TOOL_NAMES } from '../../../src/shared/tools';
 

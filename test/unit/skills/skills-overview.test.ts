@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { skillsOverview } from '../../../src/main/skills/skills-overview';
+import { skillsOverview } from '../../../src/main/core/definitions/skills-overview';
 import { ALL_EXTENSIONS } from '../../../src/shared/trust-contract';
 
 // What the Skills & sub-agents page lists, on real folders: the person's own always, the project's always listed but

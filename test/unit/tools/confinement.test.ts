@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createToolRegistry } from '../../../src/worker/tools';
+import { createToolRegistry } from '../../../src/worker/tools/tool-set';
 import { openConfinedForRead } from '../../../src/worker/tools/confined-fs';
 import { openConfinedForWrite } from '../../../src/worker/tools/confined-write';
 import { DO, makeSandbox, type Sandbox } from './helpers';

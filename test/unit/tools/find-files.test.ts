@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createToolRegistry } from '../../../src/worker/tools';
+import { createToolRegistry } from '../../../src/worker/tools/tool-set';
 import { buildTree, DO, makeSandbox, type Sandbox } from './helpers';
 
 let sb: Sandbox;

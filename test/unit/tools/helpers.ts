@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ToolContext } from '../../../src/worker/tools';
+import type { ToolContext } from '../../../src/worker/tools/types';
 import type { ReadableCheck } from '../../../src/worker/tools/read-filter';
 
 /** A real project folder and a real folder outside it, both realpath'd, removed by `cleanup`. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createToolRegistry } from '../../../src/worker/tools';
+import { createToolRegistry } from '../../../src/worker/tools/tool-set';
 import { DO, makeSandbox, type Sandbox } from './helpers';
 
 let sb: Sandbox;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HiddenFile } from '../../../src/shared/worker-protocol';
-import { createToolRegistry } from '../../../src/worker/tools';
+import { createToolRegistry } from '../../../src/worker/tools/tool-set';
 import { leftOutNote, splitReadable, type ReadableCheck } from '../../../src/worker/tools/read-filter';
 import { DO, makeSandbox, type Sandbox } from './helpers';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TOOL_NAMES, TOOLS, type ToolName } from '../../../src/shared/tools';
-import { createToolRegistry } from '../../../src/worker/tools';
+import { createToolRegistry } from '../../../src/worker/tools/tool-set';
 import { Registry } from '../../../src/worker/tools/registry';
 import type { RegisteredTool } from '../../../src/worker/tools/tool';
 import { DO, makeSandbox, PLAN, type Sandbox } from './helpers';

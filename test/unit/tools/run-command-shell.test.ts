@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { splitWindowsCommandLine } from '../../support/windows-command-line';
 import { POSIX_BASH, type CommandShell } from '../../../src/shared/node/command-shell';
-import { directCommand } from '../../../src/shared/node/sandbox';
+import { directCommand } from '../../../src/sandbox/direct-command';
 import { WRAPPER_SCRIPT } from '../../../src/worker/tools/pty-sentinel';
 import { createRunCommandTool, ptyLaunch } from '../../../src/worker/tools/run-command';
 

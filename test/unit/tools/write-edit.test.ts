@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createToolRegistry } from '../../../src/worker/tools';
+import { createToolRegistry } from '../../../src/worker/tools/tool-set';
 import { applyEdit } from '../../../src/worker/tools/edit-file';
 import { MAX_WHOLE_FILE_BYTES } from '../../../src/worker/tools/text-file';
 import type { ToolPreview } from '../../../src/worker/tools/types';

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/main/cli/command';
-import { usageText } from '../../../src/main/cli/help-text';
-import { trustCommand } from '../../../src/main/cli/trust-command';
+import { UsageError } from '../../../src/main/shells/cli/command';
+import { usageText } from '../../../src/main/shells/cli/help-text';
+import { trustCommand } from '../../../src/main/shells/cli/trust-command';
 import { TrustStatusSchema } from '../../../src/shared/trust-contract';
 import { mkdirs, privateCli, tempDir, write } from './helpers';
 

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'vite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { withStateLock } from '../../../src/main/fs/state-lock';
-import { TrustStore } from '../../../src/main/trust/trust-store';
+import { withStateLock } from '../../../src/main/core/fs/state-lock';
+import { TrustStore } from '../../../src/main/core/trust/trust-store';
 import { REPO, mkdirs, privateCli, tempDir } from './helpers';
 
 let cli: ReturnType<typeof privateCli>;

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dispatchApi } from '../../../src/main/app/api-dispatch';
-import type { ApiHandlers } from '../../../src/main/app/api-dispatch';
-import { createHooksHandlers } from '../../../src/main/app/hooks-handlers';
-import { createTrustHandlers } from '../../../src/main/app/trust-handlers';
-import { storeOracle } from '../../../src/main/trust/trust-extensions';
-import { TrustStore } from '../../../src/main/trust/trust-store';
+import { dispatchApi } from '../../../src/main/services/app/api-dispatch';
+import type { ApiHandlers } from '../../../src/main/services/app/api-dispatch';
+import { createHooksHandlers } from '../../../src/main/services/app/hooks-handlers';
+import { createTrustHandlers } from '../../../src/main/services/app/trust-handlers';
+import { storeOracle } from '../../../src/main/core/trust/trust-extensions';
+import { TrustStore } from '../../../src/main/core/trust/trust-store';
 import { mkdirs, tempDir, write } from './helpers';
 
 let root: string;

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/main/cli/main';
-import { evaluateWithHooks, HookRuntime } from '../../../src/main/hooks';
-import { createPermissionEngine } from '../../../src/main/permission';
-import { storeOracle } from '../../../src/main/trust/trust-extensions';
-import { TrustStore } from '../../../src/main/trust/trust-store';
+import { runCli } from '../../../src/main/shells/cli/main';
+import { evaluateWithHooks } from '../../../src/main/core/hooks/pre-tool-use';
+import { HookRuntime } from '../../../src/main/core/hooks/hook-runtime';
+import { createPermissionEngine } from '../../../src/main/core/permission/create-engine';
+import { storeOracle } from '../../../src/main/core/trust/trust-extensions';
+import { TrustStore } from '../../../src/main/core/trust/trust-store';
 import { addHook } from '../hooks/hook-fixture';
 import { cmd, makeFixture, type Fixture } from '../permission/fixture';
 

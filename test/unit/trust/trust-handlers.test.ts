@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTrustHandlers } from '../../../src/main/app/trust-handlers';
-import { dispatchApi } from '../../../src/main/app/api-dispatch';
-import type { ApiHandlers } from '../../../src/main/app/api-dispatch';
-import { TrustStore } from '../../../src/main/trust/trust-store';
+import { createTrustHandlers } from '../../../src/main/services/app/trust-handlers';
+import { dispatchApi } from '../../../src/main/services/app/api-dispatch';
+import type { ApiHandlers } from '../../../src/main/services/app/api-dispatch';
+import { TrustStore } from '../../../src/main/core/trust/trust-store';
 import { GatehouseError } from '../../../src/shared/errors';
 import { mkdirs, tempDir, write } from './helpers';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { trustPreview } from '../../../src/main/trust/trust-preview';
+import { trustPreview } from '../../../src/main/core/trust/trust-preview';
 import { TrustPreviewSchema } from '../../../src/shared/trust-contract';
 import { tempDir, write } from './helpers';
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadInstructionFiles, trustPreview } from '../../../src/main/trust/trust-preview';
+import { loadInstructionFiles, trustPreview } from '../../../src/main/core/trust/trust-preview';
 import { TrustPreviewSchema } from '../../../src/shared/trust-contract';
 import { tempDir, write } from './helpers';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GatehouseError } from '../../../src/shared/errors';
-import { TrustStore } from '../../../src/main/trust/trust-store';
+import { TrustStore } from '../../../src/main/core/trust/trust-store';
 import { mkdirs, tempDir, write } from './helpers';
 
 let root: string;

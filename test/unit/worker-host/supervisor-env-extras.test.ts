@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { GatehouseError } from '../../../src/shared/errors';
 import { WORKER_PROTOCOL_VERSION, type PortMessage } from '../../../src/shared/worker-protocol';
-import { WorkerSupervisor } from '../../../src/main/worker-host/supervisor';
-import type { WorkerChannel, WorkerLauncher } from '../../../src/main/worker-host/types';
+import { WorkerSupervisor } from '../../../src/main/services/worker-host/supervisor';
+import type { WorkerChannel, WorkerLauncher } from '../../../src/main/core/worker-host-types';
 
 // The supervisor reads `envExtras` (the settings' CA files) before each launch: what it gives reaches the worker's
 // environment, a restart reads it again, and a stop while it is read starts nothing.

@@ -1,5 +1,5 @@
 import { useId, useRef } from 'react';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 import { LiveWorkerPanel } from './LiveWorkerPanel';
 import { ModalDialog } from './ModalDialog';
 import { useShell } from './store';

@@ -1,6 +1,6 @@
 import { useId, useRef } from 'react';
 import type { ReactNode } from 'react';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 import { ModalDialog } from './ModalDialog';
 
 export interface ConfirmAction {

@@ -1,5 +1,5 @@
-import { useConnection, useApiClient } from '../api';
-import { Shown } from '../display';
+import { useConnection, useApiClient } from '../api/context';
+import { Shown } from '../display/Shown';
 import { connectionText } from './connection-text';
 
 /** The link to main: always up in the desktop app; the socket's state in the browser shell. */

@@ -1,6 +1,6 @@
-import { useApi } from '../api';
+import { useApi } from '../api/context';
 import { pingWorker, useShell } from './store';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 
 /** What the live worker process says about itself: a real round trip through main to the worker. */
 export function LiveWorkerPanel() {

@@ -1,8 +1,8 @@
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { TrustStatus } from '../../../shared/trust-contract';
-import { useApi, useApiEvent } from '../api';
-import { Shown, shownText } from '../display';
+import { useApi, useApiEvent } from '../api/context';
+import { Shown, shownText } from '../display/Shown';
 import { setProjectListOpen, useSidebar } from './sidebar-store';
 import { openProject, pickAndOpenProject, useShell } from './store';
 

@@ -1,5 +1,5 @@
-import { SessionList } from '../chat';
-import { shownText } from '../display';
+import { SessionList } from '../chat/SessionList';
+import { shownText } from '../display/Shown';
 import { baseName, ProjectSwitcher } from './ProjectSwitcher';
 import { SidebarIcon, viewIcon } from './sidebar-icons';
 import { isCollapsed, setProjectListOpen, SIDEBAR_KEYS, toggleSidebar, useSidebar } from './sidebar-store';

@@ -1,9 +1,9 @@
 import type { TokenUsage } from '../../../shared/conversation';
-import { useChat } from '../chat';
+import { useChat } from '../chat/chat-store';
 import { useSessionList } from '../chat/session-list-store';
-import { sandboxShort, useSandboxState } from '../sandbox';
-import { ProjectTrustChip } from '../trust';
-import { Shown } from '../display';
+import { sandboxShort, useSandboxState } from '../sandbox/SandboxBanner';
+import { ProjectTrustChip } from '../trust/TrustFeature';
+import { Shown } from '../display/Shown';
 import { ConnectionBadge } from './ConnectionBadge';
 import { WorkerStatusBadge } from './WorkerStatusBadge';
 

@@ -1,6 +1,6 @@
 import type { WorkerStatus } from '../../../shared/api';
 import { useShell } from './store';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 
 function describe(status: WorkerStatus): string {
   const info = status.info;

@@ -1,7 +1,7 @@
 import { useRef, useSyncExternalStore } from 'react';
 import type { ApprovalRequestEvent } from '../../../shared/chat-contract';
-import { useApiClient, useApiEvent } from '../api';
-import { shownText } from '../display';
+import { useApiClient, useApiEvent } from '../api/context';
+import { shownText } from '../display/Shown';
 
 /**
  * Browser shell: a notification when an approval waits while the page is not in front, once the person allowed

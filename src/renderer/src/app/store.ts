@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { ApiEvent, AppInfo, GatehouseApi, WorkerStatus } from '../../../shared/api';
 import type { WorkerInfo } from '../../../shared/worker-protocol';
-import { errorMessage } from '../api';
+import { errorMessage } from '../api/errors';
 
 /** What the shell shows: filled from main's answers and kept current by main's events. */
 export interface ShellState {

@@ -2,13 +2,16 @@ import { useCallback, useDeferredValue, useEffect, useId, useMemo, useState } fr
 import type { AuditRecord, CheckpointAudit } from '../../../shared/audit-contract';
 import { SANDBOX_KIND_LABELS } from '../../../shared/permission';
 import { callTarget } from '../../../shared/tools';
-import { errorMessage, useApi, useApiEvent } from '../api';
+import { errorMessage } from '../api/errors';
+import { useApi, useApiEvent } from '../api/context';
 import { useShell } from '../app/store';
-import { Shown, shownText } from '../display';
-import { canMakeRule, makeRuleFrom } from '../rules';
+import { Shown, shownText } from '../display/Shown';
+import { canMakeRule, makeRuleFrom } from '../rules/builder/builder-store';
 import { answeredBy, filterAudit, NO_FILTER } from './audit-filter';
 import type { AuditFilter } from './audit-filter';
 import { CheckpointHistory } from './CheckpointHistory';
+
+import './audit.css';
 
 const PAGE = 200;
 

@@ -1,5 +1,5 @@
 import type { CheckpointAudit } from '../../../shared/audit-contract';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 
 function files(n: number): string {
   return n === 1 ? '1 file' : `${n} files`;

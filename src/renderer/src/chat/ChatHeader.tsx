@@ -1,7 +1,7 @@
 import { useShell } from '../app/store';
 import { baseName } from '../app/ProjectSwitcher';
 import { showView } from '../app/view-store';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 import { useChat } from './chat-store';
 import { sessionTitle, useSessionList } from './session-list-store';
 

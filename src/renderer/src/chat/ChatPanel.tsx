@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { AgentMode } from '../../../shared/permission';
-import { errorMessage, useApi, useApiEvent, useConnection } from '../api';
+import { errorMessage } from '../api/errors';
+import { useApi, useApiEvent, useConnection } from '../api/context';
 import { useShell } from '../app/store';
 import { RUN_PLAN_MESSAGE, RunPlanButton } from '../modes/RunPlanButton';
 import { ApprovalDialog } from './ApprovalDialog';
@@ -11,7 +12,9 @@ import { ChatHeader } from './ChatHeader';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { sendMessage } from './send-message';
-import { RewindDialog } from '../rewind';
+import { RewindDialog } from '../rewind/RewindDialog';
+
+import './chat.css';
 
 /** The transcript: the one part of the chat that re-renders while an answer streams. */
 function Transcript({ project, hasModelKey }: { project: string | null; hasModelKey: boolean }) {

@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
-import { MARKER_LEGEND, Shown } from '../display';
+import { MARKER_LEGEND } from '../../../shared/visible-text';
+import { Shown } from '../display/Shown';
 
 /** The language a markdown code block names (`language-ts` on its <code>), for its label. */
 function languageOf(children: ReactNode): string | null {

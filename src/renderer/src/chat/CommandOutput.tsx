@@ -1,6 +1,9 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { cleanTerminalOutput, countHiddenMarks, terminalTricks } from '../../../shared/terminal-text';
-import { LongText, OutputMarksWarning, Shown, summariseMarks } from '../display';
+import { LongText } from '../display/LongText';
+import { OutputMarksWarning } from '../display/MarkWarning';
+import { Shown } from '../display/Shown';
+import { summariseMarks } from '../../../shared/visible-text';
 import type { ToolItem } from './chat-store';
 
 // The terminal (xterm.js, a large part of the page's code) loads when the first command output shows, not at start.

@@ -4,7 +4,7 @@ import type { AgentMode } from '../../../shared/permission';
 import { AgentModeSchema } from '../../../shared/permission';
 import { PermissionModeSelect } from '../modes/PermissionModeSelect';
 import { showView } from '../app/view-store';
-import { Shown, shownText } from '../display';
+import { Shown, shownText } from '../display/Shown';
 import { useSettings } from '../settings/settings-store';
 import { CANCEL_RUN_KEYS, FOCUS_MESSAGE_KEYS, useChatShortcuts } from './chat-shortcuts';
 import { AGENT_MODE_HINTS, AGENT_MODE_LABELS } from './agent-modes';

@@ -1,4 +1,4 @@
-import { Shown, shownNodes } from '../display';
+import { Shown, shownNodes } from '../display/Shown';
 import type { Token } from './highlight';
 import type { DiffLine, SplitRow } from './diff-model';
 import { lineIsFlagged } from './diff-model';

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { FlaggedLinesWarning, Shown, shownText } from '../display';
+import { FlaggedLinesWarning } from '../display/MarkWarning';
+import { Shown, shownText } from '../display/Shown';
 import { highlightHunk, lineIsFlagged, parseDiffHunks, splitRows } from './diff-model';
 import type { DiffHunk, DiffLine } from './diff-model';
 import { SplitLines, UnifiedLines } from './DiffLines';

@@ -1,5 +1,5 @@
 import { memo, useMemo } from 'react';
-import { shownNodes } from '../display';
+import { shownNodes } from '../display/Shown';
 import { CodeBlock } from './CodeBlock';
 import { codeSegments } from './fenced-code';
 import type { FencedCode } from './fenced-code';

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { KeyboardEvent, RefObject } from 'react';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 import type { ChatItem } from './chat-store';
 import { estimateRowHeight, MessageRow } from './MessageRow';
 

@@ -1,10 +1,10 @@
 import { memo } from 'react';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 import type { ChatItem } from './chat-store';
 import { Markdown } from './Markdown';
 import { NoticeRow } from './NoticeRow';
 import { ToolCard } from './ToolCard';
-import { RewindButton } from '../rewind';
+import { RewindButton } from '../rewind/RewindButton';
 
 /**
  * One transcript entry. Memoised on the item's identity: the store gives a new object only to the item that changed

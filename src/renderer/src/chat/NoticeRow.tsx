@@ -1,7 +1,7 @@
-import { useApi } from '../api';
+import { useApi } from '../api/context';
 import { showView } from '../app/view-store';
-import { Shown } from '../display';
-import { HookRuns } from '../hooks';
+import { Shown } from '../display/Shown';
+import { HookRuns } from '../hooks/HookRuns';
 import type { NoticeItem } from './chat-store';
 import { useChat } from './chat-store';
 import { sendMessage } from './send-message';

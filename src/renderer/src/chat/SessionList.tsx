@@ -1,11 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { SessionSummary } from '../../../shared/chat-contract';
-import { useApi, useApiEvent, useConnection } from '../api';
+import { useApi, useApiEvent, useConnection } from '../api/context';
 import { useShell } from '../app/store';
 import { SidebarIcon } from '../app/sidebar-icons';
 import { showView } from '../app/view-store';
-import { Shown, shownText } from '../display';
+import { Shown, shownText } from '../display/Shown';
 import { useChat } from './chat-store';
 import {
   deleteSession,

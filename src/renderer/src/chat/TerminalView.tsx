@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { terminalSafeText } from '../../../shared/terminal-text';
-import { askToOpen } from '../display';
+import { askToOpen } from '../display/ExternalLink';
 import { terminalTheme, watchTheme } from './terminal-theme';
 import './code-theme.css';
 import './terminal.css';

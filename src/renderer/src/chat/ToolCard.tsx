@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { SANDBOX_KIND_LABELS, type SandboxKind } from '../../../shared/permission';
 import { callTarget } from '../../../shared/tools';
-import { Shown, shownText } from '../display';
-import { HookRuns } from '../hooks';
-import { canMakeRule, makeRuleFrom } from '../rules';
+import { Shown, shownText } from '../display/Shown';
+import { HookRuns } from '../hooks/HookRuns';
+import { canMakeRule, makeRuleFrom } from '../rules/builder/builder-store';
 import type { SubagentInfo, ToolItem } from './chat-store';
 import { CommandOutput } from './CommandOutput';
 import { ToolDiff } from './ToolDiff';

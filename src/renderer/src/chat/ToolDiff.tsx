@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { unpreviewableSummary, type ToolPreview } from '../../../shared/agent-events';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 import { DiffView } from './DiffView';
 
 /** Cards whose diff is open, by call id: a card scrolled out of a virtualised list and back stays open. */

@@ -3,8 +3,10 @@ import { unpreviewableSummary } from '../../../shared/agent-events';
 import type { ApprovalRequestEvent } from '../../../shared/chat-contract';
 import { parseMcpToolName } from '../../../shared/mcp-contract';
 import { SANDBOX_KIND_LABELS } from '../../../shared/permission';
-import { LongText, MarkWarning, Shown } from '../display';
-import type { MarkedText } from '../display';
+import { LongText } from '../display/LongText';
+import { MarkWarning } from '../display/MarkWarning';
+import { Shown } from '../display/Shown';
+import type { MarkedText } from '../display/MarkWarning';
 import { DiffView } from './DiffView';
 
 /** How long answers stay inert after a dialog appears or its call changes: a click meant for the last one lands nowhere. */

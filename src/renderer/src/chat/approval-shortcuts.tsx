@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { ApprovalChoice } from '../../../shared/approval-contract';
-import { shownText } from '../display';
+import { shownText } from '../display/Shown';
 
 /** The letter that answers with Alt held: shown underlined on its button and in `aria-keyshortcuts`. */
 export const APPROVAL_KEYS: Record<ApprovalChoice, string> = { once: 'o', session: 's', always: 'a', deny: 'd' };

@@ -1,6 +1,6 @@
 import type { GatehouseApi } from '../../../shared/api';
 import type { AgentMode } from '../../../shared/permission';
-import { errorMessage } from '../api';
+import { errorMessage } from '../api/errors';
 import { nextKey, pushItem, setUserRun, useChat } from './chat-store';
 
 /** Sends a message: shown at once, the run marked as going; a refusal is shown as a notice. True when accepted. */

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { GatehouseApi } from '../../../shared/api';
 import type { SessionSummary } from '../../../shared/chat-contract';
-import { errorMessage } from '../api';
+import { errorMessage } from '../api/errors';
 import { showConversation, useChat } from './chat-store';
 
 /** The open project's sessions as main last listed them, and the one deleted last (for Undo). */

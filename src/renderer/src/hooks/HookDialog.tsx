@@ -7,9 +7,10 @@ import {
   type EditableHookScope,
   type HookListEntry,
 } from '../../../shared/hooks-contract';
-import { errorMessage, useApi } from '../api';
+import { errorMessage } from '../api/errors';
+import { useApi } from '../api/context';
 import { ModalDialog } from '../app/ModalDialog';
-import { Shown, shownText } from '../display';
+import { Shown, shownText } from '../display/Shown';
 
 /** Events whose hooks run whatever the matcher says: the field is off for them. */
 const NO_MATCHER: ReadonlySet<HookEvent> = new Set(['UserPromptSubmit', 'Stop', 'Notification']);

@@ -1,5 +1,5 @@
 import type { HookRunWire } from '../../../shared/agent-events';
-import { Shown, shownText } from '../display';
+import { Shown, shownText } from '../display/Shown';
 
 type Words = { text: string; tone: 'ok' | 'warn' | 'bad' | 'muted' };
 

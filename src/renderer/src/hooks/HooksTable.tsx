@@ -1,5 +1,5 @@
 import type { HookListEntry } from '../../../shared/hooks-contract';
-import { Shown, shownText } from '../display';
+import { Shown, shownText } from '../display/Shown';
 
 function fileName(file: string): string {
   return file.split(/[\\/]/).slice(-2).join('/');

@@ -1,12 +1,16 @@
 import { useState } from 'react';
 import type { ApiResponse } from '../../../shared/api';
 import type { EditableHookScope, HookListEntry, HookScope } from '../../../shared/hooks-contract';
-import { errorMessage, useApi, useApiResource } from '../api';
+import { errorMessage } from '../api/errors';
+import { useApi } from '../api/context';
+import { useApiResource } from '../api/use-api-resource';
 import { ConfirmDialog } from '../app/ConfirmDialog';
 import { showView } from '../app/view-store';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 import { HookDialog } from './HookDialog';
 import { HooksTable } from './HooksTable';
+
+import './hooks.css';
 
 /** An editable hook: Gatehouse's own user, project or local file, a command hook. */
 type EditableHook = HookListEntry & { scope: EditableHookScope; command: string };

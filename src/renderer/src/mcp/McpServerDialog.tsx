@@ -2,9 +2,10 @@ import { useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { McpServerEntry } from '../../../shared/mcp-contract';
 import { McpScopeSchema, type McpScope } from '../../../shared/mcp-view-contract';
-import { errorMessage, useApi } from '../api';
+import { errorMessage } from '../api/errors';
+import { useApi } from '../api/context';
 import { ModalDialog } from '../app/ModalDialog';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 import { entryFromForm, formFromEntry, type McpForm } from './mcp-form';
 
 const SCOPE_ABOUT: Record<McpScope, { label: string; about: string }> = {

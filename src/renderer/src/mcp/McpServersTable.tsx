@@ -1,5 +1,5 @@
 import type { McpServerView } from '../../../shared/mcp-view-contract';
-import { Shown, shownText } from '../display';
+import { Shown, shownText } from '../display/Shown';
 
 const SOURCE_LABELS: Record<McpServerView['source'], string> = {
   policy: 'policy',

@@ -1,5 +1,5 @@
 import type { McpTestView } from '../../../shared/mcp-view-contract';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 
 /** What a test of one server found: connected or not, its tools with their category, what was left out, errors. */
 export function McpTestResult({ result }: { result: McpTestView }) {

@@ -1,13 +1,17 @@
 import { useState } from 'react';
 import type { ApiResponse } from '../../../shared/api';
 import type { McpServerView, McpTestView } from '../../../shared/mcp-view-contract';
-import { errorMessage, useApi, useApiResource } from '../api';
+import { errorMessage } from '../api/errors';
+import { useApi } from '../api/context';
+import { useApiResource } from '../api/use-api-resource';
 import { ConfirmDialog } from '../app/ConfirmDialog';
 import { showView } from '../app/view-store';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 import { McpServerDialog } from './McpServerDialog';
 import { McpServersTable } from './McpServersTable';
 import { McpTestResult } from './McpTestResult';
+
+import './mcp.css';
 
 type McpList = ApiResponse<'listMcpServers'>;
 

@@ -1,6 +1,6 @@
 import { useId, useRef } from 'react';
 import { ModalDialog } from '../app/ModalDialog';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 
 export interface BypassConfirmDialogProps {
   /** Where bypass would apply, e.g. "this chat session" or "every project (user settings)". */

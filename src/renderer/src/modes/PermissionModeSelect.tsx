@@ -1,12 +1,13 @@
 import { useEffect, useId, useState } from 'react';
 import type { PermissionMode } from '../../../shared/permission';
 import { PermissionModeSchema } from '../../../shared/permission';
-import { errorMessage, useApi, useApiEvent, useConnection } from '../api';
+import { errorMessage } from '../api/errors';
+import { useApi, useApiEvent, useConnection } from '../api/context';
 import { BypassConfirmDialog } from './BypassConfirmDialog';
 import { PERMISSION_MODE_HINTS, PERMISSION_MODE_LABELS } from './mode-labels';
 import { refreshPermissionMode, usePermissionMode } from './mode-store';
 import './modes.css';
-import { Shown, shownText } from '../display';
+import { Shown, shownText } from '../display/Shown';
 import { useChat } from '../chat/chat-store';
 
 /**

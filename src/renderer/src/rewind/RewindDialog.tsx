@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { CheckpointEntry } from '../../../shared/checkpoint-contract';
 import type { RewindPreview } from '../../../shared/rewind-contract';
-import { errorMessage, useApi } from '../api';
+import { errorMessage } from '../api/errors';
+import { useApi } from '../api/context';
 import { ModalDialog } from '../app/ModalDialog';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 import { useChat } from '../chat/chat-store';
 import { applyRewind } from './apply-rewind';
 import { RewindFiles } from './RewindFiles';

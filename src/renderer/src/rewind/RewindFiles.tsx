@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { ChangedFile, CheckpointDiff } from '../../../shared/checkpoint-contract';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 import { DiffView } from '../chat/DiffView';
 import { patchByFile } from './rewind-patch';
 

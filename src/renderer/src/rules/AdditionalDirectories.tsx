@@ -2,9 +2,10 @@ import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { EditableScopeSchema } from '../../../shared/rules-contract';
 import type { EditableScope, RulesList } from '../../../shared/rules-contract';
-import { errorMessage, useApi } from '../api';
+import { errorMessage } from '../api/errors';
+import { useApi } from '../api/context';
 import { ChoiceField, TextField } from './RuleFields';
-import { Shown, shownText } from '../display';
+import { Shown, shownText } from '../display/Shown';
 
 function isEditable(scope: string): scope is EditableScope {
   return scope === 'user' || scope === 'project' || scope === 'local';

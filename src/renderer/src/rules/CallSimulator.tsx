@@ -2,9 +2,10 @@ import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { Decision } from '../../../shared/permission';
 import type { ToolName } from '../../../shared/tools';
-import { errorMessage, useApi } from '../api';
+import { errorMessage } from '../api/errors';
+import { useApi } from '../api/context';
 import { SIMULATED_TOOLS, simulatedInput } from './rules-api';
-import { Shown, shownText } from '../display';
+import { Shown, shownText } from '../display/Shown';
 
 /** "Test a call": asks the engine what it would decide, exactly as `gatehouse permissions check` does. */
 export function CallSimulator() {

@@ -4,10 +4,11 @@ import { RuleBehaviorSchema } from '../../../shared/permission';
 import type { RuleBehavior } from '../../../shared/permission';
 import { EditableScopeSchema } from '../../../shared/rules-contract';
 import type { EditableScope, RuleEntry } from '../../../shared/rules-contract';
-import { errorMessage, useApi } from '../api';
+import { errorMessage } from '../api/errors';
+import { useApi } from '../api/context';
 import { ChoiceField, TextField } from './RuleFields';
 import { useRuleValidation, validationText } from './use-rule-validation';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 
 export interface EditRuleFormProps {
   entry: RuleEntry & { scope: EditableScope };

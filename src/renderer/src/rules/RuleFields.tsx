@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import type { Ref } from 'react';
-import { Shown, shownText } from '../display';
+import { Shown, shownText } from '../display/Shown';
 
 export interface TextFieldProps {
   label: string;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { EditableScope, RuleEntry, RuleScope } from '../../../shared/rules-contract';
 import { EditRuleForm } from './EditRuleForm';
 import { SCOPE_LABELS, SCOPE_ORDER } from './rules-api';
-import { Shown, shownText } from '../display';
+import { Shown, shownText } from '../display/Shown';
 
 type GroupKey = RuleScope | 'claude';
 

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { EditableScope, RuleEntry, RulesList } from '../../../shared/rules-contract';
-import { errorMessage, useApi, useApiEvent } from '../api';
-import { refreshPermissionMode } from '../modes';
+import { errorMessage } from '../api/errors';
+import { useApi, useApiEvent } from '../api/context';
+import { refreshPermissionMode } from '../modes/mode-store';
 import { ConfirmDialog } from '../app/ConfirmDialog';
 import { AddRuleForm } from './AddRuleForm';
 import { AdditionalDirectories } from './AdditionalDirectories';
@@ -10,7 +11,7 @@ import { RuleBuilder } from './builder/RuleBuilder';
 import { RuleGroups } from './RuleGroups';
 import { ScopeModes } from './ScopeModes';
 import './rules.css';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 
 function isEditableScope(scope: string): scope is EditableScope {
   return scope === 'user' || scope === 'project' || scope === 'local';

@@ -3,9 +3,11 @@ import { PermissionModeSchema } from '../../../shared/permission';
 import type { PermissionMode } from '../../../shared/permission';
 import { EditableScopeSchema } from '../../../shared/rules-contract';
 import type { EditableScope, RulesList } from '../../../shared/rules-contract';
-import { errorMessage, useApi } from '../api';
-import { BypassConfirmDialog, PERMISSION_MODE_HINTS, PERMISSION_MODE_LABELS } from '../modes';
-import { Shown } from '../display';
+import { errorMessage } from '../api/errors';
+import { useApi } from '../api/context';
+import { BypassConfirmDialog } from '../modes/BypassConfirmDialog';
+import { PERMISSION_MODE_HINTS, PERMISSION_MODE_LABELS } from '../modes/mode-labels';
+import { Shown } from '../display/Shown';
 
 const SCOPE_NAMES: Record<EditableScope, string> = { user: 'User', project: 'Project', local: 'Local' };
 const NOT_SET = '';

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { RuleBehavior } from '../../../shared/permission';
-import { errorMessage, useApi } from '../api';
+import { errorMessage } from '../api/errors';
+import { useApi } from '../api/context';
 
 export type RuleValidation =
   | { state: 'empty' }

@@ -1,9 +1,12 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { create } from 'zustand';
 import type { SandboxStatusView } from '../../../shared/sandbox-contract';
-import { errorMessage, useApi, useApiEvent, useConnection } from '../api';
+import { errorMessage } from '../api/errors';
+import { useApi, useApiEvent, useConnection } from '../api/context';
 import { useShell } from '../app/store';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
+
+import './sandbox.css';
 
 type BannerState =
   | { kind: 'idle' }

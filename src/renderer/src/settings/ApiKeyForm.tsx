@@ -2,10 +2,10 @@ import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { AppSettingsView, KeySource } from '../../../shared/settings-contract';
 import { ApiKeyInputSchema } from '../../../shared/settings-contract';
-import { errorMessage } from '../api';
+import { errorMessage } from '../api/errors';
 import { SettingStatus } from './SettingStatus';
 import type { SaveStatus } from './SettingStatus';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 
 const SOURCE_TEXT: Record<KeySource, string> = {
   environment: 'from the environment variable ANTHROPIC_API_KEY (it wins over a saved key)',

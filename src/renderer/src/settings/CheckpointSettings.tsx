@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import type { CheckpointSettingsView } from '../../../shared/checkpoint-settings-contract';
-import { errorMessage, useApi, useApiResource } from '../api';
+import { errorMessage } from '../api/errors';
+import { useApi } from '../api/context';
+import { useApiResource } from '../api/use-api-resource';
 import { ConfirmDialog } from '../app/ConfirmDialog';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 import { CheckpointSettingsForm } from './CheckpointSettingsForm';
 import { SettingStatus } from './SettingStatus';
 import type { SaveStatus } from './SettingStatus';

@@ -2,8 +2,8 @@ import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { CheckpointSettingsValuesSchema } from '../../../shared/checkpoint-settings-contract';
 import type { CheckpointSettingsValues } from '../../../shared/checkpoint-settings-contract';
-import { errorMessage } from '../api';
-import { Shown } from '../display';
+import { errorMessage } from '../api/errors';
+import { Shown } from '../display/Shown';
 import { SettingStatus } from './SettingStatus';
 import type { SaveStatus } from './SettingStatus';
 

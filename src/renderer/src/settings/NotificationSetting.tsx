@@ -1,4 +1,4 @@
-import { useApiClient } from '../api';
+import { useApiClient } from '../api/context';
 import { requestNotifications, useNotificationPermission } from '../app/notifications';
 
 /** Settings › Notifications: whether Gatehouse tells you when an approval waits while its window is not in front. */

@@ -1,4 +1,4 @@
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 
 /** What a save is doing, said politely to screen readers: saving, saved, or why it failed. */
 export type SaveStatus =

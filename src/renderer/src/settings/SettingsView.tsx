@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
 import type { AppSettingsView } from '../../../shared/settings-contract';
 import { BaseUrlSchema, ModelNameSchema } from '../../../shared/settings-contract';
-import { useApi } from '../api';
+import { useApi } from '../api/context';
 import { ApiKeyForm } from './ApiKeyForm';
 import { acceptSettings, loadSettings, useSettings } from './settings-store';
 import { TextSettingForm } from './TextSettingForm';
 import { ThemePicker } from './ThemePicker';
-import { Shown, shownText } from '../display';
+import { Shown, shownText } from '../display/Shown';
 import { UpdatesLine } from './UpdatesLine';
 import { NotificationSetting } from './NotificationSetting';
 import { CheckpointSettings } from './CheckpointSettings';

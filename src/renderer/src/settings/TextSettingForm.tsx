@@ -1,10 +1,10 @@
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { z } from 'zod';
-import { errorMessage } from '../api';
+import { errorMessage } from '../api/errors';
 import { SettingStatus } from './SettingStatus';
 import type { SaveStatus } from './SettingStatus';
-import { Shown, shownText } from '../display';
+import { Shown, shownText } from '../display/Shown';
 
 export interface TextSettingFormProps {
   label: string;

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import type { Theme } from '../../../shared/settings-contract';
-import { errorMessage } from '../api';
+import { errorMessage } from '../api/errors';
 import { SettingStatus } from './SettingStatus';
 import type { SaveStatus } from './SettingStatus';
 import { applyTheme } from './theme';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 
 const CHOICES: ReadonlyArray<{ value: Theme; label: string; hint: string }> = [
   { value: 'light', label: 'Light', hint: 'always light' },

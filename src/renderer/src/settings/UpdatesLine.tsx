@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { UpdateStatus } from '../../../shared/updates-contract';
-import { errorMessage, useApi, useApiEvent } from '../api';
-import { Shown } from '../display';
+import { errorMessage } from '../api/errors';
+import { useApi, useApiEvent } from '../api/context';
+import { Shown } from '../display/Shown';
 
 /**
  * Settings > Updates: the running version and the updater's state in one line, "Check now", and "Restart to

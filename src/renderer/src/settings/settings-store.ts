@@ -1,8 +1,8 @@
 import { create } from 'zustand';
 import type { GatehouseApi } from '../../../shared/api';
 import type { AppSettingsView } from '../../../shared/settings-contract';
-import { errorMessage } from '../api';
-import { useChat } from '../chat';
+import { errorMessage } from '../api/errors';
+import { useChat } from '../chat/chat-store';
 import { applyTheme } from './theme';
 
 export interface SettingsState {

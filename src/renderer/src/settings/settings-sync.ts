@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useApi, useApiEvent, useConnection } from '../api';
+import { useApi, useApiEvent, useConnection } from '../api/context';
 import { loadSettings } from './settings-store';
 
 /** Keeps the settings (and so the theme) current: on every (re)connection and when any page saved a change. */

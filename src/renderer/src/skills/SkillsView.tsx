@@ -1,7 +1,9 @@
 import type { DefinitionView } from '../../../shared/skills-view-contract';
-import { useApiResource } from '../api';
+import { useApiResource } from '../api/use-api-resource';
 import { showView } from '../app/view-store';
-import { Shown, shownText } from '../display';
+import { Shown, shownText } from '../display/Shown';
+
+import './skills.css';
 
 const SOURCE_LABELS: Record<DefinitionView['source'], string> = { user: 'Yours', project: 'This project' };
 

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import type { TrustExtensions, TrustPreview } from '../../../shared/trust-contract';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
 import { EXTENSION_KEYS, EXTENSION_LABELS, extensionContents, summary } from './extension-contents';
 
 const EXTENSION_HELP: Record<keyof TrustExtensions, string> = {

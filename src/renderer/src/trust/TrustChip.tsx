@@ -1,5 +1,5 @@
 import type { TrustStatus } from '../../../shared/trust-contract';
-import { Shown, shownText } from '../display';
+import { Shown, shownText } from '../display/Shown';
 
 /** The words for a folder's trust, short (the chip) and for its accessible name. */
 export function trustLabel(status: TrustStatus): string {

@@ -3,7 +3,8 @@ import { ModalDialog } from '../app/ModalDialog';
 import type { TrustScope } from '../../../shared/permission';
 import { ALL_EXTENSIONS } from '../../../shared/trust-contract';
 import type { TrustExtensions, TrustPreview, TrustStatus } from '../../../shared/trust-contract';
-import { MarkWarning, Shown } from '../display';
+import { MarkWarning } from '../display/MarkWarning';
+import { Shown } from '../display/Shown';
 import { ExtensionSwitches } from './ExtensionSwitches';
 import { previewTexts, TrustPreviewList } from './TrustPreviewList';
 

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useApi, useApiEvent, useConnection } from '../api';
+import { useApi, useApiEvent, useConnection } from '../api/context';
 import { TrustChip } from './TrustChip';
 import { TrustDialog } from './TrustDialog';
 import { TrustedFoldersPage } from './TrustedFoldersPage';
@@ -15,7 +15,9 @@ import {
   switchExtensions,
   useTrust,
 } from './trust-state';
-import { Shown } from '../display';
+import { Shown } from '../display/Shown';
+
+import './trust.css';
 
 /** Keeps the trust state current: on (re)connection, when the project changes and when a decision changes. */
 export function useTrustSync(): void {

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { TrustExtensions, TrustPreview } from '../../../shared/trust-contract';
-import { Shown } from '../display';
-import type { MarkedText } from '../display';
+import { Shown } from '../display/Shown';
+import type { MarkedText } from '../display/MarkWarning';
 import { EXTENSION_KEYS, EXTENSION_LABELS, extensionContents, summary, type PreviewPart } from './extension-contents';
 
 /** Every text of a preview, for the trust dialog's hidden-character warning. */

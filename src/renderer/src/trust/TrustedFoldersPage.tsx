@@ -3,7 +3,7 @@ import { ALL_EXTENSIONS } from '../../../shared/trust-contract';
 import type { TrustEntry, TrustExtensions, TrustStoreError } from '../../../shared/trust-contract';
 import { ConfirmDialog } from '../app/ConfirmDialog';
 import type { ConfirmAction } from '../app/ConfirmDialog';
-import { Shown, shownText } from '../display';
+import { Shown, shownText } from '../display/Shown';
 import { ExtensionSwitches } from './ExtensionSwitches';
 
 /** Rows rendered at once; more are shown on request (the list can hold hundreds of folders). */

@@ -8,7 +8,7 @@ import type {
   TrustStatus,
   TrustStoreError,
 } from '../../../shared/trust-contract';
-import { errorMessage } from '../api';
+import { errorMessage } from '../api/errors';
 
 /** The open project's trust and the list of decisions, as main last reported them. */
 export interface TrustState {

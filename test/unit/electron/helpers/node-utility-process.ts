@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import type { UtilityProcessLike } from '../../../../src/main/electron/utility-channel';
+import type { UtilityProcessLike } from '../../../../src/main/shells/electron/utility-channel';
 
 /**
  * A real child process dressed as Electron's UtilityProcess: pid undefined until `spawn` and after `exit`,

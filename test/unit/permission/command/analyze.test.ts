@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzeCommand, analysisSummary, initShellParser } from '../../../../src/main/permission/command';
-import type { Cwd } from '../../../../src/main/permission/command';
+import { analyzeCommand, analysisSummary } from '../../../../src/main/core/shell-analysis/analyze';
+import { initShellParser } from '../../../../src/main/core/shell-analysis/parse/parser';
+import type { Cwd } from '../../../../src/main/core/shell-analysis/types';
 import { argvs, names } from './helpers';
 
 beforeAll(async () => {

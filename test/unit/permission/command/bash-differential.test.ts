@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeCommand, initShellParser } from '../../../../src/main/permission/command';
+import { analyzeCommand } from '../../../../src/main/core/shell-analysis/analyze';
+import { initShellParser } from '../../../../src/main/core/shell-analysis/parse/parser';
 
 /**
  * Differential test against the real bash: the words the analyser says a command receives must be the words

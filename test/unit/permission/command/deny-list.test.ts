@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hardDenyWriteReason, initShellParser } from '../../../../src/main/permission/command';
+import { hardDenyWriteReason } from '../../../../src/main/core/shell-analysis/deny-list/deny-list';
+import { initShellParser } from '../../../../src/main/core/shell-analysis/parse/parser';
 import { denyReason, makeContext, removeContext } from './helpers';
 
 const ctx = makeContext();

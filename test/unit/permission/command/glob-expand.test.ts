@@ -1,13 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  analyzeCommand,
-  initShellParser,
-  readOnlyPathArgs,
-  readPathArgs,
-} from '../../../../src/main/permission/command';
-import { expandGlobArg } from '../../../../src/main/permission/command/glob-expand';
+import { analyzeCommand } from '../../../../src/main/core/shell-analysis/analyze';
+import { initShellParser } from '../../../../src/main/core/shell-analysis/parse/parser';
+import { readOnlyPathArgs, readPathArgs } from '../../../../src/main/core/shell-analysis/read-only/read-only';
+import { expandGlobArg } from '../../../../src/main/core/shell-analysis/words/glob-expand';
 import { makeContext, onDisk, removeContext } from './helpers';
 
 const ctx = makeContext();

@@ -1,14 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  analyzeCommand,
-  hardDenyReason,
-  hardDenyWriteReason,
-  type CommandAnalysis,
-  type CommandContext,
-} from '../../../../src/main/permission/command';
-import { settle } from '../../../../src/main/permission/fs-view';
+import { analyzeCommand } from '../../../../src/main/core/shell-analysis/analyze';
+import { hardDenyReason, hardDenyWriteReason } from '../../../../src/main/core/shell-analysis/deny-list/deny-list';
+import { type CommandAnalysis, type CommandContext } from '../../../../src/main/core/shell-analysis/types';
+import { settle } from '../../../../src/main/core/paths/fs-view';
 
 /** argv of every simple command found, in order. */
 export function argvs(command: string): string[][] {

@@ -1,10 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 
-type CommandModule = typeof import('../../../../src/main/permission/command');
+type CommandModule = typeof import('../../../../src/main/core/shell-analysis/analyze') &
+  typeof import('../../../../src/main/core/shell-analysis/parse/parser');
 
 async function freshModule(): Promise<CommandModule> {
   vi.resetModules();
-  return import('../../../../src/main/permission/command');
+  const [analyze, parser] = await Promise.all([
+    import('../../../../src/main/core/shell-analysis/analyze'),
+    import('../../../../src/main/core/shell-analysis/parse/parser'),
+  ]);
+  return { ...analyze, ...parser };
 }
 
 describe('initShellParser', () => {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzeCommand, initShellParser } from '../../../../src/main/permission/command';
-import { programFiles } from '../../../../src/main/permission/command/program-files';
+import { analyzeCommand } from '../../../../src/main/core/shell-analysis/analyze';
+import { initShellParser } from '../../../../src/main/core/shell-analysis/parse/parser';
+import { programFiles } from '../../../../src/main/core/shell-analysis/programs/program-files';
 
 /** Contract "Assurance: Writes by programs / Reads by programs": the files a program touches by argument. */
 beforeAll(async () => {

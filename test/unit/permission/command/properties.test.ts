@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeCommand, initShellParser, readOnlyPathArgs } from '../../../../src/main/permission/command';
+import { analyzeCommand } from '../../../../src/main/core/shell-analysis/analyze';
+import { initShellParser } from '../../../../src/main/core/shell-analysis/parse/parser';
+import { readOnlyPathArgs } from '../../../../src/main/core/shell-analysis/read-only/read-only';
 import { denyReason, makeContext, removeContext } from './helpers';
 
 const ctx = makeContext();

@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzeCommand, initShellParser, readOnlyPathArgs } from '../../../../src/main/permission/command';
-import { READ_ONLY } from '../../../../src/main/permission/command/read-only-table';
-import { READERS } from '../../../../src/main/permission/command/readers-table';
+import { analyzeCommand } from '../../../../src/main/core/shell-analysis/analyze';
+import { initShellParser } from '../../../../src/main/core/shell-analysis/parse/parser';
+import { readOnlyPathArgs } from '../../../../src/main/core/shell-analysis/read-only/read-only';
+import { READ_ONLY } from '../../../../src/main/core/shell-analysis/read-only/read-only-table';
+import { READERS } from '../../../../src/main/core/shell-analysis/programs/readers-table';
 
 /**
  * Contract "Assurance: Options": read-only is a closed allow-list. For every program of the read-only set, the

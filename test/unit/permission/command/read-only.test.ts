@@ -1,10 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  analyzeCommand,
-  initShellParser,
-  readOnlyPathArgs,
-  readPathArgs,
-} from '../../../../src/main/permission/command';
+import { analyzeCommand } from '../../../../src/main/core/shell-analysis/analyze';
+import { initShellParser } from '../../../../src/main/core/shell-analysis/parse/parser';
+import { readOnlyPathArgs, readPathArgs } from '../../../../src/main/core/shell-analysis/read-only/read-only';
 
 beforeAll(async () => {
   await initShellParser();

@@ -4,9 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPermissionEngine, fixedTrust, type PermissionEngine } from '../../../../src/main/permission';
-import { READ_ONLY } from '../../../../src/main/permission/command/read-only-table';
-import { findOnPath } from '../../../../src/shared/node/sandbox/find-binary';
+import { createPermissionEngine } from '../../../../src/main/core/permission/create-engine';
+import { fixedTrust } from '../../../../src/main/core/permission/trust-oracle';
+import { type PermissionEngine } from '../../../../src/main/core/permission/engine';
+import { READ_ONLY } from '../../../../src/main/core/shell-analysis/read-only/read-only-table';
+import { findOnPath } from '../../../../src/sandbox/find-binary';
 import { AVOIDED_SUMMARY, OPTION_POOL, scripts, type FixturePaths, type GenContext } from './readonly-script-gen';
 import { landing, readTrace, TRACED_CALLS, type TraceEvent } from './strace-trace';
 

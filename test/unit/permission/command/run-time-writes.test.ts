@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzeCommand, initShellParser } from '../../../../src/main/permission/command';
-import { runTimeReaches } from '../../../../src/main/permission/command/run-time-writes';
+import { analyzeCommand } from '../../../../src/main/core/shell-analysis/analyze';
+import { initShellParser } from '../../../../src/main/core/shell-analysis/parse/parser';
+import { runTimeReaches } from '../../../../src/main/core/shell-analysis/reach/run-time-writes';
 
 /** Contract "Assurance: Run-time write targets": the closed table of folders such commands reach. */
 beforeAll(async () => {

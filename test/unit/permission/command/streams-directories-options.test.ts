@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzeCommand, initShellParser, type Cwd } from '../../../../src/main/permission/command';
+import { analyzeCommand } from '../../../../src/main/core/shell-analysis/analyze';
+import { initShellParser } from '../../../../src/main/core/shell-analysis/parse/parser';
+import { type Cwd } from '../../../../src/main/core/shell-analysis/types';
 import { argvs } from './helpers';
 
 /**

@@ -1,8 +1,8 @@
 import type { Node } from 'web-tree-sitter';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initShellParser } from '../../../../src/main/permission/command';
-import { parseShell } from '../../../../src/main/permission/command/parser';
-import { copyTree, type SyntaxNode } from '../../../../src/main/permission/command/syntax-node';
+import { initShellParser } from '../../../../src/main/core/shell-analysis/parse/parser';
+import { parseShell } from '../../../../src/main/core/shell-analysis/parse/parser';
+import { copyTree, type SyntaxNode } from '../../../../src/main/core/shell-analysis/parse/syntax-node';
 
 beforeAll(async () => {
   await initShellParser();

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzeCommand, initShellParser } from '../../../../src/main/permission/command';
-import { treeReads } from '../../../../src/main/permission/command/tree-reads';
+import { analyzeCommand } from '../../../../src/main/core/shell-analysis/analyze';
+import { initShellParser } from '../../../../src/main/core/shell-analysis/parse/parser';
+import { treeReads } from '../../../../src/main/core/shell-analysis/programs/tree-reads';
 
 /** Contract "Defaults"/"Reads by programs": the closed table of readers of whole trees. */
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { createContext, useContext, useId } from 'react';
 import type { ReactNode } from 'react';
-import { Shown } from '../../display';
+import { Shown } from '../../display/Shown';
 
 interface Group {
   name: string;

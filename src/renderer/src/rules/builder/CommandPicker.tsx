@@ -1,7 +1,8 @@
 import { useEffect, useId, useState } from 'react';
 import type { CommandWords } from '../../../../shared/rule-builder-contract';
-import { errorMessage, useApi } from '../../api';
-import { Shown, shownText } from '../../display';
+import { errorMessage } from '../../api/errors';
+import { useApi } from '../../api/context';
+import { Shown, shownText } from '../../display/Shown';
 import { Choice, ChoiceRadios } from './ChoiceRadios';
 import { commandRule, usableWords, type CommandReach } from './rule-text';
 

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { FolderRoot } from '../../../../shared/rule-builder-contract';
-import { errorMessage, useApi } from '../../api';
-import { Shown, shownText } from '../../display';
+import { errorMessage } from '../../api/errors';
+import { useApi } from '../../api/context';
+import { Shown, shownText } from '../../display/Shown';
 import type { PointedPath } from './rule-text';
 import { ancestors, locate, rowKey, visibleRows, type Listing, type TreeRow } from './tree-model';
 

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
-import { errorMessage, useApi } from '../../api';
-import { Shown } from '../../display';
+import { errorMessage } from '../../api/errors';
+import { useApi } from '../../api/context';
+import { Shown } from '../../display/Shown';
 import { Choice, ChoiceRadios } from './ChoiceRadios';
 import { mcpRule } from './rule-text';
 

@@ -2,8 +2,9 @@ import { useEffect, useId, useState } from 'react';
 import type { RuleBehavior } from '../../../../shared/permission';
 import type { EditableScope } from '../../../../shared/rules-contract';
 import { REPLAY_CALLS, type ReplayFlip } from '../../../../shared/rule-builder-contract';
-import { errorMessage, useApi } from '../../api';
-import { Shown, shownText } from '../../display';
+import { errorMessage } from '../../api/errors';
+import { useApi } from '../../api/context';
+import { Shown, shownText } from '../../display/Shown';
 
 type Replay =
   | { state: 'idle' }

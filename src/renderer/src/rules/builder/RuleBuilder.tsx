@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { RuleBehavior } from '../../../../shared/permission';
 import type { EditableScope } from '../../../../shared/rules-contract';
-import { errorMessage, useApi } from '../../api';
-import { Shown } from '../../display';
+import { errorMessage } from '../../api/errors';
+import { useApi } from '../../api/context';
+import { Shown } from '../../display/Shown';
 import { useRuleValidation, validationText } from '../use-rule-validation';
 import { useRuleSeed } from './builder-store';
 import { Choice, ChoiceRadios } from './ChoiceRadios';

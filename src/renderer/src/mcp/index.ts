@@ -1,3 +1,0 @@
-// The MCP page: import from here.
-export { McpView } from './McpView';
-import './mcp.css';

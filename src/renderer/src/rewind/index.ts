@@ -1,2 +1,0 @@
-export { RewindButton } from './RewindButton';
-export { RewindDialog } from './RewindDialog';

@@ -1,3 +1,0 @@
-// The Skills & sub-agents page: import from here.
-export { SkillsView } from './SkillsView';
-import './skills.css';
