@@ -31,7 +31,7 @@ function words(n: number, seed: number): string {
 }
 
 /** The n-th message (1-based) of the long conversation: mixed prose, code, lists and tool calls, like real sessions. */
-export function longMessage(n: number, total: number): ConversationMessage {
+function longMessage(n: number, total: number): ConversationMessage {
   const marker =
     n === total ? ` (message ${n} of ${total}: the newest)` : n === 1 ? ` (message 1 of ${total}: the first)` : '';
   if (n % 2 === 1) {

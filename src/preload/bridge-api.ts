@@ -9,7 +9,7 @@ export type Invoke = (ipcChannel: string, payload: unknown) => Promise<unknown>;
 export type Subscribe = (listener: (payload: unknown) => void) => () => void;
 
 /** A rejection from the bridge: the code is also in the message, since contextBridge keeps only the message. */
-export class BridgeError extends Error {
+class BridgeError extends Error {
   readonly code: ErrorCode;
   constructor(code: ErrorCode, message: string) {
     super(bridgeErrorMessage({ code, message }));

@@ -58,7 +58,7 @@ export const CallPositionSchema = z.object({ index: z.number().int().min(1), cou
 export type CallPosition = z.infer<typeof CallPositionSchema>;
 
 /** The person's answer to a call the engine asked about, as main applied it. */
-export const DecisionAnswerSchema = z.object({
+const DecisionAnswerSchema = z.object({
   /** What the person chose. A write they cannot see, or a command outside the sandbox, counts once whatever they chose. */
   choice: ApprovalChoiceSchema,
   /** The allow rules the answer added (session: for this session; always: also in the project's local settings). */
@@ -69,7 +69,7 @@ export const DecisionAnswerSchema = z.object({
 export type DecisionAnswer = z.infer<typeof DecisionAnswerSchema>;
 
 /** One hook run (Claude Code-compatible hooks): which hook, how long, what it said. Shown on the tool card. */
-export const HookRunSchema = z.object({
+const HookRunSchema = z.object({
   event: z.string(),
   /** The hook's settings source: policy, user, project or local. */
   source: z.string(),
@@ -82,7 +82,7 @@ export const HookRunSchema = z.object({
 export type HookRunWire = z.infer<typeof HookRunSchema>;
 
 /** The auto-mode classifier's answer about one call (main asked it; the worker never can). */
-export const ClassifierVerdictSchema = z.object({
+const ClassifierVerdictSchema = z.object({
   decision: z.enum(['allow', 'block']),
   reason: z.string(),
   model: z.string(),
@@ -270,4 +270,3 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   }),
 ]);
 export type AgentEvent = z.infer<typeof AgentEventSchema>;
-export type AgentEventType = AgentEvent['type'];

@@ -21,7 +21,7 @@ import { WorkerInfoSchema } from './worker-protocol';
  * browser shell's socket, the renderer's client and main's handlers are all built from this one table.
  */
 
-export const WorkerStatusSchema = z.object({
+const WorkerStatusSchema = z.object({
   state: z.enum(['starting', 'ready', 'restarting', 'failed', 'stopped']),
   /** Plain words for the UI, e.g. why the worker is down and what to do. */
   message: z.string().nullable(),

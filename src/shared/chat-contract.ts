@@ -27,12 +27,11 @@ export const ApprovalRequestEventSchema = ApprovalRequestSchema.omit({ input: tr
 });
 export type ApprovalRequestEvent = z.infer<typeof ApprovalRequestEventSchema>;
 
-export const RunFinishedEventSchema = z.object({
+const RunFinishedEventSchema = z.object({
   type: z.literal('runFinished'),
   runId: z.string(),
   ...RunOutcomeSchema.shape,
 });
-export type RunFinishedEvent = z.infer<typeof RunFinishedEventSchema>;
 
 export const ChatEventSchemas = [
   /** One event of the running agent (streamed text, tool calls and their one decision each, usage, the end). */
@@ -43,7 +42,7 @@ export const ChatEventSchemas = [
   RunFinishedEventSchema,
 ] as const;
 
-export const SessionSummarySchema = z.object({
+const SessionSummarySchema = z.object({
   id: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -60,7 +59,7 @@ export const SessionSummarySchema = z.object({
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 
 /** A message the person sent: the run it started and where it is in the conversation (what "Rewind to here" names). */
-export const PromptStartSchema = z.object({
+const PromptStartSchema = z.object({
   runId: z.string(),
   index: z.number().int().nonnegative(),
   /** What the person wrote (the conversation holds it as the model was given it: wrapped for plan mode, with hooks' context). */
@@ -68,7 +67,7 @@ export const PromptStartSchema = z.object({
 });
 export type PromptStart = z.infer<typeof PromptStartSchema>;
 
-export const ChatStateSchema = z.object({
+const ChatStateSchema = z.object({
   project: z.string().nullable(),
   sessionId: z.string().nullable(),
   runningRunId: z.string().nullable(),

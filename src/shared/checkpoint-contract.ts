@@ -4,7 +4,7 @@ import { z } from 'zod';
  * Checkpoints of a project's files (one before each prompt that may change them) as every shell shows them: the
  * CLI (`gatehouse checkpoints`), `gatehouse rpc` and the SDK.
  */
-export const SkippedFileSchema = z.object({ path: z.string(), reason: z.string() });
+const SkippedFileSchema = z.object({ path: z.string(), reason: z.string() });
 export type SkippedFile = z.infer<typeof SkippedFileSchema>;
 
 const sha = z.string().regex(/^[0-9a-f]{40,64}$/);
@@ -46,7 +46,7 @@ export const CheckpointEntrySchema = z.object({
 });
 export type CheckpointEntry = z.infer<typeof CheckpointEntrySchema>;
 
-export const ChangedFileSchema = z.object({
+const ChangedFileSchema = z.object({
   /** Relative to the project; `.git/info/exclude` names the repository's own ignore rules (restored like a file). */
   path: z.string(),
   /** What a restore does to it: `restore` its content, `recreate` it (deleted since), `delete` it (new since). */

@@ -6,7 +6,7 @@ import { z } from 'zod';
  * spread into `ApiChannels` (api.ts).
  */
 
-export const MAX_CHECKPOINT_FILE_BYTES = 1024 ** 3;
+const MAX_CHECKPOINT_FILE_BYTES = 1024 ** 3;
 
 /** Every value of the block, as the page saves it. */
 export const CheckpointSettingsValuesSchema = z.strictObject({
@@ -28,7 +28,7 @@ export type CheckpointSettingsValues = z.infer<typeof CheckpointSettingsValuesSc
 /** The block as settings.yaml may hold it: any of the values (the defaults fill in the rest), nothing else. */
 export const CheckpointSettingsBlockSchema = CheckpointSettingsValuesSchema.partial();
 
-export const CheckpointSettingsViewSchema = z.object({
+const CheckpointSettingsViewSchema = z.object({
   /** The values in effect (the saved ones over the defaults). */
   settings: CheckpointSettingsValuesSchema,
   /** Why the block (or the file) was ignored, with the file and key; saving is refused until it is fixed. */

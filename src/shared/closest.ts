@@ -4,7 +4,7 @@
  */
 
 /** Levenshtein distance, case-insensitive. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const x = a.toLowerCase();
   const y = b.toLowerCase();
   let prev = Array.from({ length: y.length + 1 }, (_, j) => j);

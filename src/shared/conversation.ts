@@ -6,9 +6,9 @@ import { z } from 'zod';
  * hands it back to resume a session.
  */
 
-export const TextBlockSchema = z.object({ type: z.literal('text'), text: z.string() });
+const TextBlockSchema = z.object({ type: z.literal('text'), text: z.string() });
 
-export const ToolUseBlockSchema = z.object({
+const ToolUseBlockSchema = z.object({
   type: z.literal('tool_use'),
   id: z.string().min(1),
   name: z.string(),
@@ -18,18 +18,14 @@ export const ToolUseBlockSchema = z.object({
   inputError: z.string().optional(),
 });
 
-export const ToolResultBlockSchema = z.object({
+const ToolResultBlockSchema = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string().min(1),
   content: z.string(),
   is_error: z.boolean(),
 });
 
-export const ContentBlockSchema = z.discriminatedUnion('type', [
-  TextBlockSchema,
-  ToolUseBlockSchema,
-  ToolResultBlockSchema,
-]);
+const ContentBlockSchema = z.discriminatedUnion('type', [TextBlockSchema, ToolUseBlockSchema, ToolResultBlockSchema]);
 
 export const ConversationMessageSchema = z.object({
   role: z.enum(['user', 'assistant']),
@@ -50,8 +46,6 @@ export const TokenUsageSchema = z.object({
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
 });
-
-export type TextBlock = z.infer<typeof TextBlockSchema>;
 export type ToolUseBlock = z.infer<typeof ToolUseBlockSchema>;
 export type ToolResultBlock = z.infer<typeof ToolResultBlockSchema>;
 export type ContentBlock = z.infer<typeof ContentBlockSchema>;

@@ -6,10 +6,10 @@ import { z } from 'zod';
  * project and local files (Claude Code's files and policy are read only). Spread into `ApiChannels` (api.ts).
  */
 
-export const HookScopeSchema = z.enum(['policy', 'user', 'project', 'local']);
+const HookScopeSchema = z.enum(['policy', 'user', 'project', 'local']);
 export type HookScope = z.infer<typeof HookScopeSchema>;
 
-export const HookListEntrySchema = z.object({
+const HookListEntrySchema = z.object({
   /** Claude Code's event name (PreToolUse, PostToolUse, …), as written. */
   event: z.string(),
   /** The group's matcher as written; '' matches every tool. */
@@ -49,7 +49,7 @@ export const EditableHookScopeSchema = z.enum(['user', 'project', 'local']);
 export type EditableHookScope = z.infer<typeof EditableHookScopeSchema>;
 
 /** One command hook as the form writes it (the matcher is checked by main: names, `*`, or a regular expression). */
-export const HookSpecSchema = z
+const HookSpecSchema = z
   .object({
     event: HookEventSchema,
     matcher: z.string().max(1_000),
@@ -61,7 +61,7 @@ export const HookSpecSchema = z
 export type HookSpec = z.infer<typeof HookSpecSchema>;
 
 /** Which hook an edit or a delete means: as listed (a hook changed on disk meanwhile is not found). */
-export const HookRefSchema = z
+const HookRefSchema = z
   .object({ event: z.string().min(1).max(200), matcher: z.string().max(1_000), command: z.string().min(1).max(10_000) })
   .strict();
 export type HookRef = z.infer<typeof HookRefSchema>;

@@ -4,8 +4,8 @@
  * every recursive step after it (JSON.stringify, structured clone, validation), so it is refused as a schema error
  * before anything else touches it. Measured without recursion.
  */
-export const MAX_INPUT_DEPTH = 64;
-export const MAX_INPUT_VALUES = 100_000;
+const MAX_INPUT_DEPTH = 64;
+const MAX_INPUT_VALUES = 100_000;
 
 /** Why `value` is beyond the limits, or null when it is within them. */
 export function inputLimitProblem(value: unknown): string | null {

@@ -19,8 +19,8 @@ export const MCP_PREFIX = 'mcp__';
  * A server name: letters, digits, `-` and single `_` between them (no `__`, no leading or trailing `_`), so the tool
  * name `mcp__<server>__<tool>` splits back into one server and one tool.
  */
-export const MCP_SERVER_NAME = /^[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/;
-export const MAX_SERVER_NAME = 64;
+const MCP_SERVER_NAME = /^[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/;
+const MAX_SERVER_NAME = 64;
 /** A tool name as the model sees it (the Messages API's limit on tool names). */
 export const MCP_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -66,7 +66,7 @@ const Domain = z
   .regex(/^(\*\.)?[A-Za-z0-9.-]+$/, 'a host name, or *.domain');
 const Timeout = z.number().int().min(1).max(3_600_000);
 
-export const McpStdioEntrySchema = z.strictObject({
+const McpStdioEntrySchema = z.strictObject({
   type: z.literal('stdio').optional(),
   command: z.string().min(1, 'command must not be empty'),
   args: z.array(z.string()).max(1000).optional(),
@@ -80,7 +80,7 @@ export const McpStdioEntrySchema = z.strictObject({
   timeout: Timeout.optional(),
 });
 
-export const McpHttpEntrySchema = z.strictObject({
+const McpHttpEntrySchema = z.strictObject({
   type: z.literal('http'),
   url: z
     .string()
@@ -128,14 +128,13 @@ export const ActiveMcpServerSchema = z.object({
 export type ActiveMcpServer = z.infer<typeof ActiveMcpServerSchema>;
 
 /** One MCP tool as the worker found it on a server (names and descriptions are the server's: untrusted). */
-export const McpToolInfoSchema = z.object({
+const McpToolInfoSchema = z.object({
   name: z.string(),
   server: z.string(),
   tool: z.string(),
   /** The tool's own `readOnlyHint` annotation (main decides whether it counts: see isPersonalSource). */
   readOnlyHint: z.boolean(),
 });
-export type McpToolInfo = z.infer<typeof McpToolInfoSchema>;
 
 /** A server as a run found it: connected or not, its tools, the tools left out and why, its last errors. */
 export const McpServerRunStatusSchema = z.object({

@@ -8,7 +8,7 @@ import { McpServerEntrySchema, McpServerRunStatusSchema, McpServerSourceSchema }
  * `ApiChannels` (api.ts).
  */
 
-export const McpServerViewSchema = z.object({
+const McpServerViewSchema = z.object({
   name: z.string(),
   source: McpServerSourceSchema,
   file: z.string(),
@@ -48,7 +48,7 @@ export const McpServerViewSchema = z.object({
 });
 export type McpServerView = z.infer<typeof McpServerViewSchema>;
 
-export const McpTestViewSchema = z.object({
+const McpTestViewSchema = z.object({
   name: z.string(),
   status: McpServerRunStatusSchema,
   tools: z.array(z.object({ name: z.string(), tool: z.string(), category: z.enum(['read', 'write', 'exec']) })),

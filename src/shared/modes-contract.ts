@@ -7,7 +7,7 @@ import { PermissionModeSchema } from './permission';
  * `ApiChannels` and the event into `ApiEventSchema` (api.ts).
  */
 
-export const PermissionModeStateSchema = z.object({
+const PermissionModeStateSchema = z.object({
   /** The mode in force for the session's next call. */
   mode: PermissionModeSchema,
   /** `session`: chosen for this session; `settings`: from a settings file; `default`: nothing set anywhere. */

@@ -10,7 +10,7 @@ import { CheckpointDiffSchema, CheckpointEntrySchema, RestoreResultSchema } from
 
 const runId = z.string().min(1).max(100);
 
-export const RewindPreviewSchema = z.object({
+const RewindPreviewSchema = z.object({
   runId: z.string(),
   /** The message being rewound (offered again in the composer after a rewind of the conversation). */
   prompt: z.string(),
@@ -23,7 +23,7 @@ export const RewindPreviewSchema = z.object({
 });
 export type RewindPreview = z.infer<typeof RewindPreviewSchema>;
 
-export const RewindResultSchema = z.object({
+const RewindResultSchema = z.object({
   /** The files put back (null: the files were not asked for). */
   restore: RestoreResultSchema.nullable(),
   /** The copy of the session that ends just before the message, now open (null: the conversation was not asked for). */

@@ -7,14 +7,14 @@ import { DecisionSchema, PermissionModeSchema, RuleBehaviorSchema } from './perm
  */
 
 /** Where a rule lives. `claude` marks rules imported from Claude Code's settings files (read only). */
-export const RuleScopeSchema = z.enum(['policy', 'cli', 'session', 'local', 'project', 'user']);
+const RuleScopeSchema = z.enum(['policy', 'cli', 'session', 'local', 'project', 'user']);
 export type RuleScope = z.infer<typeof RuleScopeSchema>;
 
 /** The scopes the editor writes to. */
 export const EditableScopeSchema = z.enum(['user', 'project', 'local']);
 export type EditableScope = z.infer<typeof EditableScopeSchema>;
 
-export const RuleEntrySchema = z.object({
+const RuleEntrySchema = z.object({
   rule: z.string(),
   behavior: RuleBehaviorSchema,
   scope: RuleScopeSchema,
@@ -31,16 +31,15 @@ export const RuleEntrySchema = z.object({
 });
 export type RuleEntry = z.infer<typeof RuleEntrySchema>;
 
-export const RuleParseErrorSchema = z.object({
+const RuleParseErrorSchema = z.object({
   rule: z.string(),
   behavior: RuleBehaviorSchema,
   scope: RuleScopeSchema,
   file: z.string().nullable(),
   reason: z.string(),
 });
-export type RuleParseError = z.infer<typeof RuleParseErrorSchema>;
 
-export const SettingsFileErrorSchema = z.object({
+const SettingsFileErrorSchema = z.object({
   file: z.string(),
   line: z.number().int().nullable(),
   column: z.number().int().nullable(),
@@ -52,7 +51,6 @@ export const SettingsFileErrorSchema = z.object({
   /** What this means for the rules, in words ("not applied; its last good version stays in force"). */
   effect: z.string().optional(),
 });
-export type SettingsFileLoadError = z.infer<typeof SettingsFileErrorSchema>;
 
 export const RulesListSchema = z.object({
   project: z.string(),

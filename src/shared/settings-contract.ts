@@ -46,10 +46,10 @@ export const ApiKeyInputSchema = z
   .regex(/^[\x21-\x7e]+$/, 'printable characters only, no spaces');
 
 /** Where the key the chat uses comes from (the first of these that has one wins). */
-export const KeySourceSchema = z.enum(['environment', 'secure-store', 'settings-file', 'none']);
+const KeySourceSchema = z.enum(['environment', 'secure-store', 'settings-file', 'none']);
 export type KeySource = z.infer<typeof KeySourceSchema>;
 
-export const ValueSourceSchema = z.enum(['environment', 'settings-file', 'default', 'none']);
+const ValueSourceSchema = z.enum(['environment', 'settings-file', 'default', 'none']);
 
 export const AppSettingsViewSchema = z.object({
   model: z.object({

@@ -13,7 +13,7 @@ import { AgentModeSchema } from './permission';
 /** The control-plane tools: judged by the engine's system stage (never by rules), gated by agent mode and names. */
 export const LOAD_SKILL = 'load_skill';
 export const TASK = 'task';
-export const SYSTEM_TOOLS = [LOAD_SKILL, TASK] as const;
+const SYSTEM_TOOLS = [LOAD_SKILL, TASK] as const;
 export type SystemToolName = (typeof SYSTEM_TOOLS)[number];
 
 export function isSystemTool(name: string): name is SystemToolName {

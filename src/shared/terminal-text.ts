@@ -29,7 +29,7 @@ export function cleanTerminalOutput(raw: string): string {
     .join('\n');
 }
 
-export type TerminalTrick = 'conceal' | 'cursor' | 'erase' | 'overwrite' | 'link' | 'other';
+type TerminalTrick = 'conceal' | 'cursor' | 'erase' | 'overwrite' | 'link' | 'other';
 
 export type TerminalTricks = Record<TerminalTrick, number> & { total: number };
 

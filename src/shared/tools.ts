@@ -82,7 +82,6 @@ export const TOOLS = {
 
 export type ToolName = keyof typeof TOOLS;
 export const TOOL_NAMES = Object.keys(TOOLS) as ToolName[];
-export type ToolInput<T extends ToolName> = z.infer<(typeof TOOLS)[T]['input']>;
 
 export function isToolName(name: string): name is ToolName {
   return Object.prototype.hasOwnProperty.call(TOOLS, name);
@@ -93,4 +92,3 @@ export const ToolCallSchema = z.object({
   tool: z.string().min(1),
   input: z.unknown(),
 });
-export type ToolCall = z.infer<typeof ToolCallSchema>;

@@ -7,10 +7,9 @@ import { TrustDefaultSchema, TrustScopeSchema } from './permission';
  */
 
 /** Which decision applies to a folder: a stored or session one, the global default, or a broken store (`error`). */
-export const TrustDecisionSchema = z.enum(['session', 'directory', 'parent', 'never', 'default', 'error']);
-export type TrustDecision = z.infer<typeof TrustDecisionSchema>;
+const TrustDecisionSchema = z.enum(['session', 'directory', 'parent', 'never', 'default', 'error']);
 
-export const TrustStoreErrorSchema = z.object({
+const TrustStoreErrorSchema = z.object({
   /** The store file that could not be used. */
   path: z.string(),
   reason: z.string(),
@@ -64,7 +63,7 @@ export const TrustStatusSchema = z.object({
 });
 export type TrustStatus = z.infer<typeof TrustStatusSchema>;
 
-export const TrustEntrySchema = z.object({
+const TrustEntrySchema = z.object({
   path: z.string(),
   scope: TrustScopeSchema,
   grantedAt: z.string(),

@@ -8,7 +8,7 @@ import { z } from 'zod';
 
 const none = z.object({}).strict();
 
-export const UpdateStateSchema = z.enum([
+const UpdateStateSchema = z.enum([
   /** This shell or build does not update itself (browser shell, development build). */
   'unavailable',
   /** No update address, or updates cannot be verified here; `message` says which. */

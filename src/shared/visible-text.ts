@@ -42,12 +42,12 @@ export interface VisibleOptions {
   strict?: boolean;
 }
 
-export const MARK_OPEN = '\u27E8';
-export const MARK_CLOSE = '\u27E9';
+const MARK_OPEN = '\u27E8';
+const MARK_CLOSE = '\u27E9';
 /** Stands for a line break in one-line displays. */
 export const NEWLINE_SIGN = '\u23CE';
 /** Combining marks kept on one character; the rest of a longer run becomes one marker. */
-export const MAX_COMBINING_RUN = 4;
+const MAX_COMBINING_RUN = 4;
 
 const CONTROL_NAMES: Record<number, string> = {
   0x00: 'NUL',
@@ -145,7 +145,7 @@ function categoryOf(cp: number, ch: string): MarkCategory {
   return 'invisible';
 }
 
-export function markTitle(cp: number, category: MarkCategory): string {
+function markTitle(cp: number, category: MarkCategory): string {
   const name =
     LONG_NAMES[cp] ??
     (cp >= 0xe0000 && cp <= 0xe007f

@@ -32,7 +32,7 @@ const runId = z.string().min(1).max(100);
  * not list them all (too many files to check): the sandbox then reports unavailable with that reason, so every
  * command asks, rather than trusting a partial mask.
  */
-export const ReadDenyMaskSchema = z.object({
+const ReadDenyMaskSchema = z.object({
   hidden: z.array(z.object({ path: z.string().min(1).max(4096), rule: z.string().max(2000) })).max(10_000),
   incomplete: z.string().min(1).max(500).optional(),
 });
@@ -44,7 +44,7 @@ export type ReadDenyMaskWire = z.infer<typeof ReadDenyMaskSchema>;
  * (environment still scrubbed). `bwrapPath`: an explicit bubblewrap binary (`GATEHOUSE_BWRAP`; tests point it
  * at a missing file to simulate an unavailable sandbox).
  */
-export const SandboxRunConfigSchema = z.object({
+const SandboxRunConfigSchema = z.object({
   enabled: z.boolean(),
   allowedDomains: z.array(z.string().min(1).max(300)).max(1000),
   envAllowList: z.array(z.string().min(1).max(300)).max(1000),
@@ -68,7 +68,7 @@ export const SandboxStatusParamsSchema = z.object({
   additionalDirectories: z.array(z.string().min(1)),
   sandbox: SandboxRunConfigSchema,
 });
-export const SandboxStatusSchema = z.object({
+const SandboxStatusSchema = z.object({
   /** False when the user turned the sandbox off in their settings. */
   enabled: z.boolean(),
   /** True when a working sandbox confines every command. */
@@ -85,7 +85,7 @@ export const SandboxStatusSchema = z.object({
 export type SandboxStatus = z.infer<typeof SandboxStatusSchema>;
 
 /** `agent.run`: one prompt of a session. The model key travels here, never through the worker's environment. */
-export const AgentRunParamsSchema = z.object({
+const AgentRunParamsSchema = z.object({
   runId,
   task: z.string().max(1_000_000),
   agentMode: AgentModeSchema,
@@ -114,7 +114,7 @@ export const AgentRunParamsSchema = z.object({
 });
 export type AgentRunParams = z.infer<typeof AgentRunParamsSchema>;
 
-export const AgentRunResultSchema = z.object({
+const AgentRunResultSchema = z.object({
   ...RunOutcomeSchema.shape,
   /** The whole conversation, history included; every tool_use has its tool_result, even after a cancel. */
   conversation: z.array(ConversationMessageSchema),
@@ -174,7 +174,7 @@ export type WorkerMethod = keyof typeof WorkerMethods;
 export type WorkerParams<M extends WorkerMethod> = z.infer<(typeof WorkerMethods)[M]['params']>;
 export type WorkerResult<M extends WorkerMethod> = z.infer<(typeof WorkerMethods)[M]['result']>;
 
-export const PermissionRequestSchema = z.object({
+const PermissionRequestSchema = z.object({
   tool: z.string(),
   input: z.unknown(),
   /** A read-only preview for the approval UI, e.g. the unified diff a write would make. */
@@ -197,18 +197,18 @@ export const MAX_READABLE_PATHS = 500;
  * absolute in an additional directory) the engine would NOT let read_file read without asking. Search results
  * leave those out. Not audited as calls: nothing is read, and no person is asked.
  */
-export const ReadableRequestSchema = z.object({
+const ReadableRequestSchema = z.object({
   runId,
   paths: z.array(z.string().min(1).max(4096)).min(1).max(MAX_READABLE_PATHS),
 });
 export type ReadableRequest = z.infer<typeof ReadableRequestSchema>;
-export const HiddenFileSchema = z.object({
+const HiddenFileSchema = z.object({
   path: z.string(),
   decision: z.enum(['deny', 'ask']),
   reason: z.string().max(2000),
 });
 export type HiddenFile = z.infer<typeof HiddenFileSchema>;
-export const ReadableResultSchema = z.object({ hidden: z.array(HiddenFileSchema).max(MAX_READABLE_PATHS) });
+const ReadableResultSchema = z.object({ hidden: z.array(HiddenFileSchema).max(MAX_READABLE_PATHS) });
 export type ReadableResult = z.infer<typeof ReadableResultSchema>;
 
 /**
@@ -216,7 +216,7 @@ export type ReadableResult = z.infer<typeof ReadableResultSchema>;
  * `PostToolUse` after a tool ran (their feedback goes to the model with the result), `Stop` when the model answered
  * without a tool call (a block makes the loop continue with the hooks' reason). main runs the hooks and answers.
  */
-export const HookEventRequestSchema = z.discriminatedUnion('event', [
+const HookEventRequestSchema = z.discriminatedUnion('event', [
   z.object({
     runId,
     event: z.literal('PostToolUse'),
@@ -229,7 +229,7 @@ export const HookEventRequestSchema = z.discriminatedUnion('event', [
   z.object({ runId, event: z.literal('Stop'), stopHookActive: z.boolean() }),
 ]);
 export type HookEventRequest = z.infer<typeof HookEventRequestSchema>;
-export const HookEventResultSchema = z.object({
+const HookEventResultSchema = z.object({
   /** PostToolUse: a hook blocked (its reason goes to the model). Stop: keep going with `feedback` as the next turn. */
   blocked: z.boolean(),
   /** What the hooks tell the model (reasons, stderr of exit 2, additionalContext); '' for nothing. */
@@ -241,7 +241,7 @@ export type HookEventResult = z.infer<typeof HookEventResultSchema>;
  * `mcp.servers`: the run's MCP servers as the worker found them, before the model sees any of their tools. main
  * takes from it which tools' `readOnlyHint` counts (only of the servers it knows as the person's own).
  */
-export const McpServersReportSchema = z.object({ runId, servers: z.array(McpServerRunStatusSchema).max(100) });
+const McpServersReportSchema = z.object({ runId, servers: z.array(McpServerRunStatusSchema).max(100) });
 export type McpServersReport = z.infer<typeof McpServersReportSchema>;
 
 /** Methods the worker may call on main. */
@@ -257,15 +257,15 @@ export type MainResult<M extends MainMethod> = z.infer<(typeof MainMethods)[M]['
 
 const id = z.number().int().nonnegative();
 
-export const HelloSchema = z.object({ kind: z.literal('hello'), info: WorkerInfoSchema });
-export const RequestSchema = z.object({ kind: z.literal('request'), id, method: z.string(), params: z.unknown() });
-export const ResponseSchema = z.discriminatedUnion('ok', [
+const HelloSchema = z.object({ kind: z.literal('hello'), info: WorkerInfoSchema });
+const RequestSchema = z.object({ kind: z.literal('request'), id, method: z.string(), params: z.unknown() });
+const ResponseSchema = z.discriminatedUnion('ok', [
   z.object({ kind: z.literal('response'), id, ok: z.literal(true), result: z.unknown() }),
   z.object({ kind: z.literal('response'), id, ok: z.literal(false), error: RpcErrorSchema }),
 ]);
-export const PingSchema = z.object({ kind: z.literal('ping'), seq: z.number().int() });
-export const PongSchema = z.object({ kind: z.literal('pong'), seq: z.number().int() });
-export const WorkerEventSchema = z.object({ kind: z.literal('event'), event: z.string(), data: z.unknown() });
+const PingSchema = z.object({ kind: z.literal('ping'), seq: z.number().int() });
+const PongSchema = z.object({ kind: z.literal('pong'), seq: z.number().int() });
+const WorkerEventSchema = z.object({ kind: z.literal('event'), event: z.string(), data: z.unknown() });
 
 /** Anything on the port, either direction. Method params/results are validated per method after this. */
 export const PortMessageSchema = z.union([
@@ -277,5 +277,3 @@ export const PortMessageSchema = z.union([
   WorkerEventSchema,
 ]);
 export type PortMessage = z.infer<typeof PortMessageSchema>;
-export type RequestMessage = z.infer<typeof RequestSchema>;
-export type ResponseMessage = z.infer<typeof ResponseSchema>;

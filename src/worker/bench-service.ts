@@ -4,7 +4,7 @@ import { createToolRegistry } from './tools/tool-set';
 import type { TerminalRenderer } from './tools/terminal-render';
 
 /** The file `bench.toolRoundtrip` reads, relative to the project root (main's bench creates it). */
-export const BENCH_FILE = 'bench-small.txt';
+const BENCH_FILE = 'bench-small.txt';
 
 function p50(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);

@@ -1,7 +1,7 @@
 import { settleWithin } from '../shared/settle-within';
 
 /** The worker's exit code after an uncaught exception or unhandled rejection (EX_SOFTWARE). */
-export const FATAL_EXIT_CODE = 70;
+const FATAL_EXIT_CODE = 70;
 
 export interface FatalOptions {
   /** Ends what outlives the process (the sandboxes' temp dirs); given at most `cleanupMs`. */

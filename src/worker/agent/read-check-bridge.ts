@@ -2,7 +2,7 @@ import type { ReadableRequest, ReadableResult } from '../../shared/worker-protoc
 import type { ReadableCheck } from '../tools/read-filter';
 
 /** How long a search waits for main's answer before it fails with an error (never with unfiltered results). */
-export const DEFAULT_READ_CHECK_TIMEOUT_MS = 20_000;
+const DEFAULT_READ_CHECK_TIMEOUT_MS = 20_000;
 
 /**
  * Adapts main's `permission.readable` (over the port) to the search tools' ReadableCheck for one run. No answer

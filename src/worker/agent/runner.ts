@@ -18,7 +18,7 @@ import { runToolCalls, safetyOf } from './tool-calls';
 import type { AgentRunResult } from '../../shared/worker-protocol';
 import type { RunAgentOptions } from './types';
 
-export type { BeforeToolCall, RunAgentOptions, ToolCallRequest, ToolCallVerdict } from './types';
+export type { BeforeToolCall, RunAgentOptions, ToolCallRequest } from './types';
 
 const DEFAULT_MAX_TOKENS = 8192;
 const DEFAULT_CONTEXT_LIMIT_TOKENS = 200_000;

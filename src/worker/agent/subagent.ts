@@ -35,7 +35,7 @@ function subagentMode(parent: AgentMode, own: AgentMode | undefined): AgentMode 
  * this moment (agent mode, allow-list, active skills), never `task` (a sub-agent starts no sub-agent, so it cannot
  * widen its own tools that way). load_skill only when the definition allows it (and then skills narrow it further).
  */
-export function subagentTools(def: SubagentWire, parent: RunAgentOptions, gate: ToolGate): string[] {
+function subagentTools(def: SubagentWire, parent: RunAgentOptions, gate: ToolGate): string[] {
   const names = [...parent.registry.definitions(parent.agentMode).map((d) => d.name), LOAD_SKILL];
   return names.filter(
     (name) =>

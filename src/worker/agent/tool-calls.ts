@@ -162,7 +162,7 @@ async function safeAfter(call: ToolUseBlock, result: ToolResult, c: ToolCallsCon
 }
 
 /** `denied by user rule Bash(git push:*): <reason>` and, where given, what would be allowed instead. */
-export function describeDenial(verdict: Extract<ToolCallVerdict, { allow: false }>): string {
+function describeDenial(verdict: Extract<ToolCallVerdict, { allow: false }>): string {
   const who = verdict.rule ? `${verdict.source} rule ${verdict.rule}` : verdict.source;
   const lines = [`denied by ${who}: ${verdict.reason}`];
   if (verdict.alternative) lines.push(`Allowed instead: ${verdict.alternative}`);

@@ -46,7 +46,7 @@ export type AfterToolCall = (call: ToolCallRequest, result: { content: string; i
  * The model answered without a tool call: main's Stop hooks may block the stop; then `feedback` is the next turn.
  * `stopHookActive`: the run already continued because of a Stop hook (Claude Code's guard against loops).
  */
-export type OnStop = (stopHookActive: boolean) => Promise<{ blocked: boolean; feedback: string }>;
+type OnStop = (stopHookActive: boolean) => Promise<{ blocked: boolean; feedback: string }>;
 
 export interface RunAgentOptions {
   provider: ModelProvider;

@@ -9,9 +9,9 @@ import { truncateHeadTail } from '../tools/truncate';
 import type { ToolResult } from '../tools/types';
 
 /** Most characters of an MCP tool's result the model gets (the same cap as any tool's output). */
-export const MAX_MCP_RESULT_CHARS = 30_000;
+const MAX_MCP_RESULT_CHARS = 30_000;
 /** Most characters of one call's arguments (JSON) sent to a server. */
-export const MAX_MCP_ARGUMENT_CHARS = 200_000;
+const MAX_MCP_ARGUMENT_CHARS = 200_000;
 
 interface ContentBlock {
   type: string;

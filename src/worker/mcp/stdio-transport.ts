@@ -20,7 +20,7 @@ const spawn = process.platform === 'win32' ? crossSpawn : nodeSpawn;
 
 const STDERR_TAIL_CHARS = 4_000;
 /** Largest single message read from a server (a bigger one is an error, and the server is stopped). */
-export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 export interface ProcessExit {
   code: number | null;

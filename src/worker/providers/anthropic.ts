@@ -12,7 +12,7 @@ import { AnthropicStreamAccumulator } from './anthropic-stream';
 import { CancelledError, ProviderError } from './errors';
 import type { ModelProvider, ProviderRequest, ProviderResponse, ProviderStreamHandlers } from './types';
 
-export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
 export interface AnthropicProviderOptions {
   /** Handed over by main through the port; never read from the worker's environment. */
@@ -199,7 +199,7 @@ function shownBaseURL(raw: string): string {
 }
 
 /** Plain words for the person and the transcript; never the key. `baseURL`: what was tried, named in every API error. */
-export function toProviderError(err: unknown, baseURL?: string): ProviderError {
+function toProviderError(err: unknown, baseURL?: string): ProviderError {
   if (err instanceof ProviderError) return err;
   if (err instanceof APIConnectionError) {
     const cause = connectionCause(err);

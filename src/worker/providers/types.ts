@@ -1,7 +1,7 @@
 import type { ContentBlock, ConversationMessage, StopReason, TokenUsage } from '../../shared/conversation';
 import type { ToolDefinitionForModel } from '../tools/types';
 
-export type { ContentBlock, ConversationMessage, StopReason, TokenUsage } from '../../shared/conversation';
+export type { ContentBlock, ConversationMessage, StopReason } from '../../shared/conversation';
 
 /** One model turn: everything the model sees. */
 export interface ProviderRequest {

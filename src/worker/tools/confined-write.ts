@@ -20,9 +20,7 @@ import type { ToolContext } from './types';
 // real path is verified (inside a root, not a protected permission file).
 
 /** Self-protection at open time: the agent never writes Gatehouse's or Claude Code's permission files. */
-export async function protectedWriteTargets(
-  ctx: Pick<ToolContext, 'projectRoot' | 'protectedPaths'>,
-): Promise<string[]> {
+async function protectedWriteTargets(ctx: Pick<ToolContext, 'projectRoot' | 'protectedPaths'>): Promise<string[]> {
   const root = (await allowedRoots({ projectRoot: ctx.projectRoot, additionalDirectories: [] }))[0] ?? ctx.projectRoot;
   return [
     path.join(root, '.gatehouse'),

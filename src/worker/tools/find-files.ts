@@ -7,7 +7,7 @@ import { resolveSearchScope } from './search-scope';
 import { ToolError, defineTool, ok, type ToolRunContext } from './tool';
 import { walkFiles } from './walk';
 
-export const MAX_FIND_RESULTS = 1_000;
+const MAX_FIND_RESULTS = 1_000;
 /** Matching paths judged per step; judging stops once MAX_FIND_RESULTS visible files were found. */
 const JUDGE_STEP = 2_000;
 

@@ -3,7 +3,7 @@ import { killWindowsTree } from '../../shared/node/process-tree';
 
 /** Signals for a whole process group: a command's shell, its children and its background jobs. */
 
-export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pgid, signal);
   } catch {

@@ -6,7 +6,7 @@ import { MAX_RANGED_FILE_BYTES, MAX_WHOLE_FILE_BYTES, readConfinedText } from '.
 const MAX_LINE_CHARS = 2_000;
 
 /** `cat -n` style: right-aligned line number, a tab, the line. */
-export function numberLines(lines: readonly string[], firstLineNumber: number): string {
+function numberLines(lines: readonly string[], firstLineNumber: number): string {
   return lines
     .map((line, i) => `${String(firstLineNumber + i).padStart(6, ' ')}\t${capLine(line, MAX_LINE_CHARS)}`)
     .join('\n');

@@ -9,12 +9,12 @@ import type { ModelToolDefinition, ToolContext, ToolPreview, ToolRegistry, ToolR
 /** How long a tool may take to wind down after a cancel or timeout before the registry answers for it. */
 const WIND_DOWN_MS = 3_000;
 
-export function errorResult(content: string): ToolResult {
+function errorResult(content: string): ToolResult {
   return { content, isError: true };
 }
 
 /** zod issues as `field: message` lines, for the model to fix its input. */
-export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return issues
     .map((issue) => {
       const where = issue.path.length === 0 ? '(input)' : issue.path.map(String).join('.');

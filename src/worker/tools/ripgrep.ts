@@ -53,7 +53,7 @@ function searchCwd(scope: SearchScope): string {
   return scope.isDirectory ? scope.real : path.dirname(scope.real);
 }
 
-export function ripgrepArgs(scope: SearchScope, req: SearchRequest): string[] {
+function ripgrepArgs(scope: SearchScope, req: SearchRequest): string[] {
   const args = ['--json', ...walkArgs(req), '--crlf'];
   if (req.caseInsensitive) args.push('--ignore-case');
   args.push('--regexp', req.pattern, '--', target(scope));

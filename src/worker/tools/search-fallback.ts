@@ -29,7 +29,7 @@ export function compileRegex(pattern: string, caseInsensitive: boolean): RegExp 
 }
 
 /** Like ripgrep's `-g`: a glob without a slash matches the file name at any depth. */
-export function globFilter(glob: string | undefined): (relToStart: string) => boolean {
+function globFilter(glob: string | undefined): (relToStart: string) => boolean {
   if (glob === undefined) return () => true;
   const negated = glob.startsWith('!');
   const body = negated ? glob.slice(1) : glob;

@@ -10,7 +10,7 @@ export interface SearchMatch {
 }
 
 export const MAX_SEARCH_MATCHES = 500;
-export const MAX_MATCH_LINE_CHARS = 300;
+const MAX_MATCH_LINE_CHARS = 300;
 export const MAX_SEARCH_FILE_BYTES = 10 * 1024 * 1024;
 
 export interface SearchOutcome {

@@ -3,7 +3,7 @@ import { closeQuietly, openConfinedForRead, readWhole } from './confined-fs';
 import type { ToolContext } from './types';
 
 /** Bytes looked at for the binary check (like git and ripgrep: a NUL byte means binary). */
-export const BINARY_SNIFF_BYTES = 8 * 1024;
+const BINARY_SNIFF_BYTES = 8 * 1024;
 /** Files larger than this are read only when a line range is given. */
 export const MAX_WHOLE_FILE_BYTES = 2 * 1024 * 1024;
 /** Never read more than this, range or not. */

@@ -35,7 +35,7 @@ export interface RegisteredTool {
   prepare(rawInput: unknown): PreparedCall | { ok: false; issues: z.core.$ZodIssue[] };
 }
 
-export interface PreparedCall {
+interface PreparedCall {
   ok: true;
   timeoutMs: number;
   run(ctx: ToolRunContext): Promise<ToolResult>;

@@ -11,7 +11,7 @@ export interface WalkEntry {
 }
 
 /** Order of `rg --sort path`: depth-first, names compared as strings. */
-export function compareNames(a: string, b: string): number {
+function compareNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

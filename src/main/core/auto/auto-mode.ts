@@ -3,8 +3,8 @@ import type { ClassifierCall } from './classifier-request';
 import type { ClassifierVerdict } from './classifier';
 
 /** After this many blocks in a row, or in all, auto mode falls back to manual approval for the session. */
-export const MAX_CONSECUTIVE_BLOCKS = 3;
-export const MAX_TOTAL_BLOCKS = 20;
+const MAX_CONSECUTIVE_BLOCKS = 3;
+const MAX_TOTAL_BLOCKS = 20;
 
 /** The call as the gate knows it (the session adds the working folder). */
 export type AutoCall = Omit<ClassifierCall, 'cwd'>;

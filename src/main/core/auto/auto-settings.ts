@@ -12,10 +12,10 @@ import { z } from 'zod';
 import { ModelNameSchema } from '../../../shared/settings-contract';
 import { readUserSettingsYamlAsync, settingsBlock } from '../settings/user-settings-yaml';
 
-export const DEFAULT_CLASSIFIER_MODEL = 'claude-haiku-4-5';
-export const DEFAULT_CLASSIFIER_TIMEOUT_SECONDS = 30;
+const DEFAULT_CLASSIFIER_MODEL = 'claude-haiku-4-5';
+const DEFAULT_CLASSIFIER_TIMEOUT_SECONDS = 30;
 
-export const AutoSettingsSchema = z.strictObject({
+const AutoSettingsSchema = z.strictObject({
   classifierModel: ModelNameSchema.optional(),
   timeoutSeconds: z.number().int().min(1).max(600).optional(),
 });

@@ -49,7 +49,7 @@ function failed(why: string): Pick<ClassifierVerdict, 'decision' | 'reason'> {
 }
 
 /** Reads the classify call out of a Messages API response; anything else is a block saying why. */
-export function readVerdict(message: unknown): Pick<ClassifierVerdict, 'decision' | 'reason'> {
+function readVerdict(message: unknown): Pick<ClassifierVerdict, 'decision' | 'reason'> {
   const content = (message as { content?: unknown } | null)?.content;
   if (!Array.isArray(content)) return failed('the response had no content');
   const calls = content.filter(

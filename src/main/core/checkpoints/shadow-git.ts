@@ -16,7 +16,7 @@ export interface ShadowGit {
   workTree: string;
 }
 
-export class GitError extends Error {
+class GitError extends Error {
   constructor(
     message: string,
     readonly code: 'GIT_MISSING' | 'GIT_FAILED',

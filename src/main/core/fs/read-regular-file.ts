@@ -11,7 +11,7 @@ export const MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024;
  * A file that was not read because of what it is: a FIFO, a device, a socket, a folder, or bigger than the limit.
  * Its message names the path and the reason. `code` is `ENOTREG` or `EFBIG`.
  */
-export class RefusedFileError extends Error {
+class RefusedFileError extends Error {
   constructor(
     readonly path: string,
     readonly code: 'ENOTREG' | 'EFBIG',

@@ -4,7 +4,7 @@ import { compileMatcher, type CompiledMatcher } from './hook-matcher';
 
 export type { HookEvent };
 
-export function isHookEvent(name: string): name is HookEvent {
+function isHookEvent(name: string): name is HookEvent {
   return HookEventSchema.safeParse(name).success;
 }
 
@@ -12,7 +12,7 @@ export function isHookEvent(name: string): name is HookEvent {
 export const DEFAULT_HOOK_TIMEOUT_S = 60;
 
 /** Sources whose hooks are the project's code: they run only in a trusted project (with hooks enabled) and sandboxed. */
-export const PROJECT_HOOK_SOURCES: ReadonlySet<LoadedHook['source']> = new Set(['project', 'local']);
+const PROJECT_HOOK_SOURCES: ReadonlySet<LoadedHook['source']> = new Set(['project', 'local']);
 
 /** A hook as Gatehouse sees it: whether it runs, and if not, why. */
 export interface HookEntry extends LoadedHook {

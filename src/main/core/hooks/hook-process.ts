@@ -16,7 +16,7 @@ export interface HookProcessResult {
 }
 
 /** A hook's stdout and stderr are each kept up to this many bytes. */
-export const HOOK_OUTPUT_CAP = 256 * 1024;
+const HOOK_OUTPUT_CAP = 256 * 1024;
 
 /** Ends a hook and whatever it started: its process group on Linux and macOS; on Windows its process tree (taskkill). */
 type HookKiller = (child: ChildProcess) => void;

@@ -29,7 +29,7 @@ const why = (r: HookRun): string => (r.response.reason ? `: ${r.response.reason}
  * The PreToolUse hooks' combined answer: any deny denies; else a hook that failed (timeout, crash, malformed output)
  * makes the call ask, with the error shown; else any ask asks; else any allow allows; else no opinion.
  */
-export function preToolUseVerdict(runs: readonly HookRun[]): HookVerdict | null {
+function preToolUseVerdict(runs: readonly HookRun[]): HookVerdict | null {
   const denied = runs.filter((r) => r.response.failure === null && r.response.decision === 'deny');
   if (denied.length) return verdict('deny', denied, (r) => `denied by ${named(r)}${why(r)}`);
   const failed = runs.filter((r) => r.response.failure !== null);

@@ -8,7 +8,7 @@ export type LogName = 'main' | 'worker';
 const MAX_PARTIAL = 64 * 1024;
 
 /** `<user config dir>/logs`: where main.log and worker.log are. */
-export function logsDir(configDir: string): string {
+function logsDir(configDir: string): string {
   return path.join(configDir, 'logs');
 }
 

@@ -19,10 +19,9 @@ const ApprovalsFileSchema = z.object({
   disabled: z.record(z.string(), z.array(z.string())).optional(),
 });
 type ApprovalsFile = z.infer<typeof ApprovalsFileSchema>;
-export type McpApproval = z.infer<typeof ApprovalSchema>;
 
 /** What an approval is for: everything about how the server runs and what it receives, not secret values. */
-export function entryFingerprint(entry: McpServerEntry): string {
+function entryFingerprint(entry: McpServerEntry): string {
   const shape =
     entry.type === 'http'
       ? { type: 'http', url: entry.url, headers: Object.keys(entry.headers ?? {}).sort() }
@@ -37,7 +36,7 @@ export function entryFingerprint(entry: McpServerEntry): string {
   return createHash('sha256').update(JSON.stringify(shape)).digest('hex');
 }
 
-export function approvalsFile(configDir: string): string {
+function approvalsFile(configDir: string): string {
   return path.join(configDir, 'mcp-approvals.json');
 }
 

@@ -36,12 +36,12 @@ export interface McpConfigProblem {
   reason: string;
 }
 
-export function mcpJsonFile(projectRoot: string): string {
+function mcpJsonFile(projectRoot: string): string {
   return path.join(projectRoot, '.mcp.json');
 }
 
 /** The project's `.mcp.json` (Claude Code's project file): its servers and problems. Missing: none. */
-export async function readMcpJson(
+async function readMcpJson(
   projectRoot: string,
 ): Promise<{ servers: ReturnType<typeof parseMcpServers>['servers']; problems: McpConfigProblem[] }> {
   const file = mcpJsonFile(projectRoot);

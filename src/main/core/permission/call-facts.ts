@@ -3,7 +3,7 @@ import type { CommandFacts } from './command-facts';
 import { globBase, judgePath, type JudgedPath } from '../paths/judged-path';
 import type { PathConfinement } from '../paths/path-confinement';
 
-export { commandFacts, type CommandFacts, type CommandPart, type CommandWrite } from './command-facts';
+export { commandFacts, type CommandFacts } from './command-facts';
 
 /** What the engine knows about a file tool call: the path it touches (and the folder a glob reaches). */
 export interface FileFacts {

@@ -16,7 +16,7 @@ import type { PathConfinement } from '../paths/path-confinement';
  * redirection or by argument), and whether the whole command is read-only. Every path is judged where it really
  * lands, from the directory the command is in at that point (a `cd` before it moves relative paths).
  */
-export interface CommandPart {
+interface CommandPart {
   cmd: SimpleCommand;
   /** Files this part reads (a reader's arguments, `cp` sources, `dd if=`, `curl -T`...): Read rules and defaults. */
   readPaths: JudgedPath[];
@@ -28,7 +28,7 @@ export interface CommandPart {
   reaches: CommandReach[];
 }
 
-export interface CommandWrite {
+interface CommandWrite {
   target: WriteTarget;
   /** /dev/null, /dev/stdout, /dev/stderr and file-descriptor duplications: free. */
   free: boolean;

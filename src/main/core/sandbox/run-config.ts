@@ -22,7 +22,7 @@ export interface SandboxRunConfigSources {
  * `GATEHOUSE_BWRAP=/path/to/bwrap` picks the bubblewrap binary instead of the first on PATH; a path that does not
  * work makes the sandbox unavailable (every command then asks), which is how tests simulate a machine without it.
  */
-export function bwrapOverride(env: NodeJS.ProcessEnv): string | undefined {
+function bwrapOverride(env: NodeJS.ProcessEnv): string | undefined {
   const value = env.GATEHOUSE_BWRAP?.trim();
   return value ? path.resolve(value) : undefined;
 }

@@ -64,7 +64,7 @@ export interface SandboxSettingsSources {
 type Read = { ok: true; block: SandboxBlock | null } | { ok: false; problem: string };
 
 /** The `sandbox:` block of one file; a missing file is an empty block. Never throws. */
-export async function readSandboxBlock(file: string): Promise<Read> {
+async function readSandboxBlock(file: string): Promise<Read> {
   let text: string;
   try {
     text = await readRegularFile(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings files' });

@@ -8,7 +8,7 @@ import { TranscriptEntrySchema } from './transcript-entry';
 import { storedPreview } from './stored-preview';
 
 /** A line that could not be read: reported, skipped, never fatal. */
-export interface TranscriptProblem {
+interface TranscriptProblem {
   line: number;
   message: string;
 }
@@ -76,7 +76,7 @@ function findHeader(entries: TranscriptEntry[]): SessionHeader | null {
 }
 
 /** Each `messages` entry replaces the conversation from its `start` on (a start past the end appends). */
-export function rebuildConversation(entries: TranscriptEntry[]): ConversationMessage[] {
+function rebuildConversation(entries: TranscriptEntry[]): ConversationMessage[] {
   let conversation: ConversationMessage[] = [];
   for (const e of entries) {
     if (e.type !== 'messages') continue;

@@ -22,7 +22,7 @@ export interface LoadedHook extends FileHook {
 }
 
 /** An MCP server as configured in one Gatehouse settings file (src/main/core/mcp decides which load). */
-export interface LoadedMcpServer extends FileMcpServer {
+interface LoadedMcpServer extends FileMcpServer {
   source: SettingsLocation['source'];
   file: string;
 }

@@ -28,14 +28,6 @@ export function analyzeCommand(command: string): CommandAnalysis {
   };
 }
 
-/**
- * The fork-bomb reason for a command line, or null. Same result as `analyzeCommand(command).forkBomb`
- * (the analysis already carries it; this is a convenience).
- */
-export function findForkBomb(command: string): string | null {
-  return analyzeCommand(command).forkBomb ?? null;
-}
-
 /** A one-line human summary of an analysis, for logs and approval prompts. */
 export function analysisSummary(a: CommandAnalysis): string {
   const parts = a.commands.map((c) => c.argv.join(' '));

@@ -5,7 +5,7 @@ import { readProjectFile } from '../fs/project-files';
 import type { DefinitionSource } from '../../../shared/skills-contract';
 
 /** The most files one folder of skills or agents may offer (the rest are reported). */
-export const MAX_DEFINITIONS = 200;
+const MAX_DEFINITIONS = 200;
 const MAX_DEFINITION_BYTES = 256 * 1024;
 
 /** A definition file found in a folder: its path and text, or why it could not be read. */

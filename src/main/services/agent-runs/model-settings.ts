@@ -14,7 +14,7 @@ import { BaseUrlSchema, ModelNameSchema } from '../../../shared/settings-contrac
 import { readUserSettingsYamlAsync, settingsBlock } from '../../core/settings/user-settings-yaml';
 import type { ModelSettings } from './model-config';
 
-export const ModelSettingsSchema = z.strictObject({
+const ModelSettingsSchema = z.strictObject({
   name: ModelNameSchema.optional(),
   baseURL: BaseUrlSchema.optional(),
   apiKey: z.string().trim().min(1).max(1000).optional(),

@@ -16,7 +16,7 @@ function field(input: unknown, key: string): string | null {
 }
 
 /** The call's input as short text; a file's content is counted, not repeated (the diff preview shows it). */
-export function summariseInput(tool: string, input: unknown): string {
+function summariseInput(tool: string, input: unknown): string {
   const content = field(input, 'content');
   if (tool === 'write_file' && content !== null) return `${field(input, 'path') ?? '?'} (${content.length} characters)`;
   let text: string;

@@ -3,7 +3,7 @@ import type { ApiEvent } from '../../../shared/api';
 type AgentApiEvent = Extract<ApiEvent, { type: 'agent' }>;
 
 /** How long streamed text may wait to be joined with what follows it (about one frame). */
-export const COALESCE_DELAY_MS = 16;
+const COALESCE_DELAY_MS = 16;
 /** A joined chunk never grows past this many characters (one socket frame / IPC message stays small). */
 export const COALESCE_MAX_CHARS = 32 * 1024;
 

@@ -43,7 +43,7 @@ export interface RulesHandlersOptions {
 }
 
 /** Where a session rule lives, for the editor's messages: memory, never a file. */
-export const SESSION_RULES_PLACE = 'this chat session (memory only)';
+const SESSION_RULES_PLACE = 'this chat session (memory only)';
 
 /** The session rules of the chat session open for a project (empty when none is open for it). */
 export interface SessionRules {

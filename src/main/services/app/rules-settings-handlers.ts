@@ -22,9 +22,9 @@ export interface RulesSettingsHandlersOptions {
   moveOps?: RuleFileOps;
 }
 
-export const BYPASS_UNTRUSTED_FILE =
+const BYPASS_UNTRUSTED_FILE =
   'bypass cannot be the default mode of an untrusted project\u2019s own settings: trust the project first';
-export const AUTO_UNTRUSTED_FILE =
+const AUTO_UNTRUSTED_FILE =
   'auto cannot be the default mode of an untrusted project\u2019s own settings: trust the project first';
 
 /** Turns a settings-edit failure into a contract error (the message names the file and the reason). */

@@ -15,8 +15,8 @@ export interface SessionModeOptions {
   emit: (event: ApiEvent) => void;
 }
 
-export const BYPASS_UNTRUSTED = 'bypass is unavailable in a project that is not trusted: trust the project first';
-export const AUTO_UNTRUSTED = 'auto is unavailable in a project that is not trusted: trust the project first';
+const BYPASS_UNTRUSTED = 'bypass is unavailable in a project that is not trusted: trust the project first';
+const AUTO_UNTRUSTED = 'auto is unavailable in a project that is not trusted: trust the project first';
 
 /** The modes an untrusted project cannot have: they let calls through without the person. */
 const TRUST_ONLY: ReadonlyMap<PermissionMode, string> = new Map([

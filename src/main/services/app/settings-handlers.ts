@@ -39,7 +39,7 @@ function valueSource(sourced: Sourced | null): 'environment' | 'settings-file' |
 }
 
 /** What the Settings page may see: never the key, only whether one is set, where from, and at most its last 4. */
-export async function appSettingsView(
+async function appSettingsView(
   sources: Pick<SettingsHandlerSources, 'configDir' | 'env' | 'secrets'>,
 ): Promise<AppSettingsView> {
   const { configDir, env, secrets } = sources;

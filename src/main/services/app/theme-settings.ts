@@ -2,7 +2,7 @@ import { ThemeSchema } from '../../../shared/settings-contract';
 import type { Theme } from '../../../shared/settings-contract';
 import { readUserSettingsYamlAsync, settingsBlock } from '../../core/settings/user-settings-yaml';
 
-export const DEFAULT_THEME: Theme = 'system';
+const DEFAULT_THEME: Theme = 'system';
 
 /**
  * `ui.theme` (light | dark | system) from the user's own settings.yaml. Missing: the default. Malformed: the

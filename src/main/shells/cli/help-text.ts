@@ -44,7 +44,7 @@ function row(label: string, text: string): string[] {
 }
 
 /** The usage lines of a command, as printed after a usage error. */
-export function usageLines(command: CliCommand): string[] {
+function usageLines(command: CliCommand): string[] {
   return command.help.forms.map((f) => `gatehouse ${command.name}${f.usage ? ` ${f.usage}` : ''}`);
 }
 

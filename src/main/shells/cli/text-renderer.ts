@@ -92,7 +92,7 @@ export class TextRenderer {
 }
 
 /** `[auto] classifier (model): 3 calls, 2 allowed, 1 blocked, 1200 + 60 tokens, 900 ms`: what auto mode cost in a run. */
-export function autoUsageLine(s: AutoRunStats): string {
+function autoUsageLine(s: AutoRunStats): string {
   return `[auto] classifier: ${s.calls} call${s.calls === 1 ? '' : 's'}, ${s.allowed} allowed, ${s.blocked} blocked, ${s.inputTokens} input + ${s.outputTokens} output tokens, ${Math.round(s.latencyMs)} ms`;
 }
 

@@ -7,8 +7,7 @@ import { callSubject, markWarning, numberedLines, shownLine } from './text-rende
 import type { ApprovalRequest, Approver } from '../../services/agent-runs/types';
 
 const MAX_DIFF_LINES = 60;
-export const UNSANDBOXED_WARNING =
-  'Runs outside the sandbox: it can write anywhere, read your secrets and use the network.';
+const UNSANDBOXED_WARNING = 'Runs outside the sandbox: it can write anywhere, read your secrets and use the network.';
 
 /**
  * A y/N prompt on a terminal; the default (Enter, anything else, Ctrl-D) is No. Asks one at a time: read-only
@@ -48,7 +47,7 @@ export function ttyApprover(input: NodeJS.ReadableStream, output: NodeJS.Writabl
 }
 
 /** The request's head: tool, place in the turn, warnings, the command or path (numbered when it has lines), why. */
-export function describeRequest(request: ApprovalRequest): string {
+function describeRequest(request: ApprovalRequest): string {
   const subject = callSubject(request.input);
   const position =
     request.position && request.position.count > 1
@@ -82,7 +81,7 @@ function diffLines(diff: string): string[] {
     );
 }
 
-export function parseAnswer(answer: string): ApprovalAnswer {
+function parseAnswer(answer: string): ApprovalAnswer {
   switch (answer.trim().toLowerCase()) {
     case 'y':
     case 'yes':

@@ -8,7 +8,7 @@ import { isStrictlyInside } from '../../../shared/node/path-containment';
  * any file of the machine. This module maps a request URL to a file, confined to the renderer folder.
  */
 export const APP_SCHEME = 'app';
-export const APP_HOST = 'gatehouse';
+const APP_HOST = 'gatehouse';
 export const APP_PAGE_URL = `${APP_SCHEME}://${APP_HOST}/index.html`;
 
 const MIME_TYPES: Record<string, string> = {

@@ -6,7 +6,7 @@
  * Node inspector switches are ignored by the `enableNodeCliInspectArguments` fuse; they are refused here too so a
  * build without the fuses is not silently debuggable.
  */
-export const REFUSED_SWITCHES = [
+const REFUSED_SWITCHES = [
   'remote-debugging-port',
   'remote-debugging-pipe',
   'remote-debugging-address',

@@ -6,7 +6,7 @@ import { isAppLink } from './open-requests';
 // that hands its arguments to the first. Pure: no electron import.
 
 /** What a second instance sends to the first (`app.requestSingleInstanceLock(data)`), checked on arrival. */
-export const LaunchRequestSchema = z.strictObject({
+const LaunchRequestSchema = z.strictObject({
   args: z.array(z.string().max(4096)).max(64),
   cwd: z.string().min(1).max(4096),
 });

@@ -7,7 +7,7 @@ import path from 'node:path';
 // the agent's commands. Like VS Code, ask the user's login shell once at start-up, with a time limit. Only PATH is
 // taken: nothing else of the profile's environment (an API key exported there, for instance) is read or used.
 
-export const LOGIN_SHELL_TIMEOUT_MS = 10_000;
+const LOGIN_SHELL_TIMEOUT_MS = 10_000;
 const MAX_OUTPUT = 256 * 1024;
 const MAX_PATH_LENGTH = 32 * 1024;
 

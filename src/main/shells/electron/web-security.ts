@@ -27,7 +27,7 @@ export function serveAppScheme(rendererDir: string): void {
 }
 
 /** Opens an http(s) link in the OS browser after validation; anything else is dropped. */
-export function openExternalLink(raw: string): void {
+function openExternalLink(raw: string): void {
   const url = externalUrlToOpen(raw);
   if (url) void shell.openExternal(url).catch(() => undefined);
 }

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { tokensMatch } from './auth';
 
 /** How long a launch link works if no browser opens it. */
-export const LAUNCH_CODE_TTL_MS = 120_000;
+const LAUNCH_CODE_TTL_MS = 120_000;
 
 /**
  * One-time codes for the link `gatehouse web --open` hands the system browser. A program's command line is readable

@@ -10,9 +10,9 @@ import { dispatchApi } from '../../services/app/api-dispatch';
 import { allowedHosts, allowedOrigins, tokensMatch } from './auth';
 
 /** The largest frame a client may send; anything bigger closes the socket (1009). */
-export const MAX_FRAME_BYTES = 1024 * 1024;
+const MAX_FRAME_BYTES = 1024 * 1024;
 /** A socket that has not sent its token this long after opening is closed. */
-export const AUTH_TIMEOUT_MS = 10_000;
+const AUTH_TIMEOUT_MS = 10_000;
 
 export interface SocketApiOptions {
   token: string;

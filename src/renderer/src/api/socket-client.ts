@@ -37,7 +37,7 @@ interface Pending {
 }
 
 /** Why a page without a usable token cannot connect. */
-export const NO_TOKEN_REASON = 'this page has no access token: open the URL that `gatehouse web` printed';
+const NO_TOKEN_REASON = 'this page has no access token: open the URL that `gatehouse web` printed';
 
 /**
  * The browser shell's client: the API over a WebSocket, with ids correlated and reconnection with backoff. Each new

@@ -51,7 +51,7 @@ if (typeof window !== 'undefined') {
     .catch(() => undefined);
 }
 
-export function notificationPermission(): Permission {
+function notificationPermission(): Permission {
   return permission;
 }
 
@@ -71,7 +71,7 @@ export function useNotificationPermission(): Permission {
 }
 
 /** The notification's words: the tool and its target (hidden characters shown, cut short). */
-export function approvalNotice(request: ApprovalRequestEvent): { title: string; body: string } {
+function approvalNotice(request: ApprovalRequestEvent): { title: string; body: string } {
   const target = request.target ? ` ${request.target.split('\n')[0]}` : '';
   const body = shownText(`${request.tool}${target}`, { strict: true });
   return {

@@ -6,7 +6,7 @@ function files(n: number): string {
 }
 
 /** One line of the history in words. */
-export function checkpointAuditText(c: CheckpointAudit): string {
+function checkpointAuditText(c: CheckpointAudit): string {
   if (c.kind === 'checkpoints-deleted')
     return `Every checkpoint of this project deleted${c.deleted === null ? '' : ` (${c.deleted})`}.`;
   const kept = c.kept.length ? `, ${files(c.kept.length)} kept (changed outside the agent: ${c.kept.join(', ')})` : '';

@@ -9,7 +9,7 @@ const KIND_CLASS: Record<DiffLine['kind'], string> = {
   del: 'diff-line diff-del',
   context: 'diff-line',
 };
-export const FLAGGED_LINE_TITLE =
+const FLAGGED_LINE_TITLE =
   'This line holds hidden or direction-changing characters (shown as ⟨…⟩): what it does may differ from how it reads';
 
 /** One line's code: highlighted tokens, hidden characters as markers; a flagged line says so in its margin. */

@@ -8,8 +8,6 @@ import { languageForPath } from './highlight';
 import './code-theme.css';
 import './diff.css';
 
-export { parseUnifiedDiff } from './diff-model';
-
 export type DiffLayout = 'unified' | 'split';
 
 const LAYOUT_KEY = 'gatehouse.diffLayout';

@@ -12,7 +12,7 @@ import { ToolDiff } from './ToolDiff';
  * The decision in plain words, from the call's one decision event: "allowed once by you", "allowed for this session
  * by you (added Edit(notes.txt))", "denied by you", "allowed by rule Bash(npm test) from project", "denied: …".
  */
-export function decisionLabel(item: ToolItem): { text: string; tone: 'ok' | 'warn' | 'denied' | 'muted' } {
+function decisionLabel(item: ToolItem): { text: string; tone: 'ok' | 'warn' | 'denied' | 'muted' } {
   const d = item.decision;
   if (!d) return item.earlier ? { text: 'earlier run', tone: 'muted' } : { text: 'deciding…', tone: 'muted' };
   if (d.answer && d.source === 'approval') {
@@ -36,7 +36,7 @@ export function decisionLabel(item: ToolItem): { text: string; tone: 'ok' | 'war
 }
 
 /** Where an allowed command ran: plain for the two sandboxes, a warning where nothing confined it. */
-export function sandboxLabel(kind: SandboxKind): { text: string; tone: 'muted' | 'warn' } {
+function sandboxLabel(kind: SandboxKind): { text: string; tone: 'muted' | 'warn' } {
   const tone = kind === 'read-only' || kind === 'workspace' ? 'muted' : 'warn';
   return { text: SANDBOX_KIND_LABELS[kind], tone };
 }
@@ -45,7 +45,7 @@ export function sandboxLabel(kind: SandboxKind): { text: string; tone: 'muted' |
  * What became of the call, beside the decision: a denied call was not run (that is not an error), a command that
  * ended with a non-zero exit code failed and says which, a tool error is an error.
  */
-export function callStatus(item: ToolItem): { text: string; tone: 'muted' | 'bad' | 'ok' | 'denied' } {
+function callStatus(item: ToolItem): { text: string; tone: 'muted' | 'bad' | 'ok' | 'denied' } {
   const r = item.result;
   if (item.decision && !item.decision.allow) return { text: 'not run', tone: 'denied' };
   if (!r) return { text: 'running…', tone: 'muted' };

@@ -10,7 +10,7 @@ import type { MarkedText } from '../display/MarkWarning';
 import { DiffView } from './DiffView';
 
 /** How long answers stay inert after a dialog appears or its call changes: a click meant for the last one lands nowhere. */
-export const ARMING_MS = 500;
+const ARMING_MS = 500;
 /** Lines of the input shown before "Show all". */
 const INPUT_LINES = 30;
 
@@ -40,7 +40,7 @@ export function approvalCounter(request: ApprovalRequestEvent, position: number,
  * The untrusted texts the dialog shows, each once, for the warning at its top: the target, why, the diff (or the
  * input, when there is no target it would repeat), the rule.
  */
-export function approvalTexts(request: ApprovalRequestEvent, rule: string): MarkedText[] {
+function approvalTexts(request: ApprovalRequestEvent, rule: string): MarkedText[] {
   const body =
     request.preview?.kind === 'diff' ? request.preview.unifiedDiff : request.target ? '' : request.inputSummary;
   return [

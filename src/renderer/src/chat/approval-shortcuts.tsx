@@ -3,7 +3,7 @@ import type { ApprovalChoice } from '../../../shared/approval-contract';
 import { shownText } from '../display/Shown';
 
 /** The letter that answers with Alt held: shown underlined on its button and in `aria-keyshortcuts`. */
-export const APPROVAL_KEYS: Record<ApprovalChoice, string> = { once: 'o', session: 's', always: 'a', deny: 'd' };
+const APPROVAL_KEYS: Record<ApprovalChoice, string> = { once: 'o', session: 's', always: 'a', deny: 'd' };
 
 interface KeyLike {
   key: string;

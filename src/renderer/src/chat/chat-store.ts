@@ -55,7 +55,7 @@ export type ChatItem =
   | NoticeItem;
 
 /** A message the person sent; `runId`: the run it started, once known ("Rewind to here" needs it). */
-export interface UserItem {
+interface UserItem {
   kind: 'user';
   key: string;
   text: string;

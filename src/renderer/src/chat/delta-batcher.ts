@@ -6,7 +6,7 @@
  */
 
 /** Runs `callback` once, at least `delayMs` from now; the returned function cancels it. */
-export type DeltaScheduler = (callback: () => void, delayMs: number) => () => void;
+type DeltaScheduler = (callback: () => void, delayMs: number) => () => void;
 
 export interface DeltaBatcherOptions<E> {
   isDelta(event: E): boolean;
@@ -34,7 +34,7 @@ export interface DeltaBatcher<E> {
  * style, layout and paint in the next frame's task, so neither makes the other's task longer (a frame callback would
  * hold both). Timers also run in hidden pages, where frames stop.
  */
-export const afterDelay: DeltaScheduler = (callback, delayMs) => {
+const afterDelay: DeltaScheduler = (callback, delayMs) => {
   const timer = setTimeout(callback, delayMs);
   return () => clearTimeout(timer);
 };

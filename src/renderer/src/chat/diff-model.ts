@@ -3,7 +3,7 @@ import { summariseMarks } from '../../../shared/visible-text';
 import { highlightLines } from './highlight';
 import type { Token } from './highlight';
 
-export type DiffLineKind = 'context' | 'add' | 'del';
+type DiffLineKind = 'context' | 'add' | 'del';
 
 /** One line of a hunk, without its +/-/space prefix; numbers are 1-based, null on the side it is absent from. */
 export interface DiffLine {
@@ -25,7 +25,7 @@ export interface SplitRow {
 }
 
 /** Splits a unified diff into its file header lines and raw hunks (the prefix kept on every line). */
-export function parseUnifiedDiff(diff: string): { files: string[]; hunks: Array<{ header: string; lines: string[] }> } {
+function parseUnifiedDiff(diff: string): { files: string[]; hunks: Array<{ header: string; lines: string[] }> } {
   const files: string[] = [];
   const hunks: Array<{ header: string; lines: string[] }> = [];
   for (const line of diff.split('\n')) {

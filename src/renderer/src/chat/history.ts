@@ -6,7 +6,7 @@ import type { ChatItem, NoticeItem, SubagentInfo, ToolItem } from './chat-store'
 let loads = 0;
 
 /** A stored command result's exit code, from its last `[exit code N]` line (null when it has none). */
-export function exitCodeOf(content: string): number | null {
+function exitCodeOf(content: string): number | null {
   const found = [...content.slice(-400).matchAll(/^\[exit code (\d+)\]/gm)];
   const last = found[found.length - 1];
   return last ? Number(last[1]) : null;

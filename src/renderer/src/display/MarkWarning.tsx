@@ -7,7 +7,7 @@ export interface MarkedText {
 }
 
 /** What the display of all of `texts` needs: markers (how many, of which kinds). */
-export function summariseAll(texts: readonly MarkedText[]): MarkSummary {
+function summariseAll(texts: readonly MarkedText[]): MarkSummary {
   let count = 0;
   let newlines = 0;
   const categories = new Set<MarkCategory>();

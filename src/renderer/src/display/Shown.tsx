@@ -4,7 +4,7 @@ import { isPlainText, NEWLINE_SIGN, visibleSegments, visibleText } from '../../.
 import type { VisibleSegment } from '../../../shared/visible-text';
 import './display.css';
 
-export type ShownLines =
+type ShownLines =
   /** Line breaks shown as ⏎ on one line (list rows, headers, badges). */
   | 'inline'
   /** Line breaks kept as breaks (messages, reasons, JSON). */

@@ -15,7 +15,7 @@ const FILE_ENDINGS = new Set(
 );
 
 /** The text as a URL when it reads like one (a bare `example.com/x` counts, with the target's scheme), else null. */
-export function addressInText(text: string, target: URL): URL | null {
+function addressInText(text: string, target: URL): URL | null {
   const t = text.trim();
   if (t === '' || /\s/.test(t) || !ADDRESS_LIKE.test(t)) return null;
   const bare = !/^[a-z][a-z0-9+.-]*:/i.test(t) && !/^www\./i.test(t);

@@ -15,7 +15,7 @@ export function useSettingsSync(): void {
 }
 
 /** True for the Settings shortcut: Ctrl+, (Cmd+, on macOS), as in most desktop apps. */
-export function isSettingsShortcut(event: KeyboardEvent): boolean {
+function isSettingsShortcut(event: KeyboardEvent): boolean {
   return event.key === ',' && (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey;
 }
 

@@ -2,7 +2,7 @@ import type { TrustStatus } from '../../../shared/trust-contract';
 import { Shown, shownText } from '../display/Shown';
 
 /** The words for a folder's trust, short (the chip) and for its accessible name. */
-export function trustLabel(status: TrustStatus): string {
+function trustLabel(status: TrustStatus): string {
   if (status.decision === 'error') return 'Untrusted (store error)';
   if (status.trusted) return status.decision === 'session' ? 'Trusted (session)' : 'Trusted';
   if (status.needsDecision) return 'Untrusted (not decided)';

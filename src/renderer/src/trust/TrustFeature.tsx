@@ -20,7 +20,7 @@ import { Shown } from '../display/Shown';
 import './trust.css';
 
 /** Keeps the trust state current: on (re)connection, when the project changes and when a decision changes. */
-export function useTrustSync(): void {
+function useTrustSync(): void {
   const api = useApi();
   const connected = useConnection().status === 'open';
   useEffect(() => {
@@ -54,7 +54,7 @@ export function ProjectTrustChip() {
 }
 
 /** The trust dialog, shown when the open project has no decision (default `ask`) or when the chip asks for it. */
-export function ProjectTrustPrompt() {
+function ProjectTrustPrompt() {
   const api = useApi();
   const open = useTrust(selectDialogOpen);
   const status = useTrust((s) => s.status);

@@ -7,7 +7,7 @@ import { Shown, shownText } from '../display/Shown';
 import { ExtensionSwitches } from './ExtensionSwitches';
 
 /** Rows rendered at once; more are shown on request (the list can hold hundreds of folders). */
-export const PAGE_SIZE = 200;
+const PAGE_SIZE = 200;
 
 const SCOPE_WORDS: Record<TrustEntry['scope'], string> = {
   session: 'trusted for this session',
@@ -17,7 +17,7 @@ const SCOPE_WORDS: Record<TrustEntry['scope'], string> = {
 };
 
 /** The `parent` grants above `path` that also make it trusted (revoking it removes them too). */
-export function coveringGrants(entries: readonly TrustEntry[], path: string): TrustEntry[] {
+function coveringGrants(entries: readonly TrustEntry[], path: string): TrustEntry[] {
   return entries.filter(
     (e) => e.scope === 'parent' && e.path !== path && (path.startsWith(`${e.path}/`) || e.path === '/'),
   );
@@ -30,7 +30,7 @@ function formatDate(iso: string | null): string {
 }
 
 /** Case-insensitive match on the path, the scope and the folder it was granted from. */
-export function filterEntries(entries: TrustEntry[], query: string): TrustEntry[] {
+function filterEntries(entries: TrustEntry[], query: string): TrustEntry[] {
   const q = query.trim().toLowerCase();
   if (!q) return entries;
   return entries.filter(

@@ -75,7 +75,7 @@ function reachProblem(ctx: CallContext, r: CommandReach): string | null {
 }
 
 /** Why the command's run-time writes may touch a protected place, or null. */
-export function protectedReach(facts: CommandFacts, ctx: CallContext): string | null {
+function protectedReach(facts: CommandFacts, ctx: CallContext): string | null {
   for (const part of facts.parts) {
     for (const r of part.reaches) {
       const problem = reachProblem(ctx, r);

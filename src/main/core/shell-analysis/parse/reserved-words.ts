@@ -72,7 +72,7 @@ function findBlanks(root: ReservedNode, text: string): Blank[] {
   return out;
 }
 
-export interface ReservedRespelling {
+interface ReservedRespelling {
   text: string;
   /** Offsets (in `text`) where a coproc's compound body starts. */
   coprocBodies: number[];
@@ -82,7 +82,7 @@ export interface ReservedRespelling {
  * One round of respelling: null when the tree holds no reserved word before a compound command. `coprocMarks`
  * carries the coproc bodies found in earlier rounds (offsets are kept by the respelling).
  */
-export function respellReservedWords(
+function respellReservedWords(
   root: ReservedNode,
   text: string,
   coprocMarks: readonly number[] = [],

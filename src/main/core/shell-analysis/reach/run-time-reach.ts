@@ -9,7 +9,7 @@
  * - `work-tree`: the top folder of the repository (`marker` found walking up from `value`) and everything under it.
  * - `git-config` / `git-hooks`: the config file / hooks folder of the git repository holding `value`.
  */
-export type ReachScope = 'below' | 'into' | 'work-tree' | 'git-config' | 'git-hooks';
+type ReachScope = 'below' | 'into' | 'work-tree' | 'git-config' | 'git-hooks';
 
 export interface RunTimeReach {
   /** The path as written, relative to where the command runs ('.': its working directory; '/': anywhere). */
